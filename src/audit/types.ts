@@ -1,0 +1,50 @@
+import type { Approver, Outcome, Risk } from '../protocol';
+
+/** One line of `$WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl`. */
+export type AuditRecord = {
+  ts: string;
+  sessionId: string;
+  requestId?: string;
+  agentId: string;
+  taskId: string;
+  tool: string;
+  args: unknown;
+  editedArgs?: unknown;
+  argsHash: string;
+  decision: 'allow' | 'ask' | 'deny';
+  approver: Approver;
+  /** Absent on a decision line written before execution; present on the outcome line. */
+  outcome?: Outcome;
+  /** `decision` lines record what was decided; `outcome` lines what happened. */
+  phase: 'decision' | 'outcome';
+  rule: string;
+  risk: Risk['level'];
+  reason?: string;
+  waitMs?: number;
+  durationMs?: number;
+  result?: string;
+};
+
+export type AuditQuery = {
+  /** Inclusive dates, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+  tool?: string;
+  outcome?: Outcome;
+  approver?: Approver;
+  agent?: string;
+  text?: string;
+  limit?: number;
+};
+
+export type AuditStats = {
+  total: number;
+  byOutcome: Partial<Record<Outcome, number>>;
+  byApprover: Partial<Record<Approver, number>>;
+  /** Shares of human decisions: approve (incl. approve-all), reject, edit. 0..1. */
+  approveRate: number;
+  rejectRate: number;
+  editRate: number;
+  waitMedianMs: number | null;
+  waitP95Ms: number | null;
+};

@@ -1,0 +1,25 @@
+/** One simple command of a (possibly compound) shell command line, after unwrapping. */
+export type CommandPart = {
+  /** The source text of this part. */
+  text: string;
+  /** Words after unwrapping `sudo`, `env`, `timeout`, `nice`, `xargs`, `command`, `exec`, `nohup`… */
+  argv: string[];
+  /** True when the part only reads (ls, cat, git status|log|diff, rg, …). */
+  readOnly: boolean;
+  /** Set when the part destroys or publishes something (rm, git push --force, npm publish, …). */
+  destructive?: string;
+};
+
+/**
+ * The command guard's verdict.
+ * - deny: a hard rule forbids a part; no approval can override it.
+ * - cannot_judge: the parser cannot model the command; the gate must ask, never allow silently.
+ * - ok: every part was judged; `readOnly` holds when every part only reads.
+ */
+export type CommandVerdict =
+  | { kind: 'deny'; ruleId: string; reason: string; part: string; parts: CommandPart[]; notes: string[] }
+  | { kind: 'cannot_judge'; reason: string; parts: CommandPart[]; notes: string[] }
+  | { kind: 'ok'; parts: CommandPart[]; readOnly: boolean; destructive: string[]; notes: string[] };
+
+/** Contract: `judge` is synchronous, pure and never throws. */
+export type CommandGuard = { judge(command: string): CommandVerdict };

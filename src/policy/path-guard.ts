@@ -1,0 +1,102 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { compileGlobs } from './glob';
+
+/** Paths inside the fence that stay writable but are always flagged high-risk. */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  '.git/',
+  '.warden/',
+  '.github/workflows/',
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+  'Cargo.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'Gemfile.lock',
+  'composer.lock',
+  'go.sum',
+  '.env*',
+];
+
+const MAX_PATH_LENGTH = 4096;
+
+export type PathVerdict =
+  | {
+      ok: true;
+      /** Absolute path with every existing ancestor's symlinks resolved: use this, not the input. */
+      path: string;
+      /** Relative to the root, `/`-separated; '' for the root itself. */
+      relative: string;
+      /** The protected-path pattern that matched, if any. */
+      protectedBy?: string;
+    }
+  | { ok: false; ruleId: 'path-fence' | 'path-invalid'; reason: string };
+
+/**
+ * The path fence: every path a tool touches must resolve inside the project root.
+ * Contract: `check` never throws; anything it cannot prove inside is refused with a reason.
+ */
+export class PathFence {
+  readonly root: string;
+  private readonly protectedMatch: (relative: string) => string | undefined;
+
+  constructor(root: string, protectedPaths: readonly string[] = DEFAULT_PROTECTED_PATHS) {
+    this.root = realpathSync(resolve(root));
+    this.protectedMatch = compileGlobs(protectedPaths);
+  }
+
+  check(input: string): PathVerdict {
+    const invalid = describeInvalid(input);
+    if (invalid) return { ok: false, ruleId: 'path-invalid', reason: invalid };
+    const real = realPathOfNearestAncestor(resolve(this.root, input));
+    if ('error' in real) return { ok: false, ruleId: 'path-fence', reason: `${input}: ${real.error}` };
+    const rel = relative(this.root, real.path);
+    const segments = rel === '' ? [] : rel.split(sep);
+    if (isAbsolute(rel) || segments[0] === '..') {
+      return { ok: false, ruleId: 'path-fence', reason: `${input} resolves to ${real.path}, outside the project ${this.root}.` };
+    }
+    const relPosix = segments.join('/');
+    const protectedBy = relPosix === '' ? undefined : this.protectedMatch(relPosix);
+    return { ok: true, path: real.path, relative: relPosix, ...(protectedBy ? { protectedBy } : {}) };
+  }
+}
+
+function describeInvalid(input: string): string | undefined {
+  if (typeof input !== 'string' || input.trim() === '') return 'The path is empty.';
+  if (input.includes('\0')) return 'The path contains a NUL byte.';
+  if (input.startsWith('~')) return `"${input}" starts with ~, which is not expanded: give a path inside the project.`;
+  if (input.length > MAX_PATH_LENGTH) return `The path is ${input.length} characters long (limit ${MAX_PATH_LENGTH}).`;
+  return undefined;
+}
+
+/** Real path of the nearest existing ancestor (symlinks followed) with the missing rest appended. */
+function realPathOfNearestAncestor(absolute: string): { path: string } | { error: string } {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return { path: join(realpathSync(current), ...missing.reverse()) };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') return { error: 'a symbolic link loop.' };
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return { error: `cannot be resolved (${code ?? 'unknown error'}).` };
+      if (isDanglingLink(current)) return { error: `${current} is a symbolic link whose target does not exist; it cannot be checked.` };
+      const parent = dirname(current);
+      if (parent === current) return { error: 'no part of the path exists.' };
+      missing.push(current.slice(parent.length).replace(/^[/\\]/, ''));
+      current = parent;
+    }
+  }
+}
+
+function isDanglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

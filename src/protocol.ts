@@ -1,0 +1,203 @@
+/**
+ * The only contract between the UI and the core. The UI renders `CoreClient.snapshot()` plus the
+ * events it receives, and changes anything only by sending a `CoreCommand`.
+ */
+import type { AuditQuery, AuditRecord, AuditStats } from './audit/types';
+
+export type RiskLevel = 'low' | 'medium' | 'high';
+export type Risk = { level: RiskLevel; reasons: string[] };
+export type RuleSource = 'builtin' | 'user' | 'project' | 'mode' | 'guard' | 'grant';
+export type RuleRef = { id: string; source: RuleSource };
+export type Mode = 'manual' | 'auto-edit' | 'plan' | 'auto';
+export const MODES: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
+
+/** What approve-all may grant; computed by the gate from the call, never by the model. */
+export type GrantMatch =
+  | { kind: 'tool' }
+  | { kind: 'path_glob'; glob: string }
+  | { kind: 'command_prefix'; tokens: string[] }
+  | { kind: 'mcp_server'; server: string };
+
+export type GrantScope = {
+  /** Tool name the grant covers (for an MCP server grant: `mcp__<server>__*`). */
+  tool: string;
+  match: GrantMatch;
+  /** `agent` limits the grant to the requesting agent; `all` covers every agent. */
+  agents: { kind: 'agent'; agentId: string; agentName: string } | { kind: 'all' };
+  minutes?: number;
+  /** One line a person reads before granting, e.g. "execute_command `npm test *`, all agents". */
+  label: string;
+  /** The exact policy rule (JSON) this grant amounts to. */
+  ruleText: string;
+};
+
+export type Grant = GrantScope & { id: string; createdAt: string; expiresAt?: string; uses: number };
+
+export type ApprovalPreview =
+  | { kind: 'diff'; path: string; before: string; after: string; isNew: boolean }
+  | {
+      kind: 'command';
+      command: string;
+      cwd: string;
+      timeoutMs: number;
+      sandboxed: boolean;
+      parts: string[];
+      notes: string[];
+    }
+  | { kind: 'plan'; title: string; steps: string[] }
+  | { kind: 'question'; question: string; options?: string[] }
+  | { kind: 'json' };
+
+export type ApprovalRequest = {
+  id: string;
+  agentId: string;
+  agentName: string;
+  parentAgentId?: string;
+  taskId: string;
+  step?: { index: number; total?: number; title?: string };
+  /** The model's stated reason for the call, when it gave one. */
+  why?: string;
+  tool: string;
+  args: unknown;
+  argsHash: string;
+  risk: Risk;
+  rule: RuleRef;
+  /** One sentence saying why the policy asks. */
+  explanation: string;
+  preview: ApprovalPreview;
+  reversible: boolean;
+  createdAt: string;
+  expiresAt?: string;
+  grantOptions: GrantScope[];
+  /** Set when an edit was refused; the request stays pending. */
+  editError?: string;
+};
+
+export type Decision =
+  | { kind: 'approve' }
+  | { kind: 'approve_all'; scope: GrantScope }
+  | { kind: 'reject'; reason?: string }
+  | { kind: 'skip' }
+  | { kind: 'edit'; args: unknown }
+  | { kind: 'cancel_task' }
+  /** Answers for propose_plan (edited steps) and ask_user. */
+  | { kind: 'answer'; text: string }
+  | { kind: 'approve_plan'; steps: string[] };
+
+export type Outcome = 'executed' | 'rejected' | 'skipped' | 'blocked' | 'cancelled' | 'timeout' | 'error';
+export type Approver = 'policy' | 'rule' | 'grant' | 'human' | 'none';
+
+/** Why a request ended without a person's decision; each failure has its own code. */
+export type FailCode =
+  | 'timeout'
+  | 'no_approver'
+  | 'input_closed'
+  | 'gate_error'
+  | 'invalid_input'
+  | 'task_cancelled'
+  | 'expired'
+  | 'repeat_rejected'
+  | 'token_mismatch'
+  | 'file_changed';
+
+/** The JSON every tool call returns to the model. */
+export type ToolResultEnvelope = {
+  status: Outcome;
+  by?: 'user' | 'policy' | 'guard' | 'grant' | 'gate' | 'tool';
+  reason?: string;
+  rule?: string;
+  retry?: boolean;
+  output?: string;
+  data?: unknown;
+};
+
+export type AgentStatus = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
+export type AgentInfo = {
+  id: string;
+  name: string;
+  parentId?: string;
+  taskId: string;
+  task: string;
+  status: AgentStatus;
+  report?: string;
+};
+
+export type ToolCardStatus = 'running' | 'waiting' | Outcome;
+export type TranscriptEntry =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; agentId: string; text: string; streaming: boolean }
+  | {
+      kind: 'tool';
+      id: string;
+      agentId: string;
+      tool: string;
+      summary: string;
+      status: ToolCardStatus;
+      result?: string;
+    }
+  | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string };
+
+export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
+
+export type CoreState = {
+  sessionId: string;
+  root: string;
+  model: { name: string; demo: boolean };
+  mode: Mode;
+  sandboxed: boolean;
+  busy: boolean;
+  pending: ApprovalRequest[];
+  grants: Grant[];
+  agents: AgentInfo[];
+  transcript: TranscriptEntry[];
+  plan?: PlanState;
+  usage: { promptTokens: number; completionTokens: number };
+  recentAudit: AuditRecord[];
+  mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
+};
+
+export type CoreEvent =
+  | { type: 'state_changed' }
+  | { type: 'message_delta'; agentId: string; text: string }
+  | { type: 'message_done'; agentId: string; text: string }
+  | { type: 'tool_started'; agentId: string; callId: string; tool: string; args: unknown }
+  | { type: 'tool_finished'; agentId: string; callId: string; tool: string; result: ToolResultEnvelope }
+  | { type: 'approval_requested'; request: ApprovalRequest }
+  | {
+      type: 'approval_resolved';
+      requestId: string;
+      outcome: Outcome;
+      approver: Approver;
+      reason?: string;
+    }
+  | { type: 'approval_input_invalid'; requestId: string; count: number; limit: number }
+  | { type: 'agent_spawned'; agent: AgentInfo }
+  | { type: 'agent_finished'; agentId: string; status: AgentStatus; report?: string }
+  | { type: 'plan_updated'; plan: PlanState }
+  | { type: 'turn_done'; agentId: string; text: string }
+  | { type: 'audit_recorded'; record: AuditRecord }
+  | { type: 'audit_result'; queryId: string; records: AuditRecord[]; stats: AuditStats }
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
+  | { type: 'error'; message: string };
+
+export type CoreCommand =
+  | { type: 'submit'; text: string }
+  | { type: 'decide'; id: string; decision: Decision }
+  | { type: 'report_invalid_input'; id: string }
+  | { type: 'cancel' }
+  | { type: 'set_mode'; mode: Mode }
+  | { type: 'revoke_grant'; grantId: string }
+  | { type: 'save_grant'; grantId: string; target: 'project' | 'user' }
+  | { type: 'undo'; turns: number }
+  | { type: 'clear' }
+  | { type: 'query_audit'; queryId: string; query: AuditQuery }
+  | { type: 'restart_mcp'; server: string }
+  | { type: 'input_closed' }
+  | { type: 'quit' };
+
+/** The UI's whole view of the core. Contract: `send` never throws; errors arrive as events. */
+export type CoreClient = {
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+  send(command: CoreCommand): void;
+  snapshot(): CoreState;
+};

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { CommandGuard } from '../policy/command-types';
+import type { PathFence } from '../policy/path-guard';
+
+/** How a tool touches the world; the policy allows `read` tools by default and asks for the rest. */
+export type ToolKind = 'read' | 'write' | 'execute' | 'network' | 'interact';
+
+/** Sandbox availability, decided once per session. */
+export type SandboxInfo = { kind: 'bwrap'; path: string } | { kind: 'none'; reason: string };
+
+/** What every executor receives besides its arguments. */
+export type ToolContext = {
+  /** Real path of the project root. */
+  root: string;
+  fence: PathFence;
+  commands: CommandGuard;
+  sandbox: SandboxInfo;
+  signal: AbortSignal;
+  /** Records the pre-image of a file before a write touches it (checkpoints for revert). */
+  recordPreImage?: (absPath: string) => Promise<void>;
+};
+
+/** What an executor returns. `output` is the text the model reads; `data` is structured extra. */
+export type ToolOutput =
+  | { ok: true; output: string; data?: unknown }
+  | { ok: false; error: string; data?: unknown };
+
+/** A tool as the model sees it plus its executor. Executors are reachable only through the gate. */
+export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
+  name: string;
+  description: string;
+  schema: S;
+  kind: ToolKind;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
+};
+
+/** Helps inference: `defineTool({...})` keeps the schema's type for `execute`. */
+export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition<S> {
+  return tool;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of many argument types
+export type AnyTool = ToolDefinition<any>;
