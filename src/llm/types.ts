@@ -1,0 +1,56 @@
+/** Messages in the OpenAI chat format, reduced to the fields every compatible server accepts. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCallRequest[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export type ToolCallRequest = {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+};
+
+/** A tool as offered to the model (JSON Schema parameters). */
+export type ToolSpec = { name: string; description: string; parameters: Record<string, unknown> };
+
+export type Usage = { promptTokens: number; completionTokens: number };
+
+/** One complete model turn, assembled from the stream. */
+export type ModelTurn = {
+  text: string;
+  toolCalls: ToolCallRequest[];
+  usage?: Usage;
+  finishReason: string | null;
+};
+
+export type ModelRequest = {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  /** Called with each text fragment as it streams. */
+  onText?: (delta: string) => void;
+};
+
+/**
+ * Anything that produces model turns: the OpenAI-compatible client or the scripted demo model.
+ * Contract: rejects with `ModelError` (a clear message) on failure; rejects with an AbortError
+ * promptly when `signal` aborts.
+ */
+export type ModelClient = {
+  readonly name: string;
+  readonly demo: boolean;
+  complete(request: ModelRequest): Promise<ModelTurn>;
+};
+
+/** A failure a person can act on: the message says what happened and what to check. */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'network' | 'http' | 'no_tool_support' | 'context_length' | 'bad_response' | 'aborted',
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
