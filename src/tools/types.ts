@@ -30,6 +30,8 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   name: string;
   description: string;
   schema: S;
+  /** JSON Schema shown to the model; derived from `schema` when absent (MCP tools bring their own). */
+  parameters?: Record<string, unknown>;
   kind: ToolKind;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 };
