@@ -25,6 +25,19 @@ export type ToolOutput =
   | { ok: true; output: string; data?: unknown }
   | { ok: false; error: string; data?: unknown };
 
+/**
+ * Which arguments the hard guards must check before the policy sees the call: paths go through the
+ * path fence, the command through the command guard, the URL through the SSRF guard.
+ */
+export type GuardedArgs = {
+  /** Path arguments; an absent optional path means the project root. */
+  paths?: string[];
+  command?: string;
+  url?: string;
+  /** A string argument whose UTF-8 size is capped (write_file content). */
+  maxBytes?: { field: string; bytes: number };
+};
+
 /** A tool as the model sees it plus its executor. Executors are reachable only through the gate. */
 export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   name: string;
@@ -33,6 +46,9 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   /** JSON Schema shown to the model; derived from `schema` when absent (MCP tools bring their own). */
   parameters?: Record<string, unknown>;
   kind: ToolKind;
+  guarded?: GuardedArgs;
+  /** True when the effect can be undone by revert_turn (checkpointed writes). */
+  reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 };
 
