@@ -1,0 +1,72 @@
+import { vi } from 'vitest';
+
+/** Raw key sequences to write to ink-testing-library's stdin. */
+export const KEY = {
+  up: '\u001B[A',
+  down: '\u001B[B',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  enter: '\r',
+  escape: '\u001B',
+  tab: '\t',
+  shiftTab: '\u001B[Z',
+  backspace: '\u007F',
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
+  ctrlC: '\u0003',
+  /** Ctrl+<letter>, e.g. ctrl('a') === '\u0001'. */
+  ctrl: (letter: string): string => String.fromCharCode(letter.toLowerCase().charCodeAt(0) - 96),
+} as const;
+
+/** Removes ANSI escape sequences so assertions read plain text. */
+export function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ESC is the point
+  return text.replace(/\u001B\[[0-9;?]*[ -/]*[@-~]/g, '');
+}
+
+/**
+ * Waits until the latest frame (ANSI stripped) satisfies `predicate`, polling without a fixed
+ * sleep; fails with the last frame in the message so a broken test shows what it saw.
+ */
+export async function waitForFrame(
+  lastFrame: () => string | undefined,
+  predicate: string | RegExp | ((frame: string) => boolean),
+  timeout = 3000,
+): Promise<string> {
+  const test =
+    typeof predicate === 'string'
+      ? (f: string) => f.includes(predicate)
+      : predicate instanceof RegExp
+        ? (f: string) => predicate.test(f)
+        : predicate;
+  let frame = '';
+  await vi.waitFor(
+    () => {
+      frame = stripAnsi(lastFrame() ?? '');
+      if (!test(frame)) throw new Error(`frame did not match ${String(predicate)}:\n${frame}`);
+    },
+    { timeout, interval: 5 },
+  );
+  return frame;
+}
+
+/** Waits until `check` stops throwing (e.g. an expect on sent commands). */
+export async function waitUntil(check: () => void, timeout = 3000): Promise<void> {
+  await vi.waitFor(check, { timeout, interval: 5 });
+}
+
+/**
+ * Writes keys one at a time, yielding a macrotask between them so Ink processes each as its own
+ * keypress (a single write of several keys would arrive as one paste-like chunk).
+ */
+export async function press(stdin: { write: (data: string) => void }, ...keys: string[]): Promise<void> {
+  for (const key of keys) {
+    stdin.write(key);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Types text character by character. */
+export async function type(stdin: { write: (data: string) => void }, text: string): Promise<void> {
+  await press(stdin, ...[...text]);
+}
