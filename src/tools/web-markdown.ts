@@ -1,0 +1,65 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
+
+export type Markdown = { title?: string; markdown: string; extractedBy: 'readability' | 'body' };
+
+const DROPPED_ELEMENTS = new Set(['script', 'style', 'noscript', 'iframe', 'svg', 'canvas', 'template', 'form', 'object', 'embed']);
+
+/**
+ * Turns a web page into readable markdown: the article Readability finds, or the whole body when
+ * it finds none. Links and images are made absolute against `baseUrl`.
+ * Contract: never throws for malformed HTML; the worst case is plain text of the body.
+ */
+export function htmlToMarkdown(html: string, baseUrl: string): Markdown {
+  const { document } = parseHTML(html);
+  absolutise(document, baseUrl);
+  const pageTitle = document.title?.trim() || undefined;
+  const turndown = createTurndown();
+  const article = readArticle(document as unknown as Document);
+  if (article) {
+    const markdown = tidy(turndown.turndown(article.content));
+    if (markdown !== '') return { title: article.title || pageTitle, markdown, extractedBy: 'readability' };
+  }
+  const { document: fresh } = parseHTML(html);
+  absolutise(fresh, baseUrl);
+  const body = fresh.body?.innerHTML ?? fresh.documentElement?.innerHTML ?? '';
+  return { title: pageTitle, markdown: tidy(turndown.turndown(body)), extractedBy: 'body' };
+}
+
+function readArticle(document: Document): { title?: string; content: string } | undefined {
+  try {
+    const article = new Readability(document).parse();
+    if (!article?.content || !article.textContent?.trim()) return undefined;
+    return { title: article.title?.trim() || undefined, content: article.content };
+  } catch {
+    return undefined;
+  }
+}
+
+function createTurndown(): TurndownService {
+  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  service.remove((node) => DROPPED_ELEMENTS.has(node.nodeName.toLowerCase()));
+  return service;
+}
+
+type Queryable = { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }> };
+
+/** Relative links mean nothing to the model once the page is markdown. */
+function absolutise(document: Queryable, baseUrl: string): void {
+  for (const [selector, attribute] of [['a[href]', 'href'], ['img[src]', 'src']] as const) {
+    for (const element of document.querySelectorAll(selector)) {
+      const value = element.getAttribute(attribute);
+      if (value === null) continue;
+      try {
+        element.setAttribute(attribute, new URL(value, baseUrl).href);
+      } catch {
+        // An unparseable link stays as written.
+      }
+    }
+  }
+}
+
+function tidy(markdown: string): string {
+  return markdown.replace(/\n{3,}/g, '\n\n').trim();
+}
