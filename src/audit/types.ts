@@ -37,14 +37,21 @@ export type AuditQuery = {
   limit?: number;
 };
 
+/** See `auditStats` in stats.ts for the exact definitions (it always fills the optional counts). */
 export type AuditStats = {
+  /** Every record summarised, decision and outcome lines alike. */
   total: number;
+  /** Records with an outcome: one per finished call. `byOutcome`/`byApprover` count these. */
+  outcomes?: number;
+  /** Outcome records whose approver is `human`: the denominator of the three rates. */
+  humanDecisions?: number;
   byOutcome: Partial<Record<Outcome, number>>;
   byApprover: Partial<Record<Approver, number>>;
-  /** Shares of human decisions: approve (incl. approve-all), reject, edit. 0..1. */
+  /** Shares of human decisions, exclusive: approve (incl. approve-all), reject, edit. 0..1. */
   approveRate: number;
   rejectRate: number;
   editRate: number;
+  /** One wait per request; null when no record has `waitMs`. */
   waitMedianMs: number | null;
   waitP95Ms: number | null;
 };

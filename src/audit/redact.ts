@@ -1,0 +1,72 @@
+import { isSecretName } from './secret-names';
+import { redactedMark, redactString } from './secret-patterns';
+
+export { isSecretName } from './secret-names';
+export { redactedMark, redactString } from './secret-patterns';
+
+/** Deeper than this is summarised; audit arguments are never legitimately this nested. */
+const MAX_DEPTH = 32;
+
+export type RedactOptions = {
+  /** Strings longer than this (after redaction) are cut, saying how much was dropped. */
+  maxStringLength?: number;
+};
+
+/**
+ * Deep-copies `value` into plain JSON-like data with secrets replaced by `[REDACTED:<kind>]`:
+ * values under secret-looking keys (`token`, `api_key`, `password`, `authorization`, …) become
+ * `[REDACTED:key]`, and every string is scanned for known token shapes.
+ * Contract: never throws and never mutates its input; cycles become `[Circular]`.
+ */
+export function redact(value: unknown, options: RedactOptions = {}): unknown {
+  const max = options.maxStringLength ?? Number.POSITIVE_INFINITY;
+  const str = (s: string): string => {
+    const clean = redactString(s);
+    return clean.length > max ? `${clean.slice(0, max)}…[${clean.length - max} more chars]` : clean;
+  };
+  return copy(value, { seen: new WeakSet(), str }, 0);
+}
+
+type Walk = { seen: WeakSet<object>; str: (s: string) => string };
+
+function copy(value: unknown, walk: Walk, depth: number): unknown {
+  const { seen } = walk;
+  if (typeof value === 'string') return walk.str(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (value === null || typeof value !== 'object') return value;
+  if (seen.has(value)) return '[Circular]';
+  if (depth >= MAX_DEPTH) return '[Too deep]';
+  seen.add(value);
+  try {
+    return copyObject(value, walk, depth);
+  } catch {
+    // A throwing getter or toJSON must not take the audit line down with it.
+    return '[Unreadable]';
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function copyObject(value: object, walk: Walk, depth: number): unknown {
+  if (Array.isArray(value)) return value.map((item) => copy(item, walk, depth + 1));
+  if (value instanceof Error) return walk.str(`${value.name}: ${value.message}`);
+  if (value instanceof Map) return copy(Object.fromEntries(value), walk, depth + 1);
+  if (value instanceof Set) return copy([...value], walk, depth + 1);
+  if (ArrayBuffer.isView(value)) return `[${value.byteLength} bytes]`;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return copy(toJSON.call(value), walk, depth + 1);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // Keys are strings too: a map keyed by token must not leak it.
+    const safe = isSecretName(key) && holdsSecret(item) ? redactedMark('key') : copy(item, walk, depth + 1);
+    // An own `__proto__` key (JSON.parse makes them) must stay data, not become a prototype.
+    Object.defineProperty(out, redactString(key), { value: safe, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** `null`, booleans and empty strings under a secret key hide nothing; keep them readable. */
+function holdsSecret(item: unknown): boolean {
+  return !(item === null || item === undefined || typeof item === 'boolean' || item === '');
+}

@@ -1,0 +1,58 @@
+/**
+ * Which names (object keys, env variables, query parameters, flags, headers) hold secrets.
+ * Names are split into words (camelCase, snake_case, kebab-case, dots) and judged by the LAST
+ * word, so `OPENAI_API_KEY`, `x-api-key`, `privateKey` and `accessToken` match while `keyboard`,
+ * `monkey`, `keys`, `maxTokens`, `tokenCount` and `PWD` (the working directory) do not.
+ */
+
+/** Whole last words that name a secret. */
+const SECRET_WORDS = new Set([
+  'token',
+  'key',
+  'secret',
+  'secrets',
+  'password',
+  'passwords',
+  'passwd',
+  'passphrase',
+  'authorization',
+  'auth',
+  'cookie',
+  'cookies',
+  'credential',
+  'credentials',
+]);
+
+/** Glued compounds (`apikey`) where the secret word is only a suffix of the last word. */
+const SECRET_COMPOUNDS = new Set([
+  'apikey',
+  'privatekey',
+  'accesskey',
+  'secretkey',
+  'signingkey',
+  'encryptionkey',
+  'masterkey',
+  'setcookie',
+]);
+
+/** Suffixes that are safe to match inside one word (`dbpassword`, `accesstoken`, `clientsecret`). */
+const SECRET_SUFFIXES = ['token', 'secret', 'password', 'passwd'];
+
+/** Splits `OPENAI_API_KEY`, `apiKey`, `APIKey`, `x-api-key` into lower-case words. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** True when a value stored under `name` should be treated as a secret. */
+export function isSecretName(name: string): boolean {
+  const words = nameWords(name);
+  const last = words[words.length - 1];
+  if (last === undefined) return false;
+  if (SECRET_WORDS.has(last) || SECRET_COMPOUNDS.has(last)) return true;
+  return SECRET_SUFFIXES.some((suffix) => last.length > suffix.length && last.endsWith(suffix));
+}
