@@ -34,8 +34,8 @@ export type ModelRequest = {
 
 /**
  * Anything that produces model turns: the OpenAI-compatible client or the scripted demo model.
- * Contract: rejects with `ModelError` (a clear message) on failure; rejects with an AbortError
- * promptly when `signal` aborts.
+ * Contract: rejects with `ModelError` (a clear message) on failure; rejects promptly with
+ * `ModelError` code 'aborted' when `signal` aborts (test with `isAbortError`).
  */
 export type ModelClient = {
   readonly name: string;
@@ -53,4 +53,10 @@ export class ModelError extends Error {
     super(message);
     this.name = 'ModelError';
   }
+}
+
+/** True when a model request ended because its signal aborted (not a failure to report). */
+export function isAbortError(err: unknown): boolean {
+  if (err instanceof ModelError) return err.code === 'aborted';
+  return err instanceof Error && err.name === 'AbortError';
 }
