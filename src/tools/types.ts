@@ -18,6 +18,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Records the pre-image of a file before a write touches it (checkpoints for revert). */
   recordPreImage?: (absPath: string) => Promise<void>;
+  /** The person's answer, for tools that ask one (ask_user). */
+  answer?: string;
 };
 
 /** What an executor returns. `output` is the text the model reads; `data` is structured extra. */

@@ -1,0 +1,167 @@
+import type { ApprovalRequest, Decision, FailCode } from '../protocol';
+
+/** How a request left the queue. */
+export type BrokerOutcome = Settlement & { waitMs: number };
+
+type Settlement =
+  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant' }
+  | { kind: 'blocked'; ruleId: string; reason: string }
+  | { kind: 'failed'; code: FailCode; reason: string };
+
+/** The gate's review of edited arguments: run the schema, the guards and the policy again. */
+export type EditReview =
+  | { kind: 'accept'; args: unknown }
+  | { kind: 'invalid'; error: string }
+  | { kind: 'blocked'; ruleId: string; reason: string };
+
+export type BrokerEvent =
+  | { type: 'requested'; request: ApprovalRequest }
+  | { type: 'updated'; request: ApprovalRequest }
+  | { type: 'resolved'; request: ApprovalRequest; outcome: BrokerOutcome }
+  | { type: 'invalid_input'; requestId: string; count: number; limit: number };
+
+export type BrokerOptions = {
+  timeoutMs: number;
+  invalidLimit?: number;
+  now?: () => number;
+  onEvent: (event: BrokerEvent) => void;
+};
+
+type Entry = {
+  request: ApprovalRequest;
+  settle: (outcome: BrokerOutcome) => void;
+  reviewEdit: (args: unknown) => EditReview;
+  timer: NodeJS.Timeout;
+  invalid: number;
+  started: number;
+};
+
+/**
+ * The approval queue: first in, first out for display, but any pending request may be decided.
+ * Contract: every request resolves exactly once; with no approver attached, or input closed, it
+ * fails at once with its own code — it never waits forever and never resolves as approved by default.
+ */
+export class ApprovalBroker {
+  private readonly queue = new Map<string, Entry>();
+  private approvers = 0;
+  private inputClosed = false;
+  private readonly now: () => number;
+  private readonly invalidLimit: number;
+
+  constructor(private readonly options: BrokerOptions) {
+    this.now = options.now ?? Date.now;
+    this.invalidLimit = options.invalidLimit ?? 5;
+  }
+
+  /** A UI (or a scripted approver) is listening; returns a detach function. */
+  attachApprover(): () => void {
+    this.approvers += 1;
+    this.inputClosed = false;
+    let attached = true;
+    return () => {
+      if (!attached) return;
+      attached = false;
+      this.approvers -= 1;
+      if (this.approvers === 0) this.failWhere(() => true, 'no_approver', 'The approver went away.');
+    };
+  }
+
+  /** The person's input is gone (stdin closed): everything pending, and everything later, fails closed. */
+  closeInput(): void {
+    this.inputClosed = true;
+    this.failWhere(() => true, 'input_closed', 'Input was closed before a decision.');
+  }
+
+  pending(): ApprovalRequest[] {
+    return [...this.queue.values()].map((e) => e.request);
+  }
+
+  ask(request: ApprovalRequest, reviewEdit: (args: unknown) => EditReview): Promise<BrokerOutcome> {
+    if (this.inputClosed) return Promise.resolve({ kind: 'failed', code: 'input_closed', reason: 'Input is closed; nobody can approve.', waitMs: 0 });
+    if (this.approvers === 0) return Promise.resolve({ kind: 'failed', code: 'no_approver', reason: 'No one is there to approve (headless run).', waitMs: 0 });
+    return new Promise((resolve) => {
+      const started = this.now();
+      const timer = setTimeout(() => this.finish(request.id, { kind: 'failed', code: 'timeout', reason: `No decision within ${Math.round(this.options.timeoutMs / 1000)} s.` }), this.options.timeoutMs);
+      timer.unref?.();
+      this.queue.set(request.id, { request, settle: resolve, reviewEdit, timer, invalid: 0, started });
+      this.options.onEvent({ type: 'requested', request });
+    });
+  }
+
+  /** Applies a person's decision. Returns an error for an unknown request or a refused edit. */
+  decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
+    const entry = this.queue.get(id);
+    if (!entry) return { ok: false, error: `No pending request ${id}.` };
+    if (entry.request.expiresAt && Date.parse(entry.request.expiresAt) <= this.now()) {
+      this.finish(id, { kind: 'failed', code: 'expired', reason: 'The request expired before the decision arrived.' });
+      return { ok: false, error: 'The request had expired.' };
+    }
+    entry.invalid = 0;
+    if (decision.kind === 'edit') return this.applyEdit(entry, decision.args);
+    if (decision.kind === 'cancel_task') {
+      this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
+      return { ok: true };
+    }
+    this.finish(id, { kind: 'decided', decision, approver: 'human' });
+    return { ok: true };
+  }
+
+  /** Resolves every pending request the predicate picks as approved by a grant. */
+  approveWhere(predicate: (request: ApprovalRequest) => boolean): void {
+    for (const entry of [...this.queue.values()]) {
+      if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'decided', decision: { kind: 'approve' }, approver: 'grant' });
+    }
+  }
+
+  /** The UI saw a key it could not use on this request; the fifth in a row rejects it. */
+  reportInvalidInput(id: string): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    entry.invalid += 1;
+    this.options.onEvent({ type: 'invalid_input', requestId: id, count: entry.invalid, limit: this.invalidLimit });
+    if (entry.invalid >= this.invalidLimit) this.finish(id, { kind: 'failed', code: 'invalid_input', reason: `${this.invalidLimit} invalid inputs in a row.` });
+  }
+
+  cancelTask(taskId: string, reason = 'The task was cancelled.'): void {
+    this.failWhere((r) => r.taskId === taskId, 'task_cancelled', reason);
+  }
+
+  cancelRequest(id: string, reason = 'The task was cancelled.'): void {
+    this.finish(id, { kind: 'failed', code: 'task_cancelled', reason });
+  }
+
+  failWhere(predicate: (request: ApprovalRequest) => boolean, code: FailCode, reason: string): void {
+    for (const entry of [...this.queue.values()]) if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'failed', code, reason });
+  }
+
+  private applyEdit(entry: Entry, args: unknown): { ok: true } | { ok: false; error: string } {
+    let review: EditReview;
+    try {
+      review = entry.reviewEdit(args);
+    } catch (err) {
+      this.finish(entry.request.id, { kind: 'failed', code: 'gate_error', reason: `Reviewing the edit failed: ${(err as Error).message}` });
+      return { ok: false, error: 'The gate failed while reviewing the edit.' };
+    }
+    if (review.kind === 'invalid') {
+      entry.request = { ...entry.request, editError: review.error };
+      this.options.onEvent({ type: 'updated', request: entry.request });
+      return { ok: false, error: review.error };
+    }
+    if (review.kind === 'blocked') {
+      this.finish(entry.request.id, { kind: 'blocked', ruleId: review.ruleId, reason: review.reason });
+      return { ok: true };
+    }
+    this.finish(entry.request.id, { kind: 'decided', decision: { kind: 'edit', args: review.args }, approver: 'human' });
+    return { ok: true };
+  }
+
+  private finish(id: string, outcome: Settlement): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    this.queue.delete(id);
+    clearTimeout(entry.timer);
+    const full: BrokerOutcome = { ...outcome, waitMs: this.now() - entry.started };
+    entry.settle(full);
+    this.options.onEvent({ type: 'resolved', request: entry.request, outcome: full });
+  }
+}

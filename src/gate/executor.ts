@@ -1,0 +1,56 @@
+import type { CallFacts, FactDeps } from '../policy/facts';
+import { gatherFacts } from '../policy/facts';
+import { hardGuardDenial } from '../policy/hard-guards';
+import type { AnyTool, ToolContext, ToolOutput } from '../tools/types';
+import { hashArgs } from './hash';
+import { readExisting } from './preview';
+import type { ApprovalToken, TokenMint } from './tokens';
+
+export type Execution =
+  | { kind: 'ran'; output: ToolOutput; durationMs: number }
+  | { kind: 'refused'; code: 'token_unknown' | 'token_reused' | 'token_mismatch'; reason: string }
+  | { kind: 'blocked'; ruleId: string; reason: string }
+  | { kind: 'file_changed'; reason: string }
+  | { kind: 'crashed'; reason: string };
+
+/**
+ * Runs a tool's executor, but only for a valid one-time token (steps 5–6 of the gate): the token
+ * must match the tool and the arguments' hash, the guards are checked again at this moment, and a
+ * write's target must be as it was when the request was made.
+ * Contract: never throws; the executor never runs without a fresh, matching token.
+ */
+export class GuardedExecutor {
+  private readonly tools: ReadonlyMap<string, AnyTool>;
+
+  constructor(tools: readonly AnyTool[], private readonly mint: TokenMint, private readonly deps: FactDeps) {
+    this.tools = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  async run(token: ApprovalToken, name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<Execution> {
+    const redemption = this.mint.redeem(token, name, hashArgs(args));
+    if (!redemption.ok) return { kind: 'refused', code: redemption.code, reason: redemption.reason };
+    const tool = this.tools.get(name);
+    if (!tool) return { kind: 'refused', code: 'token_mismatch', reason: `No tool named ${name}.` };
+    try {
+      const facts = gatherFacts(tool, args, this.deps);
+      const denial = hardGuardDenial(facts);
+      if (denial) return { kind: 'blocked', ...denial };
+      if (redemption.fileHash !== undefined) {
+        const changed = await targetChanged(facts, redemption.fileHash);
+        if (changed) return { kind: 'file_changed', reason: `${changed} changed since you approved.` };
+      }
+      const started = performance.now();
+      const output = await tool.execute(args, ctx);
+      return { kind: 'ran', output, durationMs: performance.now() - started };
+    } catch (err) {
+      return { kind: 'crashed', reason: `${name} failed: ${(err as Error).message}` };
+    }
+  }
+}
+
+async function targetChanged(facts: CallFacts, expected: string): Promise<string | undefined> {
+  const target = facts.paths[0]?.verdict;
+  if (!target?.ok) return undefined;
+  const now = await readExisting(target.path);
+  return now.hash === expected ? undefined : target.relative;
+}

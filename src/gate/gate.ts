@@ -1,0 +1,294 @@
+/**
+ * The one gate every tool call passes (DESIGN.md, "The one path of a tool call"): schema, hard
+ * guards, policy, grants, a person, a one-time token, the re-check at execution, the audit.
+ * This file is the orchestration; each step lives in its own module.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuditRecord } from '../audit/types';
+import type { ToolSpec } from '../llm/types';
+import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
+import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';
+import { type PolicyContext, type PolicyResult, resolvePolicy } from '../policy/resolve';
+import { parseToolArgs } from '../tools/parse-args';
+import type { AnyTool, ToolContext } from '../tools/types';
+import type { ApprovalBroker, BrokerOutcome, EditReview } from './broker';
+import { type Ending, blocked, endingOfExecution, endingWithoutRun, gateError } from './envelopes';
+import { GuardedExecutor } from './executor';
+import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
+import { canonicalJson, hashArgs } from './hash';
+import { buildPreview } from './preview';
+import { toolSpecs } from './specs';
+import { TokenMint } from './tokens';
+
+/** Who is calling: the agent, its task, and where its turn's checkpoints go. */
+export type Caller = {
+  agentId: string;
+  agentName: string;
+  parentAgentId?: string;
+  taskId: string;
+  step?: ApprovalRequest['step'];
+  signal: AbortSignal;
+  recordPreImage?: (absPath: string) => Promise<void>;
+};
+
+export type ToolCall = { id: string; tool: string; args: unknown; why?: string };
+
+export type AuditSink = { append(record: AuditRecord): void };
+
+export type GateOptions = {
+  tools: readonly AnyTool[];
+  deps: FactDeps;
+  policy: () => PolicyContext;
+  broker: ApprovalBroker;
+  grants: GrantStore;
+  audit: AuditSink;
+  sessionId: string;
+  defaultCommandTimeoutMs?: number;
+};
+
+type Checked = { tool: AnyTool; args: Record<string, unknown>; facts: CallFacts; policy: PolicyResult };
+type Asked = { facts: CallFacts; policy: PolicyResult; caller: Caller };
+const MAX_REASKS = 2;
+
+export class Gate {
+  private readonly tools: ReadonlyMap<string, AnyTool>;
+  private readonly mint = new TokenMint();
+  private readonly executor: GuardedExecutor;
+  private readonly rejected = new Map<string, Set<string>>();
+  private readonly asked = new Map<string, Asked>();
+
+  constructor(private readonly o: GateOptions) {
+    this.tools = new Map(o.tools.map((t) => [t.name, t]));
+    this.executor = new GuardedExecutor(o.tools, this.mint, o.deps);
+  }
+
+  /** The tools as the model sees them (names, descriptions, JSON Schemas) — never their executors. */
+  specs(filter: (name: string) => boolean = () => true): ToolSpec[] {
+    return toolSpecs([...this.tools.values()].filter((t) => filter(t.name)));
+  }
+
+  /**
+   * Passes one tool call through the gate and, if allowed, runs it.
+   * Contract: never throws; any failure inside the gate ends as an error and nothing runs.
+   */
+  async intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> {
+    try {
+      return await this.pass(call, caller);
+    } catch (err) {
+      const ending = gateError(`gate_error: ${(err as Error).message}`);
+      this.auditBoth(call, caller, { decision: 'deny', rule: 'gate-error', risk: 'high', argsHash: safeHash(call.args) }, ending);
+      return ending.envelope;
+    }
+  }
+
+  /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */
+  decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
+    if (decision.kind === 'approve_all') {
+      const request = this.o.broker.pending().find((r) => r.id === id);
+      const key = scopeKey(decision.scope);
+      if (request && !request.grantOptions.some((s) => scopeKey(s) === key)) return { ok: false, error: 'That approve-all scope was not offered for this request.' };
+    }
+    return this.o.broker.decide(id, decision);
+  }
+
+  private check(tool: AnyTool, raw: unknown): { ok: true; checked: Checked } | { ok: false; error: string } {
+    const parsed = parseToolArgs(tool, raw);
+    if (!parsed.ok) return parsed;
+    const args = parsed.args as Record<string, unknown>;
+    const facts = gatherFacts(tool, args, this.o.deps);
+    return { ok: true, checked: { tool, args, facts, policy: resolvePolicy(facts, this.o.policy()) } };
+  }
+
+  private async pass(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> {
+    const tool = this.tools.get(call.tool);
+    if (!tool) return this.refuse(call, caller, 'unknown-tool', `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`);
+    const result = this.check(tool, call.args);
+    if (!result.ok) return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
+    const { args, facts, policy } = result.checked;
+    const argsHash = hashArgs(args);
+    const base = { decision: policy.decision, rule: policy.rule.id, risk: policy.risk.level, argsHash };
+    if (policy.decision === 'deny') {
+      const ending = blocked(policy.rule.id, policy.explanation, policy.rule.source === 'guard' ? 'guard' : 'policy');
+      this.auditBoth({ ...call, args }, caller, base, ending);
+      return ending.envelope;
+    }
+    if (policy.decision === 'allow') {
+      const approver: Approver = policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';
+      return this.run(tool, args, caller, { ...base, call }, approver);
+    }
+    const rejectedKey = `${tool.name}:${argsHash}`;
+    if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
+      const reason = 'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
+      const ending: Ending = { envelope: { status: 'rejected', by: 'gate', reason, retry: false }, outcome: 'rejected', approver: 'none', reason };
+      this.auditBoth({ ...call, args }, caller, base, ending);
+      return ending.envelope;
+    }
+    if (this.o.grants.match(facts, policy.risk, caller)) return this.run(tool, args, caller, { ...base, call }, 'grant');
+    return this.askPerson(result.checked, call, caller, base);
+  }
+
+  private async askPerson(checked: Checked, call: ToolCall, caller: Caller, base: RecordBase, reask = 0, note?: string): Promise<ToolResultEnvelope> {
+    const { tool, args, facts, policy } = checked;
+    const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000);
+    const request: ApprovalRequest = {
+      id: randomUUID(),
+      agentId: caller.agentId,
+      agentName: caller.agentName,
+      ...(caller.parentAgentId ? { parentAgentId: caller.parentAgentId } : {}),
+      taskId: caller.taskId,
+      ...(caller.step ? { step: caller.step } : {}),
+      ...(call.why ? { why: call.why } : {}),
+      tool: tool.name,
+      args,
+      argsHash: base.argsHash,
+      risk: policy.risk,
+      rule: policy.rule,
+      explanation: note ? `${note} ${policy.explanation}` : policy.explanation,
+      preview,
+      reversible: tool.reversible === true,
+      createdAt: new Date().toISOString(),
+      grantOptions: grantOptions(facts, policy.risk, caller),
+    };
+    this.asked.set(request.id, { facts, policy, caller });
+    const onAbort = () => this.o.broker.cancelRequest(request.id, 'The turn was cancelled.');
+    caller.signal.addEventListener('abort', onAbort, { once: true });
+    let outcome: BrokerOutcome;
+    try {
+      outcome = caller.signal.aborted
+        ? { kind: 'failed', code: 'task_cancelled', reason: 'The turn was cancelled.', waitMs: 0 }
+        : await this.o.broker.ask(request, (edited) => this.reviewEdit(tool, edited));
+    } finally {
+      caller.signal.removeEventListener('abort', onAbort);
+      this.asked.delete(request.id);
+    }
+    const withRequest = { ...base, call: { ...call, args }, requestId: request.id, waitMs: outcome.waitMs };
+    const stop = endingWithoutRun(outcome);
+    if (stop) {
+      if (outcome.kind === 'decided' && outcome.decision.kind === 'reject') this.rememberRejection(caller.taskId, `${tool.name}:${base.argsHash}`);
+      this.auditBoth(withRequest.call, caller, withRequest, stop);
+      return stop.envelope;
+    }
+    if (outcome.kind !== 'decided') throw new Error('unreachable broker outcome');
+    const approver = outcome.approver;
+    const final = this.finalArgs(args, outcome.decision);
+    if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
+    const answer = outcome.decision.kind === 'answer' ? outcome.decision.text : undefined;
+    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: hashArgs(final.args), ...(final.edited ? { editedArgs: final.args } : {}) }, approver, fileHash, answer);
+    if (envelope.status === 'error' && envelope.reason?.startsWith('file_changed') && reask < MAX_REASKS) {
+      const again = this.check(tool, final.args);
+      if (again.ok) return this.askPerson(again.checked, { ...call, args: final.args }, caller, { ...base, argsHash: hashArgs(final.args) }, reask + 1, 'The file changed since you approved; here is the new diff.');
+    }
+    return envelope;
+  }
+
+  private finalArgs(args: Record<string, unknown>, decision: Decision): { args: Record<string, unknown>; edited: boolean } {
+    if (decision.kind === 'edit') return { args: decision.args as Record<string, unknown>, edited: canonicalJson(decision.args) !== canonicalJson(args) };
+    if (decision.kind === 'approve_plan') {
+      const edited = canonicalJson(decision.steps) !== canonicalJson(args.steps);
+      return { args: { ...args, steps: decision.steps }, edited };
+    }
+    return { args, edited: false };
+  }
+
+  private grantAndDrain(scope: Extract<Decision, { kind: 'approve_all' }>['scope']): void {
+    const grant = this.o.grants.add(scope);
+    this.o.broker.approveWhere((r) => {
+      const a = this.asked.get(r.id);
+      return a !== undefined && grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
+    });
+  }
+
+  private reviewEdit(tool: AnyTool, edited: unknown): EditReview {
+    const result = this.check(tool, edited);
+    if (!result.ok) return { kind: 'invalid', error: result.error };
+    if (result.checked.policy.decision === 'deny') return { kind: 'blocked', ruleId: result.checked.policy.rule.id, reason: result.checked.policy.explanation };
+    return { kind: 'accept', args: result.checked.args };
+  }
+
+  private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, fileHash?: string, answer?: string): Promise<ToolResultEnvelope> {
+    const argsHash = hashArgs(args);
+    this.audit(base.call, caller, { ...base, argsHash }, approver);
+    const token = this.mint.issue({ tool: tool.name, argsHash, ...(fileHash !== undefined ? { fileHash } : {}) });
+    const ctx: ToolContext = {
+      root: this.o.deps.fence.root,
+      fence: this.o.deps.fence,
+      commands: this.o.deps.commands,
+      sandbox: this.o.deps.sandbox,
+      signal: caller.signal,
+      ...(caller.recordPreImage ? { recordPreImage: caller.recordPreImage } : {}),
+      ...(answer !== undefined ? { answer } : {}),
+    };
+    const execution = await this.executor.run(token, tool.name, args, ctx);
+    const ending = endingOfExecution(execution, approver);
+    const durationMs = execution.kind === 'ran' ? execution.durationMs : undefined;
+    this.audit(base.call, caller, { ...base, argsHash, ...(durationMs !== undefined ? { durationMs } : {}) }, approver, ending);
+    return ending.envelope;
+  }
+
+  private refuse(call: ToolCall, caller: Caller, rule: string, reason: string): ToolResultEnvelope {
+    const ending: Ending = { envelope: { status: 'error', by: 'gate', reason, retry: true }, outcome: 'error', approver: 'none', reason };
+    this.auditBoth(call, caller, { decision: 'deny', rule, risk: 'low', argsHash: safeHash(call.args) }, ending);
+    return ending.envelope;
+  }
+
+  private rememberRejection(taskId: string, key: string): void {
+    let keys = this.rejected.get(taskId);
+    if (!keys) this.rejected.set(taskId, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** Writes the decision line and the outcome line of a call that ends without running. */
+  private auditBoth(call: ToolCall, caller: Caller, base: RecordBase, ending: Ending): void {
+    this.audit(call, caller, base, ending.approver);
+    this.audit(call, caller, base, ending.approver, ending);
+  }
+
+  /** One audit line: the decision (no `ending`) or the outcome. */
+  private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, ending?: Ending): void {
+    const output = ending?.envelope.output;
+    this.o.audit.append({
+      ts: new Date().toISOString(),
+      sessionId: this.o.sessionId,
+      ...(base.requestId ? { requestId: base.requestId } : {}),
+      agentId: caller.agentId,
+      taskId: caller.taskId,
+      tool: call.tool,
+      args: call.args,
+      ...(base.editedArgs !== undefined ? { editedArgs: base.editedArgs } : {}),
+      argsHash: base.argsHash,
+      decision: base.decision,
+      approver,
+      phase: ending ? 'outcome' : 'decision',
+      ...(ending ? { outcome: ending.outcome } : {}),
+      rule: base.rule,
+      risk: base.risk,
+      ...(ending?.reason ? { reason: ending.reason } : {}),
+      ...(base.waitMs !== undefined ? { waitMs: base.waitMs } : {}),
+      ...(ending && base.durationMs !== undefined ? { durationMs: base.durationMs } : {}),
+      ...(output ? { result: output.slice(0, 200) } : {}),
+    });
+  }
+}
+
+type RecordBase = {
+  decision: 'allow' | 'ask' | 'deny';
+  rule: string;
+  risk: 'low' | 'medium' | 'high';
+  argsHash: string;
+  requestId?: string;
+  waitMs?: number;
+  durationMs?: number;
+  editedArgs?: unknown;
+};
+
+function safeHash(args: unknown): string {
+  try {
+    return hashArgs(args);
+  } catch {
+    return 'unhashable';
+  }
+}
+
+function scopeKey(scope: Pick<Decision & { kind: 'approve_all' }, 'scope'>['scope']): string {
+  return canonicalJson({ tool: scope.tool, match: scope.match, agents: scope.agents });
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import picomatch from 'picomatch';
+import type { Grant, GrantMatch, GrantScope, Risk } from '../protocol';
+import { INTERACTIVE_TOOLS } from '../policy/defaults';
+import { type CallFacts, protectedPath } from '../policy/facts';
+import { argvMatchesPrefix } from '../policy/matchers';
+import type { PolicyRule } from '../policy/rules';
+
+export type GrantCaller = { agentId: string; agentName: string };
+
+const PLAIN_TOKEN = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** Whether a call may be covered by any grant at all: never high risk, protected or interactive. */
+export function grantable(facts: CallFacts, risk: Risk): boolean {
+  return risk.level !== 'high' && !protectedPath(facts) && !INTERACTIVE_TOOLS.has(facts.tool);
+}
+
+/** The scopes approve-all may offer for a call, most specific first. Computed here, never by the model. */
+export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller): GrantScope[] {
+  if (!grantable(facts, risk)) return [];
+  const options: { tool: string; match: GrantMatch }[] = [];
+  const command = facts.command;
+  if (command?.kind === 'ok' && command.parts.length === 1) {
+    const argv = command.parts[0]?.argv ?? [];
+    const tokens = argv.slice(0, Math.min(2, argv.length));
+    if (tokens.length > 0 && tokens.every((t) => PLAIN_TOKEN.test(t))) options.push({ tool: facts.tool, match: { kind: 'command_prefix', tokens } });
+  }
+  const firstPath = facts.paths[0]?.verdict;
+  if (facts.kind === 'write' && firstPath?.ok) {
+    const dir = firstPath.relative.split('/').slice(0, -1).join('/');
+    if (dir) options.push({ tool: facts.tool, match: { kind: 'path_glob', glob: `${dir}/**` } });
+  }
+  if (facts.mcpServer) options.push({ tool: facts.tool, match: { kind: 'tool' } }, { tool: `mcp__${facts.mcpServer}__*`, match: { kind: 'mcp_server', server: facts.mcpServer } });
+  else if (!command || command.kind === 'ok') options.push({ tool: facts.tool, match: { kind: 'tool' } });
+  const agents: GrantScope['agents'][] = [{ kind: 'agent', agentId: caller.agentId, agentName: caller.agentName }, { kind: 'all' }];
+  return options.flatMap((o) => agents.map((a) => describeScope(o.tool, o.match, a)));
+}
+
+function describeScope(tool: string, match: GrantMatch, agents: GrantScope['agents']): GrantScope {
+  const rule: PolicyRule = { tool, decision: 'allow' };
+  let what = `every ${tool} call`;
+  if (match.kind === 'path_glob') {
+    rule.when = { path: match.glob };
+    what = `${tool} under ${match.glob}`;
+  } else if (match.kind === 'command_prefix') {
+    rule.when = { command: `${match.tokens.join(' ')} *` };
+    what = `${tool} \`${match.tokens.join(' ')} *\``;
+  } else if (match.kind === 'mcp_server') {
+    what = `every tool of the MCP server ${match.server}`;
+  }
+  const who = agents.kind === 'all' ? 'all agents' : `only ${agents.agentName}`;
+  return { tool, match, agents, label: `${what}, ${who}`, ruleText: JSON.stringify(rule) };
+}
+
+/** Session grants made by approve-all. Contract: `match` never covers a call `grantable` refuses. */
+export class GrantStore {
+  private grants: Grant[] = [];
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  add(scope: GrantScope): Grant {
+    const created = this.now();
+    const grant: Grant = { ...scope, id: randomUUID(), createdAt: new Date(created).toISOString(), uses: 0 };
+    if (scope.minutes) grant.expiresAt = new Date(created + scope.minutes * 60_000).toISOString();
+    this.grants.push(grant);
+    return grant;
+  }
+
+  list(): Grant[] {
+    this.dropExpired();
+    return [...this.grants];
+  }
+
+  get(id: string): Grant | undefined {
+    return this.grants.find((g) => g.id === id);
+  }
+
+  revoke(id: string): boolean {
+    const before = this.grants.length;
+    this.grants = this.grants.filter((g) => g.id !== id);
+    return this.grants.length < before;
+  }
+
+  /** Drops every grant of an MCP server (its config changed or it restarted). */
+  dropServer(server: string): void {
+    this.grants = this.grants.filter((g) => !(g.match.kind === 'mcp_server' && g.match.server === server) && !g.tool.startsWith(`mcp__${server}__`));
+  }
+
+  match(facts: CallFacts, risk: Risk, caller: GrantCaller): Grant | undefined {
+    if (!grantable(facts, risk)) return undefined;
+    this.dropExpired();
+    const grant = this.grants.find((g) => scopeCovers(g, facts, caller));
+    if (grant) grant.uses += 1;
+    return grant;
+  }
+
+  private dropExpired(): void {
+    const now = this.now();
+    this.grants = this.grants.filter((g) => !g.expiresAt || Date.parse(g.expiresAt) > now);
+  }
+}
+
+/** Whether a scope covers a call (ignoring risk, which `match` checks first). */
+export function scopeCovers(scope: GrantScope, facts: CallFacts, caller: GrantCaller): boolean {
+  if (scope.agents.kind === 'agent' && scope.agents.agentId !== caller.agentId) return false;
+  if (!picomatch.isMatch(facts.tool, scope.tool)) return false;
+  const m = scope.match;
+  switch (m.kind) {
+    case 'tool':
+      return facts.command === undefined || facts.command.kind === 'ok';
+    case 'mcp_server':
+      return facts.mcpServer === m.server;
+    case 'path_glob': {
+      const test = picomatch(m.glob, { dot: true });
+      return facts.paths.length > 0 && facts.paths.every((p) => p.verdict.ok && test(p.verdict.relative));
+    }
+    case 'command_prefix': {
+      const c = facts.command;
+      return c?.kind === 'ok' && c.parts.length > 0 && c.parts.every((p) => argvMatchesPrefix(p.argv, { tokens: m.tokens, open: true }));
+    }
+  }
+}

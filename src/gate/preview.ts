@@ -1,0 +1,63 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { ApprovalPreview } from '../protocol';
+import type { CallFacts } from '../policy/facts';
+import { hashContent } from './hash';
+
+const PREVIEW_LIMIT_BYTES = 5 * 1024 * 1024;
+
+export type Preview = { preview: ApprovalPreview; fileHash?: string };
+
+/**
+ * What the person sees before deciding: the diff of a write, the details of a command, the plan or
+ * the question. Also hashes the target of a write, so a change after approval is caught.
+ * Contract: never throws; an unreadable file previews as empty with its hash 'unreadable'.
+ */
+export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number): Promise<Preview> {
+  const a = facts.args;
+  if (facts.kind === 'write' && typeof a.content === 'string') {
+    const target = facts.paths[0]?.verdict;
+    if (target?.ok) {
+      const before = await readExisting(target.path);
+      return {
+        preview: { kind: 'diff', path: target.relative, before: before.text ?? '', after: a.content, isNew: before.text === undefined },
+        fileHash: before.hash,
+      };
+    }
+  }
+  if (facts.command) {
+    const cwd = facts.paths.find((p) => p.field === 'cwd')?.verdict;
+    return {
+      preview: {
+        kind: 'command',
+        command: String(a.command ?? ''),
+        cwd: cwd?.ok ? cwd.path : String(a.cwd ?? '.'),
+        timeoutMs: typeof a.timeout_ms === 'number' ? a.timeout_ms : defaultTimeoutMs,
+        sandboxed: facts.sandboxed,
+        parts: facts.command.parts.map((p) => p.text),
+        notes: facts.command.kind === 'cannot_judge' ? [facts.command.reason, ...facts.command.notes] : facts.command.notes,
+      },
+    };
+  }
+  if (facts.tool === 'propose_plan' && Array.isArray(a.steps)) {
+    return { preview: { kind: 'plan', title: String(a.title ?? 'Plan'), steps: a.steps.map(String) } };
+  }
+  if (facts.tool === 'ask_user' && typeof a.question === 'string') {
+    const options = Array.isArray(a.options) ? a.options.map(String) : undefined;
+    return { preview: { kind: 'question', question: a.question, ...(options ? { options } : {}) } };
+  }
+  return { preview: { kind: 'json' } };
+}
+
+/** The current content and hash of a file a write will replace ('absent' when it does not exist). */
+export async function readExisting(path: string): Promise<{ text?: string; hash: string }> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return { hash: 'not-a-file' };
+    if (info.size > PREVIEW_LIMIT_BYTES) return { text: `(existing file of ${info.size} bytes is too large to preview)`, hash: `size:${info.size}:${info.mtimeMs}` };
+    const bytes = await readFile(path);
+    return { text: bytes.toString('utf8'), hash: hashContent(bytes) };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { hash: hashContent(undefined) };
+    return { text: '', hash: 'unreadable' };
+  }
+}

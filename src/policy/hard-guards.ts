@@ -1,0 +1,26 @@
+import type { CallFacts } from './facts';
+import { checkUrl } from './ssrf-guard';
+
+export type GuardDenial = { ruleId: string; reason: string };
+
+/**
+ * Step 1 of the gate: what no person, rule, mode or grant can override.
+ * Contract: pure; returns the first denial or undefined.
+ */
+export function hardGuardDenial(facts: CallFacts): GuardDenial | undefined {
+  for (const { verdict } of facts.paths) if (!verdict.ok) return { ruleId: verdict.ruleId, reason: verdict.reason };
+  if (facts.command?.kind === 'deny') return { ruleId: facts.command.ruleId, reason: facts.command.reason };
+  if (facts.oversize) {
+    const { field, bytes, limit } = facts.oversize;
+    return { ruleId: 'size-cap', reason: `${field} is ${formatBytes(bytes)}, over the ${formatBytes(limit)} limit.` };
+  }
+  if (facts.url !== undefined) {
+    const url = checkUrl(facts.url);
+    if (!url.ok) return { ruleId: url.ruleId, reason: url.reason };
+  }
+  return undefined;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}

@@ -1,0 +1,35 @@
+import type { Risk, RiskLevel } from '../protocol';
+import { type CallFacts, protectedPath } from './facts';
+
+const RANK: Record<RiskLevel, number> = { low: 0, medium: 1, high: 2 };
+
+/** The higher of two levels. */
+export function maxRisk(a: RiskLevel, b: RiskLevel): RiskLevel {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+/** Rates a call from its facts alone: what it touches, not who asks. Pure. */
+export function assessRisk(facts: CallFacts): Risk {
+  const reasons: string[] = [];
+  let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' ? 'low' : 'medium';
+  const raise = (to: RiskLevel, reason: string) => {
+    level = maxRisk(level, to);
+    reasons.push(reason);
+  };
+  const guarded = protectedPath(facts);
+  if (guarded && facts.kind !== 'read') raise('high', `touches the protected path ${guarded}`);
+  else if (facts.kind === 'write') reasons.push('writes inside the project');
+  const command = facts.command;
+  if (command?.kind === 'cannot_judge') raise('high', `the command guard cannot judge it: ${command.reason}`);
+  if (command?.kind === 'ok') {
+    if (command.readOnly) {
+      level = 'low';
+      reasons.push('read-only command');
+    }
+    for (const d of command.destructive) raise('high', d);
+  }
+  if (facts.command && !facts.sandboxed) raise('medium', 'runs without a sandbox');
+  if (facts.mcpServer) reasons.push(`a tool of the MCP server ${facts.mcpServer}`);
+  if (facts.kind === 'execute' && !facts.command && !facts.mcpServer) reasons.push('changes files or runs code');
+  return { level, reasons };
+}
