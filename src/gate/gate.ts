@@ -215,6 +215,7 @@ export class Gate {
       commands: this.o.deps.commands,
       sandbox: this.o.deps.sandbox,
       signal: caller.signal,
+      agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId },
       ...(caller.recordPreImage ? { recordPreImage: caller.recordPreImage } : {}),
       ...(answer !== undefined ? { answer } : {}),
     };

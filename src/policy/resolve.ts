@@ -46,7 +46,8 @@ function pickRule(facts: CallFacts, rules: readonly LoadedRule[]): LoadedRule {
 
 function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResult {
   const guarded = protectedPath(facts);
-  const mutating = facts.kind !== 'read' && facts.kind !== 'network' && facts.tool !== 'spawn_agents' && facts.tool !== 'update_plan';
+  // Talking to the person (plans, questions, sub-agents) changes nothing by itself.
+  const mutating = facts.kind === 'write' || facts.kind === 'execute';
   if (mode === 'plan' && mutating) {
     return { ...base, decision: 'deny', rule: { id: 'mode-plan', source: 'mode' }, explanation: 'Plan mode is read-only: propose a plan instead of changing anything.' };
   }

@@ -18,6 +18,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Records the pre-image of a file before a write touches it (checkpoints for revert). */
   recordPreImage?: (absPath: string) => Promise<void>;
+  /** Which agent is calling (sub-agent tools need their parent). */
+  agent?: { id: string; name: string; taskId: string };
   /** The person's answer, for tools that ask one (ask_user). */
   answer?: string;
 };
