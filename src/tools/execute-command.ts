@@ -1,0 +1,108 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { scrubEnv } from './env-scrub';
+import { shownPath } from './fs-common';
+import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './process-group';
+import { bwrapArgs, findSecretMasks, type SandboxMask } from './sandbox';
+import { defineTool, type SandboxInfo } from './types';
+
+export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
+export const COMMAND_MAX_TIMEOUT_MS = 600_000;
+/** Output the model sees: head and tail, this many bytes in total. */
+export const COMMAND_MAX_OUTPUT_BYTES = 8 * 1024;
+
+/** The operations execute_command uses; tests swap them or shorten the kill grace. */
+export type ExecuteCommandEffects = {
+  run(request: GroupRunRequest): Promise<GroupRunResult>;
+  isDirectory(path: string): Promise<boolean>;
+  /** Credential paths to hide inside the sandbox. */
+  secretMasks(): SandboxMask[];
+  /** Wait between SIGTERM and SIGKILL. */
+  graceMs: number;
+};
+
+export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
+  run: runInProcessGroup,
+  isDirectory: (path) => stat(path).then((s) => s.isDirectory(), () => false),
+  secretMasks: () => findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
+  graceMs: 2000,
+};
+
+const schema = z.strictObject({
+  command: z.string().min(1).describe('Bash command line'),
+  cwd: z.string().optional().describe('Working folder relative to the project root (default: the root)'),
+  timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional().describe('Timeout in ms (default 60000, max 600000)'),
+});
+
+/** Environment for commands: secrets removed, and nothing waits on a terminal that is not there. */
+export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return { ...scrubEnv(base).env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
+}
+
+/**
+ * execute_command: `bash -c` in its own process group, under bubblewrap when available; output capped at
+ * 8 KB (head and tail), timeout 60 s by default (max 10 min), then the whole group is killed.
+ * Contract: never throws. A command that ran is ok whatever its exit code; a timeout, a cancel or a
+ * failure to start is `ok:false`.
+ */
+export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaultExecuteCommandEffects) {
+  return defineTool({
+    name: 'execute_command',
+    kind: 'execute',
+    description:
+      'Run a bash command in the project: tests, builds, git, package managers. Output capped at 8 KB (head and tail); timeout 60 s by default. Sandboxed when possible: no network, only the project writable. Not for reading files (use read_file) or searching (use grep_code).',
+    schema,
+    async execute(args, ctx) {
+      const verdict = ctx.fence.check(args.cwd ?? '.');
+      if (!verdict.ok) return { ok: false, error: verdict.reason };
+      if (!(await effects.isDirectory(verdict.path))) return { ok: false, error: `cwd ${shownPath(verdict.relative)} is not an existing folder.` };
+      const timeoutMs = args.timeout_ms ?? COMMAND_DEFAULT_TIMEOUT_MS;
+      const sandboxed = ctx.sandbox.kind === 'bwrap';
+      const [file, argv] =
+        ctx.sandbox.kind === 'bwrap'
+          ? [ctx.sandbox.path, [...bwrapArgs(ctx.root, verdict.path, effects.secretMasks()), 'bash', '-c', args.command]]
+          : ['bash', ['-c', args.command]];
+      const result = await effects.run({
+        file,
+        args: argv,
+        cwd: verdict.path,
+        env: commandEnv(),
+        timeoutMs,
+        signal: ctx.signal,
+        graceMs: effects.graceMs,
+        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
+      });
+      if (result.kind === 'spawn_failed') return { ok: false, error: `Could not start the command: ${result.message}` };
+      const footer = describeRun(result, timeoutMs, ctx.sandbox);
+      const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}\n[${footer}]`;
+      const data = {
+        exitCode: result.exitCode,
+        signal: result.signal,
+        timedOut: result.ending === 'timed_out',
+        cancelled: result.ending === 'aborted',
+        sandboxed,
+        outputBytes: result.totalBytes,
+        cutBytes: result.cutBytes,
+        durationMs: result.durationMs,
+      };
+      if (result.ending === 'exited') return { ok: true, output: text, data };
+      return { ok: false, error: text, data };
+    },
+  });
+}
+
+function describeRun(result: Extract<GroupRunResult, { kind: 'finished' }>, timeoutMs: number, sandbox: SandboxInfo): string {
+  const parts: string[] = [];
+  if (result.ending === 'timed_out') parts.push(`timed out after ${formatSeconds(timeoutMs)}; the process group was killed`);
+  else if (result.ending === 'aborted') parts.push('cancelled; the process group was killed');
+  else parts.push(result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`);
+  parts.push(formatSeconds(result.durationMs));
+  if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
+  if (result.straysStopped) parts.push('background processes it left running were stopped');
+  parts.push(sandbox.kind === 'bwrap' ? 'sandboxed: no network, only the project writable' : `not sandboxed: ${sandbox.reason}`);
+  return parts.join(' · ');
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}

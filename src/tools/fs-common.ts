@@ -1,0 +1,56 @@
+import { lstat } from 'node:fs/promises';
+
+/** What a tool needs to know about a path before touching it. */
+export type PathInfo = { kind: 'file' | 'dir' | 'symlink' | 'other'; size: number; mode: number; mtimeMs: number };
+
+/** lstat as a small record; `undefined` when nothing exists at `path`. Contract: other errors throw. */
+export async function pathInfo(path: string): Promise<PathInfo | undefined> {
+  try {
+    const s = await lstat(path);
+    const kind = s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other';
+    return { kind, size: s.size, mode: s.mode & 0o7777, mtimeMs: s.mtimeMs };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Turns a Node fs error into one sentence the model can act on. */
+export function describeFsError(err: unknown, shown: string): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return `${shown} does not exist.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `Permission denied: ${shown}.`;
+    case 'EISDIR':
+      return `${shown} is a directory.`;
+    case 'ENOTDIR':
+      return `A parent of ${shown} is a file, not a folder.`;
+    case 'ELOOP':
+      return `${shown} is a symbolic link; it is not followed.`;
+    case 'ENOSPC':
+      return `No space left on the device while writing ${shown}.`;
+    case 'EROFS':
+      return `${shown} is on a read-only file system.`;
+    default:
+      return `${shown}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+/** `1536` → `1.5 KB`; used in messages the model and the person read. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Project-relative path for messages: the fence gives '' for the root itself. */
+export const shownPath = (relative: string): string => (relative === '' ? '.' : relative);

@@ -1,0 +1,78 @@
+import picomatch from 'picomatch';
+
+type Rule = { base: string; negate: boolean; dirOnly: boolean; glob: string; test: (relative: string) => boolean };
+
+/** Folders no listing or search descends into unless asked. */
+export const ALWAYS_SKIPPED_DIRS: readonly string[] = ['.git', 'node_modules'];
+
+/**
+ * .gitignore rules of a project (root file and nested ones), matched like git: last matching rule wins,
+ * a rule from a deeper folder is consulted after the shallower ones, and nothing inside an ignored
+ * folder can be re-included.
+ * Contract: add the files shallowest first (the root's before a sub-folder's).
+ */
+export class GitIgnore {
+  private readonly rules: Rule[] = [];
+  private hasNegation = false;
+
+  /** Adds the rules of the .gitignore file in folder `base` ('' for the root, `/`-separated). */
+  add(base: string, text: string): void {
+    for (const line of text.split(/\r?\n/)) {
+      const rule = parseLine(base, line);
+      if (!rule) continue;
+      this.rules.push(rule);
+      if (rule.negate) this.hasNegation = true;
+    }
+  }
+
+  /** Is exactly this path ignored (its parent folders not considered)? */
+  matches(relative: string, isDir: boolean): boolean {
+    let ignored = false;
+    for (const rule of this.rules) {
+      if (rule.dirOnly && !isDir) continue;
+      const inside = rule.base === '' ? relative : relative.startsWith(`${rule.base}/`) ? relative.slice(rule.base.length + 1) : undefined;
+      if (inside !== undefined && rule.test(inside)) ignored = !rule.negate;
+    }
+    return ignored;
+  }
+
+  /** Is the path, or any folder above it, ignored? */
+  ignores(relative: string, isDir: boolean): boolean {
+    const parts = relative.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      if (this.matches(parts.slice(0, i).join('/'), true)) return true;
+    }
+    return this.matches(relative, isDir);
+  }
+
+  /**
+   * fast-glob `ignore` patterns that safely skip ignored folders' contents during a walk.
+   * Empty when any rule negates: re-inclusion makes pruning unsafe, and filtering afterwards stays exact.
+   */
+  pruneGlobs(): string[] {
+    if (this.hasNegation) return [];
+    return this.rules
+      .filter((rule) => !/[\\[\]]/.test(rule.glob))
+      .map((rule) => `${rule.base === '' ? '' : `${rule.base}/`}${rule.glob}/**`);
+  }
+}
+
+function parseLine(base: string, line: string): Rule | undefined {
+  let body = line.replace(/(?<!\\)\s+$/, '');
+  if (body === '' || body.startsWith('#')) return undefined;
+  let negate = false;
+  if (body.startsWith('!')) {
+    negate = true;
+    body = body.slice(1);
+  } else if (body.startsWith('\\!') || body.startsWith('\\#')) {
+    body = body.slice(1);
+  }
+  const dirOnly = body.endsWith('/');
+  if (dirOnly) body = body.replace(/\/+$/, '');
+  if (body === '') return undefined;
+  // A slash anywhere but the end anchors the pattern to the .gitignore's folder.
+  const anchored = body.includes('/');
+  body = body.replace(/^\/+/, '');
+  const glob = anchored ? body : `**/${body}`;
+  return { base, negate, dirOnly, glob, test: picomatch(glob, { dot: true }) };
+}

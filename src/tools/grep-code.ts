@@ -1,0 +1,153 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { scrubEnv } from './env-scrub';
+import { pathInfo, shownPath } from './fs-common';
+import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
+import { resolveRgPath, type RgRunOptions, type RgRunResult, runRg } from './rg-runner';
+import { defineTool } from './types';
+
+export const GREP_DEFAULT_RESULTS = 100;
+export const GREP_MAX_RESULTS = 500;
+const GREP_TIMEOUT_MS = 30_000;
+
+/** The operations grep_code uses; tests swap them (e.g. to simulate a missing binary). */
+export type GrepCodeEffects = {
+  rgPath(): Promise<string>;
+  run(file: string, args: string[], options: RgRunOptions): Promise<RgRunResult>;
+  /** Number of lines in a file, to clamp suggested ranges; undefined when unknown. */
+  lineCount(path: string): Promise<number | undefined>;
+};
+
+export const defaultGrepCodeEffects: GrepCodeEffects = {
+  rgPath: resolveRgPath,
+  run: runRg,
+  async lineCount(path) {
+    const info = await pathInfo(path).catch(() => undefined);
+    if (!info || info.kind !== 'file' || info.size > 10 * 1024 * 1024) return undefined;
+    const text = await readFile(path, 'utf8').catch(() => undefined);
+    if (text === undefined) return undefined;
+    const newlines = text.split('\n').length - 1;
+    return text.endsWith('\n') || text === '' ? newlines : newlines + 1;
+  },
+};
+
+const schema = z.strictObject({
+  pattern: z.string().min(1).describe('Regular expression (Rust regex syntax)'),
+  path: z.string().optional().describe('Folder or file to search, relative to the project root (default: the root)'),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"; prefix ! to exclude'),
+  ignore_case: z.boolean().optional().describe('Case-insensitive match'),
+  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe('Match cap (default 100, max 500)'),
+});
+
+/**
+ * The fixed ripgrep argv. The pattern always follows `-e` and the path follows `--`, so neither can be read
+ * as a flag; `--no-config` ignores RIPGREP_CONFIG_PATH; nothing here can add `--pre` or `--search-zip`.
+ */
+export function buildRgArgs(opts: { pattern: string; glob?: string; ignoreCase: boolean; maxPerFile: number }): string[] {
+  return [
+    '--no-config',
+    '--json',
+    '--no-follow',
+    '--no-require-git',
+    '--max-columns=1000',
+    '--max-filesize=10M',
+    `--max-count=${opts.maxPerFile}`,
+    '--glob=!node_modules/',
+    '--glob=!.git/',
+    opts.ignoreCase ? '--ignore-case' : '--case-sensitive',
+    ...(opts.glob === undefined ? [] : [`--glob=${opts.glob}`]),
+    '-e',
+    opts.pattern,
+    '--',
+    '.',
+  ];
+}
+
+/** Why a file glob is refused, or undefined. A leading `!` is fine: it only excludes. */
+export function describeUnsafeGlob(glob: string): string | undefined {
+  const body = glob.startsWith('!') ? glob.slice(1) : glob;
+  if (body === '' || body.includes('\0')) return `glob "${glob}" is empty or contains a NUL byte.`;
+  if (body.startsWith('/') || body.startsWith('~') || body.includes('..')) return `glob "${glob}" must be relative and must not contain "..".`;
+  return undefined;
+}
+
+/**
+ * grep_code: ripgrep over the fenced path with a hardened argv, matches capped, plus the files worth reading next.
+ * Contract: never throws; no matches is a normal result; a missing rg binary is a clear error.
+ */
+export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEffects) {
+  return defineTool({
+    name: 'grep_code',
+    kind: 'read',
+    description:
+      'Search file contents with a regex (ripgrep; honours .gitignore, skips hidden files). Returns matching lines by file and suggested_reads: the best files with a line range for read_file. Not for finding files by name (use glob_files).',
+    schema,
+    async execute(args, ctx) {
+      if (args.glob !== undefined) {
+        const unsafe = describeUnsafeGlob(args.glob);
+        if (unsafe) return { ok: false, error: unsafe };
+      }
+      const verdict = ctx.fence.check(args.path ?? '.');
+      if (!verdict.ok) return { ok: false, error: verdict.reason };
+      const info = await pathInfo(verdict.path).catch(() => undefined);
+      if (!info) return { ok: false, error: `${shownPath(verdict.relative)} does not exist.` };
+      // rg gets a folder as cwd; a single file is searched from its folder.
+      const isFile = info.kind === 'file';
+      const cwdRel = isFile ? verdict.relative.split('/').slice(0, -1).join('/') : verdict.relative;
+      const cap = args.max_results ?? GREP_DEFAULT_RESULTS;
+      const argv = buildRgArgs({ pattern: args.pattern, ignoreCase: args.ignore_case ?? false, maxPerFile: cap + 1, ...(args.glob === undefined ? {} : { glob: args.glob }) });
+      if (isFile) argv[argv.length - 1] = verdict.path.slice(verdict.path.lastIndexOf('/') + 1);
+      let rg: string;
+      try {
+        rg = await effects.rgPath();
+      } catch (err) {
+        return { ok: false, error: `ripgrep binary not found (${err instanceof Error ? err.message : String(err)}); reinstall with npm install.` };
+      }
+      const env = scrubEnv(process.env).env;
+      delete env.RIPGREP_CONFIG_PATH;
+      const matches: GrepMatch[] = [];
+      let truncated = false;
+      const result = await effects.run(rg, argv, {
+        cwd: isFile ? join(verdict.path, '..') : verdict.path,
+        env,
+        signal: ctx.signal,
+        timeoutMs: GREP_TIMEOUT_MS,
+        onLine(line) {
+          const match = parseRgLine(line, cwdRel);
+          if (!match) return 'more';
+          if (matches.length >= cap) {
+            truncated = true;
+            return 'stop';
+          }
+          matches.push(match);
+          return 'more';
+        },
+      });
+      if (result.kind === 'spawn_failed') {
+        const missing = result.code === 'ENOENT';
+        return { ok: false, error: missing ? `ripgrep binary not found at ${rg}; reinstall with npm install.` : `could not start ripgrep: ${result.message}` };
+      }
+      if (ctx.signal.aborted) return { ok: false, error: 'grep_code was cancelled.' };
+      if (result.timedOut) return { ok: false, error: `ripgrep took longer than ${GREP_TIMEOUT_MS / 1000} s; narrow the path or glob.` };
+      if (matches.length === 0) {
+        if (result.code === 2 && result.stderr) return { ok: false, error: `ripgrep: ${result.stderr}` };
+        return { ok: true, output: `No matches for /${args.pattern}/ in ${shownPath(verdict.relative)}.`, data: { matches: [], truncated: false, suggested_reads: [] } };
+      }
+      matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+      const lineCounts = await countLinesOfTopFiles(effects, ctx.root, matches);
+      const reads = suggestReads(matches, lineCounts);
+      const warning = result.code === 2 && result.stderr && !result.stopped ? `\n[ripgrep reported: ${result.stderr.split('\n')[0]}]` : '';
+      return { ok: true, output: formatGrepOutput(matches, reads, truncated, cap) + warning, data: { matches, truncated, suggested_reads: reads } };
+    },
+  });
+}
+
+async function countLinesOfTopFiles(effects: GrepCodeEffects, root: string, matches: readonly GrepMatch[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const read of suggestReads(matches).slice(0, SUGGESTED_MAX)) {
+    const lines = await effects.lineCount(join(root, read.path)).catch(() => undefined);
+    if (lines !== undefined) counts.set(read.path, lines);
+  }
+  return counts;
+}

@@ -1,0 +1,100 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { execa } from 'execa';
+import { HeadTailBuffer } from './output-cap';
+import { groupAlive, killGroup } from './process-kill';
+
+/** One command to run in its own process group. */
+export type GroupRunRequest = {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Wait between SIGTERM and SIGKILL. */
+  graceMs: number;
+  /** Output kept (head + tail), in bytes. */
+  maxOutputBytes: number;
+};
+
+export type GroupRunResult =
+  | {
+      kind: 'finished';
+      ending: 'exited' | 'timed_out' | 'aborted';
+      exitCode: number | null;
+      signal: string | null;
+      output: string;
+      totalBytes: number;
+      cutBytes: number;
+      /** Processes of the group still running after the command ended, which were then stopped. */
+      straysStopped: boolean;
+      durationMs: number;
+    }
+  | { kind: 'spawn_failed'; message: string };
+
+// After the group is gone, pipes may still be held by a process that left the group (setsid).
+const STREAM_DRAIN_MS = 1000;
+
+/**
+ * Runs a program detached in its own process group, stdin ignored, stdout and stderr interleaved and capped.
+ * On timeout or abort the whole group gets SIGTERM, then SIGKILL; whatever the command left running when it
+ * ended is stopped the same way, so no process outlives the call.
+ * Contract: never rejects; a program that cannot start resolves `spawn_failed`.
+ */
+export async function runInProcessGroup(req: GroupRunRequest): Promise<GroupRunResult> {
+  const started = Date.now();
+  const subprocess = execa(req.file, req.args, {
+    cwd: req.cwd,
+    env: req.env,
+    extendEnv: false,
+    detached: true,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
+  const output = new HeadTailBuffer(req.maxOutputBytes);
+  subprocess.all?.on('data', (chunk: Buffer) => output.push(chunk));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    subprocess.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const pid = subprocess.pid;
+  if (pid === undefined) {
+    const result = await subprocess;
+    return { kind: 'spawn_failed', message: result.shortMessage ?? result.message ?? `could not start ${req.file}` };
+  }
+  let ending: 'exited' | 'timed_out' | 'aborted' = 'exited';
+  let killing: Promise<void> | undefined;
+  const stop = (why: 'timed_out' | 'aborted') => {
+    if (killing) return;
+    ending = why;
+    killing = killGroup(pid, req.graceMs);
+  };
+  const timer = setTimeout(() => stop('timed_out'), req.timeoutMs);
+  const onAbort = () => stop('aborted');
+  req.signal.addEventListener('abort', onAbort, { once: true });
+  if (req.signal.aborted) onAbort();
+  const exit = await exited;
+  clearTimeout(timer);
+  req.signal.removeEventListener('abort', onAbort);
+  if (killing) await killing;
+  const straysStopped = groupAlive(pid);
+  if (straysStopped) await killGroup(pid, req.graceMs);
+  const drained = await Promise.race([subprocess.then(() => true, () => true), delay(STREAM_DRAIN_MS).then(() => false)]);
+  if (!drained) {
+    subprocess.stdout?.destroy();
+    subprocess.stderr?.destroy();
+  }
+  return {
+    kind: 'finished',
+    ending,
+    exitCode: exit.code,
+    signal: exit.signal,
+    output: output.text(),
+    totalBytes: output.totalBytes,
+    cutBytes: output.cutBytes,
+    straysStopped: ending === 'exited' && straysStopped,
+    durationMs: Date.now() - started,
+  };
+}
