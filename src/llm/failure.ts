@@ -114,6 +114,7 @@ export type FailureContext = {
   midStream?: boolean;
 };
 
+const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
 const times = (n: number): string => ['', 'once', 'twice', 'three times', 'four times', 'five times'][n] ?? `${n} times`;
 const tries = (n: number): string => (n === 1 ? '' : ` after ${n} attempts`);
 
@@ -122,7 +123,7 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
   const at = `The model server at ${ctx.baseUrl}`;
   if (f.kind === 'aborted') return new ModelError('The model request was cancelled.', 'aborted');
   if (ctx.midStream && f.kind !== 'context_length') {
-    const why = f.kind === 'timeout' ? `nothing arrived for ${Math.round(f.afterMs / 1000)} s` : f.detail;
+    const why = f.kind === 'timeout' ? `nothing arrived for ${duration(f.afterMs)}` : f.detail;
     return new ModelError(
       `${at} stopped mid-answer (${why}); the partial answer was not retried so nothing repeats. Try again.`,
       'network',
@@ -131,7 +132,7 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
   switch (f.kind) {
     case 'timeout':
       return new ModelError(
-        `${at} sent nothing for ${Math.round(f.afterMs / 1000)} s${tries(ctx.attempts)}; check that it is running and the model is loaded, or raise the timeout.`,
+        `${at} sent nothing for ${duration(f.afterMs)}${tries(ctx.attempts)}; check that it is running and the model is loaded, or raise the timeout.`,
         'network',
       );
     case 'network':
@@ -166,7 +167,7 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
 
 function httpMessage(f: Extract<Failure, { kind: 'http' }>, ctx: FailureContext, at: string): string {
   if (ctx.stop === 'retry_after_too_long')
-    return `${at} answered ${f.status} and asked to wait ${Math.round((f.retryAfterMs ?? 0) / 1000)} s before retrying (${f.detail}); try again later.`;
+    return `${at} answered ${f.status} and asked to wait ${duration(f.retryAfterMs ?? 0)} before retrying (${f.detail}); try again later.`;
   if (f.status === 401 || f.status === 403)
     return `${at} refused the API key (${f.status}: ${f.detail}); check OPENAI_API_KEY.`;
   if (f.status === 404)

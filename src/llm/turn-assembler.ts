@@ -42,7 +42,10 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
     const atIndex = index === undefined ? undefined : byIndex.get(index);
     // A different id at a used index means a server that numbers every call 0: a new call.
     if (atIndex && !(id !== undefined && atIndex.id !== '' && atIndex.id !== id)) return atIndex;
-    if (index === undefined && id === undefined && slots.length > 0) return slots[slots.length - 1] as Slot;
+    const last = slots[slots.length - 1];
+    // Without index or id, a name starts the next call (names arrive once per call); pieces continue the last.
+    const named = str(record(delta.function)?.name);
+    if (index === undefined && id === undefined && last && !(named && last.name)) return last;
     const slot: Slot = { id: '', name: '', args: '' };
     slots.push(slot);
     if (index !== undefined) byIndex.set(index, slot);

@@ -64,6 +64,11 @@ export type FakeReply = {
   hangAfterChunks?: number;
   /** Send this many SSE events, then destroy the socket (a network failure mid-stream). */
   dropAfterChunks?: number;
+  /**
+   * Destroy only once this settles (e.g. when the test saw the text arrive); without it the socket
+   * dies at once, and the client may lose the last events with it.
+   */
+  dropWhen?: Promise<unknown>;
   /** Usage to report when asked; default estimated from lengths; `false` never reports usage. */
   usage?: FakeUsage | false;
   /** Default 'tool_calls' when there are tool calls, else 'stop'. */
@@ -222,6 +227,7 @@ async function sendStream(res: ServerResponse, reply: FakeReply, req: RecordedRe
     if (reply.chunkDelayMs) await new Promise((r) => setTimeout(r, reply.chunkDelayMs));
   }
   if (reply.dropAfterChunks !== undefined && reply.dropAfterChunks < events.length) {
+    await reply.dropWhen?.catch(() => {});
     res.socket?.destroy();
     return;
   }

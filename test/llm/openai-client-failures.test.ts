@@ -1,0 +1,193 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
+import { isAbortError, ModelError, type ModelRequest } from '../../src/llm/types';
+import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function serve(script: FakeStep[]): Promise<FakeOpenAI> {
+  fake = await startFakeOpenAI(script);
+  return fake;
+}
+
+const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
+  createOpenAIClient({ baseUrl: url, model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });
+
+const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages: [{ role: 'user', content: 'Hello' }],
+  tools: [{ name: 'read_file', description: 'Read', parameters: { type: 'object' } }],
+  signal: new AbortController().signal,
+  ...extra,
+});
+
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ModelError);
+  return err as ModelError;
+}
+
+const errorBody = (message: string, code: string | null = null) => ({ error: { message, type: 'invalid_request_error', code } });
+
+describe('createOpenAIClient: retries', () => {
+  it('retries a 500 and then succeeds', async () => {
+    const server = await serve([{ status: 500 }, { text: 'recovered' }]);
+    expect((await clientFor(server.url).complete(request())).text).toBe('recovered');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('honours a small Retry-After on 429', async () => {
+    const server = await serve([{ status: 429, headers: { 'retry-after': '1' } }, { text: 'after the wait' }]);
+    const started = performance.now();
+    expect((await clientFor(server.url).complete(request())).text).toBe('after the wait');
+    // The backoff alone would be a few milliseconds; only the header explains a second.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives up at once when Retry-After is long, and says so', async () => {
+    const server = await serve([{ status: 429, headers: { 'retry-after': '3600' } }]);
+    const err = await failure(clientFor(server.url).complete(request()));
+    expect(err).toMatchObject({ code: 'http', status: 429 });
+    expect(err.message).toContain('asked to wait 3600 s');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('ends three 503s with a clear error naming the server', async () => {
+    const server = await serve([{ status: 503 }, { status: 503 }, { status: 503 }, { text: 'never reached' }]);
+    const err = await failure(clientFor(server.url, { maxRetries: 2 }).complete(request()));
+    expect(err).toMatchObject({ code: 'http', status: 503 });
+    expect(err.message).toContain(`The model server at ${server.url} answered 503 three times`);
+    expect(err.message).toMatch(/check/);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries a stream that broke before any text, but never replays one that broke after', async () => {
+    let sawText = () => {};
+    const dropWhen = new Promise<void>((resolve) => {
+      sawText = resolve;
+    });
+    const server = await serve([
+      { text: 'lost', dropAfterChunks: 1 },
+      { text: 'whole answer' },
+      { text: 'half an answer', chunkSize: 2, dropAfterChunks: 2, dropWhen },
+    ]);
+    const client = clientFor(server.url);
+    expect((await client.complete(request())).text).toBe('whole answer');
+    const shown: string[] = [];
+    const onText = (d: string) => {
+      shown.push(d);
+      sawText();
+    };
+    const err = await failure(client.complete(request({ onText })));
+    expect(err.code).toBe('network');
+    expect(err.message).toContain('mid-answer');
+    expect(shown.join('')).toBe('ha');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('reports a server on a closed port as a network error after its retries', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const url = `http://127.0.0.1:${port}/v1`;
+    const err = await failure(clientFor(url, { maxRetries: 2 }).complete(request()));
+    expect(err.code).toBe('network');
+    expect(err.message).toContain(`Could not reach the model server at ${url} (ECONNREFUSED) after 3 attempts`);
+  });
+
+  it('times out a server that never sends the first chunk, retrying once', async () => {
+    const server = await serve([{ hangAfterChunks: 0 }, { hangAfterChunks: 0 }]);
+    const err = await failure(clientFor(server.url, { maxRetries: 1, firstByteTimeoutMs: 150 }).complete(request()));
+    expect(err.code).toBe('network');
+    expect(err.message).toMatch(/sent nothing for 150 ms after 2 attempts/);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('createOpenAIClient: abort', () => {
+  it('rejects promptly with code aborted when the signal aborts mid-stream', async () => {
+    const server = await serve([{ text: 'streaming, then silence', chunkSize: 4, hangAfterChunks: 3 }]);
+    const controller = new AbortController();
+    const shown: string[] = [];
+    const pending = clientFor(server.url).complete(request({ signal: controller.signal, onText: (d) => shown.push(d) }));
+    const settled = failure(pending);
+    await vi.waitFor(() => expect(shown.join('')).toBe('streamin'));
+    const abortedAt = performance.now();
+    controller.abort();
+    const err = await settled;
+    expect(err.code).toBe('aborted');
+    expect(isAbortError(err)).toBe(true);
+    expect(performance.now() - abortedAt).toBeLessThan(500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects promptly when aborted during a backoff wait', async () => {
+    const server = await serve([{ status: 503, headers: { 'retry-after': '15' } }]);
+    const controller = new AbortController();
+    const settled = failure(clientFor(server.url).complete(request({ signal: controller.signal })));
+    await server.waitForRequests(1);
+    controller.abort();
+    expect((await settled).code).toBe('aborted');
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    const server = await serve([{ text: 'unused' }]);
+    const controller = new AbortController();
+    controller.abort();
+    expect((await failure(clientFor(server.url).complete(request({ signal: controller.signal })))).code).toBe('aborted');
+  });
+});
+
+describe('createOpenAIClient: answers no retry can fix', () => {
+  const cases: [string, FakeStep, ModelError['code']][] = [
+    ['Ollama: model without tools', { status: 400, errorBody: errorBody('registry.ollama.ai/library/gemma:2b does not support tools') }, 'no_tool_support'],
+    ['llama.cpp without --jinja (a 500)', { status: 500, errorBody: errorBody('tools param requires --jinja flag') }, 'no_tool_support'],
+    ['tools not supported', { status: 400, errorBody: errorBody('Function calling is not supported by this model') }, 'no_tool_support'],
+    [
+      'OpenAI context_length_exceeded',
+      { status: 400, errorBody: errorBody("This model's maximum context length is 8192 tokens.", 'context_length_exceeded') },
+      'context_length',
+    ],
+    [
+      'vLLM error without an error key',
+      { status: 400, errorBody: { object: 'error', message: "This model's maximum context length is 4096 tokens.", type: 'BadRequestError', code: 400 } },
+      'context_length',
+    ],
+    ['llama.cpp context size', { status: 400, errorBody: errorBody('the request exceeds the available context size, try increasing it') }, 'context_length'],
+    ['a wrong API key', { status: 401, errorBody: errorBody('Incorrect API key provided') }, 'http'],
+  ];
+  it.each(cases)('%s', async (_name, step, code) => {
+    const server = await serve([step, { text: 'never reached' }]);
+    const err = await failure(clientFor(server.url).complete(request()));
+    expect(err.code).toBe(code);
+    expect(err.message.length).toBeGreaterThan(40);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('names the model and what to do when tools are unsupported', async () => {
+    const server = await serve([{ status: 400, errorBody: errorBody('model does not support tools') }]);
+    const err = await failure(clientFor(server.url).complete(request()));
+    expect(err.message).toContain('"fake-model"');
+    expect(err.message).toContain('WARDEN_MODEL');
+  });
+
+  it('passes an error thrown by onText through unchanged', async () => {
+    const server = await serve([{ text: 'boom' }, { text: 'never reached' }]);
+    const bug = new Error('UI bug');
+    const err = await clientFor(server.url)
+      .complete(request({ onText: () => { throw bug; } }))
+      .catch((e: unknown) => e);
+    expect(err).toBe(bug);
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,131 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
+import { type ChatMessage, ModelError, type ModelRequest, type ToolSpec } from '../../src/llm/types';
+import { type FakeOpenAI, type FakeStep, type FakeWireStyle, startFakeOpenAI, toolNames } from '../helpers/fake-openai';
+
+const tools: ToolSpec[] = [
+  { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  { name: 'write_file', description: 'Write a file', parameters: { type: 'object', properties: {} } },
+];
+const messages: ChatMessage[] = [
+  { role: 'system', content: 'You are a test.' },
+  { role: 'user', content: 'Hello' },
+];
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function serve(script: FakeStep[], options?: Parameters<typeof startFakeOpenAI>[1]): Promise<FakeOpenAI> {
+  fake = await startFakeOpenAI(script, options);
+  return fake;
+}
+
+const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
+  createOpenAIClient({ baseUrl: url, model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });
+
+const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages,
+  tools,
+  signal: new AbortController().signal,
+  ...extra,
+});
+
+async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ModelError);
+  return err as ModelError;
+}
+
+describe('createOpenAIClient: streaming', () => {
+  it('streams text through onText and returns the whole turn', async () => {
+    const text = 'Hello there — this answer arrives in small pieces.';
+    const server = await serve([{ text, chunkSize: 3 }]);
+    const deltas: string[] = [];
+    const turn = await clientFor(server.url).complete(request({ onText: (d) => deltas.push(d) }));
+    expect(turn).toMatchObject({ text, toolCalls: [], finishReason: 'stop' });
+    expect(deltas.length).toBeGreaterThan(10);
+    expect(deltas.join('')).toBe(text);
+    const body = server.requests[0]?.body;
+    expect(body?.stream).toBe(true);
+    expect(body?.model).toBe('fake-model');
+    expect(body?.messages).toEqual(messages);
+    expect(toolNames(server.requests[0] as never)).toEqual(['read_file', 'write_file']);
+  });
+
+  it('assembles several tool calls whose arguments are split mid-string', async () => {
+    const args = { path: 'src/a "quoted" file.ts', content: 'line 1\nline 2 — ünïcode' };
+    const server = await serve([
+      { text: 'Two calls.', toolCalls: [{ name: 'write_file', args }, { name: 'read_file', args: { path: 'b.ts' } }], chunkSize: 4 },
+    ]);
+    const turn = await clientFor(server.url).complete(request());
+    expect(turn.finishReason).toBe('tool_calls');
+    expect(turn.toolCalls.map((c) => c.function.name)).toEqual(['write_file', 'read_file']);
+    expect(JSON.parse(turn.toolCalls[0]?.function.arguments ?? '')).toEqual(args);
+    expect(JSON.parse(turn.toolCalls[1]?.function.arguments ?? '')).toEqual({ path: 'b.ts' });
+    expect(turn.toolCalls.every((c) => c.type === 'function' && c.id.length > 0)).toBe(true);
+    expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
+  });
+
+  const quirks: [string, FakeWireStyle][] = [
+    ['no index', { omitIndex: true }],
+    ['every call at index 0', { indexAllZero: true }],
+    ['no type', { omitType: true }],
+    ['no call ids', { omitCallIds: true }],
+    ['whole calls in one chunk', { wholeToolCalls: true }],
+    ['whole calls, no index, no ids', { wholeToolCalls: true, omitIndex: true, omitCallIds: true }],
+    ['bare chunks without id, model, fingerprint or logprobs', { bare: true }],
+  ];
+  it.each(quirks)('copes with servers that send %s', async (_name, style) => {
+    const server = await serve([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }, { name: 'read_file', args: { path: 'b.ts' } }], chunkSize: 3, style },
+    ]);
+    const turn = await clientFor(server.url).complete(request());
+    expect(turn.toolCalls.map((c) => JSON.parse(c.function.arguments))).toEqual([{ path: 'a.ts' }, { path: 'b.ts' }]);
+    expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
+  });
+
+  it('counts usage when the server reports it, and leaves it undefined when not', async () => {
+    const server = await serve([{ text: 'a', usage: { prompt_tokens: 12, completion_tokens: 5 } }, { text: 'b', usage: false }]);
+    const client = clientFor(server.url);
+    expect((await client.complete(request())).usage).toEqual({ promptTokens: 12, completionTokens: 5 });
+    expect(server.requests[0]?.body.stream_options).toEqual({ include_usage: true });
+    expect((await client.complete(request())).usage).toBeUndefined();
+  });
+
+  it('drops stream_options for good when a server refuses it', async () => {
+    const server = await serve([{ text: 'one' }, { text: 'two' }], { rejectStreamOptions: true });
+    const client = clientFor(server.url);
+    const first = await client.complete(request());
+    expect(first).toMatchObject({ text: 'one', usage: undefined });
+    expect((await client.complete(request())).text).toBe('two');
+    expect(server.requests.map((r) => r.body.stream_options !== undefined)).toEqual([true, false, false]);
+  });
+
+  it('sends assistant tool calls and tool results in the wire shape, with a placeholder key', async () => {
+    const server = await serve([{ text: 'ok' }]);
+    const call = { id: 'call_1', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } };
+    const history: ChatMessage[] = [
+      ...messages,
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"status":"executed"}' },
+      { role: 'assistant', content: null, tool_calls: [] },
+    ];
+    await clientFor(server.url).complete(request({ messages: history, tools: [] }));
+    const sent = server.requests[0];
+    expect(sent?.body.messages.slice(2)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"status":"executed"}' },
+      { role: 'assistant', content: '' },
+    ]);
+    expect(sent?.body.tools).toBeUndefined();
+    expect(sent?.headers.authorization).toBe('Bearer not-needed');
+  });
+});
