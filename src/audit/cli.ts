@@ -1,0 +1,143 @@
+import type { Approver, Outcome } from '../protocol';
+import { formatAuditSummary, formatAuditTable } from './format';
+import { readAudit } from './reader';
+import { auditStats } from './stats';
+import type { AuditQuery } from './types';
+
+type Sink = { write(text: string): unknown };
+
+export type AuditCliIo = {
+  stdout: Sink;
+  stderr: Sink;
+  /** `$WARDEN_HOME/audit`. */
+  auditDir: string;
+  now?: Date;
+  /** Terminal width for the table; 120 when unknown. */
+  columns?: number;
+};
+
+const OUTCOMES: readonly Outcome[] = ['executed', 'rejected', 'skipped', 'blocked', 'cancelled', 'timeout', 'error'];
+const APPROVERS: readonly Approver[] = ['policy', 'rule', 'grant', 'human', 'none'];
+
+export const AUDIT_HELP = `Usage: warden audit [options]
+
+Shows the audit log: one line per approval decision and per outcome.
+
+Options:
+  --date D        day to show: YYYY-MM-DD, today or yesterday (UTC; default today)
+  --tool T        only this tool (a trailing * matches a prefix, e.g. mcp__github__*)
+  --outcome O     ${OUTCOMES.join(' | ')}
+  --approver A    ${APPROVERS.join(' | ')}
+  --agent X       only this agent id
+  --text S        case-insensitive search in the whole record
+  --limit N       only the latest N records
+  --json          print JSON lines instead of a table
+  -h, --help      show this help
+`;
+
+type CliOptions = { query: AuditQuery; day: string; json: boolean; help: boolean };
+type Parsed = { ok: true; options: CliOptions } | { ok: false; error: string };
+
+const VALUE_FLAGS = ['--date', '--tool', '--outcome', '--approver', '--agent', '--text', '--limit'] as const;
+type ValueFlag = (typeof VALUE_FLAGS)[number];
+const isValueFlag = (flag: string): flag is ValueFlag => (VALUE_FLAGS as readonly string[]).includes(flag);
+
+/**
+ * `warden audit …`: prints the day's records as a table (or JSON lines) and returns the exit code:
+ * 0 (also when nothing matched), 2 for a bad flag or value.
+ * Contract: never throws; reading problems are skipped by the reader.
+ */
+export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
+  const now = io.now ?? new Date();
+  const parsed = parseAuditArgs(argv, now);
+  if (!parsed.ok) {
+    io.stderr.write(`warden audit: ${parsed.error}\nRun 'warden audit --help' for the options.\n`);
+    return 2;
+  }
+  const { options } = parsed;
+  if (options.help) {
+    io.stdout.write(AUDIT_HELP);
+    return 0;
+  }
+  const records = readAudit(io.auditDir, options.query, now);
+  if (options.json) {
+    io.stdout.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    return 0;
+  }
+  if (records.length === 0) {
+    const { tool, outcome, approver, agent, text } = options.query;
+    const filtered = [tool, outcome, approver, agent, text].some((v) => v !== undefined) ? ' matching these filters' : '';
+    io.stdout.write(`No audit records${filtered} for ${options.day} in ${io.auditDir}.\n`);
+    return 0;
+  }
+  io.stdout.write(formatAuditTable(records, io.columns ?? 120));
+  io.stdout.write(formatAuditSummary(auditStats(records)));
+  return 0;
+}
+
+/** Parses the flags after `audit`; accepts `--flag value` and `--flag=value`. */
+export function parseAuditArgs(argv: readonly string[], now: Date): Parsed {
+  const options: CliOptions = { query: {}, day: isoDay(now), json: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (flag === '--json' || flag === '-h' || flag === '--help') {
+      if (eq > 0) return { ok: false, error: `${flag} takes no value` };
+      if (flag === '--json') options.json = true;
+      else options.help = true;
+      continue;
+    }
+    if (!isValueFlag(flag)) {
+      return { ok: false, error: arg.startsWith('-') ? `unknown flag ${flag}` : `unexpected argument '${arg}'` };
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('-'))) return { ok: false, error: `${flag} needs a value` };
+    const error = applyFlag(options, flag, value, now);
+    if (error) return { ok: false, error: `${flag} ${JSON.stringify(value)}: ${error}` };
+  }
+  options.query.from = options.day;
+  options.query.to = options.day;
+  return { ok: true, options };
+}
+
+function applyFlag(options: CliOptions, flag: ValueFlag, value: string, now: Date): string | undefined {
+  const { query } = options;
+  switch (flag) {
+    case '--date': {
+      const day = parseDay(value, now);
+      if (!day) return 'expected a date YYYY-MM-DD, today or yesterday';
+      options.day = day;
+      return undefined;
+    }
+    case '--outcome':
+      if (!OUTCOMES.includes(value as Outcome)) return `expected one of ${OUTCOMES.join(', ')}`;
+      query.outcome = value as Outcome;
+      return undefined;
+    case '--approver':
+      if (!APPROVERS.includes(value as Approver)) return `expected one of ${APPROVERS.join(', ')}`;
+      query.approver = value as Approver;
+      return undefined;
+    case '--limit':
+      if (!/^[1-9]\d{0,8}$/.test(value)) return 'expected a whole number of at least 1';
+      query.limit = Number(value);
+      return undefined;
+    case '--tool':
+    case '--agent':
+    case '--text':
+      if (value.trim() === '') return 'expected a non-empty value';
+      query[flag.slice(2) as 'tool' | 'agent' | 'text'] = value;
+      return undefined;
+  }
+}
+
+const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
+
+/** `YYYY-MM-DD` (a real calendar day), `today` or `yesterday`, in UTC like the day files. */
+export function parseDay(value: string, now: Date): string | undefined {
+  if (value === 'today') return isoDay(now);
+  if (value === 'yesterday') return isoDay(new Date(now.getTime() - 86_400_000));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && isoDay(new Date(time)) === value ? value : undefined;
+}

@@ -1,0 +1,65 @@
+import type { AuditRecord, AuditStats } from './types';
+
+type Column = { title: string; width: number; cell: (r: AuditRecord) => string };
+
+const COLUMNS: Column[] = [
+  { title: 'TIME', width: 8, cell: (r) => r.ts.slice(11, 19) },
+  { title: 'AGENT', width: 10, cell: (r) => r.agentId },
+  { title: 'TOOL', width: 18, cell: (r) => r.tool },
+  { title: 'DECISION', width: 15, cell: (r) => (r.outcome ? `${r.decision}→${r.outcome}` : r.decision) },
+  { title: 'APPROVER', width: 8, cell: (r) => r.approver },
+  { title: 'RULE', width: 18, cell: (r) => r.rule },
+];
+
+/**
+ * Fits `text` to exactly `width` columns, cutting with `…`. Control and bidi characters become
+ * `�`: records carry model-written text, which must not drive the terminal (escape sequences).
+ */
+export function fit(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat.padEnd(width);
+}
+
+/** One line saying what a call did: the command or path when there is one, else compact JSON. */
+export function shortArgs(record: AuditRecord): string {
+  const args = record.editedArgs ?? record.args;
+  const obj = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
+  const main = obj && typeof obj.command === 'string' ? obj.command : obj && typeof obj.path === 'string' ? obj.path : undefined;
+  const text = main ?? (JSON.stringify(args) ?? '');
+  const edited = record.editedArgs !== undefined ? '(edited) ' : '';
+  const reason = record.reason ? ` — ${record.reason}` : '';
+  return `${edited}${text}${reason}`;
+}
+
+/**
+ * A fixed-width table, one record a row, the last column (args) taking what is left of `columns`;
+ * no line is wider than `columns`. Times are UTC, like the day files.
+ */
+export function formatAuditTable(records: readonly AuditRecord[], columns = 120): string {
+  const fixed = COLUMNS.reduce((sum, c) => sum + c.width + 2, 0);
+  const argsWidth = Math.max(20, columns - fixed);
+  const row = (cells: string[], last: string): string => {
+    const line = `${cells.map((c, i) => fit(c, COLUMNS[i]?.width ?? 0)).join('  ')}  ${fit(last, argsWidth)}`.trimEnd();
+    return line.length > columns ? `${line.slice(0, columns - 1)}…` : line;
+  };
+  const lines = [row(COLUMNS.map((c) => c.title), 'ARGS')];
+  for (const r of records) lines.push(row(COLUMNS.map((c) => c.cell(r)), shortArgs(r)));
+  return `${lines.join('\n')}\n`;
+}
+
+const percent = (rate: number): string => `${Math.round(rate * 100)}%`;
+const seconds = (ms: number | null): string => (ms === null ? '–' : `${(ms / 1000).toFixed(1)}s`);
+
+/** A one-line summary under the table: counts by outcome, human decision rates, waits. */
+export function formatAuditSummary(stats: AuditStats): string {
+  const parts = [`${stats.total} record${stats.total === 1 ? '' : 's'}`];
+  const outcomes = Object.entries(stats.byOutcome).map(([k, n]) => `${k} ${n}`);
+  if (outcomes.length > 0) parts.push(outcomes.join(', '));
+  if ((stats.humanDecisions ?? 0) > 0) {
+    parts.push(
+      `by people (${stats.humanDecisions}): approved ${percent(stats.approveRate)}, rejected ${percent(stats.rejectRate)}, edited ${percent(stats.editRate)}`,
+    );
+  }
+  if (stats.waitMedianMs !== null) parts.push(`wait median ${seconds(stats.waitMedianMs)}, p95 ${seconds(stats.waitP95Ms)}`);
+  return `${parts.join(' · ')}\n`;
+}
