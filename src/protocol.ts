@@ -139,6 +139,9 @@ export type TranscriptEntry =
 
 export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
 
+/** One place policy rules were loaded from, as the core reports it for /policy. */
+export type PolicySourceInfo = { source: RuleSource; path?: string; rules: number; error?: string };
+
 export type CoreState = {
   sessionId: string;
   root: string;
@@ -154,6 +157,8 @@ export type CoreState = {
   usage: { promptTokens: number; completionTokens: number };
   recentAudit: AuditRecord[];
   mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
+  /** Where the active rules came from; optional, the UI says so when a core does not report it. */
+  policy?: { sources: PolicySourceInfo[] };
 };
 
 export type CoreEvent =
