@@ -1,8 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
-import { type ChatMessage, ModelError, type ModelRequest, type ToolSpec } from '../../src/llm/types';
+import type { ChatMessage, ModelRequest, ToolSpec } from '../../src/llm/types';
 import { type FakeOpenAI, type FakeStep, type FakeWireStyle, startFakeOpenAI, toolNames } from '../helpers/fake-openai';
 
 const tools: ToolSpec[] = [
@@ -35,15 +33,6 @@ const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   ...extra,
 });
 
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelError);
-  return err as ModelError;
-}
-
 describe('createOpenAIClient: streaming', () => {
   it('streams text through onText and returns the whole turn', async () => {
     const text = 'Hello there — this answer arrives in small pieces.';
@@ -57,7 +46,7 @@ describe('createOpenAIClient: streaming', () => {
     expect(body?.stream).toBe(true);
     expect(body?.model).toBe('fake-model');
     expect(body?.messages).toEqual(messages);
-    expect(toolNames(server.requests[0] as never)).toEqual(['read_file', 'write_file']);
+    expect(server.requests.map(toolNames)).toEqual([['read_file', 'write_file']]);
   });
 
   it('assembles several tool calls whose arguments are split mid-string', async () => {
