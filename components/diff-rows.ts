@@ -38,12 +38,17 @@ export type DiffModel = {
 export type Segment = { text: string; changed: boolean };
 export type Tone = 'context' | 'removed' | 'added' | 'empty';
 export type Cell = { no?: number; tone: Tone; segments: Segment[] };
-/** One printable row: two cells side by side, or one cell with a +/-/space sign. */
-export type VisibleRow = { sign?: ' ' | '-' | '+'; cells: Cell[] };
+/**
+ * One printable row: two cells side by side, or (unified) one cell with a +/-/space sign and the
+ * old and new line numbers.
+ */
+export type VisibleRow = { sign?: ' ' | '-' | '+'; oldNo?: number; newNo?: number; cells: Cell[] };
 
 export type Projection = {
   rows: VisibleRow[];
   gutter: number;
+  /** Unified rows show both line numbers, except for a new file (there is no old side). */
+  gutters: 1 | 2;
   colWidth: number;
   above: number;
   below: number;
@@ -207,10 +212,11 @@ export function projectRows(
   const start = clampOffset(offset, total, height);
   const end = Math.min(total, start + Math.max(0, height));
   const rows: VisibleRow[] = [];
+  const gutters = model.isNew ? 1 : 2;
   const colWidth =
     layout === 'split'
       ? Math.max(1, Math.floor((width - 3 - 2 * (gutter + 1)) / 2))
-      : Math.max(1, width - 2 * gutter - 4);
+      : Math.max(1, width - gutters * (gutter + 1) - 2);
   // A line longer than LINE_LIMIT is wider than any column, so the rest is never shown.
   const line = (side: 'old' | 'new', no: number) =>
     displayLine(((side === 'old' ? model.oldLines : model.newLines)[no - 1] ?? '').slice(0, LINE_LIMIT));
@@ -243,22 +249,22 @@ export function projectRows(
     const r = model.unified[i];
     if (!r) break;
     if (r.kind === 'context') {
-      rows.push({ sign: ' ', cells: [plain(r.newNo, 'context', line('new', r.newNo))] });
+      rows.push({ sign: ' ', oldNo: r.oldNo, newNo: r.newNo, cells: [plain(r.newNo, 'context', line('new', r.newNo))] });
     } else if (r.kind === 'delete') {
       const segs =
         r.pairNo === undefined
           ? [{ text: line('old', r.oldNo), changed: false }]
           : wordSegments(line('old', r.oldNo), line('new', r.pairNo)).old;
-      rows.push({ sign: '-', cells: [{ no: r.oldNo, tone: 'removed', segments: fitSegments(segs, colWidth) }] });
+      rows.push({ sign: '-', oldNo: r.oldNo, cells: [{ no: r.oldNo, tone: 'removed', segments: fitSegments(segs, colWidth) }] });
     } else {
       const segs =
         r.pairNo === undefined
           ? [{ text: line('new', r.newNo), changed: false }]
           : wordSegments(line('old', r.pairNo), line('new', r.newNo)).new;
-      rows.push({ sign: '+', cells: [{ no: r.newNo, tone: 'added', segments: fitSegments(segs, colWidth) }] });
+      rows.push({ sign: '+', newNo: r.newNo, cells: [{ no: r.newNo, tone: 'added', segments: fitSegments(segs, colWidth) }] });
     }
   }
-  return { rows, gutter, colWidth, above: start, below: Math.max(0, total - end), total };
+  return { rows, gutter, gutters, colWidth, above: start, below: Math.max(0, total - end), total };
 }
 
 /** Keeps a window of `height` rows inside `total` rows. */

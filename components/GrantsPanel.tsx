@@ -1,0 +1,57 @@
+import { Box, Text, useInput } from 'ink';
+import { type ReactNode, useState } from 'react';
+import type { CoreClient, Grant } from '../src/protocol';
+import { clock, truncate } from './format';
+import { useListCursor, windowStart } from './hooks/use-list-cursor';
+import { useTheme } from './hooks/use-theme';
+import { Panel } from './Panel';
+
+type Props = { client: CoreClient; grants: Grant[]; isActive: boolean; width: number; rows: number; onClose: () => void };
+
+const who = (g: Grant) => (g.agents.kind === 'all' ? 'all agents' : `agent ${g.agents.agentName}`);
+
+/** /grants: this session's approve-all grants; revoke one, or save it as a project/user rule. */
+export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: Props): ReactNode {
+  const theme = useTheme();
+  const [cursor] = useListCursor(grants.length, { isActive });
+  const [feedback, setFeedback] = useState('');
+  useInput(
+    (input, key) => {
+      if (key.escape || input === 'q') return onClose();
+      const grant = grants[cursor];
+      if (!grant) return;
+      if (input === 'r' || input === 'd' || key.delete) {
+        client.send({ type: 'revoke_grant', grantId: grant.id });
+        setFeedback(`revoked: ${grant.label}`);
+      } else if (input === 'p' || input === 'u') {
+        const target = input === 'p' ? 'project' : 'user';
+        client.send({ type: 'save_grant', grantId: grant.id, target });
+        setFeedback(`asked to save to the ${target} policy: ${grant.label}`);
+      }
+    },
+    { isActive },
+  );
+  const visible = Math.max(1, Math.floor((rows - 5) / 2));
+  const start = windowStart(cursor, grants.length, visible);
+  return (
+    <Panel title={`Grants (${grants.length})`} footer="↑↓ select · r revoke · p save to project · u save to user · Esc close" width={width}>
+      {grants.length === 0 ? <Text dimColor>No approve-all grants in this session.</Text> : null}
+      {grants.slice(start, start + visible).map((g, i) => {
+        const selected = start + i === cursor;
+        return (
+          <Box key={g.id} flexDirection="column">
+            <Text bold={selected} color={selected ? theme.accent : undefined} wrap="truncate-end">
+              {selected ? '› ' : '  '}
+              {truncate(g.label, width - 6)}
+            </Text>
+            <Text dimColor wrap="truncate-end">
+              {'    '}
+              {who(g)} · used {g.uses}× · {g.expiresAt ? `until ${clock(g.expiresAt)}` : 'this session'} · since {clock(g.createdAt)}
+            </Text>
+          </Box>
+        );
+      })}
+      {feedback ? <Text color={theme.info} wrap="truncate-end">{feedback}</Text> : null}
+    </Panel>
+  );
+}

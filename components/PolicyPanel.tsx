@@ -1,0 +1,84 @@
+import { Box, Text, useInput } from 'ink';
+import type { ReactNode } from 'react';
+import type { AuditRecord } from '../src/audit/types';
+import type { CoreState, Mode } from '../src/protocol';
+import { useTheme } from './hooks/use-theme';
+import { Panel } from './Panel';
+
+type Props = {
+  mode: Mode;
+  sandboxed: boolean;
+  grants: number;
+  policy: CoreState['policy'];
+  recentAudit: AuditRecord[];
+  isActive: boolean;
+  width: number;
+  onClose: () => void;
+};
+
+const MODE_MEANING: Record<Mode, string> = {
+  manual: 'every call that changes something asks; read-only tools run freely',
+  'auto-edit': 'file writes inside the project run without asking; commands and the rest ask',
+  plan: 'read-only: nothing that changes the world runs; the model proposes a plan for review',
+  auto: 'nothing asks; hard guards, deny rules and high-risk calls still stop',
+};
+
+const ORDER = [
+  'hard guards (path fence, command guard, SSRF, size caps) — deny, cannot be approved',
+  'rules, first match, deny → ask → allow: builtin, user ($WARDEN_HOME/policy.json), project (.warden/policy.json)',
+  'the mode',
+  'session grants (approve-all)',
+];
+
+/** Rule ids that decided the recent calls, most used first: what the state can vouch for. */
+function recentRules(records: AuditRecord[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.rule, (counts.get(r.rule) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6);
+}
+
+/** /policy: the mode, the order rules apply in, and what the core reported about rule sources. */
+export function PolicyPanel(props: Props): ReactNode {
+  const { mode, sandboxed, grants, policy, recentAudit, isActive, width, onClose } = props;
+  const theme = useTheme();
+  useInput((input, key) => (key.escape || key.return || input === 'q' ? onClose() : undefined), { isActive });
+  const rules = recentRules(recentAudit);
+  return (
+    <Panel title="Policy" footer="Esc closes" width={width}>
+      <Text>
+        <Text bold>mode {mode}</Text>: {MODE_MEANING[mode]}
+      </Text>
+      <Text color={sandboxed ? undefined : theme.warn}>
+        {sandboxed ? 'commands run in the sandbox (network off, project writable)' : '⚠ no sandbox: every command asks'}
+      </Text>
+      <Text> </Text>
+      <Text bold>Checked in this order</Text>
+      {ORDER.map((line, i) => (
+        <Text key={line} wrap="wrap">{`${i + 1}. ${line}`}</Text>
+      ))}
+      <Text> </Text>
+      <Text bold>Rule sources</Text>
+      {policy ? (
+        policy.sources.map((s) => (
+          <Box key={`${s.source}:${s.path ?? ''}`}>
+            <Text wrap="truncate-end">
+              {'  '}
+              {s.source}
+              {s.path ? ` ${s.path}` : ''} · {s.rules} rules
+              {s.error ? <Text color={theme.error}> ✗ {s.error}</Text> : null}
+            </Text>
+          </Box>
+        ))
+      ) : (
+        <Text dimColor>  the core did not report its rule sources</Text>
+      )}
+      <Text>  {grants} active grant{grants === 1 ? '' : 's'} (/grants)</Text>
+      <Text> </Text>
+      <Text bold>Rules that decided recent calls</Text>
+      {rules.length === 0 ? <Text dimColor>  none yet</Text> : null}
+      {rules.map(([rule, n]) => (
+        <Text key={rule}>  {rule} ×{n}</Text>
+      ))}
+    </Panel>
+  );
+}

@@ -1,0 +1,92 @@
+import { Box, Text, useInput } from 'ink';
+import TextInput from 'ink-text-input';
+import { type ReactNode, useCallback, useState } from 'react';
+import { complete, SLASH_COMMANDS } from './commands';
+import { truncate } from './format';
+import { useChordGuard } from './hooks/use-chord-guard';
+import { usePromptHistory } from './hooks/use-prompt-history';
+import { useTheme } from './hooks/use-theme';
+
+export type PromptMessage = { level: 'info' | 'warn' | 'error'; text: string };
+
+type Props = {
+  isActive: boolean;
+  width: number;
+  onSubmit: (text: string) => void;
+  /** Feedback for the hint line (an unknown command, a notice from the core). */
+  message?: PromptMessage;
+};
+
+const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+A audit · Ctrl+C×2 quit';
+
+/** What the line under the prompt says for the current input. */
+function hintFor(value: string, message: PromptMessage | undefined): { text: string; level?: PromptMessage['level'] } {
+  if (value.startsWith('/')) {
+    const { matches } = complete(value);
+    const word = value.slice(1).split(' ')[0] ?? '';
+    const exact = SLASH_COMMANDS.find((c) => c.name === word.toLowerCase());
+    if (value.includes(' ') && exact) return { text: `${exact.usage} — ${exact.does}${matches.length ? `  (${matches.join(' | ')})` : ''}` };
+    if (matches.length === 1 && exact) return { text: `${exact.usage} — ${exact.does}` };
+    if (matches.length > 0) return { text: matches.map((m) => `/${m}`).join('  ') };
+    return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
+  }
+  if (message) return message;
+  return { text: value ? '' : IDLE_HINT };
+}
+
+/** The prompt line with ↑/↓ history, slash-command completion and a hint line below it. */
+export function PromptInput({ isActive, width, onSubmit, message }: Props): ReactNode {
+  const theme = useTheme();
+  const [value, setValue] = useState('');
+  // Bumped when the value is replaced (recall, completion) so the input's cursor goes to the end.
+  const [inputKey, setInputKey] = useState(0);
+  const history = usePromptHistory();
+  const onChange = useChordGuard(value, setValue, isActive);
+
+  const replace = useCallback((next: string) => {
+    setValue(next);
+    setInputKey((k) => k + 1);
+  }, []);
+
+  useInput(
+    (_input, key) => {
+      if (key.upArrow) {
+        const text = history.older(value);
+        if (text !== undefined) replace(text);
+      } else if (key.downArrow) {
+        const text = history.newer();
+        if (text !== undefined) replace(text);
+      } else if (key.tab && !key.shift) {
+        const { completed } = complete(value);
+        if (completed !== undefined) replace(completed);
+      }
+    },
+    { isActive },
+  );
+
+  const submit = (text: string) => {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    history.push(trimmed);
+    replace('');
+    onSubmit(trimmed);
+  };
+
+  const hint = hintFor(value, message);
+  const hintColor = hint.level === 'error' ? theme.error : hint.level === 'warn' ? theme.warn : undefined;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Box>
+        <Text color={theme.accent} bold={isActive} dimColor={!isActive}>
+          {isActive ? '› ' : '· '}
+        </Text>
+        <Box flexShrink={1}>
+          <TextInput key={inputKey} value={value} onChange={onChange} onSubmit={submit} focus={isActive} />
+        </Box>
+      </Box>
+      <Text color={hintColor} dimColor={!hint.level} wrap="truncate-end">
+        {truncate(hint.text, width) || ' '}
+      </Text>
+    </Box>
+  );
+}

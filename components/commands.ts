@@ -1,0 +1,72 @@
+import type { Mode } from '../src/protocol';
+
+/** The modes in cycling order (mirrors the protocol; components import only types from src/). */
+export const MODE_ORDER: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
+
+/** The mode after `mode`, wrapping around. */
+export function nextMode(mode: Mode): Mode {
+  return MODE_ORDER[(MODE_ORDER.indexOf(mode) + 1) % MODE_ORDER.length] ?? 'manual';
+}
+
+/** A slash command the prompt understands; pure data so /help and completion share it. */
+export type SlashCommand = { name: string; usage: string; does: string; args?: readonly string[] };
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: 'help', usage: '/help', does: 'keys and commands' },
+  { name: 'mode', usage: '/mode [manual|auto-edit|plan|auto]', does: 'show or set the mode', args: MODE_ORDER },
+  { name: 'audit', usage: '/audit', does: 'browse the audit log by day' },
+  { name: 'grants', usage: '/grants', does: 'list, revoke or save approve-all grants' },
+  { name: 'policy', usage: '/policy', does: 'the mode and where rules come from' },
+  { name: 'undo', usage: '/undo [n]', does: 'revert the last n turns (default 1)' },
+  { name: 'clear', usage: '/clear', does: 'clear the conversation' },
+  { name: 'cancel', usage: '/cancel', does: 'cancel the running turn' },
+  { name: 'mcp', usage: '/mcp', does: 'MCP servers; r restarts the selected one' },
+  { name: 'quit', usage: '/quit', does: 'quit warden' },
+];
+
+/** `/mode plan` → { name: 'mode', args: ['plan'] }; not a slash command → undefined. */
+export function parseSlash(text: string): { name: string; args: string[] } | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('/')) return undefined;
+  const [head = '', ...args] = trimmed.slice(1).split(/\s+/);
+  return { name: head.toLowerCase(), args: args.filter(Boolean) };
+}
+
+export type Completion = {
+  /** Names (for the command word) or values (for an argument) matching what was typed. */
+  matches: string[];
+  /** The input after Tab, or undefined when Tab can't add anything. */
+  completed?: string;
+};
+
+const commonPrefix = (words: string[]): string =>
+  words.reduce((prefix, w) => {
+    let i = 0;
+    while (i < prefix.length && i < w.length && prefix[i] === w[i]) i++;
+    return prefix.slice(0, i);
+  }, words[0] ?? '');
+
+/**
+ * Completion for the prompt: the command word while no space was typed, else the first argument
+ * of a command with known values. A unique match completes fully (plus a space after a command);
+ * several matches complete to their longest common prefix.
+ */
+export function complete(input: string): Completion {
+  if (!input.startsWith('/')) return { matches: [] };
+  const space = input.indexOf(' ');
+  if (space === -1) {
+    const typed = input.slice(1).toLowerCase();
+    const matches = SLASH_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => c.name);
+    if (matches.length === 1) return { matches, completed: `/${matches[0]} ` };
+    const prefix = commonPrefix(matches);
+    return { matches, completed: prefix.length > typed.length ? `/${prefix}` : undefined };
+  }
+  const command = SLASH_COMMANDS.find((c) => c.name === input.slice(1, space).toLowerCase());
+  const rest = input.slice(space + 1);
+  if (!command?.args || rest.includes(' ')) return { matches: [] };
+  const matches = command.args.filter((a) => a.startsWith(rest));
+  const head = input.slice(0, space + 1);
+  if (matches.length === 1 && matches[0] !== rest) return { matches, completed: `${head}${matches[0]}` };
+  const prefix = commonPrefix(matches);
+  return { matches, completed: prefix.length > rest.length ? `${head}${prefix}` : undefined };
+}

@@ -1,0 +1,30 @@
+import { useEffect, useState } from 'react';
+import type { CoreClient, CoreState } from '../../src/protocol';
+
+/** How long a burst of events (e.g. message deltas) is coalesced into one re-render. */
+export const COALESCE_MS = 16;
+
+/**
+ * The core's state, re-read from `client.snapshot()` after events. Events within one
+ * COALESCE_MS window cause one render, so streaming deltas don't render once per delta.
+ */
+export function useCoreState(client: CoreClient): CoreState {
+  const [state, setState] = useState(() => client.snapshot());
+  useEffect(() => {
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      timer = undefined;
+      setState(client.snapshot());
+    };
+    const unsubscribe = client.subscribe(() => {
+      timer ??= setTimeout(flush, COALESCE_MS);
+    });
+    // An event may have arrived between the first snapshot and subscribing.
+    setState(client.snapshot());
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [client]);
+  return state;
+}
