@@ -25,7 +25,7 @@ export const defaultCreateProjectEffects: CreateProjectEffects = {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const schema = z.strictObject({
-  name: z.string().regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit').describe('New folder name in the project root'),
+  name: z.string().regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit').describe('New folder name'),
   type: z.enum(['java', 'python', 'node']).describe('Project kind'),
 });
 
@@ -38,7 +38,7 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
     name: 'create_project',
     kind: 'write',
     description:
-      'Create a small runnable java (Maven), python (unittest) or node (node --test) project with one passing test, in a new folder of the project root. Refuses an existing folder. Not for adding files to an existing project (use write_file).',
+      'Create a small runnable java (Maven), python (unittest) or node (node --test) project with one passing test in a new root folder. Refuses an existing folder. To add files use write_file.',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.name);

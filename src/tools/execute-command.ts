@@ -30,8 +30,8 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
 
 const schema = z.strictObject({
   command: z.string().min(1).describe('Bash command line'),
-  cwd: z.string().optional().describe('Working folder relative to the project root (default: the root)'),
-  timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional().describe('Timeout in ms (default 60000, max 600000)'),
+  cwd: z.string().optional().describe('Folder relative to the project root (default root)'),
+  timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional().describe('Default 60000'),
 });
 
 /** Environment for commands: secrets removed, and nothing waits on a terminal that is not there. */
@@ -50,7 +50,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     name: 'execute_command',
     kind: 'execute',
     description:
-      'Run a bash command in the project: tests, builds, git, package managers. Output capped at 8 KB (head and tail); timeout 60 s by default. Sandboxed when possible: no network, only the project writable. Not for reading files (use read_file) or searching (use grep_code).',
+      'Run a bash command in the project (tests, builds, git). Output capped at 8 KB (head and tail); timeout 60 s default. Sandboxed when possible: no network, only the project writable. Not for reading files (use read_file) or searching (use grep_code).',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.cwd ?? '.');

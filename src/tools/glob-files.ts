@@ -26,8 +26,8 @@ export const defaultGlobFilesEffects: GlobFilesEffects = {
 };
 
 const schema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob relative to path, e.g. "**/*.ts" or "src/**/test_*.py"'),
-  path: z.string().optional().describe('Folder to search, relative to the project root (default: the root)'),
+  pattern: z.string().min(1).describe('Glob relative to path'),
+  path: z.string().optional().describe('Folder relative to the project root (default root)'),
 });
 
 const SKIP_GLOBS = ALWAYS_SKIPPED_DIRS.map((dir) => `**/${dir}/**`);
@@ -51,7 +51,7 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
     name: 'glob_files',
     kind: 'read',
     description:
-      'Find files by name pattern (e.g. "**/*.test.ts"), newest first, up to 200 paths relative to the project root. Honours .gitignore; skips .git and node_modules. Not for searching file contents (use grep_code) or listing one folder (use list_dir).',
+      'Find files by name pattern (e.g. "**/*.test.ts"), newest first, up to 200 paths. Honours .gitignore; skips .git and node_modules. To search contents use grep_code.',
     schema,
     async execute(args, ctx) {
       const unsafe = describeUnsafePattern(args.pattern);

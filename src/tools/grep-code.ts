@@ -33,11 +33,11 @@ export const defaultGrepCodeEffects: GrepCodeEffects = {
 };
 
 const schema = z.strictObject({
-  pattern: z.string().min(1).describe('Regular expression (Rust regex syntax)'),
-  path: z.string().optional().describe('Folder or file to search, relative to the project root (default: the root)'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"; prefix ! to exclude'),
+  pattern: z.string().min(1).describe('Regex (Rust syntax)'),
+  path: z.string().optional().describe('Folder or file relative to the project root (default root)'),
+  glob: z.string().optional().describe('File filter, e.g. "*.ts"; ! excludes'),
   ignore_case: z.boolean().optional().describe('Case-insensitive match'),
-  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe('Match cap (default 100, max 500)'),
+  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe('Default 100'),
 });
 
 /**
@@ -81,7 +81,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
     name: 'grep_code',
     kind: 'read',
     description:
-      'Search file contents with a regex (ripgrep; honours .gitignore, skips hidden files). Returns matching lines by file and suggested_reads: the best files with a line range for read_file. Not for finding files by name (use glob_files).',
+      'Search file contents by regex (ripgrep; honours .gitignore, skips hidden files). Returns matching lines by file and suggested_reads (file + line range for read_file). To find files by name use glob_files.',
     schema,
     async execute(args, ctx) {
       if (args.glob !== undefined) {

@@ -36,9 +36,9 @@ export const defaultListDirEffects: ListDirEffects = {
 };
 
 const schema = z.strictObject({
-  path: z.string().optional().describe('Folder relative to the project root (default: the root)'),
-  depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional().describe('Levels to descend (default 1, max 5)'),
-  include_ignored: z.boolean().optional().describe('Also list .git, node_modules and .gitignored entries'),
+  path: z.string().optional().describe('Folder relative to the project root (default root)'),
+  depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional().describe('Levels (default 1)'),
+  include_ignored: z.boolean().optional().describe('Show ignored entries too'),
 });
 
 type Listed = { path: string; type: DirEntry['type']; size?: number; depth: number };
@@ -52,7 +52,7 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
     name: 'list_dir',
     kind: 'read',
     description:
-      'List a folder: entries with type and size, folders first, to a depth (default 1, max 5), up to 500 entries. Skips .git, node_modules and .gitignored entries unless include_ignored. Not for finding files by name (use glob_files) or reading them (use read_file).',
+      "List a folder's entries with type and size, folders first, to a depth (default 1, max 5), up to 500. Hides .git, node_modules and .gitignored entries unless include_ignored. To find files by name use glob_files.",
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.path ?? '.');

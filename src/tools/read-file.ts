@@ -34,9 +34,9 @@ export const defaultReadFileEffects: ReadFileEffects = {
 };
 
 const schema = z.strictObject({
-  path: z.string().describe('File path relative to the project root'),
-  offset: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1)'),
-  limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe('Lines to read (default and max 2000)'),
+  path: z.string().describe('Path relative to the project root'),
+  offset: z.number().int().min(1).max(10_000_000).optional().describe('First line, 1-based'),
+  limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe('Lines to read (max 2000)'),
 });
 
 /** True when the buffer holds a NUL byte in its first 8 KB. */
@@ -53,7 +53,7 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
     name: 'read_file',
     kind: 'read',
     description:
-      'Read a text file as numbered lines, up to 2000 per call; use offset to continue where it says. Read a file before editing it. Not for folders (use list_dir) or finding code (use grep_code). Refuses binary files and files over 10 MB.',
+      'Read a text file as numbered lines, 2000 per call; continue with the offset it gives. Read before editing. Refuses folders (use list_dir), binary files and files over 10 MB; to find code use grep_code.',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.path);

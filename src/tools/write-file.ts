@@ -42,8 +42,8 @@ export const defaultWriteFileEffects: WriteFileEffects = {
 };
 
 const schema = z.strictObject({
-  path: z.string().describe('File path relative to the project root'),
-  content: z.string().describe('The complete new content of the file'),
+  path: z.string().describe('Path relative to the project root'),
+  content: z.string().describe('Complete new content'),
 });
 
 /** Lines added and removed between two texts; falls back to whole-file counts when a diff would be too costly. */
@@ -74,7 +74,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     name: 'write_file',
     kind: 'write',
     description:
-      'Create a file or replace its whole content (max 5 MB); missing parent folders are created. Read an existing file first and send the complete new text, not a fragment. Not for running commands or creating projects (use create_project).',
+      'Create a file or replace its whole content (max 5 MB); creates missing folders. Read an existing file first and send the complete new text. For a new project use create_project.',
     schema,
     async execute(args, ctx) {
       const bytes = Buffer.byteLength(args.content, 'utf8');
