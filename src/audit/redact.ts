@@ -60,8 +60,22 @@ function copyObject(value: object, walk: Walk, depth: number): unknown {
   for (const [key, item] of Object.entries(value)) {
     // Keys are strings too: a map keyed by token must not leak it.
     const safe = isSecretName(key) && holdsSecret(item) ? redactedMark('key') : copy(item, walk, depth + 1);
+    const outKey = redactKey(key);
     // An own `__proto__` key (JSON.parse makes them) must stay data, not become a prototype.
-    Object.defineProperty(out, redactString(key), { value: safe, enumerable: true, writable: true, configurable: true });
+    if (outKey === '__proto__') Object.defineProperty(out, outKey, { value: safe, enumerable: true, writable: true, configurable: true });
+    else out[outKey] = safe;
+  }
+  return out;
+}
+
+/** Keys repeat on every record; memoise their (almost always unchanged) redacted form. */
+const keyMemo = new Map<string, string>();
+function redactKey(key: string): string {
+  let out = keyMemo.get(key);
+  if (out === undefined) {
+    out = redactString(key);
+    if (keyMemo.size >= 4096) keyMemo.clear();
+    keyMemo.set(key, out);
   }
   return out;
 }

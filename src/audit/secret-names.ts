@@ -48,8 +48,22 @@ export function nameWords(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/** Names repeat (the same argument keys on every record), so verdicts are memoised. */
+const verdicts = new Map<string, boolean>();
+const MAX_MEMO = 4096;
+
 /** True when a value stored under `name` should be treated as a secret. */
 export function isSecretName(name: string): boolean {
+  let verdict = verdicts.get(name);
+  if (verdict === undefined) {
+    verdict = judgeName(name);
+    if (verdicts.size >= MAX_MEMO) verdicts.clear();
+    verdicts.set(name, verdict);
+  }
+  return verdict;
+}
+
+function judgeName(name: string): boolean {
   const words = nameWords(name);
   const last = words[words.length - 1];
   if (last === undefined) return false;

@@ -88,7 +88,7 @@ const RULES: Rule[] = [
   },
   {
     // --token abc, --api-key=abc, -password abc
-    trigger: /-[A-Za-z]/,
+    trigger: /(^|\s)-/,
     apply: (t) =>
       t.replace(
         new RegExp(`(^|\\s)(--?[A-Za-z][A-Za-z0-9_-]*)(=|\\s+)(${VALUE})`, 'g'),
@@ -112,7 +112,7 @@ const RULES: Rule[] = [
   },
   {
     // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string.
-    trigger: /:/,
+    trigger: /["']\s*:/,
     apply: (t) =>
       t.replace(
         /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g,
@@ -122,7 +122,7 @@ const RULES: Rule[] = [
   },
   {
     // Headers inside quotes: -H "X-Api-Key: abc", -H 'Cookie: a=b; c=d'.
-    trigger: /:/,
+    trigger: /["'][A-Za-z][\w-]*:/,
     apply: (t) =>
       t.replace(/(["'])([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^"'\n]+)(?=\1)/g, (m, q: string, name: string, colon: string, value: string) =>
         isSecretName(name) && !isReference(value) ? `${q}${name}${colon}${redactedMark('key')}` : m,
@@ -131,7 +131,7 @@ const RULES: Rule[] = [
   {
     // YAML or header lines: `password: hunter2`, `Authorization: token abc`. Code such as
     // `token: string;` or `token: getToken(),` is left alone.
-    trigger: /:/,
+    trigger: /(^|\n)[ \t]*[A-Za-z][\w-]*:[ \t]/,
     apply: (t) =>
       t.replace(/(^|\n)([ \t]*)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]+)([^\n]+)/g, (m, pre: string, indent: string, name: string, colon: string, rest: string) => {
         // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
@@ -142,11 +142,15 @@ const RULES: Rule[] = [
   },
 ];
 
+/** One pass that rules out most strings (names, ids, hashes, paths) before any rule runs. */
+const ANY_TRIGGER = new RegExp(RULES.map((rule) => `(?:${rule.trigger.source})`).join('|'), 'i');
+
 /**
  * Replaces secret-looking substrings of `text` with `[REDACTED:<kind>]`, keeping the command,
  * URL or path around them readable.
  */
 export function redactString(text: string): string {
+  if (!ANY_TRIGGER.test(text)) return text;
   let out = text;
   for (const rule of RULES) {
     if (rule.trigger.test(out)) out = rule.apply(out);

@@ -1,0 +1,83 @@
+// Audit appends per second: the real writer (redaction + one line-atomic write on a cached fd)
+// against the simplest alternative, appendFileSync(path, JSON.stringify(record)) without redaction.
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { redact } from '../src/audit/redact';
+import type { AuditRecord } from '../src/audit/types';
+import { createAuditWriter } from '../src/audit/writer';
+import { median, printRow } from './stats';
+
+const COUNT = 20_000;
+const ROUNDS = 5;
+
+/** A typical outcome line: a command with an env secret, a short result. */
+function sample(i: number): AuditRecord {
+  return {
+    ts: '2025-01-02T10:00:00.000Z',
+    sessionId: 'bench',
+    requestId: `req-${i}`,
+    agentId: 'main',
+    taskId: 'task-1',
+    tool: 'execute_command',
+    args: { command: `API_TOKEN=abc123 npm test -- --grep "case ${i}"`, cwd: '/home/user/project', timeoutMs: 120000 },
+    argsHash: '3f786850e387550fdab836ed7e6dc881de23001b3f786850e387550fdab836ed',
+    decision: 'ask',
+    approver: 'human',
+    outcome: 'executed',
+    phase: 'outcome',
+    rule: 'ask-commands',
+    risk: 'medium',
+    waitMs: 1834,
+    durationMs: 5120,
+    result: `exit 0\n ✓ 42 tests passed in ${i}ms`,
+  };
+}
+
+function perSecond(ms: number): number {
+  return Math.round((COUNT / ms) * 1000);
+}
+
+function timeWriter(dir: string): number {
+  const writer = createAuditWriter({ dir, sessionId: 'bench', onError: (e) => console.error(e) });
+  const start = performance.now();
+  for (let i = 0; i < COUNT; i++) writer.append(sample(i));
+  const ms = performance.now() - start;
+  writer.close();
+  return ms;
+}
+
+function timePlain(dir: string): number {
+  const path = join(dir, 'plain.jsonl');
+  const start = performance.now();
+  for (let i = 0; i < COUNT; i++) appendFileSync(path, `${JSON.stringify(sample(i))}\n`);
+  return performance.now() - start;
+}
+
+function timeRedactOnly(): number {
+  const start = performance.now();
+  for (let i = 0; i < COUNT; i++) JSON.stringify(redact(sample(i)));
+  return performance.now() - start;
+}
+
+const root = mkdtempSync(join(tmpdir(), 'warden-audit-bench-'));
+try {
+  const writer: number[] = [];
+  const plain: number[] = [];
+  const redactOnly: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const dir = join(root, `r${round}`);
+    writer.push(timeWriter(dir));
+    plain.push(timePlain(root));
+    redactOnly.push(timeRedactOnly());
+  }
+  const w = median(writer);
+  const p = median(plain);
+  printRow(`audit writer (redact + append), ${COUNT} records`, `${perSecond(w).toLocaleString('en')} appends/s`);
+  printRow(`appendFileSync(JSON.stringify), no redaction`, `${perSecond(p).toLocaleString('en')} appends/s`);
+  printRow('  of which redaction + stringify alone', `${perSecond(median(redactOnly)).toLocaleString('en')} records/s`);
+  printRow('writer time / plain time', `${(w / p).toFixed(2)}×`);
+  printRow('writer cost per append', `${((w / COUNT) * 1000).toFixed(1)} µs`);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
