@@ -1,7 +1,7 @@
 import type { LoadedRule } from './rules';
 
-const builtin = (tool: string, decision: LoadedRule['decision'], message: string): LoadedRule => ({
-  id: `default-${decision}-${tool.replace(/\W+/g, '-').replace(/-+$/, '')}`,
+const builtin = (tool: string, decision: LoadedRule['decision'], message: string, name = tool): LoadedRule => ({
+  id: `default-${decision}-${name}`,
   source: 'builtin',
   tool,
   decision,
@@ -24,8 +24,8 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
   builtin('revert_turn', 'ask', 'reverting earlier turns asks by default'),
   builtin('propose_plan', 'ask', 'a plan is reviewed by a person'),
   builtin('ask_user', 'ask', 'a question is answered by a person'),
-  builtin('mcp__*', 'ask', 'every MCP tool asks by default'),
-  builtin('*', 'ask', 'a tool without a rule asks'),
+  builtin('mcp__*', 'ask', 'every MCP tool asks by default', 'mcp'),
+  builtin('*', 'ask', 'a tool without a rule asks', 'any'),
 ];
 
 /** Tools that are a conversation with the person: they always ask, in every mode, and are never granted. */

@@ -3,6 +3,15 @@ import type { CallFacts } from './facts';
 import type { LoadedRule, RuleWhen } from './rules';
 
 const globCache = new Map<string, (s: string) => boolean>();
+const regexCache = new Map<string, RegExp>();
+function regex(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern);
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
 function glob(pattern: string): (s: string) => boolean {
   let test = globCache.get(pattern);
   if (!test) {
@@ -19,21 +28,26 @@ export function ruleMatches(rule: LoadedRule, facts: CallFacts): boolean {
 }
 
 function whenMatches(when: RuleWhen, facts: CallFacts, needAll: boolean): boolean {
-  if (when.path !== undefined && !pathMatches(when.path, facts)) return false;
+  if (when.path !== undefined && !pathMatches(when.path, facts, needAll)) return false;
   if (when.command !== undefined && !commandMatches(when.command, facts, needAll)) return false;
   if (when.domain !== undefined && !domainMatches(when.domain, facts.url)) return false;
   for (const [key, value] of Object.entries(when.args ?? {})) if (facts.args[key] !== value) return false;
   for (const [key, pattern] of Object.entries(when.regex ?? {})) {
     const value = facts.args[key];
-    if (typeof value !== 'string' || !new RegExp(pattern).test(value)) return false;
+    if (typeof value !== 'string' || !regex(pattern).test(value)) return false;
   }
   return true;
 }
 
-/** Every path the call touches must fall under the glob (relative to the project, `/`-separated). */
-function pathMatches(pattern: string, facts: CallFacts): boolean {
+/**
+ * The glob (relative to the project, `/`-separated) against the paths the call touches: an allow
+ * rule must cover every one of them, an ask or deny rule catches the call when any one matches.
+ */
+function pathMatches(pattern: string, facts: CallFacts, needAll: boolean): boolean {
   if (facts.paths.length === 0) return false;
-  return facts.paths.every((p) => p.verdict.ok && glob(pattern)(p.verdict.relative === '' ? '.' : p.verdict.relative));
+  const test = glob(pattern);
+  const hit = (p: CallFacts['paths'][number]) => p.verdict.ok && test(p.verdict.relative === '' ? '.' : p.verdict.relative);
+  return needAll ? facts.paths.every(hit) : facts.paths.some(hit);
 }
 
 /** Splits `git diff *` into the tokens `git diff` and whether more arguments may follow. */

@@ -55,7 +55,8 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
   if (guarded && mutating) {
     return base.decision === 'allow' ? { ...base, decision: 'ask', explanation: `${base.explanation} ${guarded} is protected, so a person decides.` } : base;
   }
-  if (base.decision !== 'ask') return base;
+  // Modes relax only the built-in asks: an ask rule the person wrote still asks.
+  if (base.decision !== 'ask' || base.rule.source !== 'builtin') return base;
   if (mode === 'auto-edit' && facts.tool === 'write_file') {
     return { ...base, decision: 'allow', rule: { id: 'mode-auto-edit', source: 'mode' }, explanation: 'auto-edit mode allows writes inside the project.' };
   }

@@ -11,7 +11,10 @@ export function maxRisk(a: RiskLevel, b: RiskLevel): RiskLevel {
 /** Rates a call from its facts alone: what it touches, not who asks. Pure. */
 export function assessRisk(facts: CallFacts): Risk {
   const reasons: string[] = [];
-  let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' ? 'low' : 'medium';
+  const command = facts.command;
+  // The base level; everything below only raises it (a read-only command must not lower a protected path).
+  const readOnlyCommand = command?.kind === 'ok' && command.readOnly;
+  let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
   const raise = (to: RiskLevel, reason: string) => {
     level = maxRisk(level, to);
     reasons.push(reason);
@@ -19,13 +22,9 @@ export function assessRisk(facts: CallFacts): Risk {
   const guarded = protectedPath(facts);
   if (guarded && facts.kind !== 'read') raise('high', `touches the protected path ${guarded}`);
   else if (facts.kind === 'write') reasons.push('writes inside the project');
-  const command = facts.command;
   if (command?.kind === 'cannot_judge') raise('high', `the command guard cannot judge it: ${command.reason}`);
   if (command?.kind === 'ok') {
-    if (command.readOnly) {
-      level = 'low';
-      reasons.push('read-only command');
-    }
+    if (command.readOnly) reasons.push('read-only command');
     for (const d of command.destructive) raise('high', d);
   }
   if (facts.command && !facts.sandboxed) raise('medium', 'runs without a sandbox');
