@@ -1,0 +1,78 @@
+import type { PipePos, RawCommand, Redirect, SubRange } from './command-parse';
+import { isDevicePath } from './command-paths';
+import { FETCHERS, programName } from './command-programs';
+import { unwrap } from './command-unwrap';
+import { isDynamic } from './command-words';
+
+// Facts about how commands connect: pipelines, substitutions, redirections, functions.
+
+const WRITE_OPS: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** True when the command, or any wrapper layer of it, fetches from the network (`timeout 5 curl …`). */
+export function isFetch(raw: RawCommand): boolean {
+  return unwrap(raw.args).layers.some((layer) => FETCHERS.has(programName(layer[0]?.value)));
+}
+
+/** True when a fetch runs inside any of these substitutions (`$(curl …)`, `<(wget -O- …)`). */
+export function substitutionsFetch(all: readonly RawCommand[], ranges: readonly SubRange[]): boolean {
+  return ranges.some((r) => all.slice(r.from, r.to).some(isFetch));
+}
+
+/** The pipeline position this command reads its input from, if its input is a pipe. */
+export function readsPipe(raw: RawCommand): PipePos | undefined {
+  for (let i = raw.pipes.length - 1; i >= 0; i--) {
+    const pos = raw.pipes[i] as PipePos;
+    if (pos.stage > 0) return pos;
+  }
+  return undefined;
+}
+
+/** Every command in the stages before `pos` in its pipeline (including their substitutions). */
+export function upstream(all: readonly RawCommand[], pos: PipePos, onlyPrevious = false): RawCommand[] {
+  return all.filter((c) =>
+    c.pipes.some((p) => p.id === pos.id && (onlyPrevious ? p.stage === pos.stage - 1 : p.stage < pos.stage)),
+  );
+}
+
+/**
+ * The literal text a single previous pipeline stage prints, when it can be known:
+ * `echo 'rm -rf /' | sh`, `printf 'x' | bash`, `cat <<'EOF' | sh`.
+ */
+export function literalOutput(stage: readonly RawCommand[]): string | undefined {
+  if (stage.length !== 1) return undefined;
+  const only = stage[0] as RawCommand;
+  const argv = only.args.map((a) => a.value);
+  const name = programName(argv[0]);
+  if (name === 'echo' || name === 'printf') {
+    const words = argv.slice(1).filter((w, i) => !(name === 'echo' && i === 0 && /^-[neE]+$/.test(w)));
+    const text = words.join(' ');
+    return isDynamic(text) ? undefined : text;
+  }
+  if (name === 'cat' && argv.length === 1 && only.stdin && !only.stdin.dynamic) return only.stdin.text;
+  return undefined;
+}
+
+const isWrite = (r: Redirect): boolean =>
+  WRITE_OPS.has(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(r.target.value));
+
+/** Files this command writes through `>`, `>>`, `&>`, … (not `/dev/null` and friends). */
+export function writtenFiles(redirects: readonly Redirect[]): Redirect[] {
+  return redirects.filter((r) => isWrite(r) && !HARMLESS_TARGETS.test(r.target.value));
+}
+
+/** The device a redirection writes to (`> /dev/sda`), if any. */
+export function deviceWrite(redirects: readonly Redirect[]): string | undefined {
+  return redirects.find((r) => isWrite(r) && isDevicePath(r.target.value))?.target.value;
+}
+
+/** A function that starts itself in a pipeline or in the background: `:(){ :|:& };:` and renamed kin. */
+export function isForkBomb(raw: RawCommand, name: string): boolean {
+  return raw.functions.includes(name) && (raw.pipes.length > 0 || raw.background);
+}
+
+/** Code fed to a command's standard input from the command line itself, and whether it is known. */
+export function stdinSubstitutions(raw: RawCommand): SubRange[] {
+  const fromRedirects = raw.redirects.filter((r) => r.op === '<' || r.op === '<>').flatMap((r) => r.target.subs);
+  return [...(raw.stdin?.subs ?? []), ...fromRedirects];
+}

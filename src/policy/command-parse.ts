@@ -1,0 +1,294 @@
+import type { Node, Parser } from 'web-tree-sitter';
+import { evaluateWord, isDynamic } from './command-words';
+
+/** Ids `[from, to)` of the commands found inside one `$(…)`, backtick or `<(…)` substitution. */
+export type SubRange = { from: number; to: number };
+/** One word after quote removal, with the substitutions it contains. */
+export type Arg = { value: string; subs: SubRange[] };
+/** A file redirection: `op` is the operator (`>`, `>>`, `&>`, `<`, `>&` …). */
+export type Redirect = { op: string; fd?: string; target: Arg };
+/** Literal input given to a command in the command line itself. */
+export type Stdin = { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean; subs: SubRange[] };
+/** Position of a command in a pipeline: stage 0 writes into stage 1, and so on. */
+export type PipePos = { id: number; stage: number };
+
+/** Where a command sits: inherited by everything nested inside a statement. */
+export type Scope = {
+  pipes: PipePos[];
+  background: boolean;
+  functions: string[];
+  redirects: Redirect[];
+  stdin?: Stdin;
+  depth: number;
+};
+
+/** One simple command as the shell would run it (before unwrapping `sudo`, `env`, …). */
+export type RawCommand = {
+  id: number;
+  text: string;
+  args: Arg[];
+  assignments: string[];
+  redirects: Redirect[];
+  stdin?: Stdin;
+  background: boolean;
+  pipes: PipePos[];
+  /** Functions whose body contains this command, outermost first. */
+  functions: string[];
+  depth: number;
+};
+
+export const rootScope = (): Scope => ({ pipes: [], background: false, functions: [], redirects: [], depth: 0 });
+
+const kids = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
+
+/**
+ * Walks tree-sitter-bash syntax trees into simple commands: lists, pipelines, subshells, groups,
+ * substitutions, here-docs, loops, conditionals and function bodies all end up as RawCommands.
+ * Contract: never throws for a parsed tree; what it cannot read lands in `problems`.
+ */
+export class CommandCollector {
+  readonly commands: RawCommand[] = [];
+  readonly problems: string[] = [];
+  private nextPipe = 0;
+
+  constructor(
+    private readonly parser: Parser,
+    private readonly limits: { maxDepth: number; maxParts: number },
+  ) {}
+
+  get overflow(): boolean {
+    return this.commands.length > this.limits.maxParts;
+  }
+
+  /** Parses shell source (the whole line, or a `bash -c` string) and collects its commands. */
+  collectSource(source: string, scope: Scope): void {
+    if (scope.depth > this.limits.maxDepth) {
+      this.problems.push(`Shell commands are nested more than ${this.limits.maxDepth} levels deep.`);
+      return;
+    }
+    const tree = this.parser.parse(source);
+    if (!tree) {
+      this.problems.push('The shell parser returned nothing.');
+      return;
+    }
+    try {
+      if (tree.rootNode.hasError) this.problems.push(describeParseError(tree.rootNode, source));
+      else this.walk(tree.rootNode, scope);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private walk(node: Node, scope: Scope): void {
+    if (this.overflow) return;
+    switch (node.type) {
+      case 'command':
+        return this.command(node, scope);
+      case 'pipeline':
+        return this.pipeline(kids(node).filter((c) => c.isNamed), scope);
+      case 'redirected_statement':
+        return this.redirected(node, scope);
+      case 'function_definition': {
+        const body = node.childForFieldName('body');
+        const name = node.childForFieldName('name')?.text ?? '';
+        if (body) this.walk(body, { ...scope, functions: [...scope.functions, name] });
+        return;
+      }
+      case 'variable_assignment':
+      case 'variable_assignments':
+      case 'declaration_command':
+      case 'unset_command':
+        return this.declaration(node, scope);
+      case 'command_substitution':
+      case 'process_substitution':
+        this.substitution(node, scope);
+        return;
+      case 'comment':
+        return;
+      default:
+        this.walkChildren(node, scope);
+    }
+  }
+
+  /** Walks named children; a statement followed by `&` runs in the background. */
+  private walkChildren(node: Node, scope: Scope): void {
+    const children = kids(node);
+    children.forEach((child, i) => {
+      if (!child.isNamed) return;
+      const background = children[i + 1]?.type === '&';
+      this.walk(child, background ? { ...scope, background: true } : scope);
+    });
+  }
+
+  private pipeline(stages: readonly Node[], scope: Scope, first = 0, id = this.nextPipe++): void {
+    stages.forEach((stage, i) => this.walk(stage, { ...scope, pipes: [...scope.pipes, { id, stage: first + i }] }));
+  }
+
+  private command(node: Node, scope: Scope): void {
+    const groups: Node[][] = [];
+    const assignments: Node[] = [];
+    const redirectNodes: Node[] = [];
+    let previous: Node | undefined;
+    kids(node).forEach((child, i) => {
+      const field = node.fieldNameForChild(i);
+      if (child.type === 'variable_assignment') assignments.push(child);
+      else if (field === 'redirect' || child.type.endsWith('_redirect')) redirectNodes.push(child);
+      else if (field === 'name' || field === 'argument') {
+        const nodes = child.type === 'command_name' ? kids(child) : [child];
+        // Adjacent nodes with no space between them are one shell word (`$"x"`, `a'b'`).
+        const last = groups[groups.length - 1];
+        if (last && previous && previous.endIndex === child.startIndex) last.push(...nodes);
+        else groups.push(nodes);
+        previous = child;
+      }
+    });
+    const raw = this.add(node.text, scope);
+    const inner = this.innerScope(scope);
+    raw.assignments = assignments.map((a) => a.childForFieldName('name')?.text ?? a.text);
+    for (const a of assignments) this.evaluate(kids(a), inner);
+    raw.args = groups.flatMap((g) => this.evaluate(g, inner));
+    if (redirectNodes.length === 0) return;
+    const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
+    for (const r of redirectNodes) this.readRedirect(r, scope, sink);
+    raw.redirects = [...raw.redirects, ...sink.redirects];
+    if (sink.stdin) raw.stdin = sink.stdin;
+    for (const rest of [...sink.pipeTails, ...sink.rights]) this.walk(rest, scope);
+  }
+
+  private redirected(node: Node, scope: Scope): void {
+    const body = node.childForFieldName('body');
+    const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
+    kids(node).forEach((child, i) => {
+      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect')) this.readRedirect(child, scope, sink);
+    });
+    const inner: Scope = { ...scope, redirects: [...scope.redirects, ...sink.redirects], stdin: sink.stdin ?? scope.stdin };
+    if (sink.pipeTails.length > 0) {
+      // `cat <<EOF | sh`: tree-sitter hangs the rest of the pipeline off the here-doc.
+      const id = this.nextPipe++;
+      this.pipeline(body ? [body] : [], inner, 0, id);
+      const tails = sink.pipeTails.flatMap((t) => kids(t).filter((c) => c.isNamed));
+      this.pipeline(tails, scope, 1, id);
+    } else if (body) this.walk(body, inner);
+    else this.add(node.text, inner);
+    for (const right of sink.rights) this.walk(right, scope);
+  }
+
+  private declaration(node: Node, scope: Scope): void {
+    const raw = this.add(node.text, scope);
+    const inner = this.innerScope(scope);
+    if (node.type === 'variable_assignment' || node.type === 'variable_assignments') {
+      const assigns = node.type === 'variable_assignment' ? [node] : kids(node).filter((c) => c.type === 'variable_assignment');
+      raw.assignments = assigns.map((a) => a.childForFieldName('name')?.text ?? a.text);
+      for (const a of assigns) this.evaluate(kids(a), inner);
+      return;
+    }
+    // `export A=$(…)`, `local x`, `unset y`: the keyword is the command, the rest its words.
+    const keyword = kids(node).find((c) => !c.isNamed)?.text ?? node.type;
+    const words = kids(node).filter((c) => c.isNamed);
+    const args = words.flatMap((w) => this.evaluate(w.type === 'variable_assignment' ? kids(w) : [w], inner));
+    raw.args = [{ value: keyword, subs: [] }, ...args];
+  }
+
+  private readRedirect(node: Node, scope: Scope, sink: RedirectSink): void {
+    const inner = this.innerScope(scope);
+    if (node.type === 'file_redirect') {
+      const op = kids(node).find((c) => !c.isNamed)?.text ?? '>';
+      const fd = kids(node).find((c) => c.type === 'file_descriptor')?.text;
+      const dest = node.childrenForFieldName('destination').filter((c): c is Node => c !== null);
+      const target = this.evaluate(dest, inner)[0] ?? { value: '', subs: [] };
+      sink.redirects.push({ op, target, ...(fd ? { fd } : {}) });
+    } else if (node.type === 'herestring_redirect') {
+      const args = this.evaluate(kids(node).filter((c) => c.isNamed), inner);
+      const text = args.map((a) => a.value).join(' ');
+      sink.stdin = { kind: 'herestring', text, dynamic: isDynamic(text), subs: args.flatMap((a) => a.subs) };
+    } else if (node.type === 'heredoc_redirect') {
+      this.readHeredoc(node, scope, sink);
+    }
+  }
+
+  private readHeredoc(node: Node, scope: Scope, sink: RedirectSink): void {
+    const quoted = /['"\\]/.test(node.children.find((c) => c?.type === 'heredoc_start')?.text ?? '');
+    const subs: SubRange[] = [];
+    let text = '';
+    let dynamic = false;
+    kids(node).forEach((child, i) => {
+      const field = node.fieldNameForChild(i);
+      if (child.type === 'heredoc_body') {
+        text = child.text;
+        // With an unquoted delimiter the body is expanded, and its substitutions run.
+        dynamic = !quoted && child.namedChildren.some((c) => c !== null && c.type !== 'heredoc_content');
+        if (!quoted) for (const c of kids(child)) if (c.type.endsWith('substitution')) subs.push(this.substitution(c, this.innerScope(scope)));
+      } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') this.readRedirect(child, scope, sink);
+      else if (field === 'right') sink.rights.push(child);
+      else if (child.type === 'pipeline') sink.pipeTails.push(child);
+      else if (child.isNamed && !child.type.startsWith('heredoc_')) sink.rights.push(child);
+    });
+    sink.stdin = { kind: 'heredoc', text, dynamic, subs };
+  }
+
+  /** Walks a `$(…)`, backtick or `<(…)` body; returns the ids of the commands found in it. */
+  substitution(node: Node, scope: Scope): SubRange {
+    const from = this.commands.length;
+    const text = node.text;
+    if (text.startsWith('`') && text.includes('\\`')) {
+      // Escaped backticks nest substitutions; bash unescapes the body and parses it again.
+      this.collectSource(text.slice(1, -1).replace(/\\([\\`$])/g, '$1'), { ...scope, depth: scope.depth + 1 });
+    } else this.walkChildren(node, scope);
+    return { from, to: this.commands.length };
+  }
+
+  /** Adds a command another one starts (`find -exec rm {} ;`), judged like any other part. */
+  spawn(parent: RawCommand, args: Arg[]): void {
+    if (this.overflow) return;
+    const { pipes, background, functions, depth } = parent;
+    const raw = this.add(args.map((a) => a.value).join(' '), { pipes, background, functions, redirects: [], depth });
+    raw.args = args;
+  }
+
+  private evaluate(nodes: readonly Node[], scope: Scope): Arg[] {
+    if (nodes.length === 0) return [];
+    const { values, substitutions } = evaluateWord(nodes);
+    const subs = substitutions.map((s) => this.substitution(s, scope));
+    return values.map((value) => ({ value, subs }));
+  }
+
+  private innerScope(scope: Scope): Scope {
+    return { pipes: scope.pipes, background: scope.background, functions: scope.functions, redirects: [], depth: scope.depth };
+  }
+
+  private add(text: string, scope: Scope): RawCommand {
+    const raw: RawCommand = {
+      id: this.commands.length,
+      text,
+      args: [],
+      assignments: [],
+      redirects: scope.redirects,
+      background: scope.background,
+      pipes: scope.pipes,
+      functions: scope.functions,
+      depth: scope.depth,
+      ...(scope.stdin ? { stdin: scope.stdin } : {}),
+    };
+    this.commands.push(raw);
+    return raw;
+  }
+}
+
+type RedirectSink = { redirects: Redirect[]; stdin?: Stdin; pipeTails: Node[]; rights: Node[] };
+
+function describeParseError(root: Node, source: string): string {
+  const bad = root.descendantsOfType('ERROR')[0] ?? findMissing(root);
+  const at = bad ? bad.startIndex : 0;
+  const near = source.slice(Math.max(0, at - 10), at + 20).replace(/\s+/g, ' ');
+  const what = bad?.isMissing ? `a missing "${bad.type}"` : 'unreadable syntax';
+  return `The shell parser found ${what} near "${near}" (position ${at}), so the command cannot be judged.`;
+}
+
+function findMissing(node: Node): Node | undefined {
+  if (node.isMissing) return node;
+  for (const child of kids(node)) {
+    const found = child.hasError || child.isMissing ? findMissing(child) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}

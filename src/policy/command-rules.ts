@@ -1,0 +1,136 @@
+import { isCriticalPath, isDevicePath } from './command-paths';
+import { programName } from './command-programs';
+import { EXPANSION_MARK } from './command-words';
+
+/** A hard rule that matched: a stable id for audit and tests, and one sentence for a person. */
+export type Deny = { ruleId: string; reason: string };
+
+type Rule = (argv: readonly string[], name: string) => Deny | undefined;
+
+const ESCALATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'sudoedit', 'sudo-rs']);
+const PARTITIONERS = new Set(['fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'cgdisk', 'parted', 'wipefs']);
+const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
+const POWER_VERBS = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'soft-reboot']);
+const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
+
+const deny = (ruleId: string, reason: string): Deny => ({ ruleId, reason });
+
+/** Options and operands of a GNU-style command: short letters, long names, and the rest. */
+function readOptions(argv: readonly string[]): { letters: Set<string>; longs: string[]; operands: string[] } {
+  const letters = new Set<string>();
+  const longs: string[] = [];
+  const operands: string[] = [];
+  let ended = false;
+  for (const a of argv.slice(1)) {
+    if (!ended && a === '--') ended = true;
+    else if (!ended && a.startsWith('--')) longs.push(a.slice(2).split('=')[0] as string);
+    else if (!ended && a.startsWith('-') && a.length > 1) for (const l of a.slice(1)) letters.add(l);
+    else operands.push(a);
+  }
+  return { letters, longs, operands };
+}
+
+/** GNU getopt accepts any unambiguous prefix of a long option: `--recur`, `--no-preserve`. */
+const longMatches = (longs: readonly string[], full: string, minLength = 2): boolean =>
+  longs.some((l) => l.length >= minLength && full.startsWith(l));
+
+const rm: Rule = (argv) => {
+  const { letters, longs, operands } = readOptions(argv);
+  if (longMatches(longs, 'no-preserve-root', 3)) {
+    return deny('cmd-rm-no-preserve-root', 'rm --no-preserve-root switches off the protection against deleting /.');
+  }
+  const recursive = letters.has('r') || letters.has('R') || longMatches(longs, 'recursive', 1);
+  const target = operands.find(isCriticalPath);
+  if (recursive && target !== undefined) {
+    return deny('cmd-rm-root', `Recursively deleting ${display(target)} would destroy the system or a home directory.`);
+  }
+  return undefined;
+};
+
+const recursiveOwnership = (ruleId: string): Rule => (argv, name) => {
+  const { letters, longs, operands } = readOptions(argv);
+  const target = operands.find(isCriticalPath);
+  if ((letters.has('R') || longMatches(longs, 'recursive', 3)) && target !== undefined) {
+    return deny(ruleId, `${name} -R on ${display(target)} would change every file of the system or a home directory.`);
+  }
+  return undefined;
+};
+
+const dd: Rule = (argv) => {
+  const out = argv.find((a) => a.startsWith('of='));
+  if (out && isDevicePath(out.slice(3))) {
+    return deny('cmd-dd-device', `dd would write raw data onto the device ${out.slice(3)}, destroying what is on it.`);
+  }
+  return undefined;
+};
+
+const find: Rule = (argv) => {
+  let i = 1;
+  while (i < argv.length && /^-[HLP]$|^-O\d?$|^-D$/.test(argv[i] as string)) i += argv[i] === '-D' ? 2 : 1;
+  const starts: string[] = [];
+  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(argv[i] as string);
+  const action = argv.slice(i).find((a) => FIND_ACTIONS.has(a));
+  const root = starts.find(isCriticalPath);
+  if (action && root !== undefined) {
+    return deny('cmd-find-root-delete', `find ${display(root)} ${action} would act on every file of the system or a home directory.`);
+  }
+  return undefined;
+};
+
+const systemctl: Rule = (argv, name) => {
+  const verb = argv.slice(1).find((a) => !a.startsWith('-'));
+  return verb && POWER_VERBS.has(verb) ? powerDeny(`${name} ${verb}`) : undefined;
+};
+
+const init: Rule = (argv, name) => {
+  const level = argv[1];
+  return level === '0' || level === '6' ? powerDeny(`${name} ${level}`) : undefined;
+};
+
+const kill: Rule = (argv) => {
+  // `kill -9 -1` / `kill -- -1` signal every process the user owns.
+  const rest = argv.slice(1);
+  // The first dash word is the signal (`-1` there is SIGHUP); only a later `-1` is "every process".
+  if (rest[0] === '-s' || rest[0] === '-n') rest.splice(0, 2);
+  else if (rest[0]?.startsWith('-')) rest.splice(0, 1);
+  return rest.includes('-1') ? deny('cmd-kill-all', 'kill -1 signals every process you own, including this session.') : undefined;
+};
+
+const powerDeny = (what: string): Deny =>
+  deny('cmd-shutdown', `${what} would shut down or restart the machine.`);
+
+const RULES: Record<string, Rule> = {
+  rm,
+  chmod: recursiveOwnership('cmd-chmod-root'),
+  chown: recursiveOwnership('cmd-chown-root'),
+  chgrp: recursiveOwnership('cmd-chown-root'),
+  dd,
+  find,
+  systemctl,
+  loginctl: systemctl,
+  init,
+  telinit: init,
+  kill,
+};
+
+/**
+ * The hard deny rules for one simple command (already unwrapped, words after quote removal).
+ * Contract: pure; never throws; undefined when no rule matches.
+ */
+export function denyFor(argv: readonly string[]): Deny | undefined {
+  const name = programName(argv[0]);
+  if (ESCALATORS.has(name)) {
+    return deny('cmd-sudo', `${name} runs a command with another user's rights; warden never escalates privileges.`);
+  }
+  if (/^(mkfs|mke2fs|mkswap|mkdosfs|mkntfs|newfs)/.test(name)) {
+    return deny('cmd-mkfs', `${name} formats a disk or partition, erasing everything on it.`);
+  }
+  if (PARTITIONERS.has(name)) {
+    return deny('cmd-partition', `${name} edits disk partition tables, which can make a disk unreadable.`);
+  }
+  if (POWER.has(name)) return powerDeny(name);
+  return RULES[name]?.(argv, name);
+}
+
+/** Shows a word in a reason; unresolved expansions appear as their source text. */
+const display = (value: string): string => value.replaceAll(EXPANSION_MARK, '');

@@ -1,0 +1,142 @@
+import type { Arg } from './command-parse';
+import { programName } from './command-programs';
+import { markDynamic } from './command-words';
+
+/** How a wrapper reads its own options before the command it runs. */
+type WrapperSpec = {
+  /** Short options that take a value (attached `-n5` or next word `-n 5`). */
+  withArg?: string;
+  longWithArg?: readonly string[];
+  /** `env`: skip `NAME=value` words. */
+  assignments?: boolean;
+  /** Positional words before the command: `timeout`'s duration. */
+  positional?: number;
+  /** Options that mean "no command follows" (`command -v x` only looks `x` up). */
+  query?: string;
+  /** Options whose value is a whole shell command line (`env -S '…'`). */
+  script?: { short?: string; long?: readonly string[] };
+  /** The rest of the words are one shell command line (`watch 'ls | wc'`). */
+  joinsScript?: boolean;
+};
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+  sudo: {
+    withArg: 'ugpChDrtTUR',
+    longWithArg: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'command-timeout', 'other-user', 'host', 'chroot'],
+    query: 'lVv',
+  },
+  doas: { withArg: 'uC' },
+  pkexec: { longWithArg: ['user'] },
+  run0: { withArg: 'uDg', longWithArg: ['user', 'group', 'chdir', 'unit', 'property', 'description', 'slice', 'nice', 'setenv'] },
+  env: { withArg: 'uC', longWithArg: ['unset', 'chdir'], assignments: true, script: { short: 'S', long: ['split-string'] } },
+  nohup: {},
+  builtin: {},
+  busybox: {},
+  setsid: {},
+  unbuffer: {},
+  exec: { withArg: 'a' },
+  command: { query: 'vV' },
+  time: { withArg: 'fo', longWithArg: ['format', 'output'] },
+  timeout: { withArg: 'sk', longWithArg: ['signal', 'kill-after'], positional: 1 },
+  nice: { withArg: 'n', longWithArg: ['adjustment'] },
+  ionice: { withArg: 'cnp', longWithArg: ['class', 'classdata', 'pid', 'pgid', 'uid'], query: 'pPu' },
+  stdbuf: { withArg: 'ioe', longWithArg: ['input', 'output', 'error'] },
+  caffeinate: { withArg: 'tw' },
+  xargs: {
+    withArg: 'adEILnPs',
+    longWithArg: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+  },
+  watch: { withArg: 'nq', longWithArg: ['interval', 'equexit'], joinsScript: true },
+};
+
+/** Stands for the words `xargs` reads from its input: unknown until run time. */
+export const XARGS_INPUT = markDynamic('<xargs input>');
+
+/** More wrappers than this around one command: the guard gives up and asks. */
+export const MAX_WRAPPERS = 8;
+
+/** The layers of one command: `timeout 5 sudo rm x` is [[timeout…], [sudo…], [rm x]]. */
+export type Unwrapped = {
+  /** Argument lists, outermost first; the last one is the program that really runs. */
+  layers: Arg[][];
+  /** Shell command lines a wrapper runs (`env -S`, `watch`), to parse and judge again. */
+  scripts: Array<{ via: string; code: Arg }>;
+  problem?: string;
+};
+
+/**
+ * Peels wrappers (`sudo`, `env`, `timeout`, `nice`, `xargs`, `command`, `exec`, …) off a command.
+ * Contract: pure; never throws; stops at MAX_WRAPPERS with a problem.
+ */
+export function unwrap(args: Arg[]): Unwrapped {
+  const layers: Arg[][] = [args];
+  const scripts: Unwrapped['scripts'] = [];
+  let current = args;
+  for (;;) {
+    const name = programName(current[0]?.value);
+    const spec = WRAPPERS[name];
+    if (!spec) return { layers, scripts };
+    if (layers.length > MAX_WRAPPERS) {
+      return { layers, scripts, problem: `More than ${MAX_WRAPPERS} wrapper commands are nested; too deep to judge.` };
+    }
+    const inner = peel(name, current, spec, scripts);
+    if (!inner || inner.length === 0) return { layers, scripts };
+    current = inner;
+    layers.push(current);
+  }
+}
+
+function peel(name: string, args: Arg[], spec: WrapperSpec, scripts: Unwrapped['scripts']): Arg[] | undefined {
+  let positional = spec.positional ?? 0;
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = (args[i] as Arg).value;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a.startsWith('--') && a.length > 2) {
+      const [long = '', value] = a.slice(2).split('=', 2);
+      if (spec.script?.long?.includes(long)) return pushScript(scripts, name, value === undefined ? args[i + 1] : { ...(args[i] as Arg), value });
+      if (spec.longWithArg?.includes(long) && value === undefined) i++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      const letters = a.slice(1);
+      if (spec.query && [...letters].some((l) => spec.query?.includes(l))) return undefined;
+      const scriptAt = spec.script?.short ? letters.indexOf(spec.script.short) : -1;
+      if (scriptAt >= 0) {
+        const attached = letters.slice(scriptAt + 1);
+        return pushScript(scripts, name, attached ? { ...(args[i] as Arg), value: attached } : args[i + 1]);
+      }
+      const withArgAt = [...letters].findIndex((l) => spec.withArg?.includes(l));
+      if (withArgAt >= 0 && withArgAt === letters.length - 1) i++;
+      continue;
+    }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) continue;
+    if (positional > 0) {
+      positional--;
+      continue;
+    }
+    break;
+  }
+  const rest = args.slice(i);
+  if (spec.joinsScript) {
+    if (rest.length > 0) pushScript(scripts, name, joinArgs(rest));
+    return undefined;
+  }
+  if (name === 'xargs') {
+    const command = rest.length > 0 ? rest : [{ value: 'echo', subs: [] }];
+    return [...command, { value: XARGS_INPUT, subs: [] }];
+  }
+  return rest;
+}
+
+function pushScript(scripts: Unwrapped['scripts'], via: string, code: Arg | undefined): undefined {
+  if (code) scripts.push({ via, code });
+  return undefined;
+}
+
+function joinArgs(args: readonly Arg[]): Arg {
+  return { value: args.map((a) => a.value).join(' '), subs: args.flatMap((a) => a.subs) };
+}
