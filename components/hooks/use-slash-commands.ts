@@ -1,0 +1,63 @@
+import { useCallback } from 'react';
+import type { CoreClient, Mode } from '../../src/protocol';
+import { MODE_ORDER, parseSlash } from '../commands';
+import type { PromptMessage } from '../PromptInput';
+
+export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp';
+
+type Deps = {
+  client: CoreClient;
+  mode: Mode;
+  openOverlay: (kind: OverlayKind) => void;
+  say: (message: PromptMessage | undefined) => void;
+  quit: () => void;
+};
+
+/**
+ * What Enter in the prompt does: a plain prompt is sent as `submit` (the core decides whether a
+ * busy session accepts it); `/command` runs here; `//text` sends "/text" as a prompt.
+ */
+export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps): (text: string) => void {
+  return useCallback(
+    (text: string) => {
+      say(undefined);
+      if (text.startsWith('//') || !text.startsWith('/')) {
+        client.send({ type: 'submit', text: text.startsWith('//') ? text.slice(1) : text });
+        return;
+      }
+      const { name, args } = parseSlash(text) ?? { name: '', args: [] };
+      const arg = args[0];
+      switch (name) {
+        case 'help':
+        case 'audit':
+        case 'grants':
+        case 'policy':
+        case 'mcp':
+          return openOverlay(name);
+        case 'mode': {
+          if (arg === undefined) return say({ level: 'info', text: `mode is ${mode} · /mode ${MODE_ORDER.join('|')} · Shift+Tab cycles` });
+          const next = MODE_ORDER.find((m) => m === arg.toLowerCase());
+          if (!next) return say({ level: 'warn', text: `unknown mode "${arg}" — one of ${MODE_ORDER.join(', ')}` });
+          client.send({ type: 'set_mode', mode: next });
+          return say({ level: 'info', text: `mode → ${next}` });
+        }
+        case 'undo': {
+          const turns = arg === undefined ? 1 : Number(arg);
+          if (!Number.isInteger(turns) || turns < 1) return say({ level: 'warn', text: `/undo takes a positive number of turns, not "${arg}"` });
+          client.send({ type: 'undo', turns });
+          return;
+        }
+        case 'clear':
+          return client.send({ type: 'clear' });
+        case 'cancel':
+          return client.send({ type: 'cancel' });
+        case 'quit':
+        case 'exit':
+          return quit();
+        default:
+          return say({ level: 'warn', text: `unknown command /${name} — /help lists the commands (//text sends "/text" as a prompt)` });
+      }
+    },
+    [client, mode, openOverlay, say, quit],
+  );
+}
