@@ -122,7 +122,7 @@ const tries = (n: number): string => (n === 1 ? '' : ` after ${n} attempts`);
 export function toModelError(f: Failure, ctx: FailureContext): ModelError {
   const at = `The model server at ${ctx.baseUrl}`;
   if (f.kind === 'aborted') return new ModelError('The model request was cancelled.', 'aborted');
-  if (ctx.midStream && f.kind !== 'context_length') {
+  if (ctx.midStream && (f.kind === 'network' || f.kind === 'timeout' || f.kind === 'stream_error')) {
     const why = f.kind === 'timeout' ? `nothing arrived for ${duration(f.afterMs)}` : f.detail;
     return new ModelError(
       `${at} stopped mid-answer (${why}); the partial answer was not retried so nothing repeats. Try again.`,

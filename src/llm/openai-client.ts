@@ -93,6 +93,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
       baseURL: baseUrl,
       maxRetries: 0,
       timeout: firstByteMs,
+      // A full-screen UI owns the terminal: the package must not print; failures reach the caller.
+      logLevel: 'off',
       fetch: capturingFetch,
     });
     const assembler = createTurnAssembler(newId);

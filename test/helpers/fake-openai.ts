@@ -73,6 +73,11 @@ export type FakeReply = {
   usage?: FakeUsage | false;
   /** Default 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: string;
+  /**
+   * Raw SSE `data:` payloads sent verbatim instead of the built ones (include '[DONE]' yourself),
+   * for servers that misbehave: an `{"error":…}` event mid-stream, a chunk that is not JSON.
+   */
+  events?: string[];
   /** Pause between SSE events, for watching a UI stream; unit tests should not need it. */
   chunkDelayMs?: number;
   style?: FakeWireStyle;
@@ -217,7 +222,7 @@ function sendError(res: ServerResponse, status: number, body: unknown, headers: 
 }
 
 async function sendStream(res: ServerResponse, reply: FakeReply, req: RecordedRequest): Promise<void> {
-  const events = streamEvents(reply, req);
+  const events = reply.events ?? streamEvents(reply, req);
   const stopAt = Math.min(reply.hangAfterChunks ?? Infinity, reply.dropAfterChunks ?? Infinity, events.length);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   res.flushHeaders();

@@ -112,6 +112,21 @@ describe('createOpenAIClient: retries', () => {
     expect(err.message).toMatch(/sent nothing for 150 ms after 2 attempts/);
     expect(server.requests).toHaveLength(2);
   });
+
+  it('ends a stream that goes silent mid-answer without replaying it', async () => {
+    const server = await serve([{ text: 'abc', chunkSize: 1, hangAfterChunks: 3 }, { text: 'never reached' }]);
+    const err = await failure(clientFor(server.url, { idleTimeoutMs: 150 }).complete(request()));
+    expect(err.code).toBe('network');
+    expect(err.message).toContain('stopped mid-answer (nothing arrived for 150 ms)');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries an error event that arrives before any text', async () => {
+    const errorEvent = JSON.stringify({ error: { message: 'overloaded, try again', type: 'server_error' } });
+    const server = await serve([{ events: [errorEvent] }, { text: 'second time lucky' }]);
+    expect((await clientFor(server.url).complete(request())).text).toBe('second time lucky');
+    expect(server.requests).toHaveLength(2);
+  });
 });
 
 describe('createOpenAIClient: abort', () => {
@@ -172,6 +187,20 @@ describe('createOpenAIClient: answers no retry can fix', () => {
     expect(err.code).toBe(code);
     expect(err.message.length).toBeGreaterThan(40);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports a context-length error sent as a stream event', async () => {
+    const event = JSON.stringify({ error: { message: 'prompt is too long: 210000 tokens > 200000 maximum' } });
+    const server = await serve([{ events: [event] }]);
+    expect((await failure(clientFor(server.url).complete(request()))).code).toBe('context_length');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports a chunk that is not JSON as a bad response', async () => {
+    const server = await serve([{ events: ['{"choices":[{"index":0,"delta":{"content":"ok"}}]}', '{not json', '[DONE]'] }]);
+    const err = await failure(clientFor(server.url).complete(request()));
+    expect(err.code).toBe('bad_response');
+    expect(err.message).toContain('could not read');
   });
 
   it('names the model and what to do when tools are unsupported', async () => {
