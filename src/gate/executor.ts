@@ -20,11 +20,7 @@ export type Execution =
  * Contract: never throws; the executor never runs without a fresh, matching token.
  */
 export class GuardedExecutor {
-  private readonly tools: ReadonlyMap<string, AnyTool>;
-
-  constructor(tools: readonly AnyTool[], private readonly mint: TokenMint, private readonly deps: FactDeps) {
-    this.tools = new Map(tools.map((t) => [t.name, t]));
-  }
+  constructor(private readonly tools: ReadonlyMap<string, AnyTool>, private readonly mint: TokenMint, private readonly deps: FactDeps) {}
 
   async run(token: ApprovalToken, name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<Execution> {
     const redemption = this.mint.redeem(token, name, hashArgs(args));

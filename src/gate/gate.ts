@@ -51,7 +51,7 @@ type Asked = { facts: CallFacts; policy: PolicyResult; caller: Caller };
 const MAX_REASKS = 2;
 
 export class Gate {
-  private readonly tools: ReadonlyMap<string, AnyTool>;
+  private readonly tools: Map<string, AnyTool>;
   private readonly mint = new TokenMint();
   private readonly executor: GuardedExecutor;
   private readonly rejected = new Map<string, Set<string>>();
@@ -59,7 +59,13 @@ export class Gate {
 
   constructor(private readonly o: GateOptions) {
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
-    this.executor = new GuardedExecutor(o.tools, this.mint, o.deps);
+    this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
+  }
+
+  /** Replaces every tool whose name starts with `prefix` (MCP servers come and go). */
+  replaceTools(prefix: string, tools: readonly AnyTool[]): void {
+    for (const name of [...this.tools.keys()]) if (name.startsWith(prefix)) this.tools.delete(name);
+    for (const tool of tools) if (tool.name.startsWith(prefix)) this.tools.set(tool.name, tool);
   }
 
   /** The tools as the model sees them (names, descriptions, JSON Schemas) — never their executors. */

@@ -1,0 +1,85 @@
+import { copyFile, mkdir, rm, stat, writeFile, rename, chmod } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+type PreImage = { kind: 'file'; blob: string; mode: number } | { kind: 'absent' };
+type Turn = { index: number; dir: string; files: Map<string, PreImage> };
+
+export type RevertResult = { restored: string[]; removed: string[]; turns: number };
+
+/**
+ * Pre-images of every file a turn writes or creates, under `$WARDEN_HOME/checkpoints/<session>/`,
+ * so `revert_turn` and `/undo` can put files back. Only the first pre-image per file per turn counts.
+ * Contract: recordPreImage throws when the pre-image cannot be saved, so the write does not happen
+ * without a way back.
+ */
+export class CheckpointStore {
+  private turns: Turn[] = [];
+  private current: Turn | undefined;
+  private counter = 0;
+
+  constructor(private readonly dir: string) {}
+
+  beginTurn(): number {
+    this.counter += 1;
+    this.current = { index: this.counter, dir: join(this.dir, `turn-${this.counter}`), files: new Map() };
+    this.turns.push(this.current);
+    return this.counter;
+  }
+
+  async recordPreImage(absPath: string): Promise<void> {
+    const turn = this.current ?? this.turns[this.beginTurn() - 1];
+    if (!turn || turn.files.has(absPath)) return;
+    let info: import('node:fs').Stats | undefined;
+    try {
+      info = await stat(absPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (!info) {
+      turn.files.set(absPath, { kind: 'absent' });
+      return;
+    }
+    if (!info.isFile()) throw new Error(`${absPath} is not a regular file; it cannot be checkpointed.`);
+    await mkdir(turn.dir, { recursive: true, mode: 0o700 });
+    const blob = join(turn.dir, `${turn.files.size + 1}.pre`);
+    await copyFile(absPath, blob);
+    turn.files.set(absPath, { kind: 'file', blob, mode: info.mode & 0o7777 });
+    await writeFile(join(turn.dir, 'manifest.json'), JSON.stringify(Object.fromEntries(turn.files), null, 1));
+  }
+
+  /** How many turns have changes to undo. */
+  undoableTurns(): number {
+    return this.turns.filter((t) => t.files.size > 0).length;
+  }
+
+  /** Restores the latest `count` turns that changed files, newest first. */
+  async revert(count: number): Promise<RevertResult> {
+    const result: RevertResult = { restored: [], removed: [], turns: 0 };
+    while (result.turns < count) {
+      const turn = this.latestWithChanges();
+      if (!turn) break;
+      for (const [path, pre] of [...turn.files.entries()].reverse()) {
+        if (pre.kind === 'absent') {
+          await rm(path, { force: true });
+          result.removed.push(path);
+        } else {
+          await mkdir(dirname(path), { recursive: true });
+          const temp = `${path}.warden-revert-${process.pid}`;
+          await copyFile(pre.blob, temp);
+          await chmod(temp, pre.mode);
+          await rename(temp, path);
+          result.restored.push(path);
+        }
+      }
+      turn.files.clear();
+      await rm(turn.dir, { recursive: true, force: true });
+      result.turns += 1;
+    }
+    return result;
+  }
+
+  private latestWithChanges(): Turn | undefined {
+    for (let i = this.turns.length - 1; i >= 0; i--) if (this.turns[i]?.files.size) return this.turns[i];
+    return undefined;
+  }
+}

@@ -1,0 +1,30 @@
+import type { Session } from './session';
+
+export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+
+/**
+ * Runs one prompt without a UI. Nothing can be approved: anything that would ask is denied with
+ * `no_approver`. With `json`, every core event is one JSON line on stdout, then a `result` line.
+ * Contract: resolves with the exit code — 0 done, 1 failed or cancelled.
+ */
+export async function runHeadless(session: Session, prompt: string, options: { json: boolean }, io: HeadlessIo): Promise<number> {
+  const unsubscribe = session.client.subscribe((event) => {
+    if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+    else if (event.type === 'error') io.stderr.write(`warden: ${event.message}\n`);
+    else if (event.type === 'tool_finished' && event.result.status !== 'executed') io.stderr.write(`warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`);
+  });
+  const onSignal = () => session.client.send({ type: 'cancel' });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const result = await session.run(prompt);
+    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'result', status: result.status, text: result.text })}\n`);
+    else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
+    else io.stderr.write(`warden: ${result.text}\n`);
+    return result.status === 'done' ? 0 : 1;
+  } finally {
+    unsubscribe();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

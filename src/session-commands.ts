@@ -1,0 +1,132 @@
+import type { AgentHub } from './agent/hub';
+import { readAudit } from './audit/reader';
+import { auditStats } from './audit/stats';
+import type { ApprovalBroker } from './gate/broker';
+import type { Gate } from './gate/gate';
+import type { GrantStore } from './gate/grants';
+import { loadPolicyRules } from './policy/load-policy';
+import type { LoadedRule } from './policy/rules';
+import { saveRule } from './policy/save-rule';
+import type { CoreCommand, CoreEvent, Mode } from './protocol';
+import { MODES } from './protocol';
+import type { SessionState } from './session-state';
+
+export type SessionCommandDeps = {
+  hub: AgentHub;
+  gate: Gate;
+  broker: ApprovalBroker;
+  grants: GrantStore;
+  view: SessionState;
+  emit: (event: CoreEvent) => void;
+  home: string;
+  root: string;
+  auditDir: string;
+  setMode: (mode: Mode) => void;
+  reloadRules: (rules: LoadedRule[]) => void;
+  restartMcp: (name: string) => Promise<void>;
+};
+
+/** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
+export class SessionCommands {
+  constructor(private readonly d: SessionCommandDeps) {}
+
+  handle(command: CoreCommand): void {
+    try {
+      this.dispatch(command);
+    } catch (err) {
+      this.notice('error', `${command.type} failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** Runs a prompt as the main agent's next turn. Contract: never throws. */
+  async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
+    if (this.d.hub.busy) {
+      this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
+      return { status: 'failed', text: 'busy' };
+    }
+    this.d.view.addUser(text);
+    this.d.emit({ type: 'state_changed' });
+    const result = await this.d.hub.runPrompt(text);
+    this.d.emit({ type: 'state_changed' });
+    return result;
+  }
+
+  private dispatch(c: CoreCommand): void {
+    const d = this.d;
+    switch (c.type) {
+      case 'submit':
+        if (c.text.trim()) void this.runPrompt(c.text);
+        return;
+      case 'decide': {
+        const result = d.gate.decide(c.id, c.decision);
+        if (!result.ok) this.notice('warn', result.error);
+        d.emit({ type: 'state_changed' });
+        return;
+      }
+      case 'report_invalid_input':
+        d.broker.reportInvalidInput(c.id);
+        return;
+      case 'cancel':
+        if (!d.hub.cancel()) this.notice('info', 'Nothing is running.');
+        return;
+      case 'set_mode':
+        if (!MODES.includes(c.mode)) return this.notice('warn', `Unknown mode ${String(c.mode)}; use one of ${MODES.join(', ')}.`);
+        d.setMode(c.mode);
+        return this.notice('info', `Mode: ${c.mode}.`);
+      case 'revoke_grant': {
+        const revoked = d.grants.revoke(c.grantId);
+        return this.notice(revoked ? 'info' : 'warn', revoked ? 'Grant revoked.' : 'No such grant.');
+      }
+      case 'save_grant':
+        void this.saveGrant(c.grantId, c.target);
+        return;
+      case 'undo':
+        void this.undo(c.turns);
+        return;
+      case 'clear':
+        d.hub.cancel();
+        d.hub.clear();
+        d.view.clear();
+        d.emit({ type: 'state_changed' });
+        return;
+      case 'query_audit': {
+        const records = readAudit(d.auditDir, c.query);
+        d.emit({ type: 'audit_result', queryId: c.queryId, records, stats: auditStats(records) });
+        return;
+      }
+      case 'restart_mcp':
+        void d.restartMcp(c.server).then(() => this.notice('info', `Restarted the MCP server ${c.server}; its grants were dropped.`));
+        return;
+      case 'input_closed':
+        d.broker.closeInput();
+        d.hub.cancel();
+        return;
+      case 'quit':
+        d.hub.cancel();
+        return;
+    }
+  }
+
+  /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */
+  private async undo(turns: number): Promise<void> {
+    const result = await this.d.gate.intercept(
+      { id: `undo-${Date.now()}`, tool: 'revert_turn', args: { turns }, why: 'You asked to undo with /undo.' },
+      { agentId: 'user', agentName: 'you', taskId: `undo-${Date.now()}`, signal: new AbortController().signal },
+    );
+    this.notice(result.status === 'executed' ? 'info' : 'warn', result.status === 'executed' ? (result.output ?? 'Reverted.') : `Undo ${result.status}: ${result.reason ?? ''}`);
+  }
+
+  private async saveGrant(grantId: string, target: 'project' | 'user'): Promise<void> {
+    const grant = this.d.grants.get(grantId);
+    if (!grant) return this.notice('warn', 'No such grant.');
+    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, JSON.parse(grant.ruleText));
+    if (!saved.ok) return this.notice('error', saved.error);
+    const reloaded = await loadPolicyRules(this.d.home, this.d.root);
+    if (reloaded.ok) this.d.reloadRules(reloaded.rules);
+    this.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
+  }
+
+  private notice(level: 'info' | 'warn' | 'error', text: string): void {
+    this.d.emit({ type: 'notice', level, text });
+  }
+}

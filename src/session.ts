@@ -1,0 +1,239 @@
+/**
+ * The composition root: builds the guards, policy, gate, audit, tools and agents of one session
+ * and exposes them to a UI only as a `CoreClient`. The only module that creates tools.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { CheckpointStore } from './agent/checkpoints';
+import { AgentHub } from './agent/hub';
+import { readAgentsMd } from './agent/system-prompt';
+import { createAuditWriter } from './audit/writer';
+import { ApprovalBroker, type BrokerEvent } from './gate/broker';
+import { Gate } from './gate/gate';
+import { GrantStore } from './gate/grants';
+import type { ModelClient } from './llm/types';
+import type { McpServerConfig } from './mcp/types';
+import { createMcpManager } from './mcp/manager';
+import { loadCommandGuard } from './policy/command-guard';
+import { loadPolicyRules } from './policy/load-policy';
+import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
+import type { LoadedRule } from './policy/rules';
+import type { CoreClient, CoreEvent, CoreState, Mode } from './protocol';
+import { SessionCommands } from './session-commands';
+import { SessionState } from './session-state';
+import { createAskUserTool } from './tools/ask-user';
+import { createCoreTools } from './tools/index';
+import { createProposePlanTool } from './tools/propose-plan';
+import { createRevertTurnTool } from './tools/revert-turn';
+import { detectSandbox } from './tools/sandbox';
+import { createSpawnAgentsTool } from './tools/spawn-agents';
+import type { AnyTool, SandboxInfo } from './tools/types';
+import { createUpdatePlanTool } from './tools/update-plan';
+import { createWebTools } from './tools/web-search';
+
+export type SessionOptions = {
+  root: string;
+  home: string;
+  model: ModelClient;
+  mode: Mode;
+  approvalTimeoutSec: number;
+  sandbox: 'auto' | 'off' | 'require';
+  maxStepsPerTurn: number;
+  contextWindowTokens: number;
+  protectedPaths?: string[];
+  webSearchUrl?: string;
+  mcpServers?: Record<string, McpServerConfig>;
+  sessionId?: string;
+};
+
+export type Session = {
+  client: CoreClient;
+  /** Runs one prompt to its end (headless). Contract: never throws. */
+  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }>;
+  /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
+  attachApprover(): () => void;
+  close(): Promise<void>;
+};
+
+/** Builds a session. Contract: rejects with a clear message for a broken policy file or a required sandbox that is missing. */
+export async function createSession(o: SessionOptions): Promise<Session> {
+  const sessionId = o.sessionId ?? randomUUID();
+  const fence = new PathFence(o.root, o.protectedPaths ?? DEFAULT_PROTECTED_PATHS);
+  const [commands, sandbox, policy] = await Promise.all([loadCommandGuard(), pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
+  if (!policy.ok) throw new Error(policy.error);
+  let rules: LoadedRule[] = policy.rules;
+  let mode = o.mode;
+  const listeners = new Set<(event: CoreEvent) => void>();
+  const state: CoreState = {
+    sessionId,
+    root: fence.root,
+    model: { name: o.model.name, demo: o.model.demo },
+    mode,
+    sandboxed: sandbox.kind !== 'none',
+    busy: false,
+    pending: [],
+    grants: [],
+    agents: [],
+    transcript: [],
+    usage: { promptTokens: 0, completionTokens: 0 },
+    recentAudit: [],
+    mcp: [],
+  };
+  const view = new SessionState(state);
+  const emit = (event: CoreEvent) => {
+    view.apply(event);
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A UI listener's failure must not break the core.
+      }
+    }
+  };
+  if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
+
+  const writer = createAuditWriter({ dir: join(o.home, 'audit'), sessionId, onError: (err) => emit({ type: 'notice', level: 'error', text: `The audit log cannot be written: ${err.message}` }) });
+  const audit = {
+    append(record: Parameters<typeof writer.append>[0]) {
+      const written = writer.append(record);
+      view.addAudit(written);
+      emit({ type: 'audit_recorded', record: written });
+    },
+  };
+  const broker = new ApprovalBroker({ timeoutMs: o.approvalTimeoutSec * 1000, onEvent: (e) => emit(brokerEvent(e)) });
+  const grants = new GrantStore();
+  const checkpoints = new CheckpointStore(join(o.home, 'checkpoints', sessionId));
+  let hub: AgentHub | undefined;
+  const needHub = () => hub as AgentHub;
+  const tools: AnyTool[] = [
+    ...createCoreTools(),
+    ...createWebTools(o.webSearchUrl ? { search: { kind: 'searxng', url: o.webSearchUrl } } : {}),
+    createSpawnAgentsTool((parent, agents, signal) => needHub().spawn(parent, agents, signal)),
+    createProposePlanTool((_agent, plan) => needHub().adoptPlan(plan)),
+    createUpdatePlanTool((_agent, step, done) => needHub().markStep(step, done)),
+    createAskUserTool(),
+    createRevertTurnTool((turns) => checkpoints.revert(turns)),
+  ];
+  const gate = new Gate({
+    tools,
+    deps: { fence, commands, sandbox },
+    policy: () => ({ rules, mode }),
+    broker,
+    grants,
+    audit,
+    sessionId,
+  });
+  const readOnly = new Set(tools.filter((t) => t.kind === 'read' || t.kind === 'network').map((t) => t.name));
+  hub = new AgentHub({
+    model: o.model,
+    gate,
+    emit,
+    maxSteps: o.maxStepsPerTurn,
+    contextWindowTokens: o.contextWindowTokens,
+    runsInParallel: (name) => readOnly.has(name),
+    onUsage: (u) => {
+      state.usage.promptTokens += u.promptTokens;
+      state.usage.completionTokens += u.completionTokens;
+    },
+    specs: (sub) => gate.specs((name) => !(sub && name === 'spawn_agents')),
+    checkpoints,
+    root: fence.root,
+    mode: () => mode,
+    ...withAgentsMd(readAgentsMd(fence.root)),
+  });
+
+  const mcp = createMcpManager({
+    servers: o.mcpServers ?? {},
+    onStatus: (status) => {
+      state.mcp = mcp.status().map((s) => ({ name: s.name, status: s.status, tools: s.tools, ...(s.error ? { error: s.error } : {}) }));
+      gate.replaceTools('mcp__', mcp.tools());
+      if (status.status !== 'ready') grants.dropServer(status.name);
+      emit({ type: 'state_changed' });
+    },
+  });
+  void mcp.start();
+
+  const commandsHandler = new SessionCommands({
+    hub,
+    gate,
+    broker,
+    grants,
+    view,
+    emit,
+    home: o.home,
+    root: fence.root,
+    auditDir: join(o.home, 'audit'),
+    setMode: (next) => {
+      mode = next;
+      state.mode = next;
+    },
+    reloadRules: (next) => {
+      rules = next;
+    },
+    restartMcp: async (name) => {
+      grants.dropServer(name);
+      await mcp.restart(name);
+    },
+  });
+
+  const snapshot = (): CoreState => {
+    state.pending = broker.pending();
+    state.grants = grants.list();
+    state.busy = needHub().busy;
+    state.agents = needHub().agents().map((a) => ({ ...a }));
+    const plan = needHub().currentPlan();
+    if (plan) state.plan = plan;
+    return state;
+  };
+
+  let closed = false;
+  return {
+    client: {
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      send: (command) => commandsHandler.handle(command),
+      snapshot,
+    },
+    run: (prompt) => commandsHandler.runPrompt(prompt),
+    attachApprover: () => broker.attachApprover(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      needHub().cancel();
+      broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
+      await mcp.close();
+      await writer.flush();
+      writer.close();
+    },
+  };
+}
+
+async function pickSandbox(setting: SessionOptions['sandbox']): Promise<SandboxInfo> {
+  if (setting === 'off') return { kind: 'none', reason: 'sandbox is off in the config' };
+  const found = await detectSandbox();
+  if (setting === 'require' && found.kind === 'none') throw new Error(`The config requires a sandbox, but ${found.reason}.`);
+  return found;
+}
+
+function withAgentsMd(text: string | undefined): { agentsMd?: string } {
+  return text ? { agentsMd: text } : {};
+}
+
+function brokerEvent(e: BrokerEvent): CoreEvent {
+  switch (e.type) {
+    case 'requested':
+      return { type: 'approval_requested', request: e.request };
+    case 'updated':
+      return { type: 'state_changed' };
+    case 'invalid_input':
+      return { type: 'approval_input_invalid', requestId: e.requestId, count: e.count, limit: e.limit };
+    case 'resolved': {
+      const o = e.outcome;
+      if (o.kind === 'decided') return { type: 'approval_resolved', requestId: e.request.id, outcome: o.decision.kind === 'reject' ? 'rejected' : o.decision.kind === 'skip' ? 'skipped' : 'executed', approver: o.approver };
+      if (o.kind === 'blocked') return { type: 'approval_resolved', requestId: e.request.id, outcome: 'blocked', approver: 'policy', reason: o.reason };
+      return { type: 'approval_resolved', requestId: e.request.id, outcome: o.code === 'timeout' || o.code === 'expired' ? 'timeout' : o.code === 'task_cancelled' ? 'cancelled' : 'error', approver: 'none', reason: `${o.code}: ${o.reason}` };
+    }
+  }
+}
