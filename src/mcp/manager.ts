@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyTool, ToolOutput } from '../tools/types';
+import { type McpConnection, openConnection } from './connection';
+import { formatToolResult } from './result';
+import { createStderrTail, type StderrTail } from './stderr-tail';
+import { buildMcpTools } from './tools';
+import type { McpServerConfig, McpServerState, McpServerStatus } from './types';
+
+export type McpManagerOptions = {
+  servers: Record<string, McpServerConfig>;
+  /** Per server, for spawn + handshake + tool list (default 30 s). */
+  startTimeoutMs?: number;
+  /** Per tool call (default 120 s; progress notifications reset it). */
+  callTimeoutMs?: number;
+  /** Told every change of a server's status, including new warnings. Must not throw. */
+  onStatus?: (status: McpServerStatus) => void;
+};
+
+/** The MCP bridge: starts configured servers and exposes their tools as `mcp__<server>__<tool>`. */
+export type McpManager = {
+  /** Contract: starts every server in parallel and never rejects; failures become `failed` statuses. */
+  start(): Promise<void>;
+  /** The tools of every ready server. */
+  tools(): AnyTool[];
+  status(): McpServerStatus[];
+  /** Contract: stops and starts one server; never rejects except for a name not in the config. */
+  restart(name: string): Promise<void>;
+  /** Contract: every server process has exited when this resolves; never rejects. */
+  close(): Promise<void>;
+  /** sha256 of the server's configuration, so a grant can notice the server changed. */
+  configHash(name: string): string | undefined;
+};
+
+type Entry = {
+  name: string;
+  config: McpServerConfig;
+  state: McpServerState;
+  error?: string;
+  warnings: string[];
+  tools: AnyTool[];
+  stderr: StderrTail;
+  connection?: McpConnection;
+  /** Aborts the start in progress, if any. */
+  attempt?: AbortController;
+  /** The start in progress, if any, so close() can wait for its process to be gone. */
+  pending?: Promise<void>;
+  generation: number;
+  inFlight: Map<number, string>;
+};
+
+/** Builds the manager; nothing starts until `start()`. */
+export function createMcpManager(options: McpManagerOptions): McpManager {
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const callTimeoutMs = options.callTimeoutMs ?? 120_000;
+  let closed = false;
+  let callIds = 0;
+  const entries = new Map<string, Entry>(
+    Object.entries(options.servers).map(([name, config]) => [
+      name,
+      { name, config, state: 'starting', warnings: [], tools: [], stderr: createStderrTail(), generation: 0, inFlight: new Map() },
+    ]),
+  );
+
+  const statusOf = (e: Entry): McpServerStatus => ({
+    name: e.name,
+    status: e.state,
+    tools: e.tools.length,
+    toolNames: e.tools.map((t) => t.name),
+    ...(e.error !== undefined ? { error: e.error } : {}),
+    stderrTail: e.stderr.text(),
+    warnings: [...e.warnings],
+    ...(e.state === 'ready' && e.connection?.pid !== undefined ? { pid: e.connection.pid } : {}),
+  });
+  const emit = (e: Entry) => {
+    try {
+      options.onStatus?.(statusOf(e));
+    } catch {
+      // A listener's failure must not take a server down.
+    }
+  };
+  const fail = (e: Entry, error: string) => {
+    e.state = 'failed';
+    e.error = error;
+    e.tools = [];
+    emit(e);
+  };
+
+  async function startOne(e: Entry): Promise<void> {
+    const generation = ++e.generation;
+    e.attempt?.abort();
+    await e.pending;
+    await stopConnection(e);
+    if (closed || generation !== e.generation) return;
+    const attempt = new AbortController();
+    e.attempt = attempt;
+    Object.assign(e, { state: 'starting', error: undefined, warnings: [], tools: [] });
+    e.stderr.clear();
+    emit(e);
+    const run = (async () => {
+      try {
+        const opened = await openConnection(e.config, { timeoutMs: startTimeoutMs, signal: attempt.signal, onStderr: (c) => e.stderr.push(c) });
+        if (closed || generation !== e.generation) return void (await opened.connection.close());
+        const { connection } = opened;
+        // Executors look the connection up per call, so tools listed before a restart keep working after it.
+        const built = buildMcpTools(e.name, opened.tools, (tool, args, signal) => callTool(e, tool, args, signal));
+        Object.assign(e, { connection, tools: built.tools, warnings: built.warnings, state: 'ready' });
+        emit(e);
+        connection.onClose((intentional) => {
+          if (intentional || e.connection !== connection) return;
+          const during = [...new Set(e.inFlight.values())];
+          fail(e, `The server exited unexpectedly${during.length > 0 ? ` during a call to ${during.join(', ')}` : ''}.${lastLine(e)}`);
+        });
+      } catch (err) {
+        if (generation === e.generation && !closed) fail(e, `${err instanceof Error ? err.message : String(err)}${lastLine(e)}`);
+      }
+    })();
+    e.pending = run;
+    await run;
+    if (e.pending === run) e.pending = undefined;
+    if (e.attempt === attempt) e.attempt = undefined;
+  }
+
+  async function callTool(e: Entry, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+    const connection = e.connection;
+    if (!connection || e.state !== 'ready' || connection.closed) {
+      return { ok: false, error: `MCP server "${e.name}" is not running${e.error ? ` (${e.error})` : ''}; a person can restart it.` };
+    }
+    const id = ++callIds;
+    e.inFlight.set(id, tool);
+    try {
+      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: callTimeoutMs, resetTimeoutOnProgress: true });
+      return formatToolResult(result);
+    } catch (err) {
+      if (signal.aborted) return { ok: false, error: `The call to ${tool} on MCP server "${e.name}" was cancelled.` };
+      if (connection.closed || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
+        if (e.connection === connection && stateOf(e) !== 'failed') fail(e, `The server exited during a call to ${tool}.${lastLine(e)}`);
+        return { ok: false, error: `MCP server "${e.name}" stopped while running ${tool}; the call did not complete and the server is now marked failed.${lastLine(e)}` };
+      }
+      return { ok: false, error: `MCP tool ${tool} on server "${e.name}" failed: ${err instanceof Error ? err.message : String(err)}` };
+    } finally {
+      e.inFlight.delete(id);
+    }
+  }
+
+  async function stopConnection(e: Entry): Promise<void> {
+    const connection = e.connection;
+    e.connection = undefined;
+    e.tools = [];
+    await connection?.close();
+  }
+
+  return {
+    async start() {
+      await Promise.all([...entries.values()].map((e) => startOne(e).catch(() => {})));
+    },
+    tools: () => [...entries.values()].filter((e) => e.state === 'ready').flatMap((e) => e.tools),
+    status: () => [...entries.values()].map(statusOf),
+    async restart(name) {
+      const e = entries.get(name);
+      if (!e) throw new Error(`No MCP server is configured as "${name}".`);
+      await startOne(e).catch(() => {});
+    },
+    async close() {
+      closed = true;
+      await Promise.all(
+        [...entries.values()].map(async (e) => {
+          e.generation++;
+          e.attempt?.abort();
+          await e.pending?.catch(() => {});
+          await stopConnection(e).catch(() => {});
+          if (e.state !== 'failed') fail(e, 'Stopped: warden closed its MCP servers.');
+        }),
+      );
+    },
+    configHash(name) {
+      const e = entries.get(name);
+      return e ? createHash('sha256').update(stableJson(e.config)).digest('hex') : undefined;
+    },
+  };
+}
+
+/** Reads the state afresh: after an await, the onClose listener may have changed it. */
+function stateOf(e: Entry): McpServerState {
+  return e.state;
+}
+
+/** The last stderr line, as a hint after an error message. */
+function lastLine(e: Entry): string {
+  const line = e.stderr.text().trimEnd().split('\n').at(-1)?.trim();
+  return line ? ` Last stderr: ${line}` : '';
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { AnyTool, ToolOutput } from '../tools/types';
+import { mcpToolName } from './names';
+
+/** Calls one tool on the server by its own (unsanitised) name. */
+export type McpToolCaller = (tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolOutput>;
+
+const MAX_DESCRIPTION = 2_000;
+
+const descriptor = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  inputSchema: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * Wraps a server's tools as warden tools named `mcp__<server>__<tool>`, carrying the server's JSON
+ * Schema as `parameters` and a zod schema built from it for validation.
+ * Contract: never throws; a tool with a malformed description or an unusable schema is skipped
+ * and named in `warnings`.
+ */
+export function buildMcpTools(server: string, remote: unknown[], call: McpToolCaller): { tools: AnyTool[]; warnings: string[] } {
+  const tools: AnyTool[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of remote) {
+    const parsed = descriptor.safeParse(raw);
+    if (!parsed.success) {
+      warnings.push(`Skipped a tool from MCP server "${server}" with a malformed description (${nameOf(raw)}).`);
+      continue;
+    }
+    const { name: remoteName, description, inputSchema } = parsed.data;
+    const name = mcpToolName(server, remoteName);
+    if (seen.has(name)) {
+      warnings.push(`Skipped tool "${remoteName}" from MCP server "${server}": its name collides with another tool as ${name}.`);
+      continue;
+    }
+    const schema = schemaFrom(inputSchema);
+    if ('error' in schema) {
+      warnings.push(`Skipped tool "${remoteName}" from MCP server "${server}": its input schema is invalid (${schema.error}).`);
+      continue;
+    }
+    seen.add(name);
+    tools.push({
+      name,
+      description: clip(`[MCP server "${server}"] ${description ?? remoteName}`),
+      schema: schema.zod,
+      parameters: inputSchema,
+      // Every MCP tool asks by default; the policy decides, never the server's own hints.
+      kind: 'execute',
+      reversible: false,
+      execute: (args: unknown, ctx) => call(remoteName, isRecord(args) ? args : {}, ctx.signal),
+    });
+  }
+  return { tools, warnings };
+}
+
+function schemaFrom(inputSchema: Record<string, unknown>): { zod: z.ZodType } | { error: string } {
+  if (inputSchema.type !== 'object') return { error: `its type is ${JSON.stringify(inputSchema.type)}, not "object"` };
+  try {
+    return { zod: z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nameOf(raw: unknown): string {
+  const name = isRecord(raw) ? raw.name : undefined;
+  return typeof name === 'string' ? `"${name}"` : 'no name';
+}
+
+function clip(text: string): string {
+  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION)}…` : text;
+}
