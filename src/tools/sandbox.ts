@@ -4,7 +4,7 @@ import { delimiter, isAbsolute, join, relative } from 'node:path';
 import { execa } from 'execa';
 import type { SandboxInfo } from './types';
 
-/** A path hidden inside the sandbox: a folder becomes an empty tmpfs, a file reads as empty. */
+/** A path hidden inside the sandbox: a folder becomes an empty tmpfs, a file becomes /dev/null (reads empty). */
 export type SandboxMask = { kind: 'dir' | 'file'; path: string };
 
 // Inside the writable project, these stay read-only: hooks and config run code outside the sandbox later.
@@ -25,7 +25,7 @@ export function bwrapArgs(root: string, cwd: string, masks: readonly SandboxMask
     // A mask over the project itself (say, a demo project under WARDEN_HOME) would hide the work.
     if (isInside(root, mask.path)) continue;
     if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
-    else args.push('--ro-bind', '/dev/null', mask.path);
+    else args.push('--dev-bind', '/dev/null', mask.path);
   }
   args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--chdir', cwd);
   return args;
