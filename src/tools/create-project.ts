@@ -37,6 +37,8 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
   return defineTool({
     name: 'create_project',
     kind: 'write',
+    guarded: { paths: ['name'] },
+    reversible: true,
     description:
       'Create a small runnable java (Maven), python (unittest) or node (node --test) project with one passing test in a new root folder. Refuses an existing folder. To add files use write_file.',
     schema,

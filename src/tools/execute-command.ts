@@ -49,6 +49,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
   return defineTool({
     name: 'execute_command',
     kind: 'execute',
+    guarded: { command: 'command', paths: ['cwd'] },
     description:
       'Run a bash command in the project (tests, builds, git). Output capped at 8 KB (head and tail); timeout 60 s default. Sandboxed when possible: no network, only the project writable. Not for reading files (use read_file) or searching (use grep_code).',
     schema,

@@ -50,6 +50,7 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
   return defineTool({
     name: 'glob_files',
     kind: 'read',
+    guarded: { paths: ['path'] },
     description:
       'Find files by name pattern (e.g. "**/*.test.ts"), newest first, up to 200 paths. Honours .gitignore; skips .git and node_modules. To search contents use grep_code.',
     schema,

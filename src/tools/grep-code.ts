@@ -80,6 +80,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
   return defineTool({
     name: 'grep_code',
     kind: 'read',
+    guarded: { paths: ['path'] },
     description:
       'Search file contents by regex (ripgrep; honours .gitignore, skips hidden files). Returns matching lines by file and suggested_reads (file + line range for read_file). To find files by name use glob_files.',
     schema,

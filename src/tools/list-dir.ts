@@ -51,6 +51,7 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
   return defineTool({
     name: 'list_dir',
     kind: 'read',
+    guarded: { paths: ['path'] },
     description:
       "List a folder's entries with type and size, folders first, to a depth (default 1, max 5), up to 500. Hides .git, node_modules and .gitignored entries unless include_ignored. To find files by name use glob_files.",
     schema,

@@ -52,6 +52,7 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
   return defineTool({
     name: 'read_file',
     kind: 'read',
+    guarded: { paths: ['path'] },
     description:
       'Read a text file as numbered lines, 2000 per call; continue with the offset it gives. Read before editing. Refuses folders (use list_dir), binary files and files over 10 MB; to find code use grep_code.',
     schema,

@@ -13,6 +13,7 @@ export function createRevertTurnTool(revert: RevertTurns) {
     description: 'Undo the file changes of the latest turns (writes and created projects), restoring each file as it was. Does not undo commands.',
     schema,
     kind: 'write',
+    reversible: true,
     async execute(args) {
       const done = await revert(args.turns);
       if (done.turns === 0) return { ok: false, error: 'There is no checkpointed turn to revert.' };

@@ -73,6 +73,8 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
   return defineTool({
     name: 'write_file',
     kind: 'write',
+    guarded: { paths: ['path'], maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
+    reversible: true,
     description:
       'Create a file or replace its whole content (max 5 MB); creates missing folders. Read an existing file first and send the complete new text. For a new project use create_project.',
     schema,
