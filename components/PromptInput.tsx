@@ -26,7 +26,8 @@ function hintFor(value: string, message: PromptMessage | undefined): { text: str
     const word = value.slice(1).split(' ')[0] ?? '';
     const exact = SLASH_COMMANDS.find((c) => c.name === word.toLowerCase());
     if (value.includes(' ') && exact) return { text: `${exact.usage} — ${exact.does}${matches.length ? `  (${matches.join(' | ')})` : ''}` };
-    if (matches.length === 1 && exact) return { text: `${exact.usage} — ${exact.does}` };
+    const only = matches.length === 1 ? SLASH_COMMANDS.find((c) => c.name === matches[0]) : undefined;
+    if (only) return { text: `${only.usage} — ${only.does}` };
     if (matches.length > 0) return { text: matches.map((m) => `/${m}`).join('  ') };
     return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
   }

@@ -56,13 +56,20 @@ export async function waitUntil(check: () => void, timeout = 3000): Promise<void
 }
 
 /**
- * Writes keys one at a time, yielding a macrotask between them so Ink processes each as its own
- * keypress (a single write of several keys would arrive as one paste-like chunk).
+ * Turns of the event loop after each key. Ink re-subscribes input handlers in passive effects,
+ * which React's scheduler runs on a later setImmediate; a key written before that reaches the
+ * previous render's handler (stale value). Yielding is ordering, not a timed sleep.
+ */
+const YIELDS = 5;
+
+/**
+ * Writes keys one at a time, letting React commit and flush effects between them, so each is its
+ * own keypress seen by up-to-date handlers (one write of several keys would be one chunk).
  */
 export async function press(stdin: { write: (data: string) => void }, ...keys: string[]): Promise<void> {
   for (const key of keys) {
     stdin.write(key);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let i = 0; i < YIELDS; i++) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
