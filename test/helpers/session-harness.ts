@@ -1,0 +1,86 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOpenAIClient } from '../../src/llm/openai-client';
+import type { ApprovalRequest, CoreEvent, Decision } from '../../src/protocol';
+import { type Session, type SessionOptions, createSession } from '../../src/session';
+import { type FakeStep, type FakeOpenAI, startFakeOpenAI } from './fake-openai';
+
+export type SessionHarness = {
+  session: Session;
+  fake: FakeOpenAI;
+  root: string;
+  home: string;
+  events: CoreEvent[];
+  /** Resolves with the next approval request (already queued ones first). */
+  nextRequest(): Promise<ApprovalRequest>;
+  /** Resolves once `count` requests are pending at the same time. */
+  pendingCount(count: number): Promise<ApprovalRequest[]>;
+  decide(id: string, decision: Decision): void;
+  dispose(): Promise<void>;
+};
+
+/**
+ * A real session (real gate, tools, audit) on a temp project and a temp WARDEN_HOME, talking to
+ * the fake OpenAI server through the real `openai` client. With `approver: true` a test decides
+ * requests itself; without one every ask fails as `no_approver`, as in a headless run.
+ */
+export async function startSession(script: FakeStep[], options: { approver?: boolean; session?: Partial<SessionOptions> } = {}): Promise<SessionHarness> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-proj-')));
+  const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
+  const fake = await startFakeOpenAI(script);
+  const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'test', model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  const session = await createSession({
+    root,
+    home,
+    model,
+    mode: 'manual',
+    approvalTimeoutSec: 60,
+    sandbox: 'auto',
+    maxStepsPerTurn: 20,
+    contextWindowTokens: 100_000,
+    ...options.session,
+  });
+  const detach = options.approver === false ? () => {} : session.attachApprover();
+  const events: CoreEvent[] = [];
+  const waiters: (() => void)[] = [];
+  session.client.subscribe((event) => {
+    events.push(event);
+    for (const w of waiters.splice(0)) w();
+  });
+  const until = <T>(pick: () => T | undefined): Promise<T> =>
+    new Promise((resolve) => {
+      const check = () => {
+        const value = pick();
+        if (value !== undefined) resolve(value);
+        else waiters.push(check);
+      };
+      check();
+    });
+  const seen = new Set<string>();
+  return {
+    session,
+    fake,
+    root,
+    home,
+    events,
+    nextRequest: () =>
+      until(() => {
+        const request = session.client.snapshot().pending.find((r) => !seen.has(r.id));
+        if (request) seen.add(request.id);
+        return request;
+      }),
+    pendingCount: (count) => until(() => {
+      const pending = session.client.snapshot().pending;
+      return pending.length >= count ? pending : undefined;
+    }),
+    decide: (id, decision) => session.client.send({ type: 'decide', id, decision }),
+    async dispose() {
+      detach();
+      await session.close();
+      await fake.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
