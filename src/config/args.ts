@@ -1,0 +1,149 @@
+import { MODES, type Mode } from '../protocol';
+
+/** What the command line asked for. `run` starts the app (or the headless runner). */
+export type CliArgs =
+  | {
+      kind: 'run';
+      /** From `-p/--prompt` or the words after the flags. */
+      prompt?: string;
+      headless: boolean;
+      /** JSON lines on stdout; only with `--headless`. */
+      json: boolean;
+      root?: string;
+      mode?: Mode;
+      model?: string;
+      demo: boolean;
+    }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  /** `warden audit …`: the rest goes to the audit CLI untouched. */
+  | { kind: 'audit'; argv: string[] };
+
+export type ParseArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
+
+type RunArgs = Extract<CliArgs, { kind: 'run' }>;
+
+const VALUE_FLAGS: Record<string, 'prompt' | 'root' | 'mode' | 'model'> = {
+  '-p': 'prompt',
+  '--prompt': 'prompt',
+  '--root': 'root',
+  '--mode': 'mode',
+  '--model': 'model',
+};
+const BOOLEAN_FLAGS: Record<string, 'headless' | 'json' | 'demo'> = {
+  '--headless': 'headless',
+  '--json': 'json',
+  '--demo': 'demo',
+};
+
+/**
+ * Parses `process.argv.slice(2)`. `--flag value` and `--flag=value` both work, a repeated flag
+ * keeps its last value (so aliases can be overridden), `--` ends the flags, `audit` as the first
+ * word is the audit subcommand. `-h/--help` and `-v/--version` win over everything else.
+ * Contract: never throws; any problem is `{ok:false, error}` (the caller exits with code 2).
+ */
+export function parseArgs(argv: readonly string[]): ParseArgsResult {
+  if (argv[0] === 'audit') return { ok: true, args: { kind: 'audit', argv: argv.slice(1) } };
+  const flagsPart = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
+  if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
+
+  const args: RunArgs = { kind: 'run', headless: false, json: false, demo: false };
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      words.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const bool = BOOLEAN_FLAGS[flag];
+    if (bool) {
+      if (eq > 0) return fail(`${flag} takes no value`);
+      args[bool] = true;
+      continue;
+    }
+    const field = VALUE_FLAGS[flag];
+    if (!field) return fail(`unknown flag ${flag}${suggest(flag)}`);
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('-') && value !== '-')) {
+      const hint = field === 'prompt' ? ` (a prompt that starts with "-" can be given as ${flag}=...)` : '';
+      return fail(`${flag} needs a value${hint}`);
+    }
+    const error = setValue(args, field, value);
+    if (error) return fail(`${flag}: ${error}`);
+  }
+
+  const positional = words.join(' ').trim();
+  if (positional !== '') {
+    if (args.prompt !== undefined) return fail('give the prompt either with -p/--prompt or as words, not both');
+    args.prompt = positional;
+  }
+  if (args.json && !args.headless) return fail('--json only works with --headless');
+  if (args.demo && args.model !== undefined) return fail('--demo uses the scripted demo model; drop --model');
+  return { ok: true, args };
+}
+
+function setValue(args: RunArgs, field: 'prompt' | 'root' | 'mode' | 'model', value: string): string | undefined {
+  if (value.trim() === '') return 'expected a non-empty value';
+  if (field === 'mode') {
+    if (!(MODES as readonly string[]).includes(value)) return `expected one of ${MODES.join(', ')}, got "${value}"`;
+    args.mode = value as Mode;
+    return undefined;
+  }
+  args[field] = value;
+  return undefined;
+}
+
+const fail = (error: string): ParseArgsResult => ({ ok: false, error });
+
+const KNOWN_FLAGS = [...Object.keys(VALUE_FLAGS), ...Object.keys(BOOLEAN_FLAGS), '--help', '--version'].filter((f) =>
+  f.startsWith('--'),
+);
+
+/** ` (did you mean --mode?)` for a near miss such as `--mdoe` or `-mode`. */
+function suggest(flag: string): string {
+  const bare = flag.replace(/^-+/, '');
+  const hit = KNOWN_FLAGS.find((known) => {
+    const k = known.slice(2);
+    return k === bare || (k.length === bare.length && [...k].sort().join('') === [...bare].sort().join(''));
+  });
+  return hit ? ` (did you mean ${hit}?)` : '';
+}
+
+/** The text `warden --help` prints. */
+export function helpText(version?: string): string {
+  return `warden${version ? ` ${version}` : ''}: a terminal coding agent that asks before it acts.
+
+Usage:
+  warden [options] [prompt]        start the full-screen app (optionally with a first prompt)
+  warden --headless -p PROMPT      run one task without the full-screen UI
+  warden audit [options]           show the audit log (warden audit --help)
+
+Options:
+  -p, --prompt PROMPT   the first prompt (or give it as words after the options)
+      --headless        no UI: print the transcript and exit when the task ends
+      --json            with --headless: print events as JSON lines
+      --root DIR        project root (default: the current directory)
+      --mode MODE       ${MODES.join(' | ')} (default: manual)
+      --model NAME      model name for the OpenAI-compatible endpoint
+      --demo            use the scripted demo model on a scratch demo project
+  -h, --help            show this help
+  -v, --version         show the version
+
+Environment:
+  OPENAI_API_KEY        API key; without one warden runs the demo model
+  OPENAI_BASE_URL       any OpenAI-compatible endpoint
+  WARDEN_MODEL          model name (like --model)
+  WARDEN_MODE           starting mode (like --mode)
+  WARDEN_HOME           settings, policy and audit log (default: ~/.warden)
+
+Files:
+  $WARDEN_HOME/config.json, <project>/.warden/config.json, $WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl
+`;
+}

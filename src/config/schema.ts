@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { MODES } from '../protocol';
+
+/** An http(s) URL; other schemes (file:, javascript:, ftp:) are refused. */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' });
+
+const positiveInt = (max: number) =>
+  z
+    .number()
+    .int({ error: 'expected a whole number' })
+    .positive({ error: 'expected a positive whole number' })
+    .max(max, { error: `expected at most ${max}` });
+
+const stringMap = z.record(z.string(), z.string());
+
+/** An MCP server started as a child process, as in Claude Desktop / Claude Code `mcpServers`. */
+export const McpStdioServerSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1, { error: 'expected a non-empty command' }),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().min(1).optional(),
+  disabled: z.boolean().optional(),
+});
+
+/** An MCP server reached over HTTP (streamable HTTP, or SSE when `type` says so). */
+export const McpHttpServerSchema = z.strictObject({
+  type: z.enum(['http', 'sse']).optional(),
+  url: httpUrl,
+  headers: stringMap.optional(),
+  disabled: z.boolean().optional(),
+});
+
+export type McpStdioServer = z.infer<typeof McpStdioServerSchema>;
+export type McpHttpServer = z.infer<typeof McpHttpServerSchema>;
+export type McpServerConfig = McpStdioServer | McpHttpServer;
+
+/**
+ * Picks the variant by its keys (`url` without `command` is HTTP) and validates only that one,
+ * so an error names the field that is wrong (`command: expected string`) rather than "no union
+ * member matched".
+ */
+export const McpServerSchema = z.unknown().transform((value, ctx): McpServerConfig => {
+  const isHttp = typeof value === 'object' && value !== null && 'url' in value && !('command' in value);
+  const parsed = (isHttp ? McpHttpServerSchema : McpStdioServerSchema).safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: undefined });
+  return z.NEVER;
+});
+
+/** Server names become tool names `mcp__<server>__<tool>`, so they are plain identifiers. */
+const serverName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/, {
+    error: 'a server name uses letters, digits, - and single _ only',
+  });
+
+export const WebSearchSchema = z.strictObject({
+  provider: z.literal('searxng', { error: 'expected "searxng"' }),
+  url: httpUrl,
+});
+export type WebSearchConfig = z.infer<typeof WebSearchSchema>;
+
+export const ModeSchema = z.enum(MODES);
+export const SandboxSchema = z.enum(['auto', 'off', 'require']);
+export type SandboxSetting = z.infer<typeof SandboxSchema>;
+
+/**
+ * `$WARDEN_HOME/config.json` and `<project>/.warden/config.json`. Every field is optional (files
+ * are layered); defaults live in `CONFIG_DEFAULTS`. Unknown keys are errors, so typos surface.
+ */
+export const ConfigFileSchema = z.strictObject({
+  /** Editors add it for completion; ignored. */
+  $schema: z.string().optional(),
+  model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
+  baseUrl: httpUrl.optional(),
+  mode: ModeSchema.optional(),
+  /** Longer than a day is refused: timers cannot hold much more (2^31 ms), and nobody waits that long. */
+  approvalTimeoutSec: positiveInt(86_400).optional(),
+  sandbox: SandboxSchema.optional(),
+  maxStepsPerTurn: positiveInt(10_000).optional(),
+  contextWindowTokens: positiveInt(100_000_000).optional(),
+  protectedPaths: z.array(z.string().min(1, { error: 'expected a non-empty pattern' })).optional(),
+  webSearch: WebSearchSchema.optional(),
+  mcpServers: z.record(serverName, McpServerSchema).optional(),
+});
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+/** The known keys of each object in a config file, for "did you mean" hints. */
+export const KNOWN_KEYS = {
+  root: Object.keys(ConfigFileSchema.shape),
+  webSearch: Object.keys(WebSearchSchema.shape),
+  mcpServer: [...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)])],
+} as const;
+
+export const DEFAULT_MODEL = 'gpt-4.1-mini';
+
+export const CONFIG_DEFAULTS = {
+  model: DEFAULT_MODEL,
+  mode: 'manual',
+  approvalTimeoutSec: 600,
+  sandbox: 'auto',
+  maxStepsPerTurn: 50,
+  contextWindowTokens: 128_000,
+} as const satisfies Partial<ConfigFile>;
