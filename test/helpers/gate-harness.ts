@@ -20,13 +20,16 @@ import type { AuditRecord } from '../../src/audit/types';
 import { ApprovalBroker, type BrokerEvent } from '../../src/gate/broker';
 import { type AuditSink, type Caller, Gate } from '../../src/gate/gate';
 import { GrantStore } from '../../src/gate/grants';
+import { loadCommandGuard } from '../../src/policy/command-guard';
 import type { CommandGuard } from '../../src/policy/command-types';
 import { PathFence } from '../../src/policy/path-guard';
 import type { PolicyContext } from '../../src/policy/resolve';
 import type { LoadedRule, PolicyRule } from '../../src/policy/rules';
 import type { ApprovalRequest, Mode, ToolResultEnvelope } from '../../src/protocol';
 import { type AnyTool, defineTool, type SandboxInfo, type ToolContext } from '../../src/tools/types';
-import { fakeCommandGuard } from './fake-command-guard';
+
+/** The real command guard (tree-sitter-bash), loaded once per test file. */
+const realCommandGuard = await loadCommandGuard();
 
 export type HarnessOptions = {
   mode?: Mode;
@@ -35,6 +38,7 @@ export type HarnessOptions = {
   /** Replaces the policy context entirely (e.g. a function that throws). */
   policy?: () => PolicyContext;
   sandbox?: SandboxInfo;
+  /** Defaults to the real command guard. */
   commands?: CommandGuard;
   /** Decision timeout of the broker (default 60 s). */
   timeoutMs?: number;
@@ -71,7 +75,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
   let mode: Mode = options.mode ?? 'manual';
   let rules: LoadedRule[] = fillRules(options.rules ?? []);
   const fence = new PathFence(root);
-  const deps = { fence, commands: options.commands ?? fakeCommandGuard(), sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo) };
+  const deps = { fence, commands: options.commands ?? realCommandGuard, sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo) };
 
   const broker = new ApprovalBroker({
     timeoutMs: options.timeoutMs ?? 60_000,

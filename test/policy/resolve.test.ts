@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadCommandGuard } from '../../src/policy/command-guard';
 import { type CallFacts, gatherFacts } from '../../src/policy/facts';
 import { PathFence } from '../../src/policy/path-guard';
 import { type PolicyResult, resolvePolicy } from '../../src/policy/resolve';
 import type { LoadedRule, PolicyRule } from '../../src/policy/rules';
 import type { Mode } from '../../src/protocol';
 import { type AnyTool, defineTool, type SandboxInfo } from '../../src/tools/types';
-import { fakeCommandGuard } from '../helpers/fake-command-guard';
 import { stubTools } from '../helpers/gate-harness';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'warden-policy-')));
@@ -23,7 +23,7 @@ symlinkSync(join(root, 'lib'), join(root, 'src', 'lib-link'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const fence = new PathFence(root);
-const commands = fakeCommandGuard();
+const commands = await loadCommandGuard();
 const BWRAP: SandboxInfo = { kind: 'bwrap', path: '/usr/bin/bwrap' };
 const NO_SANDBOX: SandboxInfo = { kind: 'none', reason: 'test' };
 
@@ -94,12 +94,13 @@ describe('risk', () => {
     ['a read-only command', () => exec('git status'), 'low', /read-only command/],
     ['a read-only compound', () => exec('git diff && git log'), 'low', /read-only command/],
     ['an ordinary command', () => exec('npm test'), 'medium', /^$/],
-    ['rm', () => exec('rm -r build'), 'high', /rm deletes files/],
-    ['git push --force', () => exec('git push --force origin main'), 'high', /rewrites remote history/],
-    ['git reset --hard', () => exec('git reset --hard HEAD~1'), 'high', /discards work/],
+    ['rm', () => exec('rm -r build'), 'high', /deletes files/],
+    ['git push --force', () => exec('git push --force origin main'), 'high', /rewriting remote history/],
+    ['git reset --hard', () => exec('git reset --hard HEAD~1'), 'high', /discards uncommitted/],
     ['npm publish', () => exec('npm publish'), 'high', /publishes/],
-    ['rm hidden behind a read-only part', () => exec('ls; rm x'), 'high', /rm deletes files/],
-    ['a command the guard cannot judge', () => exec('echo $(whoami)'), 'high', /cannot judge/],
+    ['rm hidden behind a read-only part', () => exec('ls; rm x'), 'high', /deletes files/],
+    ['a command the guard cannot judge', () => exec('eval "$x"'), 'high', /cannot judge/],
+    ['a command name known only at run time', () => exec('$CMD foo'), 'high', /cannot judge/],
     ['a read-only command without a sandbox', () => exec('ls', NO_SANDBOX), 'medium', /without a sandbox/],
     ['an ordinary command without a sandbox', () => exec('npm test', NO_SANDBOX), 'medium', /without a sandbox/],
     ['a read-only command in a protected folder', () => facts('execute_command', { command: 'ls', cwd: '.git' }), 'high', /protected path \.git/],
@@ -260,7 +261,7 @@ describe('modes', () => {
     ['auto', 'an unsandboxed command', () => exec('npm test', NO_SANDBOX), 'ask', 'default-ask-execute_command'],
     ['auto', 'an unsandboxed read-only command', () => exec('ls', NO_SANDBOX), 'ask', 'default-ask-execute_command'],
     ['auto', 'a destructive command', () => exec('rm -r build'), 'ask', 'default-ask-execute_command'],
-    ['auto', 'a command it cannot judge', () => exec('echo $(id)'), 'ask', 'default-ask-execute_command'],
+    ['auto', 'a command it cannot judge', () => exec('bash -c "$x"'), 'ask', 'default-ask-execute_command'],
     ['auto', 'a write to a protected path', () => write('.github/workflows/ci.yml'), 'ask', 'default-ask-write_file'],
     ['auto', 'an MCP tool', () => facts('mcp__fake__delete', { id: '1' }), 'allow', 'mode-auto'],
     ['auto', 'a question', () => facts('ask_user', { question: 'q' }), 'ask', 'default-ask-ask_user'],
@@ -313,8 +314,9 @@ describe('what no rule or mode can allow', () => {
     ['an absolute path outside', () => write('/etc/passwd'), 'path-fence'],
     ['a ~ path', () => write('~/.bashrc'), 'path-invalid'],
     ['a cwd outside the project', () => facts('execute_command', { command: 'ls', cwd: '/' }), 'path-fence'],
-    ['a command the guard denies', () => exec('rm -rf /'), 'command-deny-root'],
-    ['a denied part of a compound', () => exec('ls && mkfs /dev/sda'), 'command-deny-mkfs'],
+    ['a command the guard denies', () => exec('rm -rf /'), 'cmd-rm-root'],
+    ['a denied part of a compound', () => exec('ls && mkfs /dev/sda'), 'cmd-mkfs'],
+    ['sudo', () => exec('sudo rm -r -f /'), 'cmd-sudo'],
     ['content over the size cap', () => write('src/big.txt', 'x'.repeat(5 * 1024 * 1024 + 1)), 'size-cap'],
     ['a loopback URL', () => facts('web_fetch', { url: 'http://127.0.0.1:8080/admin' }), 'ssrf-url'],
     ['a metadata URL', () => facts('web_fetch', { url: 'http://169.254.169.254/latest/meta-data' }), 'ssrf-url'],
