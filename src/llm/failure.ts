@@ -20,8 +20,18 @@ export type Failure =
   | { kind: 'bad_response'; detail: string };
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
-const NO_TOOLS =
-  /(does not|doesn't|do not|cannot|can't)\s+support\s+(tools?|functions?|function calling|tool calling)|\b(tools?|functions?|function[ _-]calling|tool[ _-]calling|tool_choice)\b[^.\n]{0,40}\b(not|un)[ -]?supported|unsupported[^.\n]{0,30}\b(tools?|functions?)\b|requires --jinja|argument supplied: tools|unknown (field|parameter|argument)[^.\n]{0,20}\btools\b/i;
+// Kept tight on purpose: a schema error that merely mentions a function must not read as "no tools".
+const NO_TOOLS = new RegExp(
+  [
+    String.raw`(does not|doesn't|do not|cannot|can't) support (tools?|functions?|function calling|tool calling|tool use)\b`,
+    String.raw`\b(tools?|functions?|function[ _-]calling|tool[ _-]calling|tool[ _-]use|tool_choice)( are| is)? (not|un)[ -]?supported`,
+    String.raw`unsupported (parameter|argument|field)s?:? ['"]?(tools|functions|tool_choice)\b`,
+    String.raw`requires --jinja`,
+    String.raw`argument supplied: tools\b`,
+    String.raw`unknown (field|parameter|argument):? ['"]?tools\b`,
+  ].join('|'),
+  'i',
+);
 const CONTEXT =
   /context[ _-]length|maximum context|context window|context size|too many tokens|prompt is too long|input is too long|reduce the length of the messages/i;
 const STREAM_OPTIONS = /stream_options|include_usage/i;

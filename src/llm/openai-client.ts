@@ -84,6 +84,11 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     const baseFetch = options.fetch ?? globalThis.fetch;
     const capturingFetch: typeof fetch = async (input, init) => {
       const response = await baseFetch(input, init);
+      if (response.ok && /application\/json/i.test(response.headers.get('content-type') ?? '')) {
+        // A server that ignores `stream: true` answers one completion: pass it on as a single event.
+        const whole = (await response.text()).replace(/\r?\n/g, ' ');
+        return new Response(`data: ${whole}\n\ndata: [DONE]\n\n`, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+      }
       if (response.ok) return response;
       errorBody = await response.text().catch(() => undefined);
       return new Response(errorBody ?? null, { status: response.status, statusText: response.statusText, headers: response.headers });

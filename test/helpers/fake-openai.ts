@@ -48,6 +48,8 @@ export type FakeWireStyle = {
   wholeToolCalls?: boolean;
   /** Only `choices` (and `usage`): no id, object, created, model, system_fingerprint, logprobs. */
   bare?: boolean;
+  /** Answer one `chat.completion` JSON object even when the request asked to stream. */
+  ignoreStream?: boolean;
 };
 
 export type FakeReply = {
@@ -289,7 +291,7 @@ export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpen
       if (reply.status !== undefined && (reply.status < 200 || reply.status > 299)) {
         const fallback = { error: { message: `fake-openai: status ${reply.status}`, type: 'server_error', code: null } };
         sendError(res, reply.status, reply.errorBody ?? fallback, reply.headers);
-      } else if (body.stream === true) {
+      } else if (body.stream === true && !reply.style?.ignoreStream) {
         await sendStream(res, reply, req);
       } else {
         res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });

@@ -81,6 +81,17 @@ describe('createOpenAIClient: streaming', () => {
     expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
   });
 
+  it('accepts a server that ignores stream: true and answers one JSON object', async () => {
+    const server = await serve([
+      { text: 'all at once', toolCalls: [{ name: 'read_file', args: { path: 'a' } }], usage: { prompt_tokens: 4, completion_tokens: 2 }, style: { ignoreStream: true } },
+    ]);
+    const shown: string[] = [];
+    const turn = await clientFor(server.url).complete(request({ onText: (d) => shown.push(d) }));
+    expect(turn).toMatchObject({ text: 'all at once', finishReason: 'tool_calls', usage: { promptTokens: 4, completionTokens: 2 } });
+    expect(turn.toolCalls[0]?.function).toEqual({ name: 'read_file', arguments: '{"path":"a"}' });
+    expect(shown).toEqual(['all at once']);
+  });
+
   it('counts usage when the server reports it, and leaves it undefined when not', async () => {
     const server = await serve([{ text: 'a', usage: { prompt_tokens: 12, completion_tokens: 5 } }, { text: 'b', usage: false }]);
     const client = clientFor(server.url);
