@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool, ToolOutput } from '../tools/types';
+import { hashServerConfig } from './config-hash';
 import { type McpConnection, openConnection } from './connection';
+import { mcpToolPrefix } from './names';
 import { formatToolResult } from './result';
 import { createStderrTail, type StderrTail } from './stderr-tail';
 import { buildMcpTools } from './tools';
@@ -47,6 +48,8 @@ type Entry = {
   pending?: Promise<void>;
   generation: number;
   inFlight: Map<number, string>;
+  /** Set when another server's tools would carry the same `mcp__<server>__` prefix. */
+  conflict?: string;
 };
 
 /** Builds the manager; nothing starts until `start()`. */
@@ -61,6 +64,13 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       { name, config, state: 'starting', warnings: [], tools: [], stderr: createStderrTail(), generation: 0, inFlight: new Map() },
     ]),
   );
+  const byPrefix = new Map<string, string>();
+  for (const e of entries.values()) {
+    const prefix = mcpToolPrefix(e.name);
+    const first = byPrefix.get(prefix);
+    if (first === undefined) byPrefix.set(prefix, e.name);
+    else e.conflict = `Not started: its tools would be named ${prefix}*, like those of server "${first}"; rename one of them.`;
+  }
 
   const statusOf = (e: Entry): McpServerStatus => ({
     name: e.name,
@@ -92,6 +102,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     await e.pending;
     await stopConnection(e);
     if (closed || generation !== e.generation) return;
+    if (e.conflict) return fail(e, e.conflict);
     const attempt = new AbortController();
     e.attempt = attempt;
     Object.assign(e, { state: 'starting', error: undefined, warnings: [], tools: [] });
@@ -175,7 +186,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     },
     configHash(name) {
       const e = entries.get(name);
-      return e ? createHash('sha256').update(stableJson(e.config)).digest('hex') : undefined;
+      return e ? hashServerConfig(e.config) : undefined;
     },
   };
 }
@@ -189,13 +200,4 @@ function stateOf(e: Entry): McpServerState {
 function lastLine(e: Entry): string {
   const line = e.stderr.text().trimEnd().split('\n').at(-1)?.trim();
   return line ? ` Last stderr: ${line}` : '';
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

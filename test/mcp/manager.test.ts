@@ -167,6 +167,16 @@ describe('MCP manager with the fixture server', () => {
     expect(m.status().every((s) => s.status === 'failed')).toBe(true);
   });
 
+  it('refuses to start a second server whose tool names would collide with the first', async () => {
+    const m = manager({ servers: { 'my server': { command: 'warden-no-such-command-9f3c' }, 'my.server': fixtureServer() } });
+    await m.start();
+    expect(m.status()[1]).toMatchObject({
+      name: 'my.server',
+      status: 'failed',
+      error: 'Not started: its tools would be named mcp__my_server__*, like those of server "my server"; rename one of them.',
+    });
+  });
+
   it('hashes a server config stably', () => {
     const m = manager({ servers: { a: { command: 'x', args: ['1'], env: { B: '2', A: '1' } }, b: { url: 'http://127.0.0.1:1/mcp' } } });
     const same = createMcpManager({ servers: { a: { env: { A: '1', B: '2' }, args: ['1'], command: 'x' } } });
