@@ -71,6 +71,11 @@ export type ApprovalRequest = {
   grantOptions: GrantScope[];
   /** Set when an edit was refused; the request stays pending. */
   editError?: string;
+  /**
+   * Bumped by the core whenever a still-pending request changes (e.g. an edit was refused again),
+   * so the UI knows a decision it sent was answered and the request takes a new one.
+   */
+  revision?: number;
 };
 
 export type Decision =

@@ -1,0 +1,28 @@
+import { Box, Text } from 'ink';
+import { ApprovalScrollCounts } from './ApprovalScrollCounts';
+import type { LineTone, PreviewLine } from './approval-lines';
+
+const TONES: Record<LineTone, { color?: string; bold?: boolean; dimColor?: boolean }> = {
+  command: { bold: true },
+  label: { color: 'cyan' },
+  note: { color: 'yellow' },
+  plain: {},
+  dim: { dimColor: true },
+};
+
+/** A scrolled window of prepared lines plus the count of lines outside it. */
+export function ApprovalLines(props: { lines: PreviewLine[]; offset: number; height: number; width: number }) {
+  const rows = Math.max(1, props.height - 1);
+  const start = Math.max(0, Math.min(props.offset, props.lines.length - rows));
+  const shown = props.lines.slice(start, start + rows);
+  return (
+    <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
+      {shown.map((line, i) => (
+        <Text key={start + i} wrap="truncate-end" {...TONES[line.tone]}>
+          {line.text}
+        </Text>
+      ))}
+      <ApprovalScrollCounts above={start} below={Math.max(0, props.lines.length - start - shown.length)} />
+    </Box>
+  );
+}

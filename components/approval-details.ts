@@ -1,0 +1,68 @@
+/**
+ * Pure builder for the card's "who, why, what, risk, rule, undo" lines, already wrapped to the
+ * width, so the card knows exactly how many rows they take.
+ */
+import type { ApprovalRequest } from '../src/protocol';
+import { compactJson, formatAge, formatDuration, wrap } from './approval-text';
+
+export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
+export type DetailLine = { label: string; text: string; tone: DetailTone };
+
+export const DETAIL_LABEL_WIDTH = 6;
+
+/** A one-line summary of what the call does: the path, the command, or the arguments. */
+export function shortArgs(request: ApprovalRequest): string {
+  const p = request.preview;
+  if (p.kind === 'diff') return p.path;
+  if (p.kind === 'command') return p.command;
+  if (p.kind === 'plan') return p.title || `${p.steps.length} steps`;
+  if (p.kind === 'question') return p.question;
+  return compactJson(request.args);
+}
+
+/** The risk label that reads without colour. */
+export function riskLabel(level: ApprovalRequest['risk']['level']): string {
+  return level === 'high' ? 'HIGH' : level === 'medium' ? 'MEDIUM' : 'low';
+}
+
+/** Lines for the card; `parentName` names the parent agent when the core knows it. */
+export function approvalDetailLines(
+  request: ApprovalRequest,
+  width: number,
+  nowMs: number,
+  parentName?: string,
+): DetailLine[] {
+  const w = Math.max(10, width - DETAIL_LABEL_WIDTH);
+  const out: DetailLine[] = [];
+  const add = (label: string, text: string, tone: DetailTone, maxLines = 1) => {
+    wrap(text, w, maxLines).forEach((line, i) => {
+      out.push({ label: i === 0 ? label : '', text: line, tone });
+    });
+  };
+  const who = [request.agentName];
+  if (request.parentAgentId) who.push(`sub-agent of ${parentName ?? request.parentAgentId}`);
+  who.push(`task ${request.taskId}`);
+  if (request.step) {
+    const of = request.step.total ? `/${request.step.total}` : '';
+    who.push(`step ${request.step.index}${of}${request.step.title ? ` "${request.step.title}"` : ''}`);
+  }
+  add('who', who.join(' · '), 'plain');
+  add('why', request.why ?? '(the model gave no reason)', request.why ? 'plain' : 'dim', 2);
+  add('what', `${request.tool} ${shortArgs(request)}`, 'plain');
+  const reasons = request.risk.reasons.length ? ` — ${request.risk.reasons.join('; ')}` : '';
+  add('risk', `${riskLabel(request.risk.level)}${reasons}`, request.risk.level, 2);
+  add('rule', `${request.rule.id} (${request.rule.source}) — ${request.explanation}`, 'plain', 2);
+  const timing = [`asked ${formatAge(request.createdAt, nowMs)} ago`];
+  if (request.expiresAt) {
+    const left = Date.parse(request.expiresAt) - nowMs;
+    if (!Number.isNaN(left)) timing.push(left > 0 ? `expires in ${formatDuration(left)}` : 'expired');
+  }
+  const undo = request.reversible ? 'reversible (undo restores it)' : 'NOT reversible';
+  add('undo', `${undo} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');
+  if (request.preview.kind !== 'plan' && request.preview.kind !== 'question') {
+    const grants = request.grantOptions.map((g) => g.label).join(' | ');
+    add('all', grants ? `a → ${grants}` : 'no approve-all scope is offered for this call', grants ? 'plain' : 'dim');
+  }
+  if (request.editError) add('edit', `refused: ${request.editError}`, 'error', 2);
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * Pure line builders for the drawer's scrollable previews (command, arguments, plan steps). Each
+ * line fits the width already, so a view of N rows is exactly N terminal lines.
+ */
+import type { ApprovalPreview, ApprovalRequest } from '../src/protocol';
+import { formatDuration, prettyJson, wrap } from './approval-text';
+
+export type LineTone = 'command' | 'label' | 'note' | 'plain' | 'dim';
+export type PreviewLine = { text: string; tone: LineTone };
+
+type CommandPreview = Extract<ApprovalPreview, { kind: 'command' }>;
+type PlanPreview = Extract<ApprovalPreview, { kind: 'plan' }>;
+
+function wrapped(text: string, width: number, first: string, rest: string, tone: LineTone): PreviewLine[] {
+  return wrap(text, Math.max(1, width - first.length)).map((line, i) => ({
+    text: (i === 0 ? first : rest) + line,
+    tone,
+  }));
+}
+
+/** The command in full (never truncated: it is what runs), its parts, cwd, timeout and notes. */
+export function commandPreviewLines(preview: CommandPreview, width: number): PreviewLine[] {
+  const lines = wrapped(preview.command, width, '$ ', '  ', 'command');
+  if (preview.parts.length > 1) {
+    lines.push({ text: `${preview.parts.length} commands run:`, tone: 'label' });
+    preview.parts.forEach((part, i) => {
+      const n = `${i + 1}. `;
+      lines.push(...wrapped(part, width, `  ${n}`, ' '.repeat(n.length + 2), 'plain'));
+    });
+  }
+  lines.push(...wrapped(preview.cwd, width, 'cwd      ', '         ', 'plain'));
+  lines.push({ text: `timeout  ${formatDuration(preview.timeoutMs)}`, tone: 'plain' });
+  for (const note of preview.notes) lines.push(...wrapped(note, width, 'note     ', '         ', 'note'));
+  return lines;
+}
+
+/** The arguments as pretty JSON, one JSON line per row (long lines wrap). */
+export function argsPreviewLines(request: ApprovalRequest, width: number): PreviewLine[] {
+  const lines: PreviewLine[] = [];
+  const mcp = /^mcp__(.+?)__(.+)$/.exec(request.tool);
+  if (mcp) lines.push({ text: `MCP server ${mcp[1]} · tool ${mcp[2]}`, tone: 'label' });
+  for (const line of prettyJson(request.args).split('\n')) {
+    lines.push(...wrapped(line, width, '', '  ', 'plain'));
+  }
+  return lines;
+}
+
+/** Numbered plan steps. */
+export function planPreviewLines(preview: PlanPreview, width: number): PreviewLine[] {
+  const lines: PreviewLine[] = [];
+  preview.steps.forEach((step, i) => {
+    const n = `${String(i + 1).padStart(2)}. `;
+    lines.push(...wrapped(step, width, n, ' '.repeat(n.length), 'plain'));
+  });
+  if (!preview.steps.length) lines.push({ text: '(the plan has no steps)', tone: 'dim' });
+  return lines;
+}
