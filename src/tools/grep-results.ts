@@ -25,7 +25,7 @@ function rgText(field: RgText | undefined): string | undefined {
  * folder relative to the root). Contract: never throws; anything but a match gives undefined.
  */
 export function parseRgLine(line: string, base: string): GrepMatch | undefined {
-  let event: { type?: string; data?: { path?: RgText; lines?: RgText; line_number?: number } };
+  let event: { type?: string; data?: { path?: RgText; lines?: RgText; line_number?: number; submatches?: { start?: number }[] } };
   try {
     event = JSON.parse(line);
   } catch {
@@ -38,11 +38,15 @@ export function parseRgLine(line: string, base: string): GrepMatch | undefined {
   if (path === undefined || text === undefined || typeof lineNumber !== 'number') return undefined;
   const local = path.replace(/^\.\//, '');
   const trimmed = text.replace(/\r?\n$/, '');
-  return {
-    path: base === '' ? local : `${base}/${local}`,
-    line: lineNumber,
-    text: trimmed.length > MAX_TEXT_CHARS ? `${trimmed.slice(0, MAX_TEXT_CHARS)}…` : trimmed,
-  };
+  return { path: base === '' ? local : `${base}/${local}`, line: lineNumber, text: clip(trimmed, event.data.submatches?.[0]?.start ?? 0) };
+}
+
+/** A long line (minified code) is cut to a window around the first match; rg's --max-columns does not apply to --json. */
+function clip(text: string, byteStart: number): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const at = Buffer.from(text).subarray(0, byteStart).toString('utf8').length;
+  const from = Math.max(0, Math.min(at - 100, text.length - MAX_TEXT_CHARS));
+  return `${from > 0 ? '…' : ''}${text.slice(from, from + MAX_TEXT_CHARS)}${from + MAX_TEXT_CHARS < text.length ? '…' : ''}`;
 }
 
 /**

@@ -99,6 +99,13 @@ describe('grep_code', () => {
     expect(data(wider).truncated).toBe(false);
   });
 
+  it('shows a window around the match on a very long line', async () => {
+    t = makeToolContext({ files: { 'min.js': `${'a'.repeat(5000)}needle${'b'.repeat(5000)}` } });
+    const [match] = data(await tool.execute({ pattern: 'needle' }, t.ctx)).matches;
+    expect(match?.text).toMatch(/^…a+needleb+…$/);
+    expect(match?.text.length).toBeLessThanOrEqual(302);
+  });
+
   it('treats no matches as a normal result and a bad regex as an error', async () => {
     t = makeToolContext({ files: { 'a.txt': 'hay' } });
     expect(await tool.execute({ pattern: 'needle' }, t.ctx)).toMatchObject({ ok: true, output: expect.stringContaining('No matches') });
