@@ -101,6 +101,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
       // A full-screen UI owns the terminal: the package must not print; failures reach the caller.
       logLevel: 'off',
       fetch: capturingFetch,
+      // The package reads OPENAI_ORG_ID / OPENAI_PROJECT_ID; they are for OpenAI only, not other hosts.
+      ...(baseUrl !== DEFAULT_BASE_URL && { organization: null, project: null }),
     });
     const assembler = createTurnAssembler(newId);
     let delivered = false;
