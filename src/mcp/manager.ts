@@ -145,7 +145,8 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     } catch (err) {
       if (signal.aborted) return { ok: false, error: `The call to ${tool} on MCP server "${e.name}" was cancelled.` };
       if (connection.closed || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
-        if (e.connection === connection && stateOf(e) !== 'failed') fail(e, `The server exited during a call to ${tool}.${lastLine(e)}`);
+        if (e.connection !== connection) return { ok: false, error: `MCP server "${e.name}" was restarted or stopped while running ${tool}; the call did not complete.` };
+        if (stateOf(e) !== 'failed') fail(e, `The server exited during a call to ${tool}.${lastLine(e)}`);
         return { ok: false, error: `MCP server "${e.name}" stopped while running ${tool}; the call did not complete and the server is now marked failed.${lastLine(e)}` };
       }
       return { ok: false, error: `MCP tool ${tool} on server "${e.name}" failed: ${err instanceof Error ? err.message : String(err)}` };
