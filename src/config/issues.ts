@@ -51,17 +51,19 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return best?.key;
 }
 
+/** Optimal-string-alignment distance: like Levenshtein, with a swap of neighbours costing 1. */
 function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
     }
-    prev = row;
   }
-  return prev[b.length] ?? 0;
+  return at(a.length, b.length);
 }
 
 /**
@@ -86,9 +88,11 @@ export function formatIssues(where: string, issues: readonly z.core.$ZodIssue[],
         lines.push(`${where}: ${formatPath(path)}: expected ${expected}, ${got}`);
         break;
       }
-      case 'invalid_value':
-        lines.push(`${where}: ${formatPath(path)}: expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`);
+      case 'invalid_value': {
+        const values = issue.values.map((v) => JSON.stringify(v));
+        lines.push(`${where}: ${formatPath(path)}: expected ${values.length === 1 ? '' : 'one of '}${values.join(', ')}`);
         break;
+      }
       case 'invalid_key': {
         const inner = issue.issues[0]?.message ?? issue.message;
         lines.push(`${where}: ${formatPath(path)}: invalid name: ${inner}`);
