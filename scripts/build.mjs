@@ -35,8 +35,9 @@ await build({
   jsx: 'automatic',
   minify: true,
   legalComments: 'none',
-  // Optional dev-only imports of Ink, and packages that locate binaries next to themselves.
-  external: ['react-devtools-core', '@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
+  // Packages that locate binaries or wasm files next to themselves stay in node_modules.
+  alias: { 'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs') },
+  external: ['@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
   define: { 'process.env.NODE_ENV': '"production"' },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",

@@ -44,6 +44,8 @@ export type SessionOptions = {
   webSearchUrl?: string;
   mcpServers?: Record<string, McpServerConfig>;
   sessionId?: string;
+  /** A first notice in the transcript (the demo says it is a demo). */
+  banner?: string;
 };
 
 export type Session = {
@@ -58,7 +60,7 @@ export type Session = {
 /** Builds a session. Contract: rejects with a clear message for a broken policy file or a required sandbox that is missing. */
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.sessionId ?? randomUUID();
-  const fence = new PathFence(o.root, o.protectedPaths ?? DEFAULT_PROTECTED_PATHS);
+  const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? [])]);
   const [commands, sandbox, policy] = await Promise.all([loadCommandGuard(), pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
   if (!policy.ok) throw new Error(policy.error);
   let rules: LoadedRule[] = policy.rules;
@@ -90,6 +92,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       }
     }
   };
+  if (o.banner) view.notice('info', o.banner);
   if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
   const writer = createAuditWriter({ dir: join(o.home, 'audit'), sessionId, onError: (err) => emit({ type: 'notice', level: 'error', text: `The audit log cannot be written: ${err.message}` }) });

@@ -16,7 +16,7 @@ import { type Ending, blocked, endingOfExecution, endingWithoutRun, gateError } 
 import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
-import { buildPreview } from './preview';
+import { buildPreview, readExisting } from './preview';
 import { toolSpecs } from './specs';
 import { TokenMint } from './tokens';
 
@@ -82,17 +82,29 @@ export class Gate {
       return await this.pass(call, caller);
     } catch (err) {
       const ending = gateError(`gate_error: ${(err as Error).message}`);
-      this.auditBoth(call, caller, { decision: 'deny', rule: 'gate-error', risk: 'high', argsHash: safeHash(call.args) }, ending);
+      try {
+        this.auditBoth(call, caller, { decision: 'deny', rule: 'gate-error', risk: 'high', argsHash: safeHash(call.args) }, ending);
+      } catch {
+        // The audit sink failed as well (its contract says it never throws); the model still gets the error.
+      }
       return ending.envelope;
     }
   }
 
   /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */
   decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
-    if (decision.kind === 'approve_all') {
-      const request = this.o.broker.pending().find((r) => r.id === id);
+    const request = decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan' ? this.o.broker.pending().find((r) => r.id === id) : undefined;
+    if (request && decision.kind === 'approve_all') {
       const key = scopeKey(decision.scope);
-      if (request && !request.grantOptions.some((s) => scopeKey(s) === key)) return { ok: false, error: 'That approve-all scope was not offered for this request.' };
+      if (!request.grantOptions.some((s) => scopeKey(s) === key)) return { ok: false, error: 'That approve-all scope was not offered for this request.' };
+    }
+    // An answer or a plan approval is not a way around the schema, nor an approval of another tool.
+    if (request && decision.kind === 'answer' && request.tool !== 'ask_user') return { ok: false, error: `An answer does not apply to ${request.tool}.` };
+    if (request && decision.kind === 'approve_plan') {
+      const tool = this.tools.get(request.tool);
+      if (request.tool !== 'propose_plan' || !tool) return { ok: false, error: `A plan approval does not apply to ${request.tool}.` };
+      const parsed = parseToolArgs(tool, { ...(request.args as Record<string, unknown>), steps: decision.steps });
+      if (!parsed.ok) return { ok: false, error: parsed.error };
     }
     return this.o.broker.decide(id, decision);
   }
@@ -114,14 +126,11 @@ export class Gate {
     const argsHash = hashArgs(args);
     const base = { decision: policy.decision, rule: policy.rule.id, risk: policy.risk.level, argsHash };
     if (policy.decision === 'deny') {
-      const ending = blocked(policy.rule.id, policy.explanation, policy.rule.source === 'guard' ? 'guard' : 'policy');
+      const ending = blocked(policy.rule.id, policy.explanation, policy.rule.source === 'guard' ? 'guard' : 'policy', ruleApprover(policy));
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
-    if (policy.decision === 'allow') {
-      const approver: Approver = policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';
-      return this.run(tool, args, caller, { ...base, call }, approver);
-    }
+    if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call }, ruleApprover(policy));
     const rejectedKey = `${tool.name}:${argsHash}`;
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
       const reason = 'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
@@ -129,7 +138,7 @@ export class Gate {
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
-    if (this.o.grants.match(facts, policy.risk, caller)) return this.run(tool, args, caller, { ...base, call }, 'grant');
+    if (this.o.grants.match(facts, policy.risk, caller)) return this.run(tool, args, caller, { ...base, call: { ...call, args } }, 'grant');
     return this.askPerson(result.checked, call, caller, base);
   }
 
@@ -145,7 +154,8 @@ export class Gate {
       ...(caller.step ? { step: caller.step } : {}),
       ...(call.why ? { why: call.why } : {}),
       tool: tool.name,
-      args,
+      // A copy: whoever holds the request (UI, listeners) cannot change what will run.
+      args: copyArgs(args),
       argsHash: base.argsHash,
       risk: policy.risk,
       rule: policy.rule,
@@ -156,13 +166,20 @@ export class Gate {
       grantOptions: grantOptions(facts, policy.risk, caller),
     };
     this.asked.set(request.id, { facts, policy, caller });
+    // The accepted edit stays here, out of reach of event listeners; the broker only sees a copy.
+    let accepted: Checked | undefined;
+    const review = (edited: unknown): EditReview => {
+      const result = this.reviewEdit(tool, edited);
+      if (result.kind === 'accept') accepted = result.checked;
+      return result.kind === 'accept' ? { kind: 'accept', args: copyArgs(result.checked.args) } : result;
+    };
     const onAbort = () => this.o.broker.cancelRequest(request.id, 'The turn was cancelled.');
     caller.signal.addEventListener('abort', onAbort, { once: true });
     let outcome: BrokerOutcome;
     try {
       outcome = caller.signal.aborted
         ? { kind: 'failed', code: 'task_cancelled', reason: 'The turn was cancelled.', waitMs: 0 }
-        : await this.o.broker.ask(request, (edited) => this.reviewEdit(tool, edited));
+        : await this.o.broker.ask(request, review);
     } finally {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
@@ -176,10 +193,13 @@ export class Gate {
     }
     if (outcome.kind !== 'decided') throw new Error('unreachable broker outcome');
     const approver = outcome.approver;
-    const final = this.finalArgs(args, outcome.decision);
+    const final = this.finalArgs(args, outcome.decision, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
     const answer = outcome.decision.kind === 'answer' ? outcome.decision.text : undefined;
-    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: hashArgs(final.args), ...(final.edited ? { editedArgs: final.args } : {}) }, approver, fileHash, answer);
+    // The token binds what the person approved: the arguments hashed when the request was made, or the accepted edit.
+    const approvedHash = final.edited ? hashArgs(final.args) : base.argsHash;
+    const targetHash = final.edited && fileHash !== undefined && accepted ? await editedTargetHash(facts, accepted.facts, fileHash) : fileHash;
+    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) }, approver, targetHash, answer);
     if (envelope.status === 'error' && envelope.reason?.startsWith('file_changed') && reask < MAX_REASKS) {
       const again = this.check(tool, final.args);
       if (again.ok) return this.askPerson(again.checked, { ...call, args: final.args }, caller, { ...base, argsHash: hashArgs(final.args) }, reask + 1, 'The file changed since you approved; here is the new diff.');
@@ -187,11 +207,15 @@ export class Gate {
     return envelope;
   }
 
-  private finalArgs(args: Record<string, unknown>, decision: Decision): { args: Record<string, unknown>; edited: boolean } {
-    if (decision.kind === 'edit') return { args: decision.args as Record<string, unknown>, edited: canonicalJson(decision.args) !== canonicalJson(args) };
+  private finalArgs(args: Record<string, unknown>, decision: Decision, acceptedEdit?: Record<string, unknown>): { args: Record<string, unknown>; edited: boolean } {
+    if (decision.kind === 'edit') {
+      if (!acceptedEdit) throw new Error('an edit decision without an accepted edit');
+      return { args: acceptedEdit, edited: canonicalJson(acceptedEdit) !== canonicalJson(args) };
+    }
     if (decision.kind === 'approve_plan') {
-      const edited = canonicalJson(decision.steps) !== canonicalJson(args.steps);
-      return { args: { ...args, steps: decision.steps }, edited };
+      const steps = decision.steps.map(String);
+      const edited = canonicalJson(steps) !== canonicalJson(args.steps);
+      return { args: { ...args, steps }, edited };
     }
     return { args, edited: false };
   }
@@ -204,15 +228,16 @@ export class Gate {
     });
   }
 
-  private reviewEdit(tool: AnyTool, edited: unknown): EditReview {
+  private reviewEdit(tool: AnyTool, edited: unknown): Exclude<EditReview, { kind: 'accept' }> | { kind: 'accept'; checked: Checked } {
     const result = this.check(tool, edited);
     if (!result.ok) return { kind: 'invalid', error: result.error };
     if (result.checked.policy.decision === 'deny') return { kind: 'blocked', ruleId: result.checked.policy.rule.id, reason: result.checked.policy.explanation };
-    return { kind: 'accept', args: result.checked.args };
+    return { kind: 'accept', checked: result.checked };
   }
 
+  /** Runs an allowed call; `base.argsHash` is the hash of the arguments that were allowed, which the token binds. */
   private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, fileHash?: string, answer?: string): Promise<ToolResultEnvelope> {
-    const argsHash = hashArgs(args);
+    const argsHash = base.argsHash;
     this.audit(base.call, caller, { ...base, argsHash }, approver);
     const token = this.mint.issue({ tool: tool.name, argsHash, ...(fileHash !== undefined ? { fileHash } : {}) });
     const ctx: ToolContext = {
@@ -287,6 +312,30 @@ type RecordBase = {
   durationMs?: number;
   editedArgs?: unknown;
 };
+
+function ruleApprover(policy: PolicyResult): Approver {
+  return policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';
+}
+
+/** A deep copy of parsed arguments (plain JSON data in practice); the original if it cannot be copied. */
+function copyArgs(args: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(args);
+  } catch {
+    return args;
+  }
+}
+
+/**
+ * The pre-image hash a write's token binds after an edit: the original one when the edit kept the
+ * target, else the edited target as it is now (the person chose it; there is no earlier state to compare).
+ */
+async function editedTargetHash(original: CallFacts, edited: CallFacts, fileHash: string): Promise<string> {
+  const before = original.paths[0]?.verdict;
+  const after = edited.paths[0]?.verdict;
+  if (!after?.ok || (before?.ok && before.path === after.path)) return fileHash;
+  return (await readExisting(after.path)).hash;
+}
 
 function safeHash(args: unknown): string {
   try {

@@ -1,0 +1,120 @@
+/**
+ * Entry point: flags → config → Session → the Ink <App/> or the headless runner.
+ * The only file of src/ that may import ink, react or components/.
+ */
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { render } from 'ink';
+import { App } from '../components/App';
+import packageJson from '../package.json' with { type: 'json' };
+import { runAuditCli } from './audit/cli';
+import { helpText, parseArgs } from './config/args';
+import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
+import { runHeadless } from './headless';
+import { prepareDemoProject } from './llm/demo-assets';
+import { createDemoModel } from './llm/demo-model';
+import { createOpenAIClient } from './llm/openai-client';
+import type { ModelClient } from './llm/types';
+import { type Session, createSession } from './session';
+
+const io = { stdout: process.stdout, stderr: process.stderr };
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (!parsed.ok) return usage(parsed.error);
+  const args = parsed.args;
+  if (args.kind === 'help') return print(helpText(packageJson.version));
+  if (args.kind === 'version') return print(packageJson.version);
+  const home = wardenHome(process.env);
+  if (args.kind === 'audit') return runAuditCli(args.argv, { ...io, auditDir: join(home, 'audit'), columns: process.stdout.columns ?? 120 });
+  if (args.headless && !args.prompt) return usage('--headless needs a prompt (-p PROMPT)');
+  if (!args.headless && !process.stdin.isTTY) return usage('the full-screen app needs a terminal; for scripts use --headless -p PROMPT');
+
+  const flags = { ...(args.model ? { model: args.model } : {}), ...(args.mode ? { mode: args.mode } : {}) };
+  let root = resolve(args.root ?? process.cwd());
+  if (!isDirectory(root)) return usage(`--root ${root} is not a folder`);
+  let loaded = loadConfig({ home, root, env: process.env, flags });
+  if (!loaded.ok) return fail(loaded.error);
+  const demo = args.demo || (!loaded.config.apiKey && !loaded.config.baseUrl);
+  if (demo) {
+    root = await prepareDemoProject();
+    loaded = loadConfig({ home, root, env: process.env, flags });
+    if (!loaded.ok) return fail(loaded.error);
+  }
+  for (const warning of loaded.warnings) io.stderr.write(`warden: ${warning}\n`);
+  const config = loaded.config;
+
+  let session: Session;
+  try {
+    session = await createSession({
+      root,
+      home,
+      model: demo ? createDemoModel() : openAIModel(config),
+      mode: config.mode,
+      approvalTimeoutSec: config.approvalTimeoutSec,
+      sandbox: config.sandbox,
+      maxStepsPerTurn: config.maxStepsPerTurn,
+      contextWindowTokens: config.contextWindowTokens,
+      protectedPaths: config.protectedPaths,
+      ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
+      mcpServers: config.mcpServers,
+      ...(demo ? { banner: `DEMO: no OPENAI_API_KEY or OPENAI_BASE_URL, so a scripted demo model runs on a scratch copy of a small project at ${root}. Nothing outside it is touched.` } : {}),
+    });
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  try {
+    if (args.headless) return await runHeadless(session, args.prompt ?? '', { json: args.json }, io);
+    return await runApp(session, args.prompt, demo, root);
+  } finally {
+    await session.close();
+  }
+}
+
+async function runApp(session: Session, prompt: string | undefined, demo: boolean, root: string): Promise<number> {
+  const detach = session.attachApprover();
+  const onInputClosed = () => session.client.send({ type: 'input_closed' });
+  process.stdin.once('end', onInputClosed);
+  const app = render(<App client={session.client} />, { exitOnCtrlC: false });
+  if (demo) session.client.send({ type: 'submit', text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}` });
+  else if (prompt) session.client.send({ type: 'submit', text: prompt });
+  await app.waitUntilExit();
+  process.stdin.off('end', onInputClosed);
+  detach();
+  return 0;
+}
+
+function openAIModel(config: ResolvedConfig): ModelClient {
+  return createOpenAIClient({ model: config.model, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function print(text: string): number {
+  io.stdout.write(`${text}\n`);
+  return 0;
+}
+
+function usage(error: string): number {
+  io.stderr.write(`warden: ${error}\nRun 'warden --help' for usage.\n`);
+  return 2;
+}
+
+function fail(error: string): number {
+  io.stderr.write(`warden: ${error}\n`);
+  return 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    io.stderr.write(`warden: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
