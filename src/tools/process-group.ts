@@ -43,17 +43,12 @@ const STREAM_DRAIN_MS = 1000;
  */
 export async function runInProcessGroup(req: GroupRunRequest): Promise<GroupRunResult> {
   const started = Date.now();
-  const subprocess = execa(req.file, req.args, {
-    cwd: req.cwd,
-    env: req.env,
-    extendEnv: false,
-    detached: true,
-    stdin: 'ignore',
-    all: true,
-    buffer: false,
-    reject: false,
-    stripFinalNewline: false,
-  });
+  let subprocess: ReturnType<typeof spawnGrouped>;
+  try {
+    subprocess = spawnGrouped(req);
+  } catch (err) {
+    return { kind: 'spawn_failed', message: err instanceof Error ? err.message : String(err) };
+  }
   const output = new HeadTailBuffer(req.maxOutputBytes);
   subprocess.all?.on('data', (chunk: Buffer) => output.push(chunk));
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
@@ -97,4 +92,19 @@ export async function runInProcessGroup(req: GroupRunRequest): Promise<GroupRunR
     straysStopped: ending === 'exited' && straysStopped,
     durationMs: Date.now() - started,
   };
+}
+
+function spawnGrouped(req: GroupRunRequest) {
+  return execa(req.file, req.args, {
+    cwd: req.cwd,
+    env: req.env,
+    extendEnv: false,
+    // Own process group (and session): the whole tree can be signalled at once, and no terminal is attached.
+    detached: true,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
 }
