@@ -27,11 +27,13 @@ export type BrokerOptions = {
   onEvent: (event: BrokerEvent) => void;
 };
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 type Entry = {
   request: ApprovalRequest;
   settle: (outcome: BrokerOutcome) => void;
   reviewEdit: (args: unknown) => EditReview;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
   invalid: number;
   started: number;
 };
@@ -76,15 +78,21 @@ export class ApprovalBroker {
     return [...this.queue.values()].map((e) => e.request);
   }
 
+  /** Queues a request until a decision, the timeout or a failure. Contract: never rejects. */
   ask(request: ApprovalRequest, reviewEdit: (args: unknown) => EditReview): Promise<BrokerOutcome> {
     if (this.inputClosed) return Promise.resolve({ kind: 'failed', code: 'input_closed', reason: 'Input is closed; nobody can approve.', waitMs: 0 });
     if (this.approvers === 0) return Promise.resolve({ kind: 'failed', code: 'no_approver', reason: 'No one is there to approve (headless run).', waitMs: 0 });
     return new Promise((resolve) => {
       const started = this.now();
-      const timer = setTimeout(() => this.finish(request.id, { kind: 'failed', code: 'timeout', reason: `No decision within ${Math.round(this.options.timeoutMs / 1000)} s.` }), this.options.timeoutMs);
-      timer.unref?.();
-      this.queue.set(request.id, { request, settle: resolve, reviewEdit, timer, invalid: 0, started });
-      this.options.onEvent({ type: 'requested', request });
+      const { timeoutMs } = this.options;
+      // setTimeout fires at once for delays past 2^31-1 ms; an infinite timeout means no timer at all.
+      const finite = Number.isFinite(timeoutMs);
+      const timer = finite ? setTimeout(() => this.finish(request.id, { kind: 'failed', code: 'timeout', reason: `No decision within ${Math.round(timeoutMs / 1000)} s.` }), Math.min(timeoutMs, MAX_TIMER_MS)) : undefined;
+      timer?.unref?.();
+      const queued: ApprovalRequest = request.expiresAt || !finite ? request : { ...request, expiresAt: new Date(started + timeoutMs).toISOString() };
+      this.queue.set(request.id, { request: queued, settle: resolve, reviewEdit, timer, invalid: 0, started });
+      // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
+      if (!this.emit({ type: 'requested', request: queued })) this.finish(request.id, { kind: 'failed', code: 'gate_error', reason: 'Announcing the request failed.' });
     });
   }
 
@@ -118,7 +126,7 @@ export class ApprovalBroker {
     const entry = this.queue.get(id);
     if (!entry) return;
     entry.invalid += 1;
-    this.options.onEvent({ type: 'invalid_input', requestId: id, count: entry.invalid, limit: this.invalidLimit });
+    this.emit({ type: 'invalid_input', requestId: id, count: entry.invalid, limit: this.invalidLimit });
     if (entry.invalid >= this.invalidLimit) this.finish(id, { kind: 'failed', code: 'invalid_input', reason: `${this.invalidLimit} invalid inputs in a row.` });
   }
 
@@ -144,7 +152,7 @@ export class ApprovalBroker {
     }
     if (review.kind === 'invalid') {
       entry.request = { ...entry.request, editError: review.error };
-      this.options.onEvent({ type: 'updated', request: entry.request });
+      this.emit({ type: 'updated', request: entry.request });
       return { ok: false, error: review.error };
     }
     if (review.kind === 'blocked') {
@@ -162,6 +170,16 @@ export class ApprovalBroker {
     clearTimeout(entry.timer);
     const full: BrokerOutcome = { ...outcome, waitMs: this.now() - entry.started };
     entry.settle(full);
-    this.options.onEvent({ type: 'resolved', request: entry.request, outcome: full });
+    this.emit({ type: 'resolved', request: entry.request, outcome: full });
+  }
+
+  /** Tells the listener; a listener that throws must not leave requests half-settled. Returns false if it threw. */
+  private emit(event: BrokerEvent): boolean {
+    try {
+      this.options.onEvent(event);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

@@ -5,8 +5,9 @@ import type { Execution } from './executor';
 /** How a call ended, in the shape both the model (envelope) and the audit (outcome, approver) need. */
 export type Ending = { envelope: ToolResultEnvelope; outcome: Outcome; approver: Approver; reason?: string };
 
-export function blocked(rule: string, reason: string, by: 'guard' | 'policy'): Ending {
-  return { envelope: { status: 'blocked', by, rule, reason, retry: false }, outcome: 'blocked', approver: 'policy', reason };
+/** A denial; `approver` is 'rule' when a user or project rule denied, else 'policy' (guards, defaults, modes). */
+export function blocked(rule: string, reason: string, by: 'guard' | 'policy', approver: Approver = 'policy'): Ending {
+  return { envelope: { status: 'blocked', by, rule, reason, retry: false }, outcome: 'blocked', approver, reason };
 }
 
 export function gateError(reason: string): Ending {
