@@ -31,6 +31,10 @@ const routes: Record<string, (res: import('node:http').ServerResponse) => void> 
   '/gzip-bomb': (res) =>
     res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(20 * 1024 * 1024, 'a'))),
   '/hang': () => {},
+  '/hang-body': (res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('partial');
+  },
   '/endless': (res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     const chunk = Buffer.alloc(64 * 1024, 'z');
@@ -149,6 +153,11 @@ describe('web_fetch', () => {
   it('times out', async () => {
     const result = await tool({ timeoutMs: 150 }).execute({ url: `${base}/hang` }, testContext());
     expect(result).toEqual({ ok: false, error: 'public.test:' + server.port + ': web_fetch timed out after 0.15 s.' });
+  });
+
+  it('times out a body that stops arriving', async () => {
+    const result = await tool({ timeoutMs: 150 }).execute({ url: `${base}/hang-body` }, testContext());
+    expect(result).toEqual({ ok: false, error: 'web_fetch timed out after 0.15 s.' });
   });
 
   it('stops when the task is cancelled', async () => {
