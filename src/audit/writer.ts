@@ -36,10 +36,14 @@ export const AUDIT_FILE_PATTERN = /^audit-(\d{4}-\d{2}-\d{2})\.jsonl$/;
 /** `audit-YYYY-MM-DD.jsonl` for a day. */
 export const auditFileName = (day: string): string => `audit-${day}.jsonl`;
 
-/** UTC day of an ISO timestamp, or of `fallback` when the timestamp does not parse. */
+/**
+ * UTC day of an ISO timestamp, or of `fallback` when the timestamp does not parse or falls
+ * outside years 0000–9999 (which would not make a `YYYY-MM-DD` file name).
+ */
 export function utcDay(ts: string, fallback: Date): string {
   const time = Date.parse(ts);
-  return new Date(Number.isNaN(time) ? fallback.getTime() : time).toISOString().slice(0, 10);
+  const day = Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : '';
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : fallback.toISOString().slice(0, 10);
 }
 
 /**

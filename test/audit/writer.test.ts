@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRecord } from '../../src/audit/types';
-import { type AuditEntry, createAuditWriter } from '../../src/audit/writer';
+import { type AuditEntry, createAuditWriter, utcDay } from '../../src/audit/writer';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -86,6 +86,12 @@ describe('createAuditWriter', () => {
     expect(record?.editedArgs).toEqual({ command: 'curl -H "Authorization: Bearer [REDACTED:bearer]" x' });
     expect(record?.reason).toBe('leaked [REDACTED:openai]');
     expect(record?.result).toBe('echo [REDACTED:openai]');
+  });
+
+  it('files a record whose ts will not parse (or is out of range) under today', () => {
+    expect(utcDay('garbage', new Date('2025-06-07T08:00:00Z'))).toBe('2025-06-07');
+    expect(utcDay('+275760-09-13T00:00:00.000Z', new Date('2025-06-07T08:00:00Z'))).toBe('2025-06-07');
+    expect(utcDay('2025-01-01T23:30:00-01:00', new Date(0))).toBe('2025-01-02');
   });
 
   it('cuts very long strings after redaction', () => {
