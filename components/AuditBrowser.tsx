@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import TextInput from 'ink-text-input';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { AgentInfo, CoreClient } from '../src/protocol';
@@ -10,6 +10,7 @@ import { useAuditDay } from './hooks/use-audit-query';
 import { useListCursor } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
+import { useKeys } from './hooks/use-keys';
 
 type Props = {
   client: CoreClient;
@@ -38,7 +39,7 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   const listRows = Math.max(1, height - 9);
   const [cursor] = useListCursor(shown.length, { isActive: isActive && !searching, page: listRows });
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (detail) {
         if (key.escape || key.return || input === 'q') setDetail(false);
@@ -59,7 +60,7 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
     },
     { isActive: isActive && !searching },
   );
-  useInput(
+  useKeys(
     (_input, key) => {
       if (key.escape) {
         setSearch('');

@@ -1,10 +1,11 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, Grant } from '../src/protocol';
 import { clock, truncate } from './format';
 import { useListCursor, windowStart } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
+import { useKeys } from './hooks/use-keys';
 
 type Props = { client: CoreClient; grants: Grant[]; isActive: boolean; width: number; rows: number; onClose: () => void };
 
@@ -15,7 +16,7 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
   const theme = useTheme();
   const [cursor] = useListCursor(grants.length, { isActive });
   const [feedback, setFeedback] = useState('');
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape || input === 'q') return onClose();
       const grant = grants[cursor];

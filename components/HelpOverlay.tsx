@@ -1,14 +1,15 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { SLASH_COMMANDS } from './commands';
 import { KEY_HELP } from './keymap';
 import { Panel } from './Panel';
+import { useKeys } from './hooks/use-keys';
 
 type Props = { isActive: boolean; width: number; onClose: () => void };
 
 /** /help: every key and command, from the same tables the handlers use. */
 export function HelpOverlay({ isActive, width, onClose }: Props): ReactNode {
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape || key.return || input === 'q') onClose();
     },

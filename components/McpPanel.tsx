@@ -1,10 +1,11 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, CoreState } from '../src/protocol';
 import { oneLine, truncate } from './format';
 import { useListCursor } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
+import { useKeys } from './hooks/use-keys';
 
 type Props = { client: CoreClient; servers: CoreState['mcp']; isActive: boolean; width: number; onClose: () => void };
 
@@ -15,7 +16,7 @@ export function McpPanel({ client, servers, isActive, width, onClose }: Props): 
   const theme = useTheme();
   const [cursor] = useListCursor(servers.length, { isActive });
   const [feedback, setFeedback] = useState('');
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape || input === 'q') return onClose();
       const server = servers[cursor];

@@ -1,9 +1,10 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../src/audit/types';
 import type { CoreState, Mode } from '../src/protocol';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
+import { useKeys } from './hooks/use-keys';
 
 type Props = {
   mode: Mode;
@@ -41,7 +42,7 @@ function recentRules(records: AuditRecord[]): [string, number][] {
 export function PolicyPanel(props: Props): ReactNode {
   const { mode, sandboxed, grants, policy, recentAudit, isActive, width, onClose } = props;
   const theme = useTheme();
-  useInput((input, key) => (key.escape || key.return || input === 'q' ? onClose() : undefined), { isActive });
+  useKeys((input, key) => (key.escape || key.return || input === 'q' ? onClose() : undefined), { isActive });
   const rules = recentRules(recentAudit);
   return (
     <Panel title="Policy" footer="Esc closes" width={width}>

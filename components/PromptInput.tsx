@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import TextInput from 'ink-text-input';
 import { type ReactNode, useCallback, useState } from 'react';
 import { complete, SLASH_COMMANDS } from './commands';
@@ -6,6 +6,7 @@ import { truncate } from './format';
 import { useChordGuard } from './hooks/use-chord-guard';
 import { usePromptHistory } from './hooks/use-prompt-history';
 import { useTheme } from './hooks/use-theme';
+import { useKeys } from './hooks/use-keys';
 
 export type PromptMessage = { level: 'info' | 'warn' | 'error'; text: string };
 
@@ -49,7 +50,7 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
     setInputKey((k) => k + 1);
   }, []);
 
-  useInput(
+  useKeys(
     (_input, key) => {
       if (key.upArrow) {
         const text = history.older(value);

@@ -1,5 +1,5 @@
-import { useInput } from 'ink';
 import { CHORDS } from '../keymap';
+import { useKeys } from './use-keys';
 
 type Handlers = {
   onCancelTurn: () => void;
@@ -13,7 +13,7 @@ type Handlers = {
  * Shift+Tab cycles the mode, Ctrl+A and Ctrl+G toggle the sidebar and the sub-agent group.
  */
 export function useAppKeys(handlers: Handlers, options: { isActive: boolean; busy: boolean }): void {
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape && options.busy) handlers.onCancelTurn();
       else if (key.tab && key.shift) handlers.onCycleMode();

@@ -1,5 +1,5 @@
-import { useInput } from 'ink';
 import { useCallback, useRef } from 'react';
+import { useKeys } from './use-keys';
 
 /**
  * ink-text-input inserts the letter of a Ctrl/Alt chord (Ink reports Ctrl+A as input "a" with
@@ -18,7 +18,7 @@ export function useChordGuard(value: string, setValue: (next: string) => void, i
     });
   }, []);
 
-  useInput(
+  useKeys(
     (input, key) => {
       const isChord = (key.ctrl && input.length === 1 && input !== 'c') || (key.meta && !key.escape && input.length === 1);
       if (!isChord) return;

@@ -1,5 +1,5 @@
-import { useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
+import { useKeys } from './use-keys';
 
 /** How long after a first Ctrl+C a second one quits. */
 export const CTRL_C_WINDOW_MS = 2000;
@@ -12,7 +12,7 @@ export function useCtrlC(onQuit: () => void, options: { isActive: boolean; windo
   const [armed, setArmed] = useState(false);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const windowMs = options.windowMs ?? CTRL_C_WINDOW_MS;
-  useInput(
+  useKeys(
     (input, key) => {
       if (!(key.ctrl && input === 'c')) return;
       if (timer.current) {

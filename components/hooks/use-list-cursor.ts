@@ -1,5 +1,5 @@
-import { useInput } from 'ink';
 import { useEffect, useState } from 'react';
+import { useKeys } from './use-keys';
 
 /**
  * A cursor over `length` rows moved with ↑/↓, PgUp/PgDn, Home/End; kept in range when the list
@@ -11,7 +11,7 @@ export function useListCursor(length: number, options: { isActive: boolean; page
   useEffect(() => {
     setCursor((c) => Math.max(0, Math.min(c, length - 1)));
   }, [length]);
-  useInput(
+  useKeys(
     (_input, key) => {
       const move = (delta: number) => setCursor((c) => Math.max(0, Math.min(length - 1, c + delta)));
       if (key.upArrow) move(-1);

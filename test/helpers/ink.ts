@@ -13,6 +13,8 @@ export const KEY = {
   backspace: '\u007F',
   pageUp: '\u001B[5~',
   pageDown: '\u001B[6~',
+  home: '\u001B[H',
+  end: '\u001B[F',
   ctrlC: '\u0003',
   /** Ctrl+<letter>, e.g. ctrl('a') === '\u0001'. */
   ctrl: (letter: string): string => String.fromCharCode(letter.toLowerCase().charCodeAt(0) - 96),
@@ -67,9 +69,14 @@ const YIELDS = 5;
  * own keypress seen by up-to-date handlers (one write of several keys would be one chunk).
  */
 export async function press(stdin: { write: (data: string) => void }, ...keys: string[]): Promise<void> {
+  const settle = async () => {
+    for (let i = 0; i < YIELDS; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  // Settle first too: the frame a test waited for may be committed while its effects are not.
+  await settle();
   for (const key of keys) {
     stdin.write(key);
-    for (let i = 0; i < YIELDS; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    await settle();
   }
 }
 
