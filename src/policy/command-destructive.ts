@@ -2,7 +2,7 @@ import { firstOperand, gitSubcommand, programName } from './command-programs';
 
 type Check = (argv: readonly string[], name: string) => string | undefined;
 
-const DELETERS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm']);
+const DELETERS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'rimraf']);
 const PUBLISHERS: Record<string, string> = {
   npm: 'publish|unpublish', pnpm: 'publish', yarn: 'publish', cargo: 'publish|yank', twine: 'upload',
   gem: 'push|yank', poetry: 'publish', flit: 'publish', hatch: 'publish', uv: 'publish',

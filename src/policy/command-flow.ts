@@ -1,8 +1,8 @@
-import type { PipePos, RawCommand, Redirect, SubRange } from './command-parse';
+import type { PipePos, RawCommand, Redirect, SubRange } from './command-raw';
 import { isDevicePath } from './command-paths';
 import { FETCHERS, programName } from './command-programs';
 import { unwrap } from './command-unwrap';
-import { isDynamic } from './command-words';
+import { decodeAnsiC, isDynamic } from './command-words';
 
 // Facts about how commands connect: pipelines, substitutions, redirections, functions.
 
@@ -44,10 +44,15 @@ export function literalOutput(stage: readonly RawCommand[]): string | undefined 
   const only = stage[0] as RawCommand;
   const argv = only.args.map((a) => a.value);
   const name = programName(argv[0]);
-  if (name === 'echo' || name === 'printf') {
-    const words = argv.slice(1).filter((w, i) => !(name === 'echo' && i === 0 && /^-[neE]+$/.test(w)));
-    const text = words.join(' ');
-    return isDynamic(text) ? undefined : text;
+  if (argv.slice(1).some(isDynamic)) return undefined;
+  if (name === 'echo') {
+    const flags = /^-[neE]+$/.test(argv[1] ?? '') ? (argv[1] as string) : '';
+    const text = argv.slice(flags ? 2 : 1).join(' ');
+    return flags.includes('e') ? decodeAnsiC(text) : text;
+  }
+  // printf: only a lone format without conversions prints itself (escapes decoded).
+  if (name === 'printf' && argv.length === 2 && !/%[^%]/.test(argv[1] as string)) {
+    return decodeAnsiC((argv[1] as string).replaceAll('%%', '%'));
   }
   if (name === 'cat' && argv.length === 1 && only.stdin && !only.stdin.dynamic) return only.stdin.text;
   return undefined;

@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module';
 import type { Parser as ParserType } from 'web-tree-sitter';
 import { display, type JudgedPart, judgePart } from './command-judge-part';
-import { CommandCollector, rootScope } from './command-parse';
+import { CommandCollector } from './command-parse';
+import { type RawCommand, rootScope } from './command-raw';
+import { cwdAfterCd } from './command-paths';
+import { programName } from './command-programs';
 import type { CommandGuard, CommandPart, CommandVerdict } from './command-types';
 
 /** Past these limits the guard does not judge; the gate asks. */
@@ -59,9 +62,13 @@ function judgeCommand(parser: ParserType, command: string): CommandVerdict {
   const collector = new CommandCollector(parser, { maxDepth: COMMAND_LIMITS.maxDepth, maxParts: COMMAND_LIMITS.maxParts });
   collector.collectSource(command, rootScope());
   const judged: JudgedPart[] = [];
+  let cwd: string | undefined;
   // Judging may queue more commands (the code of `bash -c`), so the list can grow under the loop.
   for (let i = 0; i < collector.commands.length && i <= COMMAND_LIMITS.maxParts; i++) {
-    judged.push(judgePart(collector, collector.commands[i] as (typeof collector.commands)[number]));
+    const part = judgePart(collector, collector.commands[i] as RawCommand, cwd);
+    // Tracks `cd / && rm -rf *`. Subshell scoping is ignored: that can only make the guard stricter.
+    if (programName(part.part.argv[0]) === 'cd') cwd = cwdAfterCd(cwd, part.part.argv);
+    judged.push(part);
   }
   return verdictOf(collector, judged);
 }

@@ -2,7 +2,8 @@ import { destructiveReason } from './command-destructive';
 import {
   deviceWrite, isFetch, isForkBomb, literalOutput, readsPipe, stdinSubstitutions, substitutionsFetch, upstream, writtenFiles,
 } from './command-flow';
-import type { Arg, CommandCollector, RawCommand } from './command-parse';
+import type { CommandCollector } from './command-parse';
+import type { Arg, RawCommand } from './command-raw';
 import { codeSource, interpreterOf, programName } from './command-programs';
 import { isReadOnly } from './command-readonly';
 import { type Deny, denyFor } from './command-rules';
@@ -30,10 +31,11 @@ const FIND_EXEC = /^-(exec|execdir|ok|okdir)$/;
 export const display = (value: string): string => value.replaceAll(EXPANSION_MARK, '');
 
 /**
- * Judges one simple command in the context of the whole line. May add commands to the collector
- * (the code of `bash -c '…'`, `find -exec …`), which the caller judges in turn.
+ * Judges one simple command in the context of the whole line (`cwd`: where an earlier `cd` went).
+ * May add commands to the collector (the code of `bash -c '…'`, `find -exec …`), which the
+ * caller judges in turn.
  */
-export function judgePart(all: CommandCollector, raw: RawCommand): JudgedPart {
+export function judgePart(all: CommandCollector, raw: RawCommand, cwd?: string): JudgedPart {
   const out: JudgedPart = { part: { text: raw.text, argv: raw.args.map((a) => a.value), readOnly: false }, problems: [], notes: [] };
   const deny = (d: Deny): void => {
     out.deny ??= d;
@@ -55,7 +57,7 @@ export function judgePart(all: CommandCollector, raw: RawCommand): JudgedPart {
   const { layers, scripts, problem } = unwrap(raw.args);
   if (problem) out.problems.push(problem);
   for (const layer of layers) {
-    const d = denyFor(layer.map((a) => a.value));
+    const d = denyFor(layer.map((a) => a.value), cwd);
     if (d) deny(d);
   }
   const final = layers[layers.length - 1] as Arg[];
@@ -73,14 +75,18 @@ export function judgePart(all: CommandCollector, raw: RawCommand): JudgedPart {
 
   const assigned = [...raw.assignments, ...envAssignments(layers)];
   if (assigned.length > 0) out.notes.push(`sets environment: ${assigned.join(', ')}`);
-  out.part.readOnly = (isReadOnly(argv) || nested) && writes.length === 0 && assigned.every((n) => SAFE_ENV.test(n));
+  // Calling a function defined earlier in the line: its body's parts are judged on their own.
+  const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
+  out.part.readOnly = (isReadOnly(argv) || nested || calledFunction) && writes.length === 0 && assigned.every((n) => SAFE_ENV.test(n));
   const destructive = destructiveReason(argv);
   if (destructive) {
     out.part.destructive = destructive;
     if (argv.slice(1).some(isDynamic)) out.notes.push(`what ${name} acts on is only known at run time`);
   }
-  const network = networkNote(argv);
-  if (network) out.notes.push(network);
+  for (const layer of layers) {
+    const network = networkNote(layer.map((a) => a.value));
+    if (network) out.notes.push(network);
+  }
   return out;
 }
 
@@ -91,6 +97,11 @@ function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], name: s
     if (substitutionsFetch(commands, final.flatMap((a) => a.subs))) deny(FETCH_EXEC);
     else out.problems.push('eval runs a string as a command; the guard cannot see what it runs.');
     return false;
+  }
+  if (name === 'trap') {
+    // `trap 'rm -rf /' EXIT` runs its first operand as shell code later.
+    const code = final.slice(1).find((a) => !a.value.startsWith('-'));
+    return code ? runNested(all, raw, code, 'trap', out, true) : false;
   }
   if (name === 'source' || name === '.') {
     if (final[1] && substitutionsFetch(commands, final[1].subs)) deny(FETCH_EXEC);

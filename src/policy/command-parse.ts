@@ -1,45 +1,8 @@
 import type { Node, Parser } from 'web-tree-sitter';
-import { evaluateWord, isDynamic } from './command-words';
-
-/** Ids `[from, to)` of the commands found inside one `$(…)`, backtick or `<(…)` substitution. */
-export type SubRange = { from: number; to: number };
-/** One word after quote removal, with the substitutions it contains. */
-export type Arg = { value: string; subs: SubRange[] };
-/** A file redirection: `op` is the operator (`>`, `>>`, `&>`, `<`, `>&` …). */
-export type Redirect = { op: string; fd?: string; target: Arg };
-/** Literal input given to a command in the command line itself. */
-export type Stdin = { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean; subs: SubRange[] };
-/** Position of a command in a pipeline: stage 0 writes into stage 1, and so on. */
-export type PipePos = { id: number; stage: number };
-
-/** Where a command sits: inherited by everything nested inside a statement. */
-export type Scope = {
-  pipes: PipePos[];
-  background: boolean;
-  functions: string[];
-  redirects: Redirect[];
-  stdin?: Stdin;
-  depth: number;
-};
-
-/** One simple command as the shell would run it (before unwrapping `sudo`, `env`, …). */
-export type RawCommand = {
-  id: number;
-  text: string;
-  args: Arg[];
-  assignments: string[];
-  redirects: Redirect[];
-  stdin?: Stdin;
-  background: boolean;
-  pipes: PipePos[];
-  /** Functions whose body contains this command, outermost first. */
-  functions: string[];
-  depth: number;
-};
-
-export const rootScope = (): Scope => ({ pipes: [], background: false, functions: [], redirects: [], depth: 0 });
-
-const kids = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
+import { type Arg, innerScope, type RawCommand, type Scope, type SubRange } from './command-raw';
+import { type RedirectSink, readRedirect } from './command-redirects';
+import { describeParseError, childNodes as kids } from './command-tree';
+import { evaluateWord } from './command-words';
 
 /**
  * Walks tree-sitter-bash syntax trees into simple commands: lists, pipelines, subshells, groups,
@@ -49,6 +12,8 @@ const kids = (node: Node): Node[] => node.children.filter((c): c is Node => c !=
 export class CommandCollector {
   readonly commands: RawCommand[] = [];
   readonly problems: string[] = [];
+  /** Functions defined in the line: name → id of the first command after the definition. */
+  readonly functionsDefined = new Map<string, number>();
   private nextPipe = 0;
 
   constructor(
@@ -92,6 +57,7 @@ export class CommandCollector {
         const body = node.childForFieldName('body');
         const name = node.childForFieldName('name')?.text ?? '';
         if (body) this.walk(body, { ...scope, functions: [...scope.functions, name] });
+        this.functionsDefined.set(name, this.commands.length);
         return;
       }
       case 'variable_assignment':
@@ -143,13 +109,13 @@ export class CommandCollector {
       }
     });
     const raw = this.add(node.text, scope);
-    const inner = this.innerScope(scope);
+    const inner = innerScope(scope);
     raw.assignments = assignments.map((a) => a.childForFieldName('name')?.text ?? a.text);
     for (const a of assignments) this.evaluate(kids(a), inner);
     raw.args = groups.flatMap((g) => this.evaluate(g, inner));
     if (redirectNodes.length === 0) return;
     const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
-    for (const r of redirectNodes) this.readRedirect(r, scope, sink);
+    for (const r of redirectNodes) readRedirect(r, scope, sink, this);
     raw.redirects = [...raw.redirects, ...sink.redirects];
     if (sink.stdin) raw.stdin = sink.stdin;
     for (const rest of [...sink.pipeTails, ...sink.rights]) this.walk(rest, scope);
@@ -159,7 +125,7 @@ export class CommandCollector {
     const body = node.childForFieldName('body');
     const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
     kids(node).forEach((child, i) => {
-      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect')) this.readRedirect(child, scope, sink);
+      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect')) readRedirect(child, scope, sink, this);
     });
     const inner: Scope = { ...scope, redirects: [...scope.redirects, ...sink.redirects], stdin: sink.stdin ?? scope.stdin };
     if (sink.pipeTails.length > 0) {
@@ -175,7 +141,7 @@ export class CommandCollector {
 
   private declaration(node: Node, scope: Scope): void {
     const raw = this.add(node.text, scope);
-    const inner = this.innerScope(scope);
+    const inner = innerScope(scope);
     if (node.type === 'variable_assignment' || node.type === 'variable_assignments') {
       const assigns = node.type === 'variable_assignment' ? [node] : kids(node).filter((c) => c.type === 'variable_assignment');
       raw.assignments = assigns.map((a) => a.childForFieldName('name')?.text ?? a.text);
@@ -187,43 +153,6 @@ export class CommandCollector {
     const words = kids(node).filter((c) => c.isNamed);
     const args = words.flatMap((w) => this.evaluate(w.type === 'variable_assignment' ? kids(w) : [w], inner));
     raw.args = [{ value: keyword, subs: [] }, ...args];
-  }
-
-  private readRedirect(node: Node, scope: Scope, sink: RedirectSink): void {
-    const inner = this.innerScope(scope);
-    if (node.type === 'file_redirect') {
-      const op = kids(node).find((c) => !c.isNamed)?.text ?? '>';
-      const fd = kids(node).find((c) => c.type === 'file_descriptor')?.text;
-      const dest = node.childrenForFieldName('destination').filter((c): c is Node => c !== null);
-      const target = this.evaluate(dest, inner)[0] ?? { value: '', subs: [] };
-      sink.redirects.push({ op, target, ...(fd ? { fd } : {}) });
-    } else if (node.type === 'herestring_redirect') {
-      const args = this.evaluate(kids(node).filter((c) => c.isNamed), inner);
-      const text = args.map((a) => a.value).join(' ');
-      sink.stdin = { kind: 'herestring', text, dynamic: isDynamic(text), subs: args.flatMap((a) => a.subs) };
-    } else if (node.type === 'heredoc_redirect') {
-      this.readHeredoc(node, scope, sink);
-    }
-  }
-
-  private readHeredoc(node: Node, scope: Scope, sink: RedirectSink): void {
-    const quoted = /['"\\]/.test(node.children.find((c) => c?.type === 'heredoc_start')?.text ?? '');
-    const subs: SubRange[] = [];
-    let text = '';
-    let dynamic = false;
-    kids(node).forEach((child, i) => {
-      const field = node.fieldNameForChild(i);
-      if (child.type === 'heredoc_body') {
-        text = child.text;
-        // With an unquoted delimiter the body is expanded, and its substitutions run.
-        dynamic = !quoted && child.namedChildren.some((c) => c !== null && c.type !== 'heredoc_content');
-        if (!quoted) for (const c of kids(child)) if (c.type.endsWith('substitution')) subs.push(this.substitution(c, this.innerScope(scope)));
-      } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') this.readRedirect(child, scope, sink);
-      else if (field === 'right') sink.rights.push(child);
-      else if (child.type === 'pipeline') sink.pipeTails.push(child);
-      else if (child.isNamed && !child.type.startsWith('heredoc_')) sink.rights.push(child);
-    });
-    sink.stdin = { kind: 'heredoc', text, dynamic, subs };
   }
 
   /** Walks a `$(…)`, backtick or `<(…)` body; returns the ids of the commands found in it. */
@@ -245,15 +174,12 @@ export class CommandCollector {
     raw.args = args;
   }
 
-  private evaluate(nodes: readonly Node[], scope: Scope): Arg[] {
+  /** Evaluates one word (adjacent nodes) and walks the substitutions inside it. */
+  evaluate(nodes: readonly Node[], scope: Scope): Arg[] {
     if (nodes.length === 0) return [];
     const { values, substitutions } = evaluateWord(nodes);
     const subs = substitutions.map((s) => this.substitution(s, scope));
     return values.map((value) => ({ value, subs }));
-  }
-
-  private innerScope(scope: Scope): Scope {
-    return { pipes: scope.pipes, background: scope.background, functions: scope.functions, redirects: [], depth: scope.depth };
   }
 
   private add(text: string, scope: Scope): RawCommand {
@@ -272,23 +198,4 @@ export class CommandCollector {
     this.commands.push(raw);
     return raw;
   }
-}
-
-type RedirectSink = { redirects: Redirect[]; stdin?: Stdin; pipeTails: Node[]; rights: Node[] };
-
-function describeParseError(root: Node, source: string): string {
-  const bad = root.descendantsOfType('ERROR')[0] ?? findMissing(root);
-  const at = bad ? bad.startIndex : 0;
-  const near = source.slice(Math.max(0, at - 10), at + 20).replace(/\s+/g, ' ');
-  const what = bad?.isMissing ? `a missing "${bad.type}"` : 'unreadable syntax';
-  return `The shell parser found ${what} near "${near}" (position ${at}), so the command cannot be judged.`;
-}
-
-function findMissing(node: Node): Node | undefined {
-  if (node.isMissing) return node;
-  for (const child of kids(node)) {
-    const found = child.hasError || child.isMissing ? findMissing(child) : undefined;
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -48,3 +48,23 @@ export function isDevicePath(value: string): boolean {
   const path = posix.normalize(value);
   return path.startsWith('/dev/') && !SAFE_DEVICES.test(path);
 }
+
+/**
+ * Resolves a relative operand against a working directory the line itself set (`cd / && rm -rf *`).
+ * Without a known directory, or for an absolute or `~` operand, the operand is returned as is.
+ */
+export function resolveAgainst(cwd: string | undefined, operand: string): string {
+  if (cwd === undefined || operand.startsWith('/') || operand.startsWith('~')) return operand;
+  if (cwd.startsWith('/')) return posix.join(cwd, operand);
+  if (cwd !== '~' && !cwd.startsWith('~/')) return operand;
+  const inHome = posix.join('/', cwd.slice(1), operand);
+  return inHome === '/' ? '~' : `~${inHome}`;
+}
+
+/** The working directory after `cd <args>`, when it can be known from the words alone. */
+export function cwdAfterCd(cwd: string | undefined, argv: readonly string[]): string | undefined {
+  const target = argv.slice(1).find((a) => !/^-[LPe@]+$/.test(a)) ?? '~';
+  if (target === '-' || isDynamic(target)) return undefined;
+  const next = resolveAgainst(cwd, target);
+  return next.startsWith('/') || next.startsWith('~') ? next : undefined;
+}

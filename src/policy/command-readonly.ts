@@ -8,7 +8,7 @@ const ALWAYS_READ_ONLY: ReadonlySet<string> = new Set([
   'whoami', 'id', 'groups', 'printenv', 'jq', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'shasum',
   'cksum', 'b2sum', 'od', 'hexdump', 'strings', 'column', 'fold', 'paste', 'join', 'rev', 'tac', 'seq',
   'expand', 'unexpand', 'ps', 'uptime', 'free', 'nproc', 'arch', 'locale', 'tty', 'sleep', ':', 'zcat',
-  'eza', 'exa', 'lsblk', 'getconf', 'unset', 'wait',
+  'eza', 'exa', 'lsblk', 'getconf', 'unset', 'wait', 'read',
 ]);
 
 /** Programs that read unless given an option that writes or runs something. */
@@ -16,7 +16,7 @@ const READ_ONLY_UNLESS: Record<string, RegExp> = {
   find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
   rg: /^--(pre|pre-glob)(=|$)/,
   fd: /^(-x|-X|--exec|--exec-batch)(=|$)/,
-  sort: /^(-o|--output)(=|$|.)/,
+  sort: /^-[bdfghiMmnRrsuVzcC]*o|^--output/,
   tree: /^-o$/,
   date: /^(-s|--set)(=|$)/,
   bat: /^--(pager)(=|$)/,
@@ -42,8 +42,8 @@ const GIT_BRANCH_LISTING = new Set(['-a', '-r', '-v', '-vv', '--all', '--remotes
 function gitReadOnly(argv: readonly string[]): boolean {
   const { sub, rest, plain } = gitSubcommand(argv);
   if (!plain) return false;
-  // `--output` writes a file; `--ext-diff` runs whatever program the repository configures.
-  if (rest.some((a) => /^--(output|ext-diff)(=|$)/.test(a))) return false;
+  // `--output` writes a file; `--ext-diff` runs what the repository configures; `grep -O` opens a pager.
+  if (rest.some((a) => /^(--(output|ext-diff|open-files-in-pager)(=|$)|-O)/.test(a))) return false;
   if (GIT_READ_ONLY.has(sub)) return true;
   if (sub === 'branch') return rest.every((a) => GIT_BRANCH_LISTING.has(a));
   if (sub === 'tag') return rest.length === 0 || rest[0] === '-l' || rest[0] === '--list';

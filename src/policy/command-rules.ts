@@ -1,11 +1,11 @@
-import { isCriticalPath, isDevicePath } from './command-paths';
+import { isCriticalPath, isDevicePath, resolveAgainst } from './command-paths';
 import { programName } from './command-programs';
 import { EXPANSION_MARK } from './command-words';
 
 /** A hard rule that matched: a stable id for audit and tests, and one sentence for a person. */
 export type Deny = { ruleId: string; reason: string };
 
-type Rule = (argv: readonly string[], name: string) => Deny | undefined;
+type Rule = (argv: readonly string[], name: string, cwd: string | undefined) => Deny | undefined;
 
 const ESCALATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'sudoedit', 'sudo-rs']);
 const PARTITIONERS = new Set(['fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'cgdisk', 'parted', 'wipefs']);
@@ -15,8 +15,8 @@ const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
 
 const deny = (ruleId: string, reason: string): Deny => ({ ruleId, reason });
 
-/** Options and operands of a GNU-style command: short letters, long names, and the rest. */
-function readOptions(argv: readonly string[]): { letters: Set<string>; longs: string[]; operands: string[] } {
+/** Options and operands (resolved against a known `cd`) of a GNU-style command. */
+function readOptions(argv: readonly string[], cwd: string | undefined): { letters: Set<string>; longs: string[]; operands: string[] } {
   const letters = new Set<string>();
   const longs: string[] = [];
   const operands: string[] = [];
@@ -25,7 +25,7 @@ function readOptions(argv: readonly string[]): { letters: Set<string>; longs: st
     if (!ended && a === '--') ended = true;
     else if (!ended && a.startsWith('--')) longs.push(a.slice(2).split('=')[0] as string);
     else if (!ended && a.startsWith('-') && a.length > 1) for (const l of a.slice(1)) letters.add(l);
-    else operands.push(a);
+    else operands.push(resolveAgainst(cwd, a));
   }
   return { letters, longs, operands };
 }
@@ -34,8 +34,8 @@ function readOptions(argv: readonly string[]): { letters: Set<string>; longs: st
 const longMatches = (longs: readonly string[], full: string, minLength = 2): boolean =>
   longs.some((l) => l.length >= minLength && full.startsWith(l));
 
-const rm: Rule = (argv) => {
-  const { letters, longs, operands } = readOptions(argv);
+const rm: Rule = (argv, _name, cwd) => {
+  const { letters, longs, operands } = readOptions(argv, cwd);
   if (longMatches(longs, 'no-preserve-root', 3)) {
     return deny('cmd-rm-no-preserve-root', 'rm --no-preserve-root switches off the protection against deleting /.');
   }
@@ -47,13 +47,32 @@ const rm: Rule = (argv) => {
   return undefined;
 };
 
-const recursiveOwnership = (ruleId: string): Rule => (argv, name) => {
-  const { letters, longs, operands } = readOptions(argv);
-  const target = operands.find(isCriticalPath);
+const recursiveOwnership = (ruleId: string): Rule => (argv, name, cwd) => {
+  const { letters, longs, operands } = readOptions(argv, cwd);
+  // The first operand is the mode or owner, unless it came as `--reference=` or a `-w`-style mode.
+  const modeAsOption = name === 'chmod' && [...letters].some((l) => 'rwxXst'.includes(l));
+  const targets = modeAsOption || longMatches(longs, 'reference', 3) ? operands : operands.slice(1);
+  const target = targets.find(isCriticalPath);
   if ((letters.has('R') || longMatches(longs, 'recursive', 3)) && target !== undefined) {
     return deny(ruleId, `${name} -R on ${display(target)} would change every file of the system or a home directory.`);
   }
   return undefined;
+};
+
+/** Copying or teeing onto a disk device is as destructive as `dd of=/dev/sda`. */
+const deviceWriter: Rule = (argv, name, cwd) => {
+  const { operands } = readOptions(argv, cwd);
+  const targets = ['tee', 'shred', 'blkdiscard'].includes(name) ? operands : operands.slice(-1);
+  const device = targets.find(isDevicePath);
+  return device ? deny('cmd-write-device', `${name} would write onto the device ${device}, destroying what is on it.`) : undefined;
+};
+
+/** Moving `/`, a system directory or a home away is deleting it from where it belongs. */
+const mv: Rule = (argv, name, cwd) => {
+  const onDevice = deviceWriter(argv, name, cwd);
+  if (onDevice) return onDevice;
+  const source = readOptions(argv, cwd).operands.slice(0, -1).find(isCriticalPath);
+  return source === undefined ? undefined : deny('cmd-mv-root', `Moving ${display(source)} away would break the system or empty a home directory.`);
 };
 
 const dd: Rule = (argv) => {
@@ -64,11 +83,13 @@ const dd: Rule = (argv) => {
   return undefined;
 };
 
-const find: Rule = (argv) => {
+const find: Rule = (argv, _name, cwd) => {
   let i = 1;
   while (i < argv.length && /^-[HLP]$|^-O\d?$|^-D$/.test(argv[i] as string)) i += argv[i] === '-D' ? 2 : 1;
   const starts: string[] = [];
-  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(argv[i] as string);
+  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(resolveAgainst(cwd, argv[i] as string));
+  // With no starting point find searches the working directory.
+  if (starts.length === 0) starts.push(resolveAgainst(cwd, '.'));
   const action = argv.slice(i).find((a) => FIND_ACTIONS.has(a));
   const root = starts.find(isCriticalPath);
   if (action && root !== undefined) {
@@ -101,6 +122,15 @@ const powerDeny = (what: string): Deny =>
 
 const RULES: Record<string, Rule> = {
   rm,
+  // rimraf (npx rimraf /) is rm -r under another name.
+  rimraf: (argv, name, cwd) => rm([name, '-r', ...argv.slice(1)], name, cwd),
+  mv,
+  cp: deviceWriter,
+  install: deviceWriter,
+  rsync: deviceWriter,
+  tee: deviceWriter,
+  shred: deviceWriter,
+  blkdiscard: deviceWriter,
   chmod: recursiveOwnership('cmd-chmod-root'),
   chown: recursiveOwnership('cmd-chown-root'),
   chgrp: recursiveOwnership('cmd-chown-root'),
@@ -114,10 +144,11 @@ const RULES: Record<string, Rule> = {
 };
 
 /**
- * The hard deny rules for one simple command (already unwrapped, words after quote removal).
+ * The hard deny rules for one simple command (already unwrapped, words after quote removal);
+ * `cwd` is the directory an earlier `cd` in the same line moved to, when known.
  * Contract: pure; never throws; undefined when no rule matches.
  */
-export function denyFor(argv: readonly string[]): Deny | undefined {
+export function denyFor(argv: readonly string[], cwd?: string): Deny | undefined {
   const name = programName(argv[0]);
   if (ESCALATORS.has(name)) {
     return deny('cmd-sudo', `${name} runs a command with another user's rights; warden never escalates privileges.`);
@@ -129,7 +160,7 @@ export function denyFor(argv: readonly string[]): Deny | undefined {
     return deny('cmd-partition', `${name} edits disk partition tables, which can make a disk unreadable.`);
   }
   if (POWER.has(name)) return powerDeny(name);
-  return RULES[name]?.(argv, name);
+  return RULES[name]?.(argv, name, cwd);
 }
 
 /** Shows a word in a reason; unresolved expansions appear as their source text. */

@@ -1,4 +1,4 @@
-import type { Arg } from './command-parse';
+import type { Arg } from './command-raw';
 import { programName } from './command-programs';
 import { markDynamic } from './command-words';
 
@@ -47,6 +47,23 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
   },
   watch: { withArg: 'nq', longWithArg: ['interval', 'equexit'], joinsScript: true },
+  chroot: { longWithArg: ['userspec', 'groups'], positional: 1 },
+  strace: { withArg: 'eoOpPsSuEbIXU', query: 'p' },
+  ltrace: { withArg: 'eoaAnpsuDEIlLNxX', query: 'p' },
+  fakeroot: { withArg: 'ilsb', longWithArg: ['lib', 'faked'] },
+  unshare: { withArg: 'SGRw', longWithArg: ['setuid', 'setgid', 'root', 'wd', 'propagation', 'map-user', 'map-group'] },
+  firejail: {},
+  // `npx rimraf /` runs rimraf; `npx -c '…'` runs a shell command line.
+  npx: { withArg: 'p', longWithArg: ['package'], script: { short: 'c', long: ['call'] } },
+  bunx: {},
+  pnpx: { withArg: 'p', longWithArg: ['package'], script: { short: 'c' } },
+  proxychains: { withArg: 'f' },
+  proxychains4: { withArg: 'f' },
+  torsocks: { withArg: 'uapP' },
+  'systemd-run': {
+    withArg: 'pEHMu',
+    longWithArg: ['unit', 'property', 'description', 'slice', 'uid', 'gid', 'nice', 'working-directory', 'setenv', 'machine', 'host'],
+  },
 };
 
 /** Stands for the words `xargs` reads from its input: unknown until run time. */

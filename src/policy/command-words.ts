@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { expandBraces, type Piece } from './command-brace';
+import { childNodes, SUBSTITUTIONS, substitutionsIn } from './command-tree';
 
 /**
  * Brackets the source text of an expansion the guard cannot resolve statically (`$VAR`, `$(…)`),
@@ -13,7 +14,6 @@ export const isDynamic = (value: string): boolean => value.includes(EXPANSION_MA
 /** The words one source word becomes (brace expansion can make several) and the substitutions to walk. */
 export type WordValue = { values: string[]; substitutions: Node[] };
 
-const SUBSTITUTIONS = ['command_substitution', 'process_substitution'];
 const DQ_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
 
 /**
@@ -42,7 +42,7 @@ function appendNodes(nodes: readonly Node[], pieces: Piece[], subs: Node[]): voi
 function appendNode(node: Node, pieces: Piece[], subs: Node[]): void {
   switch (node.type) {
     case 'concatenation':
-      appendNodes(childrenOf(node), pieces, subs);
+      appendNodes(childNodes(node), pieces, subs);
       return;
     case 'word':
     case 'number':
@@ -55,13 +55,15 @@ function appendNode(node: Node, pieces: Piece[], subs: Node[]): void {
       pieces.push({ text: decodeAnsiC(node.text.slice(2, -1)), quoted: true });
       return;
     case 'string':
-    case 'translated_string':
       appendDoubleQuoted(node, pieces, subs);
+      return;
+    case 'translated_string':
+      appendNodes(childNodes(node), pieces, subs);
       return;
     case 'simple_expansion':
     case 'expansion':
       pieces.push({ text: expansionValue(node, atStart(pieces)), quoted: true });
-      collectSubstitutions(node, subs);
+      subs.push(...substitutionsIn(node));
       return;
     case 'command_substitution':
     case 'process_substitution':
@@ -71,7 +73,7 @@ function appendNode(node: Node, pieces: Piece[], subs: Node[]): void {
     default:
       if (hasSubstitutionOrExpansion(node)) {
         pieces.push({ text: markDynamic(node.text), quoted: true });
-        collectSubstitutions(node, subs);
+        subs.push(...substitutionsIn(node));
       } else {
         pieces.push({ text: node.text, quoted: false });
       }
@@ -81,19 +83,19 @@ function appendNode(node: Node, pieces: Piece[], subs: Node[]): void {
 function appendDoubleQuoted(node: Node, pieces: Piece[], subs: Node[]): void {
   // An empty "" is still a word: `rm -rf ""` has one (empty) operand.
   pieces.push({ text: '', quoted: true });
-  for (const child of childrenOf(node)) {
+  for (const child of childNodes(node)) {
     if (child.type === '"') continue;
     if (child.type === '$') pieces.push({ text: '$', quoted: true });
     else if (child.type === 'string_content') pieces.push({ text: unescapeDoubleQuoted(child.text), quoted: true });
     else if (child.type === 'simple_expansion' || child.type === 'expansion') {
       pieces.push({ text: expansionValue(child, atStart(pieces)), quoted: true });
-      collectSubstitutions(child, subs);
+      subs.push(...substitutionsIn(child));
     } else if (SUBSTITUTIONS.includes(child.type)) {
       pieces.push({ text: markDynamic(child.text), quoted: true });
       subs.push(child);
     } else {
       pieces.push({ text: markDynamic(child.text), quoted: true });
-      collectSubstitutions(child, subs);
+      subs.push(...substitutionsIn(child));
     }
   }
 }
@@ -144,22 +146,6 @@ function hasSubstitutionOrExpansion(node: Node): boolean {
     node.descendantsOfType([...SUBSTITUTIONS, 'simple_expansion', 'expansion', 'arithmetic_expansion']).length > 0
   );
 }
-
-function collectSubstitutions(node: Node, subs: Node[]): void {
-  for (const found of node.descendantsOfType(SUBSTITUTIONS)) {
-    // Only the outermost: nested ones are walked when their parent substitution is.
-    if (found && !hasSubstitutionAncestorBelow(found, node)) subs.push(found);
-  }
-}
-
-function hasSubstitutionAncestorBelow(node: Node, top: Node): boolean {
-  for (let p = node.parent; p && p.id !== top.id; p = p.parent) {
-    if (SUBSTITUTIONS.includes(p.type)) return true;
-  }
-  return false;
-}
-
-const childrenOf = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
 
 const ANSI_SIMPLE: Record<string, string> = {
   a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
