@@ -16,10 +16,22 @@ export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
   });
 }
 
-/** JSON Schema of a zod schema, without `$schema` and other keys that only cost request size. */
+// Validation-only keywords: the gate enforces them with zod, so the model need not read them.
+const VALIDATION_ONLY = new Set(['$schema', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern', 'additionalProperties', 'default']);
+
+/** JSON Schema of a zod schema, without keywords that only cost request size (see VALIDATION_ONLY). */
 function leanSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  if (json.additionalProperties === false) delete json.additionalProperties;
-  return json;
+  return strip(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })) as Record<string, unknown>;
+}
+
+function strip(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(strip);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).filter(([key]) => !VALIDATION_ONLY.has(key)).map(([key, value]) => [key, key === 'properties' ? stripProperties(value) : strip(value)]));
+}
+
+/** Property names are data, not keywords: a tool may have an argument called `pattern`. */
+function stripProperties(properties: unknown): unknown {
+  if (!properties || typeof properties !== 'object') return properties;
+  return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, strip(schema)]));
 }

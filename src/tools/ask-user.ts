@@ -3,14 +3,14 @@ import { defineTool } from './types';
 
 const schema = z.strictObject({
   question: z.string().min(1),
-  options: z.array(z.string().min(1)).max(8).optional().describe('Choices to offer; the person may still type an answer'),
+  options: z.array(z.string().min(1)).max(8).optional(),
 });
 
 /** `ask_user`: a clarifying question; the person's answer comes back as the result. */
 export function createAskUserTool() {
   return defineTool({
     name: 'ask_user',
-    description: 'Ask the person a clarifying question when the task is ambiguous. Not for permission to act — the gate asks for that by itself.',
+    description: 'Ask the person a clarifying question. Not for permission: the gate asks that itself.',
     schema,
     kind: 'interact',
     async execute(_args, ctx) {

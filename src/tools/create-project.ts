@@ -25,8 +25,8 @@ export const defaultCreateProjectEffects: CreateProjectEffects = {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const schema = z.strictObject({
-  name: z.string().regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit').describe('New folder name'),
-  type: z.enum(['java', 'python', 'node']).describe('Project kind'),
+  name: z.string().regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit'),
+  type: z.enum(['java', 'python', 'node']),
 });
 
 /**
@@ -40,7 +40,7 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
     guarded: { paths: ['name'] },
     reversible: true,
     description:
-      'Create a small runnable java (Maven), python (unittest) or node (node --test) project with one passing test in a new root folder. Refuses an existing folder. To add files use write_file.',
+      'Scaffold a small runnable java, python or node project with one passing test in a new folder.',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.name);

@@ -29,9 +29,9 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
 };
 
 const schema = z.strictObject({
-  command: z.string().min(1).describe('Bash command line'),
-  cwd: z.string().optional().describe('Folder relative to the project root (default root)'),
-  timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional().describe('Default 60000'),
+  command: z.string().min(1),
+  cwd: z.string().optional(),
+  timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional(),
 });
 
 /** Environment for commands: secrets removed, and nothing waits on a terminal that is not there. */
@@ -51,7 +51,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     kind: 'execute',
     guarded: { command: 'command', paths: ['cwd'] },
     description:
-      'Run a bash command in the project (tests, builds, git). Output capped at 8 KB (head and tail); timeout 60 s default. Sandboxed when possible: no network, only the project writable. Not for reading files (use read_file) or searching (use grep_code).',
+      'Run a bash command in the project (tests, builds, git); 8 KB of output, 60 s default timeout, sandboxed without network when possible. Not for reading files (read_file) or searching (grep_code).',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.cwd ?? '.');

@@ -26,8 +26,8 @@ export const defaultGlobFilesEffects: GlobFilesEffects = {
 };
 
 const schema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob relative to path'),
-  path: z.string().optional().describe('Folder relative to the project root (default root)'),
+  pattern: z.string().min(1),
+  path: z.string().optional(),
 });
 
 const SKIP_GLOBS = ALWAYS_SKIPPED_DIRS.map((dir) => `**/${dir}/**`);
@@ -52,7 +52,7 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
     kind: 'read',
     guarded: { paths: ['path'] },
     description:
-      'Find files by name pattern (e.g. "**/*.test.ts"), newest first, up to 200 paths. Honours .gitignore; skips .git and node_modules. To search contents use grep_code.',
+      'Find files by glob (e.g. "**/*.test.ts"), newest first, honouring .gitignore. To search contents use grep_code.',
     schema,
     async execute(args, ctx) {
       const unsafe = describeUnsafePattern(args.pattern);

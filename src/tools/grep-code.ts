@@ -33,11 +33,11 @@ export const defaultGrepCodeEffects: GrepCodeEffects = {
 };
 
 const schema = z.strictObject({
-  pattern: z.string().min(1).describe('Regex (Rust syntax)'),
-  path: z.string().optional().describe('Folder or file relative to the project root (default root)'),
-  glob: z.string().optional().describe('File filter, e.g. "*.ts"; ! excludes'),
-  ignore_case: z.boolean().optional().describe('Case-insensitive match'),
-  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional().describe('Default 100'),
+  pattern: z.string().min(1),
+  path: z.string().optional(),
+  glob: z.string().optional().describe('e.g. "*.ts"'),
+  ignore_case: z.boolean().optional(),
+  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional(),
 });
 
 /**
@@ -82,7 +82,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
     kind: 'read',
     guarded: { paths: ['path'] },
     description:
-      'Search file contents by regex (ripgrep; honours .gitignore, skips hidden files). Returns matching lines by file and suggested_reads (file + line range for read_file). To find files by name use glob_files.',
+      'Search file contents by regex (ripgrep, honours .gitignore). Returns matches and suggested_reads: files and line ranges to read next.',
     schema,
     async execute(args, ctx) {
       if (args.glob !== undefined) {

@@ -36,9 +36,9 @@ export const defaultListDirEffects: ListDirEffects = {
 };
 
 const schema = z.strictObject({
-  path: z.string().optional().describe('Folder relative to the project root (default root)'),
-  depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional().describe('Levels (default 1)'),
-  include_ignored: z.boolean().optional().describe('Show ignored entries too'),
+  path: z.string().optional(),
+  depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional(),
+  include_ignored: z.boolean().optional(),
 });
 
 type Listed = { path: string; type: DirEntry['type']; size?: number; depth: number };
@@ -53,7 +53,7 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
     kind: 'read',
     guarded: { paths: ['path'] },
     description:
-      "List a folder's entries with type and size, folders first, to a depth (default 1, max 5), up to 500. Hides .git, node_modules and .gitignored entries unless include_ignored. To find files by name use glob_files.",
+      "List a folder's entries with type and size (depth 1-5). Hides .git, node_modules and ignored files unless include_ignored. To find files by name use glob_files.",
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.path ?? '.');

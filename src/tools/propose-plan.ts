@@ -3,7 +3,7 @@ import { type ToolContext, defineTool } from './types';
 
 const schema = z.strictObject({
   title: z.string().min(1).max(120),
-  steps: z.array(z.string().min(1)).min(1).max(20).describe('Short, concrete steps in order'),
+  steps: z.array(z.string().min(1)).min(1).max(20),
 });
 
 /** Keeps an approved plan as the agent's checklist; provided by the agent layer. */
@@ -13,7 +13,7 @@ export type AdoptPlan = (agent: NonNullable<ToolContext['agent']>, plan: { title
 export function createProposePlanTool(adopt: AdoptPlan) {
   return defineTool({
     name: 'propose_plan',
-    description: 'Ask the person to review a plan before a multi-step change. Approval returns the (possibly edited) steps; each later change is still approved on its own. Mark progress with update_plan.',
+    description: 'Have the person review a plan before a multi-step change; returns the approved (maybe edited) steps. Each change is still approved on its own.',
     schema,
     kind: 'interact',
     async execute(args, ctx) {

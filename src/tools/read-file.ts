@@ -34,9 +34,9 @@ export const defaultReadFileEffects: ReadFileEffects = {
 };
 
 const schema = z.strictObject({
-  path: z.string().describe('Path relative to the project root'),
-  offset: z.number().int().min(1).max(10_000_000).optional().describe('First line, 1-based'),
-  limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe('Lines to read (max 2000)'),
+  path: z.string(),
+  offset: z.number().int().min(1).max(10_000_000).optional().describe('1-based'),
+  limit: z.number().int().min(1).max(READ_MAX_LINES).optional(),
 });
 
 /** True when the buffer holds a NUL byte in its first 8 KB. */
@@ -54,7 +54,7 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
     kind: 'read',
     guarded: { paths: ['path'] },
     description:
-      'Read a text file as numbered lines, 2000 per call; continue with the offset it gives. Read before editing. Refuses folders (use list_dir), binary files and files over 10 MB; to find code use grep_code.',
+      'Read a text file as numbered lines, 2000 per call (continue at the offset it gives). Not for folders (list_dir) or searching (grep_code).',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.path);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from './types';
 
-const schema = z.strictObject({ turns: z.number().int().min(1).max(50).default(1).describe('How many of the latest turns to undo') });
+const schema = z.strictObject({ turns: z.number().int().min(1).max(50).default(1) });
 
 /** Restores the files of the latest turns; provided by the checkpoint store. */
 export type RevertTurns = (turns: number) => Promise<{ restored: string[]; removed: string[]; turns: number }>;
@@ -10,7 +10,7 @@ export type RevertTurns = (turns: number) => Promise<{ restored: string[]; remov
 export function createRevertTurnTool(revert: RevertTurns) {
   return defineTool({
     name: 'revert_turn',
-    description: 'Undo the file changes of the latest turns (writes and created projects), restoring each file as it was. Does not undo commands.',
+    description: 'Undo the file changes of the latest turns (not commands).',
     schema,
     kind: 'write',
     reversible: true,

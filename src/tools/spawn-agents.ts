@@ -7,8 +7,8 @@ const schema = z.strictObject({
   agents: z
     .array(
       z.strictObject({
-        name: z.string().min(1).max(40).describe('Short name, e.g. "tests"'),
-        task: z.string().min(1).describe('A complete, self-contained task: the sub-agent sees nothing else'),
+        name: z.string().min(1).max(40),
+        task: z.string().min(1).describe('Self-contained: the sub-agent sees nothing else'),
       }),
     )
     .min(1)
@@ -24,7 +24,7 @@ export type SpawnAgents = (parent: NonNullable<ToolContext['agent']>, agents: z.
 export function createSpawnAgentsTool(spawn: SpawnAgents) {
   return defineTool({
     name: 'spawn_agents',
-    description: `Run up to ${MAX_SUB_AGENTS} sub-agents in parallel on independent tasks; returns each one's final report. Each has the same tools (but cannot spawn) and the same approval gate. Not for one small step — do that yourself.`,
+    description: `Run up to ${MAX_SUB_AGENTS} sub-agents in parallel on independent tasks, behind the same gate; returns each one's report.`,
     schema,
     kind: 'interact',
     async execute(args, ctx) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ToolContext, defineTool } from './types';
 
 const schema = z.strictObject({
-  step: z.number().int().min(1).describe('1-based step number'),
+  step: z.number().int().min(1),
   done: z.boolean(),
 });
 
@@ -13,7 +13,7 @@ export type MarkStep = (agent: NonNullable<ToolContext['agent']>, step: number, 
 export function createUpdatePlanTool(mark: MarkStep) {
   return defineTool({
     name: 'update_plan',
-    description: 'Mark a step of the approved plan done (or not done).',
+    description: 'Mark a step (1-based) of the approved plan done.',
     schema,
     kind: 'interact',
     async execute(args, ctx) {

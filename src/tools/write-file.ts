@@ -42,8 +42,8 @@ export const defaultWriteFileEffects: WriteFileEffects = {
 };
 
 const schema = z.strictObject({
-  path: z.string().describe('Path relative to the project root'),
-  content: z.string().describe('Complete new content'),
+  path: z.string(),
+  content: z.string(),
 });
 
 /** Lines added and removed between two texts; falls back to whole-file counts when a diff would be too costly. */
@@ -76,7 +76,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     guarded: { paths: ['path'], maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
     description:
-      'Create a file or replace its whole content (max 5 MB); creates missing folders. Read an existing file first and send the complete new text. For a new project use create_project.',
+      'Create a file or replace its whole content (max 5 MB), creating folders. Read an existing file first; send the complete new text.',
     schema,
     async execute(args, ctx) {
       const bytes = Buffer.byteLength(args.content, 'utf8');

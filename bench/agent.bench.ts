@@ -1,0 +1,71 @@
+// Agent core figures: the size of what every request sends (system prompt + tool schemas), and
+// the overhead warden adds per tool round trip (model → gate → tool → model) against the fake
+// OpenAI server, compared with the bare client making the same requests without tools running.
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOpenAIClient } from '../src/llm/openai-client';
+import type { ChatMessage } from '../src/llm/types';
+import { createSession } from '../src/session';
+import { startFakeOpenAI } from '../test/helpers/fake-openai';
+import { median, printRow } from './stats';
+
+const ROUND_TRIPS = 40;
+const RUNS = 7;
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-bench-agent-')));
+const home = mkdtempSync(join(tmpdir(), 'warden-bench-home-'));
+writeFileSync(join(root, 'a.txt'), 'hello\n'.repeat(50));
+
+const readCall = { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] };
+const script = () => [...Array.from({ length: ROUND_TRIPS }, () => readCall), { text: 'done' }];
+
+const fake = await startFakeOpenAI([], { whenExhausted: { text: 'done' } });
+const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'bench', model: 'bench' });
+
+async function viaWarden(): Promise<number> {
+  for (const step of script()) fake.push(step);
+  const session = await createSession({ root, home, model, mode: 'manual', approvalTimeoutSec: 60, sandbox: 'off', maxStepsPerTurn: 100, contextWindowTokens: 1_000_000 });
+  const start = performance.now();
+  const result = await session.run('read a.txt many times');
+  const ms = performance.now() - start;
+  await session.close();
+  if (result.status !== 'done') throw new Error(`bench turn failed: ${result.text}`);
+  return ms;
+}
+
+async function bareClient(): Promise<number> {
+  for (const step of script()) fake.push(step);
+  const messages: ChatMessage[] = [{ role: 'system', content: 'bench' }, { role: 'user', content: 'read' }];
+  const start = performance.now();
+  for (let i = 0; i <= ROUND_TRIPS; i++) {
+    const turn = await model.complete({ messages, tools: [], signal: new AbortController().signal });
+    messages.push({ role: 'assistant', content: turn.text || null, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) });
+    for (const call of turn.toolCalls) messages.push({ role: 'tool', tool_call_id: call.id, content: '{"status":"executed","output":"hello"}' });
+  }
+  return performance.now() - start;
+}
+
+await viaWarden();
+await bareClient();
+const warden: number[] = [];
+const bare: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  warden.push(await viaWarden());
+  bare.push(await bareClient());
+}
+const body = fake.requests.at(-1 - (ROUND_TRIPS + 1) * 1)?.body;
+const firstWardenRequest = fake.requests.find((r) => (r.body.tools ?? []).length > 0)?.body;
+const systemChars = String(firstWardenRequest?.messages[0]?.content ?? '').length;
+const toolChars = JSON.stringify(firstWardenRequest?.tools ?? []).length;
+printRow('system prompt (chars)', String(systemChars));
+printRow('tool schemas (chars, JSON as sent)', `${toolChars} (${firstWardenRequest?.tools?.length ?? 0} tools)`);
+printRow('system + tools (goal < 6000; peers 5.5k–77k)', String(systemChars + toolChars));
+const perTripWarden = median(warden) / ROUND_TRIPS;
+const perTripBare = median(bare) / ROUND_TRIPS;
+printRow(`round trip via warden (median of ${RUNS}, ms)`, perTripWarden.toFixed(3));
+printRow('round trip, bare client, no tools (ms)', perTripBare.toFixed(3));
+printRow('warden overhead per tool round trip (ms)', (perTripWarden - perTripBare).toFixed(3));
+printRow('ratio warden / bare', (perTripWarden / perTripBare).toFixed(2));
+void body;
+await fake.close();
