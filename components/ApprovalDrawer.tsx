@@ -10,7 +10,7 @@ import { useApprovalCursor } from './hooks/use-approval-cursor';
 import { useApprovalDecisions } from './hooks/use-approval-decisions';
 import { APPROVAL_KEY_HINT } from './hooks/use-approval-keys';
 import { useApprovalNow } from './hooks/use-approval-now';
-import type { CardCallbacks } from './hooks/use-approval-card';
+import type { CardCallbacks, CardMode } from './hooks/use-approval-card';
 import { useBell } from './hooks/use-bell';
 import { type SpawnEditor, useExternalEditor } from './hooks/use-external-editor';
 import { useGraceWindow } from './hooks/use-grace-window';
@@ -32,11 +32,6 @@ export type ApprovalDrawerProps = {
   ringBell?: () => void;
 };
 
-const KEYS_BY_KIND = {
-  plan: 'y approve · e edit steps · n reject · c cancel · ↑/↓ queue · ? help',
-  question: '↑/↓ Enter answer · n decline · Tab queue · ? help',
-} as const;
-
 /**
  * The gate's face: the queue of pending approvals and the card under the cursor. Talks to the
  * core only through `client` (decide, report_invalid_input). Contract: a decision is sent at most
@@ -55,6 +50,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const [fullScreen, setFullScreen] = useState(false);
   const [layout, setLayout] = useState<DiffLayout>('split');
   const [message, setMessage] = useState<{ id: string } & FooterMessage>();
+  const [cardMode, setCardMode] = useState<{ id: string; mode: CardMode }>();
   useBell(pending.length > 0, props.ringBell);
 
   const onFullScreen = props.onFullScreen;
@@ -86,13 +82,14 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     },
     notice: (text) => say(selected.id, text, 'info'),
     externalEdit,
+    modeChanged: (mode) => setCardMode({ id: selected.id, mode }),
   };
 
   const queueRows = fullScreen ? 0 : Math.min(pending.length, Math.max(1, Math.min(5, Math.floor((height - 14) / 2))));
   const cardHeight = Math.max(4, height - 2 - queueRows - (queueRows ? 1 : 0));
   const deciding = selected ? decisions.isDeciding(selected) : false;
   const kind = selected?.preview.kind;
-  const keys = kind === 'plan' || kind === 'question' ? KEYS_BY_KIND[kind] : `${APPROVAL_KEY_HINT} · ↑/↓ queue`;
+  const mode = cardMode && cardMode.id === selected?.id ? cardMode.mode : 'keys';
   const parentName = selected?.parentAgentId
     ? client.snapshot().agents.find((a) => a.id === selected.parentAgentId)?.name
     : undefined;
@@ -132,7 +129,8 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
         )}
         <ApprovalFooter
           width={width}
-          keys={keys}
+          kind={kind}
+          mode={mode}
           waiting={grace.waiting}
           deciding={deciding}
           message={message && message.id === selected?.id ? message : undefined}

@@ -1,6 +1,18 @@
 import { Text } from 'ink';
 import { truncate } from './approval-text';
+import type { ApprovalPreview } from '../src/protocol';
+import type { CardMode } from './hooks/use-approval-card';
 import type { InvalidCount } from './hooks/use-approval-decisions';
+import { APPROVAL_KEY_HINT } from './hooks/use-approval-keys';
+
+/** The keys line for the card's kind, or how to leave the form that is open. */
+export function footerKeys(kind: ApprovalPreview['kind'] | undefined, mode: CardMode): string {
+  if (mode === 'help') return 'any key closes the help';
+  if (mode !== 'keys') return 'Esc goes back to the card';
+  if (kind === 'plan') return 'y approve · e edit steps · n reject · c cancel · ↑/↓ queue · ? help';
+  if (kind === 'question') return '↑/↓ Enter answer · n decline · Tab queue · ? help';
+  return `${APPROVAL_KEY_HINT} · ↑/↓ queue`;
+}
 
 export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
 
@@ -10,7 +22,8 @@ export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
  */
 export function ApprovalFooter(props: {
   width: number;
-  keys: string;
+  kind: ApprovalPreview['kind'] | undefined;
+  mode: CardMode;
   waiting: boolean;
   deciding: boolean;
   message?: FooterMessage;
@@ -22,7 +35,7 @@ export function ApprovalFooter(props: {
   if (props.waiting) left = { text: '… card changed, keys paused', color: 'yellow' };
   else if (props.deciding) left = { text: 'sending decision…', dim: true };
   else if (props.message) left = { text: props.message.text, color: props.message.tone === 'info' ? 'cyan' : 'yellow' };
-  else left = { text: props.keys, dim: true };
+  else left = { text: footerKeys(props.kind, props.mode), dim: true };
   return (
     <Text wrap="truncate-end">
       <Text color={left.color} dimColor={left.dim}>

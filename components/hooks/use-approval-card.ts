@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ApprovalRequest, Decision } from '../../src/protocol';
 import type { ExternalEditResult } from './use-external-editor';
 import type { ApprovalKeyAction } from './use-approval-keys';
@@ -20,6 +20,8 @@ export type CardCallbacks = {
   /** A short message in the footer (e.g. the editor exited without changes). */
   notice: (text: string) => void;
   externalEdit: (content: string, fileName: string) => ExternalEditResult;
+  /** The card opened or closed a form, so the footer can say how to get back. */
+  modeChanged: (mode: CardMode) => void;
 };
 
 /** The card's mode and what each key-map action does to it or sends to the core. */
@@ -28,7 +30,14 @@ export function useApprovalCard(
   callbacks: CardCallbacks,
   scroll: (move: ScrollMove) => void,
 ): { mode: CardMode; setMode: (mode: CardMode) => void; onAction: (action: ApprovalKeyAction) => void } {
-  const [mode, setMode] = useState<CardMode>('keys');
+  const [mode, setModeState] = useState<CardMode>('keys');
+  const setMode = (next: CardMode) => {
+    setModeState(next);
+    callbacks.modeChanged(next);
+  };
+  // A card mounts in its key map; say so, in case the drawer still remembers an older form.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per card
+  useEffect(() => callbacks.modeChanged('keys'), []);
   const p = request.preview;
   const openExternalEditor = () => {
     const field = externalEditField(request);
