@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ export type OpenOptions = {
   onStderr(chunk: Buffer | string): void;
 };
 
-type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport;
+type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
 
 const listPage = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 const MAX_LIST_PAGES = 100;
@@ -83,7 +84,9 @@ function createTransport(config: McpServerConfig): AnyTransport {
   if (isStdioConfig(config)) {
     return new StdioClientTransport({ command: config.command, args: config.args ?? [], env: config.env, cwd: config.cwd, stderr: 'pipe' });
   }
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+  const requestInit = { headers: config.headers ?? {} };
+  if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit });
+  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
 }
 
 async function listTools(client: Client, timeout: number): Promise<unknown[]> {

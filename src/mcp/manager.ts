@@ -59,10 +59,12 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   let closed = false;
   let callIds = 0;
   const entries = new Map<string, Entry>(
-    Object.entries(options.servers).map(([name, config]) => [
-      name,
-      { name, config, state: 'starting', warnings: [], tools: [], stderr: createStderrTail(), generation: 0, inFlight: new Map() },
-    ]),
+    Object.entries(options.servers)
+      .filter(([, config]) => config.disabled !== true)
+      .map(([name, config]): [string, Entry] => [
+        name,
+        { name, config, state: 'starting', warnings: [], tools: [], stderr: createStderrTail(), generation: 0, inFlight: new Map() },
+      ]),
   );
   const byPrefix = new Map<string, string>();
   for (const e of entries.values()) {

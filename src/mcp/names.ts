@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 
 const MAX_TOOL_NAME = 64;
-/** Leaves room for the tool part, and keeps `mcp__<server>__` whole when a long tool name is cut. */
-const MAX_SERVER_PART = 24;
+/**
+ * Leaves room for the tool part, and keeps `mcp__<server>__` whole when a long tool name is cut.
+ * A valid config name up to this length is used unchanged, so grants can name the server as configured.
+ */
+const MAX_SERVER_PART = 40;
 
 /**
  * A server name as it appears inside tool names: [a-zA-Z0-9-] runs joined by single underscores,
- * at most 24 characters, so `mcp__<server>__<tool>` always splits at the first double underscore.
+ * at most 40 characters, so `mcp__<server>__<tool>` always splits at the first double underscore.
  */
 export function sanitizeServerName(name: string): string {
   const clean = name.replace(/[^a-zA-Z0-9-]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '');

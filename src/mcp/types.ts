@@ -1,7 +1,14 @@
-/** A server warden starts itself and talks to over stdin/stdout. */
-export type McpStdioServerConfig = { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
-/** A server already running somewhere, reached over streamable HTTP. */
-export type McpHttpServerConfig = { url: string; headers?: Record<string, string> };
+/** A server warden starts itself and talks to over stdin/stdout. `disabled` servers are ignored. */
+export type McpStdioServerConfig = {
+  type?: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  disabled?: boolean;
+};
+/** A server already running somewhere, reached over streamable HTTP (or legacy SSE with `type: 'sse'`). */
+export type McpHttpServerConfig = { type?: 'http' | 'sse'; url: string; headers?: Record<string, string>; disabled?: boolean };
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 export type McpServerState = 'starting' | 'ready' | 'failed';

@@ -177,6 +177,12 @@ describe('MCP manager with the fixture server', () => {
     });
   });
 
+  it('ignores disabled servers', async () => {
+    const m = manager({ servers: { off: { command: 'warden-no-such-command-9f3c', disabled: true } } });
+    await m.start();
+    expect(m.status()).toEqual([]);
+  });
+
   it('hashes a server config stably', () => {
     const m = manager({ servers: { a: { command: 'x', args: ['1'], env: { B: '2', A: '1' } }, b: { url: 'http://127.0.0.1:1/mcp' } } });
     const same = createMcpManager({ servers: { a: { env: { A: '1', B: '2' }, args: ['1'], command: 'x' } } });
