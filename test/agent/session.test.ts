@@ -141,6 +141,17 @@ describe('a session through the real openai client and the fake server', () => {
     expect(envelope(h.fake.requests[1]).reason).toMatch(/^no_approver/);
   });
 
+  it('lean requests: the system prompt plus every tool schema stay under 6 000 characters and explain the gate', async () => {
+    h = await startSession([{ text: 'hi' }]);
+    await h.session.run('hello');
+    const body = h.fake.requests[0]?.body;
+    const system = String(body?.messages[0]?.content ?? '');
+    expect(system.length + JSON.stringify(body?.tools ?? []).length).toBeLessThan(6000);
+    expect(system).toMatch(/rejected/);
+    expect(system).toMatch(/blocked/);
+    expect((body?.tools ?? []).map((t) => t.function.name)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'execute_command', 'spawn_agents', 'propose_plan', 'ask_user', 'revert_turn']));
+  });
+
   it('a 500 then success: the turn completes', async () => {
     h = await startSession([{ status: 500 }, { text: 'recovered' }]);
     expect(await h.session.run('hi')).toEqual({ status: 'done', text: 'recovered' });
