@@ -1,0 +1,161 @@
+/**
+ * "Executors are reachable only through the gate", proven two ways: the executor refuses without
+ * a token only the gate mints, and the source shows no other road to a tool's `execute`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GuardedExecutor } from '../../src/gate/executor';
+import { hashArgs } from '../../src/gate/hash';
+import { TokenMint } from '../../src/gate/tokens';
+import { createGateHarness, type GateHarness, stubTools } from '../helpers/gate-harness';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const src = join(repo, 'src');
+const toolsDir = join(src, 'tools');
+
+/** Every .ts/.tsx file under a folder, as absolute paths. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+type Import = { specifier: string; typeOnly: boolean; names: string[]; line: string };
+
+/** Static imports, re-exports, dynamic imports and requires of a file; `typeOnly` when nothing reaches runtime. */
+export function importsOf(code: string): Import[] {
+  const found: Import[] = [];
+  const statement = /(?:^|\n)\s*(import|export)\s+(type\s+)?([^;=()]*?)\s*from\s*['"]([^'"]+)['"]/g;
+  for (const m of code.matchAll(statement)) {
+    const [line, , typeKeyword, clause = '', specifier = ''] = m;
+    const braces = /\{([\s\S]*)\}/.exec(clause);
+    const named = braces ? (braces[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean) : [];
+    const hasDefaultOrNamespace = clause.replace(/\{[\s\S]*\}/, '').replace(/,/g, '').trim() !== '';
+    const typeOnly = Boolean(typeKeyword) || (!hasDefaultOrNamespace && named.length > 0 && named.every((n) => n.startsWith('type ')));
+    found.push({ specifier, typeOnly, names: named.map((n) => n.replace(/^type\s+/, '').split(/\s+as\s+/)[0] as string), line: line.trim() });
+  }
+  for (const m of code.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) found.push({ specifier: m[1] as string, typeOnly: false, names: [], line: m[0].trim() });
+  for (const m of code.matchAll(/\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: m[1] as string, typeOnly: false, names: [], line: m[0].trim() });
+  return found;
+}
+
+/** The absolute module path an import names, without extension, or undefined for packages. */
+function target(file: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  return resolve(dirname(file), specifier).replace(/\.(js|ts|tsx)$/, '');
+}
+
+const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
+const rel = (path: string) => relative(repo, path);
+
+/** A module that defines or assembles tools (holds executors), as opposed to a helper. */
+function isToolModule(modulePath: string): boolean {
+  const file = [`${modulePath}.ts`, `${modulePath}.tsx`, join(modulePath, 'index.ts')].find(existsSync);
+  if (!file) return false;
+  const code = readFileSync(file, 'utf8');
+  return /\bdefineTool\s*\(/.test(code) || /export\s+(?:async\s+)?function\s+create\w*Tools?\b/.test(code);
+}
+
+/** Value imports into src/tools/ from files outside it. */
+function toolImports(files: string[]): { file: string; module: string; imp: Import }[] {
+  return files.flatMap((file) =>
+    importsOf(readFileSync(file, 'utf8')).flatMap((imp) => {
+      const module = target(file, imp.specifier);
+      return module && inside(module, toolsDir) && !imp.typeOnly ? [{ file, module, imp }] : [];
+    }),
+  );
+}
+
+describe('executors are reachable only through the gate', () => {
+  let h: GateHarness | undefined;
+  afterEach(() => h?.cleanup());
+
+  it('the executor refuses any token the gate did not mint', async () => {
+    h = createGateHarness();
+    const executor = new GuardedExecutor(new Map(stubTools(join(h.root, '..', 'ran.log')).map((t) => [t.name, t])), new TokenMint(), h.deps);
+    const ctx = { root: h.root, fence: h.fence, commands: h.deps.commands, sandbox: h.deps.sandbox, signal: new AbortController().signal };
+    for (const token of [{ id: '' }, { id: 'guess' }, new TokenMint().issue({ tool: 'execute_command', argsHash: hashArgs({ command: 'ls' }) })]) {
+      expect(await executor.run(token, 'execute_command', { command: 'ls' }, ctx)).toMatchObject({ kind: 'refused', code: 'token_unknown' });
+    }
+    expect(h.ran()).toEqual([]);
+  });
+
+  it('the gate hands out specs, never executors', () => {
+    h = createGateHarness();
+    const specs = h.gate.specs();
+    expect(specs.map((s) => s.name)).toContain('write_file');
+    for (const spec of specs) expect(Object.values(spec).some((v) => typeof v === 'function')).toBe(false);
+  });
+
+  it('only the guarded executor calls a tool’s execute (outside src/tools/)', () => {
+    const offenders = sourceFiles(src)
+      .filter((f) => !inside(f, toolsDir))
+      .flatMap((file) => {
+        const code = readFileSync(file, 'utf8');
+        const calls = [...code.matchAll(/\.execute\s*\(|\[\s*['"]execute['"]\s*\]|\{[^}]*\bexecute\b[^}]*\}\s*=[^=>]/g)].map((m) => m[0]);
+        return calls.length > 0 && rel(file) !== join('src', 'gate', 'executor.ts') ? [`${rel(file)}: ${calls.join(', ')}`] : [];
+      });
+    expect(offenders).toEqual([]);
+  });
+
+  it('outside src/gate/ and the composition root, nothing imports tool factories', () => {
+    const allowedHelpers = new Set([join(toolsDir, 'parse-args'), join(toolsDir, 'types')]);
+    const files = sourceFiles(src).filter((f) => !inside(f, toolsDir) && !inside(f, join(src, 'gate')) && f !== join(src, 'session.ts'));
+    const offenders = toolImports(files)
+      .filter(({ module, imp }) => !allowedHelpers.has(module) && (isToolModule(module) || imp.names.some((n) => /^create\w*Tools?$/.test(n))))
+      .map(({ file, imp }) => `${rel(file)}: ${imp.line}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/agent/ never imports values from src/tools/', () => {
+    const offenders = toolImports(sourceFiles(join(src, 'agent'))).map(({ file, imp }) => `${rel(file)}: ${imp.line}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('the UI (components/) imports nothing from src/tools/ or the gate internals', () => {
+    const components = join(repo, 'components');
+    const offenders = sourceFiles(components).flatMap((file) =>
+      importsOf(readFileSync(file, 'utf8')).flatMap((imp) => {
+        const module = target(file, imp.specifier);
+        const forbidden = module && !imp.typeOnly && (inside(module, toolsDir) || inside(module, join(src, 'gate')));
+        return forbidden ? [`${rel(file)}: ${imp.line}`] : [];
+      }),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the scanner itself sees what it must see', () => {
+    const code = [
+      "import type { A } from '../tools/types';",
+      "import { type B, type C } from '../tools/write-file';",
+      "import { createWriteFileTool } from '../tools/write-file';",
+      "import { parseToolArgs, type X } from '../tools/parse-args';",
+      "import * as all from '../tools/index';",
+      "export { createCoreTools } from '../tools/index';",
+      "export type { AnyTool } from '../tools/types';",
+      "import '../tools/side-effect';",
+      "const t = await import('../tools/execute-command');",
+      "import {\n  createReadFileTool,\n  type ReadFileEffects,\n} from '../tools/read-file';",
+    ].join('\n');
+    expect(importsOf(code).map((i) => [i.specifier, i.typeOnly])).toEqual([
+      ['../tools/types', true],
+      ['../tools/write-file', true],
+      ['../tools/write-file', false],
+      ['../tools/parse-args', false],
+      ['../tools/index', false],
+      ['../tools/index', false],
+      ['../tools/types', true],
+      ['../tools/read-file', false],
+      ['../tools/side-effect', false],
+      ['../tools/execute-command', false],
+    ]);
+    expect(isToolModule(join(toolsDir, 'write-file'))).toBe(true);
+    expect(isToolModule(join(toolsDir, 'index'))).toBe(true);
+    expect(isToolModule(join(toolsDir, 'parse-args'))).toBe(false);
+  });
+});
