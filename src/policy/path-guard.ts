@@ -24,6 +24,14 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
 
 const MAX_PATH_LENGTH = 4096;
 
+/**
+ * macOS and Windows file systems ignore case by default: `.GIT/config` *is* `.git/config` there,
+ * so protected-path matching must ignore case too, or a change of case walks past it.
+ */
+const CASE_INSENSITIVE_DEFAULT = process.platform === 'darwin' || process.platform === 'win32';
+
+export type PathFenceOptions = { caseInsensitive?: boolean };
+
 export type PathVerdict =
   | {
       ok: true;
@@ -44,9 +52,9 @@ export class PathFence {
   readonly root: string;
   private readonly protectedMatch: (relative: string) => string | undefined;
 
-  constructor(root: string, protectedPaths: readonly string[] = DEFAULT_PROTECTED_PATHS) {
-    this.root = realpathSync(resolve(root));
-    this.protectedMatch = compileGlobs(protectedPaths);
+  constructor(root: string, protectedPaths: readonly string[] = DEFAULT_PROTECTED_PATHS, options: PathFenceOptions = {}) {
+    this.root = realpathSync.native(resolve(root));
+    this.protectedMatch = protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT);
   }
 
   check(input: string): PathVerdict {
@@ -65,6 +73,17 @@ export class PathFence {
   }
 }
 
+/** Matches protected patterns, folding case when the file system does; reports the pattern as given. */
+function protectedMatcher(patterns: readonly string[], caseInsensitive: boolean): (relative: string) => string | undefined {
+  if (!caseInsensitive) return compileGlobs(patterns);
+  const original = new Map(patterns.map((p) => [p.toLowerCase(), p]));
+  const match = compileGlobs([...original.keys()]);
+  return (relative) => {
+    const found = match(relative.toLowerCase());
+    return found === undefined ? undefined : original.get(found);
+  };
+}
+
 function describeInvalid(input: string): string | undefined {
   if (typeof input !== 'string' || input.trim() === '') return 'The path is empty.';
   if (input.includes('\0')) return 'The path contains a NUL byte.';
@@ -79,7 +98,8 @@ function realPathOfNearestAncestor(absolute: string): { path: string } | { error
   let current = absolute;
   for (;;) {
     try {
-      return { path: join(realpathSync(current), ...missing.reverse()) };
+      // The native call also returns each existing name in its on-disk case (macOS, Windows).
+      return { path: join(realpathSync.native(current), ...missing.reverse()) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') return { error: 'a symbolic link loop.' };
