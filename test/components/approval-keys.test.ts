@@ -1,0 +1,120 @@
+import type { Key } from 'ink';
+import { describe, expect, it } from 'vitest';
+import { editorFromText, editorKey, editorText, parseArgs } from '../../components/args-editor-state';
+import { scopeWithMinutes } from '../../components/GrantChooser';
+import { approvalKeyAction } from '../../components/hooks/use-approval-keys';
+import { textFieldKey } from '../../components/hooks/use-approval-text-field';
+import { cleanSteps } from '../../components/PlanStepsEditor';
+
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
+const k = (patch: Partial<Key> = {}): Key => ({ ...NO_KEY, ...patch });
+
+describe('approvalKeyAction', () => {
+  it.each([
+    ['y', 'approve'],
+    ['a', 'approve_all'],
+    ['n', 'reject'],
+    ['s', 'skip'],
+    ['e', 'edit'],
+    ['c', 'cancel_task'],
+    ['?', 'help'],
+    ['u', 'toggle_layout'],
+    ['f', 'toggle_full_screen'],
+    ['j', 'scroll'],
+    ['x', 'invalid'],
+  ])('diff card: %s → %s', (input, kind) => {
+    expect(approvalKeyAction(input, k(), 'diff', true).kind).toBe(kind);
+  });
+
+  it('E needs a content field to open $EDITOR', () => {
+    expect(approvalKeyAction('E', k({ shift: true }), 'diff', true).kind).toBe('external_edit');
+    expect(approvalKeyAction('E', k({ shift: true }), 'diff', false).kind).toBe('invalid');
+  });
+
+  it('plan cards take no grant, skip or layout keys', () => {
+    for (const input of ['a', 's', 'u']) expect(approvalKeyAction(input, k(), 'plan').kind).toBe('invalid');
+    expect(approvalKeyAction('y', k(), 'plan').kind).toBe('approve');
+  });
+
+  it('arrows and Tab move in the queue; Enter is a mistake; Esc and chords are nothing', () => {
+    expect(approvalKeyAction('', k({ upArrow: true }), 'command')).toEqual({ kind: 'queue', delta: -1 });
+    expect(approvalKeyAction('', k({ tab: true }), 'command')).toEqual({ kind: 'queue', delta: 1 });
+    expect(approvalKeyAction('', k({ tab: true, shift: true }), 'command')).toEqual({ kind: 'queue', delta: -1 });
+    expect(approvalKeyAction('\r', k({ return: true }), 'command').kind).toBe('invalid');
+    expect(approvalKeyAction('', k({ escape: true }), 'command').kind).toBe('none');
+    expect(approvalKeyAction('y', k({ ctrl: true }), 'command').kind).toBe('none');
+    expect(approvalKeyAction('', k({ pageDown: true }), 'json')).toEqual({ kind: 'scroll', move: 'page-down' });
+  });
+});
+
+describe('textFieldKey', () => {
+  it('inserts, moves and erases; pasted newlines become spaces', () => {
+    let s = { value: '', cursor: 0 };
+    s = textFieldKey(s, 'ab', k()) ?? s;
+    s = textFieldKey(s, '', k({ leftArrow: true })) ?? s;
+    s = textFieldKey(s, 'X\nY', k()) ?? s;
+    expect(s).toEqual({ value: 'aX Yb', cursor: 4 });
+    s = textFieldKey(s, '', k({ backspace: true })) ?? s;
+    expect(s).toEqual({ value: 'aX b', cursor: 3 });
+    expect(textFieldKey(s, '', k({ upArrow: true }))).toBeUndefined();
+  });
+});
+
+describe('args editor state', () => {
+  it('edits across lines and round-trips the text', () => {
+    let s = editorFromText('{\n  "a": 1\n}');
+    s = editorKey(s, '', k({ downArrow: true }));
+    s = editorKey(s, '', k({ end: true }));
+    s = editorKey(s, ',', k());
+    s = editorKey(s, '', k({ return: true }));
+    s = editorKey(s, '  "b": 2', k());
+    expect(editorText(s)).toBe('{\n  "a": 1,\n  "b": 2\n}');
+    expect(parseArgs(editorText(s))).toEqual({ ok: true, value: { a: 1, b: 2 } });
+  });
+
+  it('backspace at a line start joins the lines', () => {
+    let s = editorFromText('ab\ncd');
+    s = editorKey(s, '', k({ downArrow: true }));
+    s = editorKey(s, '', k({ home: true }));
+    s = editorKey(s, '', k({ backspace: true }));
+    expect(s).toEqual({ lines: ['abcd'], row: 0, col: 2 });
+  });
+
+  it('reports a parse error instead of guessing', () => {
+    const r = parseArgs('{"a": }');
+    expect(r.ok).toBe(false);
+  });
+});
+
+describe('small pure helpers', () => {
+  it('scopeWithMinutes sets or removes minutes', () => {
+    const scope = { tool: 't', match: { kind: 'tool' as const }, agents: { kind: 'all' as const }, label: 'l', ruleText: 'r', minutes: 5 };
+    expect(scopeWithMinutes(scope, 15).minutes).toBe(15);
+    expect('minutes' in scopeWithMinutes(scope, undefined)).toBe(false);
+  });
+
+  it('cleanSteps drops empty steps', () => {
+    expect(cleanSteps([' a ', '', '  ', 'b'])).toEqual(['a', 'b']);
+  });
+});
