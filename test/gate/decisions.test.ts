@@ -283,4 +283,23 @@ describe('interactive tools', () => {
     expect(await plan).toMatchObject({ status: 'executed', output: 'plan accepted: read / test / write' });
     expect(h.auditOf(p.id).at(-1)).toMatchObject({ editedArgs: { steps: ['read', 'test', 'write'] } });
   });
+
+  it('an answer or a plan approval is refused for the wrong tool or invalid steps, and nothing runs', async () => {
+    h = createGateHarness();
+    const write = h.call('write_file', { path: 'a.txt', content: 'x' });
+    const request = await h.nextRequest();
+    expect(h.gate.decide(request.id, { kind: 'answer', text: 'yes' })).toMatchObject({ ok: false });
+    expect(h.gate.decide(request.id, { kind: 'approve_plan', steps: ['x'] })).toMatchObject({ ok: false });
+    expect(h.broker.pending()).toHaveLength(1);
+    expect(h.read('a.txt')).toBeUndefined();
+    h.gate.decide(request.id, { kind: 'skip' });
+    await write;
+
+    const plan = h.call('propose_plan', { steps: ['a'] });
+    const p = await h.nextRequest();
+    expect(h.gate.decide(p.id, { kind: 'approve_plan', steps: [] })).toMatchObject({ ok: false });
+    expect(h.gate.decide(p.id, { kind: 'approve_plan', steps: ['a'] })).toEqual({ ok: true });
+    expect(await plan).toMatchObject({ status: 'executed' });
+    expect(h.auditOf(p.id).at(-1)?.editedArgs).toBeUndefined();
+  });
 });
