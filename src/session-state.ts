@@ -4,23 +4,30 @@ import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from '
 const RECENT_AUDIT = 50;
 const RESULT_PREVIEW = 160;
 
+type Assistant = TranscriptEntry & { kind: 'assistant' };
+type ToolCard = TranscriptEntry & { kind: 'tool' };
+
 /**
  * Folds core events into the state the UI renders: the transcript (user and assistant messages,
  * tool cards, notices), agents and plan. The gate's queue and grants are read live elsewhere.
+ * Entries are never mutated once published: a change replaces the entry, so a UI can compare
+ * entries by identity.
  */
 export class SessionState {
   private seq = 0;
-  private readonly streaming = new Map<string, TranscriptEntry & { kind: 'assistant' }>();
-  private readonly toolCards = new Map<string, TranscriptEntry & { kind: 'tool' }>();
+  /** Agent id → id of its streaming assistant entry; call id → tool card entry id. */
+  private readonly streaming = new Map<string, string>();
+  private readonly toolCards = new Map<string, string>();
+  private readonly position = new Map<string, number>();
 
   constructor(readonly state: CoreState) {}
 
   addUser(text: string): void {
-    this.state.transcript.push({ kind: 'user', id: this.id(), text });
+    this.push({ kind: 'user', id: this.id(), text });
   }
 
   notice(level: 'info' | 'warn' | 'error', text: string): void {
-    this.state.transcript.push({ kind: 'notice', id: this.id(), level, text });
+    this.push({ kind: 'notice', id: this.id(), level, text });
   }
 
   clear(): void {
@@ -29,6 +36,23 @@ export class SessionState {
     delete this.state.plan;
     this.streaming.clear();
     this.toolCards.clear();
+    this.position.clear();
+  }
+
+  private push(entry: TranscriptEntry): void {
+    this.position.set(entry.id, this.state.transcript.length);
+    this.state.transcript.push(entry);
+  }
+
+  private get<K extends TranscriptEntry>(id: string | undefined): K | undefined {
+    const at = id === undefined ? undefined : this.position.get(id);
+    return at === undefined ? undefined : (this.state.transcript[at] as K);
+  }
+
+  /** Replaces an entry with an updated copy. */
+  private update<K extends TranscriptEntry>(entry: K, patch: Partial<K>): void {
+    const at = this.position.get(entry.id);
+    if (at !== undefined) this.state.transcript[at] = { ...entry, ...patch };
   }
 
   addAudit(record: AuditRecord): void {
@@ -40,55 +64,46 @@ export class SessionState {
     const s = this.state;
     switch (event.type) {
       case 'message_delta': {
-        let entry = this.streaming.get(event.agentId);
-        if (!entry) {
-          entry = { kind: 'assistant', id: this.id(), agentId: event.agentId, text: '', streaming: true };
-          this.streaming.set(event.agentId, entry);
-          s.transcript.push(entry);
+        const entry = this.get<Assistant>(this.streaming.get(event.agentId));
+        if (entry) this.update(entry, { text: entry.text + event.text });
+        else {
+          const id = this.id();
+          this.streaming.set(event.agentId, id);
+          this.push({ kind: 'assistant', id, agentId: event.agentId, text: event.text, streaming: true });
         }
-        entry.text += event.text;
         return;
       }
       case 'message_done': {
-        const entry = this.streaming.get(event.agentId);
-        if (entry) {
-          entry.text = event.text;
-          entry.streaming = false;
-          this.streaming.delete(event.agentId);
-        } else s.transcript.push({ kind: 'assistant', id: this.id(), agentId: event.agentId, text: event.text, streaming: false });
+        const entry = this.get<Assistant>(this.streaming.get(event.agentId));
+        this.streaming.delete(event.agentId);
+        if (entry) this.update(entry, { text: event.text, streaming: false });
+        else this.push({ kind: 'assistant', id: this.id(), agentId: event.agentId, text: event.text, streaming: false });
         return;
       }
       case 'tool_started': {
-        const card: TranscriptEntry & { kind: 'tool' } = { kind: 'tool', id: event.callId, agentId: event.agentId, tool: event.tool, summary: summarise(event.args), status: 'running' };
-        this.toolCards.set(event.callId, card);
-        s.transcript.push(card);
+        const id = `tool-${event.callId}-${this.id()}`;
+        this.toolCards.set(event.callId, id);
+        this.push({ kind: 'tool', id, agentId: event.agentId, tool: event.tool, summary: summarise(event.args), status: 'running' });
         return;
       }
       case 'tool_finished': {
-        const card = this.toolCards.get(event.callId);
-        if (!card) return;
-        card.status = event.result.status;
-        card.result = resultLine(event.result);
+        const card = this.get<ToolCard>(this.toolCards.get(event.callId));
         this.toolCards.delete(event.callId);
+        if (card) this.update(card, { status: event.result.status, result: resultLine(event.result) });
         return;
       }
       case 'approval_requested':
-        for (const card of this.toolCards.values()) if (card.agentId === event.request.agentId && card.tool === event.request.tool && card.status === 'running') card.status = 'waiting';
-        return;
-      case 'approval_resolved':
-        for (const card of this.toolCards.values()) if (card.status === 'waiting') card.status = 'running';
-        return;
-      case 'agent_spawned':
-        s.agents.push({ ...event.agent });
-        return;
-      case 'agent_finished': {
-        const agent = s.agents.find((a) => a.id === event.agentId);
-        if (agent) {
-          agent.status = event.status;
-          if (event.report !== undefined) agent.report = event.report;
+        for (const id of this.toolCards.values()) {
+          const card = this.get<ToolCard>(id);
+          if (card && card.agentId === event.request.agentId && card.tool === event.request.tool && card.status === 'running') this.update(card, { status: 'waiting' });
         }
         return;
-      }
+      case 'approval_resolved':
+        for (const id of this.toolCards.values()) {
+          const card = this.get<ToolCard>(id);
+          if (card?.status === 'waiting') this.update(card, { status: 'running' });
+        }
+        return;
       case 'plan_updated':
         s.plan = { title: event.plan.title, steps: event.plan.steps.map((x) => ({ ...x })) };
         return;
@@ -99,11 +114,9 @@ export class SessionState {
         this.notice('error', event.message);
         return;
       case 'turn_done': {
-        const entry = this.streaming.get(event.agentId);
-        if (entry) {
-          entry.streaming = false;
-          this.streaming.delete(event.agentId);
-        }
+        const entry = this.get<Assistant>(this.streaming.get(event.agentId));
+        this.streaming.delete(event.agentId);
+        if (entry) this.update(entry, { streaming: false });
         return;
       }
       default:

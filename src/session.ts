@@ -179,14 +179,32 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     },
   });
 
+  // Snapshots are immutable: a new object (with new arrays) after any change, the same one otherwise,
+  // so a UI can tell by identity whether to render again.
+  let version = 0;
+  let cached: { version: number; state: CoreState } | undefined;
+  listeners.add(() => {
+    version += 1;
+  });
   const snapshot = (): CoreState => {
-    state.pending = broker.pending();
-    state.grants = grants.list();
-    state.busy = needHub().busy;
-    state.agents = needHub().agents().map((a) => ({ ...a }));
-    const plan = needHub().currentPlan();
-    if (plan) state.plan = plan;
-    return state;
+    if (cached?.version === version) return cached.state;
+    const hubNow = needHub();
+    const plan = hubNow.currentPlan();
+    const next: CoreState = {
+      ...state,
+      pending: broker.pending(),
+      grants: grants.list(),
+      busy: hubNow.busy,
+      agents: hubNow.agents().map((a) => ({ ...a })),
+      transcript: [...state.transcript],
+      recentAudit: [...state.recentAudit],
+      mcp: [...state.mcp],
+      usage: { ...state.usage },
+      ...(plan ? { plan: { title: plan.title, steps: plan.steps.map((x) => ({ ...x })) } } : {}),
+    };
+    if (!plan) delete next.plan;
+    cached = { version, state: next };
+    return next;
   };
 
   let closed = false;

@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type IPty, spawn } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const WARDEN_BIN = join(repo, 'dist', 'warden.js');
+
+export type PtyApp = {
+  pty: IPty;
+  /** The visible screen as text, one line per row (trailing spaces trimmed). */
+  screen(): string;
+  /** Resolves when the screen shows the text (or matches); rejects with the screen after `timeoutMs`. */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves when the predicate holds for the screen. */
+  waitUntil(predicate: (screen: string) => boolean, timeoutMs?: number, what?: string): Promise<void>;
+  press(keys: string): void;
+  exited: Promise<number>;
+  kill(): void;
+};
+
+/**
+ * The real `warden` binary (dist/warden.js, built by `npm test`) in a pseudo-terminal, rendered by
+ * a headless xterm so tests read the screen a person would see. Waits are for screen content,
+ * never fixed sleeps.
+ */
+export function startWarden(args: string[], env: Record<string, string>, size = { cols: 120, rows: 40 }): PtyApp {
+  if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
+  const term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
+  const home = mkdtempSync(join(tmpdir(), 'warden-pty-home-'));
+  const pty = spawn(process.execPath, [WARDEN_BIN, ...args], {
+    name: 'xterm-256color',
+    cols: size.cols,
+    rows: size.rows,
+    cwd: env.WARDEN_TEST_CWD ?? repo,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env },
+  });
+  const changed = new Set<() => void>();
+  pty.onData((data) => term.write(data, () => {
+    for (const notify of [...changed]) notify();
+  }));
+  const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+  const screen = () => {
+    const buffer = term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < term.rows; i++) lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  const waitUntil = (predicate: (s: string) => boolean, timeoutMs = 15_000, what = 'condition') =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!predicate(screen())) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what}; screen:\n${screen()}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        changed.delete(check);
+      };
+      changed.add(check);
+      check();
+    });
+  return {
+    pty,
+    screen,
+    waitUntil,
+    waitFor: (text, timeoutMs) => waitUntil((s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), timeoutMs, String(text)),
+    press: (keys) => pty.write(keys),
+    exited,
+    kill: () => {
+      try {
+        pty.kill();
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
