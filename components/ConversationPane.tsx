@@ -1,69 +1,56 @@
-import { Box, Static } from 'ink';
-import { memo, type ReactNode, useMemo } from 'react';
+import { Box } from 'ink';
+import { type ReactNode, useMemo } from 'react';
 import type { AgentInfo, TranscriptEntry } from '../src/protocol';
-import { AgentGroup } from './AgentGroup';
-import { useStaticHistory } from './hooks/use-static-history';
-import { TranscriptItem } from './TranscriptItem';
-import { estimateRows, splitTranscript, subAgentLabels } from './transcript-split';
+import { LiveTail } from './LiveTail';
+import { TranscriptHistory } from './TranscriptHistory';
+import { splitTranscript, subAgentLabels } from './transcript-split';
 
 type Props = {
   transcript: TranscriptEntry[];
   agents: AgentInfo[];
   /** Width of printed history (the whole terminal). */
   width: number;
-  /** Width of the live tail (the left column when the sidebar is open). */
+  /** Width of the live column (narrower when the sidebar is beside it). */
   liveWidth: number;
   /** Rows the live tail may take; older live lines are clipped from the top. */
   liveRows: number;
   agentsExpanded: boolean;
-  /** Whether the group is shown (sub-agents of a running turn, or still active). */
+  /** Whether the sub-agent group is shown (a running turn, or sub-agents still active). */
   showAgents: boolean;
+  /** What sits under the live tail in the same column (panel, drawer, prompt). */
+  children?: ReactNode;
+  /** What sits beside that column (the audit sidebar). */
+  aside?: ReactNode;
 };
 
 /**
- * The conversation. Finished entries go into <Static>, printed once into the scrollback, so a
- * long session costs nothing per frame; only the live tail (streaming text, running or waiting
- * tools and whatever follows them) re-renders, clipped to `liveRows` keeping the newest lines.
+ * The conversation. Finished entries go into <Static>, printed once, so a long session costs
+ * nothing per frame; only the live tail (streaming text, running or waiting tools and whatever
+ * follows them) re-renders, in a column that also holds `children`, with `aside` beside it.
  */
-export const ConversationPane = memo(function ConversationPane(props: Props): ReactNode {
-  const { transcript, agents, width, liveWidth, liveRows, agentsExpanded, showAgents } = props;
+export function ConversationPane(props: Props): ReactNode {
+  const { transcript, agents, width, liveWidth, liveRows, agentsExpanded, showAgents, children, aside } = props;
   const { history, live } = useMemo(() => splitTranscript(transcript), [transcript]);
   const labels = useMemo(() => subAgentLabels(agents), [agents]);
   const subAgents = useMemo(() => agents.filter((a) => a.parentId !== undefined), [agents]);
-  const epoch = useStaticHistory(history, width);
-
-  const groupRows = showAgents && subAgents.length > 0 ? 1 + (agentsExpanded ? subAgents.length : 0) : 0;
-  const tailRows = Math.max(0, liveRows - groupRows);
-  const estimate = live.reduce((rows, e) => rows + estimateRows(e, liveWidth), 0);
-
   return (
     <>
-      <Static key={epoch} items={history}>
-        {(entry) => (
-          <Box key={entry.id} width={width}>
-            <TranscriptItem entry={entry} width={width} agentLabel={labels.get(entryAgent(entry) ?? '')} />
-          </Box>
-        )}
-      </Static>
-      {live.length > 0 && tailRows > 0 ? (
-        <Box
-          flexDirection="column"
-          height={estimate > tailRows ? tailRows : undefined}
-          overflowY="hidden"
-          justifyContent="flex-end"
-        >
-          <Box flexDirection="column" flexShrink={0}>
-            {live.map((entry) => (
-              <TranscriptItem key={entry.id} entry={entry} width={liveWidth} agentLabel={labels.get(entryAgent(entry) ?? '')} />
-            ))}
-          </Box>
+      <TranscriptHistory history={history} labels={labels} width={width} />
+      <Box flexDirection="row">
+        <Box flexDirection="column" width={liveWidth} justifyContent="flex-end">
+          <LiveTail
+            live={live}
+            subAgents={subAgents}
+            labels={labels}
+            width={liveWidth}
+            rows={liveRows}
+            agentsExpanded={agentsExpanded}
+            showAgents={showAgents}
+          />
+          {children}
         </Box>
-      ) : null}
-      {groupRows > 0 ? <AgentGroup agents={subAgents} expanded={agentsExpanded} width={liveWidth} /> : null}
+        {aside}
+      </Box>
     </>
   );
-});
-
-function entryAgent(entry: TranscriptEntry): string | undefined {
-  return entry.kind === 'assistant' || entry.kind === 'tool' ? entry.agentId : undefined;
 }

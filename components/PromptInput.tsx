@@ -21,7 +21,7 @@ type Props = {
 const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+A audit · Ctrl+C×2 quit';
 
 /** What the line under the prompt says for the current input. */
-function hintFor(value: string, message: PromptMessage | undefined): { text: string; level?: PromptMessage['level'] } {
+function hintFor(value: string, message: PromptMessage | undefined, isActive: boolean): { text: string; level?: PromptMessage['level'] } {
   if (value.startsWith('/')) {
     const { matches } = complete(value);
     const word = value.slice(1).split(' ')[0] ?? '';
@@ -33,7 +33,7 @@ function hintFor(value: string, message: PromptMessage | undefined): { text: str
     return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
   }
   if (message) return message;
-  return { text: value ? '' : IDLE_HINT };
+  return { text: value || !isActive ? '' : IDLE_HINT };
 }
 
 /** The prompt line with ↑/↓ history, slash-command completion and a hint line below it. */
@@ -74,7 +74,7 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
     onSubmit(trimmed);
   };
 
-  const hint = hintFor(value, message);
+  const hint = hintFor(value, message, isActive);
   const hintColor = hint.level === 'error' ? theme.error : hint.level === 'warn' ? theme.warn : undefined;
   return (
     <Box flexDirection="column" width={width}>

@@ -1,0 +1,49 @@
+import { useApp } from 'ink';
+import { useCallback, useEffect, useState } from 'react';
+import type { CoreClient, CoreState } from '../../src/protocol';
+import { nextMode } from '../commands';
+import type { PromptMessage } from '../PromptInput';
+import { useAppKeys } from './use-app-keys';
+import { useCoreNotices } from './use-core-notices';
+import { useCtrlC } from './use-ctrl-c';
+import { type OverlayKind, useSlashCommands } from './use-slash-commands';
+
+/**
+ * The app's own UI state (open panel, sidebar, group collapse, drawer size, hint line) and the
+ * keys and commands that change it. Core state stays in the core; this is only presentation.
+ */
+export function useAppController(client: CoreClient, state: CoreState) {
+  const { exit } = useApp();
+  const [overlay, setOverlay] = useState<OverlayKind>('none');
+  const [sidebar, setSidebar] = useState(false);
+  const [agentsExpanded, setAgentsExpanded] = useState(true);
+  const [drawerFull, setDrawerFull] = useState(false);
+  const [message, setMessage] = useState<PromptMessage | undefined>(undefined);
+  const drawerOpen = state.pending.length > 0;
+
+  // A drawer that asked for the whole screen gives it back when the queue empties.
+  useEffect(() => {
+    if (!drawerOpen) setDrawerFull(false);
+  }, [drawerOpen]);
+
+  const quit = useCallback(() => {
+    client.send({ type: 'quit' });
+    exit();
+  }, [client, exit]);
+  const armed = useCtrlC(quit, { isActive: true });
+  useCoreNotices(client, setMessage);
+  const closeOverlay = useCallback(() => setOverlay('none'), []);
+  const run = useSlashCommands({ client, mode: state.mode, openOverlay: setOverlay, say: setMessage, quit });
+  useAppKeys(
+    {
+      onCancelTurn: () => client.send({ type: 'cancel' }),
+      onCycleMode: () => client.send({ type: 'set_mode', mode: nextMode(state.mode) }),
+      onToggleSidebar: () => setSidebar((s) => !s),
+      onToggleAgents: () => setAgentsExpanded((e) => !e),
+    },
+    { isActive: !drawerOpen && overlay === 'none', busy: state.busy },
+  );
+
+  const hint: PromptMessage | undefined = armed ? { level: 'warn', text: 'press Ctrl+C again to quit' } : message;
+  return { overlay, closeOverlay, sidebar, agentsExpanded, drawerOpen, drawerFull: drawerOpen && drawerFull, setDrawerFull, hint, run };
+}
