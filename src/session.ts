@@ -42,7 +42,7 @@ export type SessionOptions = {
   contextWindowTokens: number;
   protectedPaths?: string[];
   webSearchUrl?: string;
-  mcpServers?: Record<string, McpServerConfig>;
+  mcpServers?: Record<string, McpServerConfig & { source?: 'user' | 'project' }>;
   sessionId?: string;
   /** A first notice in the transcript (the demo says it is a demo). */
   banner?: string;
@@ -147,6 +147,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   const mcp = createMcpManager({
     servers: o.mcpServers ?? {},
+    hold: (name) =>
+      o.mcpServers?.[name]?.source === 'project' ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it." : undefined,
     onStatus: (status) => {
       state.mcp = mcp.status().map((s) => ({ name: s.name, status: s.status, tools: s.tools, ...(s.error ? { error: s.error } : {}) }));
       gate.replaceTools('mcp__', mcp.tools());

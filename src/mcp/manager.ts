@@ -16,6 +16,12 @@ export type McpManagerOptions = {
   callTimeoutMs?: number;
   /** Told every change of a server's status, including new warnings. Must not throw. */
   onStatus?: (status: McpServerStatus) => void;
+  /**
+   * Servers that `start()` must not launch, with the reason shown; `restart(name)` (a person's
+   * explicit action) starts them. A project's own servers are held: a cloned repository must not
+   * run a command of its choosing before anyone agreed.
+   */
+  hold?: (name: string) => string | undefined;
 };
 
 /** The MCP bridge: starts configured servers and exposes their tools as `mcp__<server>__<tool>`. */
@@ -166,7 +172,12 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
 
   return {
     async start() {
-      await Promise.all([...entries.values()].map((e) => startOne(e).catch(() => {})));
+      await Promise.all(
+        [...entries.values()].map((e) => {
+          const held = options.hold?.(e.name);
+          return held ? fail(e, held) : startOne(e).catch(() => {});
+        }),
+      );
     },
     tools: () => [...entries.values()].filter((e) => e.state === 'ready').flatMap((e) => e.tools),
     status: () => [...entries.values()].map(statusOf),
