@@ -63,7 +63,8 @@ describe('MCP tools through the gate, end to end with the fake model', () => {
     await run;
     expect(existsSync(marker)).toBe(true);
     expect(h.events.filter((e) => e.type === 'approval_requested')).toHaveLength(1);
-    const audit = readdirSync(join(h.home, 'audit')).flatMap((f) => readFileSync(join(h.home, 'audit', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+    const home = h.home;
+    const audit = readdirSync(join(home, 'audit')).flatMap((f) => readFileSync(join(home, 'audit', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
     expect(audit.some((r) => r.tool === 'mcp__fx__delete_everything' && r.approver === 'grant' && r.outcome === 'executed')).toBe(true);
   });
 
