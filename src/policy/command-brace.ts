@@ -19,6 +19,7 @@ export function expandBraces(pieces: readonly Piece[]): string[] | undefined {
     else for (const ch of piece.text) tokens.push({ ch, special: true });
   }
   if (!tokens.some((t) => isSpecial(t, '{'))) return [join(tokens)];
+  if (!withinBudget(tokens)) return undefined;
   const out: string[] = [];
   return expandInto(tokens, out) ? out : undefined;
 }
@@ -33,6 +34,20 @@ function expandInto(tokens: Token[], out: string[]): boolean {
   const before = tokens.slice(0, found.start);
   const after = tokens.slice(found.end + 1);
   return found.alternatives.every((alt) => expandInto([...before, ...alt, ...after], out));
+}
+
+/** Multiplies the alternatives of the top-level groups first, so `{a,b}` × 500 fails fast. */
+function withinBudget(tokens: readonly Token[]): boolean {
+  let product = 1;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!isSpecial(tokens[i], '{')) continue;
+    const found = matchFrom(tokens, i);
+    if (!found) continue;
+    product *= found.alternatives.length;
+    if (product > MAX_WORDS) return false;
+    i = found.end;
+  }
+  return true;
 }
 
 function findBrace(tokens: readonly Token[]): Found | undefined {

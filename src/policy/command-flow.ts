@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { PipePos, RawCommand, Redirect, SubRange } from './command-raw';
 import { isDevicePath } from './command-paths';
 import { FETCHERS, programName } from './command-programs';
@@ -80,4 +81,47 @@ export function isForkBomb(raw: RawCommand, name: string): boolean {
 export function stdinSubstitutions(raw: RawCommand): SubRange[] {
   const fromRedirects = raw.redirects.filter((r) => r.op === '<' || r.op === '<>').flatMap((r) => r.target.subs);
   return [...(raw.stdin?.subs ?? []), ...fromRedirects];
+}
+
+const URL_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/]+\/(.+)$/i;
+
+/** The file name `curl -O` / plain `wget` saves a URL under. */
+function remoteName(url: string): string | undefined {
+  const path = URL_PATH.exec(url)?.[1]?.split(/[?#]/)[0];
+  return path?.split('/').pop() || undefined;
+}
+
+/**
+ * Files a fetch in this line saves (`curl -o x`, `curl -O url`, `wget url`, `wget -O x`, `curl url > x`),
+ * so that running one of them (`sh install.sh`, `./install.sh`) counts as running downloaded code.
+ */
+export function downloadedFiles(all: readonly RawCommand[]): Set<string> {
+  const files = new Set<string>();
+  const add = (name: string | undefined) => {
+    if (name && name !== '-' && !isDynamic(name)) files.add(posix.normalize(name));
+  };
+  for (const raw of all) {
+    const layers = unwrap(raw.args).layers;
+    const argv = (layers[layers.length - 1] ?? []).map((a) => a.value);
+    const name = programName(argv[0]);
+    if (!FETCHERS.has(name)) continue;
+    for (const r of writtenFiles(raw.redirects)) add(r.target.value);
+    const outLetter = name === 'curl' ? 'o' : name.startsWith('wget') ? 'O' : '';
+    const urls = argv.filter((a) => URL_PATH.test(a));
+    let named = false;
+    argv.forEach((a, i) => {
+      const long = /^--(output|output-document)(=(.*))?$/.exec(a);
+      if (long) {
+        named = true;
+        add(long[3] ?? argv[i + 1]);
+      } else if (/^-[A-Za-z]+/.test(a) && outLetter && a.includes(outLetter)) {
+        named = true;
+        const rest = a.slice(a.indexOf(outLetter) + 1);
+        add(rest || argv[i + 1]);
+      }
+      if (name === 'curl' && (/^-[A-Za-z]*O/.test(a) || a.startsWith('--remote-name'))) for (const u of urls) add(remoteName(u));
+    });
+    if (name.startsWith('wget') && !named) for (const u of urls) add(remoteName(u));
+  }
+  return files;
 }

@@ -1,6 +1,7 @@
+import { posix } from 'node:path';
 import { destructiveReason } from './command-destructive';
 import {
-  deviceWrite, isFetch, isForkBomb, literalOutput, readsPipe, stdinSubstitutions, substitutionsFetch, upstream, writtenFiles,
+  deviceWrite, downloadedFiles, isFetch, isForkBomb, literalOutput, readsPipe, stdinSubstitutions, substitutionsFetch, upstream, writtenFiles,
 } from './command-flow';
 import type { CommandCollector } from './command-parse';
 import type { Arg, RawCommand } from './command-raw';
@@ -93,6 +94,8 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd?: string):
 /** Interpreters, `eval` and `source`: where does the code come from, and can it be judged? */
 function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], name: string, out: JudgedPart, deny: (d: Deny) => void): boolean {
   const commands = all.commands;
+  // `./install.sh` right after `curl -O …/install.sh`: the program itself was downloaded.
+  if (final[0]?.value.includes('/') && isDownloaded(commands, final[0].value)) deny(FETCH_EXEC);
   if (name === 'eval') {
     if (substitutionsFetch(commands, final.flatMap((a) => a.subs))) deny(FETCH_EXEC);
     else out.problems.push('eval runs a string as a command; the guard cannot see what it runs.');
@@ -104,7 +107,7 @@ function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], name: s
     return code ? runNested(all, raw, code, 'trap', out, true) : false;
   }
   if (name === 'source' || name === '.') {
-    if (final[1] && substitutionsFetch(commands, final[1].subs)) deny(FETCH_EXEC);
+    if (final[1] && (substitutionsFetch(commands, final[1].subs) || isDownloaded(commands, final[1].value))) deny(FETCH_EXEC);
     else if (final[1]) out.notes.push(`runs ${display(final[1].value)} in the current shell`);
     return false;
   }
@@ -115,7 +118,7 @@ function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], name: s
   if (source.kind === 'arg') {
     const code = final[source.index];
     if (!code) return false;
-    if (substitutionsFetch(commands, code.subs)) {
+    if (substitutionsFetch(commands, code.subs) || (!source.inline && isDownloaded(commands, code.value))) {
       deny(FETCH_EXEC);
       return false;
     }
@@ -137,6 +140,9 @@ function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], name: s
   out.notes.push('runs a script from its input, which the guard cannot see');
   return false;
 }
+
+const isDownloaded = (commands: readonly RawCommand[], file: string): boolean =>
+  downloadedFiles(commands).has(posix.normalize(file));
 
 /** Parses shell code a command runs (`bash -c '…'`) and queues its commands; false when it cannot. */
 function runNested(all: CommandCollector, raw: RawCommand, code: Arg, via: string, out: JudgedPart, keepInput: boolean): boolean {
