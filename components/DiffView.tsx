@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { ApprovalScrollCounts } from './ApprovalScrollCounts';
 import { truncate } from './approval-text';
 import { type Cell, type DiffLayout, type DiffModel, gutterText, projectRows, type Tone } from './diff-rows';
@@ -20,8 +21,11 @@ const TONE_COLOR: Record<Tone, string | undefined> = {
   empty: undefined,
 };
 
-/** Old | new (or unified) view of a file write. Renders only the rows in view. */
-export function DiffView(props: DiffViewProps) {
+/**
+ * Old | new (or unified) view of a file write. Renders only the rows in view; memoised so the
+ * drawer's once-a-second age tick does not redraw it.
+ */
+export const DiffView = memo(function DiffView(props: DiffViewProps) {
   const { model, layout, width } = props;
   const body = Math.max(1, props.height - 2);
   const view = projectRows(model, layout, props.offset, body, width);
@@ -38,55 +42,53 @@ export function DiffView(props: DiffViewProps) {
       </Text>
       {view.rows.map((row, i) => {
         const key = view.above + i;
+        // Few nodes per row: Ink's cost grows with nodes, and a view may hold 100 rows.
         if (row.sign === undefined) {
           const [left, right] = row.cells;
           return (
             <Text key={key} wrap="truncate-end">
-              {left ? cellText(left, view.gutter) : null}
-              <Text dimColor> │ </Text>
-              {right ? cellText(right, view.gutter) : null}
+              <Text dimColor>{`${gutterText(left?.no, view.gutter)} `}</Text>
+              {left ? segmentsText(left) : null}
+              <Text dimColor>{` │ ${gutterText(right?.no, view.gutter)} `}</Text>
+              {right ? segmentsText(right) : null}
             </Text>
           );
         }
         const [cell] = row.cells;
-        const tone = cell?.tone ?? 'context';
+        const numbers =
+          view.gutters === 2
+            ? `${gutterText(row.oldNo, view.gutter)} ${gutterText(row.newNo, view.gutter)} `
+            : `${gutterText(row.newNo, view.gutter)} `;
         return (
           <Text key={key} wrap="truncate-end">
-            {view.gutters === 2 ? <Text dimColor>{`${gutterText(row.oldNo, view.gutter)} `}</Text> : null}
-            <Text dimColor>{`${gutterText(row.newNo, view.gutter)} `}</Text>
-            <Text color={TONE_COLOR[tone]}>{`${row.sign} `}</Text>
-            {cell ? segmentsText(cell) : null}
+            <Text dimColor>{numbers}</Text>
+            {cell ? segmentsText(cell, `${row.sign} `) : null}
           </Text>
         );
       })}
       <ApprovalScrollCounts above={view.above} below={view.below} hint="j/k PgUp/PgDn" />
     </Box>
   );
-}
-
-function cellText(cell: Cell, gutter: number) {
-  return (
-    <Text>
-      <Text dimColor>{`${gutterText(cell.no, gutter)} `}</Text>
-      {segmentsText(cell)}
-    </Text>
-  );
-}
+});
 
 /** Changed words of a changed pair are shown inverse, so they stand out without colour too. */
-function segmentsText(cell: Cell) {
+function segmentsText(cell: Cell, prefix = '') {
+  const color = TONE_COLOR[cell.tone];
+  const parts = cell.segments.map((s, i) =>
+    s.changed ? (
+      // Segments have no identity beyond their position in the line.
+      <Text key={i} inverse bold>
+        {s.text}
+      </Text>
+    ) : (
+      s.text
+    ),
+  );
+  if (!color) return prefix + cell.segments.map((s) => s.text).join('');
   return (
-    <Text color={TONE_COLOR[cell.tone]}>
-      {cell.segments.map((s, i) =>
-        s.changed ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments have no identity beyond position
-          <Text key={i} inverse bold>
-            {s.text}
-          </Text>
-        ) : (
-          s.text
-        ),
-      )}
+    <Text color={color}>
+      {prefix}
+      {parts}
     </Text>
   );
 }

@@ -56,7 +56,7 @@ export type Projection = {
 };
 
 /** Above this many milliseconds the line diff gives up and shows a whole replacement. */
-const DIFF_TIMEOUT_MS = 3000;
+const DIFF_TIMEOUT_MS = 1000;
 /** Word diffs look at no more than this many characters of a line. */
 const WORD_DIFF_LIMIT = 2000;
 /** Characters of a line prepared for display; far more than any terminal is wide. */
@@ -71,7 +71,12 @@ export function splitLines(text: string): string[] {
 }
 
 /** Runs the line diff once. Contract: never throws; a diff that times out becomes a replacement. */
-export function buildDiffModel(before: string, after: string, isNew: boolean): DiffModel {
+export function buildDiffModel(
+  before: string,
+  after: string,
+  isNew: boolean,
+  timeoutMs: number = DIFF_TIMEOUT_MS,
+): DiffModel {
   const oldLines = isNew ? [] : splitLines(before);
   const newLines = splitLines(after);
   const blocks: { kind: 'same' | 'removed' | 'added'; count: number }[] = [];
@@ -81,7 +86,7 @@ export function buildDiffModel(before: string, after: string, isNew: boolean): D
     if (newLines.length) blocks.push({ kind: 'added', count: newLines.length });
   } else {
     const changes = diffLines(isNew ? '' : before, after, {
-      timeout: DIFF_TIMEOUT_MS,
+      timeout: timeoutMs,
       ignoreNewlineAtEof: true,
     });
     if (changes) {

@@ -53,6 +53,16 @@ describe('buildDiffModel', () => {
     expect(m.added + m.removed).toBe(0);
   });
 
+  it('a diff that takes too long becomes a whole replacement', () => {
+    const a = Array.from({ length: 20_000 }, (_, i) => `a${i % 97} ${i * 7}`).join('\n');
+    const b = Array.from({ length: 20_000 }, (_, i) => `b${i % 89} ${i * 3}`).join('\n');
+    const m = buildDiffModel(a, b, false, 1);
+    expect(m.approximate).toBe(true);
+    expect(m.removed).toBe(20_000);
+    expect(m.added).toBe(20_000);
+    expect(m.split.every((r) => r.kind === 'change')).toBe(true);
+  });
+
   it('opens near the first change', () => {
     const before = Array.from({ length: 50 }, (_, i) => `l${i}`).join('\n');
     const after = before.replace('l30', 'L30');
