@@ -67,11 +67,21 @@ export async function guardedFetch(input: string, options: GuardedFetchOptions):
         return { kind: 'error', error: `Too many redirects (limit ${options.maxRedirects}); the last one pointed to ${location}.` };
       }
       redirects.push(url.href);
+      let next: URL;
       try {
-        target = new URL(location, url).href;
+        next = new URL(location, url);
       } catch {
         return { kind: 'error', error: `The server redirected to an invalid location: ${location}` };
       }
+      // The policy judged the first host only (domain rules); another host needs its own call.
+      if (next.hostname !== url.hostname) {
+        const verdict = checkUrl(next.href);
+        if (!verdict.ok) return { kind: 'blocked', ruleId: verdict.ruleId, reason: verdict.reason };
+        const checked = await resolveChecked(verdict.url, options);
+        if (checked.kind !== 'ok') return checked;
+        return { kind: 'error', error: `The page redirected to another host: ${next.href}. Call web_fetch with that URL if you need it, so the policy can judge that host.` };
+      }
+      target = next.href;
       continue;
     }
     return readResponse(url, res, redirects, options);

@@ -88,6 +88,15 @@ describe('web_fetch SSRF corpus', () => {
     expect(publicServer.hits.filter((h) => h.method === 'GET')).toHaveLength(4);
   });
 
+  it('does not follow a redirect to another (public) host: the model must ask for that host itself, so domain rules see it', async () => {
+    const tool = createWebFetchTool({ lookup, allowAddress, rateLimit: { max: 1000, windowMs: 60_000 } });
+    const before = victim.hits.length;
+    const result = await tool.execute({ url: `http://public.test:${publicServer.port}/to/${encodeURIComponent(`http://mixed.test:${victim.port}/`)}` }, testContext());
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(/another host|SSRF/);
+    expect(victim.hits.length).toBe(before);
+  });
+
   it('keeps the Host header as the name while connecting to the checked address', async () => {
     const tool = createWebFetchTool({ lookup, allowAddress });
     await tool.execute({ url: `http://public.test:${publicServer.port}/to/x` }, testContext());
