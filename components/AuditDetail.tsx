@@ -34,7 +34,7 @@ export function AuditDetail({ record: r, width, rows, agentName }: Props): React
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text bold>{r.tool}</Text> · {clock(r.ts)} · agent {agentName(r.agentId)} · task {r.taskId} · {r.phase}
+        <Text bold>{r.tool}</Text> · {clock(r.ts)} · agent {agentName(r.agentId)} · task {r.taskId} · {r.phase} line
       </Text>
       <Text wrap="truncate-end">
         decision {r.decision} · outcome {r.outcome ?? '–'} · by {r.approver} · rule {r.rule} · risk {r.risk} · wait{' '}

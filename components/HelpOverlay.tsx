@@ -5,10 +5,13 @@ import { KEY_HELP } from './keymap';
 import { Panel } from './Panel';
 import { useKeys } from './hooks/use-keys';
 
-type Props = { isActive: boolean; width: number; onClose: () => void };
+type Props = { isActive: boolean; width: number; maxRows: number; onClose: () => void };
+
+/** Borders, title, two headings, a spacer and the footer around the two tables. */
+const NATURAL_ROWS = KEY_HELP.length + SLASH_COMMANDS.length + 7;
 
 /** /help: every key and command, from the same tables the handlers use. */
-export function HelpOverlay({ isActive, width, onClose }: Props): ReactNode {
+export function HelpOverlay({ isActive, width, maxRows, onClose }: Props): ReactNode {
   useKeys(
     (input, key) => {
       if (key.escape || key.return || input === 'q') onClose();
@@ -18,7 +21,7 @@ export function HelpOverlay({ isActive, width, onClose }: Props): ReactNode {
   const keyWidth = Math.max(...KEY_HELP.map((k) => k.keys.length)) + 2;
   const cmdWidth = Math.max(...SLASH_COMMANDS.map((c) => c.usage.length)) + 2;
   return (
-    <Panel title="Help" footer="Esc closes" width={width}>
+    <Panel title="Help" footer="Esc closes" width={width} height={maxRows < NATURAL_ROWS ? maxRows : undefined}>
       <Text bold>Keys</Text>
       {KEY_HELP.map((row) => (
         <Box key={row.keys}>

@@ -27,7 +27,7 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
   const panel = (() => {
     switch (kind) {
       case 'help':
-        return <HelpOverlay isActive={isActive} width={width} onClose={onClose} />;
+        return <HelpOverlay isActive={isActive} width={width} maxRows={rows} onClose={onClose} />;
       case 'grants':
         return <GrantsPanel client={client} grants={state.grants} isActive={isActive} width={width} rows={rows} onClose={onClose} />;
       case 'mcp':
@@ -42,6 +42,7 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
             recentAudit={state.recentAudit}
             isActive={isActive}
             width={width}
+            maxRows={rows}
             onClose={onClose}
           />
         );
@@ -52,7 +53,8 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
     }
   })();
   return (
-    <Box display={hidden ? 'none' : 'flex'} height={rows} overflow="hidden" flexDirection="column">
+    // Only the browser is full screen; panels take their natural height (each caps itself at rows).
+    <Box display={hidden ? 'none' : 'flex'} height={kind === 'audit' ? rows : undefined} overflow="hidden" flexDirection="column">
       {panel}
     </Box>
   );

@@ -14,6 +14,7 @@ type Props = {
   recentAudit: AuditRecord[];
   isActive: boolean;
   width: number;
+  maxRows: number;
   onClose: () => void;
 };
 
@@ -26,8 +27,8 @@ const MODE_MEANING: Record<Mode, string> = {
 
 const ORDER = [
   'hard guards (path fence, command guard, SSRF, size caps) — deny, cannot be approved',
-  'rules, first match, deny → ask → allow: builtin, user ($WARDEN_HOME/policy.json), project (.warden/policy.json)',
-  'the mode',
+  'rules (deny beats ask beats allow) from builtin, user ($WARDEN_HOME/policy.json) and project (.warden/policy.json)',
+  'the mode and the call’s risk',
   'session grants (approve-all)',
 ];
 
@@ -40,12 +41,13 @@ function recentRules(records: AuditRecord[]): [string, number][] {
 
 /** /policy: the mode, the order rules apply in, and what the core reported about rule sources. */
 export function PolicyPanel(props: Props): ReactNode {
-  const { mode, sandboxed, grants, policy, recentAudit, isActive, width, onClose } = props;
+  const { mode, sandboxed, grants, policy, recentAudit, isActive, width, maxRows, onClose } = props;
   const theme = useTheme();
   useKeys((input, key) => (key.escape || key.return || input === 'q' ? onClose() : undefined), { isActive });
   const rules = recentRules(recentAudit);
   return (
-    <Panel title="Policy" footer="Esc closes" width={width}>
+    // Clipped at maxRows on a short terminal; the order and sources come first, so they stay.
+    <Panel title="Policy" footer="Esc closes" width={width} height={maxRows < 24 ? maxRows : undefined}>
       <Text>
         <Text bold>mode {mode}</Text>: {MODE_MEANING[mode]}
       </Text>

@@ -18,7 +18,7 @@ type Props = {
   message?: PromptMessage;
 };
 
-const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+A audit · Ctrl+C×2 quit';
+const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+T audit · Ctrl+C×2 quit';
 
 /** What the line under the prompt says for the current input. */
 function hintFor(value: string, message: PromptMessage | undefined, isActive: boolean): { text: string; level?: PromptMessage['level'] } {

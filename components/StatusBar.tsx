@@ -19,7 +19,10 @@ type Props = {
 
 const Sep = () => <Text dimColor> │ </Text>;
 
-/** One line at the bottom: what is running, under which rules, and what needs attention. */
+/**
+ * One line at the bottom: what is running, under which rules, and what needs attention. Items
+ * are ordered by importance, so when the line is cut at the terminal's width the root goes first.
+ */
 export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
   const { model, mode, sandboxed, pendingCount, usage, root, mcp, busy, width, home } = props;
   const theme = useTheme();
@@ -30,7 +33,7 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
       <Text wrap="truncate-end">
         {model.demo ? (
           <Text bold inverse color={theme.warn}>
-            [DEMO · scripted model, no API key]
+            {width >= 100 ? '[DEMO · scripted model, no API key]' : '[DEMO · no API key]'}
           </Text>
         ) : (
           <Text bold>{truncate(model.name, 28)}</Text>
@@ -50,6 +53,12 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
             <Text bold color={theme.warn}>● {pendingCount} pending</Text>
           </>
         ) : null}
+        {failing.length > 0 ? (
+          <>
+            <Sep />
+            <Text color={theme.error}>✗ mcp: {failing.join(', ')}</Text>
+          </>
+        ) : null}
         <Sep />
         <Text>{compactNumber(tokens)} tok</Text>
         {busy ? (
@@ -60,12 +69,6 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
         ) : null}
         <Sep />
         <Text dimColor>{shortenPath(root, home, Math.max(12, Math.floor(width / 4)))}</Text>
-        {failing.length > 0 ? (
-          <>
-            <Sep />
-            <Text color={theme.error}>✗ mcp: {failing.join(', ')}</Text>
-          </>
-        ) : null}
       </Text>
     </Box>
   );

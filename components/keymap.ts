@@ -9,7 +9,7 @@
  */
 export const CHORDS = {
   /** Audit sidebar on/off. */
-  sidebar: 'a',
+  sidebar: 't',
   /** Sub-agent group collapsed/expanded. */
   agents: 'g',
 } as const;
@@ -22,7 +22,7 @@ export const KEY_HELP: HelpRow[] = [
   { keys: 'Tab', does: 'complete a /command or its argument' },
   { keys: 'Shift+Tab', does: 'cycle the mode (manual → auto-edit → plan → auto)' },
   { keys: 'Esc', does: 'cancel the running turn; close a panel' },
-  { keys: 'Ctrl+A', does: 'show / hide the audit sidebar (latest decisions)' },
+  { keys: 'Ctrl+T', does: 'show / hide the audit trail sidebar (latest decisions)' },
   { keys: 'Ctrl+G', does: 'collapse / expand the sub-agent group' },
   { keys: 'Ctrl+C ×2', does: 'quit (press twice within 2 s)' },
 ];

@@ -26,7 +26,7 @@ describe('App slash commands', () => {
     const { stdin, lastFrame } = await renderApp(core, { rows: 40 });
     await run(stdin, '/help');
     const frame = await waitForFrame(lastFrame, 'Commands');
-    for (const text of ['Ctrl+A', 'audit sidebar', 'Ctrl+G', 'Shift+Tab', 'Esc', '/mode [manual|auto-edit|plan|auto]', '/undo [n]', '/quit']) {
+    for (const text of ['Ctrl+T', 'audit trail sidebar', 'Ctrl+G', 'Shift+Tab', 'Esc', '/mode [manual|auto-edit|plan|auto]', '/undo [n]', '/quit']) {
       expect(frame).toContain(text);
     }
     await press(stdin, KEY.escape);

@@ -69,14 +69,14 @@ describe('App', () => {
     await waitUntil(() => expect(core.sent).toEqual([{ type: 'set_mode', mode: 'auto' }]));
   });
 
-  it('Ctrl+A toggles the audit sidebar, which follows recentAudit live', async () => {
+  it('Ctrl+T toggles the audit sidebar, which follows recentAudit live', async () => {
     const core = new FakeCore({
       agents: [{ id: 'sub-1', name: 'scout', parentId: 'main', taskId: 't', task: 'x', status: 'done' }],
       recentAudit: [makeAuditRecord({ tool: 'write_file', outcome: 'executed', approver: 'human' })],
     });
     const { stdin, lastFrame } = await renderApp(core);
     expect(lastFrame()).not.toContain('Audit · latest');
-    await press(stdin, KEY.ctrl('a'));
+    await press(stdin, KEY.ctrl('t'));
     let frame = await waitForFrame(lastFrame, 'Audit · latest');
     expect(frame).toContain('write_file');
     expect(frame).toMatch(/main executed by human/);
@@ -86,7 +86,7 @@ describe('App', () => {
     frame = await waitForFrame(lastFrame, 'execute_command');
     expect(frame).toMatch(/scout rejected by human/);
     expect(frame.indexOf('execute_command')).toBeLessThan(frame.indexOf('write_file'));
-    await press(stdin, KEY.ctrl('a'));
+    await press(stdin, KEY.ctrl('t'));
     await waitForFrame(lastFrame, (f) => !f.includes('Audit · latest'));
     expect(core.sent).toEqual([]);
   });
@@ -137,7 +137,7 @@ describe('App', () => {
   it('lays out again on resize: the sidebar moves under the prompt when narrow', async () => {
     const core = new FakeCore({ recentAudit: [makeAuditRecord()] });
     const { stdin, stdout, lastFrame } = await renderApp(core, { columns: 100 });
-    await press(stdin, KEY.ctrl('a'));
+    await press(stdin, KEY.ctrl('t'));
     let frame = await waitForFrame(lastFrame, 'Audit · latest');
     const side = frame.split('\n').find((l) => l.includes('Audit · latest')) ?? '';
     expect(side.indexOf('Audit · latest')).toBeGreaterThan(50);

@@ -97,11 +97,11 @@ describe('PromptInput', () => {
     await waitForFrame(lastFrame, 'no command matches /zap — /help lists them');
   });
 
-  it('never types the letter of a Ctrl chord (Ctrl+A toggles the sidebar elsewhere)', async () => {
+  it('never types the letter of a Ctrl chord (Ctrl+T toggles the sidebar elsewhere)', async () => {
     const { stdin, lastFrame, onSubmit } = setup();
     await waitForFrame(lastFrame, '›');
     await type(stdin, 'ab');
-    await press(stdin, KEY.ctrl('a'), KEY.ctrl('g'));
+    await press(stdin, KEY.ctrl('t'), KEY.ctrl('g'));
     await type(stdin, 'c');
     await press(stdin, KEY.ctrl('a'));
     await press(stdin, KEY.enter);
