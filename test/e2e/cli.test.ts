@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
+import { WARDEN_BIN } from '../helpers/pty';
+
+type Run = { code: number; stdout: string; stderr: string };
+
+function warden(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
+  const home = mkdtempSync(join(tmpdir(), 'warden-cli-home-'));
+  return new Promise((resolve) => {
+    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, WARDEN_HOME: join(home, '.warden'), ...env }, cwd: cwd ?? home }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('the warden binary', () => {
+  it('--help and --version exit 0; bad usage exits 2 with a clear message', async () => {
+    expect((await warden(['--help'])).stdout).toContain('--headless');
+    expect((await warden(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const bogus = await warden(['--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain('unknown flag --bogus');
+    expect((await warden(['--headless'])).code).toBe(2);
+    expect((await warden(['--json', '-p', 'x'])).code).toBe(2);
+    expect((await warden(['--headless', '-p', 'x', '--mode', 'yolo'])).stderr).toMatch(/mode/);
+    expect((await warden(['--headless', '-p', 'x', '--root', '/no/such/dir'])).code).toBe(2);
+  });
+
+  it('the full-screen app refuses to start without a terminal', async () => {
+    const run = await warden([]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/needs a terminal/);
+  });
+
+  it('a broken config file stops start-up, naming the file and the field', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    mkdirSync(join(root, '.warden'));
+    writeFileSync(join(root, '.warden', 'config.json'), JSON.stringify({ approvalTimeoutSec: 'soon' }));
+    const run = await warden(['--headless', '-p', 'hi', '--root', root]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(join(root, '.warden', 'config.json'));
+    expect(run.stderr).toContain('approvalTimeoutSec');
+  });
+
+  it('a broken policy file stops start-up, naming the file and the field', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    mkdirSync(join(root, '.warden'));
+    writeFileSync(join(root, '.warden', 'policy.json'), JSON.stringify({ rules: [{ tool: 'write_file', decision: 'perhaps' }] }));
+    fake = await startFakeOpenAI([{ text: 'never' }]);
+    const run = await warden(['--headless', '-p', 'hi', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('policy.json');
+    expect(run.stderr).toContain('rules.0.decision');
+  });
+
+  it('--headless --json prints every event as a JSON line; anything that asks is denied as no_approver', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    fake = await startFakeOpenAI([{ text: 'Writing.', toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }, { text: 'Could not write.' }]);
+    const run = await warden(['--headless', '--json', '-p', 'write x', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' });
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === 'tool_finished' && e.result.status === 'error' && /^no_approver/.test(e.result.reason))).toBe(true);
+    expect(events.at(-1)).toEqual({ type: 'result', status: 'done', text: 'Could not write.' });
+    expect(existsSync(join(root, 'x.txt'))).toBe(false);
+  });
+
+  it('--headless prints the final answer on stdout; reads run without asking; the audit is written under WARDEN_HOME', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    writeFileSync(join(root, 'notes.md'), 'the secret word is teapot\n');
+    fake = await startFakeOpenAI([{ toolCalls: [{ name: 'read_file', args: { path: 'notes.md' } }] }, (req) => ({ text: `It says: ${String(req.body.messages.at(-1)?.content).includes('teapot') ? 'teapot' : '?'}` })]);
+    const home = mkdtempSync(join(tmpdir(), 'warden-cli-wh-'));
+    const run = await warden(['--headless', '-p', 'what does notes.md say?', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k', WARDEN_HOME: home });
+    expect(run).toMatchObject({ code: 0, stdout: 'It says: teapot\n' });
+    expect(readdirSync(join(home, 'audit')).length).toBe(1);
+    const audit = await warden(['audit', '--json'], { WARDEN_HOME: home });
+    expect(audit.stdout).toContain('"tool":"read_file"');
+  });
+
+  it('--demo runs the scripted demo headless, labelled as a demo, and the fence blocks its escape', async () => {
+    const run = await warden(['--headless', '--demo', '-p', 'go']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[demo]');
+    expect(run.stderr).toMatch(/outside-the-project\.txt.*outside the project/);
+  });
+
+  it('a model server that is down gives a clear error and exit 1', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    const run = await warden(['--headless', '-p', 'hi', '--root', root], { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/127\.0\.0\.1:9/);
+  });
+});
