@@ -106,6 +106,14 @@ function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], name: s
     const code = final.slice(1).find((a) => !a.value.startsWith('-'));
     return code ? runNested(all, raw, code, 'trap', out, true) : false;
   }
+  if (name === 'alias') {
+    // An alias body is shell code that later words of the line may run.
+    const bodies = final.slice(1).flatMap((a) => {
+      const at = a.value.indexOf('=');
+      return at > 0 ? [{ ...a, value: a.value.slice(at + 1) }] : [];
+    });
+    return bodies.map((body) => runNested(all, raw, body, 'alias', out, true)).every(Boolean) && bodies.length > 0;
+  }
   if (name === 'source' || name === '.') {
     if (final[1] && (substitutionsFetch(commands, final[1].subs) || isDownloaded(commands, final[1].value))) deny(FETCH_EXEC);
     else if (final[1]) out.notes.push(`runs ${display(final[1].value)} in the current shell`);

@@ -8,7 +8,7 @@ const ALWAYS_READ_ONLY: ReadonlySet<string> = new Set([
   'whoami', 'id', 'groups', 'printenv', 'jq', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'shasum',
   'cksum', 'b2sum', 'od', 'hexdump', 'strings', 'column', 'fold', 'paste', 'join', 'rev', 'tac', 'seq',
   'expand', 'unexpand', 'ps', 'uptime', 'free', 'nproc', 'arch', 'locale', 'tty', 'sleep', ':', 'zcat',
-  'eza', 'exa', 'lsblk', 'getconf', 'unset', 'wait', 'read',
+  'eza', 'exa', 'lsblk', 'getconf', 'unset', 'wait', 'read', 'set', 'shopt', 'exit', 'return',
 ]);
 
 /** Programs that read unless given an option that writes or runs something. */

@@ -99,6 +99,7 @@ const DENIED: Array<[string, string]> = [
   ['cd ~; rm -rf ./*', 'cmd-rm-root'],
   ['cd; rm -rf .', 'cmd-rm-root'],
   ["trap 'rm -rf /' EXIT", 'cmd-rm-root'],
+  ["shopt -s expand_aliases; alias ls='rm -rf ~'\nls", 'cmd-rm-root'],
   ['npx rimraf ~', 'cmd-rm-root'],
   ["npx -c 'rm -rf /'", 'cmd-rm-root'],
   ['chroot /mnt rm -rf /', 'cmd-rm-root'],
@@ -275,6 +276,8 @@ const ALLOWED: Array<[string, boolean | undefined]> = [
   ['ls | while read f; do echo "$f"; done', true],
   ['git commit -m "$(cat <<\'EOF\'\nFix the thing\n\nrm -rf / is not run\nEOF\n)"', false],
   ["trap 'echo done' EXIT", true],
+  ['set -euo pipefail; git status', true],
+  ["alias ll='ls -la'", true],
 ];
 
 describe('command guard: allowed', () => {
