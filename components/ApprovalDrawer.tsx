@@ -14,6 +14,7 @@ import type { CardCallbacks, CardMode } from './hooks/use-approval-card';
 import { useBell } from './hooks/use-bell';
 import { type SpawnEditor, useExternalEditor } from './hooks/use-external-editor';
 import { useGraceWindow } from './hooks/use-grace-window';
+import { useTheme } from './hooks/use-theme';
 
 export type ApprovalDrawerProps = {
   client: CoreClient;
@@ -52,6 +53,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const [message, setMessage] = useState<{ id: string } & FooterMessage>();
   const [cardMode, setCardMode] = useState<{ id: string; mode: CardMode }>();
   useBell(pending.length > 0, props.ringBell);
+  const theme = useTheme();
 
   const onFullScreen = props.onFullScreen;
   const fullRef = useRef(false);
@@ -97,7 +99,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   return (
     <ApprovalKeyGateContext.Provider value={grace.allow}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
-        <Text wrap="truncate-end" bold inverse color="yellow">
+        <Text wrap="truncate-end" bold inverse color={theme.warn}>
           {` Approval needed · ${pending.length ? `${cursor.index + 1} of ${pending.length}` : 'queue empty'}${fullScreen ? ' · full screen (f)' : ''} `.padEnd(width)}
         </Text>
         {queueRows ? (

@@ -4,6 +4,7 @@ import type { ApprovalPreview } from '../src/protocol';
 import type { CardMode } from './hooks/use-approval-card';
 import type { InvalidCount } from './hooks/use-approval-decisions';
 import { APPROVAL_KEY_HINT } from './hooks/use-approval-keys';
+import { useTheme } from './hooks/use-theme';
 
 /** The keys line for the card's kind, or how to leave the form that is open. */
 export function footerKeys(kind: ApprovalPreview['kind'] | undefined, mode: CardMode): string {
@@ -29,12 +30,13 @@ export function ApprovalFooter(props: {
   message?: FooterMessage;
   invalid?: InvalidCount;
 }) {
+  const theme = useTheme();
   const right = props.invalid ? `${props.invalid.count}/${props.invalid.limit} invalid keys` : '';
   const room = Math.max(4, props.width - (right ? right.length + 2 : 0));
   let left: { text: string; color?: string; dim?: boolean };
-  if (props.waiting) left = { text: '… card changed, keys paused', color: 'yellow' };
+  if (props.waiting) left = { text: '… card changed, keys paused', color: theme.warn };
   else if (props.deciding) left = { text: 'sending decision…', dim: true };
-  else if (props.message) left = { text: props.message.text, color: props.message.tone === 'info' ? 'cyan' : 'yellow' };
+  else if (props.message) left = { text: props.message.text, color: props.message.tone === 'info' ? theme.accent : theme.warn };
   else left = { text: footerKeys(props.kind, props.mode), dim: true };
   return (
     <Text wrap="truncate-end">
@@ -42,7 +44,7 @@ export function ApprovalFooter(props: {
         {truncate(left.text, room).padEnd(room)}
       </Text>
       {right ? (
-        <Text color="red" bold>
+        <Text color={theme.error} bold>
           {`  ${right}`}
         </Text>
       ) : null}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useApprovalInput } from './hooks/use-approval-input';
+import { useTheme } from './hooks/use-theme';
 
 type HelpKind = 'diff' | 'command' | 'json' | 'plan' | 'question';
 
@@ -36,6 +37,7 @@ const QUESTION: [string, string][] = [
 /** The keys of the card in view. Any key closes it. */
 export function ApprovalHelp(props: { kind: HelpKind; width: number; isActive: boolean; onClose: () => void }) {
   useApprovalInput(() => props.onClose(), { isActive: props.isActive });
+  const theme = useTheme();
   const rows =
     props.kind === 'question'
       ? QUESTION
@@ -47,7 +49,7 @@ export function ApprovalHelp(props: { kind: HelpKind; width: number; isActive: b
       <Text bold>Keys · any key closes this help</Text>
       {rows.map(([keys, what]) => (
         <Text key={keys} wrap="truncate-end">
-          <Text color="cyan">{keys.padEnd(14)}</Text>
+          <Text color={theme.accent}>{keys.padEnd(14)}</Text>
           {what}
         </Text>
       ))}

@@ -2,8 +2,7 @@ import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../src/protocol';
 import { riskLabel, shortArgs } from './approval-details';
 import { displayLine, fit, formatAge } from './approval-text';
-
-const RISK_COLOR = { low: 'green', medium: 'yellow', high: 'red' } as const;
+import { useTheme } from './hooks/use-theme';
 
 /**
  * Every pending request, one row each: agent, tool, short arguments, risk and age. Shows a window
@@ -18,6 +17,8 @@ export function ApprovalQueue(props: {
   nowMs: number;
 }) {
   const { pending, width } = props;
+  const theme = useTheme();
+  const riskColor = { low: theme.ok, medium: theme.warn, high: theme.error };
   const at = Math.max(0, pending.findIndex((r) => r.id === props.selectedId));
   const rows = Math.max(1, props.rows);
   const start = Math.max(0, Math.min(at - Math.floor(rows / 2), pending.length - rows));
@@ -32,9 +33,9 @@ export function ApprovalQueue(props: {
         return (
           <Text key={r.id} wrap="truncate-end" inverse={selected}>
             {selected ? '› ' : '  '}
-            {fit(displayLine(r.agentName), agentW)} <Text color="cyan">{fit(r.tool, toolW)}</Text>{' '}
+            {fit(displayLine(r.agentName), agentW)} <Text color={theme.accent}>{fit(r.tool, toolW)}</Text>{' '}
             {fit(displayLine(shortArgs(r)), argsW)}{' '}
-            <Text color={RISK_COLOR[r.risk.level]} bold={r.risk.level !== 'low'}>
+            <Text color={riskColor[r.risk.level]} bold={r.risk.level !== 'low'}>
               {fit(riskLabel(r.risk.level), 6)}
             </Text>{' '}
             <Text dimColor>{props.deciding(r) ? ' …' : formatAge(r.createdAt, props.nowMs).padStart(4)}</Text>

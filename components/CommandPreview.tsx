@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { ApprovalPreview } from '../src/protocol';
 import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';
+import { useTheme } from './hooks/use-theme';
 
 /** execute_command: whether it is sandboxed (always in view), then the command and its details. */
 export function CommandPreview(props: {
@@ -12,18 +13,19 @@ export function CommandPreview(props: {
   height: number;
 }) {
   const { preview } = props;
+  const theme = useTheme();
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       {preview.sandboxed ? (
-        <Text color="green" wrap="truncate-end">
+        <Text color={theme.ok} wrap="truncate-end">
           sandboxed · network off, project writable, rest read-only
         </Text>
       ) : (
         <Text wrap="truncate-end">
-          <Text color="red" bold inverse>
+          <Text color={theme.error} bold inverse>
             {' NOT sandboxed '}
           </Text>
-          <Text color="red"> runs with your full permissions: network, every file you can write</Text>
+          <Text color={theme.error}> runs with your full permissions: network, every file you can write</Text>
         </Text>
       )}
       <ApprovalLines lines={props.lines} offset={props.offset} width={props.width} height={props.height - 1} />

@@ -3,6 +3,8 @@ import { memo } from 'react';
 import { ApprovalScrollCounts } from './ApprovalScrollCounts';
 import { truncate } from './approval-text';
 import { type Cell, type DiffLayout, type DiffModel, gutterText, projectRows, type Tone } from './diff-rows';
+import type { Theme } from './theme';
+import { useTheme } from './hooks/use-theme';
 
 export type DiffViewProps = {
   path: string;
@@ -14,12 +16,9 @@ export type DiffViewProps = {
   height: number;
 };
 
-const TONE_COLOR: Record<Tone, string | undefined> = {
-  context: undefined,
-  removed: 'red',
-  added: 'green',
-  empty: undefined,
-};
+function toneColors(theme: Theme): Record<Tone, string | undefined> {
+  return { context: undefined, removed: theme.error, added: theme.ok, empty: undefined };
+}
 
 /**
  * Old | new (or unified) view of a file write. Renders only the rows in view; memoised so the
@@ -27,6 +26,7 @@ const TONE_COLOR: Record<Tone, string | undefined> = {
  */
 export const DiffView = memo(function DiffView(props: DiffViewProps) {
   const { model, layout, width } = props;
+  const colors = toneColors(useTheme());
   const body = Math.max(1, props.height - 2);
   const view = projectRows(model, layout, props.offset, body, width);
   const summary = model.isNew
@@ -37,7 +37,7 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
     <Box flexDirection="column" width={width} height={props.height} overflow="hidden">
       <Text wrap="truncate-end">
         <Text bold>{truncate(props.path, Math.max(8, width - summary.length - 14))}</Text>
-        <Text color={model.isNew ? 'green' : undefined}> {summary}</Text>
+        <Text color={model.isNew ? colors.added : undefined}> {summary}</Text>
         <Text dimColor>{mode}</Text>
       </Text>
       {view.rows.map((row, i) => {
@@ -48,9 +48,9 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
           return (
             <Text key={key} wrap="truncate-end">
               <Text dimColor>{`${gutterText(left?.no, view.gutter)} `}</Text>
-              {left ? segmentsText(left) : null}
+              {left ? segmentsText(left, colors) : null}
               <Text dimColor>{` │ ${gutterText(right?.no, view.gutter)} `}</Text>
-              {right ? segmentsText(right) : null}
+              {right ? segmentsText(right, colors) : null}
             </Text>
           );
         }
@@ -62,7 +62,7 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
         return (
           <Text key={key} wrap="truncate-end">
             <Text dimColor>{numbers}</Text>
-            {cell ? segmentsText(cell, `${row.sign} `) : null}
+            {cell ? segmentsText(cell, colors, `${row.sign} `) : null}
           </Text>
         );
       })}
@@ -72,8 +72,8 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
 });
 
 /** Changed words of a changed pair are shown inverse, so they stand out without colour too. */
-function segmentsText(cell: Cell, prefix = '') {
-  const color = TONE_COLOR[cell.tone];
+function segmentsText(cell: Cell, colors: Record<Tone, string | undefined>, prefix = '') {
+  const color = colors[cell.tone];
   const parts = cell.segments.map((s, i) =>
     s.changed ? (
       // Segments have no identity beyond their position in the line.

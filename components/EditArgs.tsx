@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { parseArgs } from './args-editor-state';
 import { displayLine, prettyJson, truncate } from './approval-text';
 import { useArgsEditor } from './hooks/use-args-editor';
+import { useTheme } from './hooks/use-theme';
 
 /**
  * Edit the call's arguments as pretty JSON. Arrows move, typing inserts, Enter breaks the line,
@@ -20,6 +21,7 @@ export function EditArgs(props: {
   onCancel: () => void;
 }) {
   const [error, setError] = useState<string | undefined>();
+  const theme = useTheme();
   const editor = useArgsEditor({
     isActive: props.isActive,
     text: prettyJson(props.args),
@@ -62,7 +64,7 @@ export function EditArgs(props: {
         );
       })}
       {error ? (
-        <Text color="red" wrap="truncate-end">
+        <Text color={theme.error} wrap="truncate-end">
           Invalid JSON: {error}
         </Text>
       ) : null}

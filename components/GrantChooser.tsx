@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { GrantScope } from '../src/protocol';
 import { displayLine, wrap } from './approval-text';
 import { useApprovalInput } from './hooks/use-approval-input';
+import { useTheme } from './hooks/use-theme';
 
 /** Durations offered for a grant; undefined means "for this session". */
 export const GRANT_MINUTES: readonly (number | undefined)[] = [undefined, 5, 15, 60];
@@ -26,6 +27,7 @@ export function GrantChooser(props: {
   onBack: () => void;
 }) {
   const { options, width } = props;
+  const theme = useTheme();
   const [index, setIndex] = useState(0);
   const [minutesAt, setMinutesAt] = useState(() => Math.max(0, GRANT_MINUTES.indexOf(options[0]?.minutes)));
   const minutes = GRANT_MINUTES[minutesAt];
@@ -44,7 +46,7 @@ export function GrantChooser(props: {
   if (!options.length) {
     return (
       <Box flexDirection="column" width={width}>
-        <Text color="yellow">No approve-all scope is offered for this call; approve it once with y.</Text>
+        <Text color={theme.warn}>No approve-all scope is offered for this call; approve it once with y.</Text>
         <Text dimColor>Esc back</Text>
       </Box>
     );

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ApprovalTextField } from './ApprovalTextField';
 import { useApprovalInput } from './hooks/use-approval-input';
 import { textFieldKey } from './hooks/use-approval-text-field';
+import { useTheme } from './hooks/use-theme';
 
 type EditorState = { steps: string[]; focus: number; cursor: number };
 
@@ -28,6 +29,7 @@ export function PlanStepsEditor(props: {
     return { steps, focus: 0, cursor: steps[0]?.length ?? 0 };
   });
   const [error, setError] = useState<string | undefined>();
+  const theme = useTheme();
   const focusOn = (s: EditorState, focus: number): EditorState => ({
     ...s,
     focus,
@@ -78,7 +80,7 @@ export function PlanStepsEditor(props: {
         const label = `${String(at + 1).padStart(2)}. `;
         return (
           <Box key={at}>
-            <Text color={at === state.focus ? 'cyan' : undefined}>{label}</Text>
+            <Text color={at === state.focus ? theme.accent : undefined}>{label}</Text>
             <ApprovalTextField
               value={step}
               cursor={at === state.focus ? state.cursor : step.length}
@@ -89,7 +91,7 @@ export function PlanStepsEditor(props: {
           </Box>
         );
       })}
-      {error ? <Text color="red">{error}</Text> : null}
+      {error ? <Text color={theme.error}>{error}</Text> : null}
     </Box>
   );
 }

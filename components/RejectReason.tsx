@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { ApprovalTextField } from './ApprovalTextField';
 import { useApprovalTextField } from './hooks/use-approval-text-field';
+import { useTheme } from './hooks/use-theme';
 
 /** Reject with an optional reason the model reads. Enter sends (empty: no reason), Esc goes back. */
 export function RejectReason(props: {
@@ -11,6 +12,7 @@ export function RejectReason(props: {
   onSend: (reason: string | undefined) => void;
   onBack: () => void;
 }) {
+  const theme = useTheme();
   const field = useApprovalTextField({
     isActive: props.isActive,
     onSubmit: (value) => props.onSend(value.trim() || undefined),
@@ -18,7 +20,7 @@ export function RejectReason(props: {
   });
   return (
     <Box flexDirection="column" width={props.width}>
-      <Text color="red" bold>
+      <Text color={theme.error} bold>
         Reject {props.subject ?? 'this call'}
       </Text>
       <Text dimColor>Why? The model reads this and should change its plan. Enter sends · Esc back</Text>
