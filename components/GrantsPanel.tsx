@@ -21,7 +21,8 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
       if (key.escape || input === 'q') return onClose();
       const grant = grants[cursor];
       if (!grant) return;
-      if (input === 'r' || input === 'd' || key.delete) {
+      // Not key.delete: Ink reports Backspace as delete, and a stray Backspace should not revoke.
+      if (input === 'r' || input === 'd') {
         client.send({ type: 'revoke_grant', grantId: grant.id });
         setFeedback(`revoked: ${grant.label}`);
       } else if (input === 'p' || input === 'u') {
