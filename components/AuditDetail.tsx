@@ -16,7 +16,6 @@ function JsonColumn({ title, value, width, rows }: { title: string; value: unkno
     <Box flexDirection="column" width={width} flexShrink={0}>
       <Text bold underline>{title}</Text>
       {shown.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable JSON text
         <Text key={i}>{truncate(line, width - 1)}</Text>
       ))}
       {lines.length > shown.length ? <Text dimColor>… {lines.length - shown.length} more lines</Text> : null}

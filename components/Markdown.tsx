@@ -32,7 +32,6 @@ function BlockView({ block }: { block: Block }): ReactNode {
       return (
         <Box flexDirection="column">
           {block.lines.map((line, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: lines of one immutable block
             <Text key={i} dimColor>│ {line}</Text>
           ))}
         </Box>
@@ -41,7 +40,6 @@ function BlockView({ block }: { block: Block }): ReactNode {
       return (
         <Box flexDirection="column">
           {block.items.map((item, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: items of one immutable block
             <Box key={i} paddingLeft={item.depth * 2}>
               <Text>{/^\d/.test(item.marker) ? `${item.marker} ` : '• '}</Text>
               <Box flexShrink={1}><Text><Inline text={item.text} /></Text></Box>
@@ -65,7 +63,6 @@ export function Markdown({ text }: { text: string }): ReactNode {
   return (
     <Box flexDirection="column">
       {blocks.map((block, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: blocks are re-parsed from text each render
         <BlockView key={i} block={block} />
       ))}
     </Box>

@@ -22,7 +22,6 @@ export const KEY = {
 
 /** Removes ANSI escape sequences so assertions read plain text. */
 export function stripAnsi(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ESC is the point
   return text.replace(/\u001B\[[0-9;?]*[ -/]*[@-~]/g, '');
 }
 
