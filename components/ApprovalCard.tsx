@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../src/protocol';
 import { ApprovalDetails } from './ApprovalDetails';
 import { ApprovalHelp } from './ApprovalHelp';
 import { ApprovalPreview } from './ApprovalPreview';
-import { approvalDetailLines, type DetailLine, riskLabel, shortArgs } from './approval-details';
+import { approvalDetailLines, compactDetailLines, type DetailLine } from './approval-details';
 import type { DiffLayout } from './diff-rows';
 import { EditArgs } from './EditArgs';
 import { GrantChooser } from './GrantChooser';
@@ -34,10 +34,11 @@ export type ApprovalCardProps = {
 export function ApprovalCard(props: ApprovalCardProps) {
   const { request, width, height, callbacks } = props;
   const kind = request.preview.kind;
-  const lines: DetailLine[] = props.fullScreen
-    ? [{ label: 'what', text: `${request.tool} ${shortArgs(request)} · ${riskLabel(request.risk.level)} · ${request.agentName}`, tone: request.risk.level }]
-    : approvalDetailLines(request, width, props.nowMs, props.parentName);
-  const detailRows = Math.min(lines.length, Math.max(1, height - 7));
+  // Full details need room; short drawers and full screen keep what, risk and a refused edit.
+  const full = approvalDetailLines(request, width, props.nowMs, props.parentName);
+  const lines: DetailLine[] =
+    props.fullScreen || full.length > height - 8 ? compactDetailLines(request, width) : full;
+  const detailRows = Math.min(lines.length, Math.max(1, height - 4));
   const bodyHeight = Math.max(3, height - detailRows - 1);
   const preview = useCardPreview(request, width, bodyHeight, props.layout);
   const { mode, setMode, onAction } = useApprovalCard(request, callbacks, preview.scroll.move);

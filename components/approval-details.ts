@@ -66,3 +66,19 @@ export function approvalDetailLines(
   if (request.editError) add('edit', `refused: ${request.editError}`, 'error', 2);
   return out;
 }
+
+/**
+ * The card's details when rows are short (or in full screen): what, the risk with whether it can
+ * be undone, and a refused edit. Risk is never the line that gets cut.
+ */
+export function compactDetailLines(request: ApprovalRequest, width: number): DetailLine[] {
+  const w = Math.max(10, width - DETAIL_LABEL_WIDTH);
+  const reasons = request.risk.reasons.length ? ` — ${request.risk.reasons.join('; ')}` : '';
+  const undo = request.reversible ? 'reversible' : 'NOT reversible';
+  const out: DetailLine[] = [
+    { label: 'what', text: wrap(`${request.tool} ${shortArgs(request)} · ${request.agentName}`, w, 1)[0] ?? '', tone: 'plain' },
+    { label: 'risk', text: wrap(`${riskLabel(request.risk.level)} · ${undo}${reasons}`, w, 1)[0] ?? '', tone: request.risk.level },
+  ];
+  if (request.editError) out.push({ label: 'edit', text: wrap(`refused: ${request.editError}`, w, 1)[0] ?? '', tone: 'error' });
+  return out;
+}

@@ -10,7 +10,7 @@ const TAB_STOP = 4;
  * model, so an escape sequence printed raw could repaint the screen and hide what is approved.
  */
 export function sanitize(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  // Matching control characters is the point of this expression.
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => {
     const code = ch.charCodeAt(0);
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
@@ -97,8 +97,9 @@ export function fit(text: string, width: number): string {
 }
 
 /**
- * Hard-wraps text into lines of at most `width` cells. With `maxLines`, the last kept line ends in
- * an ellipsis when text was left out, so a reader knows there is more.
+ * Wraps text into lines of at most `width` cells, breaking at spaces where it can and inside a
+ * word only when the word is wider than a line. With `maxLines`, the last kept line ends in an
+ * ellipsis when text was left out, so a reader knows there is more.
  */
 export function wrap(text: string, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
   const w = Math.max(1, width);
@@ -106,15 +107,23 @@ export function wrap(text: string, width: number, maxLines = Number.POSITIVE_INF
   for (const raw of text.split('\n')) {
     let line = '';
     let lw = 0;
-    for (const ch of displayLine(raw)) {
-      const cw = charWidth(ch);
-      if (lw + cw > w) {
-        lines.push(line);
+    for (const word of displayLine(raw).split(/(?<= )/)) {
+      const ww = textWidth(word);
+      if (lw + ww > w && lw > 0 && ww <= w) {
+        lines.push(line.trimEnd());
         line = '';
         lw = 0;
       }
-      line += ch;
-      lw += cw;
+      for (const ch of word) {
+        const cw = charWidth(ch);
+        if (lw + cw > w) {
+          lines.push(line);
+          line = '';
+          lw = 0;
+        }
+        line += ch;
+        lw += cw;
+      }
     }
     lines.push(line);
   }

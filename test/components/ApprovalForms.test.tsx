@@ -47,6 +47,18 @@ describe('card details', () => {
   });
 });
 
+describe('card details in a short drawer', () => {
+  it('keeps what, the risk, undo and a refused edit when rows are few', async () => {
+    const d = renderDrawer([commandRequest({ why: 'long '.repeat(50), editError: 'timeout too long' })], { height: 16 });
+    const f = await d.ready();
+    expect(f).toContain('what  execute_command npm test && rm -rf build · tester');
+    expect(f).toContain('risk  HIGH · NOT reversible — deletes files');
+    expect(f).toContain('edit  refused: timeout too long');
+    expect(f).toContain('NOT sandboxed');
+    expect(f.split('\n')).toHaveLength(16);
+  });
+});
+
 describe('execute_command card', () => {
   it('not sandboxed: says so prominently, with parts, cwd, timeout and notes', async () => {
     const d = renderDrawer([commandRequest()]);
