@@ -7,6 +7,7 @@ import { AuditList } from './AuditList';
 import { AuditStatsHeader } from './AuditStatsHeader';
 import { type AuditFilters, applyFilters, cycle, FILTER_KEYS, localDay, shiftDay, valuesOf } from './audit-filters';
 import { useAuditDay } from './hooks/use-audit-query';
+import { useChordGuard } from './hooks/use-chord-guard';
 import { useListCursor } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
@@ -37,6 +38,7 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   const names = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), [agents]);
   const agentName = (id: string) => names.get(id) ?? id;
   const listRows = Math.max(1, height - 9);
+  const onSearchChange = useChordGuard(search, setSearch, isActive && searching);
   const [cursor] = useListCursor(shown.length, { isActive: isActive && !searching, page: listRows });
 
   useKeys(
@@ -87,7 +89,7 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
       {searching ? (
         <Box>
           <Text color={theme.accent}>search / </Text>
-          <TextInput value={search} onChange={setSearch} onSubmit={() => setSearching(false)} focus={isActive && searching} />
+          <TextInput value={search} onChange={onSearchChange} onSubmit={() => setSearching(false)} focus={isActive && searching} />
         </Box>
       ) : null}
       <Box marginTop={1} flexDirection="column">

@@ -4,7 +4,9 @@ import { ConversationPane } from '../../components/ConversationPane';
 import { splitTranscript } from '../../components/transcript-split';
 import type { AgentInfo, ToolCardStatus, TranscriptEntry } from '../../src/protocol';
 import { makeTranscript } from '../helpers/fake-core';
-import { waitForFrame } from '../helpers/ink';
+import { waitForFrame, waitUntil } from '../helpers/ink';
+
+const CLEAR = '\u001B[2J';
 
 type PaneProps = Parameters<typeof ConversationPane>[0];
 
@@ -127,5 +129,24 @@ describe('ConversationPane', () => {
     const frame = await waitForFrame(lastFrame, '· executed');
     expect(frame.indexOf('go')).toBeLessThan(frame.indexOf('executed'));
     expect(frame.indexOf('executed')).toBeLessThan(frame.indexOf('after the tool'));
+  });
+
+  it('clears the screen and prints history again when the core drops printed entries (/clear, /undo)', async () => {
+    const { lastFrame, frames, rerenderWith } = pane(makeTranscript(4));
+    await waitForFrame(lastFrame, 'answer 3');
+    expect(frames.some((f) => f.includes(CLEAR))).toBe(false);
+    rerenderWith({ transcript: [...makeTranscript(4), { kind: 'user', id: 'u-new', text: 'appended' }] });
+    await waitForFrame(lastFrame, 'appended');
+    expect(frames.some((f) => f.includes(CLEAR))).toBe(false);
+    rerenderWith({ transcript: [{ kind: 'user', id: 'fresh', text: 'after clear' }] });
+    await waitUntil(() => expect(frames.some((f) => f.includes(CLEAR))).toBe(true));
+    await waitForFrame(lastFrame, 'after clear');
+  });
+
+  it('prints history again at the new width once a resize settles', async () => {
+    const { lastFrame, frames, rerenderWith } = pane(makeTranscript(2));
+    await waitForFrame(lastFrame, 'answer 1');
+    rerenderWith({ width: 70, liveWidth: 70 });
+    await waitUntil(() => expect(frames.some((f) => f.includes(CLEAR))).toBe(true));
   });
 });
