@@ -46,7 +46,8 @@ export function EditArgs(props: {
         const row = start + i;
         // Keep the cursor in view on long lines by scrolling that line horizontally.
         const from = row === editor.row ? Math.max(0, editor.col - room + 2) : 0;
-        const text = line.slice(from);
+        // Only what can show is prepared: a 5 MB file's content is one JSON line.
+        const text = line.slice(from, from + room * 2);
         const col = editor.col - from;
         return (
           <Text key={row} wrap="truncate-end">
