@@ -36,7 +36,7 @@ export function useApprovalCard(
     callbacks.modeChanged(next);
   };
   // A card mounts in its key map; say so, in case the drawer still remembers an older form.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per card
+  // Once per card: the callbacks object is new on every drawer render.
   useEffect(() => callbacks.modeChanged('keys'), []);
   const p = request.preview;
   const openExternalEditor = () => {
