@@ -14,7 +14,7 @@ import { GrantStore } from './gate/grants';
 import type { ModelClient } from './llm/types';
 import type { McpServerConfig } from './mcp/types';
 import { createMcpManager } from './mcp/manager';
-import { loadCommandGuard } from './policy/command-guard';
+import { failClosedCommandGuard, loadCommandGuard } from './policy/command-guard';
 import { loadPolicyRules } from './policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
 import type { LoadedRule } from './policy/rules';
@@ -61,7 +61,13 @@ export type Session = {
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.sessionId ?? randomUUID();
   const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? [])]);
-  const [commands, sandbox, policy] = await Promise.all([loadCommandGuard(), pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
+  let guardWarning: string | undefined;
+  const guard = loadCommandGuard().catch((err: Error) => {
+    // Without the parser nothing can be judged, so every command asks — never a silent allow.
+    guardWarning = `The command parser did not load (${err.message}); every command will ask.`;
+    return failClosedCommandGuard(guardWarning);
+  });
+  const [commands, sandbox, policy] = await Promise.all([guard, pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
   if (!policy.ok) throw new Error(policy.error);
   let rules: LoadedRule[] = policy.rules;
   let mode = o.mode;
@@ -93,6 +99,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     }
   };
   if (o.banner) view.notice('info', o.banner);
+  if (guardWarning) view.notice('warn', guardWarning);
   if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
   const writer = createAuditWriter({ dir: join(o.home, 'audit'), sessionId, onError: (err) => emit({ type: 'notice', level: 'error', text: `The audit log cannot be written: ${err.message}` }) });

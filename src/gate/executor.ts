@@ -22,13 +22,17 @@ export type Execution =
 export class GuardedExecutor {
   constructor(private readonly tools: ReadonlyMap<string, AnyTool>, private readonly mint: TokenMint, private readonly deps: FactDeps) {}
 
-  async run(token: ApprovalToken, name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<Execution> {
+  /**
+   * `checked`: the facts of these arguments gathered in the caller's current synchronous turn (a call
+   * allowed without waiting); the guards are then not run a second time for the same instant.
+   */
+  async run(token: ApprovalToken, name: string, args: Record<string, unknown>, ctx: ToolContext, checked?: CallFacts): Promise<Execution> {
     const redemption = this.mint.redeem(token, name, hashArgs(args));
     if (!redemption.ok) return { kind: 'refused', code: redemption.code, reason: redemption.reason };
     const tool = this.tools.get(name);
     if (!tool) return { kind: 'refused', code: 'token_mismatch', reason: `No tool named ${name}.` };
     try {
-      const facts = gatherFacts(tool, args, this.deps);
+      const facts = checked ?? gatherFacts(tool, args, this.deps);
       const denial = hardGuardDenial(facts);
       if (denial) return { kind: 'blocked', ...denial };
       if (redemption.fileHash !== undefined) {

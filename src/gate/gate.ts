@@ -130,7 +130,8 @@ export class Gate {
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
-    if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call }, ruleApprover(policy));
+    // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
+    if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call }, ruleApprover(policy), { checked: facts });
     const rejectedKey = `${tool.name}:${argsHash}`;
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
       const reason = 'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
@@ -138,7 +139,7 @@ export class Gate {
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
-    if (this.o.grants.match(facts, policy.risk, caller)) return this.run(tool, args, caller, { ...base, call: { ...call, args } }, 'grant');
+    if (this.o.grants.match(facts, policy.risk, caller)) return this.run(tool, args, caller, { ...base, call: { ...call, args } }, 'grant', { checked: facts });
     return this.askPerson(result.checked, call, caller, base);
   }
 
@@ -199,7 +200,7 @@ export class Gate {
     // The token binds what the person approved: the arguments hashed when the request was made, or the accepted edit.
     const approvedHash = final.edited ? hashArgs(final.args) : base.argsHash;
     const targetHash = final.edited && fileHash !== undefined && accepted ? await editedTargetHash(facts, accepted.facts, fileHash) : fileHash;
-    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) }, approver, targetHash, answer);
+    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) }, approver, { ...(targetHash !== undefined ? { fileHash: targetHash } : {}), ...(answer !== undefined ? { answer } : {}) });
     if (envelope.status === 'error' && envelope.reason?.startsWith('file_changed') && reask < MAX_REASKS) {
       const again = this.check(tool, final.args);
       if (again.ok) return this.askPerson(again.checked, { ...call, args: final.args }, caller, { ...base, argsHash: hashArgs(final.args) }, reask + 1, 'The file changed since you approved; here is the new diff.');
@@ -235,11 +236,16 @@ export class Gate {
     return { kind: 'accept', checked: result.checked };
   }
 
-  /** Runs an allowed call; `base.argsHash` is the hash of the arguments that were allowed, which the token binds. */
-  private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, fileHash?: string, answer?: string): Promise<ToolResultEnvelope> {
+  /**
+   * Runs an allowed call; `base.argsHash` is the hash of the arguments that were allowed, which the token binds.
+   * `checked`: facts gathered in this same synchronous turn (nothing could change since), so the executor need
+   * not gather them again; after any wait (a person deciding) it must.
+   */
+  private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, extra: RunExtras = {}): Promise<ToolResultEnvelope> {
+    const { fileHash, answer, checked } = extra;
     const argsHash = base.argsHash;
-    this.audit(base.call, caller, { ...base, argsHash }, approver);
-    const token = this.mint.issue({ tool: tool.name, argsHash, ...(fileHash !== undefined ? { fileHash } : {}) });
+    this.audit(base.call, caller, base, approver);
+    const token = this.mint.issue(fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash });
     const ctx: ToolContext = {
       root: this.o.deps.fence.root,
       fence: this.o.deps.fence,
@@ -250,10 +256,9 @@ export class Gate {
       ...(caller.recordPreImage ? { recordPreImage: caller.recordPreImage } : {}),
       ...(answer !== undefined ? { answer } : {}),
     };
-    const execution = await this.executor.run(token, tool.name, args, ctx);
+    const execution = await this.executor.run(token, tool.name, args, ctx, checked);
     const ending = endingOfExecution(execution, approver);
-    const durationMs = execution.kind === 'ran' ? execution.durationMs : undefined;
-    this.audit(base.call, caller, { ...base, argsHash, ...(durationMs !== undefined ? { durationMs } : {}) }, approver, ending);
+    this.audit(base.call, caller, execution.kind === 'ran' ? { ...base, durationMs: execution.durationMs } : base, approver, ending);
     return ending.envelope;
   }
 
@@ -275,32 +280,32 @@ export class Gate {
     this.audit(call, caller, base, ending.approver, ending);
   }
 
-  /** One audit line: the decision (no `ending`) or the outcome. */
+  /** One audit line: the decision (no `ending`) or the outcome. Fields are set in a fixed order, absent ones left out. */
   private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, ending?: Ending): void {
+    const record: AuditRecord = { ts: new Date().toISOString(), sessionId: this.o.sessionId } as AuditRecord;
+    if (base.requestId) record.requestId = base.requestId;
+    record.agentId = caller.agentId;
+    record.taskId = caller.taskId;
+    record.tool = call.tool;
+    record.args = call.args;
+    if (base.editedArgs !== undefined) record.editedArgs = base.editedArgs;
+    record.argsHash = base.argsHash;
+    record.decision = base.decision;
+    record.approver = approver;
+    record.phase = ending ? 'outcome' : 'decision';
+    if (ending) record.outcome = ending.outcome;
+    record.rule = base.rule;
+    record.risk = base.risk;
+    if (ending?.reason) record.reason = ending.reason;
+    if (base.waitMs !== undefined) record.waitMs = base.waitMs;
+    if (ending && base.durationMs !== undefined) record.durationMs = base.durationMs;
     const output = ending?.envelope.output;
-    this.o.audit.append({
-      ts: new Date().toISOString(),
-      sessionId: this.o.sessionId,
-      ...(base.requestId ? { requestId: base.requestId } : {}),
-      agentId: caller.agentId,
-      taskId: caller.taskId,
-      tool: call.tool,
-      args: call.args,
-      ...(base.editedArgs !== undefined ? { editedArgs: base.editedArgs } : {}),
-      argsHash: base.argsHash,
-      decision: base.decision,
-      approver,
-      phase: ending ? 'outcome' : 'decision',
-      ...(ending ? { outcome: ending.outcome } : {}),
-      rule: base.rule,
-      risk: base.risk,
-      ...(ending?.reason ? { reason: ending.reason } : {}),
-      ...(base.waitMs !== undefined ? { waitMs: base.waitMs } : {}),
-      ...(ending && base.durationMs !== undefined ? { durationMs: base.durationMs } : {}),
-      ...(output ? { result: output.slice(0, 200) } : {}),
-    });
+    if (output) record.result = output.slice(0, 200);
+    this.o.audit.append(record);
   }
 }
+
+type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts };
 
 type RecordBase = {
   decision: 'allow' | 'ask' | 'deny';

@@ -4,6 +4,8 @@ import type { LoadedRule, RuleWhen } from './rules';
 
 const globCache = new Map<string, (s: string) => boolean>();
 const regexCache = new Map<string, RegExp>();
+const prefixCache = new Map<string, { tokens: string[]; open: boolean }>();
+
 function regex(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (!re) {
@@ -12,18 +14,35 @@ function regex(pattern: string): RegExp {
   }
   return re;
 }
+
 function glob(pattern: string): (s: string) => boolean {
   let test = globCache.get(pattern);
   if (!test) {
-    test = picomatch(pattern, { dot: true, nocase: false });
+    // A plain name (most tool rules) is a string comparison. A glob is picomatch's own regex, tested
+    // the way picomatch's matcher tests it on POSIX (an empty input never matches; the glob itself does).
+    if (/[*?[\]{}()!+@\\]/.test(pattern)) {
+      const re = picomatch.makeRe(pattern, { dot: true, nocase: false });
+      test = (s: string) => s !== '' && (s === pattern || re.test(s));
+    } else {
+      test = (s: string) => s === pattern;
+    }
     globCache.set(pattern, test);
   }
   return test;
 }
 
+/** Whether a rule's tool name or glob (`mcp__github__*`) covers a tool. */
+export function toolMatches(pattern: string, tool: string): boolean {
+  return glob(pattern)(tool);
+}
+
 /** Whether a rule covers a call. An allow rule must cover every part of a compound command. */
 export function ruleMatches(rule: LoadedRule, facts: CallFacts): boolean {
-  if (!glob(rule.tool)(facts.tool)) return false;
+  return toolMatches(rule.tool, facts.tool) && argsMatch(rule, facts);
+}
+
+/** Whether a rule's argument matchers (`when`) cover a call, its tool aside. */
+export function argsMatch(rule: LoadedRule, facts: CallFacts): boolean {
   return rule.when ? whenMatches(rule.when, facts, rule.decision === 'allow') : true;
 }
 
@@ -31,10 +50,12 @@ function whenMatches(when: RuleWhen, facts: CallFacts, needAll: boolean): boolea
   if (when.path !== undefined && !pathMatches(when.path, facts, needAll)) return false;
   if (when.command !== undefined && !commandMatches(when.command, facts, needAll)) return false;
   if (when.domain !== undefined && !domainMatches(when.domain, facts.url)) return false;
-  for (const [key, value] of Object.entries(when.args ?? {})) if (facts.args[key] !== value) return false;
-  for (const [key, pattern] of Object.entries(when.regex ?? {})) {
-    const value = facts.args[key];
-    if (typeof value !== 'string' || !regex(pattern).test(value)) return false;
+  if (when.args) for (const key in when.args) if (facts.args[key] !== when.args[key]) return false;
+  if (when.regex) {
+    for (const key in when.regex) {
+      const value = facts.args[key];
+      if (typeof value !== 'string' || !regex(when.regex[key] as string).test(value)) return false;
+    }
   }
   return true;
 }
@@ -46,8 +67,11 @@ function whenMatches(when: RuleWhen, facts: CallFacts, needAll: boolean): boolea
 function pathMatches(pattern: string, facts: CallFacts, needAll: boolean): boolean {
   if (facts.paths.length === 0) return false;
   const test = glob(pattern);
-  const hit = (p: CallFacts['paths'][number]) => p.verdict.ok && test(p.verdict.relative === '' ? '.' : p.verdict.relative);
-  return needAll ? facts.paths.every(hit) : facts.paths.some(hit);
+  for (const { verdict } of facts.paths) {
+    const hit = verdict.ok && test(verdict.relative === '' ? '.' : verdict.relative);
+    if (hit !== needAll) return hit;
+  }
+  return needAll;
 }
 
 /** Splits `git diff *` into the tokens `git diff` and whether more arguments may follow. */
@@ -61,7 +85,8 @@ export function parseCommandPrefix(prefix: string): { tokens: string[]; open: bo
 export function argvMatchesPrefix(argv: readonly string[], prefix: { tokens: string[]; open: boolean }): boolean {
   if (argv.length < prefix.tokens.length) return false;
   if (!prefix.open && argv.length !== prefix.tokens.length) return false;
-  return prefix.tokens.every((t, i) => t === argv[i]);
+  for (let i = 0; i < prefix.tokens.length; i++) if (prefix.tokens[i] !== argv[i]) return false;
+  return true;
 }
 
 function commandMatches(pattern: string, facts: CallFacts, needAll: boolean): boolean {
@@ -69,9 +94,16 @@ function commandMatches(pattern: string, facts: CallFacts, needAll: boolean): bo
   if (!verdict || verdict.parts.length === 0) return false;
   // An allow rule cannot vouch for what the parser could not model.
   if (needAll && verdict.kind !== 'ok') return false;
-  const prefix = parseCommandPrefix(pattern);
-  const hit = (part: { argv: string[] }) => argvMatchesPrefix(part.argv, prefix);
-  return needAll ? verdict.parts.every(hit) : verdict.parts.some(hit);
+  let prefix = prefixCache.get(pattern);
+  if (!prefix) {
+    prefix = parseCommandPrefix(pattern);
+    prefixCache.set(pattern, prefix);
+  }
+  for (const part of verdict.parts) {
+    const hit = argvMatchesPrefix(part.argv, prefix);
+    if (hit !== needAll) return hit;
+  }
+  return needAll;
 }
 
 function domainMatches(pattern: string, url: string | undefined): boolean {

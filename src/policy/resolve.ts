@@ -2,9 +2,9 @@ import type { Mode, Risk, RuleRef } from '../protocol';
 import { DEFAULT_RULES, INTERACTIVE_TOOLS } from './defaults';
 import { type CallFacts, protectedPath } from './facts';
 import { hardGuardDenial } from './hard-guards';
-import { ruleMatches } from './matchers';
+import { argsMatch, toolMatches } from './matchers';
 import { assessRisk, maxRisk } from './risk';
-import { type LoadedRule, type PolicyDecision, strictest } from './rules';
+import type { LoadedRule, PolicyDecision } from './rules';
 
 export type PolicyContext = { rules: readonly LoadedRule[]; mode: Mode };
 
@@ -38,10 +38,43 @@ export function resolvePolicy(facts: CallFacts, ctx: PolicyContext): PolicyResul
 }
 
 function pickRule(facts: CallFacts, rules: readonly LoadedRule[]): LoadedRule {
-  const own = strictest(rules.filter((r) => ruleMatches(r, facts)));
+  let own: LoadedRule | undefined;
+  for (const rule of rulesForTool(rules, facts.tool)) {
+    if ((!own || SEVERITY[rule.decision] > SEVERITY[own.decision]) && argsMatch(rule, facts)) own = rule;
+  }
   if (own) return own;
-  // Defaults are ordered specific-first; the last is a catch-all, so one always matches.
-  return DEFAULT_RULES.find((r) => ruleMatches(r, facts)) as LoadedRule;
+  // Defaults are ordered specific-first and have no argument matchers; the last is a catch-all.
+  return rulesForTool(DEFAULT_RULES, facts.tool)[0] as LoadedRule;
+}
+
+const SEVERITY: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
+
+type ToolIndex = { rules: LoadedRule[]; tools: string[]; byTool: Map<string, LoadedRule[]> };
+const indexes = new WeakMap<readonly LoadedRule[], ToolIndex>();
+
+/**
+ * The rules whose tool name or glob covers `tool`, in their order. Memoised per rules array (a
+ * session replaces the array when the policy reloads); the memo is dropped when the array's
+ * rules or their tool patterns changed in place, so it can never answer for other rules.
+ */
+function rulesForTool(rules: readonly LoadedRule[], tool: string): readonly LoadedRule[] {
+  let index = indexes.get(rules);
+  if (!index || !sameRules(index, rules)) {
+    index = { rules: [...rules], tools: rules.map((r) => r.tool), byTool: new Map() };
+    indexes.set(rules, index);
+  }
+  let list = index.byTool.get(tool);
+  if (!list) {
+    list = rules.filter((r) => toolMatches(r.tool, tool));
+    index.byTool.set(tool, list);
+  }
+  return list;
+}
+
+function sameRules(index: ToolIndex, rules: readonly LoadedRule[]): boolean {
+  if (index.rules.length !== rules.length) return false;
+  for (let i = 0; i < rules.length; i++) if (index.rules[i] !== rules[i] || index.tools[i] !== rules[i]?.tool) return false;
+  return true;
 }
 
 function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResult {
