@@ -71,6 +71,7 @@ export function App({ client, drawer: Drawer = ApprovalDrawer, now, home = homed
           liveRows={panel === 'none' && !showBrowser ? layout.liveRows : 0}
           agentsExpanded={ui.agentsExpanded}
           showAgents={!showBrowser && (state.busy || subAgentsActive)}
+          reprintKey={ui.reprintKey}
           aside={layout.sidebar.placement === 'side' ? sidebar : null}
         >
           <OverlayHost kind={panel} hidden={ui.drawerOpen} width={layout.leftWidth} rows={layout.panelRows} {...overlayProps} />

@@ -22,7 +22,7 @@ export function AuditList({ records, cursor, rows, width, agentName }: Props): R
         {pad('time', 9)}
         {pad('agent', 13)}
         {pad('tool', 19)}
-        {pad('outcome', 11)}
+        {pad('result', 11)}
         {pad('by', 7)}
         rule / reason
       </Text>

@@ -17,6 +17,8 @@ type Props = {
   agentsExpanded: boolean;
   /** Whether the sub-agent group is shown (a running turn, or sub-agents still active). */
   showAgents: boolean;
+  /** Changing it clears the screen and prints the history again (after a full-screen view). */
+  reprintKey?: number;
   /** What sits under the live tail in the same column (panel, drawer, prompt). */
   children?: ReactNode;
   /** What sits beside that column (the audit sidebar). */
@@ -29,13 +31,13 @@ type Props = {
  * follows them) re-renders, in a column that also holds `children`, with `aside` beside it.
  */
 export function ConversationPane(props: Props): ReactNode {
-  const { transcript, agents, width, liveWidth, liveRows, agentsExpanded, showAgents, children, aside } = props;
+  const { transcript, agents, width, liveWidth, liveRows, agentsExpanded, showAgents, reprintKey, children, aside } = props;
   const { history, live } = useMemo(() => splitTranscript(transcript), [transcript]);
   const labels = useMemo(() => subAgentLabels(agents), [agents]);
   const subAgents = useMemo(() => agents.filter((a) => a.parentId !== undefined), [agents]);
   return (
     <>
-      <TranscriptHistory history={history} labels={labels} width={width} />
+      <TranscriptHistory history={history} labels={labels} width={width} reprintKey={reprintKey} />
       <Box flexDirection="row">
         <Box flexDirection="column" width={liveWidth} justifyContent="flex-end">
           <LiveTail

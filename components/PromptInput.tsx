@@ -43,12 +43,18 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
   // Bumped when the value is replaced (recall, completion) so the input's cursor goes to the end.
   const [inputKey, setInputKey] = useState(0);
   const history = usePromptHistory();
-  const onChange = useChordGuard(value, setValue, isActive);
-
   const replace = useCallback((next: string) => {
     setValue(next);
     setInputKey((k) => k + 1);
   }, []);
+  // Text ending in one line break is typing plus Enter (one chunk from a fast terminal or a
+  // script): submit it. Other breaks (a paste) stay in the prompt as newlines.
+  const onLineBreaks = (chunk: string, before: string) => {
+    const text = chunk.replace(/\r\n?/g, '\n');
+    if (text.indexOf('\n') === text.length - 1) submit(before + text.slice(0, -1));
+    else replace(before + text);
+  };
+  const onChange = useChordGuard(value, setValue, isActive, onLineBreaks);
 
   useKeys(
     (_input, key) => {

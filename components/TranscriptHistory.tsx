@@ -4,7 +4,7 @@ import type { TranscriptEntry } from '../src/protocol';
 import { useStaticHistory } from './hooks/use-static-history';
 import { TranscriptItem } from './TranscriptItem';
 
-type Props = { history: TranscriptEntry[]; labels: Map<string, string>; width: number };
+type Props = { history: TranscriptEntry[]; labels: Map<string, string>; width: number; reprintKey?: number };
 
 export function entryAgent(entry: TranscriptEntry): string | undefined {
   return entry.kind === 'assistant' || entry.kind === 'tool' ? entry.agentId : undefined;
@@ -14,8 +14,8 @@ export function entryAgent(entry: TranscriptEntry): string | undefined {
  * Finished entries, printed once into the terminal's scrollback by <Static>. Must not sit under
  * a flex-end container: Static is absolutely positioned and would be shifted off the top.
  */
-export const TranscriptHistory = memo(function TranscriptHistory({ history, labels, width }: Props): ReactNode {
-  const epoch = useStaticHistory(history, width);
+export const TranscriptHistory = memo(function TranscriptHistory({ history, labels, width, reprintKey }: Props): ReactNode {
+  const epoch = useStaticHistory(history, width, reprintKey);
   return (
     <Static key={epoch} items={history}>
       {(entry) => (

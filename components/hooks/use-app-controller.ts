@@ -1,5 +1,5 @@
 import { useApp } from 'ink';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CoreClient, CoreState } from '../../src/protocol';
 import { nextMode } from '../commands';
 import type { PromptMessage } from '../PromptInput';
@@ -19,12 +19,21 @@ export function useAppController(client: CoreClient, state: CoreState) {
   const [agentsExpanded, setAgentsExpanded] = useState(true);
   const [drawerFull, setDrawerFull] = useState(false);
   const [message, setMessage] = useState<PromptMessage | undefined>(undefined);
+  const [reprintKey, setReprintKey] = useState(0);
   const drawerOpen = state.pending.length > 0;
 
   // A drawer that asked for the whole screen gives it back when the queue empties.
   useEffect(() => {
     if (!drawerOpen) setDrawerFull(false);
   }, [drawerOpen]);
+  // Leaving a full-screen view leaves the screen blank above a short live area; print the
+  // history again so the conversation is back in view.
+  const wasFullScreen = useRef(false);
+  const fullScreen = overlay === 'audit' || (drawerOpen && drawerFull);
+  useEffect(() => {
+    if (wasFullScreen.current && !fullScreen) setReprintKey((k) => k + 1);
+    wasFullScreen.current = fullScreen;
+  }, [fullScreen]);
 
   const quit = useCallback(() => {
     client.send({ type: 'quit' });
@@ -45,5 +54,5 @@ export function useAppController(client: CoreClient, state: CoreState) {
   );
 
   const hint: PromptMessage | undefined = armed ? { level: 'warn', text: 'press Ctrl+C again to quit' } : message;
-  return { overlay, closeOverlay, sidebar, agentsExpanded, drawerOpen, drawerFull: drawerOpen && drawerFull, setDrawerFull, hint, run };
+  return { overlay, closeOverlay, sidebar, agentsExpanded, drawerOpen, drawerFull: drawerOpen && drawerFull, setDrawerFull, hint, run, reprintKey };
 }

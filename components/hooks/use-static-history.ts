@@ -10,13 +10,15 @@ const RESIZE_SETTLE_MS = 250;
 /**
  * Keys <Static> so history printed once is printed again only when it must be: when the core
  * dropped or replaced entries already printed (/clear, /undo), or after the width changed (the
- * old lines were wrapped for another width). Returns the epoch to use as the <Static> key.
+ * old lines were wrapped for another width), or when `reprintKey` changes. Returns the epoch to
+ * use as the <Static> key.
  */
-export function useStaticHistory(history: TranscriptEntry[], width: number): number {
+export function useStaticHistory(history: TranscriptEntry[], width: number, reprintKey = 0): number {
   const { write } = useStdout();
   const [epoch, setEpoch] = useState(0);
   const printed = useRef<{ count: number; firstId?: string; lastId?: string }>({ count: 0 });
   const lastWidth = useRef(width);
+  const lastReprint = useRef(reprintKey);
 
   useEffect(() => {
     const before = printed.current;
@@ -39,6 +41,14 @@ export function useStaticHistory(history: TranscriptEntry[], width: number): num
     }, RESIZE_SETTLE_MS);
     return () => clearTimeout(timer);
   }, [width, write]);
+
+  // Asked for explicitly, e.g. after a full-screen view pushed the history out of sight.
+  useEffect(() => {
+    if (reprintKey === lastReprint.current) return;
+    lastReprint.current = reprintKey;
+    write(CLEAR_TERMINAL);
+    setEpoch((e) => e + 1);
+  }, [reprintKey, write]);
 
   return epoch;
 }

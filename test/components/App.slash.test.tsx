@@ -4,6 +4,8 @@ import { FakeCore, makeAuditRecord, makeStats } from '../helpers/fake-core';
 import { KEY, press, type, waitForFrame, waitUntil } from '../helpers/ink';
 import { renderApp } from './app-harness';
 
+const CLEAR = '\u001B[2J';
+
 async function run(stdin: { write: (s: string) => void }, text: string) {
   await type(stdin, text);
   await press(stdin, KEY.enter);
@@ -57,14 +59,17 @@ describe('App slash commands', () => {
         );
       }
     };
-    const { stdin, lastFrame } = await renderApp(core);
+    const { stdin, lastFrame, frames } = await renderApp(core);
     await run(stdin, '/audit');
     const frame = await waitForFrame(lastFrame, '1 records');
     expect(frame).toContain('Audit · 2025-01-02 (today)');
     expect(frame).not.toContain('›  ');
     expect(core.sentOf('query_audit')[0]?.query).toEqual({ from: '2025-01-02', to: '2025-01-02' });
+    expect(frames.some((f) => f.includes(CLEAR))).toBe(false);
     await press(stdin, KEY.escape);
     await waitForFrame(lastFrame, (f) => !f.includes('Audit ·'));
+    // The browser pushed the conversation out of sight; closing it prints the history again.
+    await waitUntil(() => expect(frames.some((f) => f.includes(CLEAR))).toBe(true));
     await run(stdin, 'back');
     expect(core.sentOf('submit')).toEqual([{ type: 'submit', text: 'back' }]);
   });

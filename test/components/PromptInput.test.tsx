@@ -122,3 +122,25 @@ describe('PromptInput', () => {
     expect(lastFrame()).not.toContain('nope');
   });
 });
+
+describe('PromptInput with text arriving in one chunk', () => {
+  it('submits text followed by Enter in the same chunk', async () => {
+    const { stdin, lastFrame, onSubmit } = setup();
+    await waitForFrame(lastFrame, '›');
+    await press(stdin, '/help\r');
+    expect(onSubmit).toHaveBeenCalledWith('/help');
+    expect(lastFrame()).not.toContain('\r');
+  });
+
+  it('keeps the line breaks of a paste as newlines, never a raw carriage return', async () => {
+    const { stdin, lastFrame, onSubmit } = setup();
+    await waitForFrame(lastFrame, '›');
+    await press(stdin, 'first line\r\nsecond line\rthird');
+    const frame = await waitForFrame(lastFrame, 'third');
+    expect(frame).toContain('first line\n  second line\n  third');
+    expect(lastFrame()).not.toContain('\r');
+    expect(onSubmit).not.toHaveBeenCalled();
+    await press(stdin, KEY.enter);
+    expect(onSubmit).toHaveBeenCalledWith('first line\nsecond line\nthird');
+  });
+});
