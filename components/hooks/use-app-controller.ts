@@ -26,14 +26,15 @@ export function useAppController(client: CoreClient, state: CoreState) {
   useEffect(() => {
     if (!drawerOpen) setDrawerFull(false);
   }, [drawerOpen]);
-  // Leaving a full-screen view leaves the screen blank above a short live area; print the
-  // history again so the conversation is back in view.
-  const wasFullScreen = useRef(false);
-  const fullScreen = overlay === 'audit' || (drawerOpen && drawerFull);
+  // Closing a panel or a full-screen view leaves blank rows where it was, the conversation
+  // scrolled away above; print the history again so it is back in view. (Not after each
+  // approval: the drawer closes often, and the turn's next output fills the space anyway.)
+  const wasCovering = useRef(false);
+  const covering = overlay !== 'none' || (drawerOpen && drawerFull);
   useEffect(() => {
-    if (wasFullScreen.current && !fullScreen) setReprintKey((k) => k + 1);
-    wasFullScreen.current = fullScreen;
-  }, [fullScreen]);
+    if (wasCovering.current && !covering) setReprintKey((k) => k + 1);
+    wasCovering.current = covering;
+  }, [covering]);
 
   const quit = useCallback(() => {
     client.send({ type: 'quit' });
