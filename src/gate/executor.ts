@@ -32,7 +32,7 @@ export class GuardedExecutor {
     const tool = this.tools.get(name);
     if (!tool) return { kind: 'refused', code: 'token_mismatch', reason: `No tool named ${name}.` };
     try {
-      const facts = checked ?? gatherFacts(tool, args, this.deps);
+      const facts = checked?.args === args ? checked : gatherFacts(tool, args, this.deps);
       const denial = hardGuardDenial(facts);
       if (denial) return { kind: 'blocked', ...denial };
       if (redemption.fileHash !== undefined) {

@@ -246,16 +246,10 @@ export class Gate {
     const argsHash = base.argsHash;
     this.audit(base.call, caller, base, approver);
     const token = this.mint.issue(fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash });
-    const ctx: ToolContext = {
-      root: this.o.deps.fence.root,
-      fence: this.o.deps.fence,
-      commands: this.o.deps.commands,
-      sandbox: this.o.deps.sandbox,
-      signal: caller.signal,
-      agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId },
-      ...(caller.recordPreImage ? { recordPreImage: caller.recordPreImage } : {}),
-      ...(answer !== undefined ? { answer } : {}),
-    };
+    const { deps } = this.o;
+    const ctx: ToolContext = { root: deps.fence.root, fence: deps.fence, commands: deps.commands, sandbox: deps.sandbox, signal: caller.signal, agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId } };
+    if (caller.recordPreImage) ctx.recordPreImage = caller.recordPreImage;
+    if (answer !== undefined) ctx.answer = answer;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
     const ending = endingOfExecution(execution, approver);
     this.audit(base.call, caller, execution.kind === 'ran' ? { ...base, durationMs: execution.durationMs } : base, approver, ending);
@@ -282,7 +276,7 @@ export class Gate {
 
   /** One audit line: the decision (no `ending`) or the outcome. Fields are set in a fixed order, absent ones left out. */
   private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, ending?: Ending): void {
-    const record: AuditRecord = { ts: new Date().toISOString(), sessionId: this.o.sessionId } as AuditRecord;
+    const record: AuditRecord = { ts: isoNow(), sessionId: this.o.sessionId } as AuditRecord;
     if (base.requestId) record.requestId = base.requestId;
     record.agentId = caller.agentId;
     record.taskId = caller.taskId;
@@ -317,6 +311,18 @@ type RecordBase = {
   durationMs?: number;
   editedArgs?: unknown;
 };
+
+let lastMs = 0;
+let lastIso = '';
+/** `new Date().toISOString()`, formatted once per millisecond (two audit lines a call share it). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
 
 function ruleApprover(policy: PolicyResult): Approver {
   return policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 /** Proof that the gate allowed exactly these arguments, once. Opaque outside the gate. */
 export type ApprovalToken = { readonly id: string };
 
@@ -12,23 +10,27 @@ export type Redemption =
 /**
  * Mints one-time tokens bound to a tool and the hash of its final arguments (and, for writes, the
  * hash of the target file when the request was made). Contract: a token redeems at most once.
+ * A token is recognised by identity — the very object this mint issued — so it cannot be forged
+ * by copying its id; the id only names it in logs.
  */
 export class TokenMint {
-  private readonly live = new Map<string, Binding>();
-  private readonly spent = new Set<string>();
+  private readonly live = new WeakMap<ApprovalToken, Binding>();
+  private readonly spent = new WeakSet<ApprovalToken>();
+  private issued = 0;
 
   issue(binding: Binding): ApprovalToken {
-    const token = { id: randomUUID() };
-    this.live.set(token.id, binding);
-    return Object.freeze(token);
+    this.issued += 1;
+    const token: ApprovalToken = Object.freeze({ id: `token-${this.issued}` });
+    this.live.set(token, binding);
+    return token;
   }
 
   redeem(token: ApprovalToken, tool: string, argsHash: string): Redemption {
-    if (this.spent.has(token.id)) return { ok: false, code: 'token_reused', reason: 'This approval was already used once.' };
-    const binding = this.live.get(token.id);
+    if (this.spent.has(token)) return { ok: false, code: 'token_reused', reason: 'This approval was already used once.' };
+    const binding = this.live.get(token);
     if (!binding) return { ok: false, code: 'token_unknown', reason: 'No approval was issued for this call.' };
-    this.live.delete(token.id);
-    this.spent.add(token.id);
+    this.live.delete(token);
+    this.spent.add(token);
     if (binding.tool !== tool || binding.argsHash !== argsHash) {
       return { ok: false, code: 'token_mismatch', reason: 'The arguments differ from the ones that were approved.' };
     }

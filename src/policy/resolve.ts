@@ -58,6 +58,7 @@ const indexes = new WeakMap<readonly LoadedRule[], ToolIndex>();
  * rules or their tool patterns changed in place, so it can never answer for other rules.
  */
 function rulesForTool(rules: readonly LoadedRule[], tool: string): readonly LoadedRule[] {
+  if (rules.length === 0) return rules;
   let index = indexes.get(rules);
   if (!index || !sameRules(index, rules)) {
     index = { rules: [...rules], tools: rules.map((r) => r.tool), byTool: new Map() };

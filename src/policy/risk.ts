@@ -13,21 +13,29 @@ export function assessRisk(facts: CallFacts): Risk {
   const reasons: string[] = [];
   const command = facts.command;
   // The base level; everything below only raises it (a read-only command must not lower a protected path).
+  // Plain statements rather than a helper closure: this runs on every gated call.
   const readOnlyCommand = command?.kind === 'ok' && command.readOnly;
   let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
-  const raise = (to: RiskLevel, reason: string) => {
-    level = maxRisk(level, to);
-    reasons.push(reason);
-  };
   const guarded = protectedPath(facts);
-  if (guarded && facts.kind !== 'read') raise('high', `touches the protected path ${guarded}`);
-  else if (facts.kind === 'write') reasons.push('writes inside the project');
-  if (command?.kind === 'cannot_judge') raise('high', `the command guard cannot judge it: ${command.reason}`);
+  if (guarded && facts.kind !== 'read') {
+    level = 'high';
+    reasons.push(`touches the protected path ${guarded}`);
+  } else if (facts.kind === 'write') reasons.push('writes inside the project');
+  if (command?.kind === 'cannot_judge') {
+    level = 'high';
+    reasons.push(`the command guard cannot judge it: ${command.reason}`);
+  }
   if (command?.kind === 'ok') {
     if (command.readOnly) reasons.push('read-only command');
-    for (const d of command.destructive) raise('high', d);
+    for (const d of command.destructive) {
+      level = 'high';
+      reasons.push(d);
+    }
   }
-  if (facts.command && !facts.sandboxed) raise('medium', 'runs without a sandbox');
+  if (facts.command && !facts.sandboxed) {
+    level = maxRisk(level, 'medium');
+    reasons.push('runs without a sandbox');
+  }
   if (facts.mcpServer) reasons.push(`a tool of the MCP server ${facts.mcpServer}`);
   if (facts.kind === 'execute' && !facts.command && !facts.mcpServer) reasons.push('changes files or runs code');
   return { level, reasons };
