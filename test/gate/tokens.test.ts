@@ -36,6 +36,12 @@ describe('TokenMint', () => {
     expect(mint.redeem(token, 'write_file', hashArgs(args))).toEqual({ ok: true, fileHash: 'abc' });
   });
 
+  it('a copy of a real token (same id) is not the token', () => {
+    const token = mint.issue({ tool: 'write_file', argsHash: hashArgs(args) });
+    expect(mint.redeem({ id: token.id }, 'write_file', hashArgs(args))).toMatchObject({ ok: false, code: 'token_unknown' });
+    expect(mint.redeem(token, 'write_file', hashArgs(args))).toEqual({ ok: true });
+  });
+
   it('a token of one mint is unknown to another', () => {
     const token = new TokenMint().issue({ tool: 'write_file', argsHash: hashArgs(args) });
     expect(mint.redeem(token, 'write_file', hashArgs(args))).toMatchObject({ ok: false, code: 'token_unknown' });

@@ -339,6 +339,19 @@ describe('what no rule or mode can allow', () => {
 });
 
 describe('purity', () => {
+  it('a rules array changed in place is seen at once (no stale memo)', () => {
+    const rules: LoadedRule[] = [rule({ tool: 'write_file', decision: 'allow' })];
+    expect(decide(write('src/a.ts'), rules).decision).toBe('allow');
+    rules.push(rule({ tool: 'write_file', decision: 'deny' }));
+    expect(decide(write('src/a.ts'), rules).decision).toBe('deny');
+    rules.splice(1, 1, rule({ tool: 'write_file', decision: 'ask' }));
+    expect(decide(write('src/a.ts'), rules).decision).toBe('ask');
+    (rules[1] as LoadedRule).tool = 'read_file';
+    expect(decide(write('src/a.ts'), rules).decision).toBe('allow');
+    rules.length = 0;
+    expect(decide(write('src/a.ts'), rules).rule.source).toBe('builtin');
+  });
+
   it('the same facts and context give the same result, and neither is changed', () => {
     const f = write('src/a.ts');
     const rules = [rule({ tool: 'write_file', decision: 'ask', risk: 'high' })];
