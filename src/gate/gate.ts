@@ -117,7 +117,8 @@ export class Gate {
     return { ok: true, checked: { tool, args, facts, policy: resolvePolicy(facts, this.o.policy()) } };
   }
 
-  private async pass(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> {
+  /** Not `async`: one promise less on the hot path; `intercept` awaits it inside its try. */
+  private pass(call: ToolCall, caller: Caller): ToolResultEnvelope | Promise<ToolResultEnvelope> {
     const tool = this.tools.get(call.tool);
     if (!tool) return this.refuse(call, caller, 'unknown-tool', `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`);
     const result = this.check(tool, call.args);

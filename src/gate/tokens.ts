@@ -8,32 +8,48 @@ export type Redemption =
   | { ok: false; code: 'token_unknown' | 'token_reused' | 'token_mismatch'; reason: string };
 
 /**
- * Mints one-time tokens bound to a tool and the hash of its final arguments (and, for writes, the
- * hash of the target file when the request was made). Contract: a token redeems at most once.
- * A token is recognised by identity — the very object this mint issued — so it cannot be forged
- * by copying its id; the id only names it in logs.
+ * A token as issued: its binding lives in private fields, so only the object the mint handed out
+ * redeems — a copy with the same id, or anything else shaped like a token, is unknown.
  */
-export class TokenMint {
-  private readonly live = new WeakMap<ApprovalToken, Binding>();
-  private readonly spent = new WeakSet<ApprovalToken>();
-  private issued = 0;
+class IssuedToken implements ApprovalToken {
+  readonly id: string;
+  readonly #mint: TokenMint;
+  readonly #binding: Binding;
+  #spent = false;
 
-  issue(binding: Binding): ApprovalToken {
-    this.issued += 1;
-    const token: ApprovalToken = Object.freeze({ id: `token-${this.issued}` });
-    this.live.set(token, binding);
-    return token;
+  constructor(id: string, mint: TokenMint, binding: Binding) {
+    this.id = id;
+    this.#mint = mint;
+    this.#binding = binding;
+    Object.freeze(this);
   }
 
-  redeem(token: ApprovalToken, tool: string, argsHash: string): Redemption {
-    if (this.spent.has(token)) return { ok: false, code: 'token_reused', reason: 'This approval was already used once.' };
-    const binding = this.live.get(token);
-    if (!binding) return { ok: false, code: 'token_unknown', reason: 'No approval was issued for this call.' };
-    this.live.delete(token);
-    this.spent.add(token);
+  static redeem(token: ApprovalToken, mint: TokenMint, tool: string, argsHash: string): Redemption {
+    if (!(token instanceof IssuedToken) || token.#mint !== mint) return { ok: false, code: 'token_unknown', reason: 'No approval was issued for this call.' };
+    if (token.#spent) return { ok: false, code: 'token_reused', reason: 'This approval was already used once.' };
+    token.#spent = true;
+    const binding = token.#binding;
     if (binding.tool !== tool || binding.argsHash !== argsHash) {
       return { ok: false, code: 'token_mismatch', reason: 'The arguments differ from the ones that were approved.' };
     }
     return binding.fileHash === undefined ? { ok: true } : { ok: true, fileHash: binding.fileHash };
+  }
+}
+
+/**
+ * Mints one-time tokens bound to a tool and the hash of its final arguments (and, for writes, the
+ * hash of the target file when the request was made). Contract: a token redeems at most once, and
+ * only at the mint that issued it.
+ */
+export class TokenMint {
+  private issued = 0;
+
+  issue(binding: Binding): ApprovalToken {
+    this.issued += 1;
+    return new IssuedToken(`token-${this.issued}`, this, binding);
+  }
+
+  redeem(token: ApprovalToken, tool: string, argsHash: string): Redemption {
+    return IssuedToken.redeem(token, this, tool, argsHash);
   }
 }

@@ -30,8 +30,7 @@ export function resolvePolicy(facts: CallFacts, ctx: PolicyContext): PolicyResul
   const rule = pickRule(facts, ctx.rules);
   if (rule.risk) risk.level = maxRisk(risk.level, rule.risk);
   const ref: RuleRef = { id: rule.id, source: rule.source };
-  const said = rule.message ?? `${rule.source} rule ${rule.id} says ${rule.decision}`;
-  const base: PolicyResult = { decision: rule.decision, rule: ref, risk, explanation: `${capitalise(said)}.` };
+  const base: PolicyResult = { decision: rule.decision, rule: ref, risk, explanation: explain(rule) };
   if (base.decision === 'deny') return base;
   if (INTERACTIVE_TOOLS.has(facts.tool)) return { ...base, decision: 'ask' };
   return applyMode(base, facts, ctx.mode);
@@ -100,6 +99,18 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
     return { ...base, decision: 'allow', rule: { id: 'mode-auto', source: 'mode' }, explanation: 'auto mode allows what would ask, below high risk.' };
   }
   return base;
+}
+
+const explained = new WeakMap<LoadedRule, { said: string; text: string }>();
+
+/** "Writing a file asks by default." — from the rule's message, memoised per rule and message. */
+function explain(rule: LoadedRule): string {
+  const said = rule.message ?? `${rule.source} rule ${rule.id} says ${rule.decision}`;
+  const memo = explained.get(rule);
+  if (memo?.said === said) return memo.text;
+  const text = `${capitalise(said)}.`;
+  explained.set(rule, { said, text });
+  return text;
 }
 
 function capitalise(s: string): string {
