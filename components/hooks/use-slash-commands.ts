@@ -39,7 +39,8 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
           const next = MODE_ORDER.find((m) => m === arg.toLowerCase());
           if (!next) return say({ level: 'warn', text: `unknown mode "${arg}" — one of ${MODE_ORDER.join(', ')}` });
           client.send({ type: 'set_mode', mode: next });
-          return say({ level: 'info', text: `mode → ${next}` });
+          // The status bar shows the mode the core actually switched to.
+          return say({ level: 'info', text: `switching to ${next} mode` });
         }
         case 'undo': {
           const turns = arg === undefined ? 1 : Number(arg);
@@ -52,7 +53,6 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
         case 'cancel':
           return client.send({ type: 'cancel' });
         case 'quit':
-        case 'exit':
           return quit();
         default:
           return say({ level: 'warn', text: `unknown command /${name} — /help lists the commands (//text sends "/text" as a prompt)` });

@@ -152,7 +152,7 @@ describe('App', () => {
   it('renders a 2 000-entry transcript and still answers a keypress with a new frame', async () => {
     const core = new FakeCore({ transcript: makeTranscript(2000) });
     const { stdin, lastFrame, frames } = await renderApp(core);
-    await waitForFrame(lastFrame, 'answer 1999');
+    await waitForFrame(lastFrame, 'answer 1999', 20_000);
     const before = frames.length;
     await type(stdin, 'q');
     await waitForFrame(lastFrame, (f) => /› q/.test(f));

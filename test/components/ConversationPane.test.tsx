@@ -110,7 +110,7 @@ describe('ConversationPane', () => {
 
   it('renders a 2 000-entry transcript', async () => {
     const { lastFrame } = pane(makeTranscript(2000));
-    const frame = await waitForFrame(lastFrame, 'answer 1999');
+    const frame = await waitForFrame(lastFrame, 'answer 1999', 20_000);
     expect(frame).toContain('question 0');
   });
 
