@@ -28,12 +28,17 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
   const firstPath = facts.paths[0]?.verdict;
   if (facts.kind === 'write' && firstPath?.ok) {
     const dir = firstPath.relative.split('/').slice(0, -1).join('/');
-    if (dir) options.push({ tool: facts.tool, match: { kind: 'path_glob', glob: `${dir}/**` } });
+    if (dir) options.push({ tool: facts.tool, match: { kind: 'path_glob', glob: `${escapeGlob(dir)}/**` } });
   }
   if (facts.mcpServer) options.push({ tool: facts.tool, match: { kind: 'tool' } }, { tool: `mcp__${facts.mcpServer}__*`, match: { kind: 'mcp_server', server: facts.mcpServer } });
   else if (!command || command.kind === 'ok') options.push({ tool: facts.tool, match: { kind: 'tool' } });
   const agents: GrantScope['agents'][] = [{ kind: 'agent', agentId: caller.agentId, agentName: caller.agentName }, { kind: 'all' }];
   return options.flatMap((o) => agents.map((a) => describeScope(o.tool, o.match, a)));
+}
+
+/** A folder name as a literal glob: `app/[id]` must not also cover `app/i` and `app/d`. */
+function escapeGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
 }
 
 function describeScope(tool: string, match: GrantMatch, agents: GrantScope['agents']): GrantScope {

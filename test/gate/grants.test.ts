@@ -110,6 +110,16 @@ describe('approve-all', () => {
     expect(h.read('lib/c.ts')).toBeUndefined();
   });
 
+  it('path glob scope of a folder with glob characters covers that folder only', async () => {
+    h = createGateHarness();
+    const scope = await grantVia('write_file', { path: 'app/[id]/page.tsx', content: '1' }, (r) => option(r, 'path_glob', 'all'));
+    expect(scope.match).toEqual({ kind: 'path_glob', glob: 'app/\\[id\\]/**' });
+    expect(await h.call('write_file', { path: 'app/[id]/layout.tsx', content: '2' })).toMatchObject({ status: 'executed' });
+    void h.call('write_file', { path: 'app/i/page.tsx', content: '3' });
+    expect((await h.nextRequest()).args).toMatchObject({ path: 'app/i/page.tsx' });
+    expect(h.read('app/i/page.tsx')).toBeUndefined();
+  });
+
   it('command prefix scope: whole tokens, every part of a compound', async () => {
     h = createGateHarness();
     await grantVia('execute_command', { command: 'npm test' }, (r) => option(r, 'command_prefix', 'all'));
