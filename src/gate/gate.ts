@@ -49,6 +49,9 @@ export type GateOptions = {
 type Checked = { tool: AnyTool; args: Record<string, unknown>; facts: CallFacts; policy: PolicyResult };
 type Asked = { facts: CallFacts; policy: PolicyResult; caller: Caller };
 const MAX_REASKS = 2;
+const DECISION_KINDS: ReadonlySet<Decision['kind']> = new Set(['approve', 'approve_all', 'reject', 'skip', 'edit', 'cancel_task', 'answer', 'approve_plan']);
+/** The decisions after which the call runs; every other ending is handled before. */
+const RUNNING_DECISIONS: ReadonlySet<Decision['kind']> = new Set(['approve', 'approve_all', 'edit', 'answer', 'approve_plan']);
 
 export class Gate {
   private readonly tools: Map<string, AnyTool>;
@@ -93,6 +96,11 @@ export class Gate {
 
   /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */
   decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
+    // Decisions can arrive from outside the type checker (scripts, JSON): anything unknown approves nothing.
+    if (!DECISION_KINDS.has((decision as { kind?: unknown } | undefined)?.kind as Decision['kind'])) return { ok: false, error: 'Unknown decision.' };
+    if (decision.kind === 'approve_all' && decision.scope.minutes !== undefined && !(Number.isFinite(decision.scope.minutes) && decision.scope.minutes > 0)) {
+      return { ok: false, error: 'An approve-all time limit must be a positive number of minutes.' };
+    }
     const request = decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan' ? this.o.broker.pending().find((r) => r.id === id) : undefined;
     if (request && decision.kind === 'approve_all') {
       const key = scopeKey(decision.scope);
@@ -193,7 +201,7 @@ export class Gate {
       this.auditBoth(withRequest.call, caller, withRequest, stop);
       return stop.envelope;
     }
-    if (outcome.kind !== 'decided') throw new Error('unreachable broker outcome');
+    if (outcome.kind !== 'decided' || !RUNNING_DECISIONS.has(outcome.decision.kind)) throw new Error(`no decision to run on (${outcome.kind})`);
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);

@@ -90,6 +90,21 @@ describe('a person decides', () => {
     expect(await first).toMatchObject({ status: 'rejected' });
   });
 
+  it('an unknown decision kind approves nothing', async () => {
+    h = createGateHarness();
+    const result = h.call('execute_command', { command: 'npm test' });
+    const request = await h.nextRequest();
+    for (const junk of [{ kind: 'Approve' }, { kind: 'approve_everything' }, {}, null]) {
+      expect(h.gate.decide(request.id, junk as never)).toMatchObject({ ok: false });
+    }
+    expect(h.broker.pending()).toHaveLength(1);
+    expect(h.ran()).toEqual([]);
+    // Even straight at the broker, a kind that is not an approval never runs the call.
+    h.broker.decide(request.id, { kind: 'approve_everything' } as never);
+    expect(await result).toMatchObject({ status: 'error', reason: expect.stringMatching(/^gate_error: /) });
+    expect(h.ran()).toEqual([]);
+  });
+
   it('deciding an unknown or finished request is an error, not a crash', async () => {
     h = createGateHarness();
     expect(h.gate.decide('nope', { kind: 'approve' })).toMatchObject({ ok: false });

@@ -164,6 +164,18 @@ describe('approve-all', () => {
     expect((await h.nextRequest()).args).toEqual({ command: 'npm run b' });
   });
 
+  it('a time limit must be a positive number of minutes', async () => {
+    h = createGateHarness();
+    const result = h.call('execute_command', { command: 'npm test' });
+    const request = await h.nextRequest();
+    for (const minutes of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(h.gate.decide(request.id, { kind: 'approve_all', scope: { ...option(request, 'tool', 'all'), minutes } })).toMatchObject({ ok: false });
+    }
+    expect(h.grants.list()).toEqual([]);
+    h.gate.decide(request.id, { kind: 'skip' });
+    await result;
+  });
+
   it('granting decides every matching queued request (each audited as grant) and leaves the rest', async () => {
     h = createGateHarness();
     const first = h.call('execute_command', { command: 'npm test' }, { agentId: 'a' });
