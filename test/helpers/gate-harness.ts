@@ -143,6 +143,8 @@ export function createGateHarness(options: HarnessOptions = {}) {
       const index = taken++;
       return until(() => requested[index]);
     },
+    /** Resolves with the value of `test()` once it is defined, re-checking after every broker event. */
+    until,
     /** Resolves once `count` requests are pending in the broker. */
     waitForPending(count: number): Promise<ApprovalRequest[]> {
       return until(() => (broker.pending().length >= count ? broker.pending() : undefined));
@@ -169,7 +171,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
       mkdirSync(dirname(join(root, rel)), { recursive: true });
       writeFileSync(join(root, rel), content);
     },
-    /** Audit lines of one request, or of the calls of one tool when no request was made. */
+    /** The audit lines (decision, outcome) of one approval request. */
     auditOf(requestId: string): AuditRecord[] {
       return records.filter((r) => r.requestId === requestId);
     },
