@@ -78,6 +78,20 @@ describe('a person decides', () => {
     expect(h.auditOf(request.id).at(-1)).toMatchObject({ outcome: 'skipped', approver: 'human' });
   });
 
+  it('a scripted approver may decide synchronously inside the requested event', async () => {
+    let harness: GateHarness | undefined;
+    h = harness = createGateHarness({
+      onEvent: (e) => {
+        if (e.type === 'requested') harness?.gate.decide(e.request.id, (e.request.args as { path: string }).path === 'yes.txt' ? { kind: 'approve' } : { kind: 'reject', reason: 'scripted' });
+      },
+    });
+    expect(await h.call('write_file', { path: 'yes.txt', content: 'y' })).toMatchObject({ status: 'executed' });
+    expect(await h.call('write_file', { path: 'no.txt', content: 'n' })).toMatchObject({ status: 'rejected', reason: 'scripted' });
+    expect(h.read('yes.txt')).toBe('y');
+    expect(h.read('no.txt')).toBeUndefined();
+    expect(h.broker.pending()).toEqual([]);
+  });
+
   it('any queued request may be decided, not only the head', async () => {
     h = createGateHarness();
     const first = h.call('execute_command', { command: 'echo 1' });
