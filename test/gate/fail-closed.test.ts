@@ -189,6 +189,35 @@ describe('fail closed', () => {
     expect(ran).toBe(false);
   });
 
+  it('a preview that throws ends as a gate error before anything is queued', async () => {
+    const { z } = await import('zod');
+    const { defineTool } = await import('../../src/tools/types');
+    let ran = false;
+    const plan = defineTool({
+      name: 'propose_plan',
+      description: 'x',
+      schema: z.object({ steps: z.array(z.any()) }),
+      kind: 'interact',
+      execute: async () => {
+        ran = true;
+        return { ok: true, output: '' };
+      },
+    });
+    h = createGateHarness({ tools: [plan] });
+    const poisoned = {
+      toString() {
+        throw new Error('preview exploded');
+      },
+    };
+    expect(await h.call('propose_plan', { steps: [poisoned] })).toMatchObject({ status: 'error', reason: expect.stringMatching(/^gate_error: .*preview exploded/) });
+    expect(ran).toBe(false);
+    expect(h.events).toEqual([]);
+    expect(h.records.map((r) => [r.phase, r.approver, r.rule])).toEqual([
+      ['decision', 'none', 'gate-error'],
+      ['outcome', 'none', 'gate-error'],
+    ]);
+  });
+
   it('invalid JSON arguments are an error, never treated as {}', async () => {
     h = createGateHarness({ mode: 'auto' });
     expect(await h.call('mcp__fake__delete', '{"id": ')).toMatchObject({ status: 'error', by: 'gate', reason: expect.stringMatching(/not valid JSON/) });
