@@ -15,7 +15,8 @@ export type GraceWindow = {
 /**
  * Ignores keys for `ms` after `selectedId` changes by itself (the request was resolved, removed,
  * or the drawer just appeared), so a key meant for one card never lands on another. The decision
- * uses the injected clock; the hint's own timer is cosmetic.
+ * uses the injected clock, and ends early when the hint's timer fires, so keys act exactly when the
+ * hint is gone.
  */
 export function useGraceWindow(
   selectedId: string | undefined,
@@ -31,7 +32,11 @@ export function useGraceWindow(
   const showHint = useCallback((forMs: number) => {
     setWaiting(true);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => setWaiting(false), Math.max(0, forMs));
+    timer.current = setTimeout(() => {
+      // What the person sees is what counts: once the hint is gone, keys act.
+      until.current = 0;
+      setWaiting(false);
+    }, Math.max(0, forMs));
   }, []);
 
   // A layout effect runs at commit, before any later key event can be handled.

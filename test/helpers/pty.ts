@@ -22,6 +22,16 @@ export type PtyApp = {
 };
 
 /**
+ * Ink rewrites the whole frame top to bottom, and a pty may deliver one frame in several chunks:
+ * between them the lower lines are blank. A frame is whole once its last line — the status bar,
+ * or any text when warden is not running its full-screen app — is on screen.
+ */
+function frameComplete(screen: string): boolean {
+  const last = screen.trimEnd().split('\n').at(-1) ?? '';
+  return !/\bmode \w/.test(screen) || /│ mode /.test(last);
+}
+
+/**
  * The real `warden` binary (dist/warden.js, built by `npm test`) in a pseudo-terminal, rendered by
  * a headless xterm so tests read the screen a person would see. Waits are for screen content,
  * never fixed sleeps.
@@ -51,7 +61,8 @@ export function startWarden(args: string[], env: Record<string, string>, size = 
   const waitUntil = (predicate: (s: string) => boolean, timeoutMs = 15_000, what = 'condition') =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
-        if (!predicate(screen())) return;
+        const now = screen();
+        if (!predicate(now) || !frameComplete(now)) return;
         cleanup();
         resolve();
       };
