@@ -140,7 +140,7 @@ export class Gate {
       return ending.envelope;
     }
     // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
-    if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call }, ruleApprover(policy), { checked: facts });
+    if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call: { ...call, args } }, ruleApprover(policy), { checked: facts });
     const rejectedKey = `${tool.name}:${argsHash}`;
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
       const reason = 'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';

@@ -69,6 +69,12 @@ describe('audit approver, after asking', () => {
     expect(h.records.slice(4).map((r) => r.approver)).toEqual(['none', 'none']);
   });
 
+  it('records the parsed arguments, also when the model sent JSON text', async () => {
+    h = createGateHarness();
+    await h.call('glob_files', '{"pattern": "**/*.ts"}');
+    expect(h.records.map((r) => r.args)).toEqual([{ pattern: '**/*.ts' }, { pattern: '**/*.ts' }]);
+  });
+
   it('never human for what a rule, a mode or a default allowed', async () => {
     h = createGateHarness({ mode: 'auto-edit', rules: [{ tool: 'execute_command', when: { command: 'npm *' }, decision: 'allow' }, { tool: 'mcp__fake__*', decision: 'allow' }] });
     await Promise.all([

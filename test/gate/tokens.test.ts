@@ -160,10 +160,10 @@ describe('tampering through the gate', () => {
         if (args.content) args.content = '[REDACTED]';
       },
     };
-    // Allowed without asking: the audit sees the model's own object, not the parsed one that runs.
+    // Allowed without asking: the change is caught by the token.
     h = createGateHarness({ mode: 'auto', audit: redactInPlace });
-    expect(await h.call('write_file', { path: 'a.txt', content: 'secret=1' })).toMatchObject({ status: 'executed' });
-    expect(h.read('a.txt')).toBe('secret=1');
+    expect(await h.call('write_file', { path: 'a.txt', content: 'secret=1' })).toMatchObject({ status: 'error', by: 'gate', reason: expect.stringMatching(/^token_mismatch: /) });
+    expect(h.read('a.txt')).toBeUndefined();
     h.cleanup();
     // Approved by a person: the change to the approved arguments is caught by the token.
     h = createGateHarness({ audit: redactInPlace });
