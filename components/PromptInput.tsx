@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import TextInput from 'ink-text-input';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { complete, SLASH_COMMANDS } from './commands';
 import { truncate } from './format';
 import { useChordGuard } from './hooks/use-chord-guard';
@@ -39,7 +39,13 @@ function hintFor(value: string, message: PromptMessage | undefined, isActive: bo
 /** The prompt line with ↑/↓ history, slash-command completion and a hint line below it. */
 export function PromptInput({ isActive, width, onSubmit, message }: Props): ReactNode {
   const theme = useTheme();
-  const [value, setValue] = useState('');
+  const [value, setValueState] = useState('');
+  // Ink may run a key handler from the previous render; submit reads the latest value from here.
+  const latest = useRef('');
+  const setValue = useCallback((next: string) => {
+    latest.current = next;
+    setValueState(next);
+  }, []);
   // Bumped when the value is replaced (recall, completion) so the input's cursor goes to the end.
   const [inputKey, setInputKey] = useState(0);
   const history = usePromptHistory();
@@ -89,7 +95,7 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
           {isActive ? '› ' : '· '}
         </Text>
         <Box flexShrink={1}>
-          <TextInput key={inputKey} value={value} onChange={onChange} onSubmit={submit} focus={isActive} />
+          <TextInput key={inputKey} value={value} onChange={onChange} onSubmit={() => submit(latest.current)} focus={isActive} />
         </Box>
       </Box>
       <Text color={hintColor} dimColor={!hint.level} wrap="truncate-end">

@@ -2,7 +2,7 @@
 // times sooner than the same app imported from node_modules. `--if-stale` rebuilds only when a
 // source file is newer than the bundle, so `npm start` costs nothing on the second run.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,10 +24,15 @@ if (process.argv.includes('--if-stale') && existsSync(out)) {
   if (sources.every((s) => newestMtime(join(root, s)) <= built)) process.exit(0);
 }
 
+// Heavy parts loaded on demand (the HTML stack of web_fetch, the MCP SDK) become chunks of their
+// own, so start-up compiles and runs only what the first screen needs.
+rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 mkdirSync(dirname(out), { recursive: true });
 await build({
-  entryPoints: [join(root, 'src', 'cli.tsx')],
-  outfile: out,
+  entryPoints: { warden: join(root, 'src', 'cli.tsx') },
+  outdir: join(root, 'dist'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -4,8 +4,6 @@
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { render } from 'ink';
-import { App } from '../components/App';
 import packageJson from '../package.json' with { type: 'json' };
 import { runAuditCli } from './audit/cli';
 import { helpText, parseArgs } from './config/args';
@@ -13,7 +11,6 @@ import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
 import { runHeadless } from './headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
-import { createOpenAIClient } from './llm/openai-client';
 import type { ModelClient } from './llm/types';
 import { type Session, createSession } from './session';
 
@@ -43,13 +40,15 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const warning of loaded.warnings) io.stderr.write(`warden: ${warning}\n`);
   const config = loaded.config;
+  // Ink, React and the app are loaded while the session starts (wasm parser, sandbox probe).
+  const ui = args.headless ? undefined : Promise.all([import('ink'), import('../components/App')]);
 
   let session: Session;
   try {
     session = await createSession({
       root,
       home,
-      model: demo ? createDemoModel() : openAIModel(config),
+      model: demo ? createDemoModel() : await openAIModel(config),
       mode: config.mode,
       approvalTimeoutSec: config.approvalTimeoutSec,
       sandbox: config.sandbox,
@@ -65,13 +64,15 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (args.headless) return await runHeadless(session, args.prompt ?? '', { json: args.json }, io);
-    return await runApp(session, args.prompt, demo, root);
+    return await runApp(session, await (ui as NonNullable<typeof ui>), args.prompt, demo, root);
   } finally {
     await session.close();
   }
 }
 
-async function runApp(session: Session, prompt: string | undefined, demo: boolean, root: string): Promise<number> {
+type UiModules = [typeof import('ink'), typeof import('../components/App')];
+
+async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt: string | undefined, demo: boolean, root: string): Promise<number> {
   const detach = session.attachApprover();
   const onInputClosed = () => session.client.send({ type: 'input_closed' });
   process.stdin.once('end', onInputClosed);
@@ -84,7 +85,8 @@ async function runApp(session: Session, prompt: string | undefined, demo: boolea
   return 0;
 }
 
-function openAIModel(config: ResolvedConfig): ModelClient {
+async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
+  const { createOpenAIClient } = await import('./llm/openai-client');
   return createOpenAIClient({ model: config.model, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
 }
 

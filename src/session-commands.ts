@@ -95,7 +95,10 @@ export class SessionCommands {
         return;
       }
       case 'restart_mcp':
-        void d.restartMcp(c.server).then(() => this.notice('info', `Restarted the MCP server ${c.server}; its grants were dropped.`));
+        void d.restartMcp(c.server).then(
+          () => this.notice('info', `Restarted the MCP server ${c.server}; its grants were dropped.`),
+          (err: Error) => this.notice('error', err.message),
+        );
         return;
       case 'input_closed':
         d.broker.closeInput();

@@ -13,10 +13,11 @@ import { Gate } from './gate/gate';
 import { GrantStore } from './gate/grants';
 import type { ModelClient } from './llm/types';
 import type { McpServerConfig } from './mcp/types';
-import { createMcpManager } from './mcp/manager';
+import type { McpManager } from './mcp/manager';
 import { failClosedCommandGuard, loadCommandGuard } from './policy/command-guard';
 import { loadPolicyRules } from './policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
+import type { CommandGuard } from './policy/command-types';
 import type { LoadedRule } from './policy/rules';
 import type { CoreClient, CoreEvent, CoreState, Mode } from './protocol';
 import { SessionCommands } from './session-commands';
@@ -61,13 +62,22 @@ export type Session = {
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.sessionId ?? randomUUID();
   const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? [])]);
+  // The shell parser (a wasm grammar) loads in the background: the first screen does not need it,
+  // and the gate waits for it before judging any call. Until then the guard can judge nothing.
+  let guard: CommandGuard = failClosedCommandGuard('the command parser is still loading');
   let guardWarning: string | undefined;
-  const guard = loadCommandGuard().catch((err: Error) => {
-    // Without the parser nothing can be judged, so every command asks — never a silent allow.
-    guardWarning = `The command parser did not load (${err.message}); every command will ask.`;
-    return failClosedCommandGuard(guardWarning);
-  });
-  const [commands, sandbox, policy] = await Promise.all([guard, pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
+  const commands: CommandGuard = { judge: (command) => guard.judge(command) };
+  const guardReady = loadCommandGuard().then(
+    (loaded) => {
+      guard = loaded;
+    },
+    (err: Error) => {
+      // Without the parser nothing can be judged, so every command asks — never a silent allow.
+      guardWarning = `The command parser did not load (${err.message}); every command will ask.`;
+      guard = failClosedCommandGuard(guardWarning);
+    },
+  );
+  const [sandbox, policy] = await Promise.all([pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
   if (!policy.ok) throw new Error(policy.error);
   let rules: LoadedRule[] = policy.rules;
   let mode = o.mode;
@@ -99,7 +109,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     }
   };
   if (o.banner) view.notice('info', o.banner);
-  if (guardWarning) view.notice('warn', guardWarning);
+  void guardReady.then(() => guardWarning && emit({ type: 'notice', level: 'warn', text: guardWarning }));
   if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
   const writer = createAuditWriter({ dir: join(o.home, 'audit'), sessionId, onError: (err) => emit({ type: 'notice', level: 'error', text: `The audit log cannot be written: ${err.message}` }) });
@@ -127,6 +137,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const gate = new Gate({
     tools,
     deps: { fence, commands, sandbox },
+    ready: guardReady,
     policy: () => ({ rules, mode }),
     broker,
     grants,
@@ -152,18 +163,21 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...withAgentsMd(readAgentsMd(fence.root)),
   });
 
-  const mcp = createMcpManager({
-    servers: o.mcpServers ?? {},
+  // The MCP SDK is loaded only when servers are configured: start-up is a feature.
+  const servers = o.mcpServers ?? {};
+  const mcp: McpManager | undefined = Object.keys(servers).length === 0 ? undefined : (await import('./mcp/manager')).createMcpManager({
+    servers,
     hold: (name) =>
       o.mcpServers?.[name]?.source === 'project' ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it." : undefined,
     onStatus: (status) => {
+      if (!mcp) return;
       state.mcp = mcp.status().map((s) => ({ name: s.name, status: s.status, tools: s.tools, ...(s.error ? { error: s.error } : {}) }));
       gate.replaceTools('mcp__', mcp.tools());
       if (status.status !== 'ready') grants.dropServer(status.name);
       emit({ type: 'state_changed' });
     },
   });
-  void mcp.start();
+  void mcp?.start();
 
   const commandsHandler = new SessionCommands({
     hub,
@@ -184,6 +198,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     },
     restartMcp: async (name) => {
       grants.dropServer(name);
+      if (!mcp) throw new Error('No MCP servers are configured.');
       await mcp.restart(name);
     },
   });
@@ -233,7 +248,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       closed = true;
       needHub().cancel();
       broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
-      await mcp.close();
+      await mcp?.close();
       await writer.flush();
       writer.close();
     },

@@ -44,6 +44,8 @@ export type GateOptions = {
   audit: AuditSink;
   sessionId: string;
   defaultCommandTimeoutMs?: number;
+  /** Resolves when every guard is loaded (the shell parser loads in the background); calls wait for it. */
+  ready?: Promise<void>;
 };
 
 type Checked = { tool: AnyTool; args: Record<string, unknown>; facts: CallFacts; policy: PolicyResult };
@@ -60,7 +62,10 @@ export class Gate {
   private readonly rejected = new Map<string, Set<string>>();
   private readonly asked = new Map<string, Asked>();
 
+  private loading: Promise<void> | undefined;
+
   constructor(private readonly o: GateOptions) {
+    this.loading = o.ready;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
   }
@@ -82,6 +87,10 @@ export class Gate {
    */
   async intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> {
     try {
+      if (this.loading) {
+        await this.loading;
+        this.loading = undefined;
+      }
       return await this.pass(call, caller);
     } catch (err) {
       const ending = gateError(`gate_error: ${(err as Error).message}`);

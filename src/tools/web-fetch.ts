@@ -4,7 +4,6 @@ import { checkUrl, normalizeHostname } from '../policy/ssrf-guard';
 import { defineTool, type ToolDefinition, type ToolOutput } from './types';
 import { capText, classifyContentType, decodeBody, mediaType, sniffContent } from './web-content';
 import { type FetchedResponse, guardedFetch, type Resolver } from './web-http';
-import { htmlToMarkdown } from './web-markdown';
 import { createRateLimiter } from './web-rate-limit';
 
 /** Injected effects and limits for web_fetch; every field has a safe default. */
@@ -105,12 +104,13 @@ export function webFetchDomain(args: unknown): string {
   }
 }
 
-function render(response: FetchedResponse, maxChars: number, maxBytes: number): ToolOutput {
+async function render(response: FetchedResponse, maxChars: number, maxBytes: number): Promise<ToolOutput> {
   const { url, status, statusText, contentType, body } = response;
   const kind = classifyContentType(contentType) ?? sniffContent(body);
   if (kind === 'binary') return { ok: false, error: binaryRefusal(contentType ?? 'unlabelled binary data', String(body.length)) };
   const text = decodeBody(body, contentType, kind);
-  const page = kind === 'html' ? htmlToMarkdown(text, url.href) : { title: undefined, markdown: text };
+  // The HTML stack (a DOM, Readability, Turndown) is loaded on first use: it is most of the bundle.
+  const page = kind === 'html' ? (await import('./web-markdown')).htmlToMarkdown(text, url.href) : { title: undefined, markdown: text };
   if (status >= 400) {
     const excerpt = capText(page.markdown.trim(), 500).text;
     return { ok: false, error: `HTTP ${status} ${statusText} from ${url.href}${excerpt ? `\n\n${excerpt}` : ''}`, data: { status } };

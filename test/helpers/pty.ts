@@ -51,6 +51,8 @@ export function startWarden(args: string[], env: Record<string, string>, size = 
   pty.onData((data) => term.write(data, () => {
     for (const notify of [...changed]) notify();
   }));
+  // A real terminal answers queries (cursor position, keyboard protocol); so does this one.
+  term.onData((reply) => pty.write(reply));
   const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
   const screen = () => {
     const buffer = term.buffer.active;

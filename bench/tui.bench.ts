@@ -1,0 +1,106 @@
+// The TUI as a person meets it: the real bundled binary in a pseudo-terminal against the fake
+// OpenAI server. Prints medians of launch → prompt ready, tool call received → approval card on
+// screen, approve key → file on disk, peak RSS, and keypress → frame with a 2 000-entry transcript.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeOpenAI } from '../test/helpers/fake-openai';
+import { startWarden } from '../test/helpers/pty';
+import { median, printRow } from './stats';
+
+const RUNS = 5;
+const env = (url: string, home: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'bench', WARDEN_HOME: home });
+const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+
+function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+function waitForFile(dir: string, name: string): Promise<number> {
+  return new Promise((resolve) => {
+    const watcher = watch(dir, () => {
+      if (existsSync(join(dir, name))) {
+        watcher.close();
+        resolve(performance.now());
+      }
+    });
+  });
+}
+
+async function oneApprovalRun(): Promise<{ ready: number; card: number; approve: number; rss: number }> {
+  const root = tempDir('warden-bench-tui-');
+  const home = tempDir('warden-bench-home-');
+  let requestAt = 0;
+  const fake = await startFakeOpenAI([
+    () => {
+      requestAt = performance.now();
+      return { toolCalls: [{ name: 'write_file', args: { path: 'out.txt', content: 'bench\n' } }] };
+    },
+    { text: 'done' },
+  ]);
+  const start = performance.now();
+  const app = startWarden(['--root', root, 'write it'], env(fake.url, home), { cols: 120, rows: 40 });
+  await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
+  const ready = performance.now() - start;
+  await app.waitFor('Approval needed');
+  const card = performance.now() - requestAt;
+  await app.waitFor('keys paused');
+  await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'grace');
+  const fileOnDisk = waitForFile(root, 'out.txt');
+  const pressed = performance.now();
+  app.press('y');
+  const approve = (await fileOnDisk) - pressed;
+  await app.waitFor('done');
+  const rss = peakRssMiB(app.pty.pid);
+  app.kill();
+  await app.exited;
+  await fake.close();
+  return { ready, card, approve, rss };
+}
+
+async function transcriptKeypress(): Promise<{ keypress: number; entries: number }> {
+  const root = tempDir('warden-bench-tui-');
+  const home = tempDir('warden-bench-home-');
+  writeFileSync(join(root, 'a.txt'), 'a\n');
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
+  const calls = Array.from({ length: 1999 }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
+  const fake = await startFakeOpenAI([{ toolCalls: calls, chunkSize: 4096 }, { text: 'read them all' }]);
+  const app = startWarden(['--root', root, 'read a.txt many times'], env(fake.url, home), { cols: 120, rows: 40 });
+  await app.waitFor('read them all', 120_000);
+  const times: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const marker = String.fromCharCode(97 + (i % 26));
+    const before = app.screen();
+    const pressed = performance.now();
+    app.press(marker);
+    await app.waitUntil((s) => s !== before, 20_000, 'echo');
+    times.push(performance.now() - pressed);
+  }
+  app.kill();
+  await app.exited;
+  await fake.close();
+  return { keypress: median(times), entries: 2000 };
+}
+
+function nodeFloorMs(): number {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    execFileSync(process.execPath, ['-e', '0']);
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+const runs = [];
+for (let i = 0; i < RUNS; i++) runs.push(await oneApprovalRun());
+const transcript = await transcriptKeypress();
+printRow('launch → prompt ready (median ms; goal ≤ 200, peers 701–1828)', median(runs.map((r) => r.ready)).toFixed(0));
+printRow('  `node -e 0` in the same run (the floor, ms)', nodeFloorMs().toFixed(0));
+printRow('tool call received → card visible (ms; goal ≤ 30, peers 46–115)', median(runs.map((r) => r.card)).toFixed(1));
+printRow('approve key → file on disk (ms; goal ≤ 10, peers 8–69)', median(runs.map((r) => r.approve)).toFixed(1));
+printRow('peak RSS (MiB; goal ≤ 90, peers 144–500)', median(runs.map((r) => r.rss)).toFixed(0));
+printRow(`keypress → frame, ${transcript.entries}-entry transcript (ms)`, transcript.keypress.toFixed(1));
