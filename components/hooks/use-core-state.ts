@@ -6,7 +6,8 @@ export const COALESCE_MS = 16;
 
 /**
  * The core's state, re-read from `client.snapshot()` after events. Events within one
- * COALESCE_MS window cause one render, so streaming deltas don't render once per delta.
+ * COALESCE_MS window cause one render, so streaming deltas don't render once per delta;
+ * approval requests and their resolutions render at once.
  */
 export function useCoreState(client: CoreClient): CoreState {
   const [state, setState] = useState(() => client.snapshot());
@@ -16,7 +17,13 @@ export function useCoreState(client: CoreClient): CoreState {
       timer = undefined;
       setState(client.snapshot());
     };
-    const unsubscribe = client.subscribe(() => {
+    const unsubscribe = client.subscribe((event) => {
+      // A request waiting for a person is shown at once; streaming text may wait a frame.
+      if (event.type === 'approval_requested' || event.type === 'approval_resolved') {
+        if (timer) clearTimeout(timer);
+        flush();
+        return;
+      }
       timer ??= setTimeout(flush, COALESCE_MS);
     });
     // An event may have arrived between the first snapshot and subscribing.
