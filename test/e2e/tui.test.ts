@@ -32,24 +32,6 @@ async function cardReady(app: PtyApp): Promise<void> {
   await app.waitUntil((s) => !s.includes('keys paused'), 10_000, 'the grace window to end');
 }
 
-/**
- * Presses a key on a card and waits for what it should show. A key that lands inside the grace
- * window is refused and the drawer says "keys paused"; then, like a person, wait and press again.
- */
-async function pressOnCard(app: PtyApp, key: string, shows: string | RegExp): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    app.press(key);
-    let paused = false;
-    await app.waitUntil((s) => {
-      paused = s.includes('keys paused');
-      return paused || (typeof shows === 'string' ? s.includes(shows) : shows.test(s));
-    }, 10_000, String(shows));
-    if (!paused) return;
-    await app.waitUntil((s) => !s.includes('keys paused'), 10_000, 'the grace window to end');
-  }
-  throw new Error(`${key} never took effect`);
-}
-
 const write = (path: string, content: string) => ({ text: `Writing ${path}.`, toolCalls: [{ name: 'write_file', args: { path, content } }] });
 const envelope = (req: RecordedRequest | undefined) => JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
 const fileSoon = (path: string) => vi.waitFor(() => expect(existsSync(path)).toBe(true), { timeout: 10_000, interval: 20 });
@@ -71,7 +53,7 @@ describe('warden in a pseudo-terminal against the fake model', () => {
   it('reject with a reason: nothing is written and the model receives the reason', async () => {
     const { app, root, fake } = await launch([write('x.txt', 'x'), { text: 'Understood.' }]);
     await cardReady(app);
-    await pressOnCard(app, 'n', 'reason ›');
+    await app.pressOnCard('n', 'reason ›');
     app.press('use docs/ instead');
     // Enter must arrive as its own key press, as it does when a person types.
     await app.waitFor('reason › use docs/ instead');
@@ -120,7 +102,7 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     await cardReady(app);
     expect(app.screen()).toMatch(/alpha/);
     expect(app.screen()).toMatch(/beta/);
-    await pressOnCard(app, 'a', 'pick a scope');
+    await app.pressOnCard('a', 'pick a scope');
     // The scopes list this agent first, then all agents; pick the second one (src/**, all agents).
     app.press('\u001B[B');
     await app.waitFor(/› write_file under src\/\*\*, all agents/);

@@ -10,6 +10,8 @@ export const WARDEN_BIN = join(repo, 'dist', 'warden.js');
 
 export type PtyApp = {
   pty: IPty;
+  /** The headless terminal (for reading cells and colours). */
+  term: InstanceType<typeof xterm.Terminal>;
   /** The visible screen as text, one line per row (trailing spaces trimmed). */
   screen(): string;
   /** Resolves when the screen shows the text (or matches); rejects with the screen after `timeoutMs`. */
@@ -17,6 +19,11 @@ export type PtyApp = {
   /** Resolves when the predicate holds for the screen. */
   waitUntil(predicate: (screen: string) => boolean, timeoutMs?: number, what?: string): Promise<void>;
   press(keys: string): void;
+  /**
+   * Presses a key on an approval card and waits for what it should show. A key that lands inside
+   * the drawer's grace window is refused with "keys paused"; then, like a person, wait and retry.
+   */
+  pressOnCard(key: string, shows: string | RegExp): Promise<void>;
   exited: Promise<number>;
   kill(): void;
 };
@@ -79,11 +86,27 @@ export function startWarden(args: string[], env: Record<string, string>, size = 
       changed.add(check);
       check();
     });
+  const matches = (s: string, text: string | RegExp) => (typeof text === 'string' ? s.includes(text) : text.test(s));
+  const pressOnCard = async (key: string, shows: string | RegExp) => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      pty.write(key);
+      let paused = false;
+      await waitUntil((s) => {
+        paused = s.includes('keys paused');
+        return paused || matches(s, shows);
+      }, 15_000, String(shows));
+      if (!paused) return;
+      await waitUntil((s) => !s.includes('keys paused'), 15_000, 'the grace window to end');
+    }
+    throw new Error(`${JSON.stringify(key)} never took effect`);
+  };
   return {
     pty,
+    term,
     screen,
     waitUntil,
-    waitFor: (text, timeoutMs) => waitUntil((s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), timeoutMs, String(text)),
+    pressOnCard,
+    waitFor: (text, timeoutMs) => waitUntil((s) => matches(s, text), timeoutMs, String(text)),
     press: (keys) => pty.write(keys),
     exited,
     kill: () => {
