@@ -35,7 +35,12 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   const [detail, setDetail] = useState(false);
   const result = useAuditDay(client, day);
   const shown = useMemo(() => applyFilters(result.records, filters, search), [result.records, filters, search]);
-  const names = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), [agents]);
+  // Records carry the agent's name; the live agent list covers records written before they did.
+  const names = useMemo(() => {
+    const map = new Map(agents.map((a) => [a.id, a.name]));
+    for (const r of result.records) if (r.agentName) map.set(r.agentId, r.agentName);
+    return map;
+  }, [agents, result.records]);
   const agentName = (id: string) => names.get(id) ?? id;
   const listRows = Math.max(1, height - 9);
   const onSearchChange = useChordGuard(search, setSearch, isActive && searching);

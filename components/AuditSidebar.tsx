@@ -29,7 +29,7 @@ export const AuditSidebar = memo(function AuditSidebar({ records, agents, width,
             </Text>
             <Text wrap="truncate-end">
               {'  '}
-              {truncate(names.get(r.agentId) ?? r.agentId, 12)} <Text color={outcomeColor(result, theme)}>{result}</Text>{' '}
+              {truncate(r.agentName ?? names.get(r.agentId) ?? r.agentId, 12)} <Text color={outcomeColor(result, theme)}>{result}</Text>{' '}
               <Text dimColor>by {r.approver}</Text>
             </Text>
           </Box>

@@ -15,11 +15,12 @@ import type { ModelClient } from './llm/types';
 import type { McpServerConfig } from './mcp/types';
 import type { McpManager } from './mcp/manager';
 import { failClosedCommandGuard, loadCommandGuard } from './policy/command-guard';
-import { loadPolicyRules } from './policy/load-policy';
+import { DEFAULT_RULES } from './policy/defaults';
+import { loadPolicyRules, policyFiles } from './policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
 import type { CommandGuard } from './policy/command-types';
 import type { LoadedRule } from './policy/rules';
-import type { CoreClient, CoreEvent, CoreState, Mode } from './protocol';
+import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo } from './protocol';
 import { SessionCommands } from './session-commands';
 import { SessionState } from './session-state';
 import { createAskUserTool } from './tools/ask-user';
@@ -224,6 +225,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       recentAudit: [...state.recentAudit],
       mcp: [...state.mcp],
       usage: { ...state.usage },
+      policy: { sources: policySources(rules, policyFiles(o.home, fence.root)) },
       ...(plan ? { plan: { title: plan.title, steps: plan.steps.map((x) => ({ ...x })) } } : {}),
     };
     if (!plan) delete next.plan;
@@ -253,6 +255,16 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       writer.close();
     },
   };
+}
+
+/** Where the rules in force came from, for /policy. */
+function policySources(rules: readonly LoadedRule[], files: { user: string; project: string }): PolicySourceInfo[] {
+  const count = (source: 'user' | 'project') => rules.filter((r) => r.source === source).length;
+  return [
+    { source: 'builtin', rules: DEFAULT_RULES.length },
+    { source: 'user', path: files.user, rules: count('user') },
+    { source: 'project', path: files.project, rules: count('project') },
+  ];
 }
 
 async function pickSandbox(setting: SessionOptions['sandbox']): Promise<SandboxInfo> {

@@ -6,6 +6,8 @@ export type AuditRecord = {
   sessionId: string;
   requestId?: string;
   agentId: string;
+  /** The agent's display name (sub-agents are named by their parent). */
+  agentName?: string;
   taskId: string;
   tool: string;
   args: unknown;

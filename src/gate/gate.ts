@@ -297,6 +297,7 @@ export class Gate {
     const record: AuditRecord = { ts: isoNow(), sessionId: this.o.sessionId } as AuditRecord;
     if (base.requestId) record.requestId = base.requestId;
     record.agentId = caller.agentId;
+    record.agentName = caller.agentName;
     record.taskId = caller.taskId;
     record.tool = call.tool;
     record.args = call.args;

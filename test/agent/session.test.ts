@@ -152,6 +152,30 @@ describe('a session through the real openai client and the fake server', () => {
     expect((body?.tools ?? []).map((t) => t.function.name)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'execute_command', 'spawn_agents', 'propose_plan', 'ask_user', 'revert_turn']));
   });
 
+  it("AGENTS.md at the project root goes into the system prompt, and the mode is stated there", async () => {
+    h = await startSession([{ text: 'ok' }], { files: { 'AGENTS.md': 'Always run npm test before saying done.' }, session: { mode: 'plan' } });
+    await h.session.run('hi');
+    const system = String(h.fake.requests[0]?.body.messages[0]?.content);
+    expect(system).toContain('Always run npm test before saying done.');
+    expect(system).toMatch(/plan — read-only/);
+  });
+
+  it('max steps per turn: the turn stops with a clear message', async () => {
+    const read = { toolCalls: [{ name: 'list_dir', args: {} }] };
+    h = await startSession([read, read, read, read], { session: { maxStepsPerTurn: 2 } });
+    const result = await h.session.run('loop');
+    expect(result.status).toBe('failed');
+    expect(result.text).toMatch(/Stopped after 2 steps.*maxStepsPerTurn/);
+    expect(h.events.some((e) => e.type === 'error')).toBe(true);
+  });
+
+  it('a history too long for the context window ends the turn with a clear message, before any request', async () => {
+    h = await startSession([{ text: 'never' }], { session: { contextWindowTokens: 200 } });
+    const result = await h.session.run('x'.repeat(2000));
+    expect(result).toMatchObject({ status: 'failed', text: expect.stringMatching(/no longer fits the model's context of 200 tokens/) });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+
   it('a 500 then success: the turn completes', async () => {
     h = await startSession([{ status: 500 }, { text: 'recovered' }]);
     expect(await h.session.run('hi')).toEqual({ status: 'done', text: 'recovered' });

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../../src/llm/openai-client';
@@ -25,8 +25,12 @@ export type SessionHarness = {
  * the fake OpenAI server through the real `openai` client. With `approver: true` a test decides
  * requests itself; without one every ask fails as `no_approver`, as in a headless run.
  */
-export async function startSession(script: FakeStep[], options: { approver?: boolean; session?: Partial<SessionOptions> } = {}): Promise<SessionHarness> {
+export async function startSession(
+  script: FakeStep[],
+  options: { approver?: boolean; session?: Partial<SessionOptions>; files?: Record<string, string> } = {},
+): Promise<SessionHarness> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-proj-')));
+  for (const [path, content] of Object.entries(options.files ?? {})) writeFileSync(join(root, path), content);
   const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
   const fake = await startFakeOpenAI(script);
   const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'test', model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
