@@ -1,8 +1,8 @@
 import { Box } from 'ink';
 import { homedir } from 'node:os';
 import { type ComponentType, type ReactNode, useMemo } from 'react';
-import type { ApprovalRequest, CoreClient } from '../src/protocol';
-import { ApprovalDrawer } from './ApprovalDrawer';
+import type { CoreClient } from '../src/protocol';
+import { ApprovalDrawer, type ApprovalDrawerProps } from './ApprovalDrawer';
 import { AuditSidebar } from './AuditSidebar';
 import { ConversationPane } from './ConversationPane';
 import { useAppController } from './hooks/use-app-controller';
@@ -14,14 +14,8 @@ import { PromptInput } from './PromptInput';
 import { StatusBar } from './StatusBar';
 import { makeTheme, ThemeContext } from './theme';
 
-export type DrawerProps = {
-  client: CoreClient;
-  pending: ApprovalRequest[];
-  width: number;
-  height: number;
-  isActive: boolean;
-  onFullScreen?: (on: boolean) => void;
-};
+/** What the app hands the drawer; a test stand-in takes the same. */
+export type DrawerProps = Pick<ApprovalDrawerProps, 'client' | 'pending' | 'width' | 'height' | 'isActive' | 'onFullScreen'>;
 
 type Props = {
   client: CoreClient;

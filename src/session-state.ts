@@ -4,6 +4,11 @@ import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from '
 const RECENT_AUDIT = 50;
 const RESULT_PREVIEW = 160;
 
+/** A session's state before anything happened. */
+export function initialCoreState(fields: Pick<CoreState, 'sessionId' | 'root' | 'model' | 'mode' | 'sandboxed'>): CoreState {
+  return { ...fields, busy: false, pending: [], grants: [], agents: [], transcript: [], usage: { promptTokens: 0, completionTokens: 0 }, recentAudit: [], mcp: [] };
+}
+
 type Assistant = TranscriptEntry & { kind: 'assistant' };
 type ToolCard = TranscriptEntry & { kind: 'tool' };
 

@@ -22,7 +22,7 @@ import type { CommandGuard } from './policy/command-types';
 import type { LoadedRule } from './policy/rules';
 import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo } from './protocol';
 import { SessionCommands } from './session-commands';
-import { SessionState } from './session-state';
+import { SessionState, initialCoreState } from './session-state';
 import { createAskUserTool } from './tools/ask-user';
 import { createCoreTools } from './tools/index';
 import { createProposePlanTool } from './tools/propose-plan';
@@ -83,21 +83,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let rules: LoadedRule[] = policy.rules;
   let mode = o.mode;
   const listeners = new Set<(event: CoreEvent) => void>();
-  const state: CoreState = {
-    sessionId,
-    root: fence.root,
-    model: { name: o.model.name, demo: o.model.demo },
-    mode,
-    sandboxed: sandbox.kind !== 'none',
-    busy: false,
-    pending: [],
-    grants: [],
-    agents: [],
-    transcript: [],
-    usage: { promptTokens: 0, completionTokens: 0 },
-    recentAudit: [],
-    mcp: [],
-  };
+  const state = initialCoreState({ sessionId, root: fence.root, model: { name: o.model.name, demo: o.model.demo }, mode, sandboxed: sandbox.kind !== 'none' });
   const view = new SessionState(state);
   const emit = (event: CoreEvent) => {
     view.apply(event);

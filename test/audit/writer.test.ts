@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRecord } from '../../src/audit/types';
 import { type AuditEntry, createAuditWriter, utcDay } from '../../src/audit/writer';
+import { record } from './helpers';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -16,21 +17,11 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => ({
-  ts: '2025-01-02T10:00:00.000Z',
-  agentId: 'main',
-  taskId: 'task-1',
-  tool: 'execute_command',
-  args: { command: 'ls' },
-  argsHash: 'h1',
-  decision: 'ask',
-  approver: 'human',
-  outcome: 'executed',
-  phase: 'outcome',
-  rule: 'ask-commands',
-  risk: 'medium',
-  ...overrides,
-});
+/** A record without a session id: the writer fills in its own. */
+const entry = (overrides: Partial<AuditEntry> = {}): AuditEntry => {
+  const { sessionId: _own, ...rest } = record({ taskId: 'task-1', args: { command: 'ls' }, argsHash: 'h1' });
+  return { ...rest, ...overrides };
+};
 
 const readLines = (path: string): AuditRecord[] =>
   readFileSync(path, 'utf8')

@@ -1,3 +1,4 @@
+import { initialCoreState } from '../../src/session-state';
 import type { AuditRecord, AuditStats } from '../../src/audit/types';
 import type {
   ApprovalRequest,
@@ -11,19 +12,7 @@ import type {
 /** A minimal, valid CoreState; pass overrides for what a test cares about. */
 export function makeState(overrides: Partial<CoreState> = {}): CoreState {
   return {
-    sessionId: 'sess-test',
-    root: '/tmp/project',
-    model: { name: 'test-model', demo: false },
-    mode: 'manual',
-    sandboxed: true,
-    busy: false,
-    pending: [],
-    grants: [],
-    agents: [],
-    transcript: [],
-    usage: { promptTokens: 0, completionTokens: 0 },
-    recentAudit: [],
-    mcp: [],
+    ...initialCoreState({ sessionId: 'sess-test', root: '/tmp/project', model: { name: 'test-model', demo: false }, mode: 'manual', sandboxed: true }),
     ...overrides,
   };
 }

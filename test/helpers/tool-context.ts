@@ -28,7 +28,7 @@ export type TestToolContext = {
  * A ToolContext over a fresh temp project: a real PathFence, an allow-all command guard, no sandbox
  * unless given, and a recordPreImage that remembers its calls. Call `cleanup()` in afterEach.
  */
-export function makeToolContext(options: { sandbox?: SandboxInfo; files?: Record<string, string>; prefix?: string } = {}): TestToolContext {
+export function makeToolContext(options: { sandbox?: SandboxInfo; files?: Record<string, string>; prefix?: string; signal?: AbortSignal } = {}): TestToolContext {
   const root = realpathSync(mkdtempSync(join(tmpdir(), options.prefix ?? 'warden-tools-')));
   const preImages: string[] = [];
   const abort = new AbortController();
@@ -37,7 +37,7 @@ export function makeToolContext(options: { sandbox?: SandboxInfo; files?: Record
     fence: new PathFence(root),
     commands: allowAllCommands,
     sandbox: options.sandbox ?? { kind: 'none', reason: 'test context' },
-    signal: abort.signal,
+    signal: options.signal ?? abort.signal,
     recordPreImage: async (absPath) => {
       preImages.push(absPath);
     },

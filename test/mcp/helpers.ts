@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpStdioServerConfig } from '../../src/mcp/types';
 import type { ToolContext } from '../../src/tools/types';
-import { PathFence } from '../../src/policy/path-guard';
+import { makeToolContext } from '../helpers/tool-context';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,13 +26,7 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** A ToolContext on a throw-away project directory (see test/helpers/tool-context.ts). */
 export function testContext(signal: AbortSignal = new AbortController().signal): ToolContext {
-  const root = tempDir();
-  return {
-    root,
-    fence: new PathFence(root),
-    commands: { judge: () => ({ kind: 'cannot_judge', reason: 'not used', parts: [], notes: [] }) },
-    sandbox: { kind: 'none', reason: 'test' },
-    signal,
-  };
+  return makeToolContext({ prefix: 'warden-mcp-', signal }).ctx;
 }

@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PathFence } from '../../src/policy/path-guard';
 import type { ToolContext } from '../../src/tools/types';
+import { makeToolContext } from '../helpers/tool-context';
 
 export type Hit = { method: string; url: string; host: string | undefined };
 export type LocalServer = { port: number; hits: Hit[]; close(): Promise<void> };
@@ -31,14 +28,7 @@ export async function startServer(handler: http.RequestListener = (_req, res) =>
   };
 }
 
-/** A ToolContext good enough for network tools, on a throw-away project directory. */
+/** A ToolContext on a throw-away project directory (see test/helpers/tool-context.ts). */
 export function testContext(signal: AbortSignal = new AbortController().signal): ToolContext {
-  const root = mkdtempSync(join(tmpdir(), 'warden-web-'));
-  return {
-    root,
-    fence: new PathFence(root),
-    commands: { judge: () => ({ kind: 'cannot_judge', reason: 'not used', parts: [], notes: [] }) },
-    sandbox: { kind: 'none', reason: 'test' },
-    signal,
-  };
+  return makeToolContext({ prefix: 'warden-web-', signal }).ctx;
 }
