@@ -16,8 +16,18 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
   const theme = useTheme();
   const [cursor] = useListCursor(grants.length, { isActive });
   const [feedback, setFeedback] = useState('');
+  // Saving a grant writes a policy file: the exact rule is shown first and Enter confirms it.
+  const [confirm, setConfirm] = useState<{ grant: Grant; target: 'project' | 'user' } | undefined>();
   useKeys(
     (input, key) => {
+      if (confirm) {
+        if (key.return) {
+          client.send({ type: 'save_grant', grantId: confirm.grant.id, target: confirm.target });
+          setFeedback(`asked to save to the ${confirm.target} policy: ${confirm.grant.ruleText}`);
+        }
+        if (key.return || key.escape) setConfirm(undefined);
+        return;
+      }
       if (key.escape || input === 'q') return onClose();
       const grant = grants[cursor];
       if (!grant) return;
@@ -26,9 +36,7 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
         client.send({ type: 'revoke_grant', grantId: grant.id });
         setFeedback(`revoked: ${grant.label}`);
       } else if (input === 'p' || input === 'u') {
-        const target = input === 'p' ? 'project' : 'user';
-        client.send({ type: 'save_grant', grantId: grant.id, target });
-        setFeedback(`asked to save to the ${target} policy: ${grant.label}`);
+        setConfirm({ grant, target: input === 'p' ? 'project' : 'user' });
       }
     },
     { isActive },
@@ -53,6 +61,13 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
           </Box>
         );
       })}
+      {confirm ? (
+        <Box flexDirection="column">
+          <Text bold>Save this rule to the {confirm.target} policy ({confirm.target === 'project' ? '.warden/policy.json' : '$WARDEN_HOME/policy.json'})?</Text>
+          <Text color={theme.accent}>{confirm.grant.ruleText}</Text>
+          <Text dimColor>Enter saves · Esc cancels</Text>
+        </Box>
+      ) : null}
       {feedback ? <Text color={theme.info} wrap="truncate-end">{feedback}</Text> : null}
     </Panel>
   );

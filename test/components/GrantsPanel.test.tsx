@@ -47,14 +47,18 @@ describe('GrantsPanel', () => {
     expect(frame).toContain('agent scout · used 0× · until');
   });
 
-  it('revokes with r (or d) and saves with p / u, for the selected grant', async () => {
+  it('revokes with r (or d); p / u show the exact rule, and Enter saves it', async () => {
     const { lastFrame, stdin, core } = setup([grant('g1'), grant('g2'), grant('g3')]);
     await waitForFrame(lastFrame, 'Grants (3)');
     await press(stdin, KEY.down, KEY.down, 'r');
     await waitForFrame(lastFrame, 'revoked: grant g3');
     await press(stdin, KEY.up, 'p');
-    await waitForFrame(lastFrame, 'asked to save to the project policy: grant g2');
-    await press(stdin, KEY.up, 'u', KEY.backspace, KEY.down, 'd');
+    const shown = await waitForFrame(lastFrame, 'Save this rule to the project policy');
+    expect(shown).toContain('{"allow":"write_file src/**"}');
+    expect(core.sent).toEqual([{ type: 'revoke_grant', grantId: 'g3' }]);
+    await press(stdin, KEY.enter);
+    await waitForFrame(lastFrame, 'asked to save to the project policy');
+    await press(stdin, KEY.up, 'u', KEY.escape, 'u', KEY.enter, KEY.backspace, KEY.down, 'd');
     await waitUntil(() =>
       expect(core.sent).toEqual([
         { type: 'revoke_grant', grantId: 'g3' },
