@@ -151,7 +151,7 @@ export class ApprovalBroker {
       return { ok: false, error: 'The gate failed while reviewing the edit.' };
     }
     if (review.kind === 'invalid') {
-      entry.request = { ...entry.request, editError: review.error };
+      entry.request = { ...entry.request, editError: review.error, revision: (entry.request.revision ?? 0) + 1 };
       this.emit({ type: 'updated', request: entry.request });
       return { ok: false, error: review.error };
     }
