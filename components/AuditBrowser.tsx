@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { AgentInfo, CoreClient } from '../src/protocol';
 import { AuditDetail } from './AuditDetail';
@@ -7,10 +6,10 @@ import { AuditList } from './AuditList';
 import { AuditStatsHeader } from './AuditStatsHeader';
 import { type AuditFilters, applyFilters, cycle, FILTER_KEYS, localDay, shiftDay, valuesOf } from './audit-filters';
 import { useAuditDay } from './hooks/use-audit-query';
-import { useChordGuard } from './hooks/use-chord-guard';
 import { useListCursor } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
+import { TextField } from './TextField';
 import { useKeys } from './hooks/use-keys';
 
 type Props = {
@@ -43,7 +42,6 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   }, [agents, result.records]);
   const agentName = (id: string) => names.get(id) ?? id;
   const listRows = Math.max(1, height - 9);
-  const onSearchChange = useChordGuard(search, setSearch, isActive && searching);
   const [cursor] = useListCursor(shown.length, { isActive: isActive && !searching, page: listRows });
 
   useKeys(
@@ -94,7 +92,7 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
       {searching ? (
         <Box>
           <Text color={theme.accent}>search / </Text>
-          <TextInput value={search} onChange={onSearchChange} onSubmit={() => setSearching(false)} focus={isActive && searching} />
+          <TextField value={search} onChange={setSearch} onSubmit={() => setSearching(false)} isActive={isActive && searching} />
         </Box>
       ) : null}
       <Box marginTop={1} flexDirection="column">

@@ -1,12 +1,11 @@
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { complete, SLASH_COMMANDS } from './commands';
 import { truncate } from './format';
-import { useChordGuard } from './hooks/use-chord-guard';
 import { usePromptHistory } from './hooks/use-prompt-history';
-import { useTheme } from './hooks/use-theme';
 import { useKeys } from './hooks/use-keys';
+import { useTheme } from './hooks/use-theme';
+import { TextField } from './TextField';
 
 export type PromptMessage = { level: 'info' | 'warn' | 'error'; text: string };
 
@@ -40,49 +39,36 @@ function hintFor(value: string, message: PromptMessage | undefined, isActive: bo
 export function PromptInput({ isActive, width, onSubmit, message }: Props): ReactNode {
   const theme = useTheme();
   const [value, setValueState] = useState('');
-  // Ink may run a key handler from the previous render; submit reads the latest value from here.
+  // ↑/↓/Tab read the value from here: it is current even before React re-renders.
   const latest = useRef('');
   const setValue = useCallback((next: string) => {
     latest.current = next;
     setValueState(next);
   }, []);
-  // Bumped when the value is replaced (recall, completion) so the input's cursor goes to the end.
-  const [inputKey, setInputKey] = useState(0);
   const history = usePromptHistory();
-  const replace = useCallback((next: string) => {
-    setValue(next);
-    setInputKey((k) => k + 1);
-  }, []);
-  // Text ending in one line break is typing plus Enter (one chunk from a fast terminal or a
-  // script): submit it. Other breaks (a paste) stay in the prompt as newlines.
-  const onLineBreaks = (chunk: string, before: string) => {
-    const text = chunk.replace(/\r\n?/g, '\n');
-    if (text.indexOf('\n') === text.length - 1) submit(before + text.slice(0, -1));
-    else replace(before + text);
-  };
-  const onChange = useChordGuard(value, setValue, isActive, onLineBreaks);
 
   useKeys(
     (_input, key) => {
       if (key.upArrow) {
-        const text = history.older(value);
-        if (text !== undefined) replace(text);
+        const text = history.older(latest.current);
+        if (text !== undefined) setValue(text);
       } else if (key.downArrow) {
         const text = history.newer();
-        if (text !== undefined) replace(text);
+        if (text !== undefined) setValue(text);
       } else if (key.tab && !key.shift) {
-        const { completed } = complete(value);
-        if (completed !== undefined) replace(completed);
+        const { completed } = complete(latest.current);
+        if (completed !== undefined) setValue(completed);
       }
     },
     { isActive },
   );
 
+  // TextField hands over the value as of the Enter (or of a chunk ending in a line break).
   const submit = (text: string) => {
     const trimmed = text.trim();
     if (trimmed === '') return;
     history.push(trimmed);
-    replace('');
+    setValue('');
     onSubmit(trimmed);
   };
 
@@ -95,7 +81,7 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
           {isActive ? '› ' : '· '}
         </Text>
         <Box flexShrink={1}>
-          <TextInput key={inputKey} value={value} onChange={onChange} onSubmit={() => submit(latest.current)} focus={isActive} />
+          <TextField value={value} onChange={setValue} onSubmit={submit} isActive={isActive} />
         </Box>
       </Box>
       <Text color={hintColor} dimColor={!hint.level} wrap="truncate-end">

@@ -1,11 +1,10 @@
 /**
- * The app's global key bindings in one place, so /help, the prompt's chord guard and the
- * handlers can't drift apart.
+ * The app's global key bindings in one place, so /help and the handlers can't drift apart.
  */
 
 /**
- * Ctrl+<letter> chords the app handles itself. ink-text-input would otherwise insert the letter
- * (Ink reports Ctrl+A as input "a" with key.ctrl), so the prompt swallows these.
+ * Ctrl+<letter> chords the app handles itself. Ink reports Ctrl+T as input "t" with key.ctrl;
+ * TextField never types the letter of a chord, and keeps Ctrl+A/E/U/W for editing.
  */
 export const CHORDS = {
   /** Audit sidebar on/off. */

@@ -144,6 +144,17 @@ describe('AuditBrowser', () => {
     expect(frame).not.toContain('search “');
   });
 
+  it('keeps every key of a search typed faster than React renders', async () => {
+    const { lastFrame, stdin } = setup();
+    await waitForFrame(lastFrame, '4 records');
+    await press(stdin, '/');
+    await waitForFrame(lastFrame, 'search /');
+    await press(stdin);
+    for (const key of ['c', 'l', 'x', KEY.backspace, 'e', 'a', 'n', KEY.enter]) stdin.write(key);
+    const frame = await waitForFrame(lastFrame, 'search “clean”');
+    expect(frame).toContain('showing 1 of 4');
+  });
+
   it('opens a detail view with args and editedArgs side by side, and closes it with Esc', async () => {
     const { lastFrame, stdin, onClose } = setup(100);
     await waitForFrame(lastFrame, '4 records');

@@ -144,3 +144,36 @@ describe('PromptInput with text arriving in one chunk', () => {
     expect(onSubmit).toHaveBeenCalledWith('first line\nsecond line\nthird');
   });
 });
+
+describe('PromptInput with keys arriving back to back (no render in between)', () => {
+  const burst = (stdin: { write: (s: string) => void }, ...keys: string[]) => {
+    for (const key of keys) stdin.write(key);
+  };
+
+  it('applies Backspace and the next letter to the latest value', async () => {
+    const { stdin, lastFrame } = setup();
+    await waitForFrame(lastFrame, '›');
+    await press(stdin);
+    burst(stdin, 'a', 'b', KEY.backspace, 'x');
+    await waitForFrame(lastFrame, (f) => promptLine(f) === 'ax');
+  });
+
+  it('submits the whole text on an Enter right after it, and what follows starts a new line', async () => {
+    const { stdin, lastFrame, onSubmit } = setup();
+    await waitForFrame(lastFrame, '›');
+    await press(stdin);
+    burst(stdin, ...'fix it', KEY.enter, ...'next');
+    expect(onSubmit).toHaveBeenCalledWith('fix it');
+    await waitForFrame(lastFrame, (f) => promptLine(f) === 'next');
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it('types after a Tab completion onto the completed command', async () => {
+    const { stdin, lastFrame } = setup();
+    await waitForFrame(lastFrame, '›');
+    await press(stdin);
+    // Completion adds the space after the command.
+    burst(stdin, '/', 'm', 'o', KEY.tab, 'p', 'l');
+    await waitForFrame(lastFrame, (f) => promptLine(f) === '/mode pl');
+  });
+});

@@ -125,6 +125,22 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     await app.waitUntil((s) => !s.includes('Approval needed'), 10_000, 'the drawer to close');
   });
 
+  it('the prompt keeps up with keys sent back to back; Enter right after typing sends', async () => {
+    const lastUser = (req: RecordedRequest) => String(req.body.messages.filter((m) => m.role === 'user').at(-1)?.content);
+    const { app } = await launch([{ text: 'Ready for more.' }, (req) => ({ text: `You said: ${lastUser(req)}` })]);
+    await app.waitFor('Ready for more.');
+    app.press('ab');
+    await app.waitFor('› ab');
+    // No wait between them. "ab", Backspace, "x" is "ax" (the cursor cell follows it); with
+    // ink-text-input the "x" was applied to a stale value and the line read "› x ".
+    app.press('\u007f');
+    app.press('x');
+    await app.waitFor('› ax ');
+    app.press('y');
+    app.press('\r');
+    await app.waitFor('You said: axy');
+  });
+
   it('/audit shows the records of the day', async () => {
     const { app, root } = await launch([write('log.txt', 'l'), { text: 'Logged.' }]);
     await cardReady(app);
