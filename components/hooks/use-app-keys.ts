@@ -10,7 +10,7 @@ type Handlers = {
 
 /**
  * App-wide keys while no drawer or panel owns the keyboard: Esc cancels a running turn,
- * Shift+Tab cycles the mode, Ctrl+A and Ctrl+G toggle the sidebar and the sub-agent group.
+ * Shift+Tab cycles the mode, Ctrl+T and Ctrl+G toggle the sidebar and the sub-agent group.
  */
 export function useAppKeys(handlers: Handlers, options: { isActive: boolean; busy: boolean }): void {
   useKeys(

@@ -74,7 +74,7 @@ describe('App slash commands', () => {
     expect(core.sentOf('submit')).toEqual([{ type: 'submit', text: 'back' }]);
   });
 
-  it('/grants lists grants; r revokes, p and u save to project and user', async () => {
+  it('/grants lists grants; r revokes, p and u save to project and user after showing the rule', async () => {
     const core = new FakeCore({ grants: [grant('g1', 'execute_command `npm test *`, all agents'), grant('g2', 'write_file src/**')] });
     const { stdin, lastFrame } = await renderApp(core);
     await run(stdin, '/grants');
@@ -82,8 +82,10 @@ describe('App slash commands', () => {
     expect(frame).toContain('execute_command `npm test *`, all agents');
     expect(frame).toContain('used 3×');
     await press(stdin, KEY.down, 'p');
-    await press(stdin, 'u');
-    await press(stdin, KEY.up, 'r');
+    await waitForFrame(lastFrame, 'Save this rule to the project policy');
+    await press(stdin, KEY.enter, 'u');
+    await waitForFrame(lastFrame, 'Save this rule to the user policy');
+    await press(stdin, KEY.enter, KEY.up, 'r');
     await waitUntil(() =>
       expect(core.sent).toEqual([
         { type: 'save_grant', grantId: 'g2', target: 'project' },
