@@ -39,6 +39,9 @@ export function argsPreviewLines(request: ApprovalRequest, width: number): Previ
   const lines: PreviewLine[] = [];
   const mcp = /^mcp__(.+?)__(.+)$/.exec(request.tool);
   if (mcp) lines.push({ text: `MCP server ${mcp[1]} · tool ${mcp[2]}`, tone: 'label' });
+  const effects = request.preview.kind === 'json' ? (request.preview.effects ?? []) : [];
+  for (const effect of effects) lines.push(...wrapped(effect, width, '', '  ', 'plain'));
+  if (effects.length) lines.push({ text: 'arguments', tone: 'label' });
   for (const line of prettyJson(request.args).split('\n')) {
     lines.push(...wrapped(line, width, '', '  ', 'plain'));
   }

@@ -46,7 +46,8 @@ export type ApprovalPreview =
     }
   | { kind: 'plan'; title: string; steps: string[] }
   | { kind: 'question'; question: string; options?: string[] }
-  | { kind: 'json' };
+  /** `effects`: what the call will do, in the tool's own words (e.g. the files a revert restores). */
+  | { kind: 'json'; effects?: string[] };
 
 export type ApprovalRequest = {
   id: string;

@@ -119,7 +119,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     createProposePlanTool((_agent, plan) => needHub().adoptPlan(plan)),
     createUpdatePlanTool((_agent, step, done) => needHub().markStep(step, done)),
     createAskUserTool(),
-    createRevertTurnTool((turns) => checkpoints.revert(turns)),
+    createRevertTurnTool((turns) => checkpoints.revert(turns), (turns) => checkpoints.plan(turns)),
   ];
   const gate = new Gate({
     tools,

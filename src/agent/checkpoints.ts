@@ -52,6 +52,22 @@ export class CheckpointStore {
     return this.turns.filter((t) => t.files.size > 0).length;
   }
 
+  /** What `revert(count)` would do, without doing it. */
+  plan(count: number): { restore: string[]; remove: string[]; turns: number } {
+    const turns = this.turns.filter((t) => t.files.size > 0).slice(-count);
+    const restore = new Set<string>();
+    const remove = new Set<string>();
+    // The oldest turn's pre-image wins: that is the state the files go back to.
+    for (const turn of [...turns].reverse()) {
+      for (const [path, pre] of turn.files) {
+        restore.delete(path);
+        remove.delete(path);
+        (pre.kind === 'absent' ? remove : restore).add(path);
+      }
+    }
+    return { restore: [...restore], remove: [...remove], turns: turns.length };
+  }
+
   /** Restores the latest `count` turns that changed files, newest first. */
   async revert(count: number): Promise<RevertResult> {
     const result: RevertResult = { restored: [], removed: [], turns: 0 };

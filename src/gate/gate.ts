@@ -163,7 +163,8 @@ export class Gate {
 
   private async askPerson(checked: Checked, call: ToolCall, caller: Caller, base: RecordBase, reask = 0, note?: string): Promise<ToolResultEnvelope> {
     const { tool, args, facts, policy } = checked;
-    const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000);
+    const describe = tool.describeEffects ? () => (tool.describeEffects as NonNullable<AnyTool['describeEffects']>)(args) : undefined;
+    const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000, describe);
     const request: ApprovalRequest = {
       id: randomUUID(),
       agentId: caller.agentId,

@@ -12,7 +12,7 @@ export type Preview = { preview: ApprovalPreview; fileHash?: string };
  * the question. Also hashes the target of a write, so a change after approval is caught.
  * Contract: never throws; an unreadable file previews as empty with its hash 'unreadable'.
  */
-export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number): Promise<Preview> {
+export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, describeEffects?: () => Promise<string[]>): Promise<Preview> {
   const a = facts.args;
   if (facts.kind === 'write' && typeof a.content === 'string') {
     const target = facts.paths[0]?.verdict;
@@ -45,7 +45,8 @@ export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number): 
     const options = Array.isArray(a.options) ? a.options.map(String) : undefined;
     return { preview: { kind: 'question', question: a.question, ...(options ? { options } : {}) } };
   }
-  return { preview: { kind: 'json' } };
+  const effects = await describeEffects?.().catch(() => undefined);
+  return { preview: effects?.length ? { kind: 'json', effects } : { kind: 'json' } };
 }
 
 /** The current content and hash of a file a write will replace ('absent' when it does not exist). */

@@ -51,6 +51,8 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   parameters?: Record<string, unknown>;
   kind: ToolKind;
   guarded?: GuardedArgs;
+  /** Lines for the approval card saying what the call will do, when its arguments alone do not. */
+  describeEffects?(args: z.infer<S>): Promise<string[]>;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
   reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;

@@ -118,6 +118,8 @@ describe('a session through the real openai client and the fake server', () => {
     const second = h.session.run('undo that');
     const request = await h.nextRequest();
     expect(request.tool).toBe('revert_turn');
+    expect(request.preview).toEqual({ kind: 'json', effects: ['Reverts 1 turn(s):', `restore ${join(h.root, 'r.txt')}`] });
+    expect(request.reversible).toBe(false);
     h.decide(request.id, { kind: 'approve' });
     await second;
     expect(readFileSync(join(h.root, 'r.txt'), 'utf8')).toBe('old');
