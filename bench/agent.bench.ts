@@ -1,7 +1,7 @@
 // Agent core figures: the size of what every request sends (system prompt + tool schemas), and
-// the overhead warden adds per tool round trip (model → gate → tool → model) against the fake
-// OpenAI server, compared with the bare client making the same requests without tools running.
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+// the overhead warden adds per tool round trip (model → gate → tool → audit → model) against the
+// fake OpenAI server, compared with the bare client sending the same requests with no gate or tool.
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../src/llm/openai-client';
@@ -26,6 +26,7 @@ const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'bench', model: 'b
 async function viaWarden(): Promise<number> {
   for (const step of script()) fake.push(step);
   const session = await createSession({ root, home, model, mode: 'manual', approvalTimeoutSec: 60, sandbox: 'off', maxStepsPerTurn: 100, contextWindowTokens: 1_000_000 });
+  await session.ready;
   const start = performance.now();
   const result = await session.run('read a.txt many times');
   const ms = performance.now() - start;
@@ -34,17 +35,23 @@ async function viaWarden(): Promise<number> {
   return ms;
 }
 
+/** The same requests (same system prompt, tools and tool results) with no gate, tool or session. */
 async function bareClient(): Promise<number> {
   for (const step of script()) fake.push(step);
-  const messages: ChatMessage[] = [{ role: 'system', content: 'bench' }, { role: 'user', content: 'read' }];
+  const sent = wardenRequest();
+  const messages: ChatMessage[] = [{ role: 'system', content: String(sent?.messages[0]?.content) }, { role: 'user', content: 'read a.txt many times' }];
+  const tools = (sent?.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: t.function.parameters as Record<string, unknown> }));
+  const result = JSON.stringify({ status: 'executed', output: readFileSync(join(root, 'a.txt'), 'utf8') });
   const start = performance.now();
   for (let i = 0; i <= ROUND_TRIPS; i++) {
-    const turn = await model.complete({ messages, tools: [], signal: new AbortController().signal });
+    const turn = await model.complete({ messages, tools, signal: new AbortController().signal });
     messages.push({ role: 'assistant', content: turn.text || null, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) });
-    for (const call of turn.toolCalls) messages.push({ role: 'tool', tool_call_id: call.id, content: '{"status":"executed","output":"hello"}' });
+    for (const call of turn.toolCalls) messages.push({ role: 'tool', tool_call_id: call.id, content: result });
   }
   return performance.now() - start;
 }
+
+const wardenRequest = () => fake.requests.find((r) => (r.body.tools ?? []).length > 0)?.body;
 
 await viaWarden();
 await bareClient();
@@ -54,8 +61,7 @@ for (let i = 0; i < RUNS; i++) {
   warden.push(await viaWarden());
   bare.push(await bareClient());
 }
-const body = fake.requests.at(-1 - (ROUND_TRIPS + 1) * 1)?.body;
-const firstWardenRequest = fake.requests.find((r) => (r.body.tools ?? []).length > 0)?.body;
+const firstWardenRequest = wardenRequest();
 const systemChars = String(firstWardenRequest?.messages[0]?.content ?? '').length;
 const toolChars = JSON.stringify(firstWardenRequest?.tools ?? []).length;
 printRow('system prompt (chars)', String(systemChars));
@@ -64,8 +70,7 @@ printRow('system + tools (goal < 6000; peers 5.5k–77k)', String(systemChars + 
 const perTripWarden = median(warden) / ROUND_TRIPS;
 const perTripBare = median(bare) / ROUND_TRIPS;
 printRow(`round trip via warden (median of ${RUNS}, ms)`, perTripWarden.toFixed(3));
-printRow('round trip, bare client, no tools (ms)', perTripBare.toFixed(3));
+printRow('round trip, bare client, same requests (ms)', perTripBare.toFixed(3));
 printRow('warden overhead per tool round trip (ms)', (perTripWarden - perTripBare).toFixed(3));
 printRow('ratio warden / bare', (perTripWarden / perTripBare).toFixed(2));
-void body;
 await fake.close();

@@ -56,6 +56,8 @@ export type Session = {
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
   attachApprover(): () => void;
+  /** Resolves once the parts that load in the background (the shell parser) are ready. */
+  ready: Promise<void>;
   close(): Promise<void>;
 };
 
@@ -231,6 +233,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     },
     run: (prompt) => commandsHandler.runPrompt(prompt),
     attachApprover: () => broker.attachApprover(),
+    ready: guardReady,
     async close() {
       if (closed) return;
       closed = true;

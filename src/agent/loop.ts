@@ -19,10 +19,22 @@ export type LoopDeps = {
 
 export type TurnResult = { status: 'done' | 'failed' | 'cancelled'; text: string };
 
-/** About four characters a token: a cheap, deliberately pessimistic estimate. */
+// Messages never change once in the history, so each is measured once (a long session would
+// otherwise re-serialise its whole history on every step).
+const measured = new WeakMap<object, number>();
+const sizeOf = (value: object): number => {
+  let size = measured.get(value);
+  if (size === undefined) {
+    size = JSON.stringify(value).length;
+    measured.set(value, size);
+  }
+  return size;
+};
+
+/** About 3.5 characters a token: a cheap, deliberately pessimistic estimate. */
 export function estimateTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
-  let chars = JSON.stringify(tools).length;
-  for (const m of messages) chars += JSON.stringify(m).length;
+  let chars = sizeOf(tools);
+  for (const m of messages) chars += sizeOf(m);
   return Math.ceil(chars / 3.5);
 }
 
