@@ -74,7 +74,11 @@ type UiModules = [typeof import('ink'), typeof import('../components/App')];
 
 async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt: string | undefined, demo: boolean, root: string): Promise<number> {
   const detach = session.attachApprover();
-  const onInputClosed = () => session.client.send({ type: 'input_closed' });
+  // With the keyboard gone nobody can decide: pending requests fail closed and the app ends.
+  const onInputClosed = () => {
+    session.client.send({ type: 'input_closed' });
+    app.unmount();
+  };
   process.stdin.once('end', onInputClosed);
   const app = render(<App client={session.client} />, { exitOnCtrlC: false });
   if (demo) session.client.send({ type: 'submit', text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}` });
