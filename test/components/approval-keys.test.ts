@@ -1,4 +1,5 @@
 import type { Key } from 'ink';
+import { NO_KEY } from '../helpers/ink';
 import { describe, expect, it } from 'vitest';
 import { editorFromText, editorKey, editorText, parseArgs } from '../../components/args-editor-state';
 import { scopeWithMinutes } from '../../components/GrantChooser';
@@ -6,28 +7,6 @@ import { approvalKeyAction } from '../../components/hooks/use-approval-keys';
 import { textFieldKey } from '../../components/hooks/use-approval-text-field';
 import { cleanSteps } from '../../components/PlanStepsEditor';
 
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
 const k = (patch: Partial<Key> = {}): Key => ({ ...NO_KEY, ...patch });
 
 describe('approvalKeyAction', () => {

@@ -1,29 +1,8 @@
 import type { Key } from 'ink';
+import { NO_KEY } from '../helpers/ink';
 import { describe, expect, it } from 'vitest';
 import { charAt, type FieldState, fieldAt, fieldKey, typeChunk } from '../../components/text-field-state';
 
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
 const k = (partial: Partial<Key> = {}): Key => ({ ...NO_KEY, ...partial });
 
 /** "ab|c" is the value "abc" with the cursor before "c". */

@@ -1,3 +1,4 @@
+import type { Key } from 'ink';
 import { vi } from 'vitest';
 
 /** Raw key sequences to write to ink-testing-library's stdin. */
@@ -83,3 +84,27 @@ export async function press(stdin: { write: (data: string) => void }, ...keys: s
 export async function type(stdin: { write: (data: string) => void }, text: string): Promise<void> {
   await press(stdin, ...[...text]);
 }
+
+/** A Key with nothing pressed, for pure key-handling tests: spread it and set what a test presses. */
+export const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
