@@ -1,20 +1,25 @@
-import { Box, Text } from 'ink';
-import { useState } from 'react';
-import { ApprovalTextField } from './ApprovalTextField';
-import { useApprovalInput } from './hooks/use-approval-input';
-import { textFieldKey } from './hooks/use-approval-text-field';
+import { Box, type Key, Text } from 'ink';
+import { useRef, useState } from 'react';
+import { displayLine } from './approval-text';
+import { useApprovalKeyGate } from './hooks/use-approval-input';
 import { useTheme } from './hooks/use-theme';
+import { TextField } from './TextField';
 
-type EditorState = { steps: string[]; focus: number; cursor: number };
+type EditorState = { steps: string[]; focus: number };
 
-/** The non-empty steps, trimmed: clearing a step's text removes the step. */
+const PLACEHOLDER = '(empty: removed on save)';
+
+/** The non-empty steps, trimmed, each on one line: clearing a step's text removes the step. */
 export function cleanSteps(steps: string[]): string[] {
-  return steps.map((s) => s.trim()).filter((s) => s !== '');
+  return steps.map((s) => s.replace(/\s*\n\s*/g, ' ').trim()).filter((s) => s !== '');
 }
 
 /**
- * One text field per plan step. ↑/↓ move between steps, Enter goes to the next step and on the
- * last one saves, Ctrl+N adds a step below, Ctrl+S saves from anywhere, Esc cancels.
+ * One line per plan step; the focused step is the one TextField, kept mounted (same key) while the
+ * focus moves so it holds keys across the move instead of losing them. ↑/↓ move between steps,
+ * Enter goes to the next step and on the last one saves, Ctrl+N adds a step below, Ctrl+S saves
+ * from anywhere, Esc cancels. The steps live in a ref every key reads and writes, so a burst of
+ * keys (text then Ctrl+S) acts on the latest text, not the last render's.
  */
 export function PlanStepsEditor(props: {
   steps: string[];
@@ -24,49 +29,40 @@ export function PlanStepsEditor(props: {
   onSave: (steps: string[]) => void;
   onCancel: () => void;
 }) {
-  const [state, setState] = useState<EditorState>(() => {
-    const steps = props.steps.length ? props.steps : [''];
-    return { steps, focus: 0, cursor: steps[0]?.length ?? 0 };
-  });
+  const [state, setState] = useState<EditorState>(() => ({ steps: props.steps.length ? props.steps : [''], focus: 0 }));
+  // Seeded with the first state only; from then on every key writes it before the render shows it.
+  const latest = useRef(state);
   const [error, setError] = useState<string | undefined>();
   const theme = useTheme();
-  const focusOn = (s: EditorState, focus: number): EditorState => ({
-    ...s,
-    focus,
-    cursor: Math.min(s.cursor, s.steps[focus]?.length ?? 0),
-  });
+  const gate = useApprovalKeyGate();
+  const update = (next: EditorState) => {
+    latest.current = next;
+    setState(next);
+  };
   const save = () => {
-    const steps = cleanSteps(state.steps);
+    const steps = cleanSteps(latest.current.steps);
     if (steps.length) props.onSave(steps);
     else setError('A plan needs at least one step (Esc cancels the edit).');
   };
-  useApprovalInput(
-    (input, key) => {
-      if (key.escape) return props.onCancel();
-      if (key.ctrl && input === 's') return save();
-      if (key.return) {
-        if (state.focus >= state.steps.length - 1) return save();
-        return setState((s) => focusOn(s, s.focus + 1));
-      }
-      if (key.upArrow) return setState((s) => focusOn(s, Math.max(0, s.focus - 1)));
-      if (key.downArrow) return setState((s) => focusOn(s, Math.min(s.steps.length - 1, s.focus + 1)));
-      if (key.ctrl && input === 'n') {
-        return setState((s) => {
-          const steps = [...s.steps.slice(0, s.focus + 1), '', ...s.steps.slice(s.focus + 1)];
-          return { steps, focus: s.focus + 1, cursor: 0 };
-        });
-      }
-      setError(undefined);
-      setState((s) => {
-        const next = textFieldKey({ value: s.steps[s.focus] ?? '', cursor: s.cursor }, input, key);
-        if (!next) return s;
-        const steps = [...s.steps];
-        steps[s.focus] = next.value;
-        return { steps, focus: s.focus, cursor: next.cursor };
-      });
-    },
-    { isActive: props.isActive },
-  );
+  const edit = (text: string) => {
+    const { steps, focus } = latest.current;
+    setError(undefined);
+    update({ steps: steps.map((s, i) => (i === focus ? text : s)), focus });
+  };
+  const next = () => {
+    const { steps, focus } = latest.current;
+    if (focus >= steps.length - 1) save();
+    else update({ steps, focus: focus + 1 });
+  };
+  // Text and Enter are the field's; it hands on the rest in order, so a move lands between edits.
+  const onKey = (input: string, key: Key) => {
+    const { steps, focus } = latest.current;
+    if (key.escape) return props.onCancel();
+    if (key.ctrl && input === 's') return save();
+    if (key.upArrow) return update({ steps, focus: Math.max(0, focus - 1) });
+    if (key.downArrow) return update({ steps, focus: Math.min(steps.length - 1, focus + 1) });
+    if (key.ctrl && input === 'n') update({ steps: [...steps.slice(0, focus + 1), '', ...steps.slice(focus + 1)], focus: focus + 1 });
+  };
   const rows = Math.max(1, props.height - 2);
   const start = Math.max(0, Math.min(state.focus - Math.floor(rows / 2), state.steps.length - rows));
   return (
@@ -78,17 +74,29 @@ export function PlanStepsEditor(props: {
       {state.steps.slice(start, start + rows).map((step, i) => {
         const at = start + i;
         const label = `${String(at + 1).padStart(2)}. `;
+        if (at !== state.focus) {
+          return (
+            <Text key={at} wrap="truncate-end">
+              {label}
+              {step ? displayLine(step) : <Text dimColor>{PLACEHOLDER}</Text>}
+            </Text>
+          );
+        }
         return (
-          <Box key={at}>
-            <Text color={at === state.focus ? theme.accent : undefined}>{label}</Text>
-            <ApprovalTextField
+          // One Text (a long step wraps under its number), keyed apart from the rows so the field
+          // stays mounted while the focus moves.
+          <Text key="focus">
+            <Text color={theme.accent}>{label}</Text>
+            <TextField
               value={step}
-              cursor={at === state.focus ? state.cursor : step.length}
-              width={props.width - label.length}
-              focused={at === state.focus && props.isActive}
-              placeholder="(empty: removed on save)"
+              onChange={edit}
+              onSubmit={next}
+              onKey={onKey}
+              isActive={props.isActive}
+              gate={gate}
+              placeholder={PLACEHOLDER}
             />
-          </Box>
+          </Text>
         );
       })}
       {error ? <Text color={theme.error}>{error}</Text> : null}

@@ -1,10 +1,9 @@
-import { Box, Text } from 'ink';
+import { Box, type Key, Text } from 'ink';
 import { useState } from 'react';
 import type { ApprovalPreview } from '../src/protocol';
-import { ApprovalTextField } from './ApprovalTextField';
 import { displayLine, wrap } from './approval-text';
-import { useApprovalInput } from './hooks/use-approval-input';
-import { useApprovalTextField } from './hooks/use-approval-text-field';
+import { useApprovalInput, useApprovalKeyGate } from './hooks/use-approval-input';
+import { TextField } from './TextField';
 
 /**
  * ask_user: the question, its options (↑/↓ + Enter answers) and a last entry to type a free answer.
@@ -26,18 +25,8 @@ export function QuestionForm(props: {
   const options = props.preview.options ?? [];
   const [index, setIndex] = useState(0);
   const [typing, setTyping] = useState(options.length === 0);
-  const field = useApprovalTextField({
-    isActive: props.isActive && typing,
-    onSubmit: (value) => {
-      if (value.trim()) props.onAnswer(value);
-    },
-    onCancel: () => (options.length ? setTyping(false) : props.onDecline()),
-    onOtherKey: (_input, key) => {
-      if (key.tab || (!options.length && (key.upArrow || key.downArrow))) {
-        props.onQueue(key.upArrow || (key.tab && key.shift) ? -1 : 1);
-      }
-    },
-  });
+  const [answer, setAnswer] = useState('');
+  const gate = useApprovalKeyGate();
   useApprovalInput(
     (input, key) => {
       if (key.upArrow) return setIndex((i) => Math.max(0, i - 1));
@@ -56,6 +45,13 @@ export function QuestionForm(props: {
     },
     { isActive: props.isActive && !typing },
   );
+  // While typing, the field takes text and Enter; what it leaves alone moves or goes back.
+  const onFieldKey = (_input: string, key: Key) => {
+    if (key.escape) return options.length ? setTyping(false) : props.onDecline();
+    if (key.tab || (!options.length && (key.upArrow || key.downArrow))) {
+      props.onQueue(key.upArrow || (key.tab && key.shift) ? -1 : 1);
+    }
+  };
   const questionRows = Math.max(1, props.height - options.length - 3);
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
@@ -71,10 +67,19 @@ export function QuestionForm(props: {
         </Text>
       ))}
       {typing ? (
-        <Box>
-          <Text>answer › </Text>
-          <ApprovalTextField value={field.value} cursor={field.cursor} width={props.width - 9} focused={props.isActive} />
-        </Box>
+        <Text>
+          answer ›{' '}
+          <TextField
+            value={answer}
+            onChange={setAnswer}
+            onSubmit={(value) => {
+              if (value.trim()) props.onAnswer(value);
+            }}
+            isActive={props.isActive}
+            onKey={onFieldKey}
+            gate={gate}
+          />
+        </Text>
       ) : (
         <Text inverse={index === options.length}>{index === options.length ? '› ' : '  '}✎ type an answer…</Text>
       )}

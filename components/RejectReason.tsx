@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
-import { ApprovalTextField } from './ApprovalTextField';
-import { useApprovalTextField } from './hooks/use-approval-text-field';
+import { useState } from 'react';
+import { useApprovalKeyGate } from './hooks/use-approval-input';
 import { useTheme } from './hooks/use-theme';
+import { TextField } from './TextField';
 
 /** Reject with an optional reason the model reads. Enter sends (empty: no reason), Esc goes back. */
 export function RejectReason(props: {
@@ -13,27 +14,29 @@ export function RejectReason(props: {
   onBack: () => void;
 }) {
   const theme = useTheme();
-  const field = useApprovalTextField({
-    isActive: props.isActive,
-    onSubmit: (value) => props.onSend(value.trim() || undefined),
-    onCancel: props.onBack,
-  });
+  const gate = useApprovalKeyGate();
+  const [reason, setReason] = useState('');
   return (
     <Box flexDirection="column" width={props.width}>
       <Text color={theme.error} bold>
         Reject {props.subject ?? 'this call'}
       </Text>
       <Text dimColor>Why? The model reads this and should change its plan. Enter sends · Esc back</Text>
-      <Box>
-        <Text>reason › </Text>
-        <ApprovalTextField
-          value={field.value}
-          cursor={field.cursor}
-          width={props.width - 9}
-          focused={props.isActive}
+      {/* One Text: a long reason wraps under the label instead of squeezing it. */}
+      <Text>
+        reason ›{' '}
+        <TextField
+          value={reason}
+          onChange={setReason}
+          onSubmit={(value) => props.onSend(value.trim() || undefined)}
+          isActive={props.isActive}
+          onKey={(_input, key) => {
+            if (key.escape) props.onBack();
+          }}
+          gate={gate}
           placeholder="(optional)"
         />
-      </Box>
+      </Text>
     </Box>
   );
 }

@@ -7,6 +7,11 @@ export type ApprovalKeyGate = () => boolean;
 /** Provided by the drawer; every drawer input hook asks it before acting on a key. */
 export const ApprovalKeyGateContext = createContext<ApprovalKeyGate>(() => true);
 
+/** The drawer's gate, for a TextField inside the drawer: `<TextField gate={useApprovalKeyGate()} />`. */
+export function useApprovalKeyGate(): ApprovalKeyGate {
+  return useContext(ApprovalKeyGateContext);
+}
+
 export type ApprovalInputHandler = (input: string, key: Key) => void;
 
 /**

@@ -8,6 +8,10 @@ type Options = {
   onChange: (next: string) => void;
   onSubmit: (value: string) => void;
   isActive: boolean;
+  /** Keys the field leaves alone (↑/↓, Tab, Esc, chords), in order with its own edits. */
+  onKey?: (input: string, key: Key) => void;
+  /** Asked before each key; a refused key is dropped (the approval drawer's grace window). */
+  gate?: () => boolean;
 };
 
 type HeldKey = { input: string; key: Key };
@@ -18,12 +22,14 @@ type HeldKey = { input: string; key: Key };
  * gets no render in between), so state only mirrors the ref for drawing. A `value` the parent sets
  * itself (recall, completion, clearing after a submit) replaces the ref at the next commit, cursor
  * at the end. Because the parent can only do that in answer to a key, keys arriving after a
- * submit or after a key the field leaves to others (↑, Tab, a chord) are held until that commit
- * and then applied to whatever value the parent settled on.
+ * submit or after a key the field leaves to others (↑, Tab, a chord; handed to `onKey` when
+ * given) are held until that commit and then applied to whatever value the parent settled on, so
+ * a parent that handles its keys in `onKey` sees them in order with the edits.
  * Contract: onChange runs once per key that changes the value; onSubmit gets the value as of its
- * key; keys held while the field turns inactive are dropped, never typed.
+ * key; keys held while the field turns inactive are dropped, never typed, and so are keys the
+ * gate refuses (held keys passed it when they arrived).
  */
-export function useTextField({ value, onChange, onSubmit, isActive }: Options): FieldState {
+export function useTextField({ value, onChange, onSubmit, isActive, onKey, gate }: Options): FieldState {
   const field = useRef<FieldState>(fieldAt(value));
   const [shown, setShown] = useState<FieldState>(field.current);
   const held = useRef<HeldKey[] | undefined>(undefined);
@@ -33,7 +39,10 @@ export function useTextField({ value, onChange, onSubmit, isActive }: Options): 
   /** Applies one key; true when the keys after it must wait for the next commit. */
   const apply = ({ input, key }: HeldKey): boolean => {
     const result = fieldKey(field.current, input, key);
-    if (result.kind === 'ignore') return true;
+    if (result.kind === 'ignore') {
+      onKey?.(input, key);
+      return true;
+    }
     const before = field.current.value;
     field.current = result.state;
     setShown(result.state);
@@ -48,7 +57,7 @@ export function useTextField({ value, onChange, onSubmit, isActive }: Options): 
 
   useKeys(
     (input, key) => {
-      if (!isActive) return;
+      if (!isActive || (gate && !gate())) return;
       if (held.current) held.current.push({ input, key });
       else if (apply({ input, key })) hold([]);
     },

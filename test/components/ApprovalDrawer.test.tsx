@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../src/protocol';
 import { makeRequest } from '../helpers/fake-core';
 import { KEY, press, type, waitUntil } from '../helpers/ink';
-import { commandRequest, grantGlob, grantTool, modifyRequest, renderDrawer } from './approval-drawer-harness';
+import { burst, commandRequest, grantGlob, grantTool, modifyRequest, renderDrawer } from './approval-drawer-harness';
 
 afterEach(() => cleanup());
 
@@ -36,6 +36,19 @@ describe('ApprovalDrawer: decisions for tool cards', () => {
     await waitUntil(() =>
       expect(d.core.sentOf('decide')).toEqual([
         { type: 'decide', id: 'req-1', decision: { kind: 'reject', reason: 'use src/b.ts' } },
+      ]),
+    );
+  });
+
+  it('a reason typed in one burst keeps every key, up to the Enter that sends it', async () => {
+    const d = renderDrawer([modifyRequest()]);
+    await d.ready();
+    await press(d.stdin, 'n');
+    await d.frame('reason ›');
+    burst(d.stdin, ...'use src/b.ts', KEY.backspace, KEY.backspace, 'j', 's', KEY.enter);
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'req-1', decision: { kind: 'reject', reason: 'use src/b.js' } },
       ]),
     );
   });

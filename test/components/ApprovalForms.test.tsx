@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SpawnEditor } from '../../components/hooks/use-external-editor';
 import { makeRequest } from '../helpers/fake-core';
 import { KEY, press, type, waitUntil } from '../helpers/ink';
-import { commandRequest, modifyRequest, renderDrawer } from './approval-drawer-harness';
+import { burst, commandRequest, modifyRequest, renderDrawer } from './approval-drawer-harness';
 
 afterEach(() => cleanup());
 
@@ -144,6 +144,34 @@ describe('plan card', () => {
     );
   });
 
+  it('keeps every key of edits typed in one burst, across step moves, up to the saving Enter', async () => {
+    const d = renderDrawer([planRequest()]);
+    await d.ready('Plan: Fix the bug');
+    await press(d.stdin, 'e');
+    await d.frame('Edit the plan');
+    burst(d.stdin, ...' first', KEY.down, KEY.ctrl('a'), ...'Then ', KEY.ctrl('n'), ...'Run the tests', KEY.down, KEY.enter);
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')).toEqual([
+        {
+          type: 'decide',
+          id: 'req-plan',
+          decision: { kind: 'approve_plan', steps: ['Read the code first', 'Then Write a test', 'Run the tests', 'Fix it'] },
+        },
+      ]),
+    );
+  });
+
+  it('Ctrl+S right after typing saves the typed text', async () => {
+    const d = renderDrawer([planRequest()]);
+    await d.ready('Plan: Fix the bug');
+    await press(d.stdin, 'e');
+    await d.frame('Edit the plan');
+    burst(d.stdin, KEY.ctrl('u'), KEY.down, KEY.down, '!', KEY.ctrl('s'));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'approve_plan', steps: ['Write a test', 'Fix it!'] }),
+    );
+  });
+
   it('n rejects the plan with a reason; Esc leaves the editor without sending', async () => {
     const d = renderDrawer([planRequest()]);
     await d.ready('Plan: Fix the bug');
@@ -183,6 +211,49 @@ describe('question card', () => {
     await type(d.stdin, 'DuckDB');
     await press(d.stdin, KEY.enter);
     await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'DuckDB' }));
+  });
+
+  it('a free answer typed in one burst keeps every key, up to the Enter that sends it', async () => {
+    const d = renderDrawer([questionRequest(['Postgres', 'SQLite'])]);
+    await d.ready('Which database?');
+    await press(d.stdin, 't');
+    await d.frame('answer ›');
+    burst(d.stdin, ...'DuckDV', KEY.backspace, 'B', KEY.home, ...'use ', KEY.end, KEY.enter);
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'req-q', decision: { kind: 'answer', text: 'use DuckDB' } },
+      ]),
+    );
+  });
+
+  it('the open field ignores keys in the grace window, then takes the next burst whole', async () => {
+    const d = renderDrawer([questionRequest()]);
+    await d.frame('answer ›');
+    await press(d.stdin);
+    burst(d.stdin, 'n', 'o', KEY.enter);
+    await press(d.stdin);
+    expect(d.core.sent).toEqual([]);
+    expect(d.lastFrame()).not.toContain('answer › no');
+    d.clock.t += 1000;
+    burst(d.stdin, ...'yes', KEY.enter);
+    await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'yes' }));
+  });
+
+  it('a form field never sees keys while the card\'s key map owns them', async () => {
+    const d = renderDrawer([questionRequest(['Postgres'])]);
+    await d.ready('Which database?');
+    await press(d.stdin, 't');
+    await d.frame('answer ›');
+    burst(d.stdin, 'x');
+    await d.frame('answer › x');
+    await press(d.stdin, KEY.escape);
+    await d.frame('✎ type an answer');
+    burst(d.stdin, 'y', 'z');
+    await press(d.stdin, 't');
+    const f = await d.frame('answer ›');
+    expect(f).toContain('answer › x');
+    expect(f).not.toMatch(/answer › x?y|answer › x?z/);
+    expect(d.core.sentOf('report_invalid_input')).toHaveLength(2);
   });
 
   it.each([['n'], [KEY.escape]])('%j declines', async (key) => {
@@ -235,6 +306,17 @@ describe('edit arguments', () => {
       expect(d.core.sentOf('decide')).toEqual([
         { type: 'decide', id: 'req-1', decision: { kind: 'edit', args: { path: 'src/a.tsx', content: 'a' } } },
       ]),
+    );
+  });
+
+  it('Ctrl+S right after a burst of edits saves them all', async () => {
+    const d = renderDrawer([req()]);
+    await d.ready();
+    await press(d.stdin, 'e');
+    await d.frame('Edit arguments (JSON)');
+    burst(d.stdin, KEY.down, KEY.ctrl('e'), KEY.left, KEY.left, 'x', KEY.down, KEY.ctrl('e'), KEY.left, 'b', 'c', KEY.ctrl('s'));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'edit', args: { path: 'src/a.tsx', content: 'abc' } }),
     );
   });
 

@@ -47,6 +47,12 @@ describe('TextField drawing', () => {
     expect(inactive).not.toContain(INVERSE);
   });
 
+  it('draws control characters of an outside value as visible stand-ins, never raw', () => {
+    // A plan step is model text: an escape sequence in it must not reach the terminal.
+    expect(marked(field('a\u001B[2Jb').lastFrame())).toBe('a\u241B[2Jb[ ]');
+    expect(field('a\u001B[2Jb\u0007', { isActive: false }).lastFrame()).toBe('a\u241B[2Jb\u2407');
+  });
+
   it('draws no cursor while inactive, and never a colour (readable under NO_COLOR)', () => {
     const frame = field('abc', { isActive: false }).lastFrame() ?? '';
     expect(frame).toBe('abc');

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { type Key, Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { type ReactNode, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,14 @@ import { KEY, press, stripAnsi, waitForFrame } from '../helpers/ink';
  * A parent like PromptInput: holds the value, clears it after a submit, and on "\x1b[5~" (Page
  * Up, which the field leaves alone) replaces it from outside, as history recall does.
  */
-function Parent(props: { onSubmit: (v: string) => void; onChange?: (v: string) => void; isActive?: boolean; placeholder?: string }): ReactNode {
+function Parent(props: {
+  onSubmit: (v: string) => void;
+  onChange?: (v: string) => void;
+  isActive?: boolean;
+  placeholder?: string;
+  onKey?: (input: string, key: Key) => void;
+  gate?: () => boolean;
+}): ReactNode {
   const [value, setValue] = useState('');
   useKeys(
     (_input, key) => {
@@ -33,6 +40,8 @@ function Parent(props: { onSubmit: (v: string) => void; onChange?: (v: string) =
         }}
         isActive={props.isActive ?? true}
         placeholder={props.placeholder}
+        onKey={props.onKey}
+        gate={props.gate}
       />
     </Text>
   );
@@ -130,6 +139,38 @@ describe('TextField with keys arriving back to back', () => {
     await waitForFrame(lastFrame, (f) => line(f) === 'recalled!');
     burst(stdin, KEY.enter);
     expect(onSubmit).toHaveBeenCalledWith('recalled!');
+  });
+
+  it('hands the keys it leaves alone to onKey, in order with its edits', async () => {
+    // A parent that reads the field's value on Tab sees every edit typed before it, none after.
+    let seen: string[] = [];
+    let text = '';
+    const { stdin, onSubmit } = await setup({
+      onChange: (v) => {
+        text = v;
+      },
+      onKey: (_input, key) => {
+        if (key.tab) seen = [...seen, text];
+      },
+    });
+    burst(stdin, 'a', KEY.tab, 'b', KEY.tab, KEY.ctrl('t'), 'c', KEY.enter);
+    await vi.waitFor(() => expect(onSubmit).toHaveBeenCalledWith('abc'));
+    expect(seen).toEqual(['a', 'ab']);
+  });
+
+  it('drops the keys its gate refuses, and takes the next ones once it opens', async () => {
+    let open = false;
+    const gate = vi.fn(() => open);
+    const { stdin, lastFrame, onSubmit, onChange } = await setup({ gate });
+    burst(stdin, 'n', 'o', KEY.enter);
+    await press(stdin);
+    expect(gate).toHaveBeenCalledTimes(3);
+    expect(onChange).not.toHaveBeenCalled();
+    expect(onSubmit).not.toHaveBeenCalled();
+    open = true;
+    burst(stdin, 'o', 'k', KEY.enter);
+    expect(onSubmit).toHaveBeenCalledWith('ok');
+    await waitForFrame(lastFrame, (f) => line(f) === '');
   });
 
   it('ignores keys while inactive and shows the placeholder', async () => {

@@ -4,6 +4,14 @@ import type { ApprovalRequest, GrantScope } from '../../src/protocol';
 import { FakeCore, makeRequest } from '../helpers/fake-core';
 import { waitForFrame } from '../helpers/ink';
 
+/**
+ * Writes every key in one synchronous burst, no turn of the event loop between them: React renders
+ * nothing in between, so a handler reading the last render's state would drop or misapply keys.
+ */
+export function burst(stdin: { write: (data: string) => void }, ...keys: string[]): void {
+  for (const key of keys) stdin.write(key);
+}
+
 /** The injected clock starts here; requests are created 10 s earlier. */
 export const T0 = Date.parse('2025-01-02T10:00:10.000Z');
 

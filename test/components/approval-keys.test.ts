@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { editorFromText, editorKey, editorText, parseArgs } from '../../components/args-editor-state';
 import { scopeWithMinutes } from '../../components/GrantChooser';
 import { approvalKeyAction } from '../../components/hooks/use-approval-keys';
-import { textFieldKey } from '../../components/hooks/use-approval-text-field';
 import { cleanSteps } from '../../components/PlanStepsEditor';
 
 const k = (patch: Partial<Key> = {}): Key => ({ ...NO_KEY, ...patch });
@@ -47,19 +46,6 @@ describe('approvalKeyAction', () => {
   });
 });
 
-describe('textFieldKey', () => {
-  it('inserts, moves and erases; pasted newlines become spaces', () => {
-    let s = { value: '', cursor: 0 };
-    s = textFieldKey(s, 'ab', k()) ?? s;
-    s = textFieldKey(s, '', k({ leftArrow: true })) ?? s;
-    s = textFieldKey(s, 'X\nY', k()) ?? s;
-    expect(s).toEqual({ value: 'aX Yb', cursor: 4 });
-    s = textFieldKey(s, '', k({ backspace: true })) ?? s;
-    expect(s).toEqual({ value: 'aX b', cursor: 3 });
-    expect(textFieldKey(s, '', k({ upArrow: true }))).toBeUndefined();
-  });
-});
-
 describe('args editor state', () => {
   it('edits across lines and round-trips the text', () => {
     let s = editorFromText('{\n  "a": 1\n}');
@@ -93,7 +79,8 @@ describe('small pure helpers', () => {
     expect('minutes' in scopeWithMinutes(scope, undefined)).toBe(false);
   });
 
-  it('cleanSteps drops empty steps', () => {
+  it('cleanSteps drops empty steps and puts each step on one line', () => {
     expect(cleanSteps([' a ', '', '  ', 'b'])).toEqual(['a', 'b']);
+    expect(cleanSteps(['pasted\r\n', 'one\n  two', '\n'])).toEqual(['pasted', 'one two']);
   });
 });
