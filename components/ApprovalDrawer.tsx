@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ApprovalRequest, CoreClient, Decision } from '../src/protocol';
 import { ApprovalCard } from './ApprovalCard';
 import { ApprovalFooter, type FooterMessage } from './ApprovalFooter';
@@ -59,6 +59,16 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const fullRef = useRef(false);
   useEffect(() => () => void (fullRef.current && onFullScreen?.(false)), [onFullScreen]);
 
+  // A key that arrives before the previous key's effect is on screen would act on what the person
+  // no longer sees (↓ then y in one read approved the card they had just left): until the next
+  // render commits, such keys are dropped.
+  const settling = useRef(false);
+  useLayoutEffect(() => {
+    settling.current = false;
+  });
+  const graceAllow = grace.allow;
+  const allowKey = useCallback(() => !settling.current && graceAllow(), [graceAllow]);
+
   const say = useCallback((id: string, text: string, tone: FooterMessage['tone']) => setMessage({ id, text, tone }), []);
   const callbacks: CardCallbacks | undefined = selected && {
     decide: (decision: Decision) => {
@@ -70,6 +80,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     },
     queue: (delta) => {
       if (!pending[cursor.index + delta]) return;
+      settling.current = true;
       grace.noteUserMove();
       cursor.step(delta);
     },
@@ -84,7 +95,10 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     },
     notice: (text) => say(selected.id, text, 'info'),
     externalEdit,
-    modeChanged: (mode) => setCardMode({ id: selected.id, mode }),
+    modeChanged: (mode) => {
+      settling.current = true;
+      setCardMode({ id: selected.id, mode });
+    },
   };
 
   const queueRows = fullScreen ? 0 : Math.min(pending.length, Math.max(1, Math.min(5, Math.floor((height - 14) / 2))));
@@ -97,7 +111,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     : undefined;
 
   return (
-    <ApprovalKeyGateContext.Provider value={grace.allow}>
+    <ApprovalKeyGateContext.Provider value={allowKey}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <Text wrap="truncate-end" bold inverse color={theme.warn}>
           {` Approval needed · ${pending.length ? `${cursor.index + 1} of ${pending.length}` : 'queue empty'}${fullScreen ? ' · full screen (f)' : ''} `.padEnd(width)}

@@ -324,3 +324,24 @@ describe('ApprovalDrawer: bell and full screen', () => {
     expect(onFullScreen).toHaveBeenLastCalledWith(false);
   });
 });
+
+describe('keys that outrun the screen', () => {
+  it('↓ then y in one read never approves the card the person moved away from', async () => {
+    const first = makeRequest({ id: 'req-1' });
+    const second = makeRequest({ id: 'req-2', args: { path: 'src/b.ts', content: 'b' }, preview: { kind: 'diff', path: 'src/b.ts', before: '', after: 'b', isNew: true } });
+    const d = renderDrawer([first, second]);
+    await d.ready();
+    d.stdin.write('\u001B[By');
+    burst(d.stdin, KEY.down, 'y');
+    await d.frame((f) => f.includes('2 of 2'));
+    expect(d.core.sent.filter((c) => c.type === 'decide' && c.id === 'req-1')).toEqual([]);
+  });
+
+  it('n then y as separate writes opens the reason field and approves nothing', async () => {
+    const d = renderDrawer([makeRequest({ id: 'req-1' })]);
+    await d.ready();
+    burst(d.stdin, 'n', 'y');
+    await d.frame(/reason/i);
+    expect(d.core.sent.filter((c) => c.type === 'decide')).toEqual([]);
+  });
+});
