@@ -94,6 +94,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
       setLayout((l) => (l === 'split' ? 'unified' : 'split'));
     },
     notice: (text) => say(selected.id, text, 'info'),
+    cancelTurn: () => client.send({ type: 'cancel' }),
     externalEdit,
     modeChanged: (mode) => {
       settling.current = true;

@@ -12,6 +12,7 @@ const TOOL: [string, string][] = [
   ['s', 'skip this call (the model is told it was skipped)'],
   ['e', 'edit the arguments as JSON (Ctrl+S saves, Esc cancels)'],
   ['c', "cancel the agent's whole task"],
+  ['Esc', 'cancel the running turn (every pending request of it)'],
   ['j/k PgUp/PgDn', 'scroll · g/G or Home/End: top/bottom'],
   ['f', 'full screen on/off'],
 ];
@@ -24,6 +25,7 @@ const PLAN: [string, string][] = [
   ['e', 'edit the steps (↑/↓ between steps, Ctrl+N new step, Enter on the last saves, Esc cancels)'],
   ['n', 'reject the plan, with a reason'],
   ['c', "cancel the agent's whole task"],
+  ['Esc', 'cancel the running turn'],
   ['j/k', 'scroll the steps'],
 ];
 const QUESTION: [string, string][] = [

@@ -20,6 +20,8 @@ export type CardCallbacks = {
   /** A short message in the footer (e.g. the editor exited without changes). */
   notice: (text: string) => void;
   externalEdit: (content: string, fileName: string) => ExternalEditResult;
+  /** Esc: cancel the running turn. */
+  cancelTurn: () => void;
   /** The card opened or closed a form, so the footer can say how to get back. */
   modeChanged: (mode: CardMode) => void;
 };
@@ -63,6 +65,8 @@ export function useApprovalCard(
         return openExternalEditor();
       case 'cancel_task':
         return callbacks.decide({ kind: 'cancel_task' });
+      case 'cancel_turn':
+        return callbacks.cancelTurn();
       case 'help':
         return setMode('help');
       case 'queue':

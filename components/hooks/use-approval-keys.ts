@@ -13,6 +13,8 @@ export type ApprovalKeyAction =
   | { kind: 'edit' }
   | { kind: 'external_edit' }
   | { kind: 'cancel_task' }
+  /** Esc on a card: stop the whole turn (every pending request of it ends as cancelled). */
+  | { kind: 'cancel_turn' }
   | { kind: 'help' }
   | { kind: 'queue'; delta: 1 | -1 }
   | { kind: 'scroll'; move: ScrollMove }
@@ -65,7 +67,8 @@ export function approvalKeyAction(
   if (key.end) return { kind: 'scroll', move: 'bottom' };
   // Enter is the key most likely pressed by habit; it approves nothing and counts as a mistake.
   if (key.return) return { kind: 'invalid', input: '⏎' };
-  if (key.escape || key.ctrl || key.meta || input === '') return { kind: 'none' };
+  if (key.escape) return { kind: 'cancel_turn' };
+  if (key.ctrl || key.meta || input === '') return { kind: 'none' };
   const action = LETTERS[input];
   if (!action || NOT_FOR[kind].includes(input)) return { kind: 'invalid', input };
   if (action.kind === 'external_edit' && !canExternalEdit) return { kind: 'invalid', input };

@@ -345,3 +345,18 @@ describe('keys that outrun the screen', () => {
     expect(d.core.sent.filter((c) => c.type === 'decide')).toEqual([]);
   });
 });
+
+describe('Esc on a card', () => {
+  it('cancels the running turn, and Esc inside a form only goes back', async () => {
+    const d = renderDrawer([makeRequest({ id: 'req-1' })]);
+    await d.ready();
+    await press(d.stdin, 'n');
+    await d.frame('reason ›');
+    await press(d.stdin, KEY.escape);
+    await d.frame((f) => !f.includes('reason ›'));
+    expect(d.core.sent.filter((c) => c.type === 'cancel')).toEqual([]);
+    await press(d.stdin, KEY.escape);
+    await waitUntil(() => expect(d.core.sent.filter((c) => c.type === 'cancel')).toEqual([{ type: 'cancel' }]));
+    expect(d.core.sentOf('decide')).toEqual([]);
+  });
+});

@@ -35,12 +35,12 @@ describe('approvalKeyAction', () => {
     expect(approvalKeyAction('y', k(), 'plan').kind).toBe('approve');
   });
 
-  it('arrows and Tab move in the queue; Enter is a mistake; Esc and chords are nothing', () => {
+  it('arrows and Tab move in the queue; Enter is a mistake; Esc cancels the turn; chords are nothing', () => {
     expect(approvalKeyAction('', k({ upArrow: true }), 'command')).toEqual({ kind: 'queue', delta: -1 });
     expect(approvalKeyAction('', k({ tab: true }), 'command')).toEqual({ kind: 'queue', delta: 1 });
     expect(approvalKeyAction('', k({ tab: true, shift: true }), 'command')).toEqual({ kind: 'queue', delta: -1 });
     expect(approvalKeyAction('\r', k({ return: true }), 'command').kind).toBe('invalid');
-    expect(approvalKeyAction('', k({ escape: true }), 'command').kind).toBe('none');
+    expect(approvalKeyAction('', k({ escape: true }), 'command').kind).toBe('cancel_turn');
     expect(approvalKeyAction('y', k({ ctrl: true }), 'command').kind).toBe('none');
     expect(approvalKeyAction('', k({ pageDown: true }), 'json')).toEqual({ kind: 'scroll', move: 'page-down' });
   });
