@@ -108,6 +108,19 @@ describe('a session through the real openai client and the fake server', () => {
     expect(auditLines(h.home).some((r) => r.outcome === 'cancelled')).toBe(true);
   });
 
+  it('cancelling the turn cancels the sub-agents and every pending request of theirs', async () => {
+    const sub = (req: RecordedRequest) => write(`${String(req.body.messages.find((m) => m.role === 'user')?.content)}.txt`, 'x');
+    h = await startSession([{ toolCalls: [{ name: 'spawn_agents', args: { agents: [{ name: 'one', task: 'A' }, { name: 'two', task: 'B' }] } }] }, sub, sub]);
+    const run = h.session.run('split');
+    await h.pendingCount(2);
+    h.session.client.send({ type: 'cancel' });
+    expect((await run).status).toBe('cancelled');
+    expect(h.session.client.snapshot().pending).toEqual([]);
+    expect(h.session.client.snapshot().agents.map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
+    expect(existsSync(join(h.root, 'A.txt')) || existsSync(join(h.root, 'B.txt'))).toBe(false);
+    expect(auditLines(h.home).filter((r) => r.phase === 'outcome' && r.outcome === 'cancelled')).toHaveLength(2);
+  });
+
   it('revert: revert_turn restores what the previous turn wrote', async () => {
     h = await startSession([write('r.txt', 'new'), { text: 'written' }, { toolCalls: [{ name: 'revert_turn', args: { turns: 1 } }] }, { text: 'reverted' }]);
     writeFileSync(join(h.root, 'r.txt'), 'old');
