@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, type FakeStep, lastToolMessage, startFakeOpenAI } from '../helpers/fake-openai';
+import { describe, expect, it } from 'vitest';
+import { lastToolMessage } from '../helpers/fake-openai';
+import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
 
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function serve(script: FakeStep[], options?: Parameters<typeof startFakeOpenAI>[1]): Promise<FakeOpenAI> {
-  fake = await startFakeOpenAI(script, options);
-  return fake;
-}
+const serve = serveFakeOpenAI();
 
 const post = (url: string, body: unknown) =>
   fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -89,7 +81,6 @@ describe('startFakeOpenAI', () => {
       for (;;) if ((await reader?.read())?.done) return 'ended';
     })().catch(() => 'cut');
     await server.close();
-    fake = undefined;
     expect(['ended', 'cut']).toContain(await rest);
   });
 

@@ -1,20 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
 import { isAbortError, ModelError, type ModelRequest } from '../../src/llm/types';
-import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
+import type { FakeStep } from '../helpers/fake-openai';
+import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
 
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function serve(script: FakeStep[]): Promise<FakeOpenAI> {
-  fake = await startFakeOpenAI(script);
-  return fake;
-}
+const serve = serveFakeOpenAI();
 
 const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
   createOpenAIClient({ baseUrl: url, model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });

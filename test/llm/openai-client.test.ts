@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
 import type { ChatMessage, ModelRequest, ToolSpec } from '../../src/llm/types';
-import { type FakeOpenAI, type FakeStep, type FakeWireStyle, startFakeOpenAI, toolNames } from '../helpers/fake-openai';
+import { type FakeWireStyle, toolNames } from '../helpers/fake-openai';
+import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
 
 const tools: ToolSpec[] = [
   { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
@@ -12,16 +13,7 @@ const messages: ChatMessage[] = [
   { role: 'user', content: 'Hello' },
 ];
 
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function serve(script: FakeStep[], options?: Parameters<typeof startFakeOpenAI>[1]): Promise<FakeOpenAI> {
-  fake = await startFakeOpenAI(script, options);
-  return fake;
-}
+const serve = serveFakeOpenAI();
 
 const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
   createOpenAIClient({ baseUrl: url, model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });
