@@ -8,6 +8,15 @@ export type CommandPart = {
   readOnly: boolean;
   /** Set when the part destroys or publishes something (rm, git push --force, npm publish, …). */
   destructive?: string;
+  /**
+   * Paths this part writes, as the guard reads them: redirect targets (`>`, `>>`, `&>`, `>|`), `tee`,
+   * `cp`/`mv`/`install`/`ln` destinations, `sed -i` files, `-o`/`--output` values, `dd of=`, and the
+   * implicit writes of programs it models (`git commit` writes `.git`, `npm install` writes
+   * `package.json` and the lock file). Relative paths are relative to the command's cwd argument,
+   * already joined onto any `cd` the command made before this part; absolute paths stay absolute.
+   * The gate passes each one through the path fence (see `CallFacts.writes`).
+   */
+  writes?: string[];
 };
 
 /**
