@@ -1,0 +1,85 @@
+import type { CoreClient, CoreCommand, CoreEvent, CoreState, GrantScope } from '../protocol';
+import { sanitizeDeep } from './sanitize-deep';
+
+/** How many sanitised names are remembered to map a command's name back to the core's own. */
+const MAX_NAMES = 1024;
+
+/**
+ * The UI's one door to the core, with every string it renders made safe: the snapshot and each
+ * event pass through `sanitizeDeep`, so no component can print model text, command output, file
+ * names, MCP names or audit records raw, however it renders them. Approval requests keep every
+ * character visible (`exact`: a person sees what a file will hold); the rest drops colour codes.
+ * Commands go to the core as sent, except names the UI only echoes back (an approve-all scope,
+ * an MCP server to restart), which are mapped back to the core's originals.
+ * Contract: the same raw snapshot gives the same safe snapshot (identity), so a UI that compares
+ * by identity renders only on change; `send` never throws, as the client it wraps.
+ */
+export function safeClient(client: CoreClient): CoreClient {
+  const names = new Map<string, string>();
+  let last: { raw: CoreState; safe: CoreState } | undefined;
+
+  const snapshot = (): CoreState => {
+    const raw = client.snapshot();
+    if (last?.raw === raw) return last.safe;
+    const { pending, ...rest } = raw;
+    const safeRest = sanitizeDeep(rest, 'display');
+    const safePending = sanitizeDeep(pending, 'exact');
+    for (const server of raw.mcp) rememberName(names, server.name);
+    const next = safeRest === rest && safePending === pending ? raw : ({ ...safeRest, pending: safePending } as CoreState);
+    last = { raw, safe: next };
+    return next;
+  };
+
+  /** Puts back the core's own values where the UI echoes a name or a scope it was shown. */
+  const restore = (command: CoreCommand): CoreCommand => {
+    if (command.type === 'restart_mcp') {
+      const server = names.get(command.server);
+      return server === undefined ? command : { ...command, server };
+    }
+    if (command.type === 'decide' && command.decision.kind === 'approve_all') {
+      const offered = last?.raw.pending.find((r) => r.id === command.id)?.grantOptions ?? [];
+      const scope = restoreScope(command.decision.scope, offered);
+      return scope === command.decision.scope ? command : { ...command, decision: { ...command.decision, scope } };
+    }
+    return command;
+  };
+
+  return {
+    subscribe: (listener) => client.subscribe((event) => listener(safeEvent(event))),
+    send: (command) => client.send(restore(command)),
+    snapshot,
+  };
+}
+
+function safeEvent(event: CoreEvent): CoreEvent {
+  if (event.type === 'approval_requested') {
+    const request = sanitizeDeep(event.request, 'exact');
+    return request === event.request ? event : { ...event, request };
+  }
+  return sanitizeDeep(event, 'display');
+}
+
+function rememberName(names: Map<string, string>, name: string): void {
+  const shown = sanitizeDeep(name);
+  if (shown === name) return;
+  if (names.size >= MAX_NAMES) names.clear();
+  names.set(shown, name);
+}
+
+/** What the gate compares to tell which offered scope was chosen. */
+const scopeKey = (scope: GrantScope): string => JSON.stringify([scope.tool, scope.match, scope.agents]);
+
+/**
+ * The grant chooser sends a copy of an offered scope as it was shown (sanitised, `minutes` set):
+ * answer with the offered original, so a name that had to be made visible still matches.
+ */
+function restoreScope(scope: GrantScope, offered: GrantScope[]): GrantScope {
+  const key = scopeKey(scope);
+  for (const original of offered) {
+    const shown = sanitizeDeep(original, 'exact');
+    if (shown === original || scopeKey(shown) !== key) continue;
+    const { minutes: _drop, ...rest } = original;
+    return scope.minutes === undefined ? rest : { ...rest, minutes: scope.minutes };
+  }
+  return scope;
+}

@@ -1,0 +1,55 @@
+import { hasUnsafeText, type SanitizeMode, sanitizeText } from './sanitize';
+
+/** Deeper than this is summarised: the core's state is never nested this far, model JSON may be. */
+const MAX_DEPTH = 64;
+const TOO_DEEP = '⟨nested too deep to show⟩';
+
+/**
+ * `value` with every string in it — object keys too — passed through `sanitizeText`. Structure is
+ * shared: an object or array none of whose strings changes comes back as the same object, so a
+ * UI comparing by identity renders again only when something changed.
+ * Contract: never mutates its input. Plain objects and arrays are walked; class instances
+ * (Date, Map…) are returned as they are — the protocol carries plain data only.
+ */
+export function sanitizeDeep<T>(value: T, mode: SanitizeMode = 'display'): T {
+  return walk(value, mode, 0) as T;
+}
+
+function walk(value: unknown, mode: SanitizeMode, depth: number): unknown {
+  if (typeof value === 'string') return hasUnsafeText(value) ? sanitizeText(value, mode) : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const safe = walk(item, mode, depth + 1);
+      if (safe !== item && copy === undefined) copy = value.slice(0, i);
+      if (copy !== undefined) copy.push(safe);
+    }
+    if (copy === undefined) return value;
+    return copy;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  let copy: Record<string, unknown> | undefined;
+  const entries = Object.entries(value);
+  for (let i = 0; i < entries.length; i++) {
+    const [key, item] = entries[i] as [string, unknown];
+    const safeKey = hasUnsafeText(key) ? sanitizeText(key, mode) : key;
+    const safe = walk(item, mode, depth + 1);
+    if ((safe !== item || safeKey !== key) && copy === undefined) {
+      copy = {};
+      for (const [k, v] of entries.slice(0, i)) define(copy, k, v);
+    }
+    if (copy !== undefined) define(copy, safeKey, safe);
+  }
+  if (copy === undefined) return value;
+  return copy;
+}
+
+/** An own `__proto__` key (JSON.parse makes them) stays data, never becomes a prototype. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

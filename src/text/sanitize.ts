@@ -1,0 +1,84 @@
+/**
+ * Untrusted text made safe to print on a terminal. Model text, command output, file names, MCP
+ * descriptions and audit records may carry escape sequences that set the clipboard (OSC 52), the
+ * window title (OSC 0/2), disguise links (OSC 8), move the cursor or clear the screen (CSI), and
+ * bidi or invisible characters that make a line read differently from what it is. None of them
+ * reaches the terminal raw: each becomes a visible stand-in (`␛]52;c;…␇`, `⟨U+202E⟩`), so a
+ * person sees that something was there. Colour (SGR) sequences are the one exception in
+ * `display` mode: they only style text and are dropped.
+ */
+import ansiRegex from 'ansi-regex';
+
+/**
+ * `display`: colour sequences dropped, CRLF read as a line break, everything else visible.
+ * `exact`: nothing dropped, every unsafe character visible (approval previews: a person must see
+ * exactly the bytes a file will hold).
+ */
+export type SanitizeMode = 'display' | 'exact';
+
+/**
+ * Characters that never reach the terminal raw:
+ * - C0 controls except TAB and LF, DEL, C1 controls (U+0080–U+009F; `\x9b` is an 8-bit CSI);
+ * - bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and the bidi marks
+ *   LRM, RLM, ALM (U+200E, U+200F, U+061C): they reorder what a line shows ("Trojan Source");
+ * - invisible characters that hide or smuggle text: zero width space, word joiner and invisible
+ *   operators (U+200B, U+2060–U+2064), deprecated format controls (U+206A–U+206F), BOM (U+FEFF),
+ *   soft hyphen (U+00AD), Mongolian vowel separator (U+180E), Hangul fillers (U+115F, U+1160,
+ *   U+3164, U+FFA0), line and paragraph separators (U+2028, U+2029), interlinear annotation
+ *   (U+FFF9–U+FFFB) and the tag block (U+E0000–U+E007F, "ASCII smuggling").
+ * ZWJ and ZWNJ (U+200C, U+200D) and variation selectors stay: emoji and scripts need them.
+ */
+const UNSAFE_SOURCE =
+  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u180e\\u200b\\u200e\\u200f' +
+  '\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb]|\\udb40[\\udc00-\\udc7f]';
+
+/** True when `text` holds anything `sanitizeText` would change (except colour in display mode). */
+const UNSAFE_TEST = new RegExp(UNSAFE_SOURCE);
+const UNSAFE_ALL = new RegExp(UNSAFE_SOURCE, 'g');
+const ANSI = ansiRegex();
+/** SGR: CSI (7- or 8-bit) with parameter bytes only, ending in `m`. */
+const SGR = /^(?:\u001b\[|\u009b)[\d;:]*m$/;
+
+/** The visible stand-in of one unsafe character (a code point, possibly two code units). */
+export function visibleChar(ch: string): string {
+  const code = ch.codePointAt(0) ?? 0;
+  if (code < 0x20) return String.fromCharCode(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
+
+/** True when printing `text` raw could drive the terminal or hide what it says. */
+export function hasUnsafeText(text: string): boolean {
+  return UNSAFE_TEST.test(text);
+}
+
+/**
+ * `text` safe to print: escape sequences, control, bidi and invisible characters shown as
+ * visible stand-ins; in `display` mode colour sequences are dropped and CRLF becomes LF.
+ * TAB and LF stay. Idempotent: its output holds nothing it would change again.
+ * Contract: never throws; text without unsafe characters is returned as is (same string).
+ */
+export function sanitizeText(text: string, mode: SanitizeMode = 'display'): string {
+  if (!UNSAFE_TEST.test(text)) return text;
+  let out = text;
+  if (mode === 'display') {
+    out = out.replace(/\r\n/g, '\n');
+    // The grammar finds whole sequences so colour is dropped without leaving its parameters behind.
+    if (out.includes('\u001b') || out.includes('\u009b')) out = out.replace(ANSI, (seq) => (SGR.test(seq) ? '' : seq));
+  }
+  return out.replace(UNSAFE_ALL, visibleChar);
+}
+
+/**
+ * One visible character for every unsafe code unit, so offsets into the text still hold (a text
+ * field's cursor). Less informative than `sanitizeText`; use it only where length must not change.
+ */
+export function sanitizeSameLength(text: string): string {
+  if (!UNSAFE_TEST.test(text)) return text;
+  return text.replace(UNSAFE_ALL, (ch) => {
+    const code = ch.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return ch.length === 2 ? '\ufffd\ufffd' : '\ufffd';
+  });
+}
