@@ -1,5 +1,6 @@
 import { copyFile, mkdir, rm, stat, writeFile, rename, chmod } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { PreImage as ToolPreImage } from '../tools/types';
 
 type PreImage = { kind: 'file'; blob: string; mode: number } | { kind: 'absent' };
 type Turn = { index: number; dir: string; files: Map<string, PreImage> };
@@ -26,9 +27,11 @@ export class CheckpointStore {
     return this.counter;
   }
 
-  async recordPreImage(absPath: string): Promise<void> {
+  /** `pre`: the content the tool read through a verified descriptor; without it the path is read again. */
+  async recordPreImage(absPath: string, pre?: ToolPreImage): Promise<void> {
     const turn = this.current ?? this.turns[this.beginTurn() - 1];
     if (!turn || turn.files.has(absPath)) return;
+    if (pre) return this.savePreImage(turn, absPath, pre);
     let info: import('node:fs').Stats | undefined;
     try {
       info = await stat(absPath);
@@ -44,6 +47,19 @@ export class CheckpointStore {
     const blob = join(turn.dir, `${turn.files.size + 1}.pre`);
     await copyFile(absPath, blob);
     turn.files.set(absPath, { kind: 'file', blob, mode: info.mode & 0o7777 });
+    await writeFile(join(turn.dir, 'manifest.json'), JSON.stringify(Object.fromEntries(turn.files), null, 1));
+  }
+
+  // Stores bytes already read safely: reopening the path could read another file after a swap.
+  private async savePreImage(turn: Turn, absPath: string, pre: ToolPreImage): Promise<void> {
+    if (pre.kind === 'absent') {
+      turn.files.set(absPath, { kind: 'absent' });
+      return;
+    }
+    await mkdir(turn.dir, { recursive: true, mode: 0o700 });
+    const blob = join(turn.dir, `${turn.files.size + 1}.pre`);
+    await writeFile(blob, pre.bytes, { mode: 0o600 });
+    turn.files.set(absPath, { kind: 'file', blob, mode: pre.mode });
     await writeFile(join(turn.dir, 'manifest.json'), JSON.stringify(Object.fromEntries(turn.files), null, 1));
   }
 

@@ -129,7 +129,7 @@ export class AgentHub {
       taskId,
       signal,
       ...(parentAgentId ? { parentAgentId } : {}),
-      recordPreImage: (path) => this.deps.checkpoints.recordPreImage(path),
+      recordPreImage: (path, pre) => this.deps.checkpoints.recordPreImage(path, pre),
       get step() {
         return hub.planStep();
       },

@@ -28,7 +28,7 @@ export type Caller = {
   taskId: string;
   step?: ApprovalRequest['step'];
   signal: AbortSignal;
-  recordPreImage?: (absPath: string) => Promise<void>;
+  recordPreImage?: ToolContext['recordPreImage'];
 };
 
 export type ToolCall = { id: string; tool: string; args: unknown; why?: string };

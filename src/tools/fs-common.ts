@@ -34,6 +34,10 @@ export function describeFsError(err: unknown, shown: string): string {
       return `No space left on the device while writing ${shown}.`;
     case 'EROFS':
       return `${shown} is on a read-only file system.`;
+    case 'ERACE':
+      return `${shown} changed on disk while warden opened it (${(err as Error).message}); nothing was read or written. Try again; if it keeps happening, something is swapping folders or links in the project.`;
+    case 'EROOTGONE':
+      return `${(err as Error).message} Nothing was read or written, and warden does not recreate it; the session stops.`;
     default:
       return `${shown}: ${err instanceof Error ? err.message : String(err)}`;
   }

@@ -1,37 +1,25 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
-import { describeFsError, formatBytes, type PathInfo, pathInfo, shownPath } from './fs-common';
+import { describeFsError, formatBytes, shownPath } from './fs-common';
+import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
+import { firstNul, looksBinary } from './text-bytes';
 import { defineTool } from './types';
 
 /** Most lines one read_file call returns. */
 export const READ_MAX_LINES = 2000;
 /** Larger files are refused: the model should grep them instead. */
 export const READ_MAX_BYTES = 10 * 1024 * 1024;
-/** A NUL byte in this many leading bytes marks a file as binary. */
-export const BINARY_SNIFF_BYTES = 8192;
 // Keeps one call's output reasonable even when every line is long.
 const MAX_LINE_CHARS = 2000;
 const MAX_OUTPUT_CHARS = 200_000;
 
-/** The file operations read_file uses; tests swap them. */
+/** The file operation read_file uses; tests swap it. */
 export type ReadFileEffects = {
-  info(path: string): Promise<PathInfo | undefined>;
-  readFile(path: string): Promise<Buffer>;
+  /** Reads the fenced file through a verified descriptor (see safe-fs.ts). */
+  read(target: FencedPath, maxBytes: number): Promise<FileRead>;
 };
 
-export const defaultReadFileEffects: ReadFileEffects = {
-  info: pathInfo,
-  async readFile(path) {
-    // O_NOFOLLOW: the fence resolved every link; a link that appeared since is not followed.
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      return await handle.readFile();
-    } finally {
-      await handle.close();
-    }
-  },
-};
+export const defaultReadFileEffects: ReadFileEffects = { read: readFileSafely };
 
 const schema = z.strictObject({
   path: z.string(),
@@ -39,14 +27,10 @@ const schema = z.strictObject({
   limit: z.number().int().min(1).max(READ_MAX_LINES).optional(),
 });
 
-/** True when the buffer holds a NUL byte in its first 8 KB. */
-export function looksBinary(buffer: Buffer): boolean {
-  return buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0);
-}
-
 /**
  * read_file: numbered lines of a text file, 2000 at most per call, with the offset to continue.
- * Contract: never throws; directories, binary files and files over 10 MB are refused with a reason.
+ * Contract: never throws; directories, binary files (a NUL byte anywhere) and files over 10 MB are
+ * refused with a reason; what it returns is, provably, the fenced file (safe-fs.ts).
  */
 export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEffects) {
   return defineTool({
@@ -60,22 +44,25 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
       const verdict = ctx.fence.check(args.path);
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const shown = shownPath(verdict.relative);
-      let buffer: Buffer;
+      let found: FileRead;
       try {
-        const info = await effects.info(verdict.path);
-        if (!info) return { ok: false, error: `${shown} does not exist. Use glob_files or list_dir to find the file.` };
-        if (info.kind === 'dir') return { ok: false, error: `${shown} is a directory; use list_dir to see what it holds.` };
-        if (info.kind !== 'file') return { ok: false, error: `${shown} is not a regular file (${info.kind}).` };
-        if (info.size > READ_MAX_BYTES) return { ok: false, error: tooLarge(shown, info.size) };
-        buffer = await effects.readFile(verdict.path);
+        found = await effects.read({ path: verdict.path, root: ctx.root }, READ_MAX_BYTES);
       } catch (err) {
         return { ok: false, error: describeFsError(err, shown) };
       }
-      if (buffer.length > READ_MAX_BYTES) return { ok: false, error: tooLarge(shown, buffer.length) };
-      if (looksBinary(buffer)) {
-        return { ok: false, error: `${shown} looks binary (NUL bytes in its first 8 KB); read_file reads text only.` };
+      if (found.kind === 'absent') return { ok: false, error: `${shown} does not exist. Use glob_files or list_dir to find the file.` };
+      if (found.kind === 'not-file') {
+        return { ok: false, error: found.what === 'dir' ? `${shown} is a directory; use list_dir to see what it holds.` : `${shown} is not a regular file.` };
       }
-      return numberLines(buffer.toString('utf8'), shown, verdict.relative, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      if (found.kind === 'too-large') return { ok: false, error: tooLarge(shown, found.size) };
+      const buffer = found.bytes;
+      if (looksBinary(buffer)) {
+        return { ok: false, error: `${shown} looks binary (a NUL byte at offset ${firstNul(buffer)}); read_file reads text only.` };
+      }
+      const result = numberLines(buffer.toString('utf8'), shown, verdict.relative, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      if (!result.ok || isUtf8(buffer)) return result;
+      // The model must know why a line shows U+FFFD before it tries to rewrite that line.
+      return { ...result, output: `${result.output}\n[${shown} is not valid UTF-8: undecodable bytes show as \uFFFD. write_file keeps them on lines you leave unchanged, but refuses a changed line holding \uFFFD.]` };
     },
   });
 }

@@ -8,6 +8,9 @@ export type ToolKind = 'read' | 'write' | 'execute' | 'network' | 'interact';
 /** Sandbox availability, decided once per session. */
 export type SandboxInfo = { kind: 'bwrap'; path: string } | { kind: 'none'; reason: string };
 
+/** A file's content before a write: its bytes and mode, or that it did not exist. */
+export type PreImage = { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'absent' };
+
 /** What every executor receives besides its arguments. */
 export type ToolContext = {
   /** Real path of the project root. */
@@ -16,8 +19,11 @@ export type ToolContext = {
   commands: CommandGuard;
   sandbox: SandboxInfo;
   signal: AbortSignal;
-  /** Records the pre-image of a file before a write touches it (checkpoints for revert). */
-  recordPreImage?: (absPath: string) => Promise<void>;
+  /**
+   * Records the pre-image of a file before a write touches it (checkpoints for revert). `pre` is the
+   * content the tool already read through a verified descriptor, so the store need not reopen the path.
+   */
+  recordPreImage?: (absPath: string, pre?: PreImage) => Promise<void>;
   /** Which agent is calling (sub-agent tools need their parent). */
   agent?: { id: string; name: string; taskId: string };
   /** The person's answer, for tools that ask one (ask_user). */

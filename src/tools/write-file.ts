@@ -1,49 +1,34 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { diffLines } from 'diff';
 import { z } from 'zod';
-import { describeFsError, formatBytes, type PathInfo, pathInfo, shownPath } from './fs-common';
+import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';
-import { defineTool } from './types';
+import { type FencedPath, type FileRead, readFileSafely, writeFileSafely } from './safe-fs';
+import { encodeKeepingUnchanged, firstNul, looksBinary, shownText } from './text-bytes';
+import { defineTool, type PreImage } from './types';
 
 /** Largest content one write_file call accepts (UTF-8 bytes). */
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** The file operations write_file uses; tests swap them (e.g. a rename that fails). */
 export type WriteFileEffects = {
-  info(path: string): Promise<PathInfo | undefined>;
-  readFile(path: string): Promise<Buffer>;
-  mkdirp(path: string): Promise<void>;
-  /** Creates `path` exclusively, writes and flushes it; `mode` set when given. */
-  writeNew(path: string, content: string, mode?: number): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-  remove(path: string): Promise<void>;
+  /** Reads the current file through a verified descriptor (safe-fs.ts). */
+  read(target: FencedPath, maxBytes: number): Promise<FileRead>;
+  /** Replaces or creates the file atomically inside the verified folder; `mode` kept from the old file. */
+  write(target: FencedPath & { root: string }, bytes: Buffer, mode?: number): Promise<void>;
 };
 
 export const defaultWriteFileEffects: WriteFileEffects = {
-  info: pathInfo,
-  readFile: (path) => readFile(path),
-  mkdirp: async (path) => {
-    await mkdir(path, { recursive: true });
-  },
-  async writeNew(path, content, mode) {
-    const handle = await open(path, 'wx');
-    try {
-      await handle.writeFile(content, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (mode !== undefined) await chmod(path, mode);
-  },
-  rename,
-  remove: (path) => rm(path, { force: true }),
+  read: readFileSafely,
+  write: (target, bytes, mode) => writeFileSafely(target, bytes, mode),
 };
 
 const schema = z.strictObject({
   path: z.string(),
   content: z.string(),
+  replace_binary: z
+    .boolean()
+    .optional()
+    .describe('Only to replace a binary file with text on purpose; the person then sees a high-risk card.'),
 });
 
 /** Lines added and removed between two texts; falls back to whole-file counts when a diff would be too costly. */
@@ -67,7 +52,9 @@ function countLines(text: string): number {
 
 /**
  * write_file: replaces or creates a whole file atomically (temp file in the same folder, then rename).
- * Contract: never throws; on any failure the original file is unchanged and no temp file is left.
+ * Contract: never throws; on any failure the original file is unchanged and no temp file is left;
+ * it writes only inside the folder the fence approved (safe-fs.ts); bytes of lines the diff leaves
+ * unchanged stay as they were (text-bytes.ts); a binary file is replaced only with `replace_binary`.
  */
 export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFileEffects) {
   return defineTool({
@@ -87,31 +74,39 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
       if (!first.ok) return { ok: false, error: first.reason };
       const shown = shownPath(first.relative);
       try {
-        const existing = await effects.info(first.path);
-        if (existing && existing.kind === 'dir') return { ok: false, error: `${shown} is a directory; give a file path.` };
-        if (existing && existing.kind !== 'file') return { ok: false, error: `${shown} is not a regular file (${existing.kind}).` };
-        if (existing && existing.size > READ_MAX_BYTES) {
+        const existing = await effects.read({ path: first.path, root: ctx.root }, READ_MAX_BYTES);
+        if (existing.kind === 'not-file') return { ok: false, error: existing.what === 'dir' ? `${shown} is a directory; give a file path.` : `${shown} is not a regular file.` };
+        if (existing.kind === 'too-large') {
           return { ok: false, error: `${shown} is ${formatBytes(existing.size)}; write_file does not replace files over 10 MB.` };
         }
-        const before = existing ? (await effects.readFile(first.path)).toString('utf8') : '';
-        if (existing && before === args.content) {
+        const plan = planBytes(existing, args.content, args.replace_binary === true, shown);
+        if (!plan.ok) return { ok: false, error: plan.error };
+        if (plan.unchanged) {
           return { ok: true, output: `${shown} already has this content; nothing written.`, data: { path: first.relative, isNew: false, added: 0, removed: 0, unchanged: true } };
         }
-        if (!existing) await effects.mkdirp(dirname(first.path));
-        // Re-check after mkdir: a folder swapped for a link meanwhile must not redirect the write.
+        // Re-check: a path that now resolves elsewhere is refused before anything is recorded.
         const second = ctx.fence.check(args.path);
         if (!second.ok) return { ok: false, error: second.reason };
         if (second.path !== first.path) return { ok: false, error: `${shown} changed on disk while writing (now resolves to ${second.path}); nothing written.` };
+        const pre: PreImage = existing.kind === 'file' ? { kind: 'file', bytes: existing.bytes, mode: existing.mode } : { kind: 'absent' };
         try {
-          await ctx.recordPreImage?.(second.path);
+          await ctx.recordPreImage?.(second.path, pre);
         } catch (err) {
           return { ok: false, error: `Could not record ${shown}'s previous content for undo, so nothing was written: ${describeFsError(err, shown)}` };
         }
-        const failure = await replaceAtomically(effects, second.path, args.content, existing?.mode);
-        if (failure) return { ok: false, error: `Could not write ${shown}; the original is unchanged. ${describeFsError(failure, shown)}` };
-        const { added, removed } = countLineChanges(before, args.content);
-        const summary = existing ? `Updated ${shown}: +${added} −${removed} lines.` : `Created ${shown} (${added} lines).`;
-        return { ok: true, output: summary, data: { path: first.relative, isNew: !existing, added, removed, bytes } };
+        try {
+          await effects.write({ path: second.path, root: ctx.root }, plan.bytes, existing.kind === 'file' ? existing.mode : undefined);
+        } catch (err) {
+          return { ok: false, error: `Could not write ${shown}; the original is unchanged. ${describeFsError(err, shown)}` };
+        }
+        const { added, removed } = plan.binary ? { added: countLines(args.content), removed: 0 } : countLineChanges(plan.before, args.content);
+        const isNew = existing.kind === 'absent';
+        const summary = plan.binary
+          ? `Replaced the binary file ${shown} with text (${added} lines).`
+          : isNew
+            ? `Created ${shown} (${added} lines).`
+            : `Updated ${shown}: +${added} −${removed} lines.${plan.keptRawLines ? ` ${plan.keptRawLines} unchanged lines that are not UTF-8 kept their bytes.` : ''}`;
+        return { ok: true, output: summary, data: { path: first.relative, isNew, added, removed, bytes, ...(plan.binary ? { replacedBinary: true } : {}) } };
       } catch (err) {
         return { ok: false, error: describeFsError(err, shown) };
       }
@@ -119,15 +114,26 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
   });
 }
 
-/** Writes a sibling temp file and renames it over `target`; returns the error, if any, after removing the temp file. */
-async function replaceAtomically(effects: WriteFileEffects, target: string, content: string, mode: number | undefined): Promise<unknown> {
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.warden-tmp`);
-  try {
-    await effects.writeNew(temp, content, mode);
-    await effects.rename(temp, target);
-    return undefined;
-  } catch (err) {
-    await effects.remove(temp).catch(() => undefined);
-    return err;
+type BytePlan =
+  | { ok: true; unchanged: true }
+  | { ok: true; unchanged: false; bytes: Buffer; before: string; binary: boolean; keptRawLines: number }
+  | { ok: false; error: string };
+
+/** What to write over `existing`: refuses a binary file without `replaceBinary` and text whose hidden bytes would change. */
+function planBytes(existing: FileRead, content: string, replaceBinary: boolean, shown: string): BytePlan {
+  if (existing.kind !== 'file') return { ok: true, unchanged: false, bytes: Buffer.from(content, 'utf8'), before: '', binary: false, keptRawLines: 0 };
+  if (looksBinary(existing.bytes)) {
+    if (!replaceBinary) {
+      return {
+        ok: false,
+        error: `${shown} is a binary file (${formatBytes(existing.size)}, a NUL byte at offset ${firstNul(existing.bytes)}); write_file would replace it with text. Nothing was written. If that is really intended, call write_file again with replace_binary: true — the person then sees a high-risk card that says so.`,
+      };
+    }
+    return { ok: true, unchanged: false, bytes: Buffer.from(content, 'utf8'), before: '', binary: true, keptRawLines: 0 };
   }
+  const before = shownText(existing.bytes);
+  if (before === content) return { ok: true, unchanged: true };
+  const encoded = encodeKeepingUnchanged(existing.bytes, content);
+  if (!encoded.ok) return { ok: false, error: `${shown} ${encoded.reason}. Nothing was written; change that line with a command (e.g. sed) or convert the file to UTF-8 first.` };
+  return { ok: true, unchanged: false, bytes: encoded.bytes, before, binary: false, keptRawLines: encoded.keptRawLines };
 }

@@ -1,7 +1,8 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReadFileTool, READ_MAX_BYTES, type ReadFileEffects } from '../../src/tools/read-file';
+import type { FencedPath } from '../../src/tools/safe-fs';
 import { makeToolContext, type TestToolContext } from '../helpers/tool-context';
 
 const tool = createReadFileTool();
@@ -48,25 +49,45 @@ describe('read_file', () => {
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('looks binary') });
   });
 
-  it('reads a file whose first NUL comes after 8 KB as text', async () => {
+  it.each([
+    ['a NUL after the first 8 KB', Buffer.concat([Buffer.alloc(9000, 'a'), Buffer.from([0])])],
+    ['a NUL after 5 MB', Buffer.concat([Buffer.alloc(5 * 1024 * 1024, 'a'), Buffer.from([0, 0x41])])],
+    ['UTF-16 text', Buffer.from('\uFEFFhello', 'utf16le')],
+  ])('refuses a binary file with %s (the whole file is checked)', async (_name, bytes) => {
     t = makeToolContext();
-    writeFileSync(join(t.root, 'late.txt'), Buffer.concat([Buffer.alloc(9000, 'a'), Buffer.from([0])]));
-    expect((await tool.execute({ path: 'late.txt' }, t.ctx)).ok).toBe(true);
+    writeFileSync(join(t.root, 'late.bin'), bytes);
+    expect(await tool.execute({ path: 'late.bin' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('looks binary') });
+  });
+
+  it('reads a file that is not valid UTF-8 and says what the replacement characters mean', async () => {
+    t = makeToolContext();
+    writeFileSync(join(t.root, 'latin1.txt'), Buffer.from('caf\xe9\nok\n', 'latin1'));
+    const result = await tool.execute({ path: 'latin1.txt' }, t.ctx);
+    expect(result).toMatchObject({ ok: true, output: expect.stringContaining('caf\uFFFD') });
+    expect(result.ok && result.output).toContain('not valid UTF-8');
   });
 
   it('refuses files over the size cap without reading them', async () => {
     t = makeToolContext();
-    let read = false;
+    // A sparse file: the cap is decided from fstat, before any byte is read.
+    writeFileSync(join(t.root, 'huge.log'), '');
+    truncateSync(join(t.root, 'huge.log'), READ_MAX_BYTES + 1);
+    const result = await tool.execute({ path: 'huge.log' }, t.ctx);
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('10 MB limit') });
+  });
+
+  it('passes the fenced real path and the root to the safe read', async () => {
+    t = makeToolContext({ files: { 'src/a.ts': 'x' } });
+    symlinkSync(join(t.root, 'src'), join(t.root, 'alias'));
+    const seen: FencedPath[] = [];
     const effects: ReadFileEffects = {
-      info: async () => ({ kind: 'file', size: READ_MAX_BYTES + 1, mode: 0o644, mtimeMs: 0 }),
-      readFile: async () => {
-        read = true;
-        return Buffer.from('');
+      read: async (target) => {
+        seen.push(target);
+        return { kind: 'absent' };
       },
     };
-    const result = await createReadFileTool(effects).execute({ path: 'huge.log' }, t.ctx);
-    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('10 MB limit') });
-    expect(read).toBe(false);
+    await createReadFileTool(effects).execute({ path: 'alias/a.ts' }, t.ctx);
+    expect(seen).toEqual([{ path: join(t.root, 'src/a.ts'), root: t.root }]);
   });
 
   it('refuses a directory with a hint to use list_dir, and a missing file with a hint', async () => {

@@ -2,6 +2,7 @@ import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync } from 'nod
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countLineChanges, createWriteFileTool, defaultWriteFileEffects, WRITE_MAX_BYTES } from '../../src/tools/write-file';
+import { writeFileSafely } from '../../src/tools/safe-fs';
 import { makeToolContext, type TestToolContext } from '../helpers/tool-context';
 
 const tool = createWriteFileTool();
@@ -31,9 +32,12 @@ describe('write_file', () => {
     t = makeToolContext({ files: { 'keep.txt': 'original\n' } });
     const failing = createWriteFileTool({
       ...defaultWriteFileEffects,
-      rename: async () => {
-        throw Object.assign(new Error('EXDEV: simulated'), { code: 'EXDEV' });
-      },
+      write: (target, bytes, mode) =>
+        writeFileSafely(target, bytes, mode, {
+          rename: async () => {
+            throw Object.assign(new Error('EXDEV: simulated'), { code: 'EXDEV' });
+          },
+        }),
     });
     const result = await failing.execute({ path: 'keep.txt', content: 'new\n' }, t.ctx);
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('the original is unchanged') });

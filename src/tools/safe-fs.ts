@@ -1,0 +1,224 @@
+/**
+ * Race-free file access for warden's own tools. The path fence resolves a path once; a command
+ * running meanwhile can swap a folder for a link (renameat2 RENAME_EXCHANGE) so that opening the
+ * same path again lands outside the project. So nothing here trusts a path twice:
+ * - a read opens the file (O_NOFOLLOW, O_NONBLOCK), then asks the kernel where the opened
+ *   descriptor really is (`/proc/self/fd/N`) and reads only if that is the fenced path;
+ * - a write opens the parent folder, verifies it the same way (or walks down from the verified
+ *   root one O_NOFOLLOW step at a time, creating missing folders), then creates the temp file and
+ *   renames it through `/proc/self/fd/D/…`, which the kernel resolves to that same folder inode;
+ *   a rename replaces the name, never an inode in place, so a hard link to an outside file keeps
+ *   the outside content.
+ * Without `/proc/self/fd` (not Linux) both fall back to opening by path with O_NOFOLLOW: the
+ * fence's check still holds, but a swap between check and open is not caught there.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readlink, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, relative, sep } from 'node:path';
+
+const C = constants;
+/** True where descriptors can be verified and used as folders (Linux with /proc). */
+export const RACE_FREE_FS = process.platform === 'linux' && existsSync('/proc/self/fd');
+
+/** A path the fence approved: its real absolute path, and the real project root when known. */
+export type FencedPath = { path: string; root?: string };
+
+/** What a safe read found. Contract: races, a vanished root and I/O errors throw (see `SafeFsCode`). */
+export type FileRead =
+  | { kind: 'file'; bytes: Buffer; mode: number; size: number }
+  | { kind: 'absent' }
+  | { kind: 'too-large'; size: number }
+  | { kind: 'not-file'; what: 'dir' | 'other' };
+
+/** Error codes of our own, next to the errno codes Node gives (`describeFsError` words both). */
+export type SafeFsCode = 'ERACE' | 'EROOTGONE';
+
+/** Suffix of every temp file an atomic write creates; the start-up sweep removes stale ones. */
+export const TEMP_SUFFIX = '.warden-tmp';
+
+/** Reads a fenced file through a verified descriptor. Contract: never reads a file other than `target.path`. */
+export async function readFileSafely(target: FencedPath, maxBytes: number): Promise<FileRead> {
+  let handle: FileHandle;
+  try {
+    // O_NONBLOCK: a FIFO swapped in must not hang the read; O_NOCTTY: a tty must not become ours.
+    handle = await open(target.path, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
+  } catch (err) {
+    if (code(err) === 'ENOENT') {
+      if (target.root) await assertRootExists(target.root);
+      return { kind: 'absent' };
+    }
+    if (code(err) === 'ENXIO') return { kind: 'not-file', what: 'other' };
+    throw err;
+  }
+  try {
+    await verifyDescriptor(handle, target.path, target.root);
+    const info = await handle.stat();
+    if (info.isDirectory()) return { kind: 'not-file', what: 'dir' };
+    if (!info.isFile()) return { kind: 'not-file', what: 'other' };
+    if (info.size > maxBytes) return { kind: 'too-large', size: info.size };
+    const bytes = await readBounded(handle, info.size, maxBytes);
+    if (bytes.length > maxBytes) return { kind: 'too-large', size: bytes.length };
+    return { kind: 'file', bytes, mode: info.mode & 0o7777, size: bytes.length };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Test hooks for `writeFileSafely`. */
+export type WriteHooks = { rename?: (from: string, to: string) => Promise<void> };
+
+/**
+ * Replaces or creates a fenced file atomically: temp file beside it, fsync, rename, fsync the folder.
+ * Missing folders are created from the root down; the root itself is never created.
+ * `mode`: permission bits for the file (the replaced file's, to keep them); default 0o666 & ~umask.
+ * Contract: on failure nothing at `target.path` changed and the temp file is gone; never writes
+ * outside the folder the fence approved.
+ */
+export async function writeFileSafely(target: FencedPath & { root: string }, bytes: Buffer, mode?: number, hooks: WriteHooks = {}): Promise<void> {
+  const name = basename(target.path);
+  const dir = RACE_FREE_FS ? await openFolder(target.root, dirname(target.path)) : await mkdirByPath(target.root, dirname(target.path));
+  const base = typeof dir === 'string' ? dir : `/proc/self/fd/${dir.fd}`;
+  const temp = `${base}/${tempName(name)}`;
+  try {
+    const file = await open(temp, C.O_CREAT | C.O_EXCL | C.O_WRONLY | C.O_NOFOLLOW, 0o666);
+    try {
+      await file.writeFile(bytes);
+      if (mode !== undefined) await file.chmod(mode);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await (hooks.rename ?? rename)(temp, `${base}/${name}`);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    if (typeof dir !== 'string') await dir.close();
+    throw err;
+  }
+  if (typeof dir === 'string') return;
+  // The rename is durable only once the folder is flushed; some file systems refuse fsync on folders.
+  await dir.sync().catch(() => undefined);
+  await dir.close();
+}
+
+/** `.<name>.<pid>.<12 hex>.warden-tmp`; the pid lets the sweep tell a crashed writer from a live one. */
+function tempName(name: string): string {
+  // Keeps the temp name under NAME_MAX (255 bytes) for long names.
+  const short = Buffer.byteLength(name) > 180 ? Buffer.from(name).subarray(0, 180).toString('utf8') : name;
+  return `.${short}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+}
+
+/** Opens `folder` (inside `root`) as a verified descriptor, creating missing folders below the root. */
+async function openFolder(root: string, folder: string): Promise<FileHandle> {
+  try {
+    const handle = await open(folder, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+    try {
+      await verifyDescriptor(handle, folder, root);
+      return handle;
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  } catch (err) {
+    if (code(err) !== 'ENOENT') throw err;
+  }
+  return walkFromRoot(root, segmentsBelow(root, folder));
+}
+
+/**
+ * Opens the root, verifies it, then steps down one name at a time through `/proc/self/fd/D/<name>`
+ * with O_NOFOLLOW: each step is bound to the folder inode of the step before, so no link is followed.
+ */
+async function walkFromRoot(root: string, segments: string[]): Promise<FileHandle> {
+  let dir: FileHandle;
+  try {
+    dir = await open(root, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+  } catch (err) {
+    if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') throw rootGone(root);
+    throw err;
+  }
+  try {
+    await verifyDescriptor(dir, root, root);
+    for (const segment of segments) {
+      const step = `/proc/self/fd/${dir.fd}/${segment}`;
+      await mkdir(step).catch((err: unknown) => {
+        if (code(err) !== 'EEXIST') throw err;
+      });
+      const next = await open(step, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW).catch((err: unknown) => {
+        throw code(err) === 'ELOOP' ? raced(`${segment} became a symbolic link while its folder was being created`) : err;
+      });
+      await dir.close();
+      dir = next;
+    }
+    return dir;
+  } catch (err) {
+    await dir.close();
+    throw err;
+  }
+}
+
+/** The fallback without /proc: mkdir -p below a root that must still exist. */
+async function mkdirByPath(root: string, folder: string): Promise<string> {
+  await assertRootExists(root);
+  segmentsBelow(root, folder);
+  await mkdir(folder, { recursive: true });
+  return folder;
+}
+
+/** Names from `root` down to `folder`. Contract: throws unless `folder` is `root` or below it. */
+function segmentsBelow(root: string, folder: string): string[] {
+  const rel = relative(root, folder);
+  const segments = rel === '' ? [] : rel.split(sep);
+  if (segments.some((s) => s === '..' || s === '' || s === '.') || rel.startsWith(sep)) {
+    throw raced(`${folder} is not inside the project ${root}`);
+  }
+  return segments;
+}
+
+/** Throws ERACE unless the descriptor is, right now, exactly `expected` (and inside `root`). */
+async function verifyDescriptor(handle: FileHandle, expected: string, root: string | undefined): Promise<void> {
+  if (!RACE_FREE_FS) return;
+  const real = await readlink(`/proc/self/fd/${handle.fd}`);
+  if (real !== expected || (root !== undefined && !isInside(root, real))) {
+    throw raced('it changed on disk while being opened (a folder or link was swapped)');
+  }
+}
+
+/** True when `path` is `root` or below it, compared by path segments (never by string prefix). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
+}
+
+async function assertRootExists(root: string): Promise<void> {
+  const info = await lstat(root).catch(() => undefined);
+  if (!info?.isDirectory()) throw rootGone(root);
+}
+
+/** Reads up to maxBytes + 1 bytes (so a file that grew past the cap is seen as too large). */
+async function readBounded(handle: FileHandle, size: number, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const want = Math.min(Math.max(size - total, 64 * 1024), maxBytes + 1 - total);
+    if (want <= 0) break;
+    const buffer = Buffer.allocUnsafe(want);
+    const { bytesRead } = await handle.read(buffer, 0, want, total);
+    if (bytesRead === 0) break;
+    chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+function raced(detail: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(detail), { code: 'ERACE' satisfies SafeFsCode });
+}
+
+function rootGone(root: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`The project folder ${root} no longer exists.`), { code: 'EROOTGONE' satisfies SafeFsCode });
+}
+
+function code(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
