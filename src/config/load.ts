@@ -1,8 +1,10 @@
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Mode } from '../protocol';
-import { readConfigFile } from './read-file';
+import { type ProjectSnapshot, readProjectSnapshot } from '../trust/project-files';
+import { isTrusted } from '../trust/store';
+import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-file';
+import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
 import {
   CONFIG_DEFAULTS,
   type ConfigFile,
@@ -55,6 +57,18 @@ export type LoadConfigOptions = {
   root?: string;
   env?: Env;
   flags?: ConfigFlags;
+  /** `--trust-project`: count the project's files as trusted for this run (nothing is recorded). */
+  trustProject?: boolean;
+};
+
+/** The project's files as read, whether the person trusts them, and what trust would change. */
+export type ProjectConfigTrust = {
+  snapshot: ProjectSnapshot;
+  trusted: boolean;
+  /** Loosening settings of the project config that do not count (empty once trusted). */
+  held: HeldSetting[];
+  /** The values trust would put in force, where the project's setting wins over env and flags. */
+  whenTrusted: Partial<Pick<ResolvedConfig, 'mode' | 'webSearch'>>;
 };
 
 export type LoadConfigResult =
@@ -65,6 +79,8 @@ export type LoadConfigResult =
       /** Project settings that were ignored because they would loosen safety; show them. */
       warnings: string[];
       files: { user: string; project?: string };
+      /** Absent without a root. */
+      project?: ProjectConfigTrust;
     }
   | { ok: false; error: string };
 
@@ -79,34 +95,64 @@ export function wardenHome(env: Env = process.env): string {
 /**
  * Resolves the configuration: flags > env (OPENAI_BASE_URL, OPENAI_API_KEY, WARDEN_MODEL,
  * WARDEN_MODE) > project file > user file > defaults. A project file cannot loosen safety: its
- * `mode: "auto"`, `sandbox: "off"` and `baseUrl` (where your API key goes) are ignored with a warning.
+ * `mode: "auto"`, `sandbox: "off"` and `baseUrl` (where your API key goes) are ignored with a
+ * warning; `mode: "auto-edit"` and `webSearch` count only once the person trusts the project's
+ * files (`project.held` lists them until then; see src/trust).
  * Contract: never throws; a broken file or env value is `{ok:false}` naming the file (or
  * variable) and the field. A missing file is fine.
  */
 export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const env = options.env ?? {};
   const userPath = join(options.home, 'config.json');
-  const projectPath = options.root ? join(options.root, '.warden', 'config.json') : undefined;
   const user = readConfigFile(userPath);
   if (user.kind === 'error') return { ok: false, error: user.error };
-  const sameFile = projectPath !== undefined && samePath(projectPath, userPath);
-  const project = projectPath && !sameFile ? readConfigFile(projectPath) : ({ kind: 'missing' } as const);
+  // Read once: the text hashed for trust is the text parsed.
+  const snapshot = options.root ? readProjectSnapshot(options.root, options.home) : undefined;
+  const project = snapshot ? projectConfig(snapshot) : ({ kind: 'missing' } as const);
   if (project.kind === 'error') return { ok: false, error: project.error };
 
   const envLayer = readEnv(env);
   if (!envLayer.ok) return envLayer;
 
   const warnings: string[] = [];
-  const userFile = user.kind === 'ok' ? user.file : {};
-  const projectFile = project.kind === 'ok' && projectPath ? screenProject(project.file, projectPath, warnings) : {};
+  const userFile = user.kind === 'ok' ? { ...user.file } : {};
+  if (userFile.protectedPaths) userFile.protectedPaths = usablePatterns(userFile.protectedPaths, userPath, warnings);
+  const projectPath = snapshot?.config.path ?? '';
+  const screened = project.kind === 'ok' ? screenProjectConfig(project.file, projectPath, warnings) : { untrusted: {}, trusted: {}, held: [] };
+  const trusted = snapshot !== undefined && (options.trustProject === true || isTrusted(options.home, snapshot.root, snapshot.hash));
+  const layers = { user: userFile, env: envLayer.values, flags: options.flags ?? {}, userPath, projectPath };
+  const merged = merge({ ...layers, project: trusted ? screened.trusted : screened.untrusted });
+  const files = { user: userPath, ...(snapshot && snapshot.config.kind !== 'missing' ? { project: projectPath } : {}) };
+  if (!snapshot) return { ok: true, ...merged, warnings, files };
+  const whenTrusted: ProjectConfigTrust['whenTrusted'] = {};
+  if (!trusted && screened.held.length > 0) {
+    const ifTrusted = merge({ ...layers, project: screened.trusted }).config;
+    if (ifTrusted.mode !== merged.config.mode) whenTrusted.mode = ifTrusted.mode;
+    if (ifTrusted.webSearch && ifTrusted.webSearch !== merged.config.webSearch) whenTrusted.webSearch = ifTrusted.webSearch;
+  }
+  const held = trusted ? [] : screened.held;
+  return { ok: true, ...merged, warnings, files, project: { snapshot, trusted, held, whenTrusted } };
+}
 
+/** The project's config as the snapshot read it; a file that is warden's own (run in ~) is no project file. */
+function projectConfig(snapshot: ProjectSnapshot): ConfigFileRead {
+  const file = snapshot.config;
+  if (file.kind === 'missing') return { kind: 'missing' };
+  if (file.kind === 'error') return { kind: 'error', error: file.error };
+  return parseConfigText(file.path, file.text);
+}
+
+type Layers = { user: ConfigFile; project: ConfigFile; env: Partial<Pick<ResolvedConfig, ScalarKey>>; flags: ConfigFlags; userPath: string; projectPath: string };
+
+/** flags > env > project > user > defaults; protectedPaths are a union; MCP servers by name, tagged with their file. */
+function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
   const config: ResolvedConfig = { ...CONFIG_DEFAULTS, protectedPaths: [], mcpServers: {} };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [
-    [userFile, () => ({ kind: 'user', path: userPath })],
-    [projectFile, () => ({ kind: 'project', path: projectPath ?? '' })],
-    [envLayer.values, (key) => ({ kind: 'env', name: ENV_NAMES[key] ?? key })],
-    [options.flags ?? {}, (key) => ({ kind: 'flag', name: `--${key}` })],
+    [l.user, () => ({ kind: 'user', path: l.userPath })],
+    [l.project, () => ({ kind: 'project', path: l.projectPath })],
+    [l.env, (key) => ({ kind: 'env', name: ENV_NAMES[key] ?? key })],
+    [l.flags, (key) => ({ kind: 'flag', name: `--${key}` })],
   ];
   for (const [values, source] of layers) {
     for (const key of SCALAR_KEYS) {
@@ -115,11 +161,10 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
       sources[key] = source(key);
     }
   }
-  config.protectedPaths = [...new Set([...(userFile.protectedPaths ?? []), ...(projectFile.protectedPaths ?? [])])];
-  for (const [name, server] of Object.entries(userFile.mcpServers ?? {})) config.mcpServers[name] = { ...server, source: 'user' };
-  for (const [name, server] of Object.entries(projectFile.mcpServers ?? {})) config.mcpServers[name] = { ...server, source: 'project' };
-
-  return { ok: true, config, sources, warnings, files: { user: userPath, ...(sameFile ? {} : { project: projectPath }) } };
+  config.protectedPaths = [...new Set([...(l.user.protectedPaths ?? []), ...(l.project.protectedPaths ?? [])])];
+  for (const [name, server] of Object.entries(l.user.mcpServers ?? {})) config.mcpServers[name] = { ...server, source: 'user' };
+  for (const [name, server] of Object.entries(l.project.mcpServers ?? {})) config.mcpServers[name] = { ...server, source: 'project' };
+  return { config, sources };
 }
 
 const SCALAR_KEYS: readonly ScalarKey[] = [
@@ -163,34 +208,4 @@ function readEnv(env: Env): EnvLayer {
     values.mode = parsed.data;
   }
   return { ok: true, values };
-}
-
-/** Drops what a repository must not decide for the person running warden in it. */
-function screenProject(file: ConfigFile, path: string, warnings: string[]): ConfigFile {
-  const out = { ...file };
-  const refuse = (what: string, why: string): void => {
-    warnings.push(`${path}: ${what} ignored: ${why}; set it in your own config.json, the environment or a flag.`);
-  };
-  if (out.mode === 'auto') {
-    delete out.mode;
-    refuse('mode "auto"', 'a project cannot turn off asking');
-  }
-  if (out.sandbox === 'off') {
-    delete out.sandbox;
-    refuse('sandbox "off"', 'a project cannot turn off the sandbox');
-  }
-  if (out.baseUrl !== undefined) {
-    delete out.baseUrl;
-    refuse('baseUrl', 'a project cannot choose where your API key is sent');
-  }
-  return out;
-}
-
-function samePath(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../trust/safe-read';
 import { type ConfigFile, ConfigFileSchema } from './schema';
 import { formatIssues } from './issues';
 
@@ -7,22 +7,25 @@ export type ConfigFileRead =
   | { kind: 'ok'; file: ConfigFile }
   | { kind: 'error'; error: string };
 
+const CONFIG_FILE_CAP = 1024 * 1024;
+
 /**
  * Reads and validates one config file. A missing file is fine; anything else that is wrong (bad
- * JSON, a wrong field, an unreadable file) is an error naming the file and the field.
+ * JSON, a wrong field, an unreadable file, a fifo or a device — never a hang) is an error naming
+ * the file and the field.
  * Contract: never throws.
  */
 export function readConfigFile(path: string): ConfigFileRead {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // ENOTDIR: `.warden` is a file, so there is no config in it.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return { kind: 'error', error: `${path}: cannot read: ${(error as Error).message}` };
-  }
-  text = text.replace(/^\uFEFF/, '');
+  const read = readRegularFile(path, CONFIG_FILE_CAP);
+  if (read.kind === 'missing') return { kind: 'missing' };
+  if (read.kind === 'refused') return { kind: 'error', error: `${path}: cannot read: ${read.reason}` };
+  if (read.truncated) return { kind: 'error', error: `${path}: cannot read: larger than ${CONFIG_FILE_CAP / 1024} KB` };
+  return parseConfigText(path, read.text);
+}
+
+/** Validates a config file's text (read elsewhere, e.g. once for hashing and parsing). Contract: never throws. */
+export function parseConfigText(path: string, raw: string): Exclude<ConfigFileRead, { kind: 'missing' }> {
+  const text = raw.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,9 +1,25 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { type LoadedRule, PolicyFileSchema } from './rules';
+import { type ProjectSnapshot, readProjectSnapshot } from '../trust/project-files';
+import { readRegularFile } from '../trust/safe-read';
+import { compileBoundedGlob } from './bounded-glob';
+import { type CompiledPattern, compileBoundedRegex } from './bounded-regex';
+import { type LoadedRule, PolicyFileSchema, type PolicyRule } from './rules';
 
-export type PolicyLoad = { ok: true; rules: LoadedRule[] } | { ok: false; error: string };
+/**
+ * `rules`: the rules in force. `held`: the project's allow rules, kept back until the person
+ * trusts the project's files (ask and deny rules always count: tightening is always welcome).
+ */
+export type PolicyLoad = { ok: true; rules: LoadedRule[]; held: LoadedRule[] } | { ok: false; error: string };
+
+export type LoadPolicyOptions = {
+  /** The project's files as already read (so the text trusted is the text loaded); read now when absent. */
+  project?: ProjectSnapshot;
+  /** Whether the person trusts exactly this snapshot; untrusted (the default) holds allow rules back. */
+  trusted?: boolean;
+};
+
+const USER_FILE_CAP = 1024 * 1024;
 
 /** Paths of the two policy files a session reads. */
 export function policyFiles(home: string, root: string): { user: string; project: string } {
@@ -11,47 +27,64 @@ export function policyFiles(home: string, root: string): { user: string; project
 }
 
 /**
- * Loads the user's and the project's policy files (either may be missing).
+ * Loads the user's and the project's policy files (either may be missing). The project's allow
+ * rules count only when `trusted`; otherwise they come back in `held`.
  * Contract: never throws; a broken file is an error naming the file and the field — never ignored.
  */
-export async function loadPolicyRules(home: string, root: string): Promise<PolicyLoad> {
-  const files = policyFiles(home, root);
-  const rules: LoadedRule[] = [];
-  for (const source of ['user', 'project'] as const) {
-    const file = files[source];
-    const loaded = await loadPolicyFile(file);
-    if (!loaded.ok) return loaded;
-    loaded.rules.forEach((rule, i) => rules.push({ ...rule, id: rule.id ?? `${source}#${i + 1}`, source, file }));
-  }
-  return { ok: true, rules };
+export async function loadPolicyRules(home: string, root: string, options: LoadPolicyOptions = {}): Promise<PolicyLoad> {
+  const userFile = policyFiles(home, root).user;
+  const user = readRegularFile(userFile, USER_FILE_CAP);
+  if (user.kind === 'refused') return { ok: false, error: `${userFile}: cannot be read (${user.reason})` };
+  if (user.kind === 'ok' && user.truncated) return { ok: false, error: `${userFile}: larger than ${USER_FILE_CAP / 1024} KB` };
+  const userRules = user.kind === 'ok' ? parsePolicyText(userFile, user.text, 'user') : { ok: true as const, rules: [] };
+  if (!userRules.ok) return userRules;
+
+  const snapshot = options.project ?? readProjectSnapshot(root, home);
+  const file = snapshot.policy;
+  if (file.kind === 'error') return { ok: false, error: file.error };
+  const projectRules = file.kind === 'ok' ? parsePolicyText(file.path, file.text, 'project') : { ok: true as const, rules: [] };
+  if (!projectRules.ok) return projectRules;
+  const held = options.trusted ? [] : projectRules.rules.filter(loosens);
+  return { ok: true, rules: [...userRules.rules, ...projectRules.rules.filter((r) => !held.includes(r))], held };
 }
 
-async function loadPolicyFile(file: string): Promise<{ ok: true; rules: z.infer<typeof PolicyFileSchema>['rules'] } | { ok: false; error: string }> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, rules: [] };
-    return { ok: false, error: `${file}: cannot be read (${(err as Error).message})` };
-  }
+/** Whether a project rule would loosen the gate (an allow); ask and deny only tighten. */
+export function loosens(rule: Pick<PolicyRule, 'decision'>): boolean {
+  return rule.decision === 'allow';
+}
+
+/**
+ * Parses one policy file's text into rules with ids (`project#3` when the file gives none),
+ * source and file. Every pattern is compiled for the linear-time engine here, so a pattern that
+ * could freeze the gate is refused at load, naming the file, the rule and the field.
+ * Contract: never throws.
+ */
+export function parsePolicyText(file: string, text: string, source: 'user' | 'project'): { ok: true; rules: LoadedRule[] } | { ok: false; error: string } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     return { ok: false, error: `${file}: not valid JSON (${(err as Error).message})` };
   }
   const parsed = PolicyFileSchema.safeParse(json);
   if (!parsed.success) return { ok: false, error: `${file}: ${describeZodError(parsed.error)}` };
+  const rules: LoadedRule[] = [];
   for (const [i, rule] of parsed.data.rules.entries()) {
-    for (const [field, pattern] of Object.entries(rule.when?.regex ?? {})) {
-      try {
-        new RegExp(pattern);
-      } catch {
-        return { ok: false, error: `${file}: rules.${i}.when.regex.${field}: not a valid regular expression` };
-      }
-    }
+    const id = rule.id ?? `${source}#${i + 1}`;
+    const problem = patternProblem(rule);
+    if (problem) return { ok: false, error: `${file}: rules.${i}.${problem.field} (rule ${id}): ${problem.error}` };
+    rules.push({ ...rule, id, source, file });
   }
-  return { ok: true, rules: parsed.data.rules };
+  return { ok: true, rules };
+}
+
+/** The first pattern of a rule that cannot run in linear time, and why. */
+function patternProblem(rule: PolicyRule): { field: string; error: string } | undefined {
+  const patterns: [string, CompiledPattern][] = [['tool', compileBoundedGlob(rule.tool)]];
+  if (rule.when?.path !== undefined) patterns.push(['when.path', compileBoundedGlob(rule.when.path)]);
+  for (const [field, pattern] of Object.entries(rule.when?.regex ?? {})) patterns.push([`when.regex.${field}`, compileBoundedRegex(pattern)]);
+  for (const [field, compiled] of patterns) if (!compiled.ok) return { field, error: compiled.error };
+  return undefined;
 }
 
 /** `rules.2.decision: Invalid option: expected one of "allow"|"ask"|"deny"` — the field first. */

@@ -1,31 +1,35 @@
-import picomatch from 'picomatch';
+import { compileBoundedGlob } from './bounded-glob';
+import { compileBoundedRegex, type PatternTest } from './bounded-regex';
 import type { CallFacts } from './facts';
 import type { LoadedRule, RuleWhen } from './rules';
 
-const globCache = new Map<string, (s: string) => boolean>();
-const regexCache = new Map<string, RegExp>();
+const globCache = new Map<string, PatternTest>();
+const regexCache = new Map<string, PatternTest>();
 const prefixCache = new Map<string, { tokens: string[]; open: boolean }>();
 
-function regex(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern);
-    regexCache.set(pattern, re);
+/**
+ * Patterns come from policy files a stranger may have written, so they run on RE2 (linear time);
+ * the loader has already refused any that RE2 cannot run. Contract: throws for such a pattern
+ * (the gate turns that into a denial), so a rule that slipped past the loader never matches silently.
+ */
+function regex(pattern: string): PatternTest {
+  let test = regexCache.get(pattern);
+  if (!test) {
+    const compiled = compileBoundedRegex(pattern);
+    if (!compiled.ok) throw new Error(`policy regex ${JSON.stringify(pattern)}: ${compiled.error}`);
+    test = compiled.test;
+    regexCache.set(pattern, test);
   }
-  return re;
+  return test;
 }
 
-function glob(pattern: string): (s: string) => boolean {
+/** A tool or path glob, in linear time (a plain name is a string comparison). Contract: as `regex`. */
+function glob(pattern: string): PatternTest {
   let test = globCache.get(pattern);
   if (!test) {
-    // A plain name (most tool rules) is a string comparison. A glob is picomatch's own regex, tested
-    // the way picomatch's matcher tests it on POSIX (an empty input never matches; the glob itself does).
-    if (/[*?[\]{}()!+@\\]/.test(pattern)) {
-      const re = picomatch.makeRe(pattern, { dot: true, nocase: false });
-      test = (s: string) => s !== '' && (s === pattern || re.test(s));
-    } else {
-      test = (s: string) => s === pattern;
-    }
+    const compiled = compileBoundedGlob(pattern);
+    if (!compiled.ok) throw new Error(`policy glob ${JSON.stringify(pattern)}: ${compiled.error}`);
+    test = compiled.test;
     globCache.set(pattern, test);
   }
   return test;
@@ -54,7 +58,7 @@ function whenMatches(when: RuleWhen, facts: CallFacts, needAll: boolean): boolea
   if (when.regex) {
     for (const key in when.regex) {
       const value = facts.args[key];
-      if (typeof value !== 'string' || !regex(when.regex[key] as string).test(value)) return false;
+      if (typeof value !== 'string' || !regex(when.regex[key] as string)(value)) return false;
     }
   }
   return true;

@@ -72,7 +72,8 @@ describe('loadConfig defaults and precedence', () => {
     if (set.includes('project')) writeJson(projectFile(), { model: 'm-project', mode: modeOf.project });
     const env = set.includes('env') ? { WARDEN_MODEL: 'm-env', WARDEN_MODE: modeOf.env } : {};
     const flags = set.includes('flag') ? { model: 'm-flag', mode: modeOf.flag } : {};
-    const { config, sources } = loadOk({ env, flags });
+    // Trusted: the precedence of trusted files is what this table checks (trust has its own tests).
+    const { config, sources } = loadOk({ env, flags, trustProject: true });
     expect(config.model).toBe(winner === 'default' ? 'gpt-4.1-mini' : `m-${winner}`);
     expect(config.mode).toBe(winner === 'default' ? 'manual' : modeOf[winner]);
     expect(sources.model.kind).toBe(winner);

@@ -23,15 +23,16 @@ const put = (file: string, value: unknown) => writeFileSync(file, typeof value =
 
 describe('loadPolicyRules', () => {
   it('missing files are fine: no rules', async () => {
-    expect(await loadPolicyRules(home, root)).toEqual({ ok: true, rules: [] });
+    expect(await loadPolicyRules(home, root)).toEqual({ ok: true, rules: [], held: [] });
   });
 
-  it('reads both files, user first, filling in ids, sources and files', async () => {
+  it('reads both files (the project trusted), user first, filling in ids, sources and files', async () => {
     put(files.user, { rules: [{ tool: 'read_file', decision: 'ask' }, { id: 'mine', tool: 'mcp__github__*', decision: 'allow' }] });
     put(files.project, { rules: [{ tool: 'execute_command', when: { command: 'npm test' }, decision: 'allow', risk: 'low', message: 'tests are fine' }] });
-    const loaded = await loadPolicyRules(home, root);
+    const loaded = await loadPolicyRules(home, root, { trusted: true });
     expect(loaded).toEqual({
       ok: true,
+      held: [],
       rules: [
         { id: 'user#1', source: 'user', file: files.user, tool: 'read_file', decision: 'ask' },
         { id: 'mine', source: 'user', file: files.user, tool: 'mcp__github__*', decision: 'allow' },
@@ -48,7 +49,7 @@ describe('loadPolicyRules', () => {
         { tool: 'web_fetch', when: { regex: { url: '^https://docs\\.' }, domain: '*.example.com' }, decision: 'deny' },
       ],
     });
-    const loaded = await loadPolicyRules(home, root);
+    const loaded = await loadPolicyRules(home, root, { trusted: true });
     expect(loaded.ok && loaded.rules.length).toBe(3);
   });
 
@@ -64,7 +65,7 @@ describe('loadPolicyRules', () => {
     ['an unknown top-level key', 'user', { rules: [], extra: true }, /\(top level\): .*extra/],
     ['an empty when', 'project', { rules: [{ tool: 'x', decision: 'allow', when: {} }] }, /rules\.0\.when: when needs at least one matcher/],
     ['an empty tool', 'project', { rules: [{ tool: '', decision: 'allow' }] }, /rules\.0\.tool: /],
-    ['a bad regex', 'project', { rules: [{ tool: 'x', decision: 'deny' }, { tool: 'web_fetch', decision: 'deny', when: { regex: { url: '([a-z' } } }] }, /rules\.1\.when\.regex\.url: not a valid regular expression/],
+    ['a bad regex', 'project', { rules: [{ tool: 'x', decision: 'deny' }, { tool: 'web_fetch', decision: 'deny', when: { regex: { url: '([a-z' } } }] }, /rules\.1\.when\.regex\.url \(rule project#2\): not a valid regular expression/],
   ])('%s in the %s file: an error naming the file and the field', async (_label, which, content, field) => {
     put(files[which], content);
     const loaded = await loadPolicyRules(home, root);

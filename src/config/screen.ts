@@ -1,0 +1,65 @@
+import { globProblem } from '../policy/bounded-glob';
+import type { ConfigFile } from './schema';
+
+/** A project setting that would loosen the gate, held back until the person trusts the project's files. */
+export type HeldSetting = { key: 'mode' | 'webSearch'; label: string };
+
+/**
+ * What a project config file may decide. `untrusted`: what counts before trust (everything that
+ * tightens or is neutral). `trusted`: what counts once the person trusted the files. `held`: the
+ * difference, for the trust card.
+ */
+export type ScreenedProject = { untrusted: ConfigFile; trusted: ConfigFile; held: HeldSetting[] };
+
+/**
+ * Screens a project's config. Never from a project, trusted or not: `mode: "auto"` (no asking),
+ * `sandbox: "off"` and `baseUrl` (where your API key goes). Held until trusted: `mode:
+ * "auto-edit"` and `webSearch` (a project could point web_search at a loopback admin service,
+ * past the SSRF guard). `protectedPaths` only add to the defaults; a negated or unusable pattern
+ * is dropped. MCP servers pass through tagged `project`; the session never starts those by itself.
+ */
+export function screenProjectConfig(file: ConfigFile, path: string, warnings: string[]): ScreenedProject {
+  const out = { ...file };
+  const refuse = (what: string, why: string): void => {
+    warnings.push(`${path}: ${what} ignored: ${why}; set it in your own config.json, the environment or a flag.`);
+  };
+  if (out.mode === 'auto') {
+    delete out.mode;
+    refuse('mode "auto"', 'a project cannot turn off asking');
+  }
+  if (out.sandbox === 'off') {
+    delete out.sandbox;
+    refuse('sandbox "off"', 'a project cannot turn off the sandbox');
+  }
+  if (out.baseUrl !== undefined) {
+    delete out.baseUrl;
+    refuse('baseUrl', 'a project cannot choose where your API key is sent');
+  }
+  if (out.protectedPaths) out.protectedPaths = usablePatterns(out.protectedPaths, path, warnings);
+
+  const untrusted = { ...out };
+  const held: HeldSetting[] = [];
+  if (out.mode === 'auto-edit') {
+    delete untrusted.mode;
+    held.push({ key: 'mode', label: 'mode "auto-edit": file writes inside the project would run without asking' });
+  }
+  if (out.webSearch !== undefined) {
+    delete untrusted.webSearch;
+    held.push({ key: 'webSearch', label: `webSearch.url ${out.webSearch.url}: web_search would send queries there` });
+  }
+  return { untrusted, trusted: out, held };
+}
+
+/**
+ * Protected-path patterns that can only add protection: a leading `!` would read as "un-protect"
+ * (or, to the matcher, "everything but"), and an extglob has no linear-time form. Both are dropped.
+ */
+export function usablePatterns(patterns: readonly string[], path: string, warnings: string[]): string[] {
+  const kept: string[] = [];
+  for (const [i, pattern] of patterns.entries()) {
+    const problem = pattern.startsWith('!') ? 'a file cannot un-protect a path' : globProblem(pattern);
+    if (problem) warnings.push(`${path}: protectedPaths[${i}] ${JSON.stringify(pattern)} ignored: ${problem}.`);
+    else kept.push(pattern);
+  }
+  return kept;
+}
