@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { homedir } from 'node:os';
 import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
+import { safeClient } from '../src/text/safe-client';
 import { ApprovalDrawer, type ApprovalDrawerProps } from './ApprovalDrawer';
 import { AuditSidebar } from './AuditSidebar';
 import { ConversationPane } from './ConversationPane';
@@ -31,8 +32,10 @@ type Props = {
  * The whole screen: printed history above; below it the live tail, a panel or the approval
  * drawer, the prompt and the audit sidebar beside them; the status bar last. The audit browser
  * replaces all but the status bar.
+ * Every component below sees the core through `safeClient`: no untrusted text reaches the screen raw.
  */
-export function App({ client, drawer: Drawer = ApprovalDrawer, now, home = homedir() }: Props): ReactNode {
+export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, home = homedir() }: Props): ReactNode {
+  const client = useMemo(() => safeClient(coreClient), [coreClient]);
   const state = useCoreState(client);
   const size = useTerminalSize();
   const theme = useMemo(() => makeTheme(), []);

@@ -2,21 +2,17 @@
  * Text helpers for the approval drawer: make untrusted text safe to print, measure it, and fit it
  * into a fixed number of columns so the drawer's layout never depends on what a file contains.
  */
+import { sanitizeSameLength, sanitizeText } from '../src/text/sanitize';
 
 const TAB_STOP = 4;
 
 /**
- * Replaces control characters with visible stand-ins. File contents and commands come from the
- * model, so an escape sequence printed raw could repaint the screen and hide what is approved.
+ * Replaces control, bidi and invisible characters with visible stand-ins, one code unit for one
+ * (a text field's cursor offsets hold). File contents and commands come from the model, so an
+ * escape sequence printed raw could repaint the screen and hide what is approved.
  */
 export function sanitize(text: string): string {
-  // Matching control characters is the point of this expression.
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => {
-    const code = ch.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code);
-    if (code === 0x7f) return '\u2421';
-    return '\ufffd';
-  });
+  return sanitizeSameLength(text);
 }
 
 /** Expands tabs to the next tab stop (columns counted in code points). */
@@ -37,9 +33,9 @@ export function expandTabs(text: string, tabStop = TAB_STOP): string {
   return out;
 }
 
-/** One display line: tabs expanded, newlines and control characters made visible. */
+/** One display line: tabs expanded, newlines turned to spaces, every unsafe character shown (`⟨U+202E⟩`, `␛`). */
 export function displayLine(text: string): string {
-  return sanitize(expandTabs(text.replace(/\r?\n/g, ' ')));
+  return sanitizeText(expandTabs(text.replace(/\r?\n/g, ' ')), 'exact');
 }
 
 /** Terminal cells a code point takes: 2 for East Asian wide and emoji, 0 for combining marks. */

@@ -13,8 +13,10 @@ import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import type { ModelClient } from './llm/types';
 import { type Session, createSession } from './session';
+import { guardIo } from './text/safe-output';
 
-const io = { stdout: process.stdout, stderr: process.stderr };
+// Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
+const io = guardIo({ stdout: process.stdout, stderr: process.stderr });
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);

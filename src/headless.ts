@@ -1,4 +1,5 @@
 import type { Session } from './session';
+import { guardIo } from './text/safe-output';
 
 export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 
@@ -7,7 +8,9 @@ export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.Writabl
  * `no_approver`. With `json`, every core event is one JSON line on stdout, then a `result` line.
  * Contract: resolves with the exit code — 0 done, 1 failed or cancelled.
  */
-export async function runHeadless(session: Session, prompt: string, options: { json: boolean }, io: HeadlessIo): Promise<number> {
+export async function runHeadless(session: Session, prompt: string, options: { json: boolean }, rawIo: HeadlessIo): Promise<number> {
+  // Model text, tool reasons and errors are untrusted: every write is made terminal-safe here.
+  const io = guardIo(rawIo, options.json ? 'json' : 'text');
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.type === 'error') io.stderr.write(`warden: ${event.message}\n`);
