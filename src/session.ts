@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { CheckpointStore } from './agent/checkpoints';
 import { AgentHub } from './agent/hub';
 import { readAgentsMd } from './agent/system-prompt';
+import type { AuditWrite } from './audit/types';
 import { createAuditWriter } from './audit/writer';
 import { ApprovalBroker, type BrokerEvent } from './gate/broker';
 import { Gate } from './gate/gate';
@@ -101,12 +102,27 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   void guardReady.then(() => guardWarning && emit({ type: 'notice', level: 'warn', text: guardWarning }));
   if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
-  const writer = createAuditWriter({ dir: join(o.home, 'audit'), sessionId, onError: (err) => emit({ type: 'notice', level: 'error', text: `The audit log cannot be written: ${err.message}` }) });
+  // No audit line, no execution: while the log cannot be written the gate refuses every call, and the
+  // state says so (the TUI's banner, headless's exit code) until a write or the writer's probe succeeds.
+  const writer = createAuditWriter({
+    dir: join(o.home, 'audit'),
+    sessionId,
+    onError: (err) => {
+      state.auditUnavailable = { error: err.message, since: new Date().toISOString() };
+      emit({ type: 'notice', level: 'error', text: `The audit log cannot be written (${err.message}); every tool call is refused until it can (audit_unavailable).` });
+    },
+    onRecover: () => {
+      delete state.auditUnavailable;
+      emit({ type: 'notice', level: 'info', text: 'The audit log can be written again; tool calls run as before.' });
+    },
+  });
   const audit = {
-    append(record: Parameters<typeof writer.append>[0]) {
+    append(record: Parameters<typeof writer.append>[0]): AuditWrite {
       const written = writer.append(record);
-      view.addAudit(written);
-      emit({ type: 'audit_recorded', record: written });
+      if (!written.ok) return { ok: false, error: written.error.message };
+      view.addAudit(written.record);
+      emit({ type: 'audit_recorded', record: written.record });
+      return { ok: true };
     },
   };
   const broker = new ApprovalBroker({ timeoutMs: o.approvalTimeoutSec * 1000, onEvent: (e) => emit(brokerEvent(e)) });

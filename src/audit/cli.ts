@@ -2,6 +2,7 @@ import type { Approver, Outcome } from '../protocol';
 import { formatAuditSummary, formatAuditTable } from './format';
 import { readAudit } from './reader';
 import { auditStats } from './stats';
+import { safeJsonLine } from '../text/safe-output';
 import type { AuditQuery } from './types';
 
 type Sink = { write(text: string): unknown };
@@ -61,7 +62,8 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
   }
   const records = readAudit(io.auditDir, options.query, now);
   if (options.json) {
-    io.stdout.write(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    // Records hold model-written text: escape what JSON leaves raw (C1, bidi) so a terminal acts on none of it.
+    io.stdout.write(records.map((r) => safeJsonLine(r)).join(''));
     return 0;
   }
   if (records.length === 0) {

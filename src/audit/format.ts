@@ -1,3 +1,4 @@
+import { sanitizeText } from '../text/sanitize';
 import type { AuditRecord, AuditStats } from './types';
 
 type Column = { title: string; width: number; cell: (r: AuditRecord) => string };
@@ -12,11 +13,12 @@ const COLUMNS: Column[] = [
 ];
 
 /**
- * Fits `text` to exactly `width` columns, cutting with `…`. Control and bidi characters become
- * `�`: records carry model-written text, which must not drive the terminal (escape sequences).
+ * Fits `text` to exactly `width` columns, cutting with `…`. Escape sequences, control, bidi and
+ * invisible characters are shown visibly (`␛]0;…`, `⟨U+202E⟩`): records carry model-written
+ * text, which must not drive the terminal.
  */
 export function fit(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  const flat = sanitizeText(text.replace(/\s+/g, ' '), 'exact');
   return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat.padEnd(width);
 }
 

@@ -160,6 +160,6 @@ describe('fit', () => {
   });
 
   it('neutralises terminal escapes and bidi overrides', () => {
-    expect(fit('a\u001b[2Jb\u202ec', 9)).toBe('a\ufffd[2Jb\ufffdc ');
+    expect(fit('a\u001b[2Jb\u202ec', 16)).toBe('a\u241b[2Jb⟨U+202E⟩c ');
   });
 });
