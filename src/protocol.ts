@@ -104,7 +104,9 @@ export type FailCode =
   | 'expired'
   | 'repeat_rejected'
   | 'token_mismatch'
-  | 'file_changed';
+  | 'file_changed'
+  /** The decision line could not be written to the audit log: nothing runs without it. */
+  | 'audit_unavailable';
 
 /** The JSON every tool call returns to the model. */
 export type ToolResultEnvelope = {
@@ -165,6 +167,10 @@ export type CoreState = {
   mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
   /** Where the active rules came from; optional, the UI says so when a core does not report it. */
   policy?: { sources: PolicySourceInfo[] };
+  /** The project's trust; absent from a core that does not report it. */
+  trust?: ProjectTrustState;
+  /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
+  auditUnavailable?: { error: string; since: string };
 };
 
 export type CoreEvent =

@@ -1,5 +1,10 @@
 import type { Approver, Outcome, Risk } from '../protocol';
 
+export type AuditPhase = 'requested' | 'decision' | 'outcome';
+
+/** Whether an audit line was written whole; the gate runs nothing without it. */
+export type AuditWrite = { ok: true } | { ok: false; error: string };
+
 /** One line of `$WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl`. */
 export type AuditRecord = {
   ts: string;
@@ -15,10 +20,13 @@ export type AuditRecord = {
   argsHash: string;
   decision: 'allow' | 'ask' | 'deny';
   approver: Approver;
-  /** Absent on a decision line written before execution; present on the outcome line. */
+  /** Absent on `requested` and `decision` lines; present on the outcome line. */
   outcome?: Outcome;
-  /** `decision` lines record what was decided; `outcome` lines what happened. */
-  phase: 'decision' | 'outcome';
+  /**
+   * `requested`: a request was queued for a person (so a hard stop still shows what was waiting);
+   * `decision`: what was decided, written before any effect; `outcome`: what happened.
+   */
+  phase: AuditPhase;
   rule: string;
   risk: Risk['level'];
   reason?: string;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fdatasync, mkdirSync, openSync, writeSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { redact } from './redact';
+import { repairTornTail, writeWhole } from './tail-repair';
 import type { AuditRecord } from './types';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
@@ -13,21 +14,38 @@ export type AuditWriterOptions = {
   sessionId?: string;
   /** Told about a failing write once per run of failures; never throws back into the caller. */
   onError: (error: Error) => void;
+  /** Told once the log takes lines again after a run of failures (a write or a probe succeeded). */
+  onRecover?: () => void;
+  /** While failing, how often to check whether the log is writable again; 0 never checks. Default 2000. */
+  probeEveryMs?: number;
   now?: () => Date;
   /** Longer strings (file contents, outputs) are cut after redaction; `argsHash` keeps integrity. */
   maxStringLength?: number;
+  /** The file operations used; tests inject failures (ENOSPC, EROFS, short writes). */
+  fs?: AuditFs;
 };
+
+/** The synchronous file operations the writer needs. */
+export type AuditFs = Pick<typeof nodeFs, 'mkdirSync' | 'openSync' | 'writeSync' | 'closeSync' | 'fstatSync' | 'readSync' | 'fdatasync' | 'statfsSync'>;
+
+/** What an append did: the record as redacted, and whether its line is in the file, whole. */
+export type AuditAppend = { ok: true; record: AuditRecord } | { ok: false; record: AuditRecord; error: Error };
 
 export type AuditWriter = {
   /**
-   * Redacts and appends one record as one line; returns the record as written.
-   * Contract: never throws; a failed write is reported through `onError` and the next append
-   * tries again (reopening the file).
+   * Redacts and appends one record as one line.
+   * Contract: never throws; `ok` only when the whole line was written. A failed write is also
+   * reported through `onError`, and the next append tries again (reopening the file).
    */
-  append(entry: AuditEntry): AuditRecord;
+  append(entry: AuditEntry): AuditAppend;
+  /**
+   * Whether the log can take lines now: the day file opens (its torn tail repaired) and the disk
+   * has room. A success after failures calls `onRecover`. Contract: never throws.
+   */
+  probe(): boolean;
   /** Resolves once appended lines are on disk (fdatasync). Contract: never rejects. */
   flush(): Promise<void>;
-  /** Releases the file; a later append reopens it, so late outcomes are not lost. */
+  /** Releases the file and stops probing; a later append reopens it, so late outcomes are not lost. */
   close(): void;
 };
 
@@ -46,27 +64,46 @@ export function utcDay(ts: string, fallback: Date): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : fallback.toISOString().slice(0, 10);
 }
 
+/** Below this much free space a probe does not call the log writable: one long record would not fit. */
+const MIN_FREE_BYTES = 64 * 1024;
+
 /**
  * Creates the append-only audit writer. Each record is redacted once, serialised to one line and
  * written with a single `write` on a file opened in append mode, so concurrent writers (sub-agents,
- * several warden processes) never interleave or lose lines.
+ * several warden processes) never interleave or lose lines. Before the first line goes into an
+ * existing file, a torn tail left by an earlier failed write is closed and marked (tail-repair.ts).
  */
 export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const { dir, onError } = options;
+  const fs = options.fs ?? nodeFs;
   const sessionId = options.sessionId ?? randomUUID();
   const now = options.now ?? (() => new Date());
   const maxStringLength = options.maxStringLength ?? 8192;
+  const probeEveryMs = options.probeEveryMs ?? 2000;
   let open: { fd: number; day: string } | undefined;
   let failing = false;
+  let probing: NodeJS.Timeout | undefined;
+
+  const stopProbing = (): void => {
+    clearInterval(probing);
+    probing = undefined;
+  };
 
   const report = (error: unknown): void => {
+    if (!failing && probeEveryMs > 0) {
+      probing = setInterval(() => writer.probe(), probeEveryMs);
+      probing.unref?.();
+    }
     if (failing) return;
     failing = true;
-    try {
-      onError(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // The error sink failing is not the turn's problem either.
-    }
+    calm(() => onError(error instanceof Error ? error : new Error(String(error))));
+  };
+
+  const recovered = (): void => {
+    if (!failing) return;
+    failing = false;
+    stopProbing();
+    calm(() => options.onRecover?.());
   };
 
   const release = (): void => {
@@ -74,7 +111,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     const { fd } = open;
     open = undefined;
     try {
-      closeSync(fd);
+      fs.closeSync(fd);
     } catch {
       // Already closed or broken; nothing left to release.
     }
@@ -83,44 +120,78 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const fdFor = (day: string): number => {
     if (open?.day === day) return open.fd;
     release();
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const fd = openSync(join(dir, auditFileName(day)), 'a', 0o600);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // `a+`: appends, and lets the tail be read to find a torn last line.
+    const fd = fs.openSync(join(dir, auditFileName(day)), 'a+', 0o600);
+    try {
+      repairTornTail(fs, fd, { ts: now().toISOString(), sessionId });
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
     open = { fd, day };
     return fd;
   };
 
-  const write = (day: string, line: Buffer): void => {
-    const fd = fdFor(day);
-    let offset = 0;
-    // A regular file takes the whole buffer in one write; the loop only matters on a short write.
-    while (offset < line.length) offset += writeSync(fd, line, offset, line.length - offset);
+  const hasRoom = (): boolean => {
+    const s = fs.statfsSync(dir);
+    // root may use the blocks reserved for it, so count those too.
+    const blocks = process.getuid?.() === 0 ? s.bfree : s.bavail;
+    return blocks * s.bsize >= MIN_FREE_BYTES;
   };
 
-  return {
+  const writer: AuditWriter = {
     append(entry) {
       const at = now();
       const { ts, sessionId: ownSession, ...rest } = entry;
       const record = { ts: ts ?? at.toISOString(), sessionId: ownSession ?? sessionId, ...rest };
       const safe = redact(record, { maxStringLength }) as AuditRecord;
       try {
-        write(utcDay(safe.ts, at), Buffer.from(`${JSON.stringify(safe)}\n`));
-        failing = false;
-      } catch (error) {
+        writeWhole(fs, fdFor(utcDay(safe.ts, at)), Buffer.from(`${JSON.stringify(safe)}\n`));
+      } catch (err) {
+        // Whatever part of the line went out is a torn tail; the reopen repairs it.
         release();
+        const error = err instanceof Error ? err : new Error(String(err));
         report(error);
+        return { ok: false, record: safe, error };
       }
-      return safe;
+      recovered();
+      return { ok: true, record: safe };
+    },
+    probe() {
+      try {
+        fdFor(now().toISOString().slice(0, 10));
+        if (!hasRoom()) return false;
+      } catch {
+        release();
+        return false;
+      }
+      recovered();
+      return true;
     },
     flush() {
       const fd = open?.fd;
       if (fd === undefined) return Promise.resolve();
       return new Promise((resolve) => {
-        fdatasync(fd, (error) => {
+        fs.fdatasync(fd, (error) => {
           if (error) report(error);
           resolve();
         });
       });
     },
-    close: release,
+    close() {
+      stopProbing();
+      release();
+    },
   };
+  return writer;
+}
+
+/** Runs a callback of the caller's; its failure is not the writer's problem. */
+function calm(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // The error sink failing is not the turn's problem either.
+  }
 }

@@ -1,5 +1,8 @@
 import type { ApprovalRequest, Decision, FailCode } from '../protocol';
 
+/** Whether the queued request was recorded (the gate's audit `requested` line). */
+export type QueuedRecord = { ok: true } | { ok: false; error: string };
+
 /** How a request left the queue. */
 export type BrokerOutcome = Settlement & { waitMs: number };
 
@@ -78,8 +81,13 @@ export class ApprovalBroker {
     return [...this.queue.values()].map((e) => e.request);
   }
 
-  /** Queues a request until a decision, the timeout or a failure. Contract: never rejects. */
-  ask(request: ApprovalRequest, reviewEdit: (args: unknown) => EditReview): Promise<BrokerOutcome> {
+  /**
+   * Queues a request until a decision, the timeout or a failure. `onQueued` records it (the audit's
+   * `requested` line) once it is really queued, before anyone is told; if that fails the request
+   * fails at once with `audit_unavailable` — nobody is asked for a call that could not run anyway.
+   * Contract: never rejects.
+   */
+  ask(request: ApprovalRequest, reviewEdit: (args: unknown) => EditReview, onQueued?: (request: ApprovalRequest) => QueuedRecord): Promise<BrokerOutcome> {
     if (this.inputClosed) return Promise.resolve({ kind: 'failed', code: 'input_closed', reason: 'Input is closed; nobody can approve.', waitMs: 0 });
     if (this.approvers === 0) return Promise.resolve({ kind: 'failed', code: 'no_approver', reason: 'No one is there to approve (headless run).', waitMs: 0 });
     return new Promise((resolve) => {
@@ -91,6 +99,8 @@ export class ApprovalBroker {
       timer?.unref?.();
       const queued: ApprovalRequest = request.expiresAt || !finite ? request : { ...request, expiresAt: new Date(started + timeoutMs).toISOString() };
       this.queue.set(request.id, { request: queued, settle: resolve, reviewEdit, timer, invalid: 0, started });
+      const recorded = this.record(onQueued, queued);
+      if (!recorded.ok) return this.finish(request.id, { kind: 'failed', code: 'audit_unavailable', reason: `The request could not be recorded in the audit log (${recorded.error}).` });
       // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
       if (!this.emit({ type: 'requested', request: queued })) this.finish(request.id, { kind: 'failed', code: 'gate_error', reason: 'Announcing the request failed.' });
     });
@@ -171,6 +181,14 @@ export class ApprovalBroker {
     const full: BrokerOutcome = { ...outcome, waitMs: this.now() - entry.started };
     entry.settle(full);
     this.emit({ type: 'resolved', request: entry.request, outcome: full });
+  }
+
+  private record(onQueued: ((request: ApprovalRequest) => QueuedRecord) | undefined, request: ApprovalRequest): QueuedRecord {
+    try {
+      return onQueued ? onQueued(request) : { ok: true };
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
   }
 
   /** Tells the listener; a listener that throws must not leave requests half-settled. Returns false if it threw. */

@@ -14,6 +14,12 @@ export function gateError(reason: string): Ending {
   return { envelope: { status: 'error', by: 'gate', reason, retry: false }, outcome: 'error', approver: 'none', reason };
 }
 
+/** The decision line could not be written, so the call did not run (DESIGN: no audit line, no execution). */
+export function auditUnavailable(error: string, approver: Approver): Ending {
+  const reason = `audit_unavailable: the audit log cannot be written (${error}); nothing ran.`;
+  return { envelope: { status: 'error', by: 'gate', reason, retry: false }, outcome: 'error', approver, reason };
+}
+
 /** A request that left the queue without running: the person said no, or no decision came. */
 export function endingWithoutRun(outcome: BrokerOutcome): Ending | undefined {
   if (outcome.kind === 'blocked') return blocked(outcome.ruleId, outcome.reason, 'policy');

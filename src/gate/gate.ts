@@ -4,7 +4,7 @@
  * This file is the orchestration; each step lives in its own module.
  */
 import { randomUUID } from 'node:crypto';
-import type { AuditRecord } from '../audit/types';
+import type { AuditRecord, AuditWrite } from '../audit/types';
 import type { ToolSpec } from '../llm/types';
 import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
 import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';
@@ -12,7 +12,7 @@ import { type PolicyContext, type PolicyResult, resolvePolicy } from '../policy/
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool, ToolContext } from '../tools/types';
 import type { ApprovalBroker, BrokerOutcome, EditReview } from './broker';
-import { type Ending, blocked, endingOfExecution, endingWithoutRun, gateError } from './envelopes';
+import { type Ending, auditUnavailable, blocked, endingOfExecution, endingWithoutRun, gateError } from './envelopes';
 import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
@@ -33,7 +33,8 @@ export type Caller = {
 
 export type ToolCall = { id: string; tool: string; args: unknown; why?: string };
 
-export type AuditSink = { append(record: AuditRecord): void };
+/** Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs nothing otherwise. */
+export type AuditSink = { append(record: AuditRecord): AuditWrite };
 
 export type GateOptions = {
   tools: readonly AnyTool[];
@@ -199,7 +200,7 @@ export class Gate {
     try {
       outcome = caller.signal.aborted
         ? { kind: 'failed', code: 'task_cancelled', reason: 'The turn was cancelled.', waitMs: 0 }
-        : await this.o.broker.ask(request, review);
+        : await this.o.broker.ask(request, review, () => this.audit({ ...call, args }, caller, { ...base, requestId: request.id }, 'none', 'requested'));
     } finally {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
@@ -263,7 +264,13 @@ export class Gate {
   private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, extra: RunExtras = {}): Promise<ToolResultEnvelope> {
     const { fileHash, answer, checked } = extra;
     const argsHash = base.argsHash;
-    this.audit(base.call, caller, base, approver);
+    // No audit line, no execution: the decision line is written whole before any effect, or nothing runs.
+    const decided = this.audit(base.call, caller, base, approver);
+    if (!decided.ok) {
+      const ending = auditUnavailable(decided.error, approver);
+      this.audit(base.call, caller, base, approver, ending);
+      return ending.envelope;
+    }
     const token = this.mint.issue(fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash });
     const { deps } = this.o;
     const ctx: ToolContext = { root: deps.fence.root, fence: deps.fence, commands: deps.commands, sandbox: deps.sandbox, signal: caller.signal, agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId } };
@@ -293,8 +300,13 @@ export class Gate {
     this.audit(call, caller, base, ending.approver, ending);
   }
 
-  /** One audit line: the decision (no `ending`) or the outcome. Fields are set in a fixed order, absent ones left out. */
-  private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, ending?: Ending): void {
+  /**
+   * One audit line: the decision (no `ending`), a request queued for a person (`'requested'`) or the
+   * outcome. Fields are set in a fixed order, absent ones left out.
+   * Contract: never throws; a sink that throws counts as a line not written.
+   */
+  private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, stage?: Ending | 'requested'): AuditWrite {
+    const ending = stage === 'requested' ? undefined : stage;
     const record: AuditRecord = { ts: isoNow(), sessionId: this.o.sessionId } as AuditRecord;
     if (base.requestId) record.requestId = base.requestId;
     record.agentId = caller.agentId;
@@ -306,7 +318,7 @@ export class Gate {
     record.argsHash = base.argsHash;
     record.decision = base.decision;
     record.approver = approver;
-    record.phase = ending ? 'outcome' : 'decision';
+    record.phase = ending ? 'outcome' : stage === 'requested' ? 'requested' : 'decision';
     if (ending) record.outcome = ending.outcome;
     record.rule = base.rule;
     record.risk = base.risk;
@@ -315,7 +327,11 @@ export class Gate {
     if (ending && base.durationMs !== undefined) record.durationMs = base.durationMs;
     const output = ending?.envelope.output;
     if (output) record.result = output.slice(0, 200);
-    this.o.audit.append(record);
+    try {
+      return this.o.audit.append(record);
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
   }
 }
 

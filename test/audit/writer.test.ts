@@ -48,7 +48,7 @@ describe('createAuditWriter', () => {
     const dir = tempDir();
     const writer = createAuditWriter({ dir, sessionId: 's2', onError: () => {}, now: () => new Date('2025-06-07T08:09:10Z') });
     const { ts: _ts, ...withoutTs } = entry();
-    const written = writer.append(withoutTs);
+    const written = writer.append(withoutTs).record;
     writer.close();
     expect(written.ts).toBe('2025-06-07T08:09:10.000Z');
     const line = readFileSync(join(dir, 'audit-2025-06-07.jsonl'), 'utf8');
@@ -59,7 +59,7 @@ describe('createAuditWriter', () => {
     const dir = tempDir();
     const writer = createAuditWriter({ dir, onError: () => {} });
     const key = `sk-${'a1B2'.repeat(12)}`;
-    const written = writer.append(
+    const { record: written } = writer.append(
       entry({
         args: { command: `OPENAI_API_KEY=${key} node x.js`, env: { password: 'p' } },
         editedArgs: { command: `curl -H "Authorization: Bearer ${key}" x` },
@@ -88,7 +88,7 @@ describe('createAuditWriter', () => {
   it('cuts very long strings after redaction', () => {
     const dir = tempDir();
     const writer = createAuditWriter({ dir, onError: () => {}, maxStringLength: 10 });
-    const written = writer.append(entry({ result: 'y'.repeat(25) }));
+    const { record: written } = writer.append(entry({ result: 'y'.repeat(25) }));
     writer.close();
     expect(written.result).toBe(`${'y'.repeat(10)}…[15 more chars]`);
   });

@@ -7,10 +7,13 @@ import { createGateHarness, type GateHarness, type HarnessOptions } from '../hel
 let h: GateHarness;
 afterEach(() => h?.cleanup());
 
-/** The decision and outcome lines of the one call made so far. */
+/** The decision and outcome lines of the one call made so far (after its `requested` line when it asked). */
 function lines(): [AuditRecord, AuditRecord] {
-  expect(h.records.map((r) => r.phase)).toEqual(['decision', 'outcome']);
-  return h.records as [AuditRecord, AuditRecord];
+  const asked = h.records[0]?.phase === 'requested';
+  expect(h.records.map((r) => r.phase)).toEqual(asked ? ['requested', 'decision', 'outcome'] : ['decision', 'outcome']);
+  if (asked) expect(h.records[0]).toMatchObject({ approver: 'none', decision: 'ask' });
+  if (asked) expect(h.records[0]?.outcome).toBeUndefined();
+  return h.records.slice(-2) as [AuditRecord, AuditRecord];
 }
 
 describe('audit approver, without asking', () => {
@@ -60,13 +63,13 @@ describe('audit approver, after asking', () => {
     h.gate.decide(request.id, { kind: 'approve_all', scope: request.grantOptions.find((s) => s.match.kind === 'tool' && s.agents.kind === 'all') as never });
     await first;
     await h.call('execute_command', { command: 'npm run x' });
-    expect(h.records.slice(2).map((r) => [r.phase, r.approver, r.decision])).toEqual([
+    expect(h.records.slice(3).map((r) => [r.phase, r.approver, r.decision])).toEqual([
       ['decision', 'grant', 'ask'],
       ['outcome', 'grant', 'ask'],
     ]);
     h.broker.closeInput();
     await h.call('mcp__fake__delete', { id: '1' });
-    expect(h.records.slice(4).map((r) => r.approver)).toEqual(['none', 'none']);
+    expect(h.records.slice(5).map((r) => r.approver)).toEqual(['none', 'none']);
   });
 
   it('records the parsed arguments, also when the model sent JSON text', async () => {

@@ -33,10 +33,13 @@ describe('a person decides', () => {
     expect(h.read('src/a.txt')).toBe('new\n');
     const lines = h.auditOf(request.id);
     expect(lines.map((r) => [r.phase, r.decision, r.approver, r.outcome])).toEqual([
+      ['requested', 'ask', 'none', undefined],
       ['decision', 'ask', 'human', undefined],
       ['outcome', 'ask', 'human', 'executed'],
     ]);
-    expect(lines[1]).toMatchObject({ agentId: 'sub-1', taskId: 't9', tool: 'write_file', rule: 'default-ask-write_file', risk: 'medium', argsHash: request.argsHash, waitMs: expect.any(Number), durationMs: expect.any(Number) });
+    expect(lines[0]).toMatchObject({ agentId: 'sub-1', agentName: 'tester', taskId: 't9', tool: 'write_file', args: request.args, argsHash: request.argsHash });
+    expect(lines[0]?.waitMs).toBeUndefined();
+    expect(lines[2]).toMatchObject({ agentId: 'sub-1', taskId: 't9', tool: 'write_file', rule: 'default-ask-write_file', risk: 'medium', argsHash: request.argsHash, waitMs: expect.any(Number), durationMs: expect.any(Number) });
   });
 
   it('a new file previews as new; a command previews its details', async () => {

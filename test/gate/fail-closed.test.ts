@@ -115,9 +115,10 @@ describe('fail closed', () => {
     expect(h.broker.pending()).toEqual([]);
 
     const lines = h.records.filter((r) => r.tool === t.tool);
-    expect(lines.map((r) => r.phase)).toEqual(['decision', 'outcome']);
+    // A request that reached the queue was recorded there first (`requested`), so a hard stop still shows it.
+    expect(lines.map((r) => r.phase)).toEqual(failure.queued ? ['requested', 'decision', 'outcome'] : ['decision', 'outcome']);
     expect(lines.every((r) => r.approver === 'none')).toBe(true);
-    expect(lines[1]).toMatchObject({ outcome: failure.status, reason: expect.stringContaining(failure.code) });
+    expect(lines.at(-1)).toMatchObject({ outcome: failure.status, reason: expect.stringContaining(failure.code) });
     if (failure.queued) expect(lines.every((r) => r.requestId !== undefined)).toBe(true);
   });
 
@@ -142,7 +143,7 @@ describe('fail closed', () => {
     expect(await result).toMatchObject({ status: 'error', reason: expect.stringMatching(/^invalid_input: /) });
   });
 
-  it('an audit sink that throws stops the call before the executor, and intercept still answers', async () => {
+  it('an audit sink that throws: nobody is asked, nothing runs, and intercept still answers audit_unavailable', async () => {
     h = createGateHarness({
       audit: {
         append: () => {
@@ -150,9 +151,8 @@ describe('fail closed', () => {
         },
       },
     });
-    const result = h.call('write_file', { path: 'out.txt', content: 'x' });
-    h.gate.decide((await h.nextRequest()).id, { kind: 'approve' });
-    expect(await result).toMatchObject({ status: 'error', by: 'gate', reason: expect.stringMatching(/^gate_error: .*disk full/) });
+    expect(await h.call('write_file', { path: 'out.txt', content: 'x' })).toMatchObject({ status: 'error', by: 'gate', reason: expect.stringMatching(/^audit_unavailable: .*disk full/) });
+    expect(h.events.filter((e) => e.type === 'requested')).toEqual([]);
     expect(h.read('out.txt')).toBeUndefined();
   });
 

@@ -190,6 +190,7 @@ describe('approve-all', () => {
     expect(await sameOtherAgent).toMatchObject({ status: 'executed' });
     const drained = pending.find((r) => (r.args as { command?: string }).command === 'npm test -- -u') as ApprovalRequest;
     expect(h.auditOf(drained.id).map((r) => [r.phase, r.approver])).toEqual([
+      ['requested', 'none'],
       ['decision', 'grant'],
       ['outcome', 'grant'],
     ]);

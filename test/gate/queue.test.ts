@@ -105,14 +105,14 @@ describe('the approval queue under load', () => {
     }
     expect(h.ran()).toHaveLength([...choices.values()].filter((c) => c === 'approve' || c === 'edit').length);
 
-    // Two audit lines per request: the decision, then the outcome.
-    expect(h.records).toHaveLength(2 * AGENTS * EACH);
+    // Three audit lines per request: queued, the decision, then the outcome.
+    expect(h.records).toHaveLength(3 * AGENTS * EACH);
     const byRequest = new Map<string, string[]>();
     for (const r of h.records) byRequest.set(r.requestId as string, [...(byRequest.get(r.requestId as string) ?? []), r.phase]);
     expect(byRequest.size).toBe(AGENTS * EACH);
     for (const [id, phases] of byRequest) {
-      expect(phases).toEqual(['decision', 'outcome']);
-      const outcome = h.auditOf(id)[1];
+      expect(phases).toEqual(['requested', 'decision', 'outcome']);
+      const outcome = h.auditOf(id)[2];
       expect(outcome?.outcome).toBe(EXPECTED[choices.get(id) as Choice]);
       expect(outcome?.approver).toBe(choices.get(id) === 'invalid' ? 'none' : 'human');
     }

@@ -158,6 +158,7 @@ describe('tampering through the gate', () => {
       append: (r: { args: unknown }) => {
         const args = r.args as { content?: string };
         if (args.content) args.content = '[REDACTED]';
+        return { ok: true } as const;
       },
     };
     // Allowed without asking: the change is caught by the token.

@@ -97,7 +97,12 @@ export function createGateHarness(options: HarnessOptions = {}) {
     policy: options.policy ?? (() => ({ rules, mode })),
     broker,
     grants,
-    audit: options.audit ?? { append: (r) => records.push(r) },
+    audit: options.audit ?? {
+      append: (r) => {
+        records.push(r);
+        return { ok: true };
+      },
+    },
     sessionId: 'sess-test',
   });
   const detach = options.approver === false ? () => {} : broker.attachApprover();

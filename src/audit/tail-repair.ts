@@ -1,0 +1,47 @@
+import type { AuditFs } from './writer';
+
+/** The marker line written after a torn tail; readers count it, and the line before it as torn. */
+export type RepairMarker = { ts: string; sessionId: string; repair: 'torn_line'; tornBytes: number; note: string };
+
+const TAIL_WINDOW = 1024 * 1024;
+
+/** True for a parsed line that is a repair marker rather than a record. */
+export function isRepairMarker(value: unknown): value is RepairMarker {
+  return typeof value === 'object' && value !== null && (value as { repair?: unknown }).repair === 'torn_line';
+}
+
+/**
+ * Makes sure an audit file opened for appending (`a+`) ends with a newline. A write cut short (a disk
+ * that filled mid-line) leaves a torn last line; the next record would be glued onto it and both be
+ * lost to readers. The torn bytes are left as they are (the log is append-only) and closed with a
+ * newline, then a marker line says what happened. Returns the torn tail's length (0 when none).
+ * Contract: throws when the file cannot be read or the repair cannot be written whole.
+ */
+export function repairTornTail(fs: AuditFs, fd: number, marker: { ts: string; sessionId: string }): number {
+  const size = fs.fstatSync(fd).size;
+  if (size === 0) return 0;
+  const window = Math.min(size, TAIL_WINDOW);
+  const tail = Buffer.alloc(window);
+  const read = fs.readSync(fd, tail, 0, window, size - window);
+  if (read === window && tail[window - 1] === 0x0a) return 0;
+  const lastNewline = tail.subarray(0, read).lastIndexOf(0x0a);
+  const tornBytes = lastNewline < 0 ? read : read - lastNewline - 1;
+  const line: RepairMarker = {
+    ...marker,
+    repair: 'torn_line',
+    tornBytes,
+    note: 'The line above was cut short by a write that failed (disk full or I/O error); it is kept as it was.',
+  };
+  writeWhole(fs, fd, Buffer.from(`\n${JSON.stringify(line)}\n`));
+  return tornBytes;
+}
+
+/** One `write` for a regular file; loops only on a short write and throws if nothing more goes out. */
+export function writeWhole(fs: AuditFs, fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const n = fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    if (n <= 0) throw new Error(`short write: ${offset} of ${bytes.length} bytes`);
+    offset += n;
+  }
+}
