@@ -21,6 +21,8 @@ function wrapped(text: string, width: number, first: string, rest: string, tone:
 /** The command in full (never truncated: it is what runs), its parts, cwd, timeout and notes. */
 export function commandPreviewLines(preview: CommandPreview, width: number): PreviewLine[] {
   const lines = wrapped(preview.command, width, '$ ', '  ', 'command');
+  // Right under the command, before anything that scrolls: what the run will write (issue 10 §3).
+  for (const w of preview.writes ?? []) lines.push(...wrapped(`${w.path}${writeTag(w)}`, width, 'writes   ', '         ', w.protected || w.dynamic ? 'note' : 'plain'));
   if (preview.parts.length > 1) {
     lines.push({ text: `${preview.parts.length} commands run:`, tone: 'label' });
     preview.parts.forEach((part, i) => {
@@ -32,6 +34,12 @@ export function commandPreviewLines(preview: CommandPreview, width: number): Pre
   lines.push({ text: `timeout  ${formatDuration(preview.timeoutMs)}`, tone: 'plain' });
   for (const note of preview.notes) lines.push(...wrapped(note, width, 'note     ', '         ', 'note'));
   return lines;
+}
+
+function writeTag(w: NonNullable<CommandPreview['writes']>[number]): string {
+  if (w.protected) return ' (protected)';
+  if (w.dynamic) return ' (only known at run time)';
+  return w.scratch ? ' (sandbox scratch, discarded)' : '';
 }
 
 /** The arguments as pretty JSON, one JSON line per row (long lines wrap). */

@@ -16,7 +16,9 @@ export type GrantMatch =
   | { kind: 'tool' }
   | { kind: 'path_glob'; glob: string }
   | { kind: 'command_prefix'; tokens: string[] }
-  | { kind: 'mcp_server'; server: string };
+  | { kind: 'mcp_server'; server: string }
+  /** web_fetch to exactly this host (no subdomains). */
+  | { kind: 'domain'; domain: string };
 
 export type GrantScope = {
   /** Tool name the grant covers (for an MCP server grant: `mcp__<server>__*`). */
@@ -43,6 +45,12 @@ export type ApprovalPreview =
       sandboxed: boolean;
       parts: string[];
       notes: string[];
+      /**
+       * Every path the command writes, as the guard reads it (relative to the project when inside it).
+       * `protected`: the protected-path pattern it hits; `scratch`: the sandbox's private /tmp or /dev;
+       * `dynamic`: only known at run time.
+       */
+      writes?: { path: string; protected?: string; scratch?: true; dynamic?: true }[];
     }
   | { kind: 'plan'; title: string; steps: string[] }
   | { kind: 'question'; question: string; options?: string[] }

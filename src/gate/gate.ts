@@ -17,6 +17,7 @@ import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, readExisting } from './preview';
+import { rejectionKey } from './rejection-key';
 import { toolSpecs } from './specs';
 import { TokenMint } from './tokens';
 
@@ -151,7 +152,7 @@ export class Gate {
     }
     // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
     if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call: { ...call, args } }, ruleApprover(policy), { checked: facts });
-    const rejectedKey = `${tool.name}:${argsHash}`;
+    const rejectedKey = rejectionKey(tool.name, tool.guarded?.command, facts, argsHash);
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
       const reason = 'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
       const ending: Ending = { envelope: { status: 'rejected', by: 'gate', reason, retry: false }, outcome: 'rejected', approver: 'none', reason };
@@ -208,7 +209,7 @@ export class Gate {
     const withRequest = { ...base, call: { ...call, args }, requestId: request.id, waitMs: outcome.waitMs };
     const stop = endingWithoutRun(outcome);
     if (stop) {
-      if (outcome.kind === 'decided' && outcome.decision.kind === 'reject') this.rememberRejection(caller.taskId, `${tool.name}:${base.argsHash}`);
+      if (outcome.kind === 'decided' && outcome.decision.kind === 'reject') this.rememberRejection(caller.taskId, rejectionKey(tool.name, tool.guarded?.command, facts, base.argsHash));
       this.auditBoth(withRequest.call, caller, withRequest, stop);
       return stop.envelope;
     }

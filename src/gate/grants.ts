@@ -3,7 +3,8 @@ import picomatch from 'picomatch';
 import type { Grant, GrantMatch, GrantScope, Risk } from '../protocol';
 import { INTERACTIVE_TOOLS } from '../policy/defaults';
 import { type CallFacts, protectedPath } from '../policy/facts';
-import { argvMatchesPrefix } from '../policy/matchers';
+import { domainMatches } from '../policy/matchers';
+import { commandCoveredBy, partCoveredBy } from '../policy/rule-command';
 import type { PolicyRule } from '../policy/rules';
 
 export type GrantCaller = { agentId: string; agentName: string };
@@ -20,11 +21,15 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
   if (!grantable(facts, risk)) return [];
   const options: { tool: string; match: GrantMatch }[] = [];
   const command = facts.command;
-  if (command?.kind === 'ok' && command.parts.length === 1) {
-    const argv = command.parts[0]?.argv ?? [];
-    const tokens = argv.slice(0, Math.min(2, argv.length));
-    if (tokens.length > 0 && tokens.every((t) => PLAIN_TOKEN.test(t))) options.push({ tool: facts.tool, match: { kind: 'command_prefix', tokens } });
+  const part = command?.kind === 'ok' && command.parts.length === 1 ? command.parts[0] : undefined;
+  if (part) {
+    const tokens = part.argv.slice(0, Math.min(2, part.argv.length));
+    // Offered only when the grant would cover this very call: plain words, no redirect, no write target.
+    const exact = tokens.length > 0 && tokens.every((t) => PLAIN_TOKEN.test(t)) && partCoveredBy(part, { tokens, open: true });
+    if (exact) options.push({ tool: facts.tool, match: { kind: 'command_prefix', tokens } });
   }
+  const host = facts.url !== undefined ? hostOf(facts.url) : undefined;
+  if (host) options.push({ tool: facts.tool, match: { kind: 'domain', domain: host } });
   const firstPath = facts.paths[0]?.verdict;
   if (facts.kind === 'write' && firstPath?.ok) {
     const dir = firstPath.relative.split('/').slice(0, -1).join('/');
@@ -52,6 +57,9 @@ function describeScope(tool: string, match: GrantMatch, agents: GrantScope['agen
     what = `${tool} \`${match.tokens.join(' ')} *\``;
   } else if (match.kind === 'mcp_server') {
     what = `every tool of the MCP server ${match.server}`;
+  } else if (match.kind === 'domain') {
+    rule.when = { domain: match.domain };
+    what = `${tool} to ${match.domain}`;
   }
   const who = agents.kind === 'all' ? 'all agents' : `only ${agents.agentName}`;
   return { tool, match, agents, label: `${what}, ${who}`, ruleText: JSON.stringify(rule) };
@@ -119,9 +127,19 @@ export function scopeCovers(scope: GrantScope, facts: CallFacts, caller: GrantCa
       const test = picomatch(m.glob, { dot: true });
       return facts.paths.length > 0 && facts.paths.every((p) => p.verdict.ok && test(p.verdict.relative));
     }
-    case 'command_prefix': {
-      const c = facts.command;
-      return c?.kind === 'ok' && c.parts.length > 0 && c.parts.every((p) => argvMatchesPrefix(p.argv, { tokens: m.tokens, open: true }));
-    }
+    case 'command_prefix':
+      // Exactly like an allow rule `<tokens> *`: every part plain, matched, and writing nothing.
+      return commandCoveredBy(facts.command, { tokens: m.tokens, open: true });
+    case 'domain':
+      return facts.url !== undefined && domainMatches(m.domain, facts.url);
+  }
+}
+
+/** The host a URL names, lower case without a trailing dot; undefined when it does not parse. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/\.$/, '') || undefined;
+  } catch {
+    return undefined;
   }
 }

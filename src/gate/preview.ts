@@ -35,6 +35,7 @@ export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, d
         sandboxed: facts.sandboxed,
         parts: facts.command.parts.map((p) => p.text),
         notes: facts.command.kind === 'cannot_judge' ? [facts.command.reason, ...facts.command.notes] : facts.command.notes,
+        ...(facts.writes?.length ? { writes: facts.writes.map(shownWrite) } : {}),
       },
     };
   }
@@ -47,6 +48,16 @@ export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, d
   }
   const effects = await describeEffects?.().catch(() => undefined);
   return { preview: effects?.length ? { kind: 'json', effects } : { kind: 'json' } };
+}
+
+type ShownWrite = NonNullable<Extract<ApprovalPreview, { kind: 'command' }>['writes']>[number];
+
+/** A command's write target as the card lists it: project-relative when inside, flagged when protected. */
+function shownWrite(w: NonNullable<CallFacts['writes']>[number]): ShownWrite {
+  if (w.dynamic) return { path: w.target.replaceAll('\u0000', ''), dynamic: true };
+  if (!w.verdict.ok) return w.scratch ? { path: w.target, scratch: true } : { path: w.target };
+  const path = w.verdict.relative === '' ? '.' : w.verdict.relative;
+  return w.verdict.protectedBy ? { path, protected: w.verdict.protectedBy } : { path };
 }
 
 /** The current content and hash of a file a write will replace ('absent' when it does not exist). */

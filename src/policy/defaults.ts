@@ -1,3 +1,4 @@
+import type { CallFacts } from './facts';
 import type { LoadedRule } from './rules';
 
 const builtin = (tool: string, decision: LoadedRule['decision'], message: string, name = tool): LoadedRule => ({
@@ -14,8 +15,9 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
   builtin('list_dir', 'allow', 'listing folders inside the project is allowed'),
   builtin('glob_files', 'allow', 'finding files inside the project is allowed'),
   builtin('grep_code', 'allow', 'searching inside the project is allowed'),
-  builtin('web_fetch', 'allow', 'fetching public web pages is allowed (the SSRF guard still applies)'),
-  builtin('web_search', 'allow', 'searching the web is allowed'),
+  // What goes out names a host; the person decides per domain (approve-all for a domain is offered).
+  builtin('web_fetch', 'ask', 'fetching a web page sends its address out, so it asks once per domain'),
+  builtin('web_search', 'ask', 'a web search sends the query to the search provider, so it asks'),
   builtin('spawn_agents', 'allow', "starting sub-agents is allowed; each of their calls passes the gate"),
   builtin('update_plan', 'allow', 'ticking off plan steps is allowed'),
   builtin('write_file', 'ask', 'writing a file asks by default'),
@@ -27,6 +29,41 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
   builtin('mcp__*', 'ask', 'every MCP tool asks by default', 'mcp'),
   builtin('*', 'ask', 'a tool without a rule asks', 'any'),
 ];
+
+/** Reading a credential file asks, whichever read tool does it (issue 9 §4). */
+export const SECRET_READ_RULE: LoadedRule = builtin('*', 'ask', 'reading a credential file sends its content to the model, so a person decides', 'secret-read');
+
+/** A read-only command inside the sandbox runs like read_file (issue 10 §5). */
+export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin('execute_command', 'allow', 'a read-only command runs freely inside the sandbox', 'read-only-command');
+
+/**
+ * Whether a command only reads, as far as anyone can tell: the guard judged every part (`ok`),
+ * every part only reads, nothing is written (not even scratch files), nothing destroys, no
+ * credential file is named, and the sandbox holds the run. Anything else keeps the default ask.
+ */
+export function isFreeReadOnlyCommand(facts: CallFacts): boolean {
+  const c = facts.command;
+  return (
+    c?.kind === 'ok' &&
+    c.readOnly &&
+    c.parts.length > 0 &&
+    c.destructive.length === 0 &&
+    c.parts.every((p) => p.readOnly && !p.destructive && (p.writes?.length ?? 0) === 0) &&
+    (facts.writes?.length ?? 0) === 0 &&
+    facts.secret === undefined &&
+    facts.sandboxed
+  );
+}
+
+/**
+ * The built-in rule for a call no user or project rule matched: the conditional defaults first,
+ * then the first default for the tool (they are ordered specific-first; the last is a catch-all).
+ */
+export function builtinRuleFor(facts: CallFacts, forTool: readonly LoadedRule[]): LoadedRule {
+  if (facts.secret !== undefined) return SECRET_READ_RULE;
+  if (facts.tool === 'execute_command' && isFreeReadOnlyCommand(facts)) return READ_ONLY_COMMAND_RULE;
+  return forTool[0] as LoadedRule;
+}
 
 /** Tools that are a conversation with the person: they always ask, in every mode, and are never granted. */
 export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(['propose_plan', 'ask_user']);

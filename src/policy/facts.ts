@@ -1,7 +1,14 @@
 import { posix } from 'node:path';
 import type { SandboxInfo, ToolDefinition } from '../tools/types';
 import type { CommandGuard, CommandVerdict } from './command-types';
+import { credentialWord, isCredentialPath } from './credential-files';
 import type { PathFence, PathVerdict } from './path-guard';
+
+/**
+ * One path a command writes. `scratch`: the sandbox's private `/tmp` (or `/dev/shm`), gone after the
+ * run, so not an outside write. `dynamic`: the path is only known at run time (`> "$OUT"`).
+ */
+export type WriteFact = { target: string; verdict: PathVerdict; scratch?: true; dynamic?: true };
 
 /** What the guards learned about a call; the policy decides on these facts, never on raw strings. */
 export type CallFacts = {
@@ -12,7 +19,9 @@ export type CallFacts = {
   paths: { field: string; verdict: PathVerdict }[];
   command?: CommandVerdict;
   /** Every path the command writes (its parts' `writes`), checked by the fence from the command's cwd. */
-  writes?: { target: string; verdict: PathVerdict }[];
+  writes?: WriteFact[];
+  /** A credential file the call reads (`.env`, `id_rsa`, `*.pem` …): its content would leave with the reply. */
+  secret?: string;
   url?: string;
   sandboxed: boolean;
   /** Set for `mcp__<server>__<tool>` tools. */
@@ -33,8 +42,13 @@ export function gatherFacts(tool: ToolDefinition, args: Record<string, unknown>,
   const facts: CallFacts = { tool: tool.name, kind: tool.kind, args, paths, sandboxed: deps.sandbox.kind !== 'none' };
   if (g.command && typeof args[g.command] === 'string') {
     facts.command = deps.commands.judge(args[g.command] as string);
-    const writes = commandWrites(facts.command, paths.find((p) => p.field === 'cwd')?.verdict, deps.fence);
+    const writes = commandWrites(facts.command, paths.find((p) => p.field === 'cwd')?.verdict, deps.fence, facts.sandboxed);
     if (writes.length > 0) facts.writes = writes;
+    const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
+    if (named) facts.secret = named;
+  } else if (tool.kind === 'read') {
+    const read = paths.find((p) => p.verdict.ok && isCredentialPath(p.verdict.relative));
+    if (read?.verdict.ok) facts.secret = read.verdict.relative;
   }
   if (g.url && typeof args[g.url] === 'string') facts.url = args[g.url] as string;
   if (g.maxBytes) {
@@ -47,23 +61,47 @@ export function gatherFacts(tool: ToolDefinition, args: Record<string, unknown>,
   return facts;
 }
 
+/** Streams, not files: writing them changes nothing. `/dev/tty` is not one: it reaches the person's terminal. */
+export const HARMLESS_WRITE = /^\/dev\/(null|stdout|stderr|fd\/[12])$/;
+/**
+ * Private to each sandboxed run: bubblewrap mounts a fresh tmpfs on /tmp and a minimal /dev (no disks),
+ * so a write there is not a write outside the project. Without a sandbox they are the real ones.
+ */
+const SANDBOX_SCRATCH = /^\/(tmp|dev)(\/|$)/;
+const MARK = '\u0000';
+
 /** The command's write targets through the fence; relative ones from the command's cwd inside the project. */
-function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fence: PathFence): { target: string; verdict: PathVerdict }[] {
+function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fence: PathFence, sandboxed: boolean): WriteFact[] {
   const base = cwd?.ok ? cwd.relative : '';
   const seen = new Set<string>();
-  const out: { target: string; verdict: PathVerdict }[] = [];
+  const out: WriteFact[] = [];
   for (const part of verdict.parts) {
     for (const target of part.writes ?? []) {
-      if (seen.has(target)) continue;
+      if (seen.has(target) || HARMLESS_WRITE.test(target)) continue;
       seen.add(target);
-      out.push({ target, verdict: fence.check(posix.isAbsolute(target) || base === '' ? target : posix.join(base, target)) });
+      if (target.includes(MARK)) {
+        const shown = target.replaceAll(MARK, '');
+        out.push({ target, dynamic: true, verdict: { ok: false, ruleId: 'path-invalid', reason: `${shown} is only known at run time.` } });
+        continue;
+      }
+      const path = posix.isAbsolute(target) || base === '' ? target : posix.join(base, target);
+      const checked = fence.check(path);
+      // Normalised first: `/tmp/../home/x` is not scratch. Inside the project, the fence's answer stands.
+      const scratch = sandboxed && !checked.ok && posix.isAbsolute(target) && SANDBOX_SCRATCH.test(posix.normalize(target));
+      out.push(scratch ? { target, verdict: checked, scratch: true } : { target, verdict: checked });
     }
   }
   return out;
 }
 
-/** The first protected path a call touches, if any. */
+/** The first protected path a call touches (a path argument or a command's write target), if any. */
 export function protectedPath(facts: CallFacts): string | undefined {
   for (const p of facts.paths) if (p.verdict.ok && p.verdict.protectedBy) return p.verdict.relative;
+  for (const w of facts.writes ?? []) if (w.verdict.ok && w.verdict.protectedBy) return w.verdict.relative;
   return undefined;
+}
+
+/** The write targets a call's command may not have: outside the project and not the sandbox's scratch. */
+export function outsideWrite(facts: CallFacts): WriteFact | undefined {
+  return facts.writes?.find((w) => !w.verdict.ok && !w.scratch && !w.dynamic);
 }

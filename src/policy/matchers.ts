@@ -1,11 +1,14 @@
 import { compileBoundedGlob } from './bounded-glob';
 import { compileBoundedRegex, type PatternTest } from './bounded-regex';
 import type { CallFacts } from './facts';
+import { type CommandPattern, commandCoveredBy, commandHitBy, parseCommandPrefix } from './rule-command';
 import type { LoadedRule, RuleWhen } from './rules';
+
+export { argvMatchesPrefix, parseCommandPrefix } from './rule-command';
 
 const globCache = new Map<string, PatternTest>();
 const regexCache = new Map<string, PatternTest>();
-const prefixCache = new Map<string, { tokens: string[]; open: boolean }>();
+const prefixCache = new Map<string, CommandPattern>();
 
 /**
  * Patterns come from policy files a stranger may have written, so they run on RE2 (linear time);
@@ -78,39 +81,18 @@ function pathMatches(pattern: string, facts: CallFacts, needAll: boolean): boole
   return needAll;
 }
 
-/** Splits `git diff *` into the tokens `git diff` and whether more arguments may follow. */
-export function parseCommandPrefix(prefix: string): { tokens: string[]; open: boolean } {
-  const tokens = prefix.trim().split(/\s+/);
-  const open = tokens[tokens.length - 1] === '*';
-  return { tokens: open ? tokens.slice(0, -1) : tokens, open };
-}
-
-/** Whole-token prefix match of one part's argv. */
-export function argvMatchesPrefix(argv: readonly string[], prefix: { tokens: string[]; open: boolean }): boolean {
-  if (argv.length < prefix.tokens.length) return false;
-  if (!prefix.open && argv.length !== prefix.tokens.length) return false;
-  for (let i = 0; i < prefix.tokens.length; i++) if (prefix.tokens[i] !== argv[i]) return false;
-  return true;
-}
-
+/** An allow rule must cover every part exactly (see rule-command.ts); ask and deny catch any part. */
 function commandMatches(pattern: string, facts: CallFacts, needAll: boolean): boolean {
-  const verdict = facts.command;
-  if (!verdict || verdict.parts.length === 0) return false;
-  // An allow rule cannot vouch for what the parser could not model.
-  if (needAll && verdict.kind !== 'ok') return false;
   let prefix = prefixCache.get(pattern);
   if (!prefix) {
     prefix = parseCommandPrefix(pattern);
     prefixCache.set(pattern, prefix);
   }
-  for (const part of verdict.parts) {
-    const hit = argvMatchesPrefix(part.argv, prefix);
-    if (hit !== needAll) return hit;
-  }
-  return needAll;
+  return needAll ? commandCoveredBy(facts.command, prefix) : commandHitBy(facts.command, prefix);
 }
 
-function domainMatches(pattern: string, url: string | undefined): boolean {
+/** Whether a URL's host is the domain, or under it for `*.example.com`. */
+export function domainMatches(pattern: string, url: string | undefined): boolean {
   if (!url) return false;
   let host: string;
   try {

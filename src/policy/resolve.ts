@@ -1,5 +1,5 @@
 import type { Mode, Risk, RuleRef } from '../protocol';
-import { DEFAULT_RULES, INTERACTIVE_TOOLS } from './defaults';
+import { builtinRuleFor, DEFAULT_RULES, INTERACTIVE_TOOLS } from './defaults';
 import { type CallFacts, protectedPath } from './facts';
 import { hardGuardDenial } from './hard-guards';
 import { argsMatch, toolMatches } from './matchers';
@@ -42,8 +42,7 @@ function pickRule(facts: CallFacts, rules: readonly LoadedRule[]): LoadedRule {
     if ((!own || SEVERITY[rule.decision] > SEVERITY[own.decision]) && argsMatch(rule, facts)) own = rule;
   }
   if (own) return own;
-  // Defaults are ordered specific-first and have no argument matchers; the last is a catch-all.
-  return rulesForTool(DEFAULT_RULES, facts.tool)[0] as LoadedRule;
+  return builtinRuleFor(facts, rulesForTool(DEFAULT_RULES, facts.tool));
 }
 
 const SEVERITY: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -88,14 +87,23 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
   if (guarded && mutating) {
     return base.decision === 'allow' ? { ...base, decision: 'ask', explanation: `${base.explanation} ${guarded} is protected, so a person decides.` } : base;
   }
+  // A credential file's content would leave with the next request: a person sees that first, always.
+  if (facts.secret !== undefined && base.decision === 'allow') {
+    return { ...base, decision: 'ask', explanation: `${base.explanation} ${facts.secret} holds credentials, so a person decides.` };
+  }
   // Modes relax only the built-in asks: an ask rule the person wrote still asks.
   if (base.decision !== 'ask' || base.rule.source !== 'builtin') return base;
+  if (mode === 'auto-edit' && facts.tool === 'write_file' && base.risk.level === 'high') {
+    return { ...base, explanation: `${base.explanation} High risk still asks in auto-edit mode.` };
+  }
   if (mode === 'auto-edit' && facts.tool === 'write_file') {
     return { ...base, decision: 'allow', rule: { id: 'mode-auto-edit', source: 'mode' }, explanation: 'auto-edit mode allows writes inside the project.' };
   }
   if (mode === 'auto') {
     if (base.risk.level === 'high') return { ...base, explanation: `${base.explanation} High risk still asks in auto mode.` };
     if (facts.command && !facts.sandboxed) return { ...base, explanation: `${base.explanation} Without a sandbox every command asks.` };
+    // MCP tools are opaque: only a rule the person wrote (or their approve-all) lets one run unasked.
+    if (facts.mcpServer) return { ...base, explanation: `${base.explanation} warden cannot see what an MCP tool does, so auto mode asks too.` };
     return { ...base, decision: 'allow', rule: { id: 'mode-auto', source: 'mode' }, explanation: 'auto mode allows what would ask, below high risk.' };
   }
   return base;

@@ -1,5 +1,5 @@
 import type { Risk, RiskLevel } from '../protocol';
-import { type CallFacts, protectedPath } from './facts';
+import type { CallFacts, WriteFact } from './facts';
 
 const RANK: Record<RiskLevel, number> = { low: 0, medium: 1, high: 2 };
 
@@ -8,15 +8,21 @@ export function maxRisk(a: RiskLevel, b: RiskLevel): RiskLevel {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-/** Rates a call from its facts alone: what it touches, not who asks. Pure. */
+/**
+ * Rates a call from its facts alone: what it touches, not who asks. Pure.
+ * Contract: a command the guard cannot judge, that destroys, that writes a protected path or a path
+ * only known at run time, or a call that reads a credential file, is high; a command that writes
+ * anything is never low.
+ */
 export function assessRisk(facts: CallFacts): Risk {
   const reasons: string[] = [];
   const command = facts.command;
+  const writes = facts.writes ?? [];
   // The base level; everything below only raises it (a read-only command must not lower a protected path).
   // Plain statements rather than a helper closure: this runs on every gated call.
-  const readOnlyCommand = command?.kind === 'ok' && command.readOnly;
+  const readOnlyCommand = command?.kind === 'ok' && command.readOnly && writes.length === 0;
   let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
-  const guarded = protectedPath(facts);
+  const guarded = protectedArgument(facts);
   if (guarded && facts.kind !== 'read') {
     level = 'high';
     reasons.push(`touches the protected path ${guarded}`);
@@ -26,17 +32,44 @@ export function assessRisk(facts: CallFacts): Risk {
     reasons.push(`the command guard cannot judge it: ${command.reason}`);
   }
   if (command?.kind === 'ok') {
-    if (command.readOnly) reasons.push('read-only command');
+    if (readOnlyCommand) reasons.push('read-only command');
     for (const d of command.destructive) {
       level = 'high';
       reasons.push(d);
     }
   }
+  for (const w of writes) {
+    const said = writeReason(w);
+    if (said.high) level = 'high';
+    reasons.push(said.text);
+  }
+  if (facts.secret) {
+    level = 'high';
+    reasons.push(`reads the credential file ${facts.secret}: its content would go to the model`);
+  }
+  // write_file replaces a binary file with text only when asked to (replace_binary), and that is never routine.
+  if (facts.kind === 'write' && facts.args.replace_binary === true) {
+    level = 'high';
+    reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
+  }
   if (facts.command && !facts.sandboxed) {
     level = maxRisk(level, 'medium');
     reasons.push('runs without a sandbox');
   }
-  if (facts.mcpServer) reasons.push(`a tool of the MCP server ${facts.mcpServer}`);
+  if (facts.mcpServer) reasons.push(`a tool of the MCP server ${facts.mcpServer}: warden cannot see what it does`);
   if (facts.kind === 'execute' && !facts.command && !facts.mcpServer) reasons.push('changes files or runs code');
   return { level, reasons };
+}
+
+/** A protected path given as an argument (a write target, a command's cwd). */
+function protectedArgument(facts: CallFacts): string | undefined {
+  for (const p of facts.paths) if (p.verdict.ok && p.verdict.protectedBy) return p.verdict.relative;
+  return undefined;
+}
+
+function writeReason(w: WriteFact): { high: boolean; text: string } {
+  if (w.dynamic) return { high: true, text: `writes ${w.target.replaceAll('\u0000', '')}, a path only known at run time` };
+  if (w.scratch) return { high: false, text: `writes ${w.target} (private to the sandbox, gone after the run)` };
+  if (w.verdict.ok && w.verdict.protectedBy) return { high: true, text: `writes the protected path ${w.verdict.relative}` };
+  return { high: false, text: `writes ${w.verdict.ok ? w.verdict.relative || '.' : w.target}` };
 }

@@ -97,8 +97,8 @@ describe('a person decides', () => {
 
   it('any queued request may be decided, not only the head', async () => {
     h = createGateHarness();
-    const first = h.call('execute_command', { command: 'echo 1' });
-    const second = h.call('execute_command', { command: 'echo 2' });
+    const first = h.call('execute_command', { command: 'npm run a' });
+    const second = h.call('execute_command', { command: 'npm run b' });
     const [a, b] = await h.waitForPending(2);
     h.gate.decide(b?.id as string, { kind: 'approve' });
     expect(await second).toMatchObject({ status: 'executed' });

@@ -35,7 +35,7 @@ const SEED = 20_240_611;
 function callOf(i: number, j: number): { tool: string; args: Record<string, string>; edited: Record<string, string> } {
   return j % 2 === 0
     ? { tool: 'write_file', args: { path: `agent-${i}/f${j}.txt`, content: `${i}-${j}` }, edited: { path: `agent-${i}/f${j}.txt`, content: `edited ${i}-${j}` } }
-    : { tool: 'execute_command', args: { command: `echo ${i}-${j}` }, edited: { command: `echo edited-${i}-${j}` } };
+    : { tool: 'execute_command', args: { command: `npm run job-${i}-${j}` }, edited: { command: `npm run edited-${i}-${j}` } };
 }
 
 describe('the approval queue under load', () => {
@@ -130,7 +130,7 @@ function pick(r: number): Choice {
 
 function ijOf(request: ApprovalRequest): [number, number] {
   const args = request.args as { path?: string; command?: string };
-  const m = args.path ? /agent-(\d+)\/f(\d+)/.exec(args.path) : /echo (\d+)-(\d+)/.exec(args.command ?? '');
+  const m = args.path ? /agent-(\d+)\/f(\d+)/.exec(args.path) : /npm run job-(\d+)-(\d+)/.exec(args.command ?? '');
   if (!m) throw new Error(`unexpected request ${JSON.stringify(args)}`);
   return [Number(m[1]), Number(m[2])];
 }

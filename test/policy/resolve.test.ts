@@ -91,8 +91,9 @@ describe('risk', () => {
     ['a write to package.json', () => write('package.json'), 'high', /protected path package.json/],
     ['a write under .git/', () => write('.git/config'), 'high', /protected path \.git\/config/],
     ['a write to .env.local', () => write('.env.local'), 'high', /protected path/],
-    ['a read-only command', () => exec('git status'), 'low', /read-only command/],
-    ['a read-only compound', () => exec('git diff && git log'), 'low', /read-only command/],
+    // git is no longer read-only to the guard (repository config can run programs, issue 10 §1).
+    ['a read-only command', () => exec('ls src'), 'low', /read-only command/],
+    ['a read-only compound', () => exec('cat src/a.ts | wc -l && ls'), 'low', /read-only command/],
     ['an ordinary command', () => exec('npm test'), 'medium', /^$/],
     ['rm', () => exec('rm -r build'), 'high', /deletes files/],
     ['git push --force', () => exec('git push --force origin main'), 'high', /rewriting remote history/],
@@ -163,7 +164,8 @@ describe('user and project rules', () => {
     ['rm x', 'deny'],
     ['ls; rm x', 'deny'],
     ['ls && rm -r build', 'deny'],
-    ['ls', 'ask'],
+    // `ls` is read-only and sandboxed: the built-in default runs it (issue 10 §5); the deny rule does not catch it.
+    ['ls', 'allow'],
     ['git rm x', 'ask'],
   ] as const)('command prefix deny `rm *`: %s → %s', (command, decision) => {
     const rules = [rule({ tool: 'execute_command', when: { command: 'rm *' }, decision: 'deny' })];
@@ -179,15 +181,16 @@ describe('user and project rules', () => {
   it('regular expressions over string arguments', () => {
     const rules = [rule({ tool: 'web_fetch', when: { regex: { url: '^https://internal\\.' } }, decision: 'deny' })];
     expect(decide(facts('web_fetch', { url: 'https://internal.example.com/x' }), rules).decision).toBe('deny');
-    expect(decide(facts('web_fetch', { url: 'https://docs.example.com/x' }), rules).decision).toBe('allow');
+    // web_fetch asks per domain by default (issue 9 §4): not denied, not allowed either.
+    expect(decide(facts('web_fetch', { url: 'https://docs.example.com/x' }), rules).decision).toBe('ask');
   });
 
   it('domain globs', () => {
     const rules = [rule({ tool: 'web_fetch', when: { domain: '*.example.com' }, decision: 'deny' })];
     expect(decide(facts('web_fetch', { url: 'https://api.example.com/x' }), rules).decision).toBe('deny');
     expect(decide(facts('web_fetch', { url: 'https://EXAMPLE.com./x' }), rules).decision).toBe('deny');
-    expect(decide(facts('web_fetch', { url: 'https://notexample.com/x' }), rules).decision).toBe('allow');
-    expect(decide(facts('web_fetch', { url: 'https://example.com.evil.io/x' }), rules).decision).toBe('allow');
+    expect(decide(facts('web_fetch', { url: 'https://notexample.com/x' }), rules).decision).toBe('ask');
+    expect(decide(facts('web_fetch', { url: 'https://example.com.evil.io/x' }), rules).decision).toBe('ask');
   });
 
   it('with two paths, an allow rule must cover both; a deny rule catches either', () => {
@@ -253,7 +256,7 @@ describe('modes', () => {
     ['plan', 'create_project', () => facts('create_project', { path: 'x' }), 'deny', 'mode-plan'],
     ['plan', 'read_file', () => facts('read_file', { path: 'src/a.ts' }), 'allow', 'default-allow-read_file'],
     ['plan', 'glob_files', () => facts('glob_files', { pattern: '*' }), 'allow', 'default-allow-glob_files'],
-    ['plan', 'web_fetch', () => facts('web_fetch', { url: 'https://example.com' }), 'allow', 'default-allow-web_fetch'],
+    ['plan', 'web_fetch', () => facts('web_fetch', { url: 'https://example.com' }), 'ask', 'default-ask-web_fetch'],
     ['plan', 'propose_plan', () => facts('propose_plan', { steps: ['a'] }), 'ask', 'default-ask-propose_plan'],
     ['plan', 'ask_user', () => facts('ask_user', { question: 'q' }), 'ask', 'default-ask-ask_user'],
     ['auto', 'write inside', () => write('src/a.ts'), 'allow', 'mode-auto'],
@@ -263,7 +266,7 @@ describe('modes', () => {
     ['auto', 'a destructive command', () => exec('rm -r build'), 'ask', 'default-ask-execute_command'],
     ['auto', 'a command it cannot judge', () => exec('bash -c "$x"'), 'ask', 'default-ask-execute_command'],
     ['auto', 'a write to a protected path', () => write('.github/workflows/ci.yml'), 'ask', 'default-ask-write_file'],
-    ['auto', 'an MCP tool', () => facts('mcp__fake__delete', { id: '1' }), 'allow', 'mode-auto'],
+    ['auto', 'an MCP tool', () => facts('mcp__fake__delete', { id: '1' }), 'ask', 'default-ask-mcp'],
     ['auto', 'a question', () => facts('ask_user', { question: 'q' }), 'ask', 'default-ask-ask_user'],
   ];
   it.each(cases)('%s: %s → %s (%s)', (mode, _label, make, decision, id) => {

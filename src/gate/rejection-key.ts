@@ -1,0 +1,17 @@
+import type { CallFacts } from '../policy/facts';
+import { hashArgs } from './hash';
+
+/**
+ * What "the same call" means for a repeat rejection: a fully parsed command by its parsed form (each
+ * part's argv and write targets) plus its other arguments, so `touch x`, `touch  x` and `touch "x"`
+ * are one call; anything else by its argument hash. A command the guard could not parse keeps the
+ * hash of its raw text: two texts it cannot read are not known to be the same.
+ * Contract: pure; never throws for schema-valid arguments.
+ */
+export function rejectionKey(tool: string, commandField: string | undefined, facts: CallFacts, argsHash: string): string {
+  const c = facts.command;
+  if (!commandField || c?.kind !== 'ok') return `${tool}:${argsHash}`;
+  const { [commandField]: _text, ...rest } = facts.args;
+  const parsed = c.parts.map((p) => (p.writes?.length ? { argv: p.argv, writes: p.writes } : { argv: p.argv }));
+  return `${tool}:parsed:${hashArgs({ ...rest, [commandField]: parsed })}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * Files that hold secrets by their name: reading one sends its content to the model's provider, so
+ * the policy asks first (issue 9 §4). Names, not contents: a file is judged before it is opened.
+ */
+import picomatch from 'picomatch';
+
+/**
+ * Gitignore-like patterns (no `/`: any depth) over project-relative paths, matched ignoring case.
+ * Private keys, key stores, token files of package managers and clouds, dotenv files.
+ */
+export const CREDENTIAL_PATTERNS: readonly string[] = [
+  '.env',
+  '.env.*',
+  '*.env',
+  '.envrc',
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  'id_ecdsa_sk',
+  'id_ed25519_sk',
+  '*.pem',
+  '*.key',
+  '*.p8',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  '*.ppk',
+  '*.kdbx',
+  '*.tfvars',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.pgpass',
+  '.htpasswd',
+  '.git-credentials',
+  '.dockercfg',
+  '.s3cfg',
+  'credentials',
+  'credentials.json',
+  'credentials.yml',
+  'credentials.yaml',
+  'client_secret*.json',
+  'service-account*.json',
+  'secrets.json',
+  'secrets.yml',
+  'secrets.yaml',
+  'secrets.toml',
+  '.docker/config.json',
+  '.kube/config',
+  '.ssh/**',
+  '.gnupg/**',
+];
+
+/**
+ * Templates committed on purpose, and public halves of key pairs: never secrets by name. `.env.example`
+ * is read by every setup guide; asking for it would teach people to approve `.env` without reading.
+ */
+const NOT_SECRET = ['.env.example', '.env.sample', '.env.template', '.env.dist', '*.pub', '.ssh/known_hosts', '.ssh/config'];
+
+const anyDepth = (p: string): string[] => [p, `**/${p}`];
+const secret = picomatch(CREDENTIAL_PATTERNS.flatMap(anyDepth), { dot: true, nocase: true });
+const exempt = picomatch(NOT_SECRET.flatMap(anyDepth), { dot: true, nocase: true });
+
+/** Whether a project-relative (or absolute) `/`-separated path names a credential file. Pure. */
+export function isCredentialPath(path: string): boolean {
+  const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  return p !== '' && p !== '.' && secret(p) && !exempt(p);
+}
+
+/**
+ * The word of a command that names a credential file (`cat .env`, `--key-file=certs/a.pem`), if any.
+ * Option values after `=` are read too. A best effort: `grep -r KEY .` reads `.env` without naming it.
+ */
+export function credentialWord(words: readonly string[]): string | undefined {
+  for (const word of words) {
+    const value = word.startsWith('-') && word.includes('=') ? word.slice(word.indexOf('=') + 1) : word;
+    if (isCredentialPath(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * ripgrep globs that keep credential files out of a folder search. Hidden ones (`.env`, `.npmrc`)
+ * are skipped by rg already; these cover the visible ones (`server.pem`, `credentials.json`).
+ */
+export const CREDENTIAL_RG_EXCLUDES: readonly string[] = CREDENTIAL_PATTERNS.map((p) => `--glob=!${p}`);
