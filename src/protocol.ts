@@ -36,7 +36,8 @@ export type GrantScope = {
 export type Grant = GrantScope & { id: string; createdAt: string; expiresAt?: string; uses: number };
 
 export type ApprovalPreview =
-  | { kind: 'diff'; path: string; before: string; after: string; isNew: boolean }
+  /** `binary`: the file being replaced holds a NUL byte; `before` then describes it instead of showing it. */
+  | { kind: 'diff'; path: string; before: string; after: string; isNew: boolean; binary?: true }
   | {
       kind: 'command';
       command: string;

@@ -33,6 +33,8 @@ import { createSpawnAgentsTool } from './tools/spawn-agents';
 import type { AnyTool, SandboxInfo } from './tools/types';
 import { createUpdatePlanTool } from './tools/update-plan';
 import { createWebTools } from './tools/web-search';
+import { watchProjectRoot } from './tools/safe-fs-root';
+import { sweepStaleTemps } from './tools/safe-fs-sweep';
 
 export type SessionOptions = {
   root: string;
@@ -168,6 +170,19 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...withAgentsMd(readAgentsMd(fence.root)),
   });
 
+  // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.
+  void sweepStaleTemps(fence.root).then((swept) => {
+    if (swept.removed.length > 0) emit({ type: 'notice', level: 'info', text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.` });
+  });
+  // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
+  let rootGone: string | undefined;
+  const stopRootWatch = watchProjectRoot(fence.root, (message) => {
+    rootGone = message;
+    emit({ type: 'error', message });
+    needHub().cancel();
+    broker.failWhere(() => true, 'task_cancelled', message);
+  });
+
   // The MCP SDK is loaded only when servers are configured: start-up is a feature.
   const servers = o.mcpServers ?? {};
   const mcp: McpManager | undefined = Object.keys(servers).length === 0 ? undefined : (await import('./mcp/manager')).createMcpManager({
@@ -244,15 +259,16 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      send: (command) => commandsHandler.handle(command),
+      send: (command) => (rootGone && command.type === 'submit' ? emit({ type: 'error', message: rootGone }) : commandsHandler.handle(command)),
       snapshot,
     },
-    run: (prompt) => commandsHandler.runPrompt(prompt),
+    run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
     attachApprover: () => broker.attachApprover(),
     ready: guardReady,
     async close() {
       if (closed) return;
       closed = true;
+      stopRootWatch();
       needHub().cancel();
       broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
       await mcp?.close();

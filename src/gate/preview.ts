@@ -1,6 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
 import type { ApprovalPreview } from '../protocol';
 import type { CallFacts } from '../policy/facts';
+import { formatBytes } from '../tools/fs-common';
+import { readFileSafely } from '../tools/safe-fs';
+import { looksBinary, shownText } from '../tools/text-bytes';
 import { hashContent } from './hash';
 
 const PREVIEW_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -19,7 +21,7 @@ export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, d
     if (target?.ok) {
       const before = await readExisting(target.path);
       return {
-        preview: { kind: 'diff', path: target.relative, before: before.text ?? '', after: a.content, isNew: before.text === undefined },
+        preview: { kind: 'diff', path: target.relative, before: before.text ?? '', after: a.content, isNew: before.text === undefined, ...(before.binary ? { binary: true as const } : {}) },
         fileHash: before.hash,
       };
     }
@@ -60,16 +62,28 @@ function shownWrite(w: NonNullable<CallFacts['writes']>[number]): ShownWrite {
   return w.verdict.protectedBy ? { path, protected: w.verdict.protectedBy } : { path };
 }
 
-/** The current content and hash of a file a write will replace ('absent' when it does not exist). */
-export async function readExisting(path: string): Promise<{ text?: string; hash: string }> {
+/**
+ * The current content and hash of a file a write will replace ('absent' when it does not exist).
+ * Read through a verified descriptor (safe-fs.ts): a swapped folder cannot put an outside file on the
+ * card. A binary file (a NUL byte anywhere) is described, not shown, and flagged `binary`.
+ */
+export async function readExisting(path: string): Promise<{ text?: string; hash: string; binary?: true }> {
   try {
-    const info = await stat(path);
-    if (!info.isFile()) return { hash: 'not-a-file' };
-    if (info.size > PREVIEW_LIMIT_BYTES) return { text: `(existing file of ${info.size} bytes is too large to preview)`, hash: `size:${info.size}:${info.mtimeMs}` };
-    const bytes = await readFile(path);
-    return { text: bytes.toString('utf8'), hash: hashContent(bytes) };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { hash: hashContent(undefined) };
+    const found = await readFileSafely({ path }, PREVIEW_LIMIT_BYTES);
+    switch (found.kind) {
+      case 'absent':
+        return { hash: hashContent(undefined) };
+      case 'not-file':
+        return { hash: 'not-a-file' };
+      case 'too-large':
+        return { text: `(existing file of ${found.size} bytes is too large to preview)`, hash: `size:${found.size}:${found.mtimeMs}` };
+      case 'file':
+        if (looksBinary(found.bytes)) {
+          return { text: `(binary file of ${formatBytes(found.size)}, not shown: the text below replaces all of it)`, hash: hashContent(found.bytes), binary: true };
+        }
+        return { text: shownText(found.bytes), hash: hashContent(found.bytes) };
+    }
+  } catch {
     return { text: '', hash: 'unreadable' };
   }
 }

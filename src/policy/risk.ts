@@ -52,6 +52,11 @@ export function assessRisk(facts: CallFacts): Risk {
     level = 'high';
     reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
   }
+  // write_file replaces a binary file with text only when asked to (replace_binary), and that is never routine.
+  if (facts.kind === 'write' && facts.args.replace_binary === true) {
+    level = 'high';
+    reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
+  }
   if (facts.command && !facts.sandboxed) {
     level = maxRisk(level, 'medium');
     reasons.push('runs without a sandbox');

@@ -28,7 +28,7 @@ export type FencedPath = { path: string; root?: string };
 export type FileRead =
   | { kind: 'file'; bytes: Buffer; mode: number; size: number }
   | { kind: 'absent' }
-  | { kind: 'too-large'; size: number }
+  | { kind: 'too-large'; size: number; mtimeMs: number }
   | { kind: 'not-file'; what: 'dir' | 'other' };
 
 /** Error codes of our own, next to the errno codes Node gives (`describeFsError` words both). */
@@ -56,9 +56,9 @@ export async function readFileSafely(target: FencedPath, maxBytes: number): Prom
     const info = await handle.stat();
     if (info.isDirectory()) return { kind: 'not-file', what: 'dir' };
     if (!info.isFile()) return { kind: 'not-file', what: 'other' };
-    if (info.size > maxBytes) return { kind: 'too-large', size: info.size };
+    if (info.size > maxBytes) return { kind: 'too-large', size: info.size, mtimeMs: info.mtimeMs };
     const bytes = await readBounded(handle, info.size, maxBytes);
-    if (bytes.length > maxBytes) return { kind: 'too-large', size: bytes.length };
+    if (bytes.length > maxBytes) return { kind: 'too-large', size: bytes.length, mtimeMs: info.mtimeMs };
     return { kind: 'file', bytes, mode: info.mode & 0o7777, size: bytes.length };
   } finally {
     await handle.close();

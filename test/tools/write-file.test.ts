@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countLineChanges, createWriteFileTool, defaultWriteFileEffects, WRITE_MAX_BYTES } from '../../src/tools/write-file';
@@ -96,6 +96,67 @@ describe('write_file', () => {
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
     expect(checks).toBe(2);
     expect(t.preImages).toEqual([]);
+  });
+});
+
+describe('write_file keeps bytes the diff does not show', () => {
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+  it('rewrites one line of a Latin-1 file and keeps the other lines byte for byte', async () => {
+    t = makeToolContext();
+    const original = latin1('# caf\xe9\nvalue = 1\n# na\xefve\n');
+    writeFileSync(join(t.root, 'conf.txt'), original);
+    const shown = original.toString('utf8');
+    const result = await tool.execute({ path: 'conf.txt', content: shown.replace('value = 1', 'value = 2') }, t.ctx);
+    expect(result).toMatchObject({ ok: true, output: expect.stringContaining('2 unchanged lines that are not UTF-8 kept their bytes') });
+    expect(readFileSync(join(t.root, 'conf.txt')).equals(latin1('# caf\xe9\nvalue = 2\n# na\xefve\n'))).toBe(true);
+  });
+
+  it('refuses to change a line holding an undecodable byte, and writes nothing', async () => {
+    t = makeToolContext();
+    const original = latin1('caf\xe9 = 1\n');
+    writeFileSync(join(t.root, 'menu.txt'), original);
+    const result = await tool.execute({ path: 'menu.txt', content: 'caf\uFFFD = 2\n' }, t.ctx);
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('not valid UTF-8') });
+    expect(readFileSync(join(t.root, 'menu.txt')).equals(original)).toBe(true);
+    expect(t.preImages).toEqual([]);
+  });
+
+  it.each([
+    ['a PNG header', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00])],
+    ['text with a NUL after 8 KB', Buffer.concat([Buffer.alloc(9000, 'a'), Buffer.from([0, 0x0a])])],
+  ])('refuses to overwrite a binary file (%s) with text unless replace_binary is given', async (_name, bytes) => {
+    t = makeToolContext();
+    writeFileSync(join(t.root, 'img.bin'), bytes);
+    const refused = await tool.execute({ path: 'img.bin', content: 'text\n' }, t.ctx);
+    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('replace_binary: true') });
+    expect(readFileSync(join(t.root, 'img.bin')).equals(bytes)).toBe(true);
+    const replaced = await tool.execute({ path: 'img.bin', content: 'text\n', replace_binary: true }, t.ctx);
+    expect(replaced).toMatchObject({ ok: true, data: { replacedBinary: true } });
+    expect(readFileSync(join(t.root, 'img.bin'), 'utf8')).toBe('text\n');
+  });
+
+  it('hands the bytes it read to the checkpoint, so undo does not reopen the path', async () => {
+    t = makeToolContext();
+    writeFileSync(join(t.root, 'a.txt'), 'old\n');
+    chmodSync(join(t.root, 'a.txt'), 0o640);
+    const seen: unknown[] = [];
+    t.ctx.recordPreImage = async (_path, pre) => {
+      seen.push(pre);
+    };
+    await tool.execute({ path: 'a.txt', content: 'new\n' }, t.ctx);
+    await tool.execute({ path: 'b.txt', content: 'new\n' }, t.ctx);
+    expect(seen).toEqual([{ kind: 'file', bytes: Buffer.from('old\n'), mode: 0o640 }, { kind: 'absent' }]);
+  });
+});
+
+describe('write_file when the project root is gone', () => {
+  it.each(['new.txt', 'deep/er/new.txt'])('refuses %s and does not recreate the root', async (path) => {
+    t = makeToolContext();
+    rmSync(t.root, { recursive: true });
+    const result = await tool.execute({ path, content: 'x' }, t.ctx);
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('no longer exists') });
+    expect(existsSync(t.root)).toBe(false);
   });
 });
 
