@@ -1,4 +1,7 @@
-import { firstOperand, gitSubcommand, programName } from './command-programs';
+import { gitDestructive } from './command-destructive-git';
+import { hasLong, hasShort, isLong, operands } from './command-gnu-options';
+import { firstOperand, programName } from './command-programs';
+import { readSed } from './command-sed';
 
 type Check = (argv: readonly string[], name: string) => string | undefined;
 
@@ -11,39 +14,33 @@ const CONTAINER_DELETES = /^(rm|rmi|kill)$/;
 const CONTAINER_GROUP_DELETES = /^(rm|prune|remove)$/;
 
 const has = (argv: readonly string[], pattern: RegExp): boolean => argv.some((a) => pattern.test(a));
-/** A short-option cluster containing the letter: `-fd`, `-xdf`. */
-const shortFlag = (letter: string): RegExp => new RegExp(`^-[A-Za-z]*${letter}[A-Za-z]*$`);
+/** Devices that read as empty or junk: copying one onto a file empties or garbles it. */
+const EMPTY_SOURCES = /^\/dev\/(null|zero|random|urandom|full)$/;
 
-function git(argv: readonly string[]): string | undefined {
-  const { sub, rest } = gitSubcommand(argv);
-  switch (sub) {
-    case 'push':
-      if (has(rest, /^(--force|--force-with-lease|--force-if-includes)(=|$)/) || has(rest, shortFlag('f'))) {
-        return 'force-pushes, rewriting remote history (git push --force)';
-      }
-      if (has(rest, /^(--delete|-d|--mirror|--prune)$/) || rest.some((a) => /^\+|^:/.test(a))) {
-        return 'deletes or overwrites remote refs (git push)';
-      }
-      return undefined;
-    case 'reset':
-      return rest.includes('--hard') || rest.includes('--merge') ? 'discards uncommitted changes (git reset --hard)' : undefined;
-    case 'clean':
-      return has(rest, /^--force$/) || has(rest, shortFlag('f')) ? 'deletes untracked files (git clean -f)' : undefined;
-    case 'checkout':
-      if (rest.includes('--') || rest.includes('.') || has(rest, /^(-f|--force)$/)) return 'discards uncommitted changes (git checkout --)';
-      return undefined;
-    case 'restore':
-      // `git restore --staged x` only unstages; anything touching the worktree discards edits.
-      return rest.includes('--staged') && !has(rest, /^(--worktree|-W)$/) ? undefined : 'discards uncommitted changes (git restore)';
-    case 'branch':
-      return has(rest, /^(-D|--delete)$/) || (has(rest, /^-d$/) && has(rest, /^(-f|--force)$/)) ? 'deletes a branch (git branch -D)' : undefined;
-    case 'stash':
-      return rest[0] === 'drop' || rest[0] === 'clear' ? `drops stashed changes (git stash ${rest[0]})` : undefined;
-    case 'rm':
-      return rest.includes('--cached') ? undefined : 'deletes files (git rm)';
-    case 'filter-branch':
-    case 'filter-repo':
-      return `rewrites repository history (git ${sub})`;
+/** mv, cp, ln, install, sed, tar, zip, rsync: the forms that lose data. */
+function files(argv: readonly string[], name: string): string | undefined {
+  switch (name) {
+    case 'mv':
+      return 'moves files away, and overwrites the destination if it exists (mv)';
+    case 'cp':
+    case 'install': {
+      const short = name === 'cp' ? 'St' : 'gmoSt';
+      const source = operands(argv, short, ['target-directory', 'suffix', 'mode', 'owner', 'group']).find((o) => EMPTY_SOURCES.test(o));
+      return source ? `empties or overwrites the destination with ${source} (${name})` : undefined;
+    }
+    case 'ln':
+      return hasShort(argv, 'f', 'St') || hasLong(argv, 'force', 'remove-destination') ? 'replaces an existing file with a link (ln -f)' : undefined;
+    case 'sed':
+    case 'gsed':
+      return readSed(argv).inPlace ? 'edits files in place (sed -i)' : undefined;
+    case 'tar':
+      return hasLong(argv, 'remove-files') ? 'deletes the files it archives (tar --remove-files)' : undefined;
+    case 'zip':
+      return hasShort(argv, 'm', 'bnitxP') || argv.some((a) => isLong(a, 'move', 3)) ? 'deletes the files it archives (zip -m)' : undefined;
+    case 'rsync':
+      return argv.some((a) => isLong(a, 'delete', 3) || isLong(a, 'remove-source-files', 3))
+        ? 'deletes files (rsync --delete / --remove-source-files)'
+        : undefined;
     default:
       return undefined;
   }
@@ -64,7 +61,16 @@ function container(argv: readonly string[], name: string): string | undefined {
 }
 
 const CHECKS: Record<string, Check> = {
-  git,
+  git: (argv) => gitDestructive(argv),
+  mv: files,
+  cp: files,
+  install: files,
+  ln: files,
+  sed: files,
+  gsed: files,
+  tar: files,
+  zip: files,
+  rsync: files,
   docker: container,
   podman: container,
   'docker-compose': container,

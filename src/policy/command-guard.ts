@@ -3,8 +3,7 @@ import type { Parser as ParserType } from 'web-tree-sitter';
 import { display, type JudgedPart, judgePart } from './command-judge-part';
 import { CommandCollector } from './command-parse';
 import { type RawCommand, rootScope } from './command-raw';
-import { cwdAfterCd } from './command-paths';
-import { programName } from './command-programs';
+import { CwdTracker } from './command-cwd';
 import type { CommandGuard, CommandPart, CommandVerdict } from './command-types';
 
 /** Past these limits the guard does not judge; the gate asks. */
@@ -62,12 +61,13 @@ function judgeCommand(parser: ParserType, command: string): CommandVerdict {
   const collector = new CommandCollector(parser, { maxDepth: COMMAND_LIMITS.maxDepth, maxParts: COMMAND_LIMITS.maxParts });
   collector.collectSource(command, rootScope());
   const judged: JudgedPart[] = [];
-  let cwd: string | undefined;
+  // Tracks `cd / && rm -rf *` and `cd src && echo x > out` (writes src/out), per subshell.
+  const cwd = new CwdTracker();
   // Judging may queue more commands (the code of `bash -c`), so the list can grow under the loop.
   for (let i = 0; i < collector.commands.length && i <= COMMAND_LIMITS.maxParts; i++) {
-    const part = judgePart(collector, collector.commands[i] as RawCommand, cwd);
-    // Tracks `cd / && rm -rf *`. Subshell scoping is ignored: that can only make the guard stricter.
-    if (programName(part.part.argv[0]) === 'cd') cwd = cwdAfterCd(cwd, part.part.argv);
+    const raw = collector.commands[i] as RawCommand;
+    const part = judgePart(collector, raw, cwd.at(raw.shell));
+    cwd.follow(raw.shell, part.part.argv);
     judged.push(part);
   }
   return verdictOf(collector, judged);

@@ -1,8 +1,12 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import { type Arg, innerScope, type RawCommand, type Scope, type SubRange } from './command-raw';
 import { type RedirectSink, readRedirect } from './command-redirects';
+import { hiddenContinuation, hiddenSyntax } from './command-hidden-syntax';
 import { describeParseError, childNodes as kids } from './command-tree';
-import { evaluateWord } from './command-words';
+import { evaluateWord, markDynamic } from './command-words';
+
+/** What `{}` stands for in `find -exec` / `fd -x`: each file found, unknown until run time. */
+export const FOUND_FILE = markDynamic('{}');
 
 /**
  * Walks tree-sitter-bash syntax trees into simple commands: lists, pipelines, subshells, groups,
@@ -15,6 +19,7 @@ export class CommandCollector {
   /** Functions defined in the line: name → id of the first command after the definition. */
   readonly functionsDefined = new Map<string, number>();
   private nextPipe = 0;
+  private nextShell = 0;
 
   constructor(
     private readonly parser: Parser,
@@ -25,12 +30,19 @@ export class CommandCollector {
     return this.commands.length > this.limits.maxParts;
   }
 
+  /** A fresh subshell id: commands in it cannot move the working directory of the rest. */
+  newShellId(): number {
+    return this.nextShell++;
+  }
+
   /** Parses shell source (the whole line, or a `bash -c` string) and collects its commands. */
   collectSource(source: string, scope: Scope): void {
     if (scope.depth > this.limits.maxDepth) {
       this.problems.push(`Shell commands are nested more than ${this.limits.maxDepth} levels deep.`);
       return;
     }
+    const continuation = hiddenContinuation(source);
+    if (continuation) this.problems.push(continuation);
     const tree = this.parser.parse(source);
     if (!tree) {
       this.problems.push('The shell parser returned nothing.');
@@ -38,7 +50,10 @@ export class CommandCollector {
     }
     try {
       if (tree.rootNode.hasError) this.problems.push(describeParseError(tree.rootNode, source));
-      else this.walk(tree.rootNode, scope);
+      else {
+        this.problems.push(...hiddenSyntax(tree.rootNode));
+        this.walk(tree.rootNode, scope);
+      }
     } finally {
       tree.delete();
     }
@@ -69,6 +84,8 @@ export class CommandCollector {
       case 'process_substitution':
         this.substitution(node, scope);
         return;
+      case 'subshell':
+        return this.walkChildren(node, this.subshell(scope));
       case 'comment':
         return;
       default:
@@ -82,12 +99,17 @@ export class CommandCollector {
     children.forEach((child, i) => {
       if (!child.isNamed) return;
       const background = children[i + 1]?.type === '&';
-      this.walk(child, background ? { ...scope, background: true } : scope);
+      this.walk(child, background ? { ...this.subshell(scope), background: true } : scope);
     });
   }
 
   private pipeline(stages: readonly Node[], scope: Scope, first = 0, id = this.nextPipe++): void {
-    stages.forEach((stage, i) => this.walk(stage, { ...scope, pipes: [...scope.pipes, { id, stage: first + i }] }));
+    // Every stage of a pipeline runs in its own subshell.
+    stages.forEach((stage, i) => this.walk(stage, { ...this.subshell(scope), pipes: [...scope.pipes, { id, stage: first + i }] }));
+  }
+
+  private subshell(scope: Scope): Scope {
+    return { ...scope, shell: [...scope.shell, this.newShellId()] };
   }
 
   private command(node: Node, scope: Scope): void {
@@ -134,9 +156,26 @@ export class CommandCollector {
       this.pipeline(body ? [body] : [], inner, 0, id);
       const tails = sink.pipeTails.flatMap((t) => kids(t).filter((c) => c.isNamed));
       this.pipeline(tails, scope, 1, id);
-    } else if (body) this.walk(body, inner);
+    } else if (body) this.walkRedirected(body, scope, inner);
     else this.add(node.text, inner);
     for (const right of sink.rights) this.walk(right, scope);
+  }
+
+  /**
+   * tree-sitter hangs `a && b > f` and `a | b > f` off the whole list or pipeline; bash gives the
+   * redirection to the last command only. Compound bodies (`( … ) > f`, loops) keep it for all.
+   */
+  private walkRedirected(body: Node, scope: Scope, inner: Scope): void {
+    const named = kids(body).filter((c) => c.isNamed);
+    if (body.type === 'list' && named.length > 0) {
+      named.forEach((c, i) => (i === named.length - 1 ? this.walkRedirected(c, scope, inner) : this.walk(c, scope)));
+    } else if (body.type === 'pipeline' && named.length > 0) {
+      const id = this.nextPipe++;
+      named.forEach((stage, i) => {
+        const base = i === named.length - 1 ? inner : scope;
+        this.walk(stage, { ...this.subshell(base), pipes: [...scope.pipes, { id, stage: i }] });
+      });
+    } else this.walk(body, inner);
   }
 
   private declaration(node: Node, scope: Scope): void {
@@ -156,9 +195,10 @@ export class CommandCollector {
   }
 
   /** Walks a `$(…)`, backtick or `<(…)` body; returns the ids of the commands found in it. */
-  substitution(node: Node, scope: Scope): SubRange {
+  substitution(node: Node, outer: Scope): SubRange {
     const from = this.commands.length;
     const text = node.text;
+    const scope = this.subshell(outer);
     if (text.startsWith('`') && text.includes('\\`')) {
       // Escaped backticks nest substitutions; bash unescapes the body and parses it again.
       this.collectSource(text.slice(1, -1).replace(/\\([\\`$])/g, '$1'), { ...scope, depth: scope.depth + 1 });
@@ -167,19 +207,20 @@ export class CommandCollector {
   }
 
   /** Adds a command another one starts (`find -exec rm {} ;`), judged like any other part. */
-  spawn(parent: RawCommand, args: Arg[]): void {
+  spawn(parent: RawCommand, args: Arg[], within: string[]): void {
     if (this.overflow) return;
-    const { pipes, background, functions, depth } = parent;
-    const raw = this.add(args.map((a) => a.value).join(' '), { pipes, background, functions, redirects: [], depth });
-    raw.args = args;
+    const { pipes, background, functions, depth, shell } = parent;
+    const raw = this.add(args.map((a) => a.value).join(' '), { pipes, background, functions, redirects: [], depth, shell: [...shell, this.newShellId()] });
+    raw.args = args.map((a) => (a.value === '{}' ? { ...a, value: FOUND_FILE } : a));
+    raw.within = within;
   }
 
   /** Evaluates one word (adjacent nodes) and walks the substitutions inside it. */
   evaluate(nodes: readonly Node[], scope: Scope): Arg[] {
     if (nodes.length === 0) return [];
-    const { values, substitutions } = evaluateWord(nodes);
+    const { values, substitutions, glob } = evaluateWord(nodes);
     const subs = substitutions.map((s) => this.substitution(s, scope));
-    return values.map((value) => ({ value, subs }));
+    return values.map((value) => (glob ? { value, subs, glob } : { value, subs }));
   }
 
   private add(text: string, scope: Scope): RawCommand {
@@ -193,6 +234,7 @@ export class CommandCollector {
       pipes: scope.pipes,
       functions: scope.functions,
       depth: scope.depth,
+      shell: scope.shell,
       ...(scope.stdin ? { stdin: scope.stdin } : {}),
     };
     this.commands.push(raw);

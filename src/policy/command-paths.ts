@@ -60,11 +60,3 @@ export function resolveAgainst(cwd: string | undefined, operand: string): string
   const inHome = posix.join('/', cwd.slice(1), operand);
   return inHome === '/' ? '~' : `~${inHome}`;
 }
-
-/** The working directory after `cd <args>`, when it can be known from the words alone. */
-export function cwdAfterCd(cwd: string | undefined, argv: readonly string[]): string | undefined {
-  const target = argv.slice(1).find((a) => !/^-[LPe@]+$/.test(a)) ?? '~';
-  if (target === '-' || isDynamic(target)) return undefined;
-  const next = resolveAgainst(cwd, target);
-  return next.startsWith('/') || next.startsWith('~') ? next : undefined;
-}

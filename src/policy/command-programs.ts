@@ -132,3 +132,11 @@ export function gitSubcommand(argv: readonly string[]): { sub: string; rest: str
 export function firstOperand(argv: readonly string[], from = 1): string | undefined {
   return argv.slice(from).find((a) => !a.startsWith('-'));
 }
+
+/** Directories whose programs are the system's own; `./cat` or `bin/ls` is whatever that file is. */
+const SYSTEM_DIRS = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+
+/** True when a command word runs the program of that name from PATH or a system directory. */
+export function isSystemProgram(word: string | undefined): boolean {
+  return word !== undefined && (!word.includes('/') || SYSTEM_DIRS.test(word));
+}

@@ -2,10 +2,14 @@
 
 /** Ids `[from, to)` of the commands found inside one `$(…)`, backtick or `<(…)` substitution. */
 export type SubRange = { from: number; to: number };
-/** One word after quote removal, with the substitutions it contains. */
-export type Arg = { value: string; subs: SubRange[] };
-/** A file redirection: `op` is the operator (`>`, `>>`, `&>`, `<`, `>&` …). */
-export type Redirect = { op: string; fd?: string; target: Arg };
+/** One word after quote removal, with the substitutions it contains; `glob` when unquoted `*?[` remain. */
+export type Arg = { value: string; subs: SubRange[]; glob?: boolean };
+/**
+ * A file redirection: `op` is the operator (`>`, `>>`, `&>`, `<`, `>&` …). `openedIn` is set by
+ * the judge the first time a command of its statement runs: the directory the shell opens it in
+ * (`(cd src; ls) > out` writes `out`, not `src/out`).
+ */
+export type Redirect = { op: string; fd?: string; target: Arg; openedIn?: string | null };
 /** Literal input given to a command in the command line itself. */
 export type Stdin = { kind: 'heredoc' | 'herestring'; text: string; dynamic: boolean; subs: SubRange[] };
 /** Position of a command in a pipeline: stage 0 writes into stage 1, and so on. */
@@ -19,6 +23,8 @@ export type Scope = {
   redirects: Redirect[];
   stdin?: Stdin;
   depth: number;
+  /** The subshells this runs in, outermost first (`[]` is the shell of the line itself). */
+  shell: number[];
 };
 
 /** One simple command as the shell would run it (before unwrapping `sudo`, `env`, …). */
@@ -34,10 +40,14 @@ export type RawCommand = {
   /** Functions whose body contains this command, outermost first. */
   functions: string[];
   depth: number;
+  /** The subshells it runs in: a `cd` there does not move commands outside them. */
+  shell: number[];
+  /** For `find -exec` / `fd -x` commands: the directories whose files `{}` stands for. */
+  within?: string[];
 };
 
 /** The scope of a whole command line. */
-export const rootScope = (): Scope => ({ pipes: [], background: false, functions: [], redirects: [], depth: 0 });
+export const rootScope = (): Scope => ({ pipes: [], background: false, functions: [], redirects: [], depth: 0, shell: [] });
 
 /** The scope for a command's own words and redirections: the statement's redirections stay behind. */
 export const innerScope = (scope: Scope): Scope => ({
@@ -46,4 +56,5 @@ export const innerScope = (scope: Scope): Scope => ({
   functions: scope.functions,
   redirects: [],
   depth: scope.depth,
+  shell: scope.shell,
 });

@@ -1,5 +1,6 @@
 import { isCriticalPath, isDevicePath, resolveAgainst } from './command-paths';
 import { programName } from './command-programs';
+import { isReadOnly } from './command-readonly';
 import { EXPANSION_MARK } from './command-words';
 
 /** A hard rule that matched: a stable id for audit and tests, and one sentence for a person. */
@@ -90,13 +91,21 @@ const find: Rule = (argv, _name, cwd) => {
   for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(resolveAgainst(cwd, argv[i] as string));
   // With no starting point find searches the working directory.
   if (starts.length === 0) starts.push(resolveAgainst(cwd, '.'));
-  const action = argv.slice(i).find((a) => FIND_ACTIONS.has(a));
+  const rest = argv.slice(i);
+  // `find / -name x -exec ls {} +` only reads; `-delete` or `-exec rm` over everything does not.
+  const action = rest.find((a, k) => FIND_ACTIONS.has(a) && (a === '-delete' || !isReadOnly(execArgs(rest, k))));
   const root = starts.find(isCriticalPath);
   if (action && root !== undefined) {
     return deny('cmd-find-root-delete', `find ${display(root)} ${action} would act on every file of the system or a home directory.`);
   }
   return undefined;
 };
+
+/** The command of `-exec cmd args… ;` (or `+`) starting at `rest[at]`. */
+function execArgs(rest: readonly string[], at: number): string[] {
+  const end = rest.findIndex((a, j) => j > at && (a === ';' || a === '+'));
+  return rest.slice(at + 1, end < 0 ? rest.length : end);
+}
 
 const systemctl: Rule = (argv, name) => {
   const verb = argv.slice(1).find((a) => !a.startsWith('-'));

@@ -32,6 +32,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   nohup: {},
   builtin: {},
   busybox: {},
+  toybox: {},
   setsid: {},
   unbuffer: {},
   exec: { withArg: 'a' },

@@ -12,7 +12,7 @@ export const EXPANSION_MARK = '\u0000';
 export const isDynamic = (value: string): boolean => value.includes(EXPANSION_MARK);
 
 /** The words one source word becomes (brace expansion can make several) and the substitutions to walk. */
-export type WordValue = { values: string[]; substitutions: Node[] };
+export type WordValue = { values: string[]; substitutions: Node[]; glob: boolean };
 
 const DQ_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
 
@@ -25,7 +25,9 @@ export function evaluateWord(nodes: readonly Node[]): WordValue {
   const substitutions: Node[] = [];
   appendNodes(nodes, pieces, substitutions);
   const values = expandBraces(pieces) ?? [markDynamic(nodes.map((n) => n.text).join(''))];
-  return { values, substitutions };
+  // Pathname expansion happens after quote removal, on unquoted `*`, `?` and `[` only.
+  const glob = pieces.some((p) => !p.quoted && /[*?[]/.test(p.text));
+  return { values, substitutions, glob };
 }
 
 /** Marks an unresolved expansion by its source text. */

@@ -214,14 +214,16 @@ const ALLOWED: Array<[string, boolean | undefined]> = [
   ['cat package.json', true],
   ['wc -l src/*.ts', true],
   ['pwd', true],
-  ['git status', true],
-  ['git log --oneline -n 5', true],
-  ['git diff HEAD~1 -- src', true],
-  ['git show HEAD:README.md', true],
+  ['git status', false],
+  ['git log --oneline -n 5', false],
+  ['git diff HEAD~1 -- src', false],
+  ['git show HEAD:README.md', false],
   ['git branch', true],
   ['git rev-parse --abbrev-ref HEAD', true],
-  ['git ls-files | wc -l', true],
-  ['git blame src/cli.tsx', true],
+  ['git log --oneline --no-show-signature -n 5', false],
+  ['git ls-tree HEAD', true],
+  ['git ls-files | wc -l', false],
+  ['git blame src/cli.tsx', false],
   ['git remote -v', true],
   ['node --version', true],
   ['python3 --version', true],
@@ -245,7 +247,6 @@ const ALLOWED: Array<[string, boolean | undefined]> = [
   ['curl -s https://example.com/api', false],
   ['curl -s x | jq .name', false],
   ['evil; evil() { :; }', false],
-  ['curl -s x | python3 -c "import json,sys; print(json.load(sys.stdin))"', false],
   ['git add -A && git commit -m "wip"', false],
   ['mkdir -p build && cp -r src build/', false],
   ['ls > listing.txt', false],
@@ -275,8 +276,7 @@ const ALLOWED: Array<[string, boolean | undefined]> = [
   ['cp a /dev/null', false],
   ['ls | while read f; do echo "$f"; done', true],
   ['git commit -m "$(cat <<\'EOF\'\nFix the thing\n\nrm -rf / is not run\nEOF\n)"', false],
-  ["trap 'echo done' EXIT", true],
-  ['set -euo pipefail; git status', true],
+  ['set -euo pipefail; git status', false],
   ["alias ll='ls -la'", true],
 ];
 
@@ -301,7 +301,10 @@ const CANNOT_JUDGE: Array<[string, string, RegExp]> = [
   ['a command name from ${…}', '${TOOL} build', /only known at run time/],
   ['a command name from $(…)', '$(which rm) -rf x', /only known at run time/],
   ['a bash -c script from a variable', 'bash -c "$SCRIPT"', /only known at run time/],
-  ['an expanded here-doc fed to a shell', 'bash <<EOF\nrm $TARGET\nEOF', /only known at run time/],
+  ['an expanded here-doc fed to a shell', 'bash <<EOF\nrm $TARGET\nEOF', /cannot read/],
+  ['inline python', 'curl -s x | python3 -c "import json,sys; print(json.load(sys.stdin))"', /python3 code the guard cannot read: import json/],
+  ['a trap', "trap 'echo done' EXIT", /trap runs its code later/],
+  ['a shell reading a file through a pipe', 'cat script.sh | bash', /cannot read/],
   ['wrappers nested too deep', 'nice nice nice nice nice nice nice nice nice nice ls', /too deep/],
   ['shell code nested too deep', `sh -c "sh -c 'sh -c \\"sh -c \\\\\\"sh -c ls\\\\\\"\\"'"`, /nested/],
   ['the empty command', '   ', /empty/],
@@ -392,7 +395,7 @@ describe('command guard: parts, classification and notes', () => {
     expect(guard.judge('ls > out.txt').notes).toContain('writes to a file via > (out.txt)');
     expect(guard.judge('sleep 10 &').notes).toContain('runs in the background');
     expect(guard.judge('curl -s x').notes).toContain('uses network: curl');
-    expect(guard.judge('cat script.sh | bash').notes).toContain('pipes into a shell');
+    expect(guard.judge("echo 'ls' | bash").notes).toContain('pipes into a shell');
     expect(guard.judge('bash -c "ls"').notes).toContain('runs a nested shell command (bash -c)');
     expect(guard.judge('FOO=1 make').notes).toContain('sets environment: FOO');
   });
@@ -405,7 +408,8 @@ describe('command guard: parts, classification and notes', () => {
 
   it('is read-only only when every part is', () => {
     expect(guard.judge('ls && touch x')).toMatchObject({ kind: 'ok', readOnly: false });
-    expect(guard.judge('git status; git log')).toMatchObject({ kind: 'ok', readOnly: true });
+    expect(guard.judge('git rev-parse HEAD; git ls-tree HEAD')).toMatchObject({ kind: 'ok', readOnly: true });
+    expect(guard.judge('git status; git log')).toMatchObject({ kind: 'ok', readOnly: false });
     expect(guard.judge('find . -exec rm {} \\;')).toMatchObject({ kind: 'ok', readOnly: false });
     expect(guard.judge('git -c core.pager=evil log')).toMatchObject({ kind: 'ok', readOnly: false });
   });

@@ -1,0 +1,104 @@
+import { isLiteralArithmetic, isPlainVariableName } from './command-arith';
+import { operands, shortValue } from './command-gnu-options';
+import { programName } from './command-programs';
+import { isDynamic } from './command-words';
+
+// Builtins and environment variables that make bash (or the programs it starts) run code the
+// words of the command do not show. Each check returns one sentence for the approval card.
+
+const DECLARERS: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+
+/**
+ * Environment variables that make a shell or a program run code or another program:
+ * `BASH_ENV=./x.sh bash -c ls` sources x.sh first, `PS4='$(…)'` runs under `set -x`.
+ */
+const CODE_ENV = /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_.*|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|IFS|PATH|CDPATH|GLOBIGNORE|GCONV_PATH|SSH_ASKPASS|SUDO_ASKPASS|MAKEFLAGS|CC|CXX)$/;
+
+/** Why setting these variables hides code, or undefined. */
+export function hiddenEnvironment(names: readonly string[]): string | undefined {
+  const bad = names.find((n) => CODE_ENV.test(n));
+  return bad ? `Setting ${bad} changes what programs run or which code they load, which the guard cannot see.` : undefined;
+}
+
+type Check = (argv: readonly string[]) => string | undefined;
+
+const arith = (what: string): string =>
+  `${what} evaluates its words as arithmetic, and bash runs any $(…) hidden in a variable's value.`;
+const subscript = (name: string, word: string): string =>
+  `${name} assigns to ${word}; bash evaluates that subscript as arithmetic, which can run hidden code.`;
+
+/** A word names a variable to assign (`read x`, `printf -v x`): a subscript in it is arithmetic. */
+const badName = (name: string, words: readonly string[]): string | undefined => {
+  const word = words.find((w) => isDynamic(w) || !isPlainVariableName(w.split('=')[0] as string));
+  return word === undefined ? undefined : subscript(name, word);
+};
+
+const letters = (argv: readonly string[]): string =>
+  argv.slice(1).filter((a) => /^[-+][A-Za-z]+$/.test(a)).map((a) => a.slice(1)).join('');
+
+const BUILTINS: Record<string, Check> = {
+  let: (argv) => (argv.slice(1).every((a) => !isDynamic(a) && isLiteralArithmetic(a)) ? undefined : arith('let')),
+  declare: declarer,
+  typeset: declarer,
+  local: declarer,
+  export: declarer,
+  readonly: declarer,
+  printf: (argv) => {
+    const at = argv.indexOf('-v');
+    return at > 0 && argv[at + 1] !== undefined ? badName('printf -v', [argv[at + 1] as string]) : undefined;
+  },
+  read: (argv) => {
+    const array = shortValue(argv, 'a', 'dinNptu');
+    return badName('read', [...operands(argv, 'adinNptu'), ...(array === undefined ? [] : [array])]);
+  },
+  unset: (argv) => badName('unset', operands(argv)),
+  test: (argv) => testV(argv),
+  '[': (argv) => testV(argv),
+  mapfile: callback('mapfile'),
+  readarray: callback('readarray'),
+  compgen: completion('compgen'),
+  complete: completion('complete'),
+  trap: (argv) => {
+    if (argv.includes('-p') || argv.includes('-l')) return undefined;
+    const code = argv.slice(1).find((a) => !a.startsWith('-'));
+    if (code === undefined || code === '' || code === '-' || argv.length === 2) return undefined;
+    return 'trap runs its code later, on a signal or when the shell exits, where the guard cannot follow it.';
+  },
+  enable: (argv) => (letters(argv).includes('f') ? 'enable -f loads a shared library into bash as a builtin.' : undefined),
+  hash: (argv) => (letters(argv).includes('p') ? 'hash -p makes a command name run another program.' : undefined),
+};
+
+function declarer(argv: readonly string[]): string | undefined {
+  const name = programName(argv[0]);
+  const flags = letters(argv);
+  if (flags.includes('n')) return `${name} -n makes a name refer to another variable, which can hide a subscript that runs code.`;
+  if (flags.includes('i')) return arith(`${name} -i`);
+  const words = argv.slice(1).filter((a) => !/^[-+][A-Za-z]+$/.test(a));
+  return badName(name, words);
+}
+
+function testV(argv: readonly string[]): string | undefined {
+  const names = argv.flatMap((a, i) => (a === '-v' && argv[i + 1] !== undefined ? [argv[i + 1] as string] : []));
+  return names.length > 0 ? badName(`${programName(argv[0])} -v`, names) : undefined;
+}
+
+function callback(name: string): Check {
+  return (argv) => (letters(argv).includes('C') ? `${name} -C runs a callback command for each line it reads.` : undefined);
+}
+
+function completion(name: string): Check {
+  return (argv) => {
+    const f = letters(argv);
+    if (f.includes('C') || f.includes('F')) return `${name} -C / -F names a command or function that runs on completion.`;
+    if (name === 'compgen' && f.includes('W')) return 'compgen -W expands its word list, running any $(…) inside it.';
+    return undefined;
+  };
+}
+
+/**
+ * Why this builtin, with these words, may run code the guard cannot see; undefined when it cannot.
+ * Contract: pure; judged on the unwrapped words (`builtin let …` is `let …`).
+ */
+export function hiddenBuiltin(argv: readonly string[]): string | undefined {
+  return BUILTINS[programName(argv[0])]?.(argv);
+}
