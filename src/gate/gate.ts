@@ -4,6 +4,7 @@
  * This file is the orchestration; each step lives in its own module.
  */
 import { randomUUID } from 'node:crypto';
+import { redactThenCut } from '../audit/redact';
 import type { AuditRecord, AuditWrite } from '../audit/types';
 import type { ToolSpec } from '../llm/types';
 import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
@@ -327,7 +328,8 @@ export class Gate {
     if (base.waitMs !== undefined) record.waitMs = base.waitMs;
     if (ending && base.durationMs !== undefined) record.durationMs = base.durationMs;
     const output = ending?.envelope.output;
-    if (output) record.result = output.slice(0, 200);
+    // Redacted before the cut: a token the cut would split must not keep its first half in the file.
+    if (output) record.result = redactThenCut(output, 200);
     try {
       return this.o.audit.append(record);
     } catch (err) {

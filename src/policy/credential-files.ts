@@ -87,4 +87,4 @@ export function credentialWord(words: readonly string[]): string | undefined {
  * ripgrep globs that keep credential files out of a folder search. Hidden ones (`.env`, `.npmrc`)
  * are skipped by rg already; these cover the visible ones (`server.pem`, `credentials.json`).
  */
-export const CREDENTIAL_RG_EXCLUDES: readonly string[] = CREDENTIAL_PATTERNS.map((p) => `--glob=!${p}`);
+export const CREDENTIAL_RG_EXCLUDES: readonly string[] = CREDENTIAL_PATTERNS.map((p) => `--iglob=!${p}`);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CREDENTIAL_RG_EXCLUDES } from '../policy/credential-files';
 import { scrubEnv } from './env-scrub';
 import { pathInfo, shownPath } from './fs-common';
 import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
@@ -57,6 +58,9 @@ export function buildRgArgs(opts: { pattern: string; glob?: string; ignoreCase: 
     '--glob=!.git/',
     opts.ignoreCase ? '--ignore-case' : '--case-sensitive',
     ...(opts.glob === undefined ? [] : [`--glob=${opts.glob}`]),
+    // After the model's glob, so it cannot include them again (rg: the last matching glob wins). A
+    // credential file is searched only when named as the path, and reading one asks (issue 9 §4).
+    ...CREDENTIAL_RG_EXCLUDES,
     '-e',
     opts.pattern,
     '--',

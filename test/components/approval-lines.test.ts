@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsPreviewLines } from '../../components/approval-lines';
+import { argsPreviewLines, commandPreviewLines } from '../../components/approval-lines';
 import { makeRequest } from '../helpers/fake-core';
 
 describe('argsPreviewLines', () => {
@@ -15,5 +15,27 @@ describe('argsPreviewLines', () => {
     const text = argsPreviewLines(request, 80).map((l) => l.text);
     expect(text[0]).toBe('MCP server github · tool create_issue');
     expect(text).not.toContain('arguments');
+  });
+});
+
+describe('commandPreviewLines', () => {
+  it('lists every write target right under the command, protected ones flagged (issue 10 §3)', () => {
+    const preview = {
+      kind: 'command' as const,
+      command: 'npm test > out.txt && echo x > package.json; echo y > /tmp/t',
+      cwd: '/p',
+      timeoutMs: 60_000,
+      sandboxed: true,
+      parts: ['npm test', 'echo x', 'echo y'],
+      notes: [],
+      writes: [{ path: 'out.txt' }, { path: 'package.json', protected: 'package.json' }, { path: '/tmp/t', scratch: true as const }],
+    };
+    const lines = commandPreviewLines(preview, 100);
+    expect(lines.slice(1, 4)).toEqual([
+      { text: 'writes   out.txt', tone: 'plain' },
+      { text: 'writes   package.json (protected)', tone: 'note' },
+      { text: 'writes   /tmp/t (sandbox scratch, discarded)', tone: 'plain' },
+    ]);
+    expect(commandPreviewLines({ ...preview, writes: undefined }, 100).some((l) => l.text.startsWith('writes'))).toBe(false);
   });
 });

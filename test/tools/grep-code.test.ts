@@ -48,6 +48,19 @@ describe('grep_code', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a folder search leaves credential files out, even when the glob names them; a named one is searched (the gate asked)', async () => {
+    t = makeToolContext({ files: { 'a.txt': 'needle', 'certs/server.pem': 'needle', 'config/credentials.json': 'needle', 'deploy/Prod.KEY': 'needle' } });
+    const paths = async (args: { pattern: string; glob?: string; path?: string }) => {
+      const result = await tool.execute(args, t.ctx);
+      if (!result.ok) throw new Error(result.error);
+      return data(result).matches.map((m) => m.path);
+    };
+    expect(await paths({ pattern: 'needle' })).toEqual(['a.txt']);
+    expect(await paths({ pattern: 'needle', glob: '*.pem' })).toEqual([]);
+    expect(await paths({ pattern: 'needle', glob: '**/*' })).toEqual(['a.txt']);
+    expect(await paths({ pattern: 'needle', path: 'certs/server.pem' })).toEqual(['certs/server.pem']);
+  });
+
   it('builds a fixed argv: no config, the pattern after -e, the path after --', () => {
     const args = buildRgArgs({ pattern: '--pre=x', glob: '--pre=y', ignoreCase: false, maxPerFile: 101 });
     expect(args.slice(-4)).toEqual(['-e', '--pre=x', '--', '.']);
