@@ -21,10 +21,28 @@ export type RedactOptions = {
 export function redact(value: unknown, options: RedactOptions = {}): unknown {
   const max = options.maxStringLength ?? Number.POSITIVE_INFINITY;
   const str = (s: string): string => {
-    const clean = redactString(s);
-    return clean.length > max ? `${clean.slice(0, max)}…[${clean.length - max} more chars]` : clean;
+    const clean = redactString(s.length > max + CUT_MARGIN ? s.slice(0, max + CUT_MARGIN) : s);
+    if (clean.length <= max && s.length <= max + CUT_MARGIN) return clean;
+    const dropped = s.length > max + CUT_MARGIN ? s.length - max : clean.length - max;
+    return `${clean.slice(0, max)}…[${dropped} more chars]`;
   };
   return copy(value, { seen: new WeakSet(), str }, 0);
+}
+
+/**
+ * How far past a cut redaction still reads, so a secret that starts before the cut is seen
+ * whole (a PEM key, a long JWT) and is never kept as its first half.
+ */
+const CUT_MARGIN = 16_384;
+
+/**
+ * The first `max` characters of `text` with secrets redacted — redacted BEFORE the cut, so a
+ * token the cut would split is hidden whole instead of leaving its first half. Reads at most
+ * `max` + 16 KiB, however long `text` is. Contract: never throws.
+ */
+export function redactThenCut(text: string, max: number): string {
+  const clean = redactString(text.length > max + CUT_MARGIN ? text.slice(0, max + CUT_MARGIN) : text);
+  return clean.length > max ? clean.slice(0, max) : clean;
 }
 
 type Walk = { seen: WeakSet<object>; str: (s: string) => string };

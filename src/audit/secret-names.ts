@@ -3,6 +3,8 @@
  * Names are split into words (camelCase, snake_case, kebab-case, dots) and judged by the LAST
  * word, so `OPENAI_API_KEY`, `x-api-key`, `privateKey` and `accessToken` match while `keyboard`,
  * `monkey`, `keys`, `maxTokens`, `tokenCount` and `PWD` (the working directory) do not.
+ * Short words that are also ordinary (`pass`, `pwd`, `pw`) count only after another word:
+ * `DB_PASS`, `MYSQL_PWD`, `SMTP_PW` match; `PWD`, `OLDPWD`, `pass` do not.
  */
 
 /** Whole last words that name a secret. */
@@ -34,6 +36,12 @@ const SECRET_COMPOUNDS = new Set([
   'masterkey',
   'setcookie',
 ]);
+
+/** Last words that name a secret only after another word (`DB_PASS`, not `pass` or `PWD`). */
+const QUALIFIED_WORDS = new Set(['pass', 'pwd', 'pw', 'passcode']);
+
+/** Whole names (as lower-case words) whose last word alone says nothing: Rails' `SECRET_KEY_BASE`. */
+const SECRET_PHRASES = new Set(['secret key base']);
 
 /** Suffixes that are safe to match inside one word (`dbpassword`, `accesstoken`, `clientsecret`). */
 const SECRET_SUFFIXES = ['token', 'secret', 'password', 'passwd'];
@@ -68,5 +76,7 @@ function judgeName(name: string): boolean {
   const last = words[words.length - 1];
   if (last === undefined) return false;
   if (SECRET_WORDS.has(last) || SECRET_COMPOUNDS.has(last)) return true;
+  if (words.length >= 2 && QUALIFIED_WORDS.has(last)) return true;
+  if (words.length >= 3 && SECRET_PHRASES.has(words.slice(-3).join(' '))) return true;
   return SECRET_SUFFIXES.some((suffix) => last.length > suffix.length && last.endsWith(suffix));
 }

@@ -1,0 +1,56 @@
+/**
+ * Secrets known by their frame rather than their shape: PEM private keys, `Bearer`/`Basic`
+ * credentials, a URL's password or a token used as a URL's user. Only the secret is replaced;
+ * the command and the URL around it stay readable.
+ */
+import { isReference, looksRandom, redactedMark, type SecretRule } from './secret-values';
+
+export const FRAMED_RULES: readonly SecretRule[] = [
+  {
+    // Also a key cut off before its END line, and one inside JSON (`\n` escapes).
+    trigger: /PRIVATE KEY/,
+    apply: (t) =>
+      t.replace(
+        /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
+        redactedMark('private_key'),
+      ),
+  },
+  {
+    trigger: /bearer/i,
+    apply: (t) =>
+      t.replace(/\b(bearer)(\s+)([A-Za-z0-9._~+/-]+=*)/gi, (m, word: string, gap: string, token: string) =>
+        token.length >= 8 && (/[0-9._~+/=-]/.test(token) || token.length >= 24)
+          ? `${word}${gap}${redactedMark('bearer')}`
+          : m,
+      ),
+  },
+  {
+    trigger: /basic/i,
+    apply: (t) => t.replace(/\b(authorization\s*:\s*basic\s+)([A-Za-z0-9+/]{6,}=*)/gi, `$1${redactedMark('basic')}`),
+  },
+  {
+    // `Authorization: token ghp_…` (GitHub's form) and other schemes followed by a credential.
+    trigger: /authorization/i,
+    apply: (t) =>
+      t.replace(/\b(authorization\s*:\s*(?:token|digest|apikey|sso-key)\s+)([^\s"']{8,})/gi, (m, head: string, value: string) =>
+        isReference(value) ? m : `${head}${redactedMark('key')}`,
+      ),
+  },
+  {
+    // scheme://user:password@host — keep the user, hide the password.
+    trigger: /:\/\//,
+    apply: (t) =>
+      t.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@[\]]*):([^\s/?#@]+)@/gi, (m, scheme: string, user: string, pass: string) =>
+        isReference(pass) ? m : `${scheme}${user}:${redactedMark('password')}@`,
+      ),
+  },
+];
+
+/** scheme://<token>@host — a token as the user (git remotes, Sentry DSNs); `git@`, `alice@` stay. Runs after the shapes, which name the token better. */
+export const URL_USER_RULE: SecretRule = {
+  trigger: /:\/\//,
+  apply: (t) =>
+    t.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([A-Za-z0-9._~%-]{16,})@/gi, (m, scheme: string, user: string) =>
+      looksRandom(user, 16) && !isReference(user) ? `${scheme}${redactedMark('url_user')}@` : m,
+    ),
+};

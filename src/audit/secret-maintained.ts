@@ -1,0 +1,125 @@
+/**
+ * Token shapes from a maintained rule set: secretlint's recommended preset
+ * (`@secretlint/secretlint-rule-preset-recommend`, MIT), run as it ships. Its rules know each
+ * provider's exact prefix, length and checksum form (GitHub, GitLab, Slack, Stripe, SendGrid,
+ * Shopify, Groq, Linear, Notion, Vault, Vercel, Databricks, Docker, Figma, Cloudflare,
+ * Tailscale, Grafana, 1Password, database URLs…), so this list is not grown by hand.
+ * Each rule runs only on text holding its keyword (as gitleaks does): most audit strings hold
+ * none, and the redactor stays fast.
+ */
+import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+
+/** A span of text a maintained rule reported, with the rule's short name. */
+export type MaintainedHit = { start: number; end: number; kind: string };
+
+type RuleSource = { content: string; filePath?: string; ext: string; contentType: 'text' };
+type RuleHandler = { file?: (source: RuleSource) => unknown };
+type RuleContext = {
+  createTranslator: () => (id: string) => string;
+  report: (descriptor: { range: readonly [number, number] }) => void;
+  ignore: () => void;
+};
+type PresetRule = { meta: { id: string }; create: (context: RuleContext, options: object) => RuleHandler };
+
+/**
+ * The literal each rule needs before it can match (a rule without an entry here is not run, and a
+ * test fails when the preset gains a rule this table does not name).
+ */
+export const RULE_KEYWORDS: Readonly<Record<string, RegExp>> = {
+  aws: /secret_?access_?key|AKIA|ASIA|A3T|AGPA|AIDA|AROA|AIPA|ANPA|ANVA/i,
+  gcp: /private_key/,
+  privatekey: /PRIVATE KEY/,
+  npm: /npm_|_authToken/,
+  basicauth: /:\/\/[^\s/@]*:[^\s/@]*@/,
+  slack: /xox[bpaor]|xapp|hooks\.slack\.com/,
+  sendgrid: /SG\./,
+  shopify: /shp(?:pa|ca|at|ss)_/,
+  stripe: /[sr]k_(?:live|test)_/,
+  github: /gh[pousr]_|github_pat_/,
+  gitlab: /gl(?:pat|ptt|dt|rt|ft|imt|agent|oas|cbt|soat|ffct)-|GR1348941/,
+  grafana: /glc_|glsa_/,
+  openai: /T3BlbkFJ/,
+  anthropic: /sk-ant-/,
+  groq: /gsk_/,
+  huggingface: /hf_/,
+  linear: /lin_api_/,
+  notion: /ntn_/,
+  '1password': /ops_ey/,
+  'database-connection-string': /(?:mongodb|mysql|postgres)[^\s]*:\/\/[^\s/@]*:[^\s/@]*@/i,
+  'hashicorp-vault': /hv[sbr]\./,
+  vercel: /vc[pciark]_/,
+  databricks: /dapi/,
+  docker: /dckr_pat_/,
+  figma: /figd_/,
+  cloudflare: /cf(?:k|ut|at)_/,
+  tailscale: /tskey-/,
+};
+
+/**
+ * Preset rules deliberately not run. `filter-comments` honours `secretlint-disable` comments, and
+ * text the model writes must not be able to switch redaction off.
+ */
+export const EXCLUDED_RULES: ReadonlySet<string> = new Set(['filter-comments']);
+
+/** A hit that is only a word (`xoxo-hugs-and-kisses`) is not a token: Slack tokens hold digits. */
+const NEEDS_DIGIT: ReadonlySet<string> = new Set(['slack']);
+
+const PREFIX = '@secretlint/secretlint-rule-';
+
+type LoadedRule = { kind: string; keyword: RegExp; handler: RuleHandler };
+
+let hits: MaintainedHit[] = [];
+let current = '';
+
+function load(): LoadedRule[] {
+  const loaded: LoadedRule[] = [];
+  for (const rule of presetRules as unknown as PresetRule[]) {
+    const kind = rule.meta.id.replace(PREFIX, '');
+    const keyword = RULE_KEYWORDS[kind];
+    if (!keyword || EXCLUDED_RULES.has(kind)) continue;
+    const context: RuleContext = {
+      createTranslator: () => (id) => id,
+      report: ({ range }) => {
+        const [start, end] = range;
+        if (end <= start) return;
+        if (NEEDS_DIGIT.has(kind) && !/\d/.test(current.slice(start, end))) return;
+        hits.push({ start, end, kind });
+      },
+      ignore: () => {},
+    };
+    loaded.push({ kind, keyword, handler: rule.create(context, {}) });
+  }
+  return loaded;
+}
+
+const LOADED = load();
+
+/** The preset's rule names, as this module reads them (for the test that keeps the table whole). */
+export const presetRuleKinds = (): string[] => (presetRules as unknown as PresetRule[]).map((r) => r.meta.id.replace(PREFIX, ''));
+
+/** One pass that rules out text no maintained rule could match. */
+export const MAINTAINED_TRIGGER = new RegExp(LOADED.map((r) => `(?:${r.keyword.source})`).join('|'), 'i');
+
+/**
+ * Spans of `text` the maintained rules report as secrets, in no particular order (they may
+ * overlap). Contract: never throws; a rule that fails is skipped (the other rules still run).
+ */
+export function findMaintained(text: string): MaintainedHit[] {
+  if (!MAINTAINED_TRIGGER.test(text)) return [];
+  hits = [];
+  current = text;
+  // `.json` lets the GCP rule read service-account JSON; no rule reads a file without a path.
+  const source: RuleSource = { content: text, ext: '.json', contentType: 'text' };
+  for (const rule of LOADED) {
+    if (!rule.keyword.test(text)) continue;
+    try {
+      rule.handler.file?.(source);
+    } catch {
+      // A rule's own bug must not take the audit line down; the name and shape rules still apply.
+    }
+  }
+  const found = hits;
+  hits = [];
+  current = '';
+  return found;
+}

@@ -1,0 +1,106 @@
+/**
+ * Secrets known by the name they are given: flags (`--token x`), headers (`-H X-Api-Key:x`),
+ * assignments (`API_KEY=x`, `password = x`), JSON and YAML keys, and the few programs that
+ * take a password in a flag that does not say so (`mysql -pX`, `sshpass -p X`). Which names
+ * hold secrets is secret-names.ts; a reference (`$TOKEN`) or code (`getToken()`) is left alone.
+ */
+import { isSecretName } from './secret-names';
+import { isReference, looksLikeCode, looksRandom, redactedMark, replaceValue, type SecretRule, VALUE } from './secret-values';
+
+export const NAMED_RULES: readonly SecretRule[] = [
+  {
+    // First, so the flag rule below never reads `-pSECRET` as a flag named like a password.
+    // Programs whose password flag is `-p` glued (mysql -pSECRET) or plain (sshpass -p SECRET,
+    // docker login -p SECRET), and openssl's `pass:SECRET`.
+    trigger: /mysql|mariadb|sshpass|docker|podman|pass:/,
+    apply: (t) =>
+      t
+        .replace(/\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;|&]*?\s-p)([^\s"';|&]+)/g, (m, head: string, value: string) =>
+          isReference(value) ? m : `${head}${redactedMark('password')}`,
+        )
+        .replace(/\b((?:sshpass|(?:docker|podman) login\b[^\n;|&]*?)\s-p\s+)([^\s;|&]+)/g, (m, head: string, value: string) =>
+          isReference(value) ? m : `${head}${replaceValue(value, 'password')}`,
+        )
+        .replace(/(^|\s)(-pass(?:in|out)?\s+)?pass:([^\s;|&]+)/g, (m, pre: string, flag: string | undefined, value: string) =>
+          isReference(value) ? m : `${pre}${flag ?? ''}pass:${redactedMark('password')}`,
+        ),
+  },
+  {
+    // curl -u user:pass, --user=user:pass: keep the user, hide the password.
+    trigger: /(^|\s)(-u|--user)\b/,
+    apply: (t) =>
+      t.replace(/(^|\s)(-u|--user)(\s+|=)(["']?)([^\s:"']*):([^\s"']+)\4/g, (m, pre: string, flag: string, gap: string, q: string, user: string, pass: string) =>
+        isReference(pass) ? m : `${pre}${flag}${gap}${q}${user}:${redactedMark('password')}${q}`,
+      ),
+  },
+  {
+    // --token abc, --api-key=abc, -password abc
+    trigger: /(^|\s)-/,
+    apply: (t) =>
+      t.replace(new RegExp(`(^|\\s)(--?[A-Za-z][A-Za-z0-9_-]*)(=|\\s+)(${VALUE})`, 'g'), (m, pre: string, flag: string, gap: string, value: string) =>
+        isSecretName(flag) && !isReference(value) && !value.startsWith('-') ? `${pre}${flag}${gap}${replaceValue(value, 'flag')}` : m,
+      ),
+  },
+  {
+    // Unquoted headers: -H X-Api-Key:abc, --header=Authorization:token (quoted ones below).
+    trigger: /(^|\s)(-H|--header)\b/,
+    apply: (t) =>
+      t.replace(/(^|\s)(-H|--header)(\s+|=)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^\s"'][^\s"']*)/g, (m, pre: string, flag: string, gap: string, name: string, colon: string, value: string) =>
+        isSecretName(name) && !isReference(value) ? `${pre}${flag}${gap}${name}${colon}${redactedMark('key')}` : m,
+      ),
+  },
+  {
+    // API_KEY=abc in commands and .env text; ?token=abc&x=1; ;AccountKey=abc; //host/:_authToken=abc.
+    trigger: /=/,
+    apply: (t) =>
+      t.replace(new RegExp(`(^|[\\s?&;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'), (m, pre: string, name: string, value: string) =>
+        isSecretName(name) && !isReference(value) ? `${pre}${name}=${replaceValue(value, pre === '?' || pre === '&' ? 'param' : 'assignment')}` : m,
+      ),
+  },
+  {
+    // INI and TOML lines with spaces around `=` (~/.aws/credentials, .pypirc, my.cnf). Code
+    // (`token = getToken()`, `password = self.password`) is left alone.
+    trigger: /[ \t]=|=[ \t]/,
+    apply: (t) =>
+      t.replace(new RegExp(`(^|\\n)([ \\t]*)([A-Za-z_][A-Za-z0-9_.-]*)([ \\t]*=[ \\t]*)(${VALUE})`, 'g'), (m, pre: string, indent: string, name: string, eq: string, value: string) =>
+        isSecretName(name) && !isReference(value) && !looksLikeCode(value) ? `${pre}${indent}${name}${eq}${replaceValue(value, 'key')}` : m,
+      ),
+  },
+  {
+    // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string.
+    trigger: /["']\s*:/,
+    apply: (t) =>
+      t.replace(/(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g, (m, q: string, name: string, colon: string, value: string) =>
+        isSecretName(name) && !isReference(value) ? `${q}${name}${q}${colon}${q}${redactedMark('key')}${q}` : m,
+      ),
+  },
+  {
+    // Headers inside quotes: -H "X-Api-Key: abc", -H 'Cookie: a=b; c=d'.
+    trigger: /["'][A-Za-z][\w-]*:/,
+    apply: (t) =>
+      t.replace(/(["'])([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^"'\n]+)(?=\1)/g, (m, q: string, name: string, colon: string, value: string) =>
+        isSecretName(name) && !isReference(value) ? `${q}${name}${colon}${redactedMark('key')}` : m,
+      ),
+  },
+  {
+    // YAML or header lines: `password: hunter2`, `Authorization: token abc`. Code such as
+    // `token: string;` or `token: getToken(),` is left alone.
+    trigger: /(^|\n)[ \t]*[A-Za-z][\w-]*:[ \t]/,
+    apply: (t) =>
+      t.replace(/(^|\n)([ \t]*)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]+)([^\n]+)/g, (m, pre: string, indent: string, name: string, colon: string, rest: string) => {
+        // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
+        const value = rest.trimEnd();
+        if (!isSecretName(name) || isReference(value) || /[;,(){[]$/.test(value)) return m;
+        return `${pre}${indent}${name}${colon}${replaceValue(value, 'key')}${rest.slice(value.length)}`;
+      }),
+  },
+  {
+    // A multi-word secret name followed by a random-looking value as the next word:
+    // `aws configure set aws_secret_access_key wJalr…`, `set-secret api_token 9f8e…`.
+    trigger: /[_-]/,
+    apply: (t) =>
+      t.replace(/(^|[\s"'])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+)([ \t]+)([A-Za-z0-9+/=_.~-]{12,})(?=$|[\s"';|&])/g, (m, pre: string, name: string, gap: string, value: string) =>
+        isSecretName(name) && looksRandom(value) && !value.startsWith('-') ? `${pre}${name}${gap}${redactedMark('key')}` : m,
+      ),
+  },
+];

@@ -1,0 +1,45 @@
+/** What every redaction rule shares: the marker it leaves and how it judges and replaces a value. */
+
+/** The marker every redaction leaves: `[REDACTED:<kind>]`. */
+export const redactedMark = (kind: string): string => `[REDACTED:${kind}]`;
+
+/** The start of every marker; text holding it was redacted already. */
+export const MARK = '[REDACTED:';
+
+/** One redaction rule: a cheap literal trigger, then the rewrite. */
+export type SecretRule = {
+  /** Cheap pre-check so most strings skip the rule entirely (case-sensitive unless flagged `i`). */
+  trigger: RegExp;
+  apply: (text: string) => string;
+};
+
+/** A value that names a secret without holding it (`$TOKEN`, `%PW%`, `{{ token }}`) stays readable. */
+export function isReference(value: string): boolean {
+  const bare = value.replace(/^["']/, '').replace(/^(bearer|basic|token|digest)\s+/i, '');
+  return bare === '' || /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) || value.includes(MARK);
+}
+
+/** Keeps the quotes of a quoted value and replaces what is inside. */
+export function replaceValue(value: string, kind: string): string {
+  const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+  const closes = quote !== '' && value.length > 1 && value.endsWith(quote);
+  return `${quote}${redactedMark(kind)}${closes ? quote : ''}`;
+}
+
+/**
+ * Code, not a literal: a call, an index, an object, a member path (`self.token`,
+ * `process.env.TOKEN`), a comparison or a statement end. A quoted value is a literal.
+ */
+export function looksLikeCode(value: string): boolean {
+  const v = value.trim();
+  if (/^["'`]/.test(v)) return false;
+  return /[;,]$/.test(v) || /[()[\]{}]/.test(v) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || /^[=!<>]/.test(v);
+}
+
+/** A value that looks random enough to be a credential: long, with letters and digits. */
+export function looksRandom(value: string, minLength = 12): boolean {
+  return value.length >= minLength && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** A value of any unquoted or quoted shell word (a quoted one may be cut at the end of text). */
+export const VALUE = `"[^"\\n]*"?|'[^'\\n]*'?|[^\\s&;"'\`)]+`;

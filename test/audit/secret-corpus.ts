@@ -1,0 +1,140 @@
+/**
+ * Secret shapes as they reach the audit log (commands, file contents, outputs), each with the
+ * secret that must not be in the file and the context that must stay readable. Fake values are
+ * built at run time so no scanner mistakes this file for a leak.
+ */
+const rep = (s: string, n: number): string => s.repeat(n);
+const hex = (n: number): string => rep('0123456789abcdef', Math.ceil(n / 16)).slice(0, n);
+const alnum = (n: number): string => rep('aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY', Math.ceil(n / 32)).slice(0, n);
+const letters = (n: number): string => rep('aBcDeFgHiJkLmNoPqRsTuVwXyZ', Math.ceil(n / 26)).slice(0, n);
+const b64url = (s: string): string => Buffer.from(s).toString('base64').replace(/=+$/, '');
+
+export type SecretCase = { name: string; text: string; secret: string; keep: string };
+
+const AWS_SECRET = `wJalrXUtnFEMI/K7MDENG/bPxRfiCY${alnum(10)}`;
+const GHP = `ghp_${alnum(36)}`;
+const PEM_BODY = `MIIEpAIBAAKCAQEA${alnum(64)}\n${alnum(64)}`;
+const OPS = `ops_${b64url(JSON.stringify({ signInAddress: 'my.1password.com', userAuth: { method: 'SRPg-4096', alg: 'PBES2g-HS256', iterations: 650000, salt: alnum(22) }, email: 'svc@example.test', srpX: hex(64), muk: { alg: 'A256GCM', ext: true, k: alnum(43), key_ops: ['encrypt', 'decrypt'], kty: 'oct', kid: 'mp' }, secretKey: `A3-${alnum(30)}`, throttleSecret: { seed: hex(64), uuid: alnum(26) }, deviceUuid: alnum(26) }))}`;
+
+export const POSITIVE: SecretCase[] = [
+  // Provider tokens (maintained preset and our own shapes).
+  { name: 'OpenAI legacy key', text: `export OPENAI_API_KEY=sk-${alnum(20)}T3BlbkFJ${alnum(20)}`, secret: 'T3BlbkFJ', keep: 'export OPENAI_API_KEY=' },
+  { name: 'OpenAI project key', text: `key sk-proj-${alnum(58)}T3BlbkFJ${alnum(58)} ok`, secret: 'T3BlbkFJ', keep: 'key ' },
+  { name: 'Anthropic key', text: `ANTHROPIC=sk-ant-api03-${alnum(95)}AA run`, secret: 'sk-ant-api03', keep: ' run' },
+  { name: 'GitHub classic PAT', text: `gh auth login --with-token ${GHP}`, secret: GHP, keep: 'gh auth login' },
+  { name: 'GitHub OAuth token', text: `echo gho_${alnum(36)}`, secret: `gho_${alnum(36)}`, keep: 'echo ' },
+  { name: 'GitHub app token', text: `ghs_${alnum(36)} in output`, secret: `ghs_${alnum(36)}`, keep: 'in output' },
+  { name: 'GitHub fine-grained PAT', text: `token: github_pat_11${alnum(80)}`, secret: alnum(80), keep: 'token' },
+  { name: 'GitHub token as URL user', text: `git clone https://${GHP}@github.com/o/r.git`, secret: GHP, keep: '@github.com/o/r.git' },
+  { name: 'plain token as URL user', text: `git push https://${alnum(40)}@git.example.com/o/r main`, secret: alnum(40), keep: '@git.example.com/o/r main' },
+  { name: 'Sentry DSN key', text: `SENTRY_DSN=https://${hex(32)}@o12345.ingest.sentry.io/67`, secret: hex(32), keep: 'ingest.sentry.io' },
+  { name: 'GitLab PAT', text: `curl --header "PRIVATE-TOKEN: glpat-${alnum(20)}" https://gitlab.example/api`, secret: `glpat-${alnum(20)}`, keep: 'https://gitlab.example/api' },
+  { name: 'AWS access key id', text: `aws_access_key_id AKIA${alnum(16).toUpperCase()}`, secret: `AKIA${alnum(16).toUpperCase()}`, keep: 'aws_access_key_id' },
+  { name: 'AWS STS key id', text: `ASIA${alnum(16).toUpperCase()} temp`, secret: `ASIA${alnum(16).toUpperCase()}`, keep: 'temp' },
+  { name: 'AWS secret in credentials file', text: `[default]\naws_access_key_id = AKIA${alnum(16).toUpperCase()}\naws_secret_access_key = ${AWS_SECRET}\nregion = eu-west-1`, secret: AWS_SECRET, keep: 'region = eu-west-1' },
+  { name: 'AWS secret as env', text: `AWS_SECRET_ACCESS_KEY=${AWS_SECRET} aws s3 ls`, secret: AWS_SECRET, keep: 'aws s3 ls' },
+  { name: 'AWS secret via aws configure', text: `aws configure set aws_secret_access_key ${AWS_SECRET}`, secret: AWS_SECRET, keep: 'aws configure set aws_secret_access_key' },
+  { name: 'Slack bot token', text: `curl -d token=xoxb-123456789012-${alnum(24)} https://slack.com/api`, secret: alnum(24), keep: 'https://slack.com/api' },
+  { name: 'Slack webhook', text: `curl -X POST https://hooks.slack.com/services/T${alnum(8)}/B${alnum(8)}/${alnum(24)}`, secret: alnum(24), keep: 'curl -X POST' },
+  { name: 'Google API key', text: `https://maps.googleapis.com/api?key=AIza${alnum(35)}&q=x`, secret: `AIza${alnum(35)}`, keep: '&q=x' },
+  { name: 'Google OAuth client secret', text: `client_secret GOCSPX-${alnum(28)}`, secret: `GOCSPX-${alnum(28)}`, keep: 'client_secret' },
+  { name: 'Stripe live key', text: `stripe login --api-key sk_live_${alnum(24)}`, secret: `sk_live_${alnum(24)}`, keep: 'stripe login' },
+  { name: 'Stripe restricted key', text: `rk_live_${alnum(32)}`, secret: alnum(32), keep: '' },
+  { name: 'npm token', text: `npm config set //registry.npmjs.org/:_authToken=npm_${alnum(36)}`, secret: `npm_${alnum(36)}`, keep: 'npm config set //registry.npmjs.org/' },
+  { name: '.npmrc token of another registry', text: `//npm.pkg.example/:_authToken=${alnum(40)}`, secret: alnum(40), keep: '//npm.pkg.example/' },
+  { name: 'Hugging Face token', text: `HF_TOKEN=hf_${letters(34)} python train.py`, secret: `hf_${letters(34)}`, keep: 'python train.py' },
+  { name: 'Hugging Face token, letters only, alone', text: `login hf_${letters(34)}`, secret: `hf_${letters(34)}`, keep: 'login' },
+  { name: 'JWT', text: `cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${alnum(43)}`, secret: alnum(43), keep: 'cookie' },
+  { name: 'RSA private key', text: `before\n-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----\nafter`, secret: PEM_BODY, keep: 'after' },
+  { name: 'OpenSSH private key cut short', text: `cat <<EOF\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE${alnum(40)}`, secret: alnum(40), keep: 'cat <<EOF' },
+  { name: 'private key inside JSON', text: `{"type":"service_account","private_key_id":"${hex(40)}","private_key":"-----BEGIN PRIVATE KEY-----\\n${alnum(64)}\\n-----END PRIVATE KEY-----\\n"}`, secret: alnum(64), keep: '' },
+  { name: 'SendGrid key', text: `SG.${alnum(22)}.${alnum(43)}`, secret: alnum(43), keep: '' },
+  { name: 'PyPI token', text: `twine upload -p pypi-AgEIcHlwaS5vcmc${alnum(60)} dist/*`, secret: alnum(60), keep: 'dist/*' },
+  { name: 'DigitalOcean token', text: `doctl auth init -t dop_v1_${hex(64)}`, secret: hex(64), keep: 'doctl auth init' },
+  { name: 'Shopify access token', text: `X-Shopify-Access-Token: shpat_${hex(32)}`, secret: hex(32), keep: 'X-Shopify-Access-Token' },
+  { name: 'Shopify shared secret', text: `shpss_${hex(32)}`, secret: hex(32), keep: '' },
+  { name: 'Groq key', text: `GROQ=gsk_${alnum(52)}`, secret: alnum(52), keep: 'GROQ' },
+  { name: 'Linear key', text: `linear lin_api_${alnum(40)}`, secret: alnum(40), keep: 'linear' },
+  { name: 'Notion token', text: `notion ntn_${'12345678901'}${alnum(35)}`, secret: alnum(35), keep: 'notion' },
+  { name: 'Vault service token', text: `vault login hvs.${alnum(95)}`, secret: alnum(95), keep: 'vault login' },
+  { name: 'Vercel token', text: `vercel --prod vcp_${alnum(40)}`, secret: alnum(40), keep: 'vercel --prod' },
+  { name: 'Databricks token', text: `databricks dapi${hex(32)}`, secret: hex(32), keep: 'databricks' },
+  { name: 'Docker PAT', text: `echo dckr_pat_${alnum(27)} | docker login -u me --password-stdin`, secret: alnum(27), keep: '--password-stdin' },
+  { name: 'Figma token', text: `figd_${alnum(40)}`, secret: alnum(40), keep: '' },
+  { name: 'Cloudflare token', text: `cfut_${alnum(40)}${hex(8)}`, secret: alnum(40), keep: '' },
+  { name: 'Tailscale key', text: `tailscale up --auth-key=tskey-auth-${alnum(12)}-${alnum(30)}`, secret: alnum(30), keep: 'tailscale up' },
+  { name: 'Grafana service account', text: `glsa_${alnum(32)}_${hex(8)}`, secret: alnum(32), keep: '' },
+  { name: '1Password service account', text: `OP_SERVICE_ACCOUNT=${OPS}`, secret: OPS.slice(4, 60), keep: 'OP_SERVICE_ACCOUNT' },
+  { name: 'Atlassian API token', text: `jira ATATT3${alnum(180)}`, secret: alnum(180), keep: 'jira' },
+  { name: 'age secret key', text: `AGE-SECRET-KEY-1${rep('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 2).slice(0, 58)}`, secret: 'QPZRY9X8GF2TVDW0S3JN54KHCE6', keep: '' },
+  { name: 'Telegram bot token', text: `curl https://api.telegram.org/bot123456789:AA${alnum(33)}/getMe`, secret: alnum(33), keep: 'api.telegram.org' },
+  // Connection strings and credentials in URLs.
+  { name: 'Postgres URL password', text: 'psql postgres://admin:s3cr3t-Pw@db:5432/app', secret: 's3cr3t-Pw', keep: 'psql postgres://admin:' },
+  { name: 'MongoDB SRV URL', text: 'mongodb+srv://app:Zx8vQ2mP@cluster0.example.net/db', secret: 'Zx8vQ2mP', keep: 'cluster0.example.net/db' },
+  { name: 'MySQL URL', text: 'DATABASE_URL=mysql://root:rootpw123@localhost/app', secret: 'rootpw123', keep: 'localhost/app' },
+  { name: 'Redis URL, empty user', text: 'redis://:hunter2@cache:6379', secret: 'hunter2', keep: '@cache:6379' },
+  { name: 'Azure storage connection string', text: `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${alnum(86)}==;EndpointSuffix=core.windows.net`, secret: alnum(86), keep: 'AccountName=acct' },
+  // Names that hold secrets.
+  { name: 'MYSQL_PWD', text: 'MYSQL_PWD=r00tpass mysql -u root app', secret: 'r00tpass', keep: 'mysql -u root app' },
+  { name: 'DB_PASS', text: 'DB_PASS=Hunter22 ./migrate', secret: 'Hunter22', keep: './migrate' },
+  { name: 'SMTP_PASS in .env', text: 'SMTP_HOST=mail\nSMTP_PASS=m4ilpass\n', secret: 'm4ilpass', keep: 'SMTP_HOST=mail' },
+  { name: 'SECRET_KEY_BASE', text: `SECRET_KEY_BASE=${hex(64)} rails s`, secret: hex(64), keep: 'rails s' },
+  { name: 'PGPASSWORD', text: 'PGPASSWORD=pgpw99 psql -h db', secret: 'pgpw99', keep: 'psql -h db' },
+  { name: 'unquoted header -H X-Api-Key:', text: 'curl -H X-Api-Key:abc123def https://api.example', secret: 'abc123def', keep: 'https://api.example' },
+  { name: '--header= with Authorization', text: `curl --header=Authorization:${alnum(24)} https://x`, secret: alnum(24), keep: 'https://x' },
+  { name: 'quoted X-Api-Key header', text: 'curl -H "X-Api-Key: abc123" https://x', secret: 'abc123', keep: 'https://x' },
+  { name: 'Authorization: token …', text: `curl -H "Authorization: token ${alnum(30)}" https://api.github.com`, secret: alnum(30), keep: 'https://api.github.com' },
+  { name: 'Bearer header', text: 'curl -H "Authorization: Bearer abc.def-123456" https://api.x.com/v1', secret: 'abc.def-123456', keep: 'https://api.x.com/v1' },
+  { name: 'curl -u user:pass', text: 'curl -u alice:wonder1and https://x', secret: 'wonder1and', keep: 'curl -u alice:' },
+  { name: 'mysql -p glued', text: 'mysql -u root -pS3cretPw app < dump.sql', secret: 'S3cretPw', keep: 'app < dump.sql' },
+  { name: 'sshpass -p', text: 'sshpass -p Pa55word ssh host uptime', secret: 'Pa55word', keep: 'ssh host uptime' },
+  { name: 'docker login -p', text: 'docker login -u me -p d0ckerPw registry.example', secret: 'd0ckerPw', keep: 'registry.example' },
+  { name: 'openssl pass:', text: 'openssl rsa -in k.pem -passin pass:0pensslPw -out k2.pem', secret: '0pensslPw', keep: '-out k2.pem' },
+  { name: '--password flag', text: 'tool --password=Hunter22 run', secret: 'Hunter22', keep: 'run' },
+  { name: 'JSON client_secret', text: `{"client_id":"app","client_secret":"${alnum(32)}"}`, secret: alnum(32), keep: '"client_id":"app"' },
+  { name: 'YAML password', text: 'db:\n  user: app\n  password: hunter2\n', secret: 'hunter2', keep: 'user: app' },
+  { name: '.pypirc password', text: '[pypi]\nusername = __token__\npassword = pypi-plain-Pw99\n', secret: 'pypi-plain-Pw99', keep: 'username = __token__' },
+  { name: 'Python literal assignment', text: 'api_key = "Zk29fjW8qP"\nprint(api_key)', secret: 'Zk29fjW8qP', keep: 'print(api_key)' },
+  { name: 'query string access_token', text: 'GET /cb?access_token=abc123&state=x', secret: 'abc123', keep: '&state=x' },
+];
+
+/** Ordinary code, paths and commands: must come back exactly as they were. */
+export const BENIGN: string[] = [
+  'git log --max-count 5 --oneline',
+  'npm test -- --grep token',
+  'NODE_ENV=production PWD=/tmp OLDPWD=/home KEYBOARD=us max_tokens=100 token_count=3 npm start',
+  'const token = getToken();',
+  'token = self.token',
+  'password = os.environ["PASSWORD"]',
+  'if token == expected:',
+  'interface A {\n  token: string;\n  apiKey: string,\n}',
+  'SECRET_NAME=my-secret kubectl get secret my-secret',
+  'git checkout 3f786850e387550fdab836ed7e6dc881de23001b',
+  'task 123e4567-e89b-12d3-a456-426614174000',
+  'git clone https://github.com/o/r.git',
+  'git clone git@github.com:o/r.git',
+  'git clone ssh://git@github.com/o/r.git',
+  'git clone https://alice@bitbucket.org/o/r.git',
+  'curl http://localhost:8080/path@v2',
+  'npm install @scope/pkg@1.2.3',
+  'curl -H "Content-Type: application/json" -H Accept:text/plain https://x',
+  'mysql -u root -p app',
+  'docker login -u me registry.example',
+  'pip install sk-learn-model-selection-tutorial',
+  'xoxo-hugs-and-kisses',
+  'the skeleton key opens the door',
+  'Use Bearer authentication for the API',
+  '/home/user/projects/some-really-long-name/src/components/ApprovalDrawer.tsx',
+  'LED_PIN = 13',
+  'bypass=1 compass=north passport=ok',
+  'GITHUB_TOKEN=$GH_TOKEN gh pr list',
+  'curl -H "Authorization: Bearer $TOKEN" x',
+  'echo "adapting the adaptive dapi docs"',
+  'key-value store',
+  'ls -la src/audit/secret-patterns.ts',
+  'set max_tokens 4096',
+  'const secretKeyBase = process.env.SECRET_KEY_BASE;',
+  'AKIAEXAMPLE is too short',
+  'ghp_short',
+  'sk-123',
+];
