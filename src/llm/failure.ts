@@ -1,16 +1,20 @@
 /**
  * Turns whatever one attempt threw (the openai package's errors, undici's socket errors, a bad
- * chunk) into a `Failure` the retry loop can reason about, and a failure into a ModelError whose
- * message says what happened and what to check.
+ * chunk) into a `Failure` the retry loop can reason about. failure-message.ts words it for a person.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { AttemptFailure } from './retry';
 import { parseRetryAfter } from './retry';
-import { ModelError } from './types';
+import type { IdleSeen } from './stream-watch';
 
 export type Failure =
   | { kind: 'aborted' }
-  | { kind: 'timeout'; afterMs: number }
+  /** The idle timer fired: nothing that counts arrived for `afterMs` (streamIdleTimeoutSec). */
+  | { kind: 'idle'; afterMs: number; seen: IdleSeen }
+  /** The whole answer, retries included, took longer than `afterMs` (turnTimeoutSec). */
+  | { kind: 'deadline'; afterMs: number }
+  /** The stream ended with neither a finish_reason nor `[DONE]`: the answer is cut short. */
+  | { kind: 'truncated'; toolCalls: number }
   | { kind: 'network'; detail: string }
   | { kind: 'http'; status: number; detail: string; retryAfterMs?: number }
   | { kind: 'stream_error'; detail: string }
@@ -74,7 +78,8 @@ const short = (s: string): string => (s.length > 240 ? `${s.slice(0, 237)}…` :
  */
 export function classifyError(err: unknown, body?: string): Failure {
   if (err instanceof APIUserAbortError) return { kind: 'aborted' };
-  if (err instanceof APIConnectionTimeoutError) return { kind: 'timeout', afterMs: 0 };
+  // Only the package's own header timeout, set far beyond ours; a connection problem all the same.
+  if (err instanceof APIConnectionTimeoutError) return { kind: 'network', detail: 'the connection timed out' };
   const code = networkCode(err);
   if (code) return { kind: 'network', detail: code };
   if (err instanceof APIConnectionError) return { kind: 'network', detail: short(err.message) };
@@ -106,85 +111,11 @@ export function attemptFailureOf(f: Failure): AttemptFailure | undefined {
       return { kind: 'http', status: f.status, ...(f.retryAfterMs !== undefined && { retryAfterMs: f.retryAfterMs }) };
     case 'network':
     case 'stream_error':
+    case 'truncated':
       return { kind: 'network' };
-    case 'timeout':
+    case 'idle':
       return { kind: 'timeout' };
     default:
       return undefined;
   }
-}
-
-export type FailureContext = {
-  baseUrl: string;
-  model: string;
-  attempts: number;
-  /** Why the retries ended, when they did. */
-  stop?: 'not_retryable' | 'exhausted' | 'retry_after_too_long';
-  /** True when part of the answer had already been shown, so it was not retried. */
-  midStream?: boolean;
-};
-
-const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
-const times = (n: number): string => ['', 'once', 'twice', 'three times', 'four times', 'five times'][n] ?? `${n} times`;
-const tries = (n: number): string => (n === 1 ? '' : ` after ${n} attempts`);
-
-/** The ModelError a person reads. */
-export function toModelError(f: Failure, ctx: FailureContext): ModelError {
-  const at = `The model server at ${ctx.baseUrl}`;
-  if (f.kind === 'aborted') return new ModelError('The model request was cancelled.', 'aborted');
-  if (ctx.midStream && (f.kind === 'network' || f.kind === 'timeout' || f.kind === 'stream_error')) {
-    const why = f.kind === 'timeout' ? `nothing arrived for ${duration(f.afterMs)}` : f.detail;
-    return new ModelError(
-      `${at} stopped mid-answer (${why}); the partial answer was not retried so nothing repeats. Try again.`,
-      'network',
-    );
-  }
-  switch (f.kind) {
-    case 'timeout':
-      return new ModelError(
-        `${at} sent nothing for ${duration(f.afterMs)}${tries(ctx.attempts)}; check that it is running and the model is loaded, or raise the timeout.`,
-        'network',
-      );
-    case 'network':
-      return new ModelError(
-        `Could not reach the model server at ${ctx.baseUrl} (${f.detail})${tries(ctx.attempts)}; check that it is running and that OPENAI_BASE_URL is right.`,
-        'network',
-      );
-    case 'stream_error':
-      return new ModelError(`${at} reported an error while streaming${tries(ctx.attempts)}: ${f.detail}`, 'http');
-    case 'no_tool_support':
-      return new ModelError(
-        `The model "${ctx.model}" at ${ctx.baseUrl} does not support tool calls (${f.detail}); warden needs a model with tool (function) calling — choose another with WARDEN_MODEL.`,
-        'no_tool_support',
-        400,
-      );
-    case 'context_length':
-      return new ModelError(
-        `The conversation is longer than the model "${ctx.model}" accepts (${f.detail}); start a new task or shorten the conversation.`,
-        'context_length',
-        400,
-      );
-    case 'bad_response':
-    case 'stream_options_rejected':
-      return new ModelError(
-        `${at} sent an answer warden could not read (${f.detail}); check that it is OpenAI-compatible and supports streaming.`,
-        'bad_response',
-      );
-    case 'http':
-      return new ModelError(httpMessage(f, ctx, at), 'http', f.status);
-  }
-}
-
-function httpMessage(f: Extract<Failure, { kind: 'http' }>, ctx: FailureContext, at: string): string {
-  if (ctx.stop === 'retry_after_too_long')
-    return `${at} answered ${f.status} and asked to wait ${duration(f.retryAfterMs ?? 0)} before retrying (${f.detail}); try again later.`;
-  if (f.status === 401 || f.status === 403)
-    return `${at} refused the API key (${f.status}: ${f.detail}); check OPENAI_API_KEY.`;
-  if (f.status === 404)
-    return `${at} answered 404 (${f.detail}); check the model name "${ctx.model}" (WARDEN_MODEL) and that OPENAI_BASE_URL is the API root, e.g. http://localhost:11434/v1.`;
-  if (f.status === 429)
-    return `${at} answered 429 (rate limited) ${times(ctx.attempts)} (last: ${f.detail}); wait a moment and try again, or check the account's limits.`;
-  if (f.status >= 500 || f.status === 408)
-    return `${at} answered ${f.status} ${times(ctx.attempts)} (last: ${f.detail}); check the server's logs, or try again later.`;
-  return `${at} rejected the request (${f.status}: ${f.detail}).`;
 }

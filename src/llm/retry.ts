@@ -10,6 +10,11 @@ export type RetryPolicy = {
   maxDelayMs: number;
   /** A server's Retry-After up to this long is honoured; a longer one ends the retries. */
   maxRetryAfterMs: number;
+  /**
+   * Retries after an idle timeout or a cut stream (within `maxRetries`). One fresh connection can
+   * help; a server that went silent twice is down, and waiting more only delays the message.
+   */
+  maxTimeoutRetries: number;
 };
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -17,6 +22,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 20_000,
+  maxTimeoutRetries: 1,
 };
 
 /** What went wrong with one attempt, as far as retrying is concerned. */

@@ -8,8 +8,12 @@ import type { ModelTurn, ToolCallRequest, Usage } from './types';
 
 type Slot = { id: string; name: string; args: string };
 
-/** The assembler's view of one chunk: what it added that a caller may show. */
-export type ChunkEffect = { text: string };
+/**
+ * The assembler's view of one chunk: the text it added that a caller may show, and whether it
+ * carried any part of the answer at all (text, reasoning, a tool call piece, a finish reason or
+ * usage). A chunk without progress is what a server that streams empty chunks forever sends.
+ */
+export type ChunkEffect = { text: string; progress: boolean };
 
 export type TurnAssembler = {
   /** Folds one parsed chunk in; returns the text it carried ('' when none). */
@@ -52,7 +56,8 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
     return slot;
   }
 
-  function pushToolCall(delta: Record<string, unknown>): void {
+  /** Folds one tool-call delta in; true when it carried an id, a name or argument text. */
+  function pushToolCall(delta: Record<string, unknown>): boolean {
     const slot = slotFor(delta);
     const id = str(delta.id);
     if (id && !slot.id) slot.id = id;
@@ -63,15 +68,17 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
     const args = fn?.arguments;
     if (typeof args === 'string') slot.args += args;
     else if (record(args)) slot.args += JSON.stringify(args); // a few servers send an object
+    return Boolean(id || name || (typeof args === 'string' ? args : record(args)));
   }
 
-  function readUsage(raw: unknown): void {
+  function readUsage(raw: unknown): boolean {
     const u = record(raw);
-    if (!u) return;
+    if (!u) return false;
     const prompt = num(u.prompt_tokens);
     const completion = num(u.completion_tokens);
-    if (prompt === undefined && completion === undefined) return;
+    if (prompt === undefined && completion === undefined) return false;
     usage = { promptTokens: prompt ?? 0, completionTokens: completion ?? 0 };
+    return true;
   }
 
   return {
@@ -81,8 +88,8 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
     push(chunk) {
       chunks += 1;
       const c = record(chunk);
-      if (!c) return { text: '' };
-      readUsage(c.usage);
+      if (!c) return { text: '', progress: false };
+      let progress = readUsage(c.usage);
       let added = '';
       const choices = Array.isArray(c.choices) ? c.choices : [];
       for (const rawChoice of choices) {
@@ -92,13 +99,18 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
         const delta = record(choice.delta) ?? record(choice.message);
         const content = str(delta?.content);
         if (content) added += content;
+        // Reasoning models think for minutes before any text; their thoughts are progress, not shown.
+        if (str(delta?.reasoning_content) || str(delta?.reasoning)) progress = true;
         const calls = delta?.tool_calls;
-        if (Array.isArray(calls)) for (const call of calls) if (record(call)) pushToolCall(record(call) as Record<string, unknown>);
+        if (Array.isArray(calls)) for (const call of calls) if (record(call) && pushToolCall(record(call) as Record<string, unknown>)) progress = true;
         const reason = str(choice.finish_reason);
-        if (reason) finishReason = reason;
+        if (reason) {
+          finishReason = reason;
+          progress = true;
+        }
       }
       text += added;
-      return { text: added };
+      return { text: added, progress: progress || added !== '' };
     },
     finish() {
       const toolCalls: ToolCallRequest[] = slots

@@ -30,6 +30,8 @@ export type ModelRequest = {
   signal: AbortSignal;
   /** Called with each text fragment as it streams. */
   onText?: (delta: string) => void;
+  /** Told, in a sentence for the person, when a failed attempt is retried after a wait they would notice. */
+  onRetry?: (notice: string) => void;
 };
 
 /**
@@ -43,11 +45,27 @@ export type ModelClient = {
   complete(request: ModelRequest): Promise<ModelTurn>;
 };
 
+/**
+ * Why a model call failed. `idle_timeout`: nothing that counts arrived for streamIdleTimeoutSec;
+ * `turn_timeout`: the answer took longer than turnTimeoutSec; `truncated`: the stream ended with no
+ * finish_reason and no `[DONE]`, so its tool calls were not run.
+ */
+export type ModelErrorCode =
+  | 'network'
+  | 'http'
+  | 'no_tool_support'
+  | 'context_length'
+  | 'bad_response'
+  | 'aborted'
+  | 'idle_timeout'
+  | 'turn_timeout'
+  | 'truncated';
+
 /** A failure a person can act on: the message says what happened and what to check. */
 export class ModelError extends Error {
   constructor(
     message: string,
-    readonly code: 'network' | 'http' | 'no_tool_support' | 'context_length' | 'bad_response' | 'aborted',
+    readonly code: ModelErrorCode,
     readonly status?: number,
   ) {
     super(message);

@@ -1,6 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { classifyError, errorBodyDetail, toModelError } from '../../src/llm/failure';
+import { classifyError, errorBodyDetail } from '../../src/llm/failure';
+import { toModelError } from '../../src/llm/failure-message';
 
 const api = (status: number, message: string, code: string | null = null, headers: Record<string, string> = {}) =>
   APIError.generate(status, { error: { message, code } }, undefined, new Headers(headers));

@@ -99,17 +99,17 @@ describe('createOpenAIClient: retries', () => {
 
   it('times out a server that never sends the first chunk, retrying once', async () => {
     const server = await serve([{ hangAfterChunks: 0 }, { hangAfterChunks: 0 }]);
-    const err = await failure(clientFor(server.url, { maxRetries: 1, firstByteTimeoutMs: 150 }).complete(request()));
-    expect(err.code).toBe('network');
-    expect(err.message).toMatch(/sent nothing for 150 ms after 2 attempts/);
+    const err = await failure(clientFor(server.url, { maxRetries: 1, idleTimeoutMs: 150 }).complete(request()));
+    expect(err.code).toBe('idle_timeout');
+    expect(err.message).toContain('sent nothing for 150 ms (streamIdleTimeoutSec) after 2 attempts');
     expect(server.requests).toHaveLength(2);
   });
 
   it('ends a stream that goes silent mid-answer without replaying it', async () => {
     const server = await serve([{ text: 'abc', chunkSize: 1, hangAfterChunks: 3 }, { text: 'never reached' }]);
     const err = await failure(clientFor(server.url, { idleTimeoutMs: 150 }).complete(request()));
-    expect(err.code).toBe('network');
-    expect(err.message).toContain('stopped mid-answer (nothing arrived for 150 ms)');
+    expect(err.code).toBe('idle_timeout');
+    expect(err.message).toContain('stopped mid-answer (the idle timer fired: nothing arrived for 150 ms (streamIdleTimeoutSec))');
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AttemptFailure, isRetryable, nextRetry, parseRetryAfter, type RetryPolicy } from '../../src/llm/retry';
 
-const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000 };
+const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000, maxTimeoutRetries: 1 };
 const http = (status: number, retryAfterMs?: number): AttemptFailure => ({ kind: 'http', status, retryAfterMs });
 
 describe('isRetryable', () => {
