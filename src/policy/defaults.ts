@@ -39,7 +39,8 @@ export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin('execute_command', 'al
 /**
  * Whether a command only reads, as far as anyone can tell: the guard judged every part (`ok`),
  * every part only reads, nothing is written (not even scratch files), nothing destroys, no
- * credential file is named, and the sandbox holds the run. Anything else keeps the default ask.
+ * credential file is named, no operand points outside the project (read_file's fence), and the
+ * sandbox holds the run. Anything else keeps the default ask.
  */
 export function isFreeReadOnlyCommand(facts: CallFacts): boolean {
   const c = facts.command;
@@ -51,6 +52,7 @@ export function isFreeReadOnlyCommand(facts: CallFacts): boolean {
     c.parts.every((p) => p.readOnly && !p.destructive && (p.writes?.length ?? 0) === 0) &&
     (facts.writes?.length ?? 0) === 0 &&
     facts.secret === undefined &&
+    facts.readsOutside === undefined &&
     facts.sandboxed
   );
 }

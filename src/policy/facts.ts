@@ -22,6 +22,8 @@ export type CallFacts = {
   writes?: WriteFact[];
   /** A credential file the call reads (`.env`, `id_rsa`, `*.pem` …): its content would leave with the reply. */
   secret?: string;
+  /** A word of a read-only command that names a path outside the project (`cat /etc/passwd`, `ls ..`). */
+  readsOutside?: string;
   url?: string;
   sandboxed: boolean;
   /** Set for `mcp__<server>__<tool>` tools. */
@@ -46,6 +48,11 @@ export function gatherFacts(tool: ToolDefinition, args: Record<string, unknown>,
     if (writes.length > 0) facts.writes = writes;
     const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
     if (named) facts.secret = named;
+    // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
+    if (facts.command.kind === 'ok' && facts.command.readOnly) {
+      const outside = wordOutside(facts.command, paths.find((p) => p.field === 'cwd')?.verdict, deps.fence);
+      if (outside !== undefined) facts.readsOutside = outside;
+    }
   } else if (tool.kind === 'read') {
     const read = paths.find((p) => p.verdict.ok && isCredentialPath(p.verdict.relative));
     if (read?.verdict.ok) facts.secret = read.verdict.relative;
@@ -92,6 +99,24 @@ function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fe
     }
   }
   return out;
+}
+
+/**
+ * The first operand of any part (not the program, not an option; the value of `--opt=value`) that the
+ * fence places outside the project, from the command's cwd. A word that is not a path at all (`-n`,
+ * `{print $1}`) resolves inside and passes; a link inside the project that leads out does not.
+ */
+function wordOutside(verdict: CommandVerdict, cwd: PathVerdict | undefined, fence: PathFence): string | undefined {
+  const base = cwd?.ok ? cwd.relative : '';
+  for (const part of verdict.parts) {
+    for (const word of part.argv.slice(1)) {
+      const value = word.startsWith('-') ? (word.startsWith('--') && word.includes('=') ? word.slice(word.indexOf('=') + 1) : '') : word;
+      if (value === '' || value.includes(MARK)) continue;
+      const path = posix.isAbsolute(value) || base === '' ? value : posix.join(base, value);
+      if (!fence.check(path).ok) return value;
+    }
+  }
+  return undefined;
 }
 
 /** The first protected path a call touches (a path argument or a command's write target), if any. */

@@ -20,7 +20,8 @@ export function assessRisk(facts: CallFacts): Risk {
   const writes = facts.writes ?? [];
   // The base level; everything below only raises it (a read-only command must not lower a protected path).
   // Plain statements rather than a helper closure: this runs on every gated call.
-  const readOnlyCommand = command?.kind === 'ok' && command.readOnly && writes.length === 0;
+  // Every part must agree with the verdict: a label is never trusted further than its parts.
+  const readOnlyCommand = command?.kind === 'ok' && command.readOnly && writes.length === 0 && command.parts.every((p) => p.readOnly && !p.destructive && !p.writes?.length);
   let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
   const guarded = protectedArgument(facts);
   if (guarded && facts.kind !== 'read') {
@@ -57,6 +58,7 @@ export function assessRisk(facts: CallFacts): Risk {
     level = 'high';
     reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
   }
+  if (facts.readsOutside !== undefined) reasons.push(`reads ${facts.readsOutside}, outside the project`);
   if (facts.command && !facts.sandboxed) {
     level = maxRisk(level, 'medium');
     reasons.push('runs without a sandbox');

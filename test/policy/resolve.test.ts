@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadCommandGuard } from '../../src/policy/command-guard';
+import type { CommandPart, CommandVerdict } from '../../src/policy/command-types';
 import { type CallFacts, gatherFacts } from '../../src/policy/facts';
 import { PathFence } from '../../src/policy/path-guard';
 import { type PolicyResult, resolvePolicy } from '../../src/policy/resolve';
@@ -363,5 +364,47 @@ describe('purity', () => {
     const b = decide(f, rules, 'auto');
     expect(a).toEqual(b);
     expect(JSON.stringify({ f, rules })).toBe(snapshot);
+  });
+});
+
+describe('what can never be low risk or run by the read-only default (issue 10 §5)', () => {
+  const part = (over: Partial<CommandPart> = {}): CommandPart => ({ text: 'cat a', argv: ['cat', 'a'], readOnly: true, ...over });
+  const judged = (verdict: CommandVerdict, sandbox: SandboxInfo = BWRAP) =>
+    gatherFacts(TOOLS.get('execute_command') as AnyTool, { command: 'x' }, { fence, commands: { judge: () => verdict }, sandbox });
+  const ok = (parts: CommandPart[], extra: Partial<Extract<CommandVerdict, { kind: 'ok' }>> = {}): CommandVerdict => ({ kind: 'ok', parts, readOnly: true, destructive: [], notes: [], ...extra });
+  const cases: [string, CommandVerdict, 'medium' | 'high'][] = [
+    ['a write the guard saw (even if it says read-only)', ok([part({ writes: ['out.txt'] })]), 'medium'],
+    ['a scratch write in /tmp', ok([part({ writes: ['/tmp/x'] })]), 'medium'],
+    ['a write only known at run time', ok([part({ writes: ['\u0000$OUT\u0000'] })]), 'high'],
+    ['a protected write', ok([part({ writes: ['package.json'] })]), 'high'],
+    ['a destructive part', ok([part({ destructive: 'deletes files' })], { destructive: ['deletes files'] }), 'high'],
+    ['a part that is not read-only', ok([part(), part({ readOnly: false })]), 'medium'],
+    ['cannot judge, read-only parts', { kind: 'cannot_judge', reason: 'r', parts: [part()], notes: [] }, 'high'],
+    ['cannot judge, no parts', { kind: 'cannot_judge', reason: 'r', parts: [], notes: [] }, 'high'],
+    ['a credential file named', ok([part({ text: 'cat .env', argv: ['cat', '.env'] })]), 'high'],
+  ];
+  it.each(cases)('%s', (_label, verdict, level) => {
+    const f = judged(verdict);
+    for (const mode of ['manual', 'auto-edit', 'auto'] as const) {
+      const result = decide(f, [], mode);
+      expect(result.risk.level, mode).not.toBe('low');
+      expect(result.rule.id, mode).not.toBe('default-allow-read-only-command');
+      if (mode !== 'auto' || level === 'high') expect(result.decision, mode).toBe('ask');
+    }
+    expect(decide(f).risk.level).toBe(level);
+  });
+
+  it('the same read-only verdict runs free only inside the sandbox', () => {
+    expect(decide(judged(ok([part()]))).rule.id).toBe('default-allow-read-only-command');
+    expect(decide(judged(ok([part()]), NO_SANDBOX))).toMatchObject({ decision: 'ask', rule: { id: 'default-ask-execute_command' } });
+    expect(decide(judged(ok([part()]), NO_SANDBOX), [], 'auto').decision).toBe('ask');
+  });
+
+  it('a write outside the project is a hard denial; inside the sandbox /tmp is not', () => {
+    expect(decide(judged(ok([part({ writes: ['/etc/x'] })])), [rule({ tool: '*', decision: 'allow' })])).toMatchObject({ decision: 'deny', rule: { id: 'path-fence', source: 'guard' } });
+    expect(decide(judged(ok([part({ writes: ['/tmp/x'] })]))).decision).toBe('ask');
+    expect(decide(judged(ok([part({ writes: ['/tmp/../etc/x'] })]))).rule.id).toBe('path-fence');
+    expect(decide(judged(ok([part({ writes: ['/tmp/x'] })]), NO_SANDBOX)).rule.id).toBe('path-fence');
+    expect(decide(judged(ok([part({ writes: ['/dev/null'] })]), NO_SANDBOX)).decision).toBe('ask');
   });
 });

@@ -3,6 +3,8 @@
  * the sandbox), issue 9 §4 (secrets and the web ask) and MCP opacity in auto mode — through the real
  * command guard and the real gate, asserting what ran, what the card said and what was offered.
  */
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { PolicyRule } from '../../src/policy/rules';
@@ -145,12 +147,23 @@ describe('issue 10 §5: read-only commands run without a card inside the sandbox
     ['what the guard cannot judge', 'eval "$x"', undefined, 'high'],
     ['a read of a credential file', 'cat .env', undefined, 'high'],
     ['a read-only command in a protected folder', 'ls', undefined, 'high'],
+    ['a read outside the project', 'cat /etc/hostname', undefined, 'low'],
+    ['a listing of the parent folder', 'ls ..', undefined, 'low'],
+    ['a search from the root', 'find / -name x', undefined, 'low'],
   ] as const)('%s still asks: %s', async (label, command, sandbox, level) => {
     const { g } = harness(sandbox ? { sandbox } : {});
     const args = label.includes('protected folder') ? { command, cwd: '.git' } : { command };
     const seen = await outcome(g, 'execute_command', args);
     expect(seen.decision).toBe('ask');
     expect(seen.request?.risk.level).toBe(level);
+  });
+
+  it('a link inside the project that leads out is outside: cat link/hostname asks', async () => {
+    const { g } = harness();
+    symlinkSync('/etc', join(g.root, 'link'));
+    const seen = await outcome(g, 'execute_command', { command: 'cat link/hostname' });
+    expect(seen.decision).toBe('ask');
+    expect(seen.request?.risk.reasons).toContain('reads link/hostname, outside the project');
   });
 });
 
