@@ -4,6 +4,7 @@ import type { CommandCollector } from './command-parse';
 import type { Arg, RawCommand } from './command-raw';
 import { codeSource, interpreterOf } from './command-programs';
 import type { Deny } from './command-rules';
+import { trapCode } from './command-hidden-builtins';
 import { EXPANSION_MARK, isDynamic } from './command-words';
 
 // Commands that run code they are given: shells, interpreters, `eval`, `source`, `trap`, `alias`.
@@ -44,8 +45,9 @@ export function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], 
   }
   if (name === 'trap') {
     // `trap 'rm -rf /' EXIT`: the code still goes through the hard rules, and the trap itself asks.
-    const code = final.slice(1).find((a) => !a.value.startsWith('-'));
-    return code && final.length > 2 ? runNested(all, raw, code, 'trap', out, true) : false;
+    const code = trapCode(final.map((a) => a.value));
+    const arg = code === undefined ? undefined : final.find((a, i) => i > 0 && a.value === code);
+    return arg ? runNested(all, raw, arg, 'trap', out, true) : false;
   }
   if (name === 'alias') {
     // An alias body is shell code that later words of the line may run.
@@ -58,6 +60,10 @@ export function judgeCode(all: CommandCollector, raw: RawCommand, final: Arg[], 
   if (name === 'source' || name === '.') return final[1] ? scriptFile(all, raw, final[1], name, true, out, deny) : false;
   const interpreter = interpreterOf(name);
   if (!interpreter) return false;
+  if ((name === 'deno' || name === 'bun') && final[1]?.value === 'eval') {
+    out.problems.push(`${name} runs ${name} code the guard cannot read: ${show(final[2]?.value ?? '')}`);
+    return false;
+  }
   const shell = interpreter.kind === 'shell';
   const source = codeSource(final.map((a) => a.value));
   if (source.kind === 'arg') {

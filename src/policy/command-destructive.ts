@@ -38,7 +38,8 @@ function files(argv: readonly string[], name: string): string | undefined {
     case 'zip':
       return hasShort(argv, 'm', 'bnitxP') || argv.some((a) => isLong(a, 'move', 3)) ? 'deletes the files it archives (zip -m)' : undefined;
     case 'rsync':
-      return argv.some((a) => isLong(a, 'delete', 3) || isLong(a, 'remove-source-files', 3))
+      // --del, --delete, --delete-after, --delete-excluded …
+      return argv.some((a) => /^--del/.test(a) || isLong(a, 'remove-source-files', 3))
         ? 'deletes files (rsync --delete / --remove-source-files)'
         : undefined;
     default:

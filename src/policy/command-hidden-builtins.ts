@@ -12,7 +12,7 @@ const DECLARERS: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', '
  * Environment variables that make a shell or a program run code or another program:
  * `BASH_ENV=./x.sh bash -c ls` sources x.sh first, `PS4='$(…)'` runs under `set -x`.
  */
-const CODE_ENV = /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_.*|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|IFS|PATH|CDPATH|GLOBIGNORE|GCONV_PATH|SSH_ASKPASS|SUDO_ASKPASS|MAKEFLAGS|CC|CXX)$/;
+const CODE_ENV = /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_.*|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|PATH|CDPATH|GLOBIGNORE|GCONV_PATH|SSH_ASKPASS|SUDO_ASKPASS|MAKEFLAGS|CC|CXX)$/;
 
 /** Why setting these variables hides code, or undefined. */
 export function hiddenEnvironment(names: readonly string[]): string | undefined {
@@ -58,12 +58,7 @@ const BUILTINS: Record<string, Check> = {
   readarray: callback('readarray'),
   compgen: completion('compgen'),
   complete: completion('complete'),
-  trap: (argv) => {
-    if (argv.includes('-p') || argv.includes('-l')) return undefined;
-    const code = argv.slice(1).find((a) => !a.startsWith('-'));
-    if (code === undefined || code === '' || code === '-' || argv.length === 2) return undefined;
-    return 'trap runs its code later, on a signal or when the shell exits, where the guard cannot follow it.';
-  },
+  trap: (argv) => (trapCode(argv) === undefined ? undefined : 'trap runs its code later, on a signal or when the shell exits, where the guard cannot follow it.'),
   enable: (argv) => (letters(argv).includes('f') ? 'enable -f loads a shared library into bash as a builtin.' : undefined),
   hash: (argv) => (letters(argv).includes('p') ? 'hash -p makes a command name run another program.' : undefined),
 };
@@ -74,7 +69,7 @@ function declarer(argv: readonly string[]): string | undefined {
   if (flags.includes('n')) return `${name} -n makes a name refer to another variable, which can hide a subscript that runs code.`;
   if (flags.includes('i')) return arith(`${name} -i`);
   const words = argv.slice(1).filter((a) => !/^[-+][A-Za-z]+$/.test(a));
-  return badName(name, words);
+  return hiddenEnvironment(words.map((w) => w.split('=')[0] as string)) ?? badName(name, words);
 }
 
 function testV(argv: readonly string[]): string | undefined {
@@ -101,4 +96,13 @@ function completion(name: string): Check {
  */
 export function hiddenBuiltin(argv: readonly string[]): string | undefined {
   return BUILTINS[programName(argv[0])]?.(argv);
+}
+
+/** The code `trap CODE SIGNAL…` installs; undefined when it lists, resets (`-`) or ignores (`''`). */
+export function trapCode(argv: readonly string[]): string | undefined {
+  const words = argv.slice(1);
+  if (words[0] === '--') words.shift();
+  const code = words[0];
+  if (words.length < 2 || code === undefined || code === '' || code.startsWith('-')) return undefined;
+  return code;
 }

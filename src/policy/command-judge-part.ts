@@ -128,7 +128,9 @@ function spawnExec(all: CommandCollector, raw: RawCommand, final: Arg[], marker:
     let end = final.findIndex((a, j) => j > i && (a.value === ';' || a.value === '+' || a.value === '\\;'));
     if (end < 0) end = final.length;
     const args = final.slice(i + 1, end);
-    if (args.length > 0) all.spawn(raw, args, within);
+    // fd adds the path itself when the command names no placeholder.
+    const found = marker === FD_EXEC && !args.some((a) => /\{[/.]*\}/.test(a.value)) ? [{ value: '{}', subs: [] }] : [];
+    if (args.length > 0) all.spawn(raw, [...args, ...found], within);
     i = end;
   }
 }

@@ -86,6 +86,12 @@ export class CommandCollector {
         return;
       case 'subshell':
         return this.walkChildren(node, this.subshell(scope));
+      case 'test_command': {
+        // `[[ … ]]` is a command that only tests; what it expands is walked with it.
+        const raw = this.add(node.text, scope);
+        raw.args = [{ value: '[[', subs: [] }];
+        return this.walkChildren(node, innerScope(scope));
+      }
       case 'comment':
         return;
       default:
@@ -211,7 +217,7 @@ export class CommandCollector {
     if (this.overflow) return;
     const { pipes, background, functions, depth, shell } = parent;
     const raw = this.add(args.map((a) => a.value).join(' '), { pipes, background, functions, redirects: [], depth, shell: [...shell, this.newShellId()] });
-    raw.args = args.map((a) => (a.value === '{}' ? { ...a, value: FOUND_FILE } : a));
+    raw.args = args.map((a) => (/\{[/.]*\}/.test(a.value) ? { ...a, value: FOUND_FILE } : a));
     raw.within = within;
   }
 

@@ -32,7 +32,8 @@ const INTERPRETERS: Record<string, InterpreterSpec> = {
     longInline: ['eval', 'print'],
     longWithArg: ['require', 'import', 'loader', 'experimental-loader', 'input-type', 'env-file', 'conditions', 'title'],
   },
-  perl: { inline: 'eE', withArg: 'IMmiCxd' },
+  // perl's -i, -x, -C, -d take only an attached value; -I, -M, -m attach theirs too.
+  perl: { inline: 'eE', withArg: '' },
   ruby: { inline: 'e', withArg: 'rIECxF' },
   php: { inline: 'rBRE', module: 'f', withArg: 'cdz' },
   lua: { inline: 'e', withArg: 'l' },

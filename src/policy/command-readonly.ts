@@ -13,7 +13,7 @@ const ALWAYS_READ_ONLY: ReadonlySet<string> = new Set([
   'sha512sum', 'shasum', 'cksum', 'b2sum', 'od', 'hexdump', 'strings', 'column', 'fold', 'paste', 'join',
   'rev', 'tac', 'seq', 'expand', 'unexpand', 'ps', 'uptime', 'free', 'nproc', 'arch', 'locale', 'tty',
   'sleep', ':', 'zcat', 'eza', 'exa', 'lsblk', 'getconf', 'unset', 'wait', 'read', 'set', 'shopt', 'exit',
-  'return', 'numfmt', 'expr', 'base64', 'base32', 'basenc', 'fmt', 'pr', 'tsort', 'factor', 'yes',
+  'return', 'trap', 'compgen', 'mapfile', 'readarray', 'numfmt', 'expr', 'base64', 'base32', 'basenc', 'fmt', 'pr', 'tsort', 'factor', 'yes',
 ]);
 
 type Check = (argv: readonly string[]) => boolean;

@@ -145,6 +145,9 @@ function peel(name: string, args: Arg[], spec: WrapperSpec, scripts: Unwrapped['
   }
   if (name === 'xargs') {
     const command = rest.length > 0 ? rest : [{ value: 'echo', subs: [] }];
+    // `xargs -I{} cmd {}`: every word holding the replace string becomes input from the pipe.
+    const replace = xargsReplace(args.slice(1, i).map((a) => a.value));
+    if (replace !== undefined) return command.map((a) => (a.value.includes(replace) ? { ...a, value: XARGS_INPUT } : a));
     return [...command, { value: XARGS_INPUT, subs: [] }];
   }
   return rest;
@@ -157,4 +160,17 @@ function pushScript(scripts: Unwrapped['scripts'], via: string, code: Arg | unde
 
 function joinArgs(args: readonly Arg[]): Arg {
   return { value: args.map((a) => a.value).join(' '), subs: args.flatMap((a) => a.subs) };
+}
+
+/** The replace string of `xargs -I R` / `-iR` / `--replace[=R]`, if any. */
+function xargsReplace(options: readonly string[]): string | undefined {
+  for (let i = 0; i < options.length; i++) {
+    const o = options[i] as string;
+    if (o === '-I') return options[i + 1];
+    if (o.startsWith('-I')) return o.slice(2);
+    if (o === '-i' || o === '--replace') return '{}';
+    if (o.startsWith('-i')) return o.slice(2);
+    if (o.startsWith('--replace=')) return o.slice('--replace='.length);
+  }
+  return undefined;
 }

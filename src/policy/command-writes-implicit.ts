@@ -66,7 +66,7 @@ const MANAGERS: Record<string, Manager> = {
 function packageWrites(name: string, argv: readonly string[]): string[] {
   const manager = MANAGERS[name];
   if (!manager) return [];
-  const sub = firstOperand(argv) ?? '';
+  const sub = subcommand(argv);
   const dir = longValue(argv, 'prefix') ?? longValue(argv, 'dir') ?? longValue(argv, 'cwd') ?? (name === 'pnpm' ? shortValue(argv, 'C') : undefined) ?? '';
   const inDir = (p: string): string => (dir ? posix.join(dir, p) : p);
   if (manager.manifestOnly?.test(sub)) {
@@ -78,6 +78,16 @@ function packageWrites(name: string, argv: readonly string[]): string[] {
   const files = ['package.json', ...manager.lock, 'node_modules'];
   if (sub === 'version') files.push('.git');
   return files.map(inDir);
+}
+
+/** The first operand, skipping the values of options that take one (`npm --prefix web install`). */
+function subcommand(argv: readonly string[]): string {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (/^(--prefix|--dir|--cwd|-C|--filter|-F|-w|--workspace)$/.test(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return '';
 }
 
 /**
