@@ -26,7 +26,7 @@ const IDLE_HINT = 'raise streamIdleTimeoutSec in config.json if the server is ju
 function idleClause(f: Extract<Failure, { kind: 'idle' }>): string {
   const d = `${duration(f.afterMs)} (streamIdleTimeoutSec)`;
   if (f.seen === 'nothing') return `sent nothing for ${d}`;
-  if (f.seen === 'empty') return `kept the connection open but sent no part of an answer for ${d}, only empty chunks`;
+  if (f.seen === 'empty') return `sent only empty chunks (no part of an answer) for ${d}`;
   return `stopped sending for ${d}`;
 }
 
