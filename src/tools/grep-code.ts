@@ -6,6 +6,7 @@ import { scrubEnv } from './env-scrub';
 import { pathInfo, shownPath } from './fs-common';
 import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
 import { resolveRgPath, type RgRunOptions, type RgRunResult, runRg } from './rg-runner';
+import { keepVerifiedMatches } from './safe-fs-verify';
 import { defineTool } from './types';
 
 export const GREP_DEFAULT_RESULTS = 100;
@@ -135,6 +136,9 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
       }
       if (ctx.signal.aborted) return { ok: false, error: 'grep_code was cancelled.' };
       if (result.timedOut) return { ok: false, error: `ripgrep took longer than ${GREP_TIMEOUT_MS / 1000} s; narrow the path or glob.` };
+      // rg opened files by path: keep only lines the fenced file really holds (safe-fs-verify.ts).
+      const verified = await keepVerifiedMatches(ctx.root, matches);
+      matches.splice(0, matches.length, ...verified.kept);
       if (matches.length === 0) {
         if (result.code === 2 && result.stderr) return { ok: false, error: `ripgrep: ${result.stderr}` };
         return { ok: true, output: `No matches for /${args.pattern}/ in ${shownPath(verdict.relative)}.`, data: { matches: [], truncated: false, suggested_reads: [] } };
@@ -143,7 +147,8 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
       const lineCounts = await countLinesOfTopFiles(effects, ctx.root, matches);
       const reads = suggestReads(matches, lineCounts);
       const warning = result.code === 2 && result.stderr && !result.stopped ? `\n[ripgrep reported: ${result.stderr.split('\n')[0]}]` : '';
-      return { ok: true, output: formatGrepOutput(matches, reads, truncated, cap) + warning, data: { matches, truncated, suggested_reads: reads } };
+      const dropped = verified.dropped > 0 ? `\n[${verified.dropped} match(es) left out: the file changed on disk while searching]` : '';
+      return { ok: true, output: formatGrepOutput(matches, reads, truncated, cap) + warning + dropped, data: { matches, truncated, suggested_reads: reads } };
     },
   });
 }

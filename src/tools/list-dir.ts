@@ -1,8 +1,9 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
+import { folderPath, openFolderSafely, readFileSafely } from './safe-fs';
 import { defineTool } from './types';
 
 export const LIST_MAX_DEPTH = 5;
@@ -22,17 +23,24 @@ export type ListDirEffects = {
 
 export const defaultListDirEffects: ListDirEffects = {
   async list(path, withSizes) {
-    const dirents = await readdir(path, { withFileTypes: true });
-    return Promise.all(
-      dirents.map(async (d): Promise<DirEntry> => {
-        const type = d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other';
-        if (!withSizes || type !== 'file') return { name: d.name, type };
-        const size = await lstat(join(path, d.name)).then((s) => s.size, () => undefined);
-        return { name: d.name, type, ...(size === undefined ? {} : { size }) };
-      }),
-    );
+    // Through a verified descriptor (safe-fs.ts): a folder swapped for a link cannot list an outside folder.
+    const handle = await openFolderSafely({ path });
+    try {
+      const base = folderPath(handle, path);
+      const dirents = await readdir(base, { withFileTypes: true });
+      return await Promise.all(
+        dirents.map(async (d): Promise<DirEntry> => {
+          const type = d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other';
+          if (!withSizes || type !== 'file') return { name: d.name, type };
+          const size = await lstat(join(base, d.name)).then((s) => s.size, () => undefined);
+          return { name: d.name, type, ...(size === undefined ? {} : { size }) };
+        }),
+      );
+    } finally {
+      await handle.close();
+    }
   },
-  readText: (path) => readFile(path, 'utf8').catch(() => undefined),
+  readText: (path) => readFileSafely({ path }, 1024 * 1024).then((found) => (found.kind === 'file' ? found.bytes.toString('utf8') : undefined), () => undefined),
 };
 
 const schema = z.strictObject({

@@ -12,15 +12,17 @@ export function rootGoneMessage(root: string): string {
 }
 
 /**
- * Polls the root (dev and inode) every `intervalMs`; calls `onGone` once when it is missing, no
+ * Polls the root (device, inode and birth time) every `intervalMs`; calls `onGone` once when it is missing, no
  * longer a folder, or another folder. Returns a function that stops the watch.
  * Contract: never throws; the timer does not keep the process alive.
  */
 export function watchProjectRoot(root: string, onGone: (message: string) => void, intervalMs = 1000): () => void {
-  let first: { dev: number; ino: number };
+  // A folder made again at the same path often gets the same inode number; its birth time differs
+  // (where the file system records one).
+  let first: { dev: number; ino: number; born: number };
   try {
     const info = statSync(root);
-    first = { dev: info.dev, ino: info.ino };
+    first = { dev: info.dev, ino: info.ino, born: info.birthtimeMs };
   } catch {
     queueMicrotask(() => onGone(rootGoneMessage(root)));
     return () => undefined;
@@ -32,7 +34,7 @@ export function watchProjectRoot(root: string, onGone: (message: string) => void
     busy = true;
     void lstat(root)
       .then(
-        (info) => info.isDirectory() && info.dev === first.dev && info.ino === first.ino,
+        (info) => info.isDirectory() && info.dev === first.dev && info.ino === first.ino && info.birthtimeMs === first.born,
         () => false,
       )
       .then((alive) => {

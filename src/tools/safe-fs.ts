@@ -65,6 +65,24 @@ export async function readFileSafely(target: FencedPath, maxBytes: number): Prom
   }
 }
 
+/**
+ * Opens an existing fenced folder as a descriptor verified to be exactly `target.path`; read it
+ * through `/proc/self/fd/<fd>` (see `folderPath`). Contract: throws ENOENT, ENOTDIR, ELOOP or ERACE.
+ */
+export async function openFolderSafely(target: FencedPath): Promise<FileHandle> {
+  const handle = await open(target.path, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+  try {
+    await verifyDescriptor(handle, target.path, target.root);
+    return handle;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** The path through which a folder opened by `openFolderSafely` is used (its own path without /proc). */
+export const folderPath = (handle: FileHandle, path: string): string => (RACE_FREE_FS ? `/proc/self/fd/${handle.fd}` : path);
+
 /** Test hooks for `writeFileSafely`. */
 export type WriteHooks = { rename?: (from: string, to: string) => Promise<void> };
 
@@ -111,14 +129,7 @@ function tempName(name: string): string {
 /** Opens `folder` (inside `root`) as a verified descriptor, creating missing folders below the root. */
 async function openFolder(root: string, folder: string): Promise<FileHandle> {
   try {
-    const handle = await open(folder, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
-    try {
-      await verifyDescriptor(handle, folder, root);
-      return handle;
-    } catch (err) {
-      await handle.close();
-      throw err;
-    }
+    return await openFolderSafely({ path: folder, root });
   } catch (err) {
     if (code(err) !== 'ENOENT') throw err;
   }

@@ -12,6 +12,8 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolResultEnvelope } from '../../src/protocol';
+import { createGrepCodeTool } from '../../src/tools/grep-code';
+import { createListDirTool } from '../../src/tools/list-dir';
 import { createReadFileTool } from '../../src/tools/read-file';
 import { RACE_FREE_FS } from '../../src/tools/safe-fs';
 import { defineTool } from '../../src/tools/types';
@@ -21,6 +23,8 @@ import { findSwapper, startSwapper } from '../helpers/swapper';
 
 const SECRET = 'OUTSIDE-SECRET-7f3a';
 const ROUNDS = 1000;
+// Each grep_code call starts ripgrep: fewer rounds keep the file under half a minute.
+const GREP_ROUNDS = 300;
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'warden-swapper-')));
 const swapper = findSwapper(scratch);
 if (swapper.kind === 'none') console.warn(`race.test.ts skipped: ${swapper.reason}`);
@@ -153,6 +157,45 @@ describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)('read_file and write_f
     console.log(`control: reads ${JSON.stringify(reads)}; outside files written ${written.length} in ${ROUNDS} writes`);
     expect(reads.outsideBytes).toBeGreaterThan(0);
     expect(written.length).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)('list_dir and grep_code under the same swapper', () => {
+  it('list an outside name 0 times and return an outside line 0 times', async () => {
+    const harness = createGateHarness({ mode: 'auto-edit', tools: [createListDirTool(), createGrepCodeTool()] });
+    h = harness;
+    outside = arena(harness);
+    writeFileSync(join(outside, 'outside-only-name.txt'), '');
+    const swapping = await startSwapper(swapper as Exclude<typeof swapper, { kind: 'none' }>, join(harness.root, 'work'), join(harness.root, 'swap'));
+    const lists = tally();
+    const greps = tally();
+    let namesLeaked = 0;
+    let dropped = 0;
+    try {
+      const lister = async () => {
+        for (let i = 0; i < ROUNDS; i++) {
+          const result = await harness.call('list_dir', { path: i % 2 ? 'swap' : 'work' }, { agentId: 'lister', agentName: 'lister' });
+          count(lists, result);
+          if ((result.output ?? '').includes('outside-only-name')) namesLeaked++;
+        }
+      };
+      const grepper = async () => {
+        for (let i = 0; i < GREP_ROUNDS; i++) {
+          const result = await harness.call('grep_code', { pattern: 'SECRET|inside', path: i % 2 ? 'swap' : 'work' }, { agentId: 'grepper', agentName: 'grepper' });
+          count(greps, result);
+          if ((result.output ?? '').includes(SECRET)) greps.outsideBytes += Buffer.byteLength(SECRET);
+          if ((result.output ?? '').includes('left out')) dropped++;
+        }
+      };
+      await Promise.all([lister(), grepper()]);
+    } finally {
+      const swaps = await swapping.stop();
+      console.log(`race list/grep: ${swaps} swaps; list_dir ${JSON.stringify(lists)}, outside names ${namesLeaked}; grep_code ${JSON.stringify(greps)}, results with matches left out ${dropped}`);
+    }
+    expect(namesLeaked).toBe(0);
+    expect(greps.outsideBytes).toBe(0);
+    expect(lists.executed).toBeGreaterThan(0);
+    expect(greps.executed).toBeGreaterThan(0);
   }, 120_000);
 });
 
