@@ -49,7 +49,7 @@ export function gatherFacts(tool: ToolDefinition, args: Record<string, unknown>,
     const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
     if (named) facts.secret = named;
     // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
-    if (facts.command.kind === 'ok' && facts.command.readOnly) {
+    if (facts.command.kind === 'ok' && facts.command.readOnly && facts.sandboxed && !named) {
       const outside = wordOutside(facts.command, paths.find((p) => p.field === 'cwd')?.verdict, deps.fence);
       if (outside !== undefined) facts.readsOutside = outside;
     }
@@ -108,10 +108,12 @@ function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fe
  */
 function wordOutside(verdict: CommandVerdict, cwd: PathVerdict | undefined, fence: PathFence): string | undefined {
   const base = cwd?.ok ? cwd.relative : '';
+  const seen = new Set<string>();
   for (const part of verdict.parts) {
     for (const word of part.argv.slice(1)) {
       const value = word.startsWith('-') ? (word.startsWith('--') && word.includes('=') ? word.slice(word.indexOf('=') + 1) : '') : word;
-      if (value === '' || value.includes(MARK)) continue;
+      if (value === '' || value.includes(MARK) || seen.has(value)) continue;
+      seen.add(value);
       const path = posix.isAbsolute(value) || base === '' ? value : posix.join(base, value);
       if (!fence.check(path).ok) return value;
     }
