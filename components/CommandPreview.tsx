@@ -4,7 +4,10 @@ import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';
 import { useTheme } from './hooks/use-theme';
 
-/** execute_command: whether it is sandboxed (always in view), then the command and its details. */
+/**
+ * execute_command: whether it is sandboxed and which protected paths approving lifts (one row, always
+ * in view), then the command and its details.
+ */
 export function CommandPreview(props: {
   preview: Extract<ApprovalPreview, { kind: 'command' }>;
   lines: PreviewLine[];
@@ -14,18 +17,22 @@ export function CommandPreview(props: {
 }) {
   const { preview } = props;
   const theme = useTheme();
+  // Only a sandboxed run has read-only protected paths to lift; unsandboxed, everything is writable anyway.
+  const lifted = preview.sandboxed ? (preview.writes ?? []).filter((w) => w.protected).map((w) => w.path) : [];
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       {preview.sandboxed ? (
-        <Text color={theme.ok} wrap="truncate-end">
-          sandboxed · network off, project writable, rest read-only
+        <Text color={lifted.length > 0 ? theme.warn : theme.ok} wrap="truncate-end">
+          {lifted.length > 0
+            ? `sandboxed · writes: ${lifted.join(', ')} (protected — writable for this run only) · network off`
+            : 'sandboxed · network off, project writable except protected paths, rest read-only'}
         </Text>
       ) : (
         <Text wrap="truncate-end">
           <Text color={theme.error} bold inverse>
             {' NOT sandboxed '}
           </Text>
-          <Text color={theme.error}> runs with your full permissions: network, every file you can write</Text>
+          <Text color={theme.error}> nothing is protected during this run: network, .git, package.json, every file you can write</Text>
         </Text>
       )}
       <ApprovalLines lines={props.lines} offset={props.offset} width={props.width} height={props.height - 1} />

@@ -219,10 +219,12 @@ export class Gate {
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
     const answer = outcome.decision.kind === 'answer' ? outcome.decision.text : undefined;
+    // Only a person's approval of this very card lifts the read-only mounts of the protected paths it listed.
+    const lift = approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit') ? protectedWrites(outcome.decision.kind === 'edit' ? (accepted?.facts ?? facts) : facts) : [];
     // The token binds what the person approved: the arguments hashed when the request was made, or the accepted edit.
     const approvedHash = final.edited ? hashArgs(final.args) : base.argsHash;
     const targetHash = final.edited && fileHash !== undefined && accepted ? await editedTargetHash(facts, accepted.facts, fileHash) : fileHash;
-    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) }, approver, { ...(targetHash !== undefined ? { fileHash: targetHash } : {}), ...(answer !== undefined ? { answer } : {}) });
+    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) }, approver, { ...(targetHash !== undefined ? { fileHash: targetHash } : {}), ...(answer !== undefined ? { answer } : {}), ...(lift.length > 0 ? { lift } : {}) });
     if (envelope.status === 'error' && envelope.reason?.startsWith('file_changed') && reask < MAX_REASKS) {
       const again = this.check(tool, final.args);
       if (again.ok) return this.askPerson(again.checked, { ...call, args: final.args }, caller, { ...base, argsHash: hashArgs(final.args) }, reask + 1, 'The file changed since you approved; here is the new diff.');
@@ -264,7 +266,7 @@ export class Gate {
    * not gather them again; after any wait (a person deciding) it must.
    */
   private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, extra: RunExtras = {}): Promise<ToolResultEnvelope> {
-    const { fileHash, answer, checked } = extra;
+    const { fileHash, answer, checked, lift } = extra;
     const argsHash = base.argsHash;
     // No audit line, no execution: the decision line is written whole before any effect, or nothing runs.
     const decided = this.audit(base.call, caller, base, approver);
@@ -278,6 +280,7 @@ export class Gate {
     const ctx: ToolContext = { root: deps.fence.root, fence: deps.fence, commands: deps.commands, sandbox: deps.sandbox, signal: caller.signal, agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId } };
     if (caller.recordPreImage) ctx.recordPreImage = caller.recordPreImage;
     if (answer !== undefined) ctx.answer = answer;
+    if (lift && approver === 'human') ctx.liftProtected = lift;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
     const ending = endingOfExecution(execution, approver);
     this.audit(base.call, caller, execution.kind === 'ran' ? { ...base, durationMs: execution.durationMs } : base, approver, ending);
@@ -338,7 +341,15 @@ export class Gate {
   }
 }
 
-type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts };
+/** `lift`: protected paths a person approved writing in this run (absolute, real). */
+type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts; lift?: string[] };
+
+/** The protected paths a command writes, as the fence resolved them: what an approved card lifts. */
+function protectedWrites(facts: CallFacts): string[] {
+  const out = new Set<string>();
+  for (const w of facts.writes ?? []) if (w.verdict.ok && w.verdict.protectedBy) out.add(w.verdict.path);
+  return [...out];
+}
 
 type RecordBase = {
   decision: 'allow' | 'ask' | 'deny';

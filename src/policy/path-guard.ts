@@ -50,10 +50,13 @@ export type PathVerdict =
  */
 export class PathFence {
   readonly root: string;
+  /** The protected-path patterns in force (defaults plus config); the sandbox mounts what they match read-only. */
+  readonly protectedPatterns: readonly string[];
   private readonly protectedMatch: (relative: string) => string | undefined;
 
   constructor(root: string, protectedPaths: readonly string[] = DEFAULT_PROTECTED_PATHS, options: PathFenceOptions = {}) {
     this.root = realpathSync.native(resolve(root));
+    this.protectedPatterns = [...protectedPaths];
     this.protectedMatch = protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT);
   }
 

@@ -1,10 +1,14 @@
 import { stat } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { z } from 'zod';
 import { scrubEnv } from './env-scrub';
 import { shownPath } from './fs-common';
 import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './process-group';
 import { bwrapArgs, findSecretMasks, type SandboxMask } from './sandbox';
-import { defineTool, type SandboxInfo } from './types';
+import { describeHits, protectedHits } from './sandbox-denials';
+import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
+import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
+import { defineTool, type SandboxInfo, type ToolContext } from './types';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
 export const COMMAND_MAX_TIMEOUT_MS = 600_000;
@@ -19,6 +23,10 @@ export type ExecuteCommandEffects = {
   secretMasks(): SandboxMask[];
   /** Wait between SIGTERM and SIGKILL. */
   graceMs: number;
+  /** Records the placeholders made for missing protected names, so a later start removes leftovers. */
+  ledger: MountPointLedger;
+  /** Entries the protected-path scan visits at most. */
+  scanLimit: number;
 };
 
 export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
@@ -26,6 +34,8 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
   isDirectory: (path) => stat(path).then((s) => s.isDirectory(), () => false),
   secretMasks: () => findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
   graceMs: 2000,
+  ledger: new MountPointLedger(),
+  scanLimit: PROTECT_SCAN_LIMIT,
 };
 
 const schema = z.strictObject({
@@ -59,23 +69,33 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       if (!(await effects.isDirectory(verdict.path))) return { ok: false, error: `cwd ${shownPath(verdict.relative)} is not an existing folder.` };
       const timeoutMs = args.timeout_ms ?? COMMAND_DEFAULT_TIMEOUT_MS;
       const sandboxed = ctx.sandbox.kind === 'bwrap';
+      const prepared = ctx.sandbox.kind === 'bwrap' ? prepareProtection(ctx, effects) : undefined;
+      if (prepared && !prepared.ok) return { ok: false, error: `Not run: ${prepared.reason}` };
+      const protection = prepared?.ok ? prepared : undefined;
       const [file, argv] =
         ctx.sandbox.kind === 'bwrap'
-          ? [ctx.sandbox.path, [...bwrapArgs(ctx.root, verdict.path, effects.secretMasks()), 'bash', '-c', args.command]]
+          ? [ctx.sandbox.path, [...bwrapArgs(ctx.root, verdict.path, effects.secretMasks(), protection?.plan), 'bash', '-c', args.command]]
           : ['bash', ['-c', args.command]];
-      const result = await effects.run({
-        file,
-        args: argv,
-        cwd: verdict.path,
-        env: commandEnv(),
-        timeoutMs,
-        signal: ctx.signal,
-        graceMs: effects.graceMs,
-        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
-      });
+      let result: GroupRunResult;
+      try {
+        result = await effects.run({
+          file,
+          args: argv,
+          cwd: verdict.path,
+          env: commandEnv(),
+          timeoutMs,
+          signal: ctx.signal,
+          graceMs: effects.graceMs,
+          maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
+        });
+      } finally {
+        protection?.claim.release();
+      }
       if (result.kind === 'spawn_failed') return { ok: false, error: `Could not start the command: ${result.message}` };
-      const footer = describeRun(result, timeoutMs, ctx.sandbox);
-      const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}\n[${footer}]`;
+      const footer = describeRun(result, timeoutMs, ctx.sandbox, protection?.plan, ctx.liftProtected?.map((p) => shownPath(relative(ctx.root, p))));
+      const hits = protection ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan) : [];
+      const note = hits.length > 0 ? `\n[${describeHits(hits)}]` : '';
+      const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}${note}\n[${footer}]`;
       const data = {
         exitCode: result.exitCode,
         signal: result.signal,
@@ -85,6 +105,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         outputBytes: result.totalBytes,
         cutBytes: result.cutBytes,
         durationMs: result.durationMs,
+        ...(hits.length > 0 ? { protectedHits: hits.map((h) => h.path) } : {}),
       };
       if (result.ending === 'exited') return { ok: true, output: text, data };
       return { ok: false, error: text, data };
@@ -92,7 +113,22 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
   });
 }
 
-function describeRun(result: Extract<GroupRunResult, { kind: 'finished' }>, timeoutMs: number, sandbox: SandboxInfo): string {
+/**
+ * Plans the protected mounts and claims the placeholders they need.
+ * Contract: never throws; a protection the sandbox cannot give refuses the run with the reason.
+ */
+function prepareProtection(ctx: ToolContext, effects: ExecuteCommandEffects): { ok: true; plan: ProtectPlan; claim: MountClaim } | { ok: false; reason: string } {
+  try {
+    const plan = planProtection(ctx.root, ctx.fence.protectedPatterns, ctx.liftProtected ?? [], effects.scanLimit);
+    if (plan.refused) return { ok: false, reason: plan.refused };
+    const claimed = effects.ledger.claim(plan.placeholders);
+    return claimed.ok ? { ok: true, plan, claim: claimed.claim } : claimed;
+  } catch (err) {
+    return { ok: false, reason: `the protected paths could not be prepared (${(err as Error).message}).` };
+  }
+}
+
+function describeRun(result: Extract<GroupRunResult, { kind: 'finished' }>, timeoutMs: number, sandbox: SandboxInfo, plan?: ProtectPlan, lifted?: readonly string[]): string {
   const parts: string[] = [];
   if (result.ending === 'timed_out') parts.push(`timed out after ${formatSeconds(timeoutMs)}; the process group was killed`);
   else if (result.ending === 'aborted') parts.push('cancelled; the process group was killed');
@@ -100,7 +136,10 @@ function describeRun(result: Extract<GroupRunResult, { kind: 'finished' }>, time
   parts.push(formatSeconds(result.durationMs));
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
-  parts.push(sandbox.kind === 'bwrap' ? 'sandboxed: no network, only the project writable' : `not sandboxed: ${sandbox.reason}`);
+  if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
+  else parts.push('sandboxed: no network, only the project writable, protected paths read-only');
+  if (sandbox.kind === 'bwrap' && lifted?.length) parts.push(`writable for this run: ${lifted.join(', ')}`);
+  if (plan?.truncated) parts.push(`the protected-path scan stopped after ${plan.scanned - 1} entries: deeper .git folders and protected files were not made read-only`);
   return parts.join(' · ');
 }
 

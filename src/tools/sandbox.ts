@@ -1,34 +1,52 @@
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join, relative } from 'node:path';
+import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import { execa } from 'execa';
 import type { SandboxInfo } from './types';
 
 /** A path hidden inside the sandbox: a folder becomes an empty tmpfs, a file becomes /dev/null (reads empty). */
 export type SandboxMask = { kind: 'dir' | 'file'; path: string };
 
-// Inside the writable project, these stay read-only: hooks and config run code outside the sandbox later.
+// Without a protection plan (the probe), these stay read-only: hooks and config run code outside the sandbox later.
 const READ_ONLY_IN_PROJECT = ['.git/hooks', '.git/config', '.warden'];
 // Credentials under $HOME that a command has no business reading (their contents would reach the model).
 const SECRET_HOME_PATHS = ['.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker/config.json', '.netrc', '.npmrc', '.pypirc', '.config/gcloud', '.config/gh', '.git-credentials'];
 
+/** The mounts of a protection plan (see `planProtection`): absolute paths inside the project. */
+export type ProtectMounts = { pinned: readonly string[]; readOnly: readonly string[]; writable: readonly string[] };
+
 /**
  * bubblewrap argv (before the command): root read-only, fresh /dev, /proc and private /tmp, the project
- * writable (except .git/hooks, .git/config, .warden), network and PID namespaces unshared, dies with its parent.
+ * writable except its protected paths (`protect`; without one, .git/hooks, .git/config and .warden),
+ * network and PID namespaces unshared, dies with its parent, and no capabilities even when run as root
+ * (with them, `umount` would undo every read-only mount).
  * No `--new-session`: the caller already runs bwrap in its own session (detached, so no terminal to hijack),
  * and a new session inside would escape the process-group kill.
  */
-export function bwrapArgs(root: string, cwd: string, masks: readonly SandboxMask[] = []): string[] {
+export function bwrapArgs(root: string, cwd: string, masks: readonly SandboxMask[] = [], protect?: ProtectMounts): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', root, root];
-  for (const rel of READ_ONLY_IN_PROJECT) args.push('--ro-bind-try', join(root, rel), join(root, rel));
+  if (protect) {
+    // Parents before what is inside them; a pinned folder is never inside a read-only one.
+    const mounts = [...protect.pinned.map((path) => ({ path, flag: '--bind' })), ...protect.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];
+    mounts.sort((a, b) => depth(a.path) - depth(b.path));
+    for (const m of mounts) args.push(m.flag, m.path, m.path);
+    for (const path of protect.writable) args.push('--bind', path, path);
+  } else {
+    for (const rel of READ_ONLY_IN_PROJECT) args.push('--ro-bind-try', join(root, rel), join(root, rel));
+  }
   for (const mask of masks) {
     // A mask over the project itself (say, a demo project under WARDEN_HOME) would hide the work.
     if (isInside(root, mask.path)) continue;
     if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
     else args.push('--dev-bind', '/dev/null', mask.path);
   }
+  if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
   args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--chdir', cwd);
   return args;
+}
+
+function depth(path: string): number {
+  return path.split(sep).length;
 }
 
 function isInside(path: string, folder: string): boolean {

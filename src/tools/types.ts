@@ -28,6 +28,11 @@ export type ToolContext = {
   agent?: { id: string; name: string; taskId: string };
   /** The person's answer, for tools that ask one (ask_user). */
   answer?: string;
+  /**
+   * Protected paths (absolute, real) the sandbox leaves writable for this one run: set by the gate only
+   * when a person approved (or edited) a card that listed them; never by a rule, a grant or a mode.
+   */
+  liftProtected?: string[];
 };
 
 /** What an executor returns. `output` is the text the model reads; `data` is structured extra. */
