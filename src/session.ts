@@ -33,6 +33,7 @@ import { createSpawnAgentsTool } from './tools/spawn-agents';
 import type { AnyTool, SandboxInfo } from './tools/types';
 import { createUpdatePlanTool } from './tools/update-plan';
 import { createWebTools } from './tools/web-search';
+import { removeFileSafely, writeFileSafely } from './tools/safe-fs';
 import { watchProjectRoot } from './tools/safe-fs-root';
 import { sweepStaleTemps } from './tools/safe-fs-sweep';
 
@@ -129,7 +130,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   };
   const broker = new ApprovalBroker({ timeoutMs: o.approvalTimeoutSec * 1000, onEvent: (e) => emit(brokerEvent(e)) });
   const grants = new GrantStore();
-  const checkpoints = new CheckpointStore(join(o.home, 'checkpoints', sessionId));
+  // A revert writes and removes project files through verified folders, like write_file (safe-fs.ts).
+  const checkpoints = new CheckpointStore(join(o.home, 'checkpoints', sessionId), {
+    write: (path, bytes, mode) => writeFileSafely({ path, root: fence.root }, bytes, mode),
+    remove: (path) => removeFileSafely({ path, root: fence.root }),
+  });
   let hub: AgentHub | undefined;
   const needHub = () => hub as AgentHub;
   const tools: AnyTool[] = [

@@ -1,9 +1,15 @@
-import { copyFile, mkdir, rm, stat, writeFile, rename, chmod } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat, writeFile, rename, chmod } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PreImage as ToolPreImage } from '../tools/types';
 
 type PreImage = { kind: 'file'; blob: string; mode: number } | { kind: 'absent' };
 type Turn = { index: number; dir: string; files: Map<string, PreImage> };
+
+/** File operations a revert uses on the project (see the constructor). */
+export type RevertFiles = {
+  write(absPath: string, bytes: Buffer, mode: number): Promise<void>;
+  remove(absPath: string): Promise<void>;
+};
 
 export type RevertResult = { restored: string[]; removed: string[]; turns: number };
 
@@ -18,7 +24,14 @@ export class CheckpointStore {
   private current: Turn | undefined;
   private counter = 0;
 
-  constructor(private readonly dir: string) {}
+  /**
+   * `files`: how a revert writes and removes project files. The session passes race-free versions
+   * (safe-fs.ts, bound to the project root); without them a revert goes by path.
+   */
+  constructor(
+    private readonly dir: string,
+    private readonly files?: RevertFiles,
+  ) {}
 
   beginTurn(): number {
     this.counter += 1;
@@ -92,8 +105,11 @@ export class CheckpointStore {
       if (!turn) break;
       for (const [path, pre] of [...turn.files.entries()].reverse()) {
         if (pre.kind === 'absent') {
-          await rm(path, { force: true });
+          await (this.files ? this.files.remove(path) : rm(path, { force: true }));
           result.removed.push(path);
+        } else if (this.files) {
+          await this.files.write(path, await readFile(pre.blob), pre.mode);
+          result.restored.push(path);
         } else {
           await mkdir(dirname(path), { recursive: true });
           const temp = `${path}.warden-revert-${process.pid}`;

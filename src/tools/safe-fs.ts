@@ -119,6 +119,27 @@ export async function writeFileSafely(target: FencedPath & { root: string }, byt
   await dir.close();
 }
 
+/**
+ * Removes a fenced file (a revert of a created file) by its name in the verified parent folder.
+ * Contract: an absent file (or folder) is fine; never removes anything outside the fenced folder.
+ */
+export async function removeFileSafely(target: FencedPath & { root: string }): Promise<void> {
+  let dir: FileHandle;
+  try {
+    dir = await openFolderSafely({ path: dirname(target.path), root: target.root });
+  } catch (err) {
+    if (code(err) === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    await unlink(`${folderPath(dir, dirname(target.path))}/${basename(target.path)}`).catch((err: unknown) => {
+      if (code(err) !== 'ENOENT') throw err;
+    });
+  } finally {
+    await dir.close();
+  }
+}
+
 /** `.<name>.<pid>.<12 hex>.warden-tmp`; the pid lets the sweep tell a crashed writer from a live one. */
 function tempName(name: string): string {
   // Keeps the temp name under NAME_MAX (255 bytes) for long names.
