@@ -97,7 +97,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
   {
     // A multi-word secret name followed by a random-looking value as the next word:
     // `aws configure set aws_secret_access_key wJalr…`, `set-secret api_token 9f8e…`.
-    trigger: /[_-]/,
+    trigger: /[A-Za-z0-9][_-][A-Za-z0-9]+[ \t]+[A-Za-z0-9+/=_.~-]{12}/,
     apply: (t) =>
       t.replace(/(^|[\s"'])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+)([ \t]+)([A-Za-z0-9+/=_.~-]{12,})(?=$|[\s"';|&])/g, (m, pre: string, name: string, gap: string, value: string) =>
         isSecretName(name) && looksRandom(value) && !value.startsWith('-') ? `${pre}${name}${gap}${redactedMark('key')}` : m,

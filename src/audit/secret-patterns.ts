@@ -54,9 +54,26 @@ const TRIGGERS = {
  */
 export function redactString(text: string): string {
   if (!TRIGGERS.exact.test(text) && !TRIGGERS.folded.test(text)) return text;
+  const short = text.length <= MEMO_MAX_LENGTH;
+  if (short) {
+    const known = memo.get(text);
+    if (known !== undefined) return known;
+  }
   let out = text;
   for (const rule of RULES) {
     if (rule.trigger.test(out)) out = rule.apply(out);
   }
+  if (short) {
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+    memo.set(text, out);
+  }
   return out;
 }
+
+/**
+ * Short values repeat on every record (ids, tool and rule names, timestamps' shapes), so their
+ * redacted form is remembered; bounded, and only in memory, where the text already is.
+ */
+const memo = new Map<string, string>();
+const MEMO_MAX_LENGTH = 64;
+const MEMO_MAX_ENTRIES = 4096;

@@ -15,8 +15,29 @@ export function sanitizeDeep<T>(value: T, mode: SanitizeMode = 'display'): T {
   return walk(value, mode, 0) as T;
 }
 
+/**
+ * Long strings are judged once: a UI snapshot holds the same transcript strings each time, and
+ * scanning megabytes per frame would cost more than the frame. Strings are immutable, so a cached
+ * verdict can never go stale; the cache is bounded and cleared when full.
+ */
+const CACHE_MIN_LENGTH = 256;
+const CACHE_MAX_ENTRIES = 20_000;
+const cache: Record<SanitizeMode, Map<string, string>> = { display: new Map(), exact: new Map() };
+
+function safeString(text: string, mode: SanitizeMode): string {
+  if (text.length < CACHE_MIN_LENGTH) return hasUnsafeText(text) ? sanitizeText(text, mode) : text;
+  const seen = cache[mode];
+  let out = seen.get(text);
+  if (out === undefined) {
+    out = hasUnsafeText(text) ? sanitizeText(text, mode) : text;
+    if (seen.size >= CACHE_MAX_ENTRIES) seen.clear();
+    seen.set(text, out);
+  }
+  return out;
+}
+
 function walk(value: unknown, mode: SanitizeMode, depth: number): unknown {
-  if (typeof value === 'string') return hasUnsafeText(value) ? sanitizeText(value, mode) : value;
+  if (typeof value === 'string') return safeString(value, mode);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) {

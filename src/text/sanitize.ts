@@ -39,12 +39,20 @@ const ANSI = ansiRegex();
 /** SGR: CSI (7- or 8-bit) with parameter bytes only, ending in `m`. */
 const SGR = /^(?:\u001b\[|\u009b)[\d;:]*m$/;
 
+/** Stand-ins already made; the set of unsafe characters is small and fixed. */
+const STAND_INS = new Map<string, string>();
+
 /** The visible stand-in of one unsafe character (a code point, possibly two code units). */
 export function visibleChar(ch: string): string {
-  const code = ch.codePointAt(0) ?? 0;
-  if (code < 0x20) return String.fromCharCode(0x2400 + code);
-  if (code === 0x7f) return '\u2421';
-  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+  let out = STAND_INS.get(ch);
+  if (out === undefined) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20) out = String.fromCharCode(0x2400 + code);
+    else if (code === 0x7f) out = '\u2421';
+    else out = `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+    STAND_INS.set(ch, out);
+  }
+  return out;
 }
 
 /** True when printing `text` raw could drive the terminal or hide what it says. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runHeadless } from '../../src/headless';
 import type { CoreClient, CoreEvent } from '../../src/protocol';
 import type { Session } from '../../src/session';
+import { initialCoreState } from '../../src/session-state';
 import { escapeJsonText, guardStream, safeJsonLine } from '../../src/text/safe-output';
 import { SEQUENCE_CASES } from './sequences';
 
@@ -26,12 +27,15 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
       return () => listeners.delete(fn);
     },
     send: () => {},
-    snapshot: () => {
-      throw new Error('not used');
-    },
+    snapshot: () => ({
+      ...initialCoreState({ sessionId: 's', root: '/p', model: { name: 'm', demo: false }, mode: 'manual', sandboxed: true }),
+      mcp: [{ name: `srv${EVIL}`, status: 'failed', tools: 0, error: `crash ${EVIL}` }],
+    }),
   };
   return {
     client,
+    mcpStarted: Promise.resolve(),
+    changes: () => false,
     run: async () => {
       for (const e of events) for (const l of listeners) l(e);
       return result;
@@ -55,6 +59,7 @@ describe('headless output', () => {
     expect(out.text()).toContain('answer A␛]52;c;UFdORUQ=␇B␛]0;TITLE␛\\C␛[2JD⟨U+009B⟩6nE⟨U+202E⟩F⟨U+2066⟩G');
     expect(err.text()).toContain('reason A␛]52');
     expect(err.text()).toContain('error A␛]52');
+    expect(err.text()).toContain('crash A␛]52');
     expect(out.text()).not.toMatch(RAW);
     expect(err.text().replace(/\n/g, '')).not.toMatch(RAW);
   });
@@ -76,7 +81,7 @@ describe('headless output', () => {
     expect(lines).toHaveLength(EVENTS.length + 1);
     for (const line of lines) expect(line).not.toMatch(RAW);
     expect(lines.slice(0, EVENTS.length).map((l) => JSON.parse(l))).toEqual(EVENTS);
-    expect(JSON.parse(lines[EVENTS.length] ?? '')).toEqual({ type: 'result', status: 'done', text: EVIL });
+    expect(JSON.parse(lines[EVENTS.length] ?? '')).toMatchObject({ type: 'result', status: 'done', text: EVIL });
   });
 });
 

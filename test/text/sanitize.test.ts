@@ -72,6 +72,16 @@ describe('sanitizeDeep', () => {
     expect(value.dirty).toEqual({ ['k\u001b]0;t\u0007']: ['\u001b[2J'] });
   });
 
+  it('long strings (the cached path) are sanitised every time they are seen', () => {
+    const long = `${'x'.repeat(300)}\u001b]52;c;eA==\u0007`;
+    for (let i = 0; i < 3; i++) expect(sanitizeDeep({ long }).long).toBe(`${'x'.repeat(300)}␛]52;c;eA==␇`);
+    expect(sanitizeDeep({ long }, 'exact').long).toBe(`${'x'.repeat(300)}␛]52;c;eA==␇`);
+    const clean = 'y'.repeat(300);
+    const value = { clean };
+    expect(sanitizeDeep(value)).toBe(value);
+    expect(sanitizeDeep(value)).toBe(value);
+  });
+
   it('keeps a __proto__ key as data', () => {
     const value = JSON.parse('{"__proto__": {"x": "\\u001b[2J"}}') as Record<string, unknown>;
     const out = sanitizeDeep(value) as Record<string, unknown>;
