@@ -30,6 +30,7 @@ import { createProposePlanTool } from './tools/propose-plan';
 import { createRevertTurnTool } from './tools/revert-turn';
 import { detectSandbox } from './tools/sandbox';
 import { createSpawnAgentsTool } from './tools/spawn-agents';
+import { MountPointLedger } from './tools/sandbox-mount-points';
 import type { AnyTool, SandboxInfo } from './tools/types';
 import { createUpdatePlanTool } from './tools/update-plan';
 import { createWebTools } from './tools/web-search';
@@ -320,3 +321,5 @@ function brokerEvent(e: BrokerEvent): CoreEvent {
     }
   }
 }
+  // Placeholders a killed warden left in a project (empty `.warden`, `package.json` …) go first.
+  new MountPointLedger().sweep();
