@@ -29,8 +29,8 @@ import { createCoreTools } from './tools/index';
 import { createProposePlanTool } from './tools/propose-plan';
 import { createRevertTurnTool } from './tools/revert-turn';
 import { detectSandbox } from './tools/sandbox';
-import { createSpawnAgentsTool } from './tools/spawn-agents';
 import { MountPointLedger } from './tools/sandbox-mount-points';
+import { createSpawnAgentsTool } from './tools/spawn-agents';
 import type { AnyTool, SandboxInfo } from './tools/types';
 import { createUpdatePlanTool } from './tools/update-plan';
 import { createWebTools } from './tools/web-search';
@@ -295,6 +295,8 @@ function policySources(rules: readonly LoadedRule[], files: { user: string; proj
 }
 
 async function pickSandbox(setting: SessionOptions['sandbox']): Promise<SandboxInfo> {
+  // Placeholders a killed warden left in a project (empty `.warden`, `package.json` …) go first.
+  new MountPointLedger().sweep();
   if (setting === 'off') return { kind: 'none', reason: 'sandbox is off in the config' };
   const found = await detectSandbox();
   if (setting === 'require' && found.kind === 'none') throw new Error(`The config requires a sandbox, but ${found.reason}.`);
@@ -321,5 +323,3 @@ function brokerEvent(e: BrokerEvent): CoreEvent {
     }
   }
 }
-  // Placeholders a killed warden left in a project (empty `.warden`, `package.json` …) go first.
-  new MountPointLedger().sweep();
