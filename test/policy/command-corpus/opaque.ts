@@ -9,7 +9,7 @@ export const OPAQUE_CODE: Case[] = [
   cannot("echo 'gbhpu ZNEX' | tr a-zA-Z n-za-mN-ZA-M | sh", { proof: 'runs' }),
   cannot("xxd -r -p <<< 746f756368204d41524b0a | sh", { proof: 'runs' }),
   cannot('cat script.sh | bash', { proof: 'runs' }),
-  cannot('rev <<< KRAM hcuot | sh', { proof: 'runs' }),
+  cannot("rev <<< 'KRAM hcuot' | sh", { proof: 'runs' }),
   cannot('source <(echo touch MARK)', { says: /output of a command/, proof: 'runs' }),
   cannot('. <(echo touch MARK)', { proof: 'runs' }),
   cannot('bash <(echo touch MARK)', { proof: 'runs' }),
