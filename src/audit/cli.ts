@@ -1,6 +1,6 @@
 import type { Approver, Outcome } from '../protocol';
 import { formatAuditSummary, formatAuditTable } from './format';
-import { readAudit } from './reader';
+import { describeUnreadable, scanAudit } from './reader';
 import { auditStats } from './stats';
 import { safeJsonLine } from '../text/safe-output';
 import type { AuditQuery } from './types';
@@ -22,7 +22,8 @@ const APPROVERS: readonly Approver[] = ['policy', 'rule', 'grant', 'human', 'non
 
 export const AUDIT_HELP = `Usage: warden audit [options]
 
-Shows the audit log: one line per approval decision and per outcome.
+Shows the audit log: one line per request queued for a person, per decision and per outcome.
+Lines that cannot be read (cut short by a full disk, corrupt) are counted on stderr.
 
 Options:
   --date D        day to show: YYYY-MM-DD, today or yesterday (UTC; default today)
@@ -45,8 +46,9 @@ const isValueFlag = (flag: string): flag is ValueFlag => (VALUE_FLAGS as readonl
 
 /**
  * `warden audit …`: prints the day's records as a table (or JSON lines) and returns the exit code:
- * 0 (also when nothing matched), 2 for a bad flag or value.
- * Contract: never throws; reading problems are skipped by the reader.
+ * 0 (also when nothing matched), 2 for a bad flag or value. Unreadable lines (torn by a failed
+ * write, corrupt) are counted and located on stderr.
+ * Contract: never throws.
  */
 export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
   const now = io.now ?? new Date();
@@ -60,7 +62,9 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
     io.stdout.write(AUDIT_HELP);
     return 0;
   }
-  const records = readAudit(io.auditDir, options.query, now);
+  const { records, unreadable } = scanAudit(io.auditDir, options.query, now);
+  // Lines that hold no record are counted and located, never silently dropped (stderr: stdout stays parseable).
+  if (unreadable.count > 0) io.stderr.write(`warden audit: ${describeUnreadable(unreadable)}\n`);
   if (options.json) {
     // Records hold model-written text: escape what JSON leaves raw (C1, bidi) so a terminal acts on none of it.
     io.stdout.write(records.map((r) => safeJsonLine(r)).join(''));

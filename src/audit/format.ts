@@ -7,7 +7,7 @@ const COLUMNS: Column[] = [
   { title: 'TIME', width: 8, cell: (r) => r.ts.slice(11, 19) },
   { title: 'AGENT', width: 10, cell: (r) => r.agentId },
   { title: 'TOOL', width: 18, cell: (r) => r.tool },
-  { title: 'DECISION', width: 15, cell: (r) => (r.outcome ? `${r.decision}→${r.outcome}` : r.decision) },
+  { title: 'DECISION', width: 15, cell: (r) => (r.outcome ? `${r.decision}→${r.outcome}` : r.phase === 'requested' ? 'requested' : r.decision) },
   { title: 'APPROVER', width: 8, cell: (r) => r.approver },
   { title: 'RULE', width: 18, cell: (r) => r.rule },
 ];

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRepairMarker } from './tail-repair';
 import type { AuditQuery, AuditRecord } from './types';
 import { AUDIT_FILE_PATTERN, auditFileName } from './writer';
 
@@ -20,51 +21,107 @@ export function listAuditDays(dir: string): string[] {
     .sort();
 }
 
+/** Lines of the scanned files that hold no record; reported, never silently dropped. */
+export type UnreadableLines = {
+  count: number;
+  /** Of those, lines cut short by a failed write: closed by a later repair marker, or a file's last line without a newline. */
+  torn: number;
+  /** Where they are: file name and 1-based line numbers (the first 20 in all). */
+  at: { file: string; lines: number[] }[];
+};
+
+export type AuditScan = { records: AuditRecord[]; unreadable: UnreadableLines };
+
+const MAX_LOCATIONS = 20;
+
 /**
  * Reads the records of the days `query.from..query.to` (inclusive; both default to today, UTC;
  * with only `from`, up to today) in file order, keeps those matching every filter, and returns the
  * latest `limit`. `text` is a case-insensitive search over the raw JSON line; `tool` ending in `*`
- * matches a prefix (`mcp__github__*`).
- * Contract: never throws; a torn last line, a corrupt line or an unreadable file is skipped.
+ * matches a prefix (`mcp__github__*`). Lines that are not records (torn, corrupt) are counted in
+ * `unreadable`, whatever the filters; repair markers (tail-repair.ts) are neither.
+ * Contract: never throws; an unreadable file has no lines.
  */
-export function readAudit(dir: string, query: AuditQuery = {}, now: Date = new Date()): AuditRecord[] {
+export function scanAudit(dir: string, query: AuditQuery = {}, now: Date = new Date()): AuditScan {
   const today = now.toISOString().slice(0, 10);
   const from = query.from ?? query.to ?? today;
   const to = query.to ?? today;
   const days = listAuditDays(dir).filter((day) => day >= from && day <= to);
   const matches = compileFilter(query);
-  const out: AuditRecord[] = [];
+  const records: AuditRecord[] = [];
+  const unreadable: UnreadableLines = { count: 0, torn: 0, at: [] };
+  let shown = 0;
   for (const day of days) {
-    for (const line of readLines(join(dir, auditFileName(day)))) {
-      const record = parseLine(line);
-      if (record && matches(record, line)) out.push(record);
-    }
+    const file = auditFileName(day);
+    const { lines, openEnd } = readLines(join(dir, file));
+    const bad: number[] = [];
+    lines.forEach((line, i) => {
+      const parsed = parseLine(line);
+      if (parsed.kind === 'record') {
+        if (matches(parsed.record, line)) records.push(parsed.record);
+        return;
+      }
+      if (parsed.kind !== 'unreadable') return;
+      unreadable.count += 1;
+      // Torn: a repair marker follows, or it is the file's last line and has no newline.
+      const next = lines[i + 1];
+      if ((next !== undefined && parseLine(next).kind === 'repair') || (openEnd && i === lines.length - 1)) unreadable.torn += 1;
+      if (shown < MAX_LOCATIONS) {
+        bad.push(i + 1);
+        shown += 1;
+      }
+    });
+    if (bad.length > 0) unreadable.at.push({ file, lines: bad });
   }
   const limit = query.limit;
-  return limit !== undefined && limit >= 0 && out.length > limit ? out.slice(out.length - limit) : out;
+  const latest = limit !== undefined && limit >= 0 && records.length > limit ? records.slice(records.length - limit) : records;
+  return { records: latest, unreadable };
 }
 
-function readLines(path: string): string[] {
-  try {
-    return readFileSync(path, 'utf8').split('\n');
-  } catch {
-    return [];
-  }
+/** The records of `scanAudit`, without the count of unreadable lines. Contract: never throws. */
+export function readAudit(dir: string, query: AuditQuery = {}, now: Date = new Date()): AuditRecord[] {
+  return scanAudit(dir, query, now).records;
 }
+
+/** One sentence about unreadable lines, for people; empty when there are none. */
+export function describeUnreadable(u: UnreadableLines): string {
+  if (u.count === 0) return '';
+  const where = u.at.map((a) => `${a.file} line${a.lines.length === 1 ? '' : 's'} ${a.lines.join(', ')}`).join('; ');
+  const more = u.count > u.at.reduce((n, a) => n + a.lines.length, 0) ? ', …' : '';
+  const torn = u.torn > 0 ? ` (${u.torn} cut short by a failed write)` : '';
+  return `${u.count} unreadable audit line${u.count === 1 ? '' : 's'}${torn}, not shown: ${where}${more}.`;
+}
+
+/** The file's lines (a trailing newline makes no empty last line); `openEnd` when the last has no newline. */
+function readLines(path: string): { lines: string[]; openEnd: boolean } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return { lines: [], openEnd: false };
+  }
+  const lines = text.split('\n');
+  const openEnd = lines.at(-1) !== '';
+  if (!openEnd) lines.pop();
+  return { lines, openEnd };
+}
+
+type Parsed = { kind: 'record'; record: AuditRecord } | { kind: 'repair' } | { kind: 'blank' } | { kind: 'unreadable' };
 
 /** A line is a record when it parses to an object with the fields every reader relies on. */
-function parseLine(line: string): AuditRecord | undefined {
-  if (line.trim() === '') return undefined;
+function parseLine(line: string): Parsed {
+  if (line.trim() === '') return { kind: 'blank' };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return undefined;
+    return { kind: 'unreadable' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (isRepairMarker(value)) return { kind: 'repair' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'unreadable' };
   const r = value as Record<string, unknown>;
   const ok = typeof r.ts === 'string' && typeof r.tool === 'string' && typeof r.agentId === 'string';
-  return ok ? (value as AuditRecord) : undefined;
+  return ok ? { kind: 'record', record: value as AuditRecord } : { kind: 'unreadable' };
 }
 
 function compileFilter(query: AuditQuery): (record: AuditRecord, line: string) => boolean {

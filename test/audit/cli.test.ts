@@ -112,6 +112,18 @@ describe('warden audit', () => {
     expect(run(['--date', '2020-01-01']).code).toBe(0);
   });
 
+  it.each([
+    ['table', [] as string[]],
+    ['--json', ['--json']],
+  ])('reports unreadable lines with their count on stderr (%s), and still shows the rest', (_label, flags) => {
+    seed();
+    writeDays(dir, { '2025-01-03': ['\n{"ts":"2025-01-03T10:', '{"repair":"torn_line","tornBytes":20}\n'] });
+    const { code, out, err } = run(flags);
+    expect(code).toBe(0);
+    expect(err).toBe('warden audit: 1 unreadable audit line (1 cut short by a failed write), not shown: audit-2025-01-03.jsonl line 4.\n');
+    expect(out).toContain('src/App.tsx');
+  });
+
   it('--help prints the options', () => {
     const { code, out } = run(['--help']);
     expect(code).toBe(0);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listAuditDays, readAudit } from '../../src/audit/reader';
+import { describeUnreadable, listAuditDays, readAudit, scanAudit } from '../../src/audit/reader';
 import { makeTemp, record, writeDays } from './helpers';
 
 let dir: string;
@@ -61,6 +61,35 @@ describe('readAudit', () => {
       ],
     });
     expect(readAudit(dir, {}, NOW).map((r) => r.argsHash)).toEqual(['good', 'also-good']);
+  });
+
+  it('counts and locates the lines it could not read, telling torn ones (repaired or last) from corrupt ones', () => {
+    const good = JSON.stringify(record({ argsHash: 'good' }));
+    const marker = JSON.stringify({ ts: '2025-01-03T10:00:00Z', sessionId: 's2', repair: 'torn_line', tornBytes: 30, note: '…' });
+    writeDays(dir, {
+      '2025-01-02': [good, 'corrupt but whole', good, ''],
+      '2025-01-03': [good, good.slice(0, 30), marker, good, good.slice(0, 40)],
+    });
+    const scan = scanAudit(dir, { from: '2025-01-02', to: '2025-01-03', tool: 'nothing-matches' }, NOW);
+    expect(scan.records).toEqual([]);
+    // Filters narrow records, never the count of what could not be read.
+    expect(scan.unreadable).toEqual({
+      count: 3,
+      torn: 2,
+      at: [
+        { file: 'audit-2025-01-02.jsonl', lines: [2] },
+        { file: 'audit-2025-01-03.jsonl', lines: [2, 5] },
+      ],
+    });
+    expect(describeUnreadable(scan.unreadable)).toBe('3 unreadable audit lines (2 cut short by a failed write), not shown: audit-2025-01-02.jsonl line 2; audit-2025-01-03.jsonl lines 2, 5.');
+    expect(describeUnreadable({ count: 0, torn: 0, at: [] })).toBe('');
+  });
+
+  it('a file that ends with a newline has no torn last line; a repair marker is not a record', () => {
+    writeDays(dir, { '2025-01-03': [JSON.stringify(record()), '{"repair":"torn_line"}', 'whole but corrupt', ''] });
+    const scan = scanAudit(dir, {}, NOW);
+    expect(scan.records).toHaveLength(1);
+    expect(scan.unreadable).toMatchObject({ count: 1, torn: 0 });
   });
 
   it('returns nothing for a missing folder', () => {

@@ -1,0 +1,186 @@
+/**
+ * The audit writer when the disk says no: a full disk (mid-line or before the first byte), a
+ * read-only WARDEN_HOME, a file where the audit folder should be. The writer must say the line is
+ * not written (the gate then runs nothing), report once, notice when the log is writable again,
+ * and close a torn line before the next append — in this session or a later one.
+ */
+import * as fs from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { scanAudit } from '../../src/audit/reader';
+import { type AuditEntry, type AuditFs, createAuditWriter } from '../../src/audit/writer';
+import { record } from './helpers';
+import { NO_MOUNT, bindReadOnly, canMount, mountTmpfs, remountWritable, unmount } from './mounts';
+import { makeTemp } from './helpers';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const fn of cleanups.splice(0).reverse()) fn();
+});
+function temp(): string {
+  const t = makeTemp();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+const DAY = '2025-01-02';
+const entry = (argsHash: string): AuditEntry => {
+  const { sessionId: _s, ...rest } = record({ argsHash, ts: `${DAY}T10:00:00.000Z` });
+  return rest;
+};
+const now = () => new Date(`${DAY}T10:00:00.000Z`);
+const lines = (dir: string) => readFileSync(join(dir, `audit-${DAY}.jsonl`), 'utf8').split('\n');
+const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+
+/** node:fs with a disk that can be made full: `cut` bytes of the next write go out, then ENOSPC. */
+function fillableFs() {
+  const disk = { full: false, cut: 0 };
+  const faulty: AuditFs = {
+    ...fs,
+    writeSync: ((fd: number, buffer: Buffer, offset = 0, length = buffer.length - offset) => {
+      if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
+      if (disk.cut > 0) {
+        const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
+        disk.cut = 0;
+        return n;
+      }
+      throw enospc();
+    }) as AuditFs['writeSync'],
+    statfsSync: ((path: string) => (disk.full ? { ...fs.statfsSync(path), bavail: 0, bfree: 0 } : fs.statfsSync(path))) as AuditFs['statfsSync'],
+  };
+  return { disk, fs: faulty };
+}
+
+describe('audit writer faults (injected file system)', () => {
+  it.each([
+    ['the disk fills mid-line', 40],
+    ['the disk is full before the first byte', 0],
+  ])('%s: not written, reported once, probing recovers, the torn tail is closed and marked', async (_label, cut) => {
+    const dir = temp();
+    const { disk, fs: faulty } = fillableFs();
+    const onError = vi.fn();
+    const onRecover = vi.fn();
+    const writer = createAuditWriter({ dir, sessionId: 's1', onError, onRecover, now, fs: faulty, probeEveryMs: 10 });
+    cleanups.push(() => writer.close());
+    expect(writer.append(entry('before')).ok).toBe(true);
+
+    disk.full = true;
+    disk.cut = cut;
+    const failed = writer.append(entry('lost'));
+    expect(failed).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }) });
+    expect(writer.append(entry('lost-too')).ok).toBe(false);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(writer.probe()).toBe(false);
+    expect(onRecover).not.toHaveBeenCalled();
+
+    disk.full = false;
+    // The writer's own probe notices, without another append.
+    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+    expect(writer.append(entry('after')).ok).toBe(true);
+    writer.close();
+
+    const text = lines(dir);
+    expect(JSON.parse(text[0] as string).argsHash).toBe('before');
+    if (cut > 0) {
+      expect(text[1]).toHaveLength(cut);
+      expect(JSON.parse(text[2] as string)).toMatchObject({ repair: 'torn_line', tornBytes: cut, sessionId: 's1' });
+      expect(JSON.parse(text[3] as string).argsHash).toBe('after');
+    } else {
+      expect(JSON.parse(text[1] as string).argsHash).toBe('after');
+    }
+    const scan = scanAudit(dir, { from: DAY, to: DAY }, now());
+    expect(scan.records.map((r) => r.argsHash)).toEqual(['before', 'after']);
+    expect(scan.unreadable).toMatchObject({ count: cut > 0 ? 1 : 0, torn: cut > 0 ? 1 : 0 });
+  });
+
+  it('a file where the audit folder should be (root ignores chmod): not written until it is a folder again', async () => {
+    const home = temp();
+    const dir = join(home, 'audit');
+    writeFileSync(dir, 'not a folder');
+    const onRecover = vi.fn();
+    const writer = createAuditWriter({ dir, onError: () => {}, onRecover, now, probeEveryMs: 10 });
+    cleanups.push(() => writer.close());
+    expect(writer.append(entry('x'))).toMatchObject({ ok: false });
+    expect(writer.probe()).toBe(false);
+    rmSync(dir);
+    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+    expect(writer.append(entry('y')).ok).toBe(true);
+    expect(readdirSync(dir)).toEqual([`audit-${DAY}.jsonl`]);
+  });
+});
+
+describe('a torn tail left by an earlier session', () => {
+  it.each([
+    ['a clean file is left as it was', '{"a":1}\n', 0],
+    ['a torn last line is closed and marked', '{"a":1}\n{"ts":"2025-01-02T09:', '{"ts":"2025-01-02T09:'.length],
+    ['a file that is only a torn line', '{"ts":', 6],
+  ])('%s', (_label, before, torn) => {
+    const dir = temp();
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(join(dir, `audit-${DAY}.jsonl`), before);
+    const writer = createAuditWriter({ dir, sessionId: 'later', onError: () => {}, now });
+    expect(writer.append(entry('new')).ok).toBe(true);
+    writer.close();
+    const text = lines(dir).filter(Boolean);
+    expect(JSON.parse(text.at(-1) as string).argsHash).toBe('new');
+    const marker = text.map((l) => (l.includes('"repair"') ? JSON.parse(l) : undefined)).find(Boolean);
+    if (torn === 0) expect(marker).toBeUndefined();
+    else expect(marker).toMatchObject({ repair: 'torn_line', tornBytes: torn, sessionId: 'later' });
+    expect(readFileSync(join(dir, `audit-${DAY}.jsonl`), 'utf8').startsWith(before)).toBe(true);
+  });
+});
+
+describe('audit writer faults (real mounts)', () => {
+  it.skipIf(!canMount)('a full tmpfs: the line is refused; freeing space lets the writer recover and repair', async () => {
+    const dir = temp();
+    mountTmpfs(dir, 512);
+    cleanups.push(() => unmount(dir));
+    const onError = vi.fn();
+    const onRecover = vi.fn();
+    const writer = createAuditWriter({ dir, onError, onRecover, now, probeEveryMs: 10, maxStringLength: 100_000 });
+    cleanups.push(() => writer.close());
+    expect(writer.append(entry('first')).ok).toBe(true);
+    // Fill the disk to the last byte.
+    const filler = join(dir, 'filler');
+    const fd = fs.openSync(filler, 'w');
+    try {
+      for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
+    } catch {
+      for (;;) {
+        try {
+          fs.writeSync(fd, Buffer.alloc(1, 1));
+        } catch {
+          break;
+        }
+      }
+    }
+    fs.closeSync(fd);
+    // Several pages: more than any free tail of the file's last page.
+    expect(writer.append({ ...entry('big'), result: 'r'.repeat(20_000) })).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }) });
+    expect(writer.probe()).toBe(false);
+    expect(onError).toHaveBeenCalledTimes(1);
+    rmSync(filler);
+    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+    expect(writer.append(entry('after')).ok).toBe(true);
+    const scan = scanAudit(dir, { from: DAY, to: DAY }, now());
+    expect(scan.records.map((r) => r.argsHash)).toEqual(['first', 'after']);
+    expect(scan.unreadable.count).toBe(scan.unreadable.torn);
+  });
+
+  it.skipIf(!canMount)('a read-only WARDEN_HOME (bind mount): nothing is written; writable again, the writer recovers', async () => {
+    const home = temp();
+    mkdirSync(join(home, 'audit'));
+    bindReadOnly(home);
+    cleanups.push(() => unmount(home));
+    const onRecover = vi.fn();
+    const writer = createAuditWriter({ dir: join(home, 'audit'), onError: () => {}, onRecover, now, probeEveryMs: 10 });
+    cleanups.push(() => writer.close());
+    expect(writer.append(entry('x'))).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/EROFS|read-only/i) }) });
+    remountWritable(home);
+    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+    expect(writer.append(entry('y')).ok).toBe(true);
+  });
+
+  it.skipIf(canMount)(NO_MOUNT, () => {});
+});
