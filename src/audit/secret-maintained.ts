@@ -23,10 +23,11 @@ type PresetRule = { meta: { id: string }; create: (context: RuleContext, options
 
 /**
  * The literal each rule needs before it can match (a rule without an entry here is not run, and a
- * test fails when the preset gains a rule this table does not name).
+ * test fails when the preset gains a rule this table does not name). Case-sensitive, so one
+ * union of them rules most text out in one scan.
  */
 export const RULE_KEYWORDS: Readonly<Record<string, RegExp>> = {
-  aws: /secret_?access_?key|AKIA|ASIA|A3T|AGPA|AIDA|AROA|AIPA|ANPA|ANVA/i,
+  aws: /[Ss][Ee][Cc][Rr][Ee][Tt]_?[Aa][Cc][Cc][Ee][Ss][Ss]_?[Kk][Ee][Yy]|AKIA|ASIA|A3T|AGPA|AIDA|AROA|AIPA|ANPA|ANVA/,
   gcp: /private_key/,
   privatekey: /PRIVATE KEY/,
   npm: /npm_|_authToken/,
@@ -45,7 +46,7 @@ export const RULE_KEYWORDS: Readonly<Record<string, RegExp>> = {
   linear: /lin_api_/,
   notion: /ntn_/,
   '1password': /ops_ey/,
-  'database-connection-string': /(?:mongodb|mysql|postgres)[^\s]*:\/\/[^\s/@]*:[^\s/@]*@/i,
+  'database-connection-string': /:\/\/[^\s/@]*:[^\s/@]*@/,
   'hashicorp-vault': /hv[sbr]\./,
   vercel: /vc[pciark]_/,
   databricks: /dapi/,
@@ -98,7 +99,7 @@ const LOADED = load();
 export const presetRuleKinds = (): string[] => (presetRules as unknown as PresetRule[]).map((r) => r.meta.id.replace(PREFIX, ''));
 
 /** One pass that rules out text no maintained rule could match. */
-export const MAINTAINED_TRIGGER = new RegExp(LOADED.map((r) => `(?:${r.keyword.source})`).join('|'), 'i');
+export const MAINTAINED_TRIGGER = new RegExp(LOADED.map((r) => `(?:${r.keyword.source})`).join('|'));
 
 /**
  * Spans of `text` the maintained rules report as secrets, in no particular order (they may

@@ -95,6 +95,25 @@ describe('the maintained rule set', () => {
     const kinds = presetRuleKinds();
     expect(kinds.length).toBeGreaterThan(20);
     for (const kind of kinds) expect(kind in RULE_KEYWORDS || EXCLUDED_RULES.has(kind), kind).toBe(true);
+    // One case-sensitive union of the keywords gates them all: a flag on one would be lost.
+    for (const keyword of Object.values(RULE_KEYWORDS)) expect(keyword.flags).toBe('');
+  });
+
+  it.each([
+    ['Groq key', 'groq'],
+    ['Linear key', 'linear'],
+    ['Notion token', 'notion'],
+    ['Docker PAT', 'docker'],
+    ['Figma token', 'figma'],
+    ['Cloudflare token', 'cloudflare'],
+    ['Tailscale key', 'tailscale'],
+    ['Grafana service account', 'grafana'],
+    ['Vercel token', 'vercel'],
+    ['Slack webhook', 'slack'],
+  ])('%s is found by the preset rule %s', (name, kind) => {
+    const found = POSITIVE.find((c) => c.name === name);
+    expect(found).toBeDefined();
+    expect(redactString(found?.text ?? '')).toContain(`[REDACTED:${kind}]`);
   });
 
   it('a secretlint-disable comment in the text does not switch redaction off', () => {
