@@ -1,3 +1,4 @@
+import { awaitMcpServers } from './mcp/headless-start';
 import type { Session } from './session';
 import { guardIo } from './text/safe-output';
 
@@ -20,6 +21,8 @@ export async function runHeadless(session: Session, prompt: string, options: { j
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
+    for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp)) io.stderr.write(`warden: ${line}\n`);
     const result = await session.run(prompt);
     if (options.json) io.stdout.write(`${JSON.stringify({ type: 'result', status: result.status, text: result.text })}\n`);
     else if (result.status === 'done') io.stdout.write(`${result.text}\n`);

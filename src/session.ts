@@ -21,7 +21,7 @@ import { loadPolicyRules, policyFiles } from './policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
 import type { CommandGuard } from './policy/command-types';
 import type { LoadedRule } from './policy/rules';
-import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo } from './protocol';
+import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, TurnStop } from './protocol';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
 import { createAskUserTool } from './tools/ask-user';
@@ -58,11 +58,13 @@ export type SessionOptions = {
 export type Session = {
   client: CoreClient;
   /** Runs one prompt to its end (headless). Contract: never throws. */
-  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }>;
+  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
   attachApprover(): () => void;
   /** Resolves once the parts that load in the background (the shell parser) are ready. */
   ready: Promise<void>;
+  /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
+  mcpStarted: Promise<void>;
   close(): Promise<void>;
 };
 
@@ -203,7 +205,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({ type: 'state_changed' });
     },
   });
-  void mcp?.start();
+  const mcpStarted = mcp ? mcp.start() : Promise.resolve();
 
   const commandsHandler = new SessionCommands({
     hub,
@@ -271,6 +273,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
     attachApprover: () => broker.attachApprover(),
     ready: guardReady,
+    mcpStarted,
     async close() {
       if (closed) return;
       closed = true;

@@ -1,7 +1,8 @@
-import type { ChatMessage, ModelClient, ToolCallRequest, ToolSpec, Usage } from '../llm/types';
+import type { ChatMessage, ModelClient, ModelErrorCode, ModelTurn, ToolCallRequest, ToolSpec, Usage } from '../llm/types';
 import { ModelError, isAbortError } from '../llm/types';
-import type { CoreEvent, ToolResultEnvelope } from '../protocol';
+import type { CoreEvent, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
+import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 
 /** The gate as the agent sees it: one door, no executors. */
 export type GateDoor = { intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> };
@@ -17,7 +18,11 @@ export type LoopDeps = {
   onUsage?: (usage: Usage) => void;
 };
 
-export type TurnResult = { status: 'done' | 'failed' | 'cancelled'; text: string };
+/** How a turn ended; `stop` says why when it ended early. */
+export type TurnResult = { status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop };
+
+// Arguments shown on a tool card (and in --json output) past this are summarised like the history's.
+const DISPLAY_ARG_CHARS = 64 * 1024;
 
 // Messages never change once in the history, so each is measured once (a long session would
 // otherwise re-serialise its whole history on every step).
@@ -46,16 +51,17 @@ export function estimateTokens(messages: readonly ChatMessage[], tools: readonly
  */
 export async function runTurn(history: ChatMessage[], tools: ToolSpec[], caller: Caller, deps: LoopDeps): Promise<TurnResult> {
   const { emit, model } = deps;
+  const limits = historyLimits(deps.contextWindowTokens);
   for (let step = 1; step <= deps.maxSteps; step++) {
     if (caller.signal.aborted) return cancelled(caller, emit);
     const estimate = estimateTokens(history, tools);
     if (estimate > deps.contextWindowTokens) {
-      return fail(caller, emit, `The conversation (about ${estimate} tokens) no longer fits the model's context of ${deps.contextWindowTokens} tokens. Start afresh with /clear, or ask for a smaller step.`);
+      return fail(caller, emit, `The conversation (about ${estimate} tokens) no longer fits the model's context of ${deps.contextWindowTokens} tokens. Start afresh with /clear, or ask for a smaller step.`, 'context_window');
     }
     let text = '';
-    let calls: ToolCallRequest[];
+    let turn: ModelTurn;
     try {
-      const turn = await model.complete({
+      turn = await model.complete({
         messages: history,
         tools,
         signal: caller.signal,
@@ -63,28 +69,52 @@ export async function runTurn(history: ChatMessage[], tools: ToolSpec[], caller:
           text += delta;
           emit({ type: 'message_delta', agentId: caller.agentId, text: delta });
         },
+        onRetry: (notice) => emit({ type: 'notice', level: 'warn', text: notice }),
       });
       text = turn.text;
-      calls = turn.toolCalls;
       if (turn.usage) deps.onUsage?.(turn.usage);
     } catch (err) {
       if (isAbortError(err) || caller.signal.aborted) return cancelled(caller, emit);
-      return fail(caller, emit, err instanceof ModelError ? err.message : `The model call failed: ${(err as Error).message}`);
+      if (err instanceof ModelError) return fail(caller, emit, err.message, stopOf(err.code));
+      return fail(caller, emit, `The model call failed: ${(err as Error).message}`, 'model_error');
     }
+    const calls = turn.toolCalls;
     if (text) emit({ type: 'message_done', agentId: caller.agentId, text });
-    history.push({ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
+    const content = text ? headTail(text, limits.textChars) : null;
     if (calls.length === 0) {
+      history.push({ role: 'assistant', content });
       emit({ type: 'turn_done', agentId: caller.agentId, text });
       return { status: 'done', text };
     }
     const why = text.trim() ? text.trim().slice(-400) : undefined;
-    const results = await runCalls(calls, why, caller, deps);
+    // Cut at the output limit, the last call's arguments are incomplete: none of them runs.
+    const results = turn.finishReason === 'length' ? cutShort(calls, caller, emit) : await runCalls(calls, why, caller, deps);
+    history.push({ role: 'assistant', content, tool_calls: calls.map((call, i) => boundCall(call, limits.argChars, results[i])) });
     for (const [i, call] of calls.entries()) {
-      history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[i]) });
+      history.push({ role: 'tool', tool_call_id: call.id, content: boundResult(results[i] as ToolResultEnvelope, limits.resultChars) });
     }
   }
-  return fail(caller, emit, `Stopped after ${deps.maxSteps} steps in one turn (maxStepsPerTurn). Say "continue" to go on.`);
+  return fail(caller, emit, `Stopped after ${deps.maxSteps} steps in one turn (maxStepsPerTurn). Say "continue" to go on.`, 'max_steps');
 }
+
+/** Results for calls that were cut at the model's output limit: none ran, and the model is told why. */
+function cutShort(calls: ToolCallRequest[], caller: Caller, emit: LoopDeps['emit']): ToolResultEnvelope[] {
+  emit({ type: 'notice', level: 'warn', text: `The model's answer hit its output limit (finish_reason "length") in the middle of ${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`}; ${calls.length === 1 ? 'it was' : 'they were'} not run, and the model was asked for smaller steps.` });
+  for (const call of calls) emit({ type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args: displayArgs(call) });
+  return calls.map((call) => {
+    const result: ToolResultEnvelope = {
+      status: 'error',
+      by: 'gate',
+      reason: 'truncated: your answer reached the output token limit before this call was complete, so it was not run. Make smaller calls (for example, write a large file in parts).',
+      retry: true,
+    };
+    emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool: call.function.name, result });
+    return result;
+  });
+}
+
+const STOPS: Partial<Record<ModelErrorCode, TurnStop>> = { idle_timeout: 'idle_timeout', turn_timeout: 'turn_timeout', truncated: 'truncated', context_length: 'context_window' };
+const stopOf = (code: ModelErrorCode): TurnStop => STOPS[code] ?? 'model_error';
 
 /** Read-only calls run side by side; the others one after another, in the order the model gave. */
 async function runCalls(calls: ToolCallRequest[], why: string | undefined, caller: Caller, deps: LoopDeps): Promise<ToolResultEnvelope[]> {
@@ -95,9 +125,8 @@ async function runCalls(calls: ToolCallRequest[], why: string | undefined, calle
       results[i] = { status: 'cancelled', by: 'user', reason: 'The turn was cancelled before this call ran.' };
       return;
     }
-    const args = call.function.arguments;
-    deps.emit({ type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args: parseForDisplay(args) });
-    const result = await deps.gate.intercept({ id: call.id, tool: call.function.name, args, ...(why ? { why } : {}) }, caller);
+    deps.emit({ type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args: displayArgs(call) });
+    const result = await deps.gate.intercept({ id: call.id, tool: call.function.name, args: call.function.arguments, ...(why ? { why } : {}) }, caller);
     results[i] = result;
     deps.emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool: call.function.name, result });
   };
@@ -107,7 +136,9 @@ async function runCalls(calls: ToolCallRequest[], why: string | undefined, calle
   return results;
 }
 
-function parseForDisplay(args: string): unknown {
+/** The arguments a tool card shows: parsed, with a huge value summarised (the gate gets them whole). */
+function displayArgs(call: ToolCallRequest): unknown {
+  const args = boundCall(call, DISPLAY_ARG_CHARS).function.arguments;
   try {
     return JSON.parse(args);
   } catch {
@@ -120,8 +151,8 @@ function cancelled(caller: Caller, emit: LoopDeps['emit']): TurnResult {
   return { status: 'cancelled', text: 'The turn was cancelled.' };
 }
 
-function fail(caller: Caller, emit: LoopDeps['emit'], message: string): TurnResult {
+function fail(caller: Caller, emit: LoopDeps['emit'], message: string, stop: TurnStop): TurnResult {
   emit({ type: 'error', message });
-  emit({ type: 'turn_done', agentId: caller.agentId, text: '' });
-  return { status: 'failed', text: message };
+  emit({ type: 'turn_done', agentId: caller.agentId, text: '', stop });
+  return { status: 'failed', text: message, stop };
 }

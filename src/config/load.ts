@@ -38,6 +38,10 @@ export type ResolvedConfig = {
   sandbox: SandboxSetting;
   maxStepsPerTurn: number;
   contextWindowTokens: number;
+  /** One model answer, retries included (seconds). */
+  turnTimeoutSec: number;
+  /** A model stream without a byte of progress (seconds). */
+  streamIdleTimeoutSec: number;
   /** User and project patterns together (a project adds, never removes); the fence adds its defaults. */
   protectedPaths: string[];
   webSearch?: WebSearchConfig;
@@ -176,6 +180,8 @@ const SCALAR_KEYS: readonly ScalarKey[] = [
   'sandbox',
   'maxStepsPerTurn',
   'contextWindowTokens',
+  'turnTimeoutSec',
+  'streamIdleTimeoutSec',
   'webSearch',
 ];
 

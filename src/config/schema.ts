@@ -80,6 +80,10 @@ export const ConfigFileSchema = z.strictObject({
   sandbox: SandboxSchema.optional(),
   maxStepsPerTurn: positiveInt(10_000).optional(),
   contextWindowTokens: positiveInt(100_000_000).optional(),
+  /** How long one model answer may take, retries included, before the turn ends (seconds). */
+  turnTimeoutSec: positiveInt(86_400).optional(),
+  /** How long a model stream may go without a byte of progress before the attempt ends (seconds). */
+  streamIdleTimeoutSec: positiveInt(86_400).optional(),
   protectedPaths: z.array(z.string().min(1, { error: 'expected a non-empty pattern' })).optional(),
   webSearch: WebSearchSchema.optional(),
   mcpServers: z.record(serverName, McpServerSchema).optional(),
@@ -102,4 +106,6 @@ export const CONFIG_DEFAULTS = {
   sandbox: 'auto',
   maxStepsPerTurn: 50,
   contextWindowTokens: 128_000,
+  turnTimeoutSec: 600,
+  streamIdleTimeoutSec: 120,
 } as const satisfies Partial<ConfigFile>;
