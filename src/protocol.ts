@@ -184,8 +184,6 @@ export type CoreState = {
   mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
   /** Where the active rules came from; optional, the UI says so when a core does not report it. */
   policy?: { sources: PolicySourceInfo[] };
-  /** The project's trust; absent from a core that does not report it. */
-  trust?: ProjectTrustState;
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
 };
