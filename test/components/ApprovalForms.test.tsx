@@ -79,6 +79,15 @@ describe('execute_command card', () => {
     expect(f).not.toContain('NOT sandboxed');
   });
 
+  it('lists every path the command writes right under the command, protected ones marked (issue 10 §3)', async () => {
+    const preview = { kind: 'command' as const, command: 'echo x > package.json | tee out.txt', cwd: '/tmp/project', timeoutMs: 60_000, sandboxed: true, parts: ['echo x', 'tee out.txt'], notes: [] };
+    const writes = [{ path: 'package.json', protected: 'package.json' }, { path: 'out.txt' }];
+    const d = renderDrawer([commandRequest({ args: { command: preview.command }, preview: { ...preview, writes } }, true)]);
+    const f = await d.ready('writes   package.json (protected)');
+    expect(f).toContain('writes   out.txt');
+    expect(f.indexOf('$ echo x > package.json')).toBeLessThan(f.indexOf('writes   package.json'));
+  });
+
   it('E and u are unknown on a command card', async () => {
     const d = renderDrawer([commandRequest()]);
     await d.ready();
