@@ -4,7 +4,6 @@ import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
 import { safeClient } from '../src/text/safe-client';
 import { ApprovalDrawer, type ApprovalDrawerProps } from './ApprovalDrawer';
-import { AuditBanner } from './AuditBanner';
 import { AuditSidebar } from './AuditSidebar';
 import { ConversationPane } from './ConversationPane';
 import { useAppController } from './hooks/use-app-controller';
@@ -14,6 +13,7 @@ import { computeLayout } from './layout';
 import { OverlayHost } from './OverlayHost';
 import { PromptInput } from './PromptInput';
 import { StatusBar } from './StatusBar';
+import { TrustCard } from './TrustCard';
 import { makeTheme, ThemeContext } from './theme';
 
 /** What the app hands the drawer; a test stand-in takes the same. */
@@ -43,14 +43,14 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
   const ui = useAppController(client, state);
   const browser = ui.overlay === 'audit';
   const panel = browser ? 'none' : ui.overlay;
+  // The trust card waits for the person's answer; an approval drawer or an open panel comes first.
+  const trustCard = state.trust?.asking === true && !ui.drawerOpen && ui.overlay === 'none' ? state.trust : undefined;
   const layout = computeLayout({
     ...size,
-    // The audit banner takes a row while it shows.
-    rows: size.rows - (state.auditUnavailable ? 1 : 0),
     sidebar: ui.sidebar,
     drawerOpen: ui.drawerOpen,
     drawerFull: ui.drawerFull,
-    panel: panel !== 'none',
+    panel: panel !== 'none' || trustCard !== undefined,
     browser,
   });
   const showBrowser = browser && !ui.drawerOpen;
@@ -75,6 +75,7 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
           aside={layout.sidebar.placement === 'side' ? sidebar : null}
         >
           <OverlayHost kind={panel} hidden={ui.drawerOpen} width={layout.leftWidth} rows={layout.panelRows} {...overlayProps} />
+          {trustCard ? <TrustCard client={client} trust={trustCard} width={layout.leftWidth} maxRows={layout.panelRows} isActive /> : null}
           {ui.drawerOpen ? (
             <Drawer
               client={client}
@@ -86,11 +87,10 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
             />
           ) : null}
           <Box display={ui.drawerFull || showBrowser ? 'none' : 'flex'}>
-            <PromptInput isActive={!ui.drawerOpen && ui.overlay === 'none'} width={layout.leftWidth} onSubmit={ui.run} message={ui.hint} />
+            <PromptInput isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard} width={layout.leftWidth} onSubmit={ui.run} message={ui.hint} />
           </Box>
         </ConversationPane>
         {layout.sidebar.placement === 'below' ? sidebar : null}
-        <AuditBanner problem={state.auditUnavailable} width={size.columns} />
         <StatusBar
           model={state.model}
           mode={state.mode}

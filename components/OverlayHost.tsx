@@ -39,6 +39,7 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
             sandboxed={state.sandboxed}
             grants={state.grants.length}
             policy={state.policy}
+            trust={state.trust}
             recentAudit={state.recentAudit}
             isActive={isActive}
             width={width}

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../src/audit/types';
 import type { CoreState, Mode } from '../src/protocol';
+import { oneLine } from './format';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
 import { useKeys } from './hooks/use-keys';
@@ -11,6 +12,8 @@ type Props = {
   sandboxed: boolean;
   grants: number;
   policy: CoreState['policy'];
+  /** The project's trust: which of its rules and settings are held back. */
+  trust?: CoreState['trust'];
   recentAudit: AuditRecord[];
   isActive: boolean;
   width: number;
@@ -39,9 +42,40 @@ function recentRules(records: AuditRecord[]): [string, number][] {
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6);
 }
 
+const TRUST_MEANING = {
+  none: "the project's .warden files loosen nothing; their ask and deny rules count",
+  untrusted: 'not trusted: these project rules and settings are held back (ask and deny rules count)',
+  trusted: 'trusted: these project rules and settings are in force',
+} as const;
+
+/** The project's trust and what it holds back or lets through. */
+function ProjectTrustLines({ trust }: { trust: CoreState['trust'] }): ReactNode {
+  const theme = useTheme();
+  if (!trust) return null;
+  const by = trust.by === 'flag' ? ' (--trust-project, this run only)' : trust.by ? ` (recorded in ${trust.store})` : '';
+  return (
+    <>
+      <Text> </Text>
+      <Text bold>Project trust</Text>
+      <Text wrap="wrap" color={trust.status === 'untrusted' ? theme.warn : undefined}>
+        {'  '}
+        {TRUST_MEANING[trust.status]}
+        {trust.status === 'trusted' ? by : ''}
+      </Text>
+      {trust.items.map((item, i) => (
+        <Text key={i} wrap="truncate-end">
+          {'    '}
+          {trust.status === 'untrusted' ? 'held ' : ''}
+          {item.kind} {oneLine(item.text)}
+        </Text>
+      ))}
+    </>
+  );
+}
+
 /** /policy: the mode, the order rules apply in, and what the core reported about rule sources. */
 export function PolicyPanel(props: Props): ReactNode {
-  const { mode, sandboxed, grants, policy, recentAudit, isActive, width, maxRows, onClose } = props;
+  const { mode, sandboxed, grants, policy, trust, recentAudit, isActive, width, maxRows, onClose } = props;
   const theme = useTheme();
   useKeys((input, key) => (key.escape || key.return || input === 'q' ? onClose() : undefined), { isActive });
   const rules = recentRules(recentAudit);
@@ -68,6 +102,7 @@ export function PolicyPanel(props: Props): ReactNode {
               {'  '}
               {s.source}
               {s.path ? ` ${s.path}` : ''} · {s.rules} rules
+              {s.held ? <Text color={theme.warn}> · {s.held} held back (not trusted)</Text> : null}
               {s.error ? <Text color={theme.error}> ✗ {s.error}</Text> : null}
             </Text>
           </Box>
@@ -76,6 +111,7 @@ export function PolicyPanel(props: Props): ReactNode {
         <Text dimColor>  the core did not report its rule sources</Text>
       )}
       <Text>  {grants} active grant{grants === 1 ? '' : 's'} (/grants)</Text>
+      <ProjectTrustLines trust={trust} />
       <Text> </Text>
       <Text bold>Rules that decided recent calls</Text>
       {rules.length === 0 ? <Text dimColor>  none yet</Text> : null}

@@ -12,7 +12,9 @@ import { runHeadless } from './headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import type { ModelClient } from './llm/types';
+import type { ProjectTrustState } from './protocol';
 import { type Session, createSession } from './session';
+import { startFromConfig } from './trust/start';
 import { guardIo } from './text/safe-output';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
@@ -32,12 +34,13 @@ async function main(argv: string[]): Promise<number> {
   const flags = { ...(args.model ? { model: args.model } : {}), ...(args.mode ? { mode: args.mode } : {}) };
   let root = resolve(args.root ?? process.cwd());
   if (!isDirectory(root)) return usage(`--root ${root} is not a folder`);
-  let loaded = loadConfig({ home, root, env: process.env, flags });
+  const trustProject = args.trustProject;
+  let loaded = loadConfig({ home, root, env: process.env, flags, trustProject });
   if (!loaded.ok) return fail(loaded.error);
   const demo = args.demo || (!loaded.config.apiKey && !loaded.config.baseUrl);
   if (demo) {
     root = await prepareDemoProject();
-    loaded = loadConfig({ home, root, env: process.env, flags });
+    loaded = loadConfig({ home, root, env: process.env, flags, trustProject });
     if (!loaded.ok) return fail(loaded.error);
   }
   for (const warning of loaded.warnings) io.stderr.write(`warden: ${warning}\n`);
@@ -59,11 +62,15 @@ async function main(argv: string[]): Promise<number> {
       protectedPaths: config.protectedPaths,
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       mcpServers: config.mcpServers,
+      ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo ? { banner: `DEMO: no OPENAI_API_KEY or OPENAI_BASE_URL, so a scripted demo model runs on a scratch copy of a small project at ${root}. Nothing outside it is touched.` } : {}),
     });
   } catch (err) {
     return fail((err as Error).message);
   }
+  // Headless has no trust card: the project's loosening stays out, said once.
+  const trust = session.client.snapshot().trust;
+  if (args.headless && trust?.status === 'untrusted') io.stderr.write(`warden: ${heldLine(trust)}\n`);
   try {
     if (args.headless) return await runHeadless(session, args.prompt ?? '', { json: args.json }, io);
     return await runApp(session, await (ui as NonNullable<typeof ui>), args.prompt, demo, root);
@@ -93,13 +100,12 @@ async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt
 
 async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
   const { createOpenAIClient } = await import('./llm/openai-client');
-  return createOpenAIClient({
-    model: config.model,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    idleTimeoutMs: config.streamIdleTimeoutSec * 1000,
-    turnTimeoutMs: config.turnTimeoutSec * 1000,
-  });
+  return createOpenAIClient({ model: config.model, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
+}
+
+/** The one stderr line of a headless run in an untrusted project that would loosen the gate. */
+function heldLine(trust: ProjectTrustState): string {
+  return `this project's .warden files are not trusted: ${trust.items.length} loosening rule(s)/setting(s) ignored (${trust.items.map((i) => i.text).join('; ')}); trust them in the app, or pass --trust-project.`;
 }
 
 function isDirectory(path: string): boolean {

@@ -156,16 +156,27 @@ export type TranscriptEntry =
 
 export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
 
-/**
- * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
- * streamIdleTimeoutSec), `turn_timeout` (one answer took longer than turnTimeoutSec), `truncated`
- * (the stream ended with no finish_reason and no [DONE]; its tool calls did not run),
- * `context_window`, `max_steps`, or `model_error` (any other failure of the model server).
- */
-export type TurnStop = 'idle_timeout' | 'turn_timeout' | 'truncated' | 'context_window' | 'max_steps' | 'model_error';
+/** One place policy rules were loaded from, as the core reports it for /policy. `held`: rules kept back (untrusted project). */
+export type PolicySourceInfo = { source: RuleSource; path?: string; rules: number; error?: string; held?: number };
 
-/** One place policy rules were loaded from, as the core reports it for /policy. */
-export type PolicySourceInfo = { source: RuleSource; path?: string; rules: number; error?: string };
+/** One rule or setting of a project's `.warden` files that would loosen the gate. */
+export type LooseningItem = { kind: 'rule' | 'setting'; file: string; text: string };
+
+/**
+ * Whether the project's `.warden/policy.json` and `config.json` may loosen the gate. `none`: they
+ * loosen nothing, there is nothing to trust. `untrusted`: `items` are held back (ask and deny rules
+ * count anyway). `trusted`: `items` are in force, bound to `hash` (a change needs trust again).
+ * `asking`: the trust card is waiting for the person. `by`: where trust came from.
+ */
+export type ProjectTrustState = {
+  status: 'none' | 'untrusted' | 'trusted';
+  asking: boolean;
+  hash: string;
+  items: LooseningItem[];
+  by?: 'record' | 'flag' | 'person';
+  /** Where the trust record is kept (`$WARDEN_HOME/trust.json`). */
+  store: string;
+};
 
 export type CoreState = {
   sessionId: string;
@@ -184,6 +195,8 @@ export type CoreState = {
   mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
   /** Where the active rules came from; optional, the UI says so when a core does not report it. */
   policy?: { sources: PolicySourceInfo[] };
+  /** The project's trust; absent from a core that does not report it. */
+  trust?: ProjectTrustState;
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
 };
@@ -206,11 +219,12 @@ export type CoreEvent =
   | { type: 'agent_spawned'; agent: AgentInfo }
   | { type: 'agent_finished'; agentId: string; status: AgentStatus; report?: string }
   | { type: 'plan_updated'; plan: PlanState }
-  /** A turn ended; `stop` says why when it ended early (which timer fired, a cut stream, …). */
-  | { type: 'turn_done'; agentId: string; text: string; stop?: TurnStop }
+  | { type: 'turn_done'; agentId: string; text: string }
   | { type: 'audit_recorded'; record: AuditRecord }
   | { type: 'audit_result'; queryId: string; records: AuditRecord[]; stats: AuditStats }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
+  /** The project's trust changed (the person answered the card, or its files changed). */
+  | { type: 'trust_changed'; trust: ProjectTrustState }
   | { type: 'error'; message: string };
 
 export type CoreCommand =
@@ -225,6 +239,13 @@ export type CoreCommand =
   | { type: 'clear' }
   | { type: 'query_audit'; queryId: string; query: AuditQuery }
   | { type: 'restart_mcp'; server: string }
+  /**
+   * The trust card's answer for the files whose `hash` it showed: `true` trusts them (recorded in
+   * `$WARDEN_HOME/trust.json`), `false` keeps their loosening held back. Answered by
+   * `trust_changed` (and a notice); if the files changed since the card was shown, nothing is
+   * trusted and a new card comes with the new `trust_changed`.
+   */
+  | { type: 'trust_project'; trust: boolean; hash: string }
   | { type: 'input_closed' }
   | { type: 'quit' };
 

@@ -4,14 +4,19 @@ import { auditStats } from './audit/stats';
 import type { ApprovalBroker } from './gate/broker';
 import type { Gate } from './gate/gate';
 import type { GrantStore } from './gate/grants';
-import { loadPolicyRules } from './policy/load-policy';
 import type { LoadedRule } from './policy/rules';
 import { saveRule } from './policy/save-rule';
 import type { CoreCommand, CoreEvent, Mode } from './protocol';
 import { MODES } from './protocol';
 import type { SessionState } from './session-state';
+import type { HomeGuard } from './trust/home-guard';
+import type { ProjectTrust } from './trust/project-trust';
 
 export type SessionCommandDeps = {
+  /** The project's trust: the card's answer, and a re-check of the files before each turn and after a save. */
+  trust: ProjectTrust;
+  /** warden's own settings files: the person's edits between turns are accepted, warden's own writes recorded. */
+  homeGuard: HomeGuard;
   hub: AgentHub;
   gate: Gate;
   broker: ApprovalBroker;
@@ -46,6 +51,11 @@ export class SessionCommands {
     }
     this.d.view.addUser(text);
     this.d.emit({ type: 'state_changed' });
+    // No tool runs between turns: what changed in warden's home since is the person's edit. The
+    // project's files are read again: a changed file's ask and deny rules count at once, its
+    // loosening waits for the trust card.
+    this.d.homeGuard.acceptAll();
+    this.d.trust.refresh();
     const result = await this.d.hub.runPrompt(text);
     this.d.emit({ type: 'state_changed' });
     return result;
@@ -100,6 +110,9 @@ export class SessionCommands {
           (err: Error) => this.notice('error', err.message),
         );
         return;
+      case 'trust_project':
+        this.d.trust.decide(c.trust === true, String(c.hash));
+        return;
       case 'input_closed':
         d.broker.closeInput();
         d.hub.cancel();
@@ -122,10 +135,12 @@ export class SessionCommands {
   private async saveGrant(grantId: string, target: 'project' | 'user'): Promise<void> {
     const grant = this.d.grants.get(grantId);
     if (!grant) return this.notice('warn', 'No such grant.');
-    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, JSON.parse(grant.ruleText));
+    const rule = JSON.parse(grant.ruleText);
+    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
     if (!saved.ok) return this.notice('error', saved.error);
-    const reloaded = await loadPolicyRules(this.d.home, this.d.root);
-    if (reloaded.ok) this.d.reloadRules(reloaded.rules);
+    if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
+    // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
+    this.d.trust.refresh(target === 'project' ? rule : undefined);
     this.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
   }
 

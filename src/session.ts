@@ -17,11 +17,12 @@ import type { McpServerConfig } from './mcp/types';
 import type { McpManager } from './mcp/manager';
 import { failClosedCommandGuard, loadCommandGuard } from './policy/command-guard';
 import { DEFAULT_RULES } from './policy/defaults';
-import { loadPolicyRules, policyFiles } from './policy/load-policy';
+import { policyFiles } from './policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
 import type { CommandGuard } from './policy/command-types';
 import type { LoadedRule } from './policy/rules';
-import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, TurnStop } from './protocol';
+import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectTrustState } from './protocol';
+import type { TrustedValues } from './config/load';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
 import { createAskUserTool } from './tools/ask-user';
@@ -36,6 +37,10 @@ import { createUpdatePlanTool } from './tools/update-plan';
 import { createWebTools } from './tools/web-search';
 import { removeFileSafely, writeFileSafely } from './tools/safe-fs';
 import { watchProjectRoot } from './tools/safe-fs-root';
+import { HomeGuard } from './trust/home-guard';
+import { homePatternInProject } from './trust/home-in-project';
+import { ProjectTrust, type ProjectStart } from './trust/project-trust';
+import { startWithoutConfig } from './trust/start';
 import { sweepStaleTemps } from './tools/safe-fs-sweep';
 
 export type SessionOptions = {
@@ -53,25 +58,27 @@ export type SessionOptions = {
   sessionId?: string;
   /** A first notice in the transcript (the demo says it is a demo). */
   banner?: string;
+  /** The project's files as the config loader read them and whether they are trusted; read here when absent. */
+  project?: ProjectStart;
 };
 
 export type Session = {
   client: CoreClient;
   /** Runs one prompt to its end (headless). Contract: never throws. */
-  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
+  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
   attachApprover(): () => void;
   /** Resolves once the parts that load in the background (the shell parser) are ready. */
   ready: Promise<void>;
-  /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
-  mcpStarted: Promise<void>;
   close(): Promise<void>;
 };
 
 /** Builds a session. Contract: rejects with a clear message for a broken policy file or a required sandbox that is missing. */
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.sessionId ?? randomUUID();
-  const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? [])]);
+  // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
+  const homeInProject = homePatternInProject(o.home, o.root);
+  const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...(homeInProject ? [homeInProject] : [])]);
   // The shell parser (a wasm grammar) loads in the background: the first screen does not need it,
   // and the gate waits for it before judging any call. Until then the guard can judge nothing.
   let guard: CommandGuard = failClosedCommandGuard('the command parser is still loading');
@@ -87,7 +94,21 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       guard = failClosedCommandGuard(guardWarning);
     },
   );
-  const [sandbox, policy] = await Promise.all([pickSandbox(o.sandbox), loadPolicyRules(o.home, fence.root)]);
+  // A project's rules count only as far as the person trusts them (src/trust); the user's own
+  // settings files are watched across tool calls so nothing behind the gate rewrites them.
+  const homeGuard = new HomeGuard(o.home);
+  const trust: ProjectTrust = new ProjectTrust({
+    home: o.home,
+    start: o.project ?? startWithoutConfig(o.home, fence.root, { mode: o.mode, ...(o.webSearchUrl ? { webSearch: { provider: 'searxng', url: o.webSearchUrl } } : {}) }),
+    setRules: (next) => {
+      rules = next;
+    },
+    applyValues: (to, from) => applyTrustValues(to, from),
+    wroteTrust: (text) => homeGuard.accept('trust.json', text),
+    emit: (event) => emit(event),
+  });
+  const policy = trust.load();
+  const sandbox = await pickSandbox(o.sandbox);
   if (!policy.ok) throw new Error(policy.error);
   let rules: LoadedRule[] = policy.rules;
   let mode = o.mode;
@@ -96,6 +117,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const view = new SessionState(state);
   const emit = (event: CoreEvent) => {
     view.apply(event);
+    if (event.type === 'tool_finished') guardHome(event.tool);
     for (const listener of [...listeners]) {
       try {
         listener(event);
@@ -175,7 +197,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     checkpoints,
     root: fence.root,
     mode: () => mode,
-    ...withAgentsMd(readAgentsMd(fence.root)),
+    ...withAgentsMd(readAgentsMd(fence.root, (reason) => view.notice('warn', reason))),
   });
 
   // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.
@@ -205,9 +227,33 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({ type: 'state_changed' });
     },
   });
-  const mcpStarted = mcp ? mcp.start() : Promise.resolve();
+  void mcp?.start();
+
+  /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
+  function applyTrustValues(to: TrustedValues, from: TrustedValues): void {
+    if (to.mode !== from.mode && mode === from.mode) {
+      mode = to.mode;
+      state.mode = to.mode;
+      emit({ type: 'notice', level: 'info', text: `Mode: ${to.mode} (from the project's config.json, ${to === o.project?.values.trusted ? 'now trusted' : 'no longer trusted'}).` });
+    }
+    if (to.webSearch?.url !== from.webSearch?.url) {
+      const search = to.webSearch ? createWebTools({ search: { kind: 'searxng', url: to.webSearch.url } }).filter((t) => t.name === 'web_search') : [];
+      gate.replaceTools('web_search', search);
+    }
+  }
+
+  /** After every tool call: warden's own settings files changed behind the gate are put back (src/trust/home-guard.ts). */
+  function guardHome(tool: string): void {
+    for (const t of homeGuard.restoreChanged()) {
+      const kept = t.savedAs ? ` The changed file is kept as ${t.savedAs}; if you made that change yourself, copy it back while no tool runs.` : '';
+      const done = t.restored ? 'warden put back the version it had loaded' : `warden could not put it back (${t.error ?? 'unknown content'}); check it before the next start`;
+      emit({ type: 'notice', level: 'error', text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}` });
+    }
+  }
 
   const commandsHandler = new SessionCommands({
+    trust,
+    homeGuard,
     hub,
     gate,
     broker,
@@ -252,7 +298,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       recentAudit: [...state.recentAudit],
       mcp: [...state.mcp],
       usage: { ...state.usage },
-      policy: { sources: policySources(rules, policyFiles(o.home, fence.root)) },
+      policy: { sources: policySources(rules, policyFiles(o.home, fence.root), trust.state()) },
+      trust: trust.state(),
       ...(plan ? { plan: { title: plan.title, steps: plan.steps.map((x) => ({ ...x })) } } : {}),
     };
     if (!plan) delete next.plan;
@@ -273,7 +320,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
     attachApprover: () => broker.attachApprover(),
     ready: guardReady,
-    mcpStarted,
     async close() {
       if (closed) return;
       closed = true;
@@ -288,12 +334,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 }
 
 /** Where the rules in force came from, for /policy. */
-function policySources(rules: readonly LoadedRule[], files: { user: string; project: string }): PolicySourceInfo[] {
+function policySources(rules: readonly LoadedRule[], files: { user: string; project: string }, trust: ProjectTrustState): PolicySourceInfo[] {
   const count = (source: 'user' | 'project') => rules.filter((r) => r.source === source).length;
   return [
     { source: 'builtin', rules: DEFAULT_RULES.length },
     { source: 'user', path: files.user, rules: count('user') },
-    { source: 'project', path: files.project, rules: count('project') },
+    { source: 'project', path: files.project, rules: count('project'), ...(trust.status === 'untrusted' ? { held: trust.items.filter((i) => i.kind === 'rule').length } : {}) },
   ];
 }
 

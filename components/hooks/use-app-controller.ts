@@ -51,7 +51,8 @@ export function useAppController(client: CoreClient, state: CoreState) {
       onToggleSidebar: () => setSidebar((s) => !s),
       onToggleAgents: () => setAgentsExpanded((e) => !e),
     },
-    { isActive: !drawerOpen && overlay === 'none', busy: state.busy },
+    // The trust card owns the keyboard (its Esc answers it) while it asks.
+    { isActive: !drawerOpen && overlay === 'none' && state.trust?.asking !== true, busy: state.busy },
   );
 
   const hint: PromptMessage | undefined = armed ? { level: 'warn', text: 'press Ctrl+C again to quit' } : message;

@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetsDir } from '../assets';
+import { PathFence } from '../policy/path-guard';
 import type { Mode } from '../protocol';
+import { readProjectFile } from '../trust/safe-read';
 
-const AGENTS_MD_LIMIT = 8000;
+/** At most this much of an instruction file goes into every request; more is cut with a note. */
+export const INSTRUCTIONS_CAP = 64 * 1024;
+
+/** The instruction files read from the project root, in order. */
+export const INSTRUCTION_FILES = ['AGENTS.md'] as const;
 
 const MODE_NOTES: Record<Mode, string> = {
   manual: 'manual (every change is approved by a person)',
@@ -21,15 +27,31 @@ export function systemPrompt(options: { root: string; mode: Mode; agentsMd?: str
   if (options.subAgent) {
     text += `\nYou are the sub-agent "${options.subAgent.name}". Do only the task you were given, then end with a short report: what you changed, what you ran, what failed.`;
   }
-  if (options.agentsMd?.trim()) text += `\n\nThe project's AGENTS.md:\n${options.agentsMd.slice(0, AGENTS_MD_LIMIT)}`;
+  if (options.agentsMd?.trim()) text += `\n\nThe project's AGENTS.md:\n${options.agentsMd}`;
   return text;
 }
 
-/** Reads AGENTS.md at the project root, if there is one. */
-export function readAgentsMd(root: string): string | undefined {
+/**
+ * Reads AGENTS.md at the project root through the path fence, as a regular file only: a symlink
+ * that leads out of the project (an outside secret in every request), a fifo or `/dev/zero` (a
+ * hung start) is skipped, with the reason given to `onSkip`. More than 64 KB is cut, with a note.
+ * Contract: never throws; undefined when there is no usable file.
+ */
+export function readAgentsMd(root: string, onSkip?: (reason: string) => void): string | undefined {
+  let fence: PathFence;
   try {
-    return readFileSync(join(root, 'AGENTS.md'), 'utf8');
+    fence = new PathFence(root, []);
   } catch {
     return undefined;
   }
+  const read = readProjectFile(fence, INSTRUCTION_FILES[0], INSTRUCTIONS_CAP);
+  if (read.kind === 'missing') return undefined;
+  if (read.kind === 'refused') {
+    onSkip?.(`AGENTS.md was not loaded into the system prompt: ${read.reason}.`);
+    return undefined;
+  }
+  if (!read.truncated) return read.text;
+  // The cut may split a UTF-8 sequence; the decoder marks that with U+FFFD, which is dropped.
+  const text = read.text.replace(/\uFFFD$/, '');
+  return `${text}\n\n[AGENTS.md is longer than ${INSTRUCTIONS_CAP / 1024} KB; the rest was left out.]`;
 }

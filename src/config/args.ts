@@ -13,6 +13,8 @@ export type CliArgs =
       mode?: Mode;
       model?: string;
       demo: boolean;
+      /** `--trust-project`: the project's .warden files count for this run, as if trusted (nothing is recorded). */
+      trustProject: boolean;
     }
   | { kind: 'help' }
   | { kind: 'version' }
@@ -30,10 +32,11 @@ const VALUE_FLAGS: Record<string, 'prompt' | 'root' | 'mode' | 'model'> = {
   '--mode': 'mode',
   '--model': 'model',
 };
-const BOOLEAN_FLAGS: Record<string, 'headless' | 'json' | 'demo'> = {
+const BOOLEAN_FLAGS: Record<string, 'headless' | 'json' | 'demo' | 'trustProject'> = {
   '--headless': 'headless',
   '--json': 'json',
   '--demo': 'demo',
+  '--trust-project': 'trustProject',
 };
 
 /**
@@ -48,7 +51,7 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
 
-  const args: RunArgs = { kind: 'run', headless: false, json: false, demo: false };
+  const args: RunArgs = { kind: 'run', headless: false, json: false, demo: false, trustProject: false };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -133,6 +136,8 @@ Options:
       --mode MODE       ${MODES.join(' | ')} (default: manual)
       --model NAME      model name for the OpenAI-compatible endpoint
       --demo            use the scripted demo model on a scratch demo project
+      --trust-project   let this project's .warden rules and settings loosen the gate for this
+                        run without the trust card (nothing is recorded in trust.json)
   -h, --help            show this help
   -v, --version         show the version
 
@@ -144,6 +149,10 @@ Environment:
   WARDEN_HOME           settings, policy and audit log (default: ~/.warden)
 
 Files:
-  $WARDEN_HOME/config.json, <project>/.warden/config.json, $WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl
+  $WARDEN_HOME/config.json, policy.json    your settings and rules
+  $WARDEN_HOME/trust.json                  projects you trusted, bound to their files' content
+  <project>/.warden/config.json, policy.json
+                                           a project's own; what loosens counts only once trusted
+  $WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl
 `;
 }

@@ -69,11 +69,14 @@ export type LoadConfigOptions = {
 export type ProjectConfigTrust = {
   snapshot: ProjectSnapshot;
   trusted: boolean;
-  /** Loosening settings of the project config that do not count (empty once trusted). */
+  /** Loosening settings of the project config: held back unless `trusted`. */
   held: HeldSetting[];
-  /** The values trust would put in force, where the project's setting wins over env and flags. */
-  whenTrusted: Partial<Pick<ResolvedConfig, 'mode' | 'webSearch'>>;
+  /** The settings trust decides, with and without it (env and flags still win over the project). */
+  values: { trusted: TrustedValues; untrusted: TrustedValues };
 };
+
+/** The settings a project's trust can change while a session runs. */
+export type TrustedValues = Pick<ResolvedConfig, 'mode' | 'webSearch'>;
 
 export type LoadConfigResult =
   | {
@@ -128,14 +131,12 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const merged = merge({ ...layers, project: trusted ? screened.trusted : screened.untrusted });
   const files = { user: userPath, ...(snapshot && snapshot.config.kind !== 'missing' ? { project: projectPath } : {}) };
   if (!snapshot) return { ok: true, ...merged, warnings, files };
-  const whenTrusted: ProjectConfigTrust['whenTrusted'] = {};
-  if (!trusted && screened.held.length > 0) {
-    const ifTrusted = merge({ ...layers, project: screened.trusted }).config;
-    if (ifTrusted.mode !== merged.config.mode) whenTrusted.mode = ifTrusted.mode;
-    if (ifTrusted.webSearch && ifTrusted.webSearch !== merged.config.webSearch) whenTrusted.webSearch = ifTrusted.webSearch;
-  }
-  const held = trusted ? [] : screened.held;
-  return { ok: true, ...merged, warnings, files, project: { snapshot, trusted, held, whenTrusted } };
+  const pick = (c: ResolvedConfig): TrustedValues => ({ mode: c.mode, ...(c.webSearch ? { webSearch: c.webSearch } : {}) });
+  const values = {
+    trusted: pick(trusted ? merged.config : merge({ ...layers, project: screened.trusted }).config),
+    untrusted: pick(trusted ? merge({ ...layers, project: screened.untrusted }).config : merged.config),
+  };
+  return { ok: true, ...merged, warnings, files, project: { snapshot, trusted, held: screened.held, values } };
 }
 
 /** The project's config as the snapshot read it; a file that is warden's own (run in ~) is no project file. */

@@ -32,6 +32,11 @@ export function policyFiles(home: string, root: string): { user: string; project
  * Contract: never throws; a broken file is an error naming the file and the field — never ignored.
  */
 export async function loadPolicyRules(home: string, root: string, options: LoadPolicyOptions = {}): Promise<PolicyLoad> {
+  return loadPolicyRulesSync(home, root, options);
+}
+
+/** `loadPolicyRules` without the promise: the files are small and read synchronously anyway. Contract: never throws. */
+export function loadPolicyRulesSync(home: string, root: string, options: LoadPolicyOptions = {}): PolicyLoad {
   const userFile = policyFiles(home, root).user;
   const user = readRegularFile(userFile, USER_FILE_CAP);
   if (user.kind === 'refused') return { ok: false, error: `${userFile}: cannot be read (${user.reason})` };

@@ -6,6 +6,7 @@ const run = (extra: Partial<Extract<CliArgs, { kind: 'run' }>> = {}): CliArgs =>
   headless: false,
   json: false,
   demo: false,
+  trustProject: false,
   ...extra,
 });
 
@@ -26,6 +27,7 @@ describe('parseArgs', () => {
     [['--model', 'gpt-x'], run({ model: 'gpt-x' })],
     [['--demo'], run({ demo: true })],
     [['--demo', 'show me'], run({ demo: true, prompt: 'show me' })],
+    [['--headless', '--trust-project', '-p', 'x'], run({ headless: true, trustProject: true, prompt: 'x' })],
     [['--', '--not-a-flag', 'text'], run({ prompt: '--not-a-flag text' })],
     [['--mode', 'plan', '--', 'audit'], run({ mode: 'plan', prompt: 'audit' })],
     [['-h'], { kind: 'help' }],
