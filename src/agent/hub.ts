@@ -53,10 +53,14 @@ export class AgentHub {
     this.deps.checkpoints.beginTurn();
     if (this.history.length === 0) this.history.push({ role: 'system', content: this.prompt() });
     else this.history[0] = { role: 'system', content: this.prompt() };
+    const before = this.history.length;
     this.history.push({ role: 'user', content: text });
     try {
       const caller = this.caller(MAIN.id, MAIN.name, `task-${this.turnCount}`, controller.signal);
-      return await runTurn(this.history, this.deps.specs(false), caller, this.deps);
+      const result = await runTurn(this.history, this.deps.specs(false), caller, this.deps);
+      // A prompt too big for the context leaves nothing behind: the next, smaller one must not inherit it.
+      if (result.stop === 'context_window' && this.history.length === before + 1) this.history.pop();
+      return result;
     } finally {
       this.controller = undefined;
     }

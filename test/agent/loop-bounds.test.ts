@@ -98,3 +98,13 @@ describe('a turn that ends early says why', () => {
     expect(h.events.some((e) => e.type === 'approval_requested')).toBe(false);
   });
 });
+
+describe('a prompt too big for the context', () => {
+  it('is refused without poisoning the session: the next prompt runs without /clear', async () => {
+    h = await startSession([{ text: 'small one answered' }], { session: { contextWindowTokens: 20_000 } });
+    const refused = await h.session.run(`summarise: ${'z'.repeat(100_000)}`);
+    expect(refused).toMatchObject({ status: 'failed', stop: 'context_window' });
+    expect(await h.session.run('a small question')).toEqual({ status: 'done', text: 'small one answered' });
+    expect(JSON.stringify(h.fake.requests[0]?.body.messages)).not.toContain('zzzz');
+  });
+});
