@@ -8,6 +8,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { runAuditCli } from './audit/cli';
 import { helpText, parseArgs } from './config/args';
 import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
+import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } from './exit';
 import { runHeadless } from './headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
@@ -19,6 +20,9 @@ import { guardIo } from './text/safe-output';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
 const io = guardIo({ stdout: process.stdout, stderr: process.stderr });
+
+// SIGTERM, SIGHUP and SIGINT end warden like Ctrl+C twice, whatever it is doing (src/exit.ts).
+const signals = watchExitSignals();
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
@@ -72,16 +76,19 @@ async function main(argv: string[]): Promise<number> {
   const trust = session.client.snapshot().trust;
   if (args.headless && trust?.status === 'untrusted') io.stderr.write(`warden: ${heldLine(trust)}\n`);
   try {
-    if (args.headless) return await runHeadless(session, args.prompt ?? '', { json: args.json }, io);
-    return await runApp(session, await (ui as NonNullable<typeof ui>), args.prompt, demo, root);
+    // A signal during start-up: nothing ran yet, nothing more starts.
+    if (signals.received) return SIGNAL_EXIT_CODES[signals.received];
+    if (args.headless) return await runHeadless(session, args.prompt ?? '', { json: args.json }, io, signals);
+    return await runApp(session, await (ui as NonNullable<typeof ui>), args.prompt, demo, root, signals);
   } finally {
+    // Cancels what runs, waits for its commands to be killed and its outcome lines written, flushes the audit.
     await session.close();
   }
 }
 
 type UiModules = [typeof import('ink'), typeof import('../components/App')];
 
-async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt: string | undefined, demo: boolean, root: string): Promise<number> {
+async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt: string | undefined, demo: boolean, root: string, signals: ExitSignals): Promise<number> {
   const detach = session.attachApprover();
   // With the keyboard gone nobody can decide: pending requests fail closed and the app ends.
   const onInputClosed = () => {
@@ -90,12 +97,20 @@ async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt
   };
   process.stdin.once('end', onInputClosed);
   const app = render(<App client={session.client} />, { exitOnCtrlC: false });
+  // A signal ends the app like Ctrl+C twice: pending requests fail closed (input_closed), the turn is
+  // cancelled (its commands killed, outcome lines written by session.close), the terminal restored.
+  const detachSignals = signals.on(() => {
+    // After SIGHUP the terminal may be gone: a failed write must not crash the orderly shutdown.
+    process.stdout.on('error', () => {});
+    session.client.send({ type: 'input_closed' });
+    app.unmount();
+  });
   if (demo) session.client.send({ type: 'submit', text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}` });
   else if (prompt) session.client.send({ type: 'submit', text: prompt });
   await app.waitUntilExit();
   process.stdin.off('end', onInputClosed);
   detach();
-  return 0;
+  return signals.received ? SIGNAL_EXIT_CODES[signals.received] : EXIT.ok;
 }
 
 async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
@@ -123,16 +138,24 @@ function print(text: string): number {
 
 function usage(error: string): number {
   io.stderr.write(`warden: ${error}\nRun 'warden --help' for usage.\n`);
-  return 2;
+  return EXIT.usage;
 }
 
 function fail(error: string): number {
   io.stderr.write(`warden: ${error}\n`);
-  return 1;
+  return EXIT.failed;
+}
+
+/** Exits once stdout and stderr are handed to the OS: a slow reader of --json gets every line. */
+async function exitWhenWritten(code: number): Promise<never> {
+  // From here a signal ends the process the default way: nothing is left to shut down.
+  signals.dispose();
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenWritten(code),
   (err: unknown) => {
     io.stderr.write(`warden: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);

@@ -1,3 +1,4 @@
+import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES } from './exit';
 import { awaitMcpServers } from './mcp/headless-start';
 import type { Session } from './session';
 import { guardIo } from './text/safe-output';
@@ -7,30 +8,49 @@ export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.Writabl
 /**
  * Runs one prompt without a UI. Nothing can be approved: anything that would ask is denied with
  * `no_approver`. With `json`, every core event is one JSON line on stdout, then a `result` line.
- * Contract: resolves with the exit code — 0 done, 1 failed or cancelled.
+ * A first SIGTERM, SIGHUP or SIGINT cancels the turn: its commands are killed and their outcome
+ * lines written before this resolves. If the audit log cannot be written, one line says so on
+ * stderr and the turn is cancelled (nothing could run anyway).
+ * Contract: resolves with the exit code (src/exit.ts) — 0 done and every change ran; 1 failed;
+ * 3 a change was refused or failed; 4 the audit log could not be written; 128 + n after signal n.
  */
-export async function runHeadless(session: Session, prompt: string, options: { json: boolean }, rawIo: HeadlessIo): Promise<number> {
+export async function runHeadless(session: Session, prompt: string, options: { json: boolean }, rawIo: HeadlessIo, signals?: ExitSignals): Promise<number> {
   // Model text, tool reasons and errors are untrusted: every write is made terminal-safe here.
   const io = guardIo(rawIo, options.json ? 'json' : 'text');
+  const notRun: string[] = [];
+  let auditProblem: string | undefined;
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.type === 'error') io.stderr.write(`warden: ${event.message}\n`);
     else if (event.type === 'tool_finished' && event.result.status !== 'executed') io.stderr.write(`warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`);
+    if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool)) notRun.push(event.tool);
+    // The core says so with an error notice; its state carries the details.
+    if (event.type === 'notice' && event.level === 'error' && auditProblem === undefined) {
+      const down = session.client.snapshot().auditUnavailable;
+      if (down) {
+        auditProblem = down.error;
+        io.stderr.write(`warden: the audit log cannot be written (${down.error}); nothing runs without it, so the run stops (audit_unavailable).\n`);
+        session.client.send({ type: 'cancel' });
+      }
+    }
   });
-  const onSignal = () => session.client.send({ type: 'cancel' });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const detachSignals = signals?.on((signal) => {
+    io.stderr.write(`warden: ${signal}: cancelling the turn, stopping its commands and recording the outcome.\n`);
+    session.client.send({ type: 'cancel' });
+  });
   try {
     // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
     for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp)) io.stderr.write(`warden: ${line}\n`);
     const result = await session.run(prompt);
-    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'result', status: result.status, text: result.text })}\n`);
+    const signal = signals?.received;
+    const code = signal ? SIGNAL_EXIT_CODES[signal] : auditProblem !== undefined ? EXIT.auditUnavailable : result.status !== 'done' ? EXIT.failed : notRun.length > 0 ? EXIT.changesRefused : EXIT.ok;
+    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`);
     else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
     else io.stderr.write(`warden: ${result.text}\n`);
-    return result.status === 'done' ? 0 : 1;
+    if (!options.json && code === EXIT.changesRefused) io.stderr.write(`warden: ${notRun.length} change${notRun.length === 1 ? '' : 's'} did not run (${[...new Set(notRun)].join(', ')}); exit code 3.\n`);
+    return code;
   } finally {
     unsubscribe();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    detachSignals?.();
   }
 }

@@ -33,6 +33,9 @@ export type SessionCommandDeps = {
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
 export class SessionCommands {
+  /** Turns running now, so shutdown can wait for them to end. */
+  private readonly turns = new Set<Promise<unknown>>();
+
   constructor(private readonly d: SessionCommandDeps) {}
 
   handle(command: CoreCommand): void {
@@ -56,9 +59,30 @@ export class SessionCommands {
     // loosening waits for the trust card.
     this.d.homeGuard.acceptAll();
     this.d.trust.refresh();
-    const result = await this.d.hub.runPrompt(text);
+    const turn = this.d.hub.runPrompt(text);
+    this.turns.add(turn);
+    const result = await turn.finally(() => this.turns.delete(turn));
     this.d.emit({ type: 'state_changed' });
     return result;
+  }
+
+  /**
+   * Resolves true once every turn started here has ended (its commands killed, its outcome lines
+   * written), or false after `ms`. Used at shutdown, after the turns were cancelled.
+   * Contract: never rejects.
+   */
+  async settled(ms: number): Promise<boolean> {
+    if (this.turns.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const done = Promise.allSettled([...this.turns]).then(() => true as const);
+    try {
+      return await Promise.race([done, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private dispatch(c: CoreCommand): void {

@@ -42,6 +42,10 @@ import { homePatternInProject } from './trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from './trust/project-trust';
 import { startWithoutConfig } from './trust/start';
 import { sweepStaleTemps } from './tools/safe-fs-sweep';
+import { recordRunsIn, sweepLeftoverRuns } from './tools/run-ledger';
+
+/** How long shutdown waits for cancelled turns to end: the command kill grace (2 s), its output drain (1 s), and room. */
+const SHUTDOWN_WAIT_MS = 5000;
 
 export type SessionOptions = {
   root: string;
@@ -70,6 +74,10 @@ export type Session = {
   attachApprover(): () => void;
   /** Resolves once the parts that load in the background (the shell parser) are ready. */
   ready: Promise<void>;
+  /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
+  mcpStarted: Promise<void>;
+  /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
+  changes(tool: string): boolean;
   close(): Promise<void>;
 };
 
@@ -131,6 +139,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
   // No audit line, no execution: while the log cannot be written the gate refuses every call, and the
+  // Commands carry a run id; a run a killed warden left behind is ended now (run-ledger.ts).
+  recordRunsIn(join(o.home, 'runs'));
+  const leftovers = sweepLeftoverRuns(join(o.home, 'runs')).then(({ runs, processes }) => {
+    if (processes > 0) emit({ type: 'notice', level: 'warn', text: `Stopped ${processes} process${processes === 1 ? '' : 'es'} left running by ${runs} command${runs === 1 ? '' : 's'} of an earlier warden that did not shut down.` });
+  });
   // state says so (the TUI's banner, headless's exit code) until a write or the writer's probe succeeds.
   const writer = createAuditWriter({
     dir: join(o.home, 'audit'),
@@ -181,6 +194,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     audit,
     sessionId,
   });
+  const changing = new Set(tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name));
   const readOnly = new Set(tools.filter((t) => t.kind === 'read' || t.kind === 'network').map((t) => t.name));
   hub = new AgentHub({
     model: o.model,
@@ -319,12 +333,19 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     },
     run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
     attachApprover: () => broker.attachApprover(),
+    mcpStarted,
+    // MCP tools are opaque: any of them may change something.
+    changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
     ready: guardReady,
     async close() {
       if (closed) return;
       closed = true;
       stopRootWatch();
       needHub().cancel();
+      // Every way out ends the same way: the cancelled turns kill their commands and write their
+      // outcome lines before the log closes (bounded; the exit handler kills what is left).
+      await commandsHandler.settled(SHUTDOWN_WAIT_MS);
+      await leftovers;
       broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
       await mcp?.close();
       await writer.flush();

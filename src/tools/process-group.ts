@@ -2,6 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { HeadTailBuffer } from './output-cap';
 import { groupAlive, killGroup } from './process-kill';
+import { RUN_ID_VARIABLE } from './process-sweep';
+import { beginRun, endRun } from './run-ledger';
 
 /** One command to run in its own process group. */
 export type GroupRunRequest = {
@@ -26,7 +28,10 @@ export type GroupRunResult =
       output: string;
       totalBytes: number;
       cutBytes: number;
-      /** Processes of the group still running after the command ended, which were then stopped. */
+      /**
+       * Processes the command left running when it ended — in its group, or escaped from it with
+       * `setsid` or a double fork (found by their run id) — which were then stopped.
+       */
       straysStopped: boolean;
       durationMs: number;
     }
@@ -38,10 +43,26 @@ const STREAM_DRAIN_MS = 1000;
 /**
  * Runs a program detached in its own process group, stdin ignored, stdout and stderr interleaved and capped.
  * On timeout or abort the whole group gets SIGTERM, then SIGKILL; whatever the command left running when it
- * ended is stopped the same way, so no process outlives the call.
+ * ended is stopped the same way — also processes that left the group (`setsid`, double fork), found by the
+ * run id in their environment (run-ledger.ts) — so no process outlives the call.
  * Contract: never rejects; a program that cannot start resolves `spawn_failed`.
  */
 export async function runInProcessGroup(req: GroupRunRequest): Promise<GroupRunResult> {
+  const runId = beginRun();
+  let ended = false;
+  const end = (): Promise<number> => {
+    ended = true;
+    return endRun(runId, req.graceMs);
+  };
+  try {
+    return await runTracked({ ...req, env: { ...req.env, [RUN_ID_VARIABLE]: runId } }, end);
+  } finally {
+    // Whatever happened above (even a throw), the run's escaped processes are stopped and its record removed.
+    if (!ended) await end();
+  }
+}
+
+async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): Promise<GroupRunResult> {
   const started = Date.now();
   let subprocess: ReturnType<typeof spawnGrouped>;
   try {
@@ -74,8 +95,11 @@ export async function runInProcessGroup(req: GroupRunRequest): Promise<GroupRunR
   clearTimeout(timer);
   req.signal.removeEventListener('abort', onAbort);
   if (killing) await killing;
-  const straysStopped = groupAlive(pid);
-  if (straysStopped) await killGroup(pid, req.graceMs);
+  const groupStrays = groupAlive(pid);
+  if (groupStrays) await killGroup(pid, req.graceMs);
+  // Before draining: an escaped process may hold the output pipes open.
+  const escaped = await endRun();
+  const straysStopped = groupStrays || escaped > 0;
   const drained = await Promise.race([subprocess.then(() => true, () => true), delay(STREAM_DRAIN_MS).then(() => false)]);
   if (!drained) {
     subprocess.stdout?.destroy();

@@ -60,12 +60,20 @@ function liveMembersOnLinux(pgid: number): boolean {
   });
 }
 
-function readStat(pid: number): { state: string; pgrp: number } | undefined {
+/**
+ * When process `pid` started (clock ticks since boot, /proc/<pid>/stat field 22): with the pid it
+ * names one process for good, since pids are reused. Undefined when unknown (gone, or not Linux).
+ */
+export function processStartTime(pid: number): string | undefined {
+  return readStat(pid)?.startTime;
+}
+
+function readStat(pid: number): { state: string; pgrp: number; startTime: string } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces and parentheses; the fields after its last ')' are fixed.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+    return { state: fields[0] ?? '', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
   } catch {
     return undefined;
   }

@@ -63,14 +63,14 @@ describe('the warden binary', () => {
     expect(run.stderr).toContain('rules.0.decision');
   });
 
-  it('--headless --json prints every event as a JSON line; anything that asks is denied as no_approver', async () => {
+  it('--headless --json prints every event as a JSON line; anything that asks is denied as no_approver, and the refused change exits 3', async () => {
     const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
     fake = await startFakeOpenAI([{ text: 'Writing.', toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }, { text: 'Could not write.' }]);
     const run = await warden(['--headless', '--json', '-p', 'write x', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(events.some((e) => e.type === 'tool_finished' && e.result.status === 'error' && /^no_approver/.test(e.result.reason))).toBe(true);
-    expect(events.at(-1)).toEqual({ type: 'result', status: 'done', text: 'Could not write.' });
+    expect(events.at(-1)).toEqual({ type: 'result', status: 'done', text: 'Could not write.', exitCode: 3, notRun: ['write_file'] });
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
   });
 
@@ -86,9 +86,9 @@ describe('the warden binary', () => {
     expect(audit.stdout).toContain('"tool":"read_file"');
   });
 
-  it('--demo runs the scripted demo headless, labelled as a demo, and the fence blocks its escape', async () => {
+  it('--demo runs the scripted demo headless, labelled as a demo, and the fence blocks its escape (a refused change: exit 3)', async () => {
     const run = await warden(['--headless', '--demo', '-p', 'go']);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     expect(run.stdout).toContain('[demo]');
     expect(run.stderr).toMatch(/outside-the-project\.txt.*outside the project/);
   });

@@ -1,0 +1,98 @@
+/**
+ * How warden ends: its exit codes, the signals it treats like Ctrl+C twice, and an exit that
+ * waits for stdout to be read (README, "When things go wrong").
+ */
+
+/** warden's exit codes. A signal ends it with 128 + the signal's number, as shells report it. */
+export const EXIT = {
+  /** The task ended and every change it made ran. */
+  ok: 0,
+  /** The turn failed (the model server, the model, a broken config at start). */
+  failed: 1,
+  /** Bad flags or usage. */
+  usage: 2,
+  /** Headless: the task ended, but a change it asked for was refused (no_approver, a rule, a guard) or failed. */
+  changesRefused: 3,
+  /** The audit log could not be written, so calls were refused (audit_unavailable). */
+  auditUnavailable: 4,
+} as const;
+
+export type ExitSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
+export const EXIT_SIGNALS: readonly ExitSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
+/** 128 + the signal number: 129, 130, 143. */
+export const SIGNAL_EXIT_CODES: Record<ExitSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/** After the first signal, how long an orderly shutdown may take before warden ends anyway. */
+export const SHUTDOWN_DEADLINE_MS = 8000;
+
+export type ExitSignals = {
+  /** The first signal received, if any. */
+  readonly received: ExitSignal | undefined;
+  /** Calls `fn` at the first signal (at once if one already came). Returns a detach function. */
+  on(fn: (signal: ExitSignal) => void): () => void;
+  /** Stops listening (the process keeps the default behaviour from then on). */
+  dispose(): void;
+};
+
+/**
+ * Listens for SIGTERM, SIGHUP and SIGINT. The first one is handed to the listeners, which shut down
+ * in order (fail pending requests closed, kill commands, write outcome lines, restore the terminal);
+ * a second one, or `deadlineMs` later, ends the process at once with the first signal's code — the
+ * exit handler of run-ledger.ts still kills what commands left running.
+ * Contract: never throws.
+ */
+export function watchExitSignals(deadlineMs = SHUTDOWN_DEADLINE_MS, exit: (code: number) => void = (code) => process.exit(code)): ExitSignals {
+  let received: ExitSignal | undefined;
+  const listeners = new Set<(signal: ExitSignal) => void>();
+  const handler = (signal: ExitSignal) => {
+    if (received) return exit(SIGNAL_EXIT_CODES[received]);
+    received = signal;
+    const timer = setTimeout(() => exit(SIGNAL_EXIT_CODES[signal]), deadlineMs);
+    timer.unref();
+    for (const fn of [...listeners]) {
+      try {
+        fn(signal);
+      } catch {
+        // One listener failing must not stop the others from shutting down.
+      }
+    }
+  };
+  for (const signal of EXIT_SIGNALS) process.on(signal, handler);
+  return {
+    get received() {
+      return received;
+    },
+    on(fn) {
+      listeners.add(fn);
+      if (received) fn(received);
+      return () => listeners.delete(fn);
+    },
+    dispose() {
+      for (const signal of EXIT_SIGNALS) process.off(signal, handler);
+      listeners.clear();
+    },
+  };
+}
+
+/**
+ * Resolves once everything written to `stream` has been handed to the OS: a slow reader of
+ * `--json` output gets all of it, the `result` line too, before the process exits.
+ * Contract: never rejects; a stream that errors or closes (the reader went away) resolves too.
+ */
+export function drained(stream: NodeJS.WritableStream & { writableLength?: number; destroyed?: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writableLength) return resolve();
+    const done = () => {
+      stream.off('drain', check);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    const check = () => {
+      if (!stream.writableLength) done();
+    };
+    stream.on('drain', check);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
+}
