@@ -38,7 +38,7 @@ import { createWebTools } from './tools/web-search';
 import { removeFileSafely, writeFileSafely } from './tools/safe-fs';
 import { watchProjectRoot } from './tools/safe-fs-root';
 import { HomeGuard } from './trust/home-guard';
-import { homePatternInProject } from './trust/home-in-project';
+import { homePatternsInProject } from './trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from './trust/project-trust';
 import { startWithoutConfig } from './trust/start';
 import { sweepStaleTemps } from './tools/safe-fs-sweep';
@@ -85,8 +85,7 @@ export type Session = {
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.sessionId ?? randomUUID();
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
-  const homeInProject = homePatternInProject(o.home, o.root);
-  const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...(homeInProject ? [homeInProject] : [])]);
+  const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...homePatternsInProject(o.home, o.root)]);
   // The shell parser (a wasm grammar) loads in the background: the first screen does not need it,
   // and the gate waits for it before judging any call. Until then the guard can judge nothing.
   let guard: CommandGuard = failClosedCommandGuard('the command parser is still loading');

@@ -71,6 +71,17 @@ function fastPath(glob: string): PatternTest | undefined {
     const name = body(3);
     return (s) => s === name || s.endsWith(`/${name}`);
   }
+  if (glob.startsWith('**/') && glob.endsWith('/**') && glob.length > 6 && !GLOB_CHARS.test(body(3, -3))) {
+    const name = body(3, -3);
+    return (s) => s === name || s.startsWith(`${name}/`) || s.endsWith(`/${name}`) || s.includes(`/${name}/`);
+  }
+  if (glob.startsWith('**/') && glob.endsWith('*') && !glob.endsWith('**') && !GLOB_CHARS.test(body(3, -1)) && !body(3).includes('/')) {
+    const prefix = body(3, -1);
+    return (s) => {
+      const name = s.slice(s.lastIndexOf('/') + 1);
+      return name.startsWith(prefix);
+    };
+  }
   return undefined;
 }
 

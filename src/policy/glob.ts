@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { compileBoundedGlob } from './bounded-glob';
 
 /**
  * Compiles gitignore-like patterns into one matcher over project-relative paths (with `/`):
@@ -7,9 +8,23 @@ import picomatch from 'picomatch';
 export function compileGlobs(patterns: readonly string[]): (relative: string) => string | undefined {
   const compiled = patterns.map((pattern) => {
     const expanded = expandPattern(pattern);
-    return { pattern, test: picomatch(expanded, { dot: true }) };
+    return { pattern, test: boundedOr(expanded) };
   });
   return (relative) => compiled.find((c) => c.test(relative))?.pattern;
+}
+
+/**
+ * Patterns come from config files too (a cloned project's `protectedPaths`): they run in linear
+ * time (bounded-glob.ts), as picomatch's backtracking form of `**\/*a*a*a*b` can take minutes on
+ * a long path. A form the bounded compiler refuses (an extglob; the loader drops those from files)
+ * keeps picomatch.
+ */
+function boundedOr(forms: string[]): (relative: string) => boolean {
+  const tests = forms.map((form) => {
+    const bounded = compileBoundedGlob(form);
+    return bounded.ok ? bounded.test : picomatch(form, { dot: true });
+  });
+  return (relative) => tests.some((test) => test(relative));
 }
 
 function expandPattern(pattern: string): string[] {

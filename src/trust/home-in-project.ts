@@ -1,15 +1,19 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
+/** What warden keeps in its home; protected when the home is the project folder itself. */
+const HOME_ENTRIES = ['/policy.json', '/config.json', '/trust.json', '/audit/', '/checkpoints/', '/sessions/'];
+
 /**
  * When `$WARDEN_HOME` lies inside the project (say `WARDEN_HOME=./.wh`), warden's own file tools
- * could reach it through the fence; this is the anchored protected-path pattern (`/.wh/`) that
- * makes every write there a high-risk card. Undefined when the home is outside the project.
+ * could reach it through the fence; these are the anchored protected-path patterns (`/.wh/`)
+ * that make every write there a high-risk card. Empty when the home is outside the project.
  */
-export function homePatternInProject(home: string, root: string): string | undefined {
+export function homePatternsInProject(home: string, root: string): string[] {
   const rel = relative(real(root), real(home));
-  if (rel === '' || isAbsolute(rel) || rel.split(sep)[0] === '..') return rel === '' ? '/' : undefined;
-  return `/${rel.split(sep).join('/')}/`;
+  if (rel === '') return HOME_ENTRIES;
+  if (isAbsolute(rel) || rel.split(sep)[0] === '..') return [];
+  return [`/${rel.split(sep).join('/')}/`];
 }
 
 function real(path: string): string {
