@@ -96,9 +96,6 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
   if (mode === 'auto-edit' && facts.tool === 'write_file' && base.risk.level === 'high') {
     return { ...base, explanation: `${base.explanation} High risk still asks in auto-edit mode.` };
   }
-  if (mode === 'auto-edit' && facts.tool === 'write_file' && base.risk.level === 'high') {
-    return { ...base, explanation: `${base.explanation} High risk still asks in auto-edit mode.` };
-  }
   if (mode === 'auto-edit' && facts.tool === 'write_file') {
     return { ...base, decision: 'allow', rule: { id: 'mode-auto-edit', source: 'mode' }, explanation: 'auto-edit mode allows writes inside the project.' };
   }

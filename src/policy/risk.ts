@@ -53,11 +53,6 @@ export function assessRisk(facts: CallFacts): Risk {
     level = 'high';
     reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
   }
-  // write_file replaces a binary file with text only when asked to (replace_binary), and that is never routine.
-  if (facts.kind === 'write' && facts.args.replace_binary === true) {
-    level = 'high';
-    reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
-  }
   if (facts.readsOutside !== undefined) reasons.push(`reads ${facts.readsOutside}, outside the project`);
   if (facts.command && !facts.sandboxed) {
     level = maxRisk(level, 'medium');
