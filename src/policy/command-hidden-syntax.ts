@@ -8,6 +8,7 @@ const SCANNED = [
   'arithmetic_expansion', 'compound_statement', 'c_style_for_statement', 'subscript', 'expansion',
   'test_command', 'heredoc_redirect', 'array',
 ];
+const MAY_HIDE = /\$\{|\[|\(\(|<</;
 const ARITH_TEST_OPS = /^-(eq|ne|lt|le|gt|ge)$/;
 /** What an unquoted here-document body can hide: `$((x))`, `$[x]`, `${!x}`, `${x@P}`, `${a[x]}`, `${s:x}`. */
 const HEREDOC_HIDDEN = /\$\(\(|\$\[|\$\{!|\$\{[^}]*@P\}|\$\{#?[A-Za-z_]\w*\[|\$\{#?[A-Za-z_@*]\w*:[^-=?+]/;
@@ -39,6 +40,8 @@ export function hiddenContinuation(source: string): string | undefined {
  * Contract: pure; returns [] when the tree shows everything bash will run.
  */
 export function hiddenSyntax(root: Node): string[] {
+  // Every construct scanned below needs one of these in its text; most commands have none.
+  if (!MAY_HIDE.test(root.text)) return [];
   const found: string[] = [];
   for (const node of root.descendantsOfType(SCANNED)) {
     if (!node) continue;

@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_CASES } from './command-corpus/index';
 import type { Case } from './command-corpus/types';
 
-const base = mkdtempSync(join(tmpdir(), 'warden-corpus-'));
-const work = join(base, 'w');
-const template = join(base, 'template');
-const MARK = join(work, 'MARK');
+// Set in beforeAll, so that merely collecting this file leaves nothing behind.
+let base = '';
+let work = '';
+let template = '';
+let MARK = '';
 /** Runs code when bash evaluates it as arithmetic, or expands it as a prompt. */
 const ENV = { X: 'a[$(touch MARK)]', P: '$(touch MARK)' };
 
@@ -26,6 +27,10 @@ function sh(cwd: string, script: string): void {
 
 /** The directory every proof starts from: plain files and a git repository with a hostile config. */
 function buildTemplate(): void {
+  base = mkdtempSync(join(tmpdir(), 'warden-corpus-'));
+  work = join(base, 'w');
+  template = join(base, 'template');
+  MARK = join(work, 'MARK');
   mkdirSync(work, { recursive: true });
   const hook = join(base, 'hook.sh');
   writeFileSync(hook, `#!/bin/sh\ntouch ${MARK}\ncat\n`, { mode: 0o755 });
@@ -128,7 +133,9 @@ const PROVED = ALL_CASES.filter((c) => c.proof !== undefined);
 
 describe.skipIf(!bwrapWorks)('command corpus, proved in bash', () => {
   beforeAll(buildTemplate);
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  afterAll(() => {
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
 
   it('proves most of the corpus', () => {
     expect(PROVED.length).toBeGreaterThanOrEqual(200);
