@@ -1,6 +1,6 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createOpenAIClient } from '../../src/llm/openai-client';
 import type { ApprovalRequest, CoreEvent, Decision } from '../../src/protocol';
 import { type Session, type SessionOptions, createSession } from '../../src/session';
@@ -30,7 +30,10 @@ export async function startSession(
   options: { approver?: boolean; session?: Partial<SessionOptions>; files?: Record<string, string> } = {},
 ): Promise<SessionHarness> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-proj-')));
-  for (const [path, content] of Object.entries(options.files ?? {})) writeFileSync(join(root, path), content);
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
   const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
   const fake = await startFakeOpenAI(script);
   const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'test', model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
