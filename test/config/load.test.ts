@@ -44,6 +44,8 @@ describe('loadConfig defaults and precedence', () => {
       sandbox: 'auto',
       maxStepsPerTurn: 50,
       contextWindowTokens: 128_000,
+      turnTimeoutSec: 600,
+      streamIdleTimeoutSec: 120,
       protectedPaths: [],
       mcpServers: {},
     });
@@ -77,6 +79,13 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.model).toBe(winner === 'default' ? 'gpt-4.1-mini' : `m-${winner}`);
     expect(config.mode).toBe(winner === 'default' ? 'manual' : modeOf[winner]);
     expect(sources.model.kind).toBe(winner);
+  });
+
+  it('reads the model timeouts from a file', () => {
+    writeJson(userFile(), { turnTimeoutSec: 1800, streamIdleTimeoutSec: 300 });
+    const { config, sources } = loadOk();
+    expect(config).toMatchObject({ turnTimeoutSec: 1800, streamIdleTimeoutSec: 300 });
+    expect(sources.turnTimeoutSec).toEqual({ kind: 'user', path: userFile() });
   });
 
   it('records where each setting came from', () => {
@@ -198,6 +207,8 @@ describe('loadConfig errors name the file and the field', () => {
     ['zero timeout', '{"approvalTimeoutSec": 0}', 'approvalTimeoutSec: expected a positive whole number'],
     ['fractional steps', '{"maxStepsPerTurn": 2.5}', 'maxStepsPerTurn: expected a whole number, got number 2.5'],
     ['huge timeout', '{"approvalTimeoutSec": 9999999}', 'approvalTimeoutSec: expected at most 86400'],
+    ['zero turn timeout', '{"turnTimeoutSec": 0}', 'turnTimeoutSec: expected a positive whole number'],
+    ['idle timeout as text', '{"streamIdleTimeoutSec": "60"}', 'streamIdleTimeoutSec: expected number, got string "60"'],
     ['bad sandbox', '{"sandbox": "maybe"}', 'sandbox: expected one of "auto", "off", "require"'],
     ['protected path not a string', '{"protectedPaths": ["a", 3]}', 'protectedPaths[1]: expected string, got number 3'],
     ['unknown key with a hint', '{"modle": "x"}', 'modle: unknown key (did you mean "model"?)'],
