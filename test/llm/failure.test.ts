@@ -1,7 +1,8 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { classifyError, errorBodyDetail } from '../../src/llm/failure';
-import { toModelError } from '../../src/llm/failure-message';
+import { classifyError, errorBodyDetail, type Failure } from '../../src/llm/failure';
+import { retryNotice, toModelError } from '../../src/llm/failure-message';
+import type { ModelError } from '../../src/llm/types';
 
 const api = (status: number, message: string, code: string | null = null, headers: Record<string, string> = {}) =>
   APIError.generate(status, { error: { message, code } }, undefined, new Headers(headers));
@@ -69,5 +70,29 @@ describe('toModelError', () => {
     expect(toModelError({ kind: 'http', status: 429, detail: 'slow' }, ctx).message).toContain('429 (rate limited) three times');
     expect(toModelError({ kind: 'network', detail: 'ECONNRESET' }, { ...ctx, midStream: true }).message).toContain('mid-answer');
     expect(toModelError({ kind: 'aborted' }, ctx).code).toBe('aborted');
+  });
+
+  it.each<[Failure, boolean, ModelError['code'], string]>([
+    [{ kind: 'idle', afterMs: 120_000, seen: 'nothing' }, false, 'idle_timeout', 'sent nothing for 120 s (streamIdleTimeoutSec) after 3 attempts'],
+    [{ kind: 'idle', afterMs: 2_000, seen: 'empty' }, false, 'idle_timeout', 'sent only empty chunks (no part of an answer) for 2 s (streamIdleTimeoutSec)'],
+    [{ kind: 'idle', afterMs: 2_000, seen: 'answer' }, true, 'idle_timeout', 'stopped mid-answer (the idle timer fired: nothing arrived for 2 s (streamIdleTimeoutSec))'],
+    [{ kind: 'deadline', afterMs: 600_000 }, false, 'turn_timeout', 'did not finish its answer within 600 s, the limit for one answer (turnTimeoutSec). Ask for a smaller step, or raise turnTimeoutSec'],
+    [{ kind: 'deadline', afterMs: 600_000 }, true, 'turn_timeout', 'the partial answer was not kept'],
+    [{ kind: 'truncated', toolCalls: 2 }, false, 'truncated', 'no finish_reason and no [DONE]) after 3 attempts; its 2 tool calls were not run'],
+    [{ kind: 'truncated', toolCalls: 0 }, true, 'truncated', 'stopped mid-answer (the stream ended with no finish_reason and no [DONE], so nothing was run)'],
+  ])('%o (shown: %s) → %s', (failure, midStream, code, text) => {
+    const err = toModelError(failure, { ...ctx, midStream });
+    expect(err.code).toBe(code);
+    expect(err.message).toContain(text);
+  });
+
+  it.each<[Failure, number, string | undefined]>([
+    [{ kind: 'idle', afterMs: 1_000, seen: 'nothing' }, 1, 'sent nothing for 1 s (streamIdleTimeoutSec); trying again (attempt 2 of 4).'],
+    [{ kind: 'http', status: 503, detail: 'busy' }, 10, undefined],
+    [{ kind: 'http', status: 429, detail: 'slow' }, 5_000, 'answered 429; trying again (attempt 2 of 4) in 5 s.'],
+  ])('retry notice for %o after %i ms', (failure, delayMs, text) => {
+    const notice = retryNotice(failure, { baseUrl: ctx.baseUrl, attempt: 1, of: 4, delayMs });
+    if (text === undefined) expect(notice).toBeUndefined();
+    else expect(notice).toContain(text);
   });
 });
