@@ -22,7 +22,8 @@ export async function runHeadless(session: Session, prompt: string, options: { j
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.type === 'error') io.stderr.write(`warden: ${event.message}\n`);
-    else if (event.type === 'tool_finished' && event.result.status !== 'executed') io.stderr.write(`warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`);
+    // A call refused for want of an audit line is covered by the one audit line below.
+    else if (event.type === 'tool_finished' && event.result.status !== 'executed' && !event.result.reason?.startsWith('audit_unavailable')) io.stderr.write(`warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`);
     if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool)) notRun.push(event.tool);
     // The core says so with an error notice; its state carries the details.
     if (event.type === 'notice' && event.level === 'error' && auditProblem === undefined) {
