@@ -8,14 +8,18 @@
  * Only empty placeholders with the recorded device and inode are removed: whatever a person or an
  * approved command put there stays. All of it is synchronous, so runs in one process never interleave.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A missing path to create before a run and remove after it. */
-export type Placeholder = { path: string; kind: 'dir' | 'file' };
+/**
+ * A missing path to create before a run and remove after it. `content`: what a file placeholder holds
+ * (`{}` for JSON: node refuses to run a script beside an empty package.json).
+ */
+export type Placeholder = { path: string; kind: 'dir' | 'file'; content?: string };
 
-type Held = Placeholder & { dev: number; ino: number };
+type Identity = { dev: number; ino: number; size: number; mtimeMs: number };
+type Held = Placeholder & Identity;
 type RunRecord = { pid: number; pidStart: string; held: Held[] };
 
 /** What a run holds; `release` removes its placeholders unless another live run still holds them. Never throws. */
@@ -129,7 +133,8 @@ function removeUnused(held: readonly Held[], live: readonly Held[]): number {
     try {
       const s = lstatSync(h.path);
       if (s.dev !== h.dev || s.ino !== h.ino) continue;
-      if (h.kind === 'file' && s.isFile() && s.size === 0) unlinkSync(h.path);
+      // Same inode, size and time: still the placeholder as made (read-only inside every sandbox).
+      if (h.kind === 'file' && s.isFile() && s.size === h.size && s.mtimeMs === h.mtimeMs) unlinkSync(h.path);
       else if (h.kind === 'dir' && s.isDirectory()) rmdirSync(h.path);
       else continue;
       removed++;
@@ -143,17 +148,24 @@ function removeUnused(held: readonly Held[], live: readonly Held[]): number {
 function createEmpty(p: Placeholder): boolean {
   try {
     if (p.kind === 'dir') mkdirSync(p.path, { mode: 0o755 });
-    else closeSync(openSync(p.path, 'wx', 0o644));
+    else {
+      const fd = openSync(p.path, 'wx', 0o644);
+      try {
+        if (p.content) writeSync(fd, p.content);
+      } finally {
+        closeSync(fd);
+      }
+    }
     return true;
   } catch {
     return false;
   }
 }
 
-function identity(path: string): { dev: number; ino: number } | undefined {
+function identity(path: string): Identity | undefined {
   try {
     const s = lstatSync(path);
-    return { dev: s.dev, ino: s.ino };
+    return { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
   } catch {
     return undefined;
   }

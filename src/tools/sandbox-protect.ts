@@ -6,6 +6,7 @@
  */
 import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 import { compileGlobs } from '../policy/glob';
 import { DEFAULT_PROTECTED_PATHS } from '../policy/path-guard';
 import type { Placeholder } from './sandbox-mount-points';
@@ -36,6 +37,22 @@ export type ProtectPlan = {
   refused?: string;
 };
 
+/**
+ * A quick test on an entry's name before the full glob: the scan stops at a matching folder, so an
+ * entry can only match a pattern whose last segment matches its name (20k full globs cost a second).
+ */
+function nameFilter(patterns: readonly string[]): (name: string) => boolean {
+  const literal = new Set<string>();
+  const globs: string[] = [];
+  for (const pattern of patterns) {
+    const last = pattern.replace(/\/+$/, '').split('/').pop() ?? '';
+    if (/[*?[\]{}()!+@]/.test(last)) globs.push(last);
+    else literal.add(last);
+  }
+  const glob = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  return (name) => literal.has(name) || glob(name);
+}
+
 /** The built-in protected names that get a placeholder when missing (relative to the root). */
 export function fixedNames(patterns: readonly string[] = DEFAULT_PROTECTED_PATHS): Placeholder[] {
   const out: Placeholder[] = [];
@@ -43,7 +60,9 @@ export function fixedNames(patterns: readonly string[] = DEFAULT_PROTECTED_PATHS
     const body = pattern.replace(/^\//, '');
     // `.env*` is a glob; its plain name is what tools load.
     if (body === '.env*') out.push({ path: '.env', kind: 'file' });
-    else if (!/[*?[\]{}()!+@]/.test(body)) out.push({ path: body.replace(/\/+$/, ''), kind: body.endsWith('/') ? 'dir' : 'file' });
+    else if (/[*?[\]{}()!+@]/.test(body)) continue;
+    else if (body.endsWith('/')) out.push({ path: body.replace(/\/+$/, ''), kind: 'dir' });
+    else out.push({ path: body, kind: 'file', ...(body.endsWith('.json') ? { content: '{}' } : {}) });
   }
   return out;
 }
@@ -55,6 +74,7 @@ export function fixedNames(patterns: readonly string[] = DEFAULT_PROTECTED_PATHS
  */
 export function planProtection(root: string, patterns: readonly string[], lift: readonly string[] = [], limit = PROTECT_SCAN_LIMIT): ProtectPlan {
   const match = compileGlobs([...ALWAYS, ...patterns]);
+  const mayMatch = nameFilter([...ALWAYS, ...patterns]);
   const lifted = lift.filter((p) => isAbsolute(p) && inside(root, p) && p !== root).map((p) => resolve(p));
   const found = new Set<string>();
   const plan: ProtectPlan = { pinned: [], readOnly: [], writable: [], placeholders: [], scanned: 0, truncated: false };
@@ -74,12 +94,14 @@ export function planProtection(root: string, patterns: readonly string[], lift: 
         plan.truncated = true;
         break;
       }
+      const candidate = mayMatch(entry.name);
+      if (!candidate && !entry.isDirectory()) continue;
       const path = join(dir, entry.name);
-      const rel = relative(root, path).split(sep).join('/');
-      if (match(rel) === undefined) {
+      if (!candidate || match(relative(root, path).split(sep).join('/')) === undefined) {
         if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) queue.push(path);
         continue;
       }
+      const rel = relative(root, path).split(sep).join('/');
       if (entry.isSymbolicLink()) {
         if (entry.name === '.git') {
           plan.refused = `${rel} is a symbolic link: the sandbox cannot keep a command from replacing it, so it cannot protect this repository's settings.`;
@@ -102,7 +124,7 @@ export function planProtection(root: string, patterns: readonly string[], lift: 
     const path = join(root, name.path);
     if (lifted.some((l) => inside(l, path))) continue;
     // An existing one may be another run's placeholder: listed too, so the ledger holds it while this run needs it.
-    const chain = placeholderChain(root, path, name.kind);
+    const chain = placeholderChain(root, path, name);
     if (exists(path)) {
       const real = realInside(root, path);
       if (real) protect(real);
@@ -153,8 +175,8 @@ function liftInside(plan: ProtectPlan, path: string, missing: Placeholder[]): vo
  * `path` and the folders between it and the root, parents first (missing parents are created but stay
  * writable); undefined when the nearest existing folder is not a real folder inside the project.
  */
-function placeholderChain(root: string, path: string, kind: Placeholder['kind']): Placeholder[] | undefined {
-  const chain: Placeholder[] = [{ path, kind }];
+function placeholderChain(root: string, path: string, name: Placeholder): Placeholder[] | undefined {
+  const chain: Placeholder[] = [{ ...name, path }];
   let up = dirname(path);
   for (; up !== root && inside(root, up); up = dirname(up)) chain.unshift({ path: up, kind: 'dir' });
   let nearest = dirname(path);
