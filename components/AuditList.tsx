@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../src/audit/types';
-import { outcomeColor } from './audit-look';
+import { auditResultWord, outcomeColor } from './audit-look';
 import { clock, oneLine, truncate } from './format';
 import { windowStart } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
@@ -28,7 +28,7 @@ export function AuditList({ records, cursor, rows, width, agentName }: Props): R
       </Text>
       {records.slice(start, start + rows).map((r, i) => {
         const selected = start + i === cursor;
-        const result = r.outcome ?? r.decision;
+        const result = auditResultWord(r);
         return (
           <Text key={`${start + i}:${r.ts}`} wrap="truncate-end" bold={selected}>
             <Text color={selected ? theme.accent : undefined}>{selected ? '› ' : '  '}</Text>

@@ -4,7 +4,7 @@ import type { AuditRecord } from '../src/audit/types';
 import type { AgentInfo } from '../src/protocol';
 import { clock, truncate } from './format';
 import { useTheme } from './hooks/use-theme';
-import { outcomeColor } from './audit-look';
+import { auditResultWord, outcomeColor } from './audit-look';
 
 type Props = { records: AuditRecord[]; agents: AgentInfo[]; width: number; height: number };
 
@@ -20,7 +20,7 @@ export const AuditSidebar = memo(function AuditSidebar({ records, agents, width,
       <Text bold color={theme.accent}>Audit · latest</Text>
       {latest.length === 0 ? <Text dimColor>no decisions yet</Text> : null}
       {latest.map((r, i) => {
-        const result = r.outcome ?? r.decision;
+        const result = auditResultWord(r);
         return (
           <Box key={`${r.ts}:${r.requestId ?? ''}:${r.phase}:${i}`} flexDirection="column">
             <Text wrap="truncate-end">
