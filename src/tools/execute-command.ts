@@ -7,6 +7,7 @@ import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './
 import { bwrapArgs, findSecretMasks, type SandboxMask } from './sandbox';
 import { describeHits, protectedHits } from './sandbox-denials';
 import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
+import { type NewGit, quarantineNewGit } from './sandbox-new-git';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
 import { defineTool, type SandboxInfo, type ToolContext } from './types';
 
@@ -91,10 +92,11 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       } finally {
         protection?.claim.release();
       }
+      const newGit = protection ? quarantineNewGit(ctx.root, protection.plan, ctx.liftProtected, effects.scanLimit) : [];
       if (result.kind === 'spawn_failed') return { ok: false, error: `Could not start the command: ${result.message}` };
       const footer = describeRun(result, timeoutMs, ctx.sandbox, protection?.plan, ctx.liftProtected?.map((p) => shownPath(relative(ctx.root, p))));
       const hits = protection ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan) : [];
-      const note = hits.length > 0 ? `\n[${describeHits(hits)}]` : '';
+      const note = (hits.length > 0 ? `\n[${describeHits(hits)}]` : '') + (newGit.length > 0 ? `\n[${describeNewGit(ctx.root, newGit)}]` : '');
       const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}${note}\n[${footer}]`;
       const data = {
         exitCode: result.exitCode,
@@ -106,6 +108,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         cutBytes: result.cutBytes,
         durationMs: result.durationMs,
         ...(hits.length > 0 ? { protectedHits: hits.map((h) => h.path) } : {}),
+        ...(newGit.length > 0 ? { quarantined: newGit.map((g) => shownPath(relative(ctx.root, g.path))) } : {}),
       };
       if (result.ending === 'exited') return { ok: true, output: text, data };
       return { ok: false, error: text, data };
@@ -126,6 +129,12 @@ function prepareProtection(ctx: ToolContext, effects: ExecuteCommandEffects): { 
   } catch (err) {
     return { ok: false, reason: `the protected paths could not be prepared (${(err as Error).message}).` };
   }
+}
+
+function describeNewGit(root: string, found: readonly NewGit[]): string {
+  const rel = (p: string) => shownPath(relative(root, p));
+  const moved = found.map((g) => (g.movedTo ? `${rel(g.path)} (moved to ${rel(g.movedTo)})` : `${rel(g.path)} (could not be moved)`));
+  return `This run created a git repository inside the project: ${moved.join(', ')}. A new .git is protected (git would run its settings outside the sandbox), so it was set aside; only a person's approval of a run that lists it can create one.`;
 }
 
 function describeRun(result: Extract<GroupRunResult, { kind: 'finished' }>, timeoutMs: number, sandbox: SandboxInfo, plan?: ProtectPlan, lifted?: readonly string[]): string {

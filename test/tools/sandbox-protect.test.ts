@@ -188,6 +188,33 @@ describe.skipIf(!hasBwrap)('protected paths under the real sandbox', () => {
     });
   });
 
+  describe('a .git the run creates where none was', () => {
+    it.skipIf(!hasGit)('git init in a subfolder: set aside after the run, and the result says so', async () => {
+      project({ 'pkg/a.ts': '' });
+      const result = await run('git init -q pkg && git -C pkg config core.fsmonitor "touch /tmp/pwned" && echo made');
+      expect(result.text).toContain('made');
+      expect(existsSync(join(t.root, 'pkg/.git'))).toBe(false);
+      const aside = readdirSync(join(t.root, 'pkg')).find((n) => n.startsWith('.git.warden-quarantine-'));
+      expect(aside).toBeDefined();
+      expect(readFileSync(join(t.root, 'pkg', aside as string, 'config'), 'utf8')).toContain('fsmonitor');
+      expect(result.text).toContain('This run created a git repository inside the project: pkg/.git');
+      expect((result.data as { quarantined?: string[] }).quarantined).toEqual(['pkg/.git']);
+    });
+
+    it('a .git file pointing elsewhere, deep in a new folder: set aside too', async () => {
+      project();
+      await run('mkdir -p a/b/c && echo "gitdir: ../../../evil" > a/b/c/.git');
+      expect(existsSync(join(t.root, 'a/b/c/.git'))).toBe(false);
+    });
+
+    it('an existing nested .git and a lifted new one are left alone', async () => {
+      project({ 'old/.git': 'gitdir: /x\n' });
+      await run('mkdir -p pkg && echo "gitdir: /y" > pkg/.git', ['pkg/.git']);
+      expect(readFileSync(join(t.root, 'pkg/.git'), 'utf8')).toBe('gitdir: /y\n');
+      expect(readFileSync(join(t.root, 'old/.git'), 'utf8')).toBe('gitdir: /x\n');
+    });
+  });
+
   it('refuses to run when a .git is a symbolic link (it could be replaced)', async () => {
     project({ 'real-git/HEAD': 'x' });
     execFileSync('ln', ['-s', 'real-git', join(t.root, '.git')]);
