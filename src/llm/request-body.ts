@@ -1,15 +1,18 @@
 /**
- * The JSON body of a chat-completions request, with each history message encoded once. A session
- * re-sends its whole history on every call; serialising all of it again each time made every call
- * of a long session slower than the one before. Joining cached pieces is a copy, not a re-encode.
+ * The JSON body of a chat-completions request, with each history message encoded once, to UTF-8
+ * bytes. A session re-sends its whole history on every call; serialising all of it again (and
+ * encoding the string to bytes again) made every call of a long session slower than the one
+ * before. Concatenating cached bytes is one copy, and the bytes live outside the JS heap.
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage, ToolSpec } from './types';
 
 export type RequestBodyEncoder = {
-  /** Contract: equal to JSON.stringify of the same request, as long as no sent message is mutated afterwards. */
-  encode(request: { model: string; messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; includeUsage: boolean }): string;
+  /** Contract: the UTF-8 bytes of JSON.stringify of the same request, as long as no sent message is mutated afterwards. */
+  encode(request: { model: string; messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; includeUsage: boolean }): Uint8Array;
 };
+
+const COMMA = Buffer.from(',');
 
 /** Messages as sent: the fields every compatible server accepts. */
 export function toWire(m: ChatMessage): ChatCompletionMessageParam {
@@ -30,21 +33,26 @@ const toolParam = (t: ToolSpec) => ({
  * system prompt is a new object), which is what makes caching by identity safe.
  */
 export function createRequestBodyEncoder(): RequestBodyEncoder {
-  const cache = new WeakMap<object, string>();
-  const once = (key: object, build: () => unknown): string => {
-    let json = cache.get(key);
-    if (json === undefined) {
-      json = JSON.stringify(build());
-      cache.set(key, json);
+  const cache = new WeakMap<object, Buffer>();
+  const once = (key: object, build: () => unknown): Buffer => {
+    let bytes = cache.get(key);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(build()));
+      cache.set(key, bytes);
     }
-    return json;
+    return bytes;
   };
   return {
     encode({ model, messages, tools, includeUsage }) {
-      const parts = [`"model":${JSON.stringify(model)}`, `"messages":[${messages.map((m) => once(m, () => toWire(m))).join(',')}]`, '"stream":true'];
-      if (tools.length > 0) parts.push(`"tools":${once(tools, () => tools.map(toolParam))}`);
-      if (includeUsage) parts.push('"stream_options":{"include_usage":true}');
-      return `{${parts.join(',')}}`;
+      const parts: Buffer[] = [Buffer.from(`{"model":${JSON.stringify(model)},"stream":true,"messages":[`)];
+      messages.forEach((m, i) => {
+        if (i > 0) parts.push(COMMA);
+        parts.push(once(m, () => toWire(m)));
+      });
+      parts.push(Buffer.from(']'));
+      if (tools.length > 0) parts.push(Buffer.from(',"tools":'), once(tools, () => tools.map(toolParam)));
+      parts.push(Buffer.from(includeUsage ? ',"stream_options":{"include_usage":true}}' : '}'));
+      return Buffer.concat(parts);
     },
   };
 }

@@ -95,7 +95,7 @@ describe('createRequestBodyEncoder', () => {
     [false, tools],
     [true, []],
   ])('equals JSON.stringify of the request (usage %s, %# tools)', (includeUsage, t) => {
-    const body = createRequestBodyEncoder().encode({ model: 'm', messages: history, tools: t, includeUsage });
+    const body = Buffer.from(createRequestBodyEncoder().encode({ model: 'm', messages: history, tools: t, includeUsage })).toString('utf8');
     const expected = {
       model: 'm',
       messages: history.map(toWire),
