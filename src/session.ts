@@ -21,7 +21,7 @@ import { policyFiles } from './policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/path-guard';
 import type { CommandGuard } from './policy/command-types';
 import type { LoadedRule } from './policy/rules';
-import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectTrustState } from './protocol';
+import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectTrustState, TurnStop } from './protocol';
 import type { TrustedValues } from './config/load';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
@@ -69,7 +69,7 @@ export type SessionOptions = {
 export type Session = {
   client: CoreClient;
   /** Runs one prompt to its end (headless). Contract: never throws. */
-  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }>;
+  run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
   attachApprover(): () => void;
   /** Resolves once the parts that load in the background (the shell parser) are ready. */
@@ -240,7 +240,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({ type: 'state_changed' });
     },
   });
-  void mcp?.start();
+  const mcpStarted = mcp ? mcp.start() : Promise.resolve();
 
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
   function applyTrustValues(to: TrustedValues, from: TrustedValues): void {
