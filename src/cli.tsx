@@ -115,7 +115,13 @@ async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt
 
 async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
   const { createOpenAIClient } = await import('./llm/openai-client');
-  return createOpenAIClient({ model: config.model, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}), ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
+  return createOpenAIClient({
+    model: config.model,
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    idleTimeoutMs: config.streamIdleTimeoutSec * 1000,
+    turnTimeoutMs: config.turnTimeoutSec * 1000,
+  });
 }
 
 /** The one stderr line of a headless run in an untrusted project that would loosen the gate. */

@@ -156,6 +156,14 @@ export type TranscriptEntry =
 
 export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
 
+/**
+ * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
+ * streamIdleTimeoutSec), `turn_timeout` (one answer took longer than turnTimeoutSec), `truncated`
+ * (the stream ended with no finish_reason and no [DONE]; its tool calls did not run),
+ * `context_window`, `max_steps`, or `model_error` (any other failure of the model server).
+ */
+export type TurnStop = 'idle_timeout' | 'turn_timeout' | 'truncated' | 'context_window' | 'max_steps' | 'model_error';
+
 /** One place policy rules were loaded from, as the core reports it for /policy. `held`: rules kept back (untrusted project). */
 export type PolicySourceInfo = { source: RuleSource; path?: string; rules: number; error?: string; held?: number };
 
@@ -219,7 +227,8 @@ export type CoreEvent =
   | { type: 'agent_spawned'; agent: AgentInfo }
   | { type: 'agent_finished'; agentId: string; status: AgentStatus; report?: string }
   | { type: 'plan_updated'; plan: PlanState }
-  | { type: 'turn_done'; agentId: string; text: string }
+  /** A turn ended; `stop` says why when it ended early (which timer fired, a cut stream, …). */
+  | { type: 'turn_done'; agentId: string; text: string; stop?: TurnStop }
   | { type: 'audit_recorded'; record: AuditRecord }
   | { type: 'audit_result'; queryId: string; records: AuditRecord[]; stats: AuditStats }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
