@@ -4,6 +4,7 @@ import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
 import { safeClient } from '../src/text/safe-client';
 import { ApprovalDrawer, type ApprovalDrawerProps } from './ApprovalDrawer';
+import { AuditBanner } from './AuditBanner';
 import { AuditSidebar } from './AuditSidebar';
 import { ConversationPane } from './ConversationPane';
 import { useAppController } from './hooks/use-app-controller';
@@ -47,6 +48,8 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
   const trustCard = state.trust?.asking === true && !ui.drawerOpen && ui.overlay === 'none' ? state.trust : undefined;
   const layout = computeLayout({
     ...size,
+    // The audit banner takes a row while it shows.
+    rows: size.rows - (state.auditUnavailable ? 1 : 0),
     sidebar: ui.sidebar,
     drawerOpen: ui.drawerOpen,
     drawerFull: ui.drawerFull,
@@ -91,6 +94,7 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
           </Box>
         </ConversationPane>
         {layout.sidebar.placement === 'below' ? sidebar : null}
+        <AuditBanner problem={state.auditUnavailable} width={size.columns} />
         <StatusBar
           model={state.model}
           mode={state.mode}

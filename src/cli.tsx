@@ -108,6 +108,7 @@ async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt
   if (demo) session.client.send({ type: 'submit', text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}` });
   else if (prompt) session.client.send({ type: 'submit', text: prompt });
   await app.waitUntilExit();
+  detachSignals();
   process.stdin.off('end', onInputClosed);
   detach();
   return signals.received ? SIGNAL_EXIT_CODES[signals.received] : EXIT.ok;

@@ -138,12 +138,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
   // No audit line, no execution: while the log cannot be written the gate refuses every call, and the
+  // state says so (the TUI's banner, headless's exit code) until a write or the writer's probe succeeds.
   // Commands carry a run id; a run a killed warden left behind is ended now (run-ledger.ts).
   recordRunsIn(join(o.home, 'runs'));
   const leftovers = sweepLeftoverRuns(join(o.home, 'runs')).then(({ runs, processes }) => {
     if (processes > 0) emit({ type: 'notice', level: 'warn', text: `Stopped ${processes} process${processes === 1 ? '' : 'es'} left running by ${runs} command${runs === 1 ? '' : 's'} of an earlier warden that did not shut down.` });
   });
-  // state says so (the TUI's banner, headless's exit code) until a write or the writer's probe succeeds.
   const writer = createAuditWriter({
     dir: join(o.home, 'audit'),
     sessionId,
@@ -193,8 +193,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     audit,
     sessionId,
   });
-  const changing = new Set(tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name));
   const readOnly = new Set(tools.filter((t) => t.kind === 'read' || t.kind === 'network').map((t) => t.name));
+  const changing = new Set(tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name));
   hub = new AgentHub({
     model: o.model,
     gate,
@@ -332,20 +332,20 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     },
     run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
     attachApprover: () => broker.attachApprover(),
+    ready: guardReady,
     mcpStarted,
     // MCP tools are opaque: any of them may change something.
     changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
-    ready: guardReady,
     async close() {
       if (closed) return;
       closed = true;
       stopRootWatch();
       needHub().cancel();
+      broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
       // Every way out ends the same way: the cancelled turns kill their commands and write their
       // outcome lines before the log closes (bounded; the exit handler kills what is left).
       await commandsHandler.settled(SHUTDOWN_WAIT_MS);
       await leftovers;
-      broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
       await mcp?.close();
       await writer.flush();
       writer.close();
