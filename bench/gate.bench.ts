@@ -72,10 +72,10 @@ async function perCall(fn: (i: number) => Promise<unknown>, calls = CALLS, warmu
   return times;
 }
 
-const noop: AuditSink = { append: () => {} };
+const noop: AuditSink = { append: () => ({ ok: true }) };
 const auditDir = join(base, 'audit');
 const writer = createAuditWriter({ dir: auditDir, sessionId: 'bench', onError: (e) => console.error(`audit writer: ${e.message}`) });
-const realAudit: AuditSink = { append: (r: AuditRecord) => void writer.append(r) };
+const realAudit: AuditSink = { append: (r: AuditRecord) => (writer.append(r).ok ? { ok: true } : { ok: false, error: 'not written' }) };
 
 type Case = { label: string; tool: AnyTool; args: Record<string, unknown> };
 const CASES: Case[] = [

@@ -38,7 +38,8 @@ function fillableFs() {
   const disk = { full: false, cut: 0 };
   const faulty: AuditFs = {
     ...fs,
-    writeSync: ((fd: number, buffer: Buffer, offset = 0, length = buffer.length - offset) => {
+    // The writer always calls writeSync(fd, buffer, offset, length).
+    writeSync: ((fd: number, buffer: Buffer, offset: number, length: number) => {
       if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
       if (disk.cut > 0) {
         const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
