@@ -175,7 +175,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let hub: AgentHub | undefined;
   const needHub = () => hub as AgentHub;
   const tools: AnyTool[] = [
-    ...createCoreTools(),
+    ...createCoreTools(o.home),
     ...createWebTools(o.webSearchUrl ? { search: { kind: 'searxng', url: o.webSearchUrl } } : {}),
     createSpawnAgentsTool((parent, agents, signal) => needHub().spawn(parent, agents, signal)),
     createProposePlanTool((_agent, plan) => needHub().adoptPlan(plan)),

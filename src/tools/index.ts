@@ -1,21 +1,26 @@
 import { createCreateProjectTool } from './create-project';
-import { createExecuteCommandTool } from './execute-command';
+import { createExecuteCommandTool, defaultExecuteCommandEffects } from './execute-command';
 import { createGlobFilesTool } from './glob-files';
 import { createGrepCodeTool } from './grep-code';
 import { createListDirTool } from './list-dir';
 import { createReadFileTool } from './read-file';
+import { findSecretMasks } from './sandbox';
 import type { AnyTool } from './types';
 import { createWriteFileTool } from './write-file';
 
-/** The core tools with their real effects, in the order the model sees them. */
-export function createCoreTools(): AnyTool[] {
+/**
+ * The core tools with their real effects, in the order the model sees them. `home` is the resolved
+ * WARDEN_HOME (it may be the default `~/.warden`, with no variable set): commands never see it.
+ */
+export function createCoreTools(home?: string): AnyTool[] {
+  const commandEffects = home === undefined ? defaultExecuteCommandEffects : { ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(process.env.HOME, home) };
   return [
     createReadFileTool(),
     createListDirTool(),
     createGlobFilesTool(),
     createGrepCodeTool(),
     createWriteFileTool(),
-    createExecuteCommandTool(),
+    createExecuteCommandTool(commandEffects),
     createCreateProjectTool(),
   ];
 }
