@@ -1,12 +1,12 @@
 // Cost of race-free file access (issue 9 §2): read_file and write_file's file operations through
-// verified descriptors (src/tools/safe-fs.ts) next to the path-based versions they replaced
+// verified descriptors (src/tools/fs/safe-fs.ts) next to the path-based versions they replaced
 // (fence check, then lstat + open by path; temp file by path + rename). Median µs per operation.
 import { randomBytes } from 'node:crypto';
 import { constants, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readFileSafely, writeFileSafely } from '../src/tools/safe-fs';
+import { readFileSafely, writeFileSafely } from '../src/tools/fs/safe-fs';
 import { median, printRow, timeRuns } from './stats';
 
 const RUNS = 2000;

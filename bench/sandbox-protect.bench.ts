@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PROTECTED_PATHS } from '../src/policy/path-guard';
-import { bwrapArgs, findOnPath } from '../src/tools/sandbox';
-import { MountPointLedger } from '../src/tools/sandbox-mount-points';
-import { planProtection } from '../src/tools/sandbox-protect';
+import { bwrapArgs, findOnPath } from '../src/tools/exec/sandbox';
+import { MountPointLedger } from '../src/tools/exec/sandbox-mount-points';
+import { planProtection } from '../src/tools/exec/sandbox-protect';
 import { median, percentile, printRow, timeRuns } from './stats';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'warden-protect-bench-')));

@@ -25,24 +25,24 @@ import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectT
 import type { TrustedValues } from './config/load';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
-import { createAskUserTool } from './tools/ask-user';
+import { createAskUserTool } from './tools/interact/ask-user';
 import { createCoreTools } from './tools/index';
-import { createProposePlanTool } from './tools/propose-plan';
-import { createRevertTurnTool } from './tools/revert-turn';
-import { detectSandbox } from './tools/sandbox';
-import { MountPointLedger } from './tools/sandbox-mount-points';
-import { createSpawnAgentsTool } from './tools/spawn-agents';
+import { createProposePlanTool } from './tools/interact/propose-plan';
+import { createRevertTurnTool } from './tools/interact/revert-turn';
+import { detectSandbox } from './tools/exec/sandbox';
+import { MountPointLedger } from './tools/exec/sandbox-mount-points';
+import { createSpawnAgentsTool } from './tools/interact/spawn-agents';
 import type { AnyTool, SandboxInfo } from './tools/types';
-import { createUpdatePlanTool } from './tools/update-plan';
-import { createWebTools } from './tools/web-search';
-import { removeFileSafely, writeFileSafely } from './tools/safe-fs';
-import { watchProjectRoot } from './tools/safe-fs-root';
+import { createUpdatePlanTool } from './tools/interact/update-plan';
+import { createWebTools } from './tools/web/web-search';
+import { removeFileSafely, writeFileSafely } from './tools/fs/safe-fs';
+import { watchProjectRoot } from './tools/fs/safe-fs-root';
 import { HomeGuard } from './trust/home-guard';
 import { homePatternsInProject } from './trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from './trust/project-trust';
 import { startWithoutConfig } from './trust/start';
-import { sweepStaleTemps } from './tools/safe-fs-sweep';
-import { recordRunsIn, sweepLeftoverRuns } from './tools/run-ledger';
+import { sweepStaleTemps } from './tools/fs/safe-fs-sweep';
+import { recordRunsIn, sweepLeftoverRuns } from './tools/exec/run-ledger';
 
 /** How long shutdown waits for cancelled turns to end: the command kill grace (2 s), its output drain (1 s), and room. */
 const SHUTDOWN_WAIT_MS = 5000;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../gate/gate';
 import type { ChatMessage, ToolSpec } from '../llm/types';
 import type { AgentInfo, AgentStatus, Mode, PlanState } from '../protocol';
-import type { SpawnAgents, SubAgentReport } from '../tools/spawn-agents';
+import type { SpawnAgents, SubAgentReport } from '../tools/interact/spawn-agents';
 import type { CheckpointStore } from './checkpoints';
 import { type LoopDeps, type TurnResult, runTurn } from './loop';
 import { systemPrompt } from './system-prompt';

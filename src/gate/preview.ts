@@ -1,8 +1,8 @@
 import type { ApprovalPreview } from '../protocol';
 import type { CallFacts } from '../policy/facts';
-import { formatBytes } from '../tools/fs-common';
-import { readFileSafely } from '../tools/safe-fs';
-import { looksBinary, shownText } from '../tools/text-bytes';
+import { formatBytes } from '../tools/fs/fs-common';
+import { readFileSafely } from '../tools/fs/safe-fs';
+import { looksBinary, shownText } from '../tools/fs/text-bytes';
 import { hashContent } from './hash';
 
 const PREVIEW_LIMIT_BYTES = 5 * 1024 * 1024;

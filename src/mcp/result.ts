@@ -1,5 +1,5 @@
 import type { ToolOutput } from '../tools/types';
-import { capText } from '../tools/web-content';
+import { capText } from '../tools/web/web-content';
 
 /** The same cap other tools use for what the model reads. */
 export const MCP_MAX_OUTPUT_CHARS = 8_000;

@@ -1,12 +1,12 @@
-import { createCreateProjectTool } from './create-project';
-import { createExecuteCommandTool, defaultExecuteCommandEffects } from './execute-command';
-import { createGlobFilesTool } from './glob-files';
-import { createGrepCodeTool } from './grep-code';
-import { createListDirTool } from './list-dir';
-import { createReadFileTool } from './read-file';
-import { findSecretMasks } from './sandbox';
+import { createCreateProjectTool } from './exec/create-project';
+import { createExecuteCommandTool, defaultExecuteCommandEffects } from './exec/execute-command';
+import { createGlobFilesTool } from './fs/glob-files';
+import { createGrepCodeTool } from './fs/grep-code';
+import { createListDirTool } from './fs/list-dir';
+import { createReadFileTool } from './fs/read-file';
+import { findSecretMasks } from './exec/sandbox';
 import type { AnyTool } from './types';
-import { createWriteFileTool } from './write-file';
+import { createWriteFileTool } from './fs/write-file';
 
 /**
  * The core tools with their real effects, in the order the model sees them. `home` is the resolved

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolResultEnvelope } from '../../src/protocol';
-import { createExecuteCommandTool, defaultExecuteCommandEffects } from '../../src/tools/execute-command';
-import { detectSandbox, findOnPath } from '../../src/tools/sandbox';
-import { MountPointLedger } from '../../src/tools/sandbox-mount-points';
+import { createExecuteCommandTool, defaultExecuteCommandEffects } from '../../src/tools/exec/execute-command';
+import { detectSandbox, findOnPath } from '../../src/tools/exec/sandbox';
+import { MountPointLedger } from '../../src/tools/exec/sandbox-mount-points';
 import type { SandboxInfo } from '../../src/tools/types';
 import { createGateHarness, type GateHarness, type HarnessOptions } from '../helpers/gate-harness';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findOnPath } from '../../src/tools/sandbox';
+import { findOnPath } from '../../src/tools/exec/sandbox';
 import { createCoreTools } from '../../src/tools/index';
 import type { AnyTool } from '../../src/tools/types';
 import { makeToolContext, type TestToolContext } from '../helpers/tool-context';

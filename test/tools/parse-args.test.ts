@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { toolSpecs } from '../../src/gate/specs';
 import { createCoreTools } from '../../src/tools/index';
 import { parseToolArgs } from '../../src/tools/parse-args';
-import { createReadFileTool } from '../../src/tools/read-file';
+import { createReadFileTool } from '../../src/tools/fs/read-file';
 
 const readFile = createReadFileTool();
 

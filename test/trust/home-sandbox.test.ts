@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bwrapArgs, findOnPath, findSecretMasks } from '../../src/tools/sandbox';
+import { bwrapArgs, findOnPath, findSecretMasks } from '../../src/tools/exec/sandbox';
 
 // Verifies the sandbox engineer's masks from the trust side: a command cannot rewrite warden's own
 // settings, whether WARDEN_HOME is outside the project (read-only root) or inside it (masked).

@@ -1,0 +1,250 @@
+/**
+ * Which paths the bubblewrap sandbox keeps read-only inside the writable project: every `.git`
+ * (folder or file) in the tree, `.warden`, and whatever the protected-path patterns match; the
+ * fixed names that do not exist yet get an empty read-only placeholder so a command cannot create
+ * them. A person's approved card may lift exactly the paths it listed for one run.
+ */
+import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { compileGlobs } from '../../policy/glob';
+import { DEFAULT_PROTECTED_PATHS } from '../../policy/path-guard';
+import type { Placeholder } from './sandbox-mount-points';
+
+/** Entries the scan visits at most; a bigger tree keeps what it found (BFS: shallow paths first). */
+export const PROTECT_SCAN_LIMIT = 200_000;
+// npm install must write node_modules; its thousands of package.json files are not the project's.
+const SKIPPED_DIRS = new Set(['node_modules']);
+// Always protected, whatever the configured patterns say: git's and warden's own settings.
+const ALWAYS = ['.git/', '.warden/'];
+// Inside a lifted `.git`, these stay read-only unless lifted by name: they run code outside the sandbox later.
+const STICKY_IN_GIT = ['hooks', 'config'];
+
+/**
+ * How the sandbox protects one run. Mount in this order: `pinned` and `readOnly` by depth (a parent
+ * before what is inside it), then `writable` (lifted paths inside a read-only folder).
+ * `refused`: the run must not start (a protection the sandbox cannot give), with the reason.
+ */
+export type ProtectPlan = {
+  /** Folders on the way to a protected path, bound onto themselves writable: a mount point cannot be renamed. */
+  pinned: string[];
+  readOnly: string[];
+  writable: string[];
+  /** Missing paths to create before the run (parents first) and remove after it. */
+  placeholders: Placeholder[];
+  scanned: number;
+  truncated: boolean;
+  refused?: string;
+};
+
+/**
+ * A quick test on an entry's name before the full glob: the scan stops at a matching folder, so an
+ * entry can only match a pattern whose last segment matches its name (20k full globs cost a second).
+ */
+function nameFilter(patterns: readonly string[]): (name: string) => boolean {
+  const literal = new Set<string>();
+  const globs: string[] = [];
+  for (const pattern of patterns) {
+    const last = pattern.replace(/\/+$/, '').split('/').pop() ?? '';
+    if (/[*?[\]{}()!+@]/.test(last)) globs.push(last);
+    else literal.add(last);
+  }
+  const glob = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  return (name) => literal.has(name) || glob(name);
+}
+
+/** The built-in protected names that get a placeholder when missing (relative to the root). */
+export function fixedNames(patterns: readonly string[] = DEFAULT_PROTECTED_PATHS): Placeholder[] {
+  const out: Placeholder[] = [];
+  for (const pattern of new Set([...ALWAYS, ...patterns])) {
+    const body = pattern.replace(/^\//, '');
+    // `.env*` is a glob; its plain name is what tools load.
+    if (body === '.env*') out.push({ path: '.env', kind: 'file' });
+    else if (/[*?[\]{}()!+@]/.test(body)) continue;
+    else if (body.endsWith('/')) out.push({ path: body.replace(/\/+$/, ''), kind: 'dir' });
+    else out.push({ path: body, kind: 'file', ...(body.endsWith('.json') ? { content: '{}' } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Scans `root` (breadth first, not following symbolic links, skipping node_modules) and plans the
+ * mounts. `lift`: absolute real paths a person approved writing in this run.
+ * Contract: never throws; an unreadable folder is skipped (its parent stays writable as before).
+ */
+export function planProtection(root: string, patterns: readonly string[], lift: readonly string[] = [], limit = PROTECT_SCAN_LIMIT): ProtectPlan {
+  const match = compileGlobs([...ALWAYS, ...patterns]);
+  const mayMatch = nameFilter([...ALWAYS, ...patterns]);
+  const lifted = lift.filter((p) => isAbsolute(p) && inside(root, p) && p !== root).map((p) => resolve(p));
+  const found = new Set<string>();
+  const plan: ProtectPlan = { pinned: [], readOnly: [], writable: [], placeholders: [], scanned: 0, truncated: false };
+  const protect = (path: string) => found.add(path);
+
+  const queue: string[] = [root];
+  for (let i = 0; i < queue.length; i++) {
+    const dir = queue[i] as string;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++plan.scanned > limit) {
+        plan.truncated = true;
+        break;
+      }
+      const candidate = mayMatch(entry.name);
+      if (!candidate && !entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (!candidate || match(relative(root, path).split(sep).join('/')) === undefined) {
+        if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) queue.push(path);
+        continue;
+      }
+      const rel = relative(root, path).split(sep).join('/');
+      if (entry.isSymbolicLink()) {
+        if (entry.name === '.git') {
+          plan.refused = `${rel} is a symbolic link: the sandbox cannot keep a command from replacing it, so it cannot protect this repository's settings.`;
+          return plan;
+        }
+        // The link's target is protected when it is inside the project; the link itself can be replaced.
+        const target = realInside(root, path);
+        if (target) protect(target);
+        continue;
+      }
+      protect(path);
+      if (entry.name === '.git' && entry.isFile()) for (const gitDir of linkedGitDirs(root, path)) protect(gitDir);
+    }
+    if (plan.truncated) break;
+  }
+
+  // The fixed names a command must not create: an empty read-only placeholder while they are missing.
+  const missing: Placeholder[] = [];
+  for (const name of fixedNames()) {
+    const path = join(root, name.path);
+    if (lifted.some((l) => inside(l, path))) continue;
+    // An existing one may be another run's placeholder: listed too, so the ledger holds it while this run needs it.
+    const chain = placeholderChain(root, path, name);
+    if (exists(path)) {
+      const real = realInside(root, path);
+      if (real) protect(real);
+      if (real === path && chain) missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
+    } else if (chain) {
+      missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
+      protect(path);
+    }
+  }
+
+  // Parents first: what lies inside a read-only path is covered by it (a bind inside would make it writable again).
+  for (const path of [...found].sort(byDepth)) {
+    if (plan.readOnly.some((r) => inside(r, path))) continue;
+    if (!lifted.some((l) => inside(l, path))) {
+      plan.readOnly.push(path);
+      continue;
+    }
+    if (!isGitDir(path)) continue;
+    for (const name of STICKY_IN_GIT) {
+      const sticky = join(path, name);
+      if (exists(sticky, true) && !lifted.includes(sticky)) plan.readOnly.push(sticky);
+    }
+  }
+  for (const l of lifted) if (plan.readOnly.some((r) => r !== l && inside(r, l))) liftInside(plan, l, missing);
+  plan.placeholders = missing;
+  const pins = new Set<string>();
+  for (const path of plan.readOnly) {
+    for (let up = dirname(path); up !== root && inside(root, up); up = dirname(up)) if (!plan.readOnly.some((r) => inside(r, up))) pins.add(up);
+  }
+  plan.pinned = [...pins].sort(byDepth);
+  return plan;
+}
+
+/** A lifted path inside a read-only folder: bound writable on top; a missing file gets a placeholder to bind. */
+function liftInside(plan: ProtectPlan, path: string, missing: Placeholder[]): void {
+  if (plan.writable.includes(path)) return;
+  if (exists(path)) {
+    plan.writable.push(path);
+    return;
+  }
+  const parent = dirname(path);
+  if (!exists(parent, true) && !missing.some((m) => m.path === parent && m.kind === 'dir')) return;
+  missing.push({ path, kind: 'file' });
+  plan.writable.push(path);
+}
+
+/**
+ * `path` and the folders between it and the root, parents first (missing parents are created but stay
+ * writable); undefined when the nearest existing folder is not a real folder inside the project.
+ */
+function placeholderChain(root: string, path: string, name: Placeholder): Placeholder[] | undefined {
+  const chain: Placeholder[] = [{ ...name, path }];
+  let up = dirname(path);
+  for (; up !== root && inside(root, up); up = dirname(up)) chain.unshift({ path: up, kind: 'dir' });
+  let nearest = dirname(path);
+  while (nearest !== root && !exists(nearest)) nearest = dirname(nearest);
+  // Never create through a link that leads elsewhere.
+  return nearest === root || realInside(root, nearest) === nearest ? chain : undefined;
+}
+
+/** The git folders a `.git` file points to (`gitdir:` and that folder's `commondir`) that lie inside the project. */
+function linkedGitDirs(root: string, gitFile: string): string[] {
+  const out: string[] = [];
+  const gitDir = pointer(gitFile, /^gitdir:\s*(.+)$/m);
+  const realGitDir = gitDir && realInside(root, resolve(dirname(gitFile), gitDir));
+  if (!realGitDir) return out;
+  out.push(realGitDir);
+  const common = pointer(join(realGitDir, 'commondir'), /^(.+)$/m);
+  const realCommon = common && realInside(root, resolve(realGitDir, common));
+  if (realCommon) out.push(realCommon);
+  return out;
+}
+
+function pointer(file: string, pattern: RegExp): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return pattern.exec(buf.subarray(0, n).toString('utf8'))?.[1]?.trim();
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function realInside(root: string, path: string): string | undefined {
+  try {
+    const real = realpathSync.native(path);
+    return inside(root, real) && real !== root ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isGitDir(path: string): boolean {
+  try {
+    return path.endsWith(`${sep}.git`) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `noFollow`: the path itself exists and is not a symbolic link. */
+function exists(path: string, noFollow = false): boolean {
+  try {
+    const s = lstatSync(path);
+    return noFollow ? !s.isSymbolicLink() : true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `path` is `folder` or inside it (by path segments, never by string prefix). */
+export function inside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function byDepth(a: string, b: string): number {
+  return a.split(sep).length - b.split(sep).length || (a < b ? -1 : a > b ? 1 : 0);
+}

@@ -1,0 +1,118 @@
+import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { execa } from 'execa';
+import type { SandboxInfo } from '../types';
+
+/** A path hidden inside the sandbox: a folder becomes an empty tmpfs, a file becomes /dev/null (reads empty). */
+export type SandboxMask = { kind: 'dir' | 'file'; path: string };
+
+// Without a protection plan (the probe), these stay read-only: hooks and config run code outside the sandbox later.
+const READ_ONLY_IN_PROJECT = ['.git/hooks', '.git/config', '.warden'];
+// Credentials under $HOME that a command has no business reading (their contents would reach the model).
+const SECRET_HOME_PATHS = ['.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker/config.json', '.netrc', '.npmrc', '.pypirc', '.config/gcloud', '.config/gh', '.git-credentials'];
+
+/** The mounts of a protection plan (see `planProtection`): absolute paths inside the project. */
+export type ProtectMounts = { pinned: readonly string[]; readOnly: readonly string[]; writable: readonly string[] };
+
+/**
+ * bubblewrap argv (before the command): root read-only, fresh /dev, /proc and private /tmp, the project
+ * writable except its protected paths (`protect`; without one, .git/hooks, .git/config and .warden),
+ * network and PID namespaces unshared, dies with its parent, and no capabilities even when run as root
+ * (with them, `umount` would undo every read-only mount).
+ * No `--new-session`: the caller already runs bwrap in its own session (detached, so no terminal to hijack),
+ * and a new session inside would escape the process-group kill.
+ */
+export function bwrapArgs(root: string, cwd: string, masks: readonly SandboxMask[] = [], protect?: ProtectMounts): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', root, root];
+  if (protect) {
+    // Parents before what is inside them; a pinned folder is never inside a read-only one.
+    const mounts = [...protect.pinned.map((path) => ({ path, flag: '--bind' })), ...protect.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];
+    mounts.sort((a, b) => depth(a.path) - depth(b.path));
+    for (const m of mounts) args.push(m.flag, m.path, m.path);
+    for (const path of protect.writable) args.push('--bind', path, path);
+  } else {
+    for (const rel of READ_ONLY_IN_PROJECT) args.push('--ro-bind-try', join(root, rel), join(root, rel));
+  }
+  for (const mask of masks) {
+    // A mask over the project itself (say, a demo project under WARDEN_HOME) would hide the work.
+    if (isInside(root, mask.path)) continue;
+    if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
+    else args.push('--dev-bind', '/dev/null', mask.path);
+  }
+  if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
+  args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--chdir', cwd);
+  return args;
+}
+
+function depth(path: string): number {
+  return path.split(sep).length;
+}
+
+function isInside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** The credential folders and files that exist under `home` (and WARDEN_HOME), to hide in the sandbox. */
+export function findSecretMasks(home: string | undefined, wardenHome?: string): SandboxMask[] {
+  const candidates = [...(home ? SECRET_HOME_PATHS.map((rel) => join(home, rel)) : []), ...(wardenHome ? [wardenHome] : [])];
+  const masks: SandboxMask[] = [];
+  for (const path of candidates) {
+    try {
+      const s = statSync(path);
+      if (s.isDirectory()) masks.push({ kind: 'dir', path: realpathSync(path) });
+      else if (s.isFile()) masks.push({ kind: 'file', path: realpathSync(path) });
+    } catch {
+      // Absent: nothing to hide.
+    }
+  }
+  return masks;
+}
+
+/** Finds an executable on PATH. */
+export function findOnPath(name: string, pathEnv: string | undefined = process.env.PATH): string | undefined {
+  for (const dir of (pathEnv ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+export type SandboxProbe = (bwrap: string, args: string[]) => Promise<{ ok: true } | { ok: false; reason: string }>;
+
+const defaultProbe: SandboxProbe = async (bwrap, args) => {
+  const result = await execa(bwrap, args, { reject: false, timeout: 5000, stdin: 'ignore' });
+  if (result.exitCode === 0) return { ok: true };
+  const detail = (result.stderr || result.shortMessage || '').toString().trim().split('\n')[0];
+  return { ok: false, reason: detail || `exit code ${result.exitCode}` };
+};
+
+/**
+ * Decides once per session whether commands can run under bubblewrap: bwrap must be on PATH and a probe
+ * with the exact flags `bwrapArgs` uses must succeed here (user namespaces can be disabled).
+ * Contract: never throws; anything short of a working sandbox is `{kind:'none', reason}`.
+ */
+export async function detectSandbox(options: { pathEnv?: string; probe?: SandboxProbe; platform?: NodeJS.Platform } = {}): Promise<SandboxInfo> {
+  const platform = options.platform ?? process.platform;
+  if (platform !== 'linux') return { kind: 'none', reason: `bubblewrap sandboxing needs Linux (this is ${platform})` };
+  const bwrap = findOnPath('bwrap', options.pathEnv ?? process.env.PATH);
+  if (!bwrap) return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed' };
+  let scratch: string | undefined;
+  try {
+    scratch = realpathSync(mkdtempSync(join(tmpdir(), 'warden-sandbox-probe-')));
+    const verdict = await (options.probe ?? defaultProbe)(bwrap, [...bwrapArgs(scratch, scratch), 'true']);
+    if (!verdict.ok) return { kind: 'none', reason: `bwrap at ${bwrap} cannot create a sandbox here: ${verdict.reason}` };
+    return { kind: 'bwrap', path: bwrap };
+  } catch (err) {
+    return { kind: 'none', reason: `bwrap probe failed: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { type AnyTool, defineTool, type ToolDefinition, type ToolOutput } from '../types';
+import { createWebFetchTool, type WebFetchEffects } from './web-fetch';
+import { createSearxngProvider, type SearxngOptions } from './web-searxng';
+
+export type SearchResult = { title: string; url: string; snippet: string };
+
+/** A web search backend. Contract: rejects with a one-line message; honours `signal`. */
+export type SearchProvider = {
+  name: string;
+  search(query: string, signal: AbortSignal): Promise<SearchResult[]>;
+};
+
+/** How the search provider is configured; absent means web_search is not offered. */
+export type WebSearchConfig = ({ kind: 'searxng' } & SearxngOptions) | { kind: 'provider'; provider: SearchProvider };
+
+export type WebToolsConfig = { fetch?: WebFetchEffects; search?: WebSearchConfig };
+
+export type WebSearchOptions = { maxResults?: number; timeoutMs?: number; maxSnippetChars?: number };
+
+export const webSearchSchema = z.object({
+  query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
+});
+
+/**
+ * web_search: asks the configured provider and lists titles, URLs and snippets.
+ * Contract: never throws; provider failures and timeouts come back as `ok: false`.
+ */
+export function createWebSearchTool(provider: SearchProvider, options: WebSearchOptions = {}): ToolDefinition<typeof webSearchSchema> {
+  const maxResults = options.maxResults ?? 10;
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const maxSnippet = options.maxSnippetChars ?? 300;
+  return defineTool({
+    name: 'web_search',
+    description: `Search the web (via ${provider.name}) and return up to ${maxResults} results with title, URL and snippet. Use web_fetch to read a result.`,
+    schema: webSearchSchema,
+    kind: 'network',
+    async execute(args, ctx): Promise<ToolOutput> {
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      let results: SearchResult[];
+      try {
+        results = (await provider.search(args.query, signal)).slice(0, maxResults);
+      } catch (err) {
+        if (ctx.signal.aborted) return { ok: false, error: 'web_search was cancelled.' };
+        if (signal.aborted) return { ok: false, error: `web_search timed out after ${timeoutMs / 1000} s.` };
+        return { ok: false, error: `web_search failed: ${err instanceof Error ? err.message : String(err)}` };
+      }
+      if (results.length === 0) return { ok: true, output: `No results for "${args.query}".`, data: { results } };
+      const lines = results.map((r, i) => {
+        const snippet = r.snippet.length > maxSnippet ? `${r.snippet.slice(0, maxSnippet)}…` : r.snippet;
+        return `${i + 1}. ${r.title}\n   ${r.url}${snippet ? `\n   ${snippet}` : ''}`;
+      });
+      return { ok: true, output: `Results for "${args.query}" (via ${provider.name}):\n\n${lines.join('\n\n')}`, data: { results } };
+    },
+  });
+}
+
+/** The web tools for a session: web_fetch always, web_search only when a provider is configured. */
+export function createWebTools(config: WebToolsConfig = {}): AnyTool[] {
+  const tools: AnyTool[] = [createWebFetchTool(config.fetch)];
+  const search = config.search;
+  if (search) {
+    const provider = search.kind === 'provider' ? search.provider : createSearxngProvider(search);
+    tools.push(createWebSearchTool(provider));
+  }
+  return tools;
+}

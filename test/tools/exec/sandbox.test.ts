@@ -1,0 +1,140 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createExecuteCommandTool, defaultExecuteCommandEffects } from '../../../src/tools/exec/execute-command';
+import { bwrapArgs, detectSandbox, findOnPath, findSecretMasks } from '../../../src/tools/exec/sandbox';
+import type { SandboxInfo } from '../../../src/tools/types';
+import { makeToolContext, type TestToolContext } from '../../helpers/tool-context';
+
+const hasBwrap = process.platform === 'linux' && findOnPath('bwrap') !== undefined;
+
+describe('bwrapArgs', () => {
+  it('binds root read-only, the project writable, and unshares the network', () => {
+    const args = bwrapArgs('/p', '/p/sub', [
+      { kind: 'dir', path: '/home/u/.ssh' },
+      { kind: 'file', path: '/home/u/.npmrc' },
+      { kind: 'dir', path: '/' },
+    ]);
+    const text = args.join(' ');
+    expect(text).toMatch(/^--ro-bind \/ \/ --dev \/dev --proc \/proc --tmpfs \/tmp --bind \/p \/p /);
+    expect(text).toContain('--ro-bind-try /p/.git/hooks /p/.git/hooks');
+    expect(text).toContain('--tmpfs /home/u/.ssh');
+    expect(text).toContain('--dev-bind /dev/null /home/u/.npmrc');
+    // A mask that would cover the project itself is dropped.
+    expect(text).not.toContain('--tmpfs / ');
+    expect(args).toEqual(expect.arrayContaining(['--unshare-net', '--unshare-pid', '--die-with-parent']));
+    expect(args.slice(-2)).toEqual(['--chdir', '/p/sub']);
+  });
+
+  it('finds only the credential paths that exist', () => {
+    const t = makeToolContext({ files: { 'home/.ssh/id_rsa': 'k', 'home/.npmrc': 'x' } });
+    try {
+      const home = join(t.root, 'home');
+      expect(findSecretMasks(home)).toEqual([
+        { kind: 'dir', path: join(home, '.ssh') },
+        { kind: 'file', path: join(home, '.npmrc') },
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('detectSandbox', () => {
+  it('says why when bwrap is missing, broken, or the platform is not Linux', async () => {
+    expect(await detectSandbox({ pathEnv: '/nonexistent' })).toEqual({ kind: 'none', reason: 'bubblewrap (bwrap) is not installed' });
+    expect(await detectSandbox({ platform: 'darwin' })).toMatchObject({ kind: 'none', reason: expect.stringContaining('needs Linux') });
+    if (hasBwrap) {
+      const broken = await detectSandbox({ probe: async () => ({ ok: false, reason: 'No permissions to create new namespace' }) });
+      expect(broken).toMatchObject({ kind: 'none', reason: expect.stringContaining('No permissions') });
+    }
+  });
+
+  it.skipIf(!hasBwrap)('finds a working bwrap here', async () => {
+    expect(await detectSandbox()).toEqual({ kind: 'bwrap', path: findOnPath('bwrap') });
+  });
+});
+
+describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
+  let sandbox: SandboxInfo;
+  let server: Server;
+  let port = 0;
+  let t: TestToolContext;
+  const tool = createExecuteCommandTool({ ...defaultExecuteCommandEffects, graceMs: 300 });
+  const run = async (command: string, timeout_ms?: number) => {
+    const result = await tool.execute({ command, ...(timeout_ms ? { timeout_ms } : {}) }, t.ctx);
+    return { ...result, text: result.ok ? result.output : result.error, exitCode: (result.data as { exitCode: number | null }).exitCode };
+  };
+
+  beforeAll(async () => {
+    sandbox = await detectSandbox();
+    server = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => t?.cleanup());
+
+  it('has no network (a local server is reachable outside, not inside)', async () => {
+    t = makeToolContext();
+    const probe = `echo hi > /dev/tcp/127.0.0.1/${port}`;
+    expect((await run(probe)).exitCode).toBe(0);
+    t.ctx.sandbox = sandbox;
+    const inside = await run(probe);
+    expect(inside.exitCode).not.toBe(0);
+    expect(inside.text).toContain('sandboxed: no network');
+  });
+
+  it('keeps / read-only and the project writable', async () => {
+    t = makeToolContext({ sandbox });
+    expect((await run('touch /usr/warden-sandbox-probe')).text).toMatch(/Read-only file system/);
+    expect(existsSync('/usr/warden-sandbox-probe')).toBe(false);
+    expect((await run('echo made > made.txt && mkdir -p out && echo x > out/y')).exitCode).toBe(0);
+    expect(readFileSync(join(t.root, 'made.txt'), 'utf8')).toBe('made\n');
+  });
+
+  it('gives a private /tmp', async () => {
+    t = makeToolContext({ sandbox });
+    const name = `/tmp/warden-sandbox-${process.pid}-${Date.now()}`;
+    expect((await run(`echo secret > ${name} && cat ${name}`)).text).toContain('secret');
+    expect(existsSync(name)).toBe(false);
+  });
+
+  it('keeps .git/hooks read-only and hides credential folders inside the project', async () => {
+    t = makeToolContext({ sandbox, files: { '.git/hooks/pre-commit.sample': '#', 'home/.ssh/id_rsa': 'PRIVATE', 'home/.npmrc': '//r/:_authToken=abc' } });
+    const masked = createExecuteCommandTool({ ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(join(t.root, 'home')) });
+    const hooks = await masked.execute({ command: 'touch .git/hooks/pre-commit' }, t.ctx);
+    expect((hooks.data as { exitCode: number }).exitCode).not.toBe(0);
+    expect(existsSync(join(t.root, '.git/hooks/pre-commit'))).toBe(false);
+    const secrets = await masked.execute({ command: 'ls -A home/.ssh; cat home/.npmrc; echo end' }, t.ctx);
+    const out = secrets.ok ? secrets.output : secrets.error;
+    expect(out).toMatch(/^end/);
+    expect(out).not.toMatch(/PRIVATE|id_rsa|authToken/);
+    expect(readdirSync(join(t.root, 'home/.ssh'))).toEqual(['id_rsa']);
+  });
+
+  it('kills everything in the sandbox on timeout', async () => {
+    t = makeToolContext({ sandbox });
+    const marker = `${9_000_000 + (process.pid % 900_000)}`;
+    const result = await run(`sleep ${marker} & sleep ${marker}`, 400);
+    expect(result.text).toContain('timed out');
+    await vi.waitFor(() => expect(liveProcessesWithArg(marker)).toEqual([]), { timeout: 10_000, interval: 25 });
+  });
+});
+
+function liveProcessesWithArg(arg: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      const state = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (cmdline.includes(arg) && state !== 'Z') found.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
