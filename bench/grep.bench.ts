@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PathFence } from '../src/policy/path-guard';
+import { PathFence } from '../src/policy/guards/path-guard';
 import { createGrepCodeTool } from '../src/tools/fs/grep-code';
 import type { ToolContext } from '../src/tools/types';
 import { median, printRow, timeRuns } from './stats';

@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadCommandGuard } from '../src/policy/command-guard';
-import { PathFence } from '../src/policy/path-guard';
+import { loadCommandGuard } from '../src/policy/command/command-guard';
+import { PathFence } from '../src/policy/guards/path-guard';
 import { median, printRow } from './stats';
 
 const PATH_CHECKS = 40_000;

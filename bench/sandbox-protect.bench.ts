@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_PROTECTED_PATHS } from '../src/policy/path-guard';
+import { DEFAULT_PROTECTED_PATHS } from '../src/policy/guards/path-guard';
 import { bwrapArgs, findOnPath } from '../src/tools/exec/sandbox';
 import { MountPointLedger } from '../src/tools/exec/sandbox-mount-points';
 import { planProtection } from '../src/tools/exec/sandbox-protect';

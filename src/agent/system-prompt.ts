@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetsDir } from '../assets';
-import { PathFence } from '../policy/path-guard';
+import { PathFence } from '../policy/guards/path-guard';
 import type { Mode } from '../protocol';
 import { readProjectFile } from '../trust/safe-read';
 

@@ -1,6 +1,6 @@
 import type { CallFacts, FactDeps } from '../policy/facts';
 import { gatherFacts } from '../policy/facts';
-import { hardGuardDenial } from '../policy/hard-guards';
+import { hardGuardDenial } from '../policy/guards/hard-guards';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/types';
 import { hashArgs } from './hash';
 import { readExisting } from './preview';

@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import type { SandboxInfo, ToolDefinition } from '../tools/types';
-import type { CommandGuard, CommandVerdict } from './command-types';
+import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
-import type { PathFence, PathVerdict } from './path-guard';
+import type { PathFence, PathVerdict } from './guards/path-guard';
 
 /**
  * One path a command writes. `scratch`: the sandbox's private `/tmp` (or `/dev/shm`), gone after the

@@ -1,7 +1,7 @@
 import type { Mode, Risk, RuleRef } from '../protocol';
 import { builtinRuleFor, DEFAULT_RULES, INTERACTIVE_TOOLS } from './defaults';
 import { type CallFacts, protectedPath } from './facts';
-import { hardGuardDenial } from './hard-guards';
+import { hardGuardDenial } from './guards/hard-guards';
 import { argsMatch, toolMatches } from './matchers';
 import { assessRisk, maxRisk } from './risk';
 import type { LoadedRule, PolicyDecision } from './rules';

@@ -5,7 +5,7 @@
  * assignment or wrapper — that the rule matches, writing nothing the rule does not name.
  * Tightening is broad: an ask or deny rule catches a command when any one part matches.
  */
-import type { CommandPart, CommandVerdict } from './command-types';
+import type { CommandPart, CommandVerdict } from './command/command-types';
 
 /** A parsed command pattern: literal leading words, whether more may follow (`*`), write targets it names. */
 export type CommandPattern = { tokens: string[]; open: boolean; writes?: string[] };

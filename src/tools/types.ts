@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { CommandGuard } from '../policy/command-types';
-import type { PathFence } from '../policy/path-guard';
+import type { CommandGuard } from '../policy/command/command-types';
+import type { PathFence } from '../policy/guards/path-guard';
 
 /** How a tool touches the world; the policy allows `read` tools by default and asks for the rest. */
 export type ToolKind = 'read' | 'write' | 'execute' | 'network' | 'interact';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LoadConfigOptions, loadConfig } from '../../src/config/load';
-import { DEFAULT_PROTECTED_PATHS, PathFence } from '../../src/policy/path-guard';
+import { DEFAULT_PROTECTED_PATHS, PathFence } from '../../src/policy/guards/path-guard';
 import { readTrustRecords, recordTrust } from '../../src/trust/store';
 
 let base: string;

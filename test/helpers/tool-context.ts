@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CommandGuard } from '../../src/policy/command-types';
-import { PathFence } from '../../src/policy/path-guard';
+import type { CommandGuard } from '../../src/policy/command/command-types';
+import { PathFence } from '../../src/policy/guards/path-guard';
 import type { SandboxInfo, ToolContext } from '../../src/tools/types';
 
 /** A command guard that judges everything fine: the gate, not the tool, judges commands. */

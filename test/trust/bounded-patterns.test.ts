@@ -5,11 +5,11 @@ import picomatch from 'picomatch';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileBoundedGlob } from '../../src/policy/bounded-glob';
 import { compileBoundedRegex } from '../../src/policy/bounded-regex';
-import { failClosedCommandGuard } from '../../src/policy/command-guard';
+import { failClosedCommandGuard } from '../../src/policy/command/command-guard';
 import { gatherFacts } from '../../src/policy/facts';
 import { compileGlobs } from '../../src/policy/glob';
 import { loadPolicyRules } from '../../src/policy/load-policy';
-import { PathFence } from '../../src/policy/path-guard';
+import { PathFence } from '../../src/policy/guards/path-guard';
 import { resolvePolicy } from '../../src/policy/resolve';
 import { createCoreTools } from '../../src/tools/index';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INSTRUCTIONS_CAP, readAgentsMd, systemPrompt } from '../../src/agent/system-prompt';
-import { PathFence } from '../../src/policy/path-guard';
+import { PathFence } from '../../src/policy/guards/path-guard';
 import { readProjectFile, readRegularFile } from '../../src/trust/safe-read';
 
 let base: string;

@@ -8,7 +8,7 @@ import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync, rea
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { compileGlobs } from '../../policy/glob';
-import { DEFAULT_PROTECTED_PATHS } from '../../policy/path-guard';
+import { DEFAULT_PROTECTED_PATHS } from '../../policy/guards/path-guard';
 import type { Placeholder } from './sandbox-mount-points';
 
 /** Entries the scan visits at most; a bigger tree keeps what it found (BFS: shallow paths first). */

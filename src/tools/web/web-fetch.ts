@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { z } from 'zod';
-import { checkUrl, normalizeHostname } from '../../policy/ssrf-guard';
+import { checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
 import { defineTool, type ToolDefinition, type ToolOutput } from '../types';
 import { capText, classifyContentType, decodeBody, mediaType, sniffContent } from './web-content';
 import { type FetchedResponse, guardedFetch, type Resolver } from './web-http';

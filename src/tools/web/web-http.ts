@@ -6,7 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { checkAddress, checkUrl, normalizeHostname } from '../../policy/ssrf-guard';
+import { checkAddress, checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
 import { readCapped } from './web-body';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };

@@ -2,7 +2,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PROTECTED_PATHS } from '../../../src/policy/path-guard';
+import { DEFAULT_PROTECTED_PATHS } from '../../../src/policy/guards/path-guard';
 import { bwrapArgs } from '../../../src/tools/exec/sandbox';
 import { describeHits, protectedHits } from '../../../src/tools/exec/sandbox-denials';
 import { fixedNames, planProtection } from '../../../src/tools/exec/sandbox-protect';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PROTECTED_PATHS, PathFence, type PathVerdict } from '../../src/policy/path-guard';
+import { DEFAULT_PROTECTED_PATHS, PathFence, type PathVerdict } from '../../../src/policy/guards/path-guard';
 
 // A real project on disk: base/proj (the fence), base/outside, base/proj-evil (prefix collision).
 let base: string;

@@ -1,4 +1,4 @@
-import { type CallFacts, outsideWrite } from './facts';
+import { type CallFacts, outsideWrite } from '../facts';
 import { checkUrl } from './ssrf-guard';
 
 export type GuardDenial = { ruleId: string; reason: string };

@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { compileGlobs } from './glob';
+import { compileGlobs } from '../glob';
 
 /** Paths inside the fence that stay writable but are always flagged high-risk. */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [

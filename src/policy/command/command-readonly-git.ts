@@ -6,7 +6,7 @@ import { gitSubcommand } from './command-programs';
 // grep, blame, check-ignore, check-attr, describe --dirty), textconv and `diff.external` (diff,
 // log -p, show, blame), clean filters (status, diff), `log.showSignature` + `gpg.program` (log,
 // show), hooks such as post-index-change (status). Measured with git 2.39 against a hostile
-// config (see test/policy/command-corpus/git-config.ts); only the commands that ran nothing are
+// config (see test/policy/command/command-corpus/); only the commands that ran nothing are
 // read-only here. The rest are judged "not read-only" so they ask, unless the command line
 // itself turns those programs off — which no command line can do for filters and textconv.
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCommandGuard } from '../../src/policy/command-guard';
-import type { CommandGuard, CommandVerdict } from '../../src/policy/command-types';
+import { loadCommandGuard } from '../../../src/policy/command/command-guard';
+import type { CommandGuard, CommandVerdict } from '../../../src/policy/command/command-types';
 import { ALL_CASES, CORPUS } from './command-corpus/index';
 import type { Case } from './command-corpus/types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddress, checkUrl } from '../../src/policy/ssrf-guard';
+import { checkAddress, checkUrl } from '../../../src/policy/guards/ssrf-guard';
 
 describe('checkUrl', () => {
   const refused: [string, string][] = [

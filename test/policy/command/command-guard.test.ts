@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_LIMITS, failClosedCommandGuard, loadCommandGuard } from '../../src/policy/command-guard';
-import type { CommandGuard } from '../../src/policy/command-types';
+import { COMMAND_LIMITS, failClosedCommandGuard, loadCommandGuard } from '../../../src/policy/command/command-guard';
+import type { CommandGuard } from '../../../src/policy/command/command-types';
 
 let guard: CommandGuard;
 beforeAll(async () => {
