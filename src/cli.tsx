@@ -3,7 +3,7 @@
  * The only file of src/ that may import ink, react or components/.
  */
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { runAuditCli } from './audit/cli';
 import { helpText, parseArgs } from './config/args';
@@ -12,6 +12,7 @@ import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } 
 import { runHeadless } from './headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
+import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
 import { type Session, createSession } from './session';
@@ -44,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
   const demo = args.demo || (!loaded.config.apiKey && !loaded.config.baseUrl);
   if (demo) {
     root = await prepareDemoProject();
+    // The scratch copy (the project's parent folder) goes when warden exits, whichever way.
+    removeAtExit(dirname(root));
     loaded = loadConfig({ home, root, env: process.env, flags, trustProject });
     if (!loaded.ok) return fail(loaded.error);
   }

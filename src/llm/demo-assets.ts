@@ -4,6 +4,7 @@ import { cp, mkdir, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoScratchPrefix, sweepStaleDemoScratch } from './demo-scratch';
 
 /**
  * The `assets/demo` folder, found by walking up from this module: that works from src/ under
@@ -23,11 +24,13 @@ export function findDemoAssetsDir(from: string = import.meta.url): string {
  * Copies the demo project to a fresh folder and returns its real path.
  * The project sits one level inside its own temp folder, so the demo's deliberate write to
  * `../outside-the-project.txt` could only ever land in that folder, should a fence ever fail.
- * Contract: rejects when the copy fails; never touches an existing folder.
+ * The folder is named after this process; copies left by wardens that are gone are removed first.
+ * Contract: rejects when the copy fails; never touches an existing folder of a running warden.
  */
 export async function prepareDemoProject(targetParentDir: string = tmpdir()): Promise<string> {
   await mkdir(targetParentDir, { recursive: true });
-  const scratch = await mkdtemp(join(targetParentDir, 'warden-demo-'));
+  sweepStaleDemoScratch(targetParentDir);
+  const scratch = await mkdtemp(join(targetParentDir, demoScratchPrefix()));
   const project = join(scratch, 'greet-demo');
   await cp(join(findDemoAssetsDir(), 'project'), project, { recursive: true, errorOnExist: true, force: false });
   return realpath(project);
