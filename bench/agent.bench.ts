@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../src/llm/openai-client';
 import type { ChatMessage } from '../src/llm/types';
-import { createSession } from '../src/session';
+import { createSession } from '../src/session/session';
 import { startFakeOpenAI } from '../test/helpers/fake-openai';
 import { median, printRow } from './stats';
 

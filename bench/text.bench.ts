@@ -1,7 +1,7 @@
 // Sanitiser throughput: clean text (the common case, one scan), text full of sequences, and the
 // UI's per-snapshot cost — a long transcript through safeClient, with and without one change.
 import type { CoreClient, CoreState, TranscriptEntry } from '../src/protocol';
-import { initialCoreState } from '../src/session-state';
+import { initialCoreState } from '../src/session/session-state';
 import { safeClient } from '../src/text/safe-client';
 import { sanitizeText } from '../src/text/sanitize';
 import { median, printRow } from './stats';

@@ -9,13 +9,13 @@ import { runAuditCli } from './audit/cli';
 import { helpText, parseArgs } from './config/args';
 import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
 import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } from './exit';
-import { runHeadless } from './headless';
+import { runHeadless } from './session/headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
-import { type Session, createSession } from './session';
+import { type Session, createSession } from './session/session';
 import { startFromConfig } from './trust/start';
 import { guardIo } from './text/safe-output';
 

@@ -1,4 +1,4 @@
-import { initialCoreState } from '../../src/session-state';
+import { initialCoreState } from '../../src/session/session-state';
 import type { AuditRecord, AuditStats } from '../../src/audit/types';
 import type {
   ApprovalRequest,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createOpenAIClient } from '../../src/llm/openai-client';
 import type { ApprovalRequest, CoreEvent, Decision } from '../../src/protocol';
-import { type Session, type SessionOptions, createSession } from '../../src/session';
+import { type Session, type SessionOptions, createSession } from '../../src/session/session';
 import { type FakeStep, type FakeOpenAI, startFakeOpenAI } from './fake-openai';
 
 export type SessionHarness = {

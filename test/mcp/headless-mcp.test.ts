@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHeadless } from '../../src/headless';
+import { runHeadless } from '../../src/session/headless';
 import { awaitMcpServers } from '../../src/mcp/headless-start';
 import { toolNames } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';

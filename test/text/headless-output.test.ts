@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runHeadless } from '../../src/headless';
+import { runHeadless } from '../../src/session/headless';
 import type { CoreClient, CoreEvent } from '../../src/protocol';
-import type { Session } from '../../src/session';
-import { initialCoreState } from '../../src/session-state';
+import type { Session } from '../../src/session/session';
+import { initialCoreState } from '../../src/session/session-state';
 import { escapeJsonText, guardStream, safeJsonLine } from '../../src/text/safe-output';
 import { SEQUENCE_CASES } from './sequences';
 

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CoreEvent } from '../../../src/protocol';
-import { createSession, type Session } from '../../../src/session';
+import { createSession, type Session } from '../../../src/session/session';
 import { watchProjectRoot } from '../../../src/tools/fs/safe-fs-root';
 import { isStaleTemp, sweepStaleTemps } from '../../../src/tools/fs/safe-fs-sweep';
 

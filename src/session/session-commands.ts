@@ -1,16 +1,16 @@
-import type { AgentHub } from './agent/hub';
-import { readAudit } from './audit/reader';
-import { auditStats } from './audit/stats';
-import type { ApprovalBroker } from './gate/broker';
-import type { Gate } from './gate/gate';
-import type { GrantStore } from './gate/grants';
-import type { LoadedRule } from './policy/rules';
-import { saveRule } from './policy/save-rule';
-import type { CoreCommand, CoreEvent, Mode } from './protocol';
-import { MODES } from './protocol';
+import type { AgentHub } from '../agent/hub';
+import { readAudit } from '../audit/reader';
+import { auditStats } from '../audit/stats';
+import type { ApprovalBroker } from '../gate/broker';
+import type { Gate } from '../gate/gate';
+import type { GrantStore } from '../gate/grants';
+import type { LoadedRule } from '../policy/rules';
+import { saveRule } from '../policy/save-rule';
+import type { CoreCommand, CoreEvent, Mode } from '../protocol';
+import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
-import type { HomeGuard } from './trust/home-guard';
-import type { ProjectTrust } from './trust/project-trust';
+import type { HomeGuard } from '../trust/home-guard';
+import type { ProjectTrust } from '../trust/project-trust';
 
 export type SessionCommandDeps = {
   /** The project's trust: the card's answer, and a re-check of the files before each turn and after a save. */

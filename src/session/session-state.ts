@@ -1,5 +1,5 @@
-import type { AuditRecord } from './audit/types';
-import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from './protocol';
+import type { AuditRecord } from '../audit/types';
+import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from '../protocol';
 
 const RECENT_AUDIT = 50;
 const RESULT_PREVIEW = 160;

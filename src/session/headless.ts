@@ -1,7 +1,7 @@
-import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES } from './exit';
-import { awaitMcpServers } from './mcp/headless-start';
+import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES } from '../exit';
+import { awaitMcpServers } from '../mcp/headless-start';
 import type { Session } from './session';
-import { guardIo } from './text/safe-output';
+import { guardIo } from '../text/safe-output';
 
 export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 

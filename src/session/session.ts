@@ -4,45 +4,45 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { CheckpointStore } from './agent/checkpoints';
-import { AgentHub } from './agent/hub';
-import { readAgentsMd } from './agent/system-prompt';
-import type { AuditWrite } from './audit/types';
-import { createAuditWriter } from './audit/writer';
-import { ApprovalBroker, type BrokerEvent } from './gate/broker';
-import { Gate } from './gate/gate';
-import { GrantStore } from './gate/grants';
-import type { ModelClient } from './llm/types';
-import type { McpServerConfig } from './mcp/types';
-import type { McpManager } from './mcp/manager';
-import { failClosedCommandGuard, loadCommandGuard } from './policy/command/command-guard';
-import { DEFAULT_RULES } from './policy/defaults';
-import { policyFiles } from './policy/load-policy';
-import { DEFAULT_PROTECTED_PATHS, PathFence } from './policy/guards/path-guard';
-import type { CommandGuard } from './policy/command/command-types';
-import type { LoadedRule } from './policy/rules';
-import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectTrustState, TurnStop } from './protocol';
-import type { TrustedValues } from './config/load';
+import { CheckpointStore } from '../agent/checkpoints';
+import { AgentHub } from '../agent/hub';
+import { readAgentsMd } from '../agent/system-prompt';
+import type { AuditWrite } from '../audit/types';
+import { createAuditWriter } from '../audit/writer';
+import { ApprovalBroker, type BrokerEvent } from '../gate/broker';
+import { Gate } from '../gate/gate';
+import { GrantStore } from '../gate/grants';
+import type { ModelClient } from '../llm/types';
+import type { McpServerConfig } from '../mcp/types';
+import type { McpManager } from '../mcp/manager';
+import { failClosedCommandGuard, loadCommandGuard } from '../policy/command/command-guard';
+import { DEFAULT_RULES } from '../policy/defaults';
+import { policyFiles } from '../policy/load-policy';
+import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
+import type { CommandGuard } from '../policy/command/command-types';
+import type { LoadedRule } from '../policy/rules';
+import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectTrustState, TurnStop } from '../protocol';
+import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
-import { createAskUserTool } from './tools/interact/ask-user';
-import { createCoreTools } from './tools/index';
-import { createProposePlanTool } from './tools/interact/propose-plan';
-import { createRevertTurnTool } from './tools/interact/revert-turn';
-import { detectSandbox } from './tools/exec/sandbox';
-import { MountPointLedger } from './tools/exec/sandbox-mount-points';
-import { createSpawnAgentsTool } from './tools/interact/spawn-agents';
-import type { AnyTool, SandboxInfo } from './tools/types';
-import { createUpdatePlanTool } from './tools/interact/update-plan';
-import { createWebTools } from './tools/web/web-search';
-import { removeFileSafely, writeFileSafely } from './tools/fs/safe-fs';
-import { watchProjectRoot } from './tools/fs/safe-fs-root';
-import { HomeGuard } from './trust/home-guard';
-import { homePatternsInProject } from './trust/home-in-project';
-import { ProjectTrust, type ProjectStart } from './trust/project-trust';
-import { startWithoutConfig } from './trust/start';
-import { sweepStaleTemps } from './tools/fs/safe-fs-sweep';
-import { recordRunsIn, sweepLeftoverRuns } from './tools/exec/run-ledger';
+import { createAskUserTool } from '../tools/interact/ask-user';
+import { createCoreTools } from '../tools/index';
+import { createProposePlanTool } from '../tools/interact/propose-plan';
+import { createRevertTurnTool } from '../tools/interact/revert-turn';
+import { detectSandbox } from '../tools/exec/sandbox';
+import { MountPointLedger } from '../tools/exec/sandbox-mount-points';
+import { createSpawnAgentsTool } from '../tools/interact/spawn-agents';
+import type { AnyTool, SandboxInfo } from '../tools/types';
+import { createUpdatePlanTool } from '../tools/interact/update-plan';
+import { createWebTools } from '../tools/web/web-search';
+import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
+import { watchProjectRoot } from '../tools/fs/safe-fs-root';
+import { HomeGuard } from '../trust/home-guard';
+import { homePatternsInProject } from '../trust/home-in-project';
+import { ProjectTrust, type ProjectStart } from '../trust/project-trust';
+import { startWithoutConfig } from '../trust/start';
+import { sweepStaleTemps } from '../tools/fs/safe-fs-sweep';
+import { recordRunsIn, sweepLeftoverRuns } from '../tools/exec/run-ledger';
 
 /** How long shutdown waits for cancelled turns to end: the command kill grace (2 s), its output drain (1 s), and room. */
 const SHUTDOWN_WAIT_MS = 5000;
@@ -228,7 +228,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   // The MCP SDK is loaded only when servers are configured: start-up is a feature.
   const servers = o.mcpServers ?? {};
-  const mcp: McpManager | undefined = Object.keys(servers).length === 0 ? undefined : (await import('./mcp/manager')).createMcpManager({
+  const mcp: McpManager | undefined = Object.keys(servers).length === 0 ? undefined : (await import('../mcp/manager')).createMcpManager({
     servers,
     hold: (name) =>
       o.mcpServers?.[name]?.source === 'project' ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it." : undefined,
