@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redact } from '../src/audit/redact';
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 import { createAuditWriter } from '../src/audit/writer';
 import { median, printRow } from './stats';
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 import { createAuditWriter } from '../src/audit/writer';
 import { ApprovalBroker } from '../src/gate/broker';
 import { type AuditSink, type Caller, Gate } from '../src/gate/gate';

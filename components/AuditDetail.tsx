@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 import { clock, duration, prettyJson, truncate } from './format';
 import { useTheme } from './hooks/use-theme';
 

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 import { auditResultWord, outcomeColor } from './audit-look';
 import { clock, oneLine, truncate } from './format';
 import { windowStart } from './hooks/use-list-cursor';

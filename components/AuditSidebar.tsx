@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 import type { AgentInfo } from '../src/protocol';
 import { clock, truncate } from './format';
 import { useTheme } from './hooks/use-theme';

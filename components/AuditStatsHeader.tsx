@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { AuditStats } from '../src/audit/types';
+import type { AuditStats } from '../src/protocol/audit';
 import { duration, percent } from './format';
 
 const counts = (byKey: Partial<Record<string, number>>): string =>

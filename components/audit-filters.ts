@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 
 /** The record fields the audit browser filters on, each cycled with its own key. */
 export type FilterField = 'tool' | 'outcome' | 'approver' | 'agent';

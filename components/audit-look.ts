@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../src/audit/types';
+import type { AuditRecord } from '../src/protocol/audit';
 import type { Theme } from './theme';
 
 /** The word a row shows: the outcome, else `requested` for a queued request, else the decision. */

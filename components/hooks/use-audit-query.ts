@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { AuditRecord, AuditStats } from '../../src/audit/types';
+import type { AuditRecord, AuditStats } from '../../src/protocol/audit';
 import type { CoreClient } from '../../src/protocol';
 
 export type AuditDay = { loading: boolean; records: AuditRecord[]; stats?: AuditStats };

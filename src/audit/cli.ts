@@ -3,7 +3,7 @@ import { formatAuditSummary, formatAuditTable } from './format';
 import { describeUnreadable, scanAudit } from './reader';
 import { auditStats } from './stats';
 import { safeJsonLine } from '../text/safe-output';
-import type { AuditQuery } from './types';
+import type { AuditQuery } from '../protocol/audit';
 
 type Sink = { write(text: string): unknown };
 

@@ -1,5 +1,5 @@
 import { sanitizeText } from '../text/sanitize';
-import type { AuditRecord, AuditStats } from './types';
+import type { AuditRecord, AuditStats } from '../protocol/audit';
 
 type Column = { title: string; width: number; cell: (r: AuditRecord) => string };
 

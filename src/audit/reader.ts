@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRepairMarker } from './tail-repair';
-import type { AuditQuery, AuditRecord } from './types';
+import type { AuditQuery, AuditRecord } from '../protocol/audit';
 import { AUDIT_FILE_PATTERN, auditFileName } from './writer';
 
 /**

@@ -1,4 +1,4 @@
-import type { AuditRecord, AuditStats } from './types';
+import type { AuditRecord, AuditStats } from '../protocol/audit';
 
 /**
  * Summarises audit records. Definitions:

@@ -3,7 +3,7 @@ import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { redact } from './redact';
 import { repairTornTail, writeWhole } from './tail-repair';
-import type { AuditRecord } from './types';
+import type { AuditRecord } from '../protocol/audit';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
 export type AuditEntry = Omit<AuditRecord, 'ts' | 'sessionId'> & { ts?: string; sessionId?: string };

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { redactThenCut } from '../audit/redact';
-import type { AuditRecord, AuditWrite } from '../audit/types';
+import type { AuditRecord, AuditWrite } from '../protocol/audit';
 import type { ToolSpec } from '../llm/types';
 import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
 import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';

@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../audit/types';
+import type { AuditRecord } from '../protocol/audit';
 import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from '../protocol';
 
 const RECENT_AUDIT = 50;

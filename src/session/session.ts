@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CheckpointStore } from '../agent/checkpoints';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
-import type { AuditWrite } from '../audit/types';
+import type { AuditWrite } from '../protocol/audit';
 import { createAuditWriter } from '../audit/writer';
 import { ApprovalBroker, type BrokerEvent } from '../gate/broker';
 import { Gate } from '../gate/gate';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDay, runAuditCli } from '../../src/audit/cli';
 import { fit } from '../../src/audit/format';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import { makeTemp, record, writeDays } from './helpers';
 
 let dir: string;

@@ -4,7 +4,7 @@
  * and the model is told `audit_unavailable`. A request whose `requested` line fails is never shown.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditPhase, AuditRecord } from '../../src/audit/types';
+import type { AuditPhase, AuditRecord } from '../../src/protocol/audit';
 import type { AuditSink } from '../../src/gate/gate';
 import type { ToolResultEnvelope } from '../../src/protocol';
 import { createGateHarness, type GateHarness, type HarnessOptions } from '../helpers/gate-harness';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactString, redactThenCut } from '../../src/audit/redact';
 import { EXCLUDED_RULES, RULE_KEYWORDS, presetRuleKinds } from '../../src/audit/secret-maintained';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import { type AuditWriter, createAuditWriter } from '../../src/audit/writer';
 import { BENIGN, POSITIVE } from './secret-corpus';
 import { record } from './helpers';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import { type AuditEntry, createAuditWriter, utcDay } from '../../src/audit/writer';
 import { record } from './helpers';
 

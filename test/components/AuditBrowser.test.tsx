@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { AuditBrowser } from '../../components/AuditBrowser';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import type { AgentInfo } from '../../src/protocol';
 import { FakeCore, makeAuditRecord, makeStats } from '../helpers/fake-core';
 import { KEY, press, type, waitForFrame, waitUntil } from '../helpers/ink';

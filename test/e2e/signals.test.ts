@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import { processAlive } from '../../src/tools/exec/process-kill';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { type PtyApp, WARDEN_BIN, startWarden } from '../helpers/pty';

@@ -1,6 +1,6 @@
 /** The audit tells who decided: policy, rule, grant, human or none — never "human" for what a rule allowed. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import type { Approver } from '../../src/protocol';
 import { createGateHarness, type GateHarness, type HarnessOptions } from '../helpers/gate-harness';
 

@@ -1,5 +1,5 @@
 import { initialCoreState } from '../../src/session/session-state';
-import type { AuditRecord, AuditStats } from '../../src/audit/types';
+import type { AuditRecord, AuditStats } from '../../src/protocol/audit';
 import type {
   ApprovalRequest,
   CoreClient,

@@ -16,7 +16,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realp
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { AuditRecord } from '../../src/audit/types';
+import type { AuditRecord } from '../../src/protocol/audit';
 import { ApprovalBroker, type BrokerEvent } from '../../src/gate/broker';
 import { type AuditSink, type Caller, Gate } from '../../src/gate/gate';
 import { GrantStore } from '../../src/gate/grants';

@@ -1,4 +1,4 @@
-import type { Approver, Outcome, Risk } from '../protocol';
+import type { Approver, Outcome, Risk } from './approval';
 
 export type AuditPhase = 'requested' | 'decision' | 'outcome';
 

@@ -1,0 +1,126 @@
+/**
+ * Approval types of the UI↔core contract: what the gate asks a person (`ApprovalRequest` with its
+ * preview and grant scopes), what a person answers (`Decision`), and what a call came to.
+ */
+
+export type RiskLevel = 'low' | 'medium' | 'high';
+export type Risk = { level: RiskLevel; reasons: string[] };
+export type RuleSource = 'builtin' | 'user' | 'project' | 'mode' | 'guard' | 'grant';
+export type RuleRef = { id: string; source: RuleSource };
+
+/** What approve-all may grant; computed by the gate from the call, never by the model. */
+export type GrantMatch =
+  | { kind: 'tool' }
+  | { kind: 'path_glob'; glob: string }
+  | { kind: 'command_prefix'; tokens: string[] }
+  | { kind: 'mcp_server'; server: string }
+  /** web_fetch to exactly this host (no subdomains). */
+  | { kind: 'domain'; domain: string };
+
+export type GrantScope = {
+  /** Tool name the grant covers (for an MCP server grant: `mcp__<server>__*`). */
+  tool: string;
+  match: GrantMatch;
+  /** `agent` limits the grant to the requesting agent; `all` covers every agent. */
+  agents: { kind: 'agent'; agentId: string; agentName: string } | { kind: 'all' };
+  minutes?: number;
+  /** One line a person reads before granting, e.g. "execute_command `npm test *`, all agents". */
+  label: string;
+  /** The exact policy rule (JSON) this grant amounts to. */
+  ruleText: string;
+};
+
+export type Grant = GrantScope & { id: string; createdAt: string; expiresAt?: string; uses: number };
+
+export type ApprovalPreview =
+  /** `binary`: the file being replaced holds a NUL byte; `before` then describes it instead of showing it. */
+  | { kind: 'diff'; path: string; before: string; after: string; isNew: boolean; binary?: true }
+  | {
+      kind: 'command';
+      command: string;
+      cwd: string;
+      timeoutMs: number;
+      sandboxed: boolean;
+      parts: string[];
+      notes: string[];
+      /**
+       * Every path the command writes, as the guard reads it (relative to the project when inside it).
+       * `protected`: the protected-path pattern it hits; `scratch`: the sandbox's private /tmp or /dev;
+       * `dynamic`: only known at run time.
+       */
+      writes?: { path: string; protected?: string; scratch?: true; dynamic?: true }[];
+    }
+  | { kind: 'plan'; title: string; steps: string[] }
+  | { kind: 'question'; question: string; options?: string[] }
+  /** `effects`: what the call will do, in the tool's own words (e.g. the files a revert restores). */
+  | { kind: 'json'; effects?: string[] };
+
+export type ApprovalRequest = {
+  id: string;
+  agentId: string;
+  agentName: string;
+  parentAgentId?: string;
+  taskId: string;
+  step?: { index: number; total?: number; title?: string };
+  /** The model's stated reason for the call, when it gave one. */
+  why?: string;
+  tool: string;
+  args: unknown;
+  argsHash: string;
+  risk: Risk;
+  rule: RuleRef;
+  /** One sentence saying why the policy asks. */
+  explanation: string;
+  preview: ApprovalPreview;
+  reversible: boolean;
+  createdAt: string;
+  expiresAt?: string;
+  grantOptions: GrantScope[];
+  /** Set when an edit was refused; the request stays pending. */
+  editError?: string;
+  /**
+   * Bumped by the core whenever a still-pending request changes (e.g. an edit was refused again),
+   * so the UI knows a decision it sent was answered and the request takes a new one.
+   */
+  revision?: number;
+};
+
+export type Decision =
+  | { kind: 'approve' }
+  | { kind: 'approve_all'; scope: GrantScope }
+  | { kind: 'reject'; reason?: string }
+  | { kind: 'skip' }
+  | { kind: 'edit'; args: unknown }
+  | { kind: 'cancel_task' }
+  /** Answers for propose_plan (edited steps) and ask_user. */
+  | { kind: 'answer'; text: string }
+  | { kind: 'approve_plan'; steps: string[] };
+
+export type Outcome = 'executed' | 'rejected' | 'skipped' | 'blocked' | 'cancelled' | 'timeout' | 'error';
+export type Approver = 'policy' | 'rule' | 'grant' | 'human' | 'none';
+
+/** Why a request ended without a person's decision; each failure has its own code. */
+export type FailCode =
+  | 'timeout'
+  | 'no_approver'
+  | 'input_closed'
+  | 'gate_error'
+  | 'invalid_input'
+  | 'task_cancelled'
+  | 'expired'
+  | 'repeat_rejected'
+  | 'token_mismatch'
+  | 'file_changed'
+  /** The decision line could not be written to the audit log: nothing runs without it. */
+  | 'audit_unavailable';
+
+/** The JSON every tool call returns to the model. */
+export type ToolResultEnvelope = {
+  status: Outcome;
+  by?: 'user' | 'policy' | 'guard' | 'grant' | 'gate' | 'tool';
+  reason?: string;
+  rule?: string;
+  retry?: boolean;
+  output?: string;
+  data?: unknown;
+};

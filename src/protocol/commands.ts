@@ -1,0 +1,61 @@
+/**
+ * Commands of the UI↔core contract: imperative, sent with `CoreClient.send`. Each is documented with
+ * the event that answers it. Every event also moves `snapshot()` on, so a UI that only renders the
+ * snapshot sees the effect too. A command that cannot be carried out is answered by a `notice`.
+ */
+import type { Decision } from './approval';
+import type { AuditQuery } from './audit';
+import type { Mode } from './state';
+
+export type CoreCommand =
+  /**
+   * A prompt for the main agent's next turn (ignored when blank). Answered by `state_changed` (the
+   * user's line), then the turn's `message_delta`/`tool_started`/… and `turn_done`; while a turn
+   * runs, a `notice` says to wait instead.
+   */
+  | { type: 'submit'; text: string }
+  /**
+   * A person's decision on pending request `id`. Answered by `approval_resolved` (with `state_changed`);
+   * a refused edit keeps the request pending with `editError` and a bumped `revision`; an unknown or
+   * finished id gets a `notice`.
+   */
+  | { type: 'decide'; id: string; decision: Decision }
+  /**
+   * The UI could not read a key press as a decision for request `id`. Answered by
+   * `approval_input_invalid` (count and limit); at the limit the request ends with
+   * `approval_resolved` (`invalid_input`).
+   */
+  | { type: 'report_invalid_input'; id: string }
+  /** Cancels the running turn. Answered by its `turn_done`; a `notice` when nothing runs. */
+  | { type: 'cancel' }
+  /** Switches the permission mode. Answered by a `notice` ("Mode: …"); an unknown mode gets a warning `notice`. */
+  | { type: 'set_mode'; mode: Mode }
+  /** Ends a session grant. Answered by a `notice` (revoked, or no such grant). */
+  | { type: 'revoke_grant'; grantId: string }
+  /** Writes a grant's rule to the project's or the user's policy.json. Answered by a `notice` naming the file, or the error. */
+  | { type: 'save_grant'; grantId: string; target: 'project' | 'user' }
+  /**
+   * Reverts the last `turns` turns through the gate (as `revert_turn`): answered by
+   * `approval_requested` for the person to confirm, then a `notice` with the outcome.
+   */
+  | { type: 'undo'; turns: number }
+  /** Cancels any turn and empties the transcript. Answered by `state_changed`. */
+  | { type: 'clear' }
+  /** Reads the audit log. Answered by `audit_result` with the same `queryId`. */
+  | { type: 'query_audit'; queryId: string; query: AuditQuery }
+  /** Restarts an MCP server and drops its grants. Answered by a `notice` (restarted, or the error), and `state_changed` as it comes up. */
+  | { type: 'restart_mcp'; server: string }
+  /**
+   * The trust card's answer for the files whose `hash` it showed: `true` trusts them (recorded in
+   * `$WARDEN_HOME/trust.json`), `false` keeps their loosening held back. Answered by
+   * `trust_changed` (and a notice); if the files changed since the card was shown, nothing is
+   * trusted and a new card comes with the new `trust_changed`.
+   */
+  | { type: 'trust_project'; trust: boolean; hash: string }
+  /**
+   * The UI's input ended (EOF): nobody can decide any more. Every pending request ends with
+   * `approval_resolved` (`input_closed`), and the running turn is cancelled (its `turn_done`).
+   */
+  | { type: 'input_closed' }
+  /** The UI is leaving: the running turn is cancelled (its `turn_done`); the UI does not wait for more. */
+  | { type: 'quit' };

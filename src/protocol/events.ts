@@ -1,0 +1,41 @@
+/** Events of the UI↔core contract: facts the core reports, in the past tense. */
+import type { ApprovalRequest, Approver, Outcome, ToolResultEnvelope } from './approval';
+import type { AuditRecord, AuditStats } from './audit';
+import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './state';
+
+/**
+ * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
+ * streamIdleTimeoutSec), `turn_timeout` (one answer took longer than turnTimeoutSec), `truncated`
+ * (the stream ended with no finish_reason and no [DONE]; its tool calls did not run),
+ * `context_window`, `max_steps`, or `model_error` (any other failure of the model server).
+ */
+export type TurnStop = 'idle_timeout' | 'turn_timeout' | 'truncated' | 'context_window' | 'max_steps' | 'model_error';
+
+/** Everything the core tells the UI; each `CoreCommand` names the event that answers it. */
+export type CoreEvent =
+  | { type: 'state_changed' }
+  | { type: 'message_delta'; agentId: string; text: string }
+  | { type: 'message_done'; agentId: string; text: string }
+  | { type: 'tool_started'; agentId: string; callId: string; tool: string; args: unknown }
+  | { type: 'tool_finished'; agentId: string; callId: string; tool: string; result: ToolResultEnvelope }
+  | { type: 'approval_requested'; request: ApprovalRequest }
+  | {
+      type: 'approval_resolved';
+      requestId: string;
+      outcome: Outcome;
+      approver: Approver;
+      reason?: string;
+    }
+  | { type: 'approval_input_invalid'; requestId: string; count: number; limit: number }
+  | { type: 'agent_spawned'; agent: AgentInfo }
+  | { type: 'agent_finished'; agentId: string; status: AgentStatus; report?: string }
+  | { type: 'plan_updated'; plan: PlanState }
+  /** A turn ended; `stop` says why when it ended early (which timer fired, a cut stream, …). */
+  | { type: 'turn_done'; agentId: string; text: string; stop?: TurnStop }
+  | { type: 'audit_recorded'; record: AuditRecord }
+  | { type: 'audit_result'; queryId: string; records: AuditRecord[]; stats: AuditStats }
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
+  /** The project's trust changed (the person answered the card, or its files changed). */
+  | { type: 'trust_changed'; trust: ProjectTrustState }
+  | { type: 'error'; message: string };
+

@@ -1,0 +1,81 @@
+/** The core's state as the UI sees it: `CoreClient.snapshot()` returns a `CoreState`. */
+import type { ApprovalRequest, Grant, Outcome, RuleSource } from './approval';
+import type { AuditRecord } from './audit';
+
+export type Mode = 'manual' | 'auto-edit' | 'plan' | 'auto';
+export const MODES: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
+
+export type AgentStatus = 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
+export type AgentInfo = {
+  id: string;
+  name: string;
+  parentId?: string;
+  taskId: string;
+  task: string;
+  status: AgentStatus;
+  report?: string;
+};
+
+export type ToolCardStatus = 'running' | 'waiting' | Outcome;
+export type TranscriptEntry =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; agentId: string; text: string; streaming: boolean }
+  | {
+      kind: 'tool';
+      id: string;
+      agentId: string;
+      tool: string;
+      summary: string;
+      status: ToolCardStatus;
+      result?: string;
+    }
+  | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string };
+
+export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
+
+
+/** One place policy rules were loaded from, as the core reports it for /policy. `held`: rules kept back (untrusted project). */
+export type PolicySourceInfo = { source: RuleSource; path?: string; rules: number; error?: string; held?: number };
+
+/** One rule or setting of a project's `.warden` files that would loosen the gate. */
+export type LooseningItem = { kind: 'rule' | 'setting'; file: string; text: string };
+
+/**
+ * Whether the project's `.warden/policy.json` and `config.json` may loosen the gate. `none`: they
+ * loosen nothing, there is nothing to trust. `untrusted`: `items` are held back (ask and deny rules
+ * count anyway). `trusted`: `items` are in force, bound to `hash` (a change needs trust again).
+ * `asking`: the trust card is waiting for the person. `by`: where trust came from.
+ */
+export type ProjectTrustState = {
+  status: 'none' | 'untrusted' | 'trusted';
+  asking: boolean;
+  hash: string;
+  items: LooseningItem[];
+  by?: 'record' | 'flag' | 'person';
+  /** Where the trust record is kept (`$WARDEN_HOME/trust.json`). */
+  store: string;
+};
+
+export type CoreState = {
+  sessionId: string;
+  root: string;
+  model: { name: string; demo: boolean };
+  mode: Mode;
+  sandboxed: boolean;
+  busy: boolean;
+  pending: ApprovalRequest[];
+  grants: Grant[];
+  agents: AgentInfo[];
+  transcript: TranscriptEntry[];
+  plan?: PlanState;
+  usage: { promptTokens: number; completionTokens: number };
+  recentAudit: AuditRecord[];
+  mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
+  /** Where the active rules came from; optional, the UI says so when a core does not report it. */
+  policy?: { sources: PolicySourceInfo[] };
+  /** The project's trust; absent from a core that does not report it. */
+  trust?: ProjectTrustState;
+  /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
+  auditUnavailable?: { error: string; since: string };
+};
+
