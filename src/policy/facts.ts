@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
-import type { SandboxInfo, ToolDefinition } from '../tools/types';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
 import type { PathFence, PathVerdict } from './guards/path-guard';
+import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
 
 /**
  * One path a command writes. `scratch`: the sandbox's private `/tmp` (or `/dev/shm`), gone after the
@@ -13,7 +13,7 @@ export type WriteFact = { target: string; verdict: PathVerdict; scratch?: true; 
 /** What the guards learned about a call; the policy decides on these facts, never on raw strings. */
 export type CallFacts = {
   tool: string;
-  kind: ToolDefinition['kind'];
+  kind: ToolKind;
   args: Record<string, unknown>;
   /** Every path argument, checked by the fence (an absent optional path is the project root). */
   paths: { field: string; verdict: PathVerdict }[];
@@ -35,7 +35,7 @@ export type CallFacts = {
 export type FactDeps = { fence: PathFence; commands: CommandGuard; sandbox: SandboxInfo };
 
 /** Runs the guards a tool declares over its (already schema-valid) arguments. Never throws. */
-export function gatherFacts(tool: ToolDefinition, args: Record<string, unknown>, deps: FactDeps): CallFacts {
+export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, deps: FactDeps): CallFacts {
   const g = tool.guarded ?? {};
   const paths = (g.paths ?? []).map((field) => {
     const value = args[field];

@@ -1,12 +1,9 @@
 import type { z } from 'zod';
 import type { CommandGuard } from '../policy/command/command-types';
 import type { PathFence } from '../policy/guards/path-guard';
+import type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
 
-/** How a tool touches the world; the policy allows `read` tools by default and asks for the rest. */
-export type ToolKind = 'read' | 'write' | 'execute' | 'network' | 'interact';
-
-/** Sandbox availability, decided once per session. */
-export type SandboxInfo = { kind: 'bwrap'; path: string } | { kind: 'none'; reason: string };
+export type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
 
 /** A file's content before a write: its bytes and mode, or that it did not exist. */
 export type PreImage = { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'absent' };
@@ -39,19 +36,6 @@ export type ToolContext = {
 export type ToolOutput =
   | { ok: true; output: string; data?: unknown }
   | { ok: false; error: string; data?: unknown };
-
-/**
- * Which arguments the hard guards must check before the policy sees the call: paths go through the
- * path fence, the command through the command guard, the URL through the SSRF guard.
- */
-export type GuardedArgs = {
-  /** Path arguments; an absent optional path means the project root. */
-  paths?: string[];
-  command?: string;
-  url?: string;
-  /** A string argument whose UTF-8 size is capped (write_file content). */
-  maxBytes?: { field: string; bytes: number };
-};
 
 /** A tool as the model sees it plus its executor. Executors are reachable only through the gate. */
 export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
