@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { type AnyTool, defineTool, type ToolDefinition, type ToolOutput } from '../types';
 import { createWebFetchTool, type WebFetchEffects } from './web-fetch';
+import type { SearchProvider, SearchResult } from './search-provider';
 import { createSearxngProvider, type SearxngOptions } from './web-searxng';
 
-export type SearchResult = { title: string; url: string; snippet: string };
-
-/** A web search backend. Contract: rejects with a one-line message; honours `signal`. */
-export type SearchProvider = {
-  name: string;
-  search(query: string, signal: AbortSignal): Promise<SearchResult[]>;
-};
+export type { SearchProvider, SearchResult } from './search-provider';
 
 /** How the search provider is configured; absent means web_search is not offered. */
 export type WebSearchConfig = ({ kind: 'searxng' } & SearxngOptions) | { kind: 'provider'; provider: SearchProvider };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchProvider, SearchResult } from './web-search';
+import type { SearchProvider, SearchResult } from './search-provider';
 
 /** Where a SearXNG-compatible instance lives and how to talk to it. */
 export type SearxngOptions = {
