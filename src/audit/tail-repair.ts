@@ -1,4 +1,7 @@
-import type { AuditFs } from './writer';
+import type * as nodeFs from 'node:fs';
+
+/** The synchronous file operations the writer needs (defined here, below writer.ts, so the two do not import each other). */
+export type AuditFs = Pick<typeof nodeFs, 'mkdirSync' | 'openSync' | 'writeSync' | 'closeSync' | 'fstatSync' | 'readSync' | 'fdatasync' | 'statfsSync'>;
 
 /** The marker line written after a torn tail; readers count it, and the line before it as torn. */
 export type RepairMarker = { ts: string; sessionId: string; repair: 'torn_line'; tornBytes: number; note: string };

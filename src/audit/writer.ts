@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { redact } from './redact';
-import { repairTornTail, writeWhole } from './tail-repair';
+import { type AuditFs, repairTornTail, writeWhole } from './tail-repair';
 import type { AuditRecord } from '../protocol/audit';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
@@ -25,8 +25,7 @@ export type AuditWriterOptions = {
   fs?: AuditFs;
 };
 
-/** The synchronous file operations the writer needs. */
-export type AuditFs = Pick<typeof nodeFs, 'mkdirSync' | 'openSync' | 'writeSync' | 'closeSync' | 'fstatSync' | 'readSync' | 'fdatasync' | 'statfsSync'>;
+export type { AuditFs } from './tail-repair';
 
 /** What an append did: the record as redacted, and whether its line is in the file, whole. */
 export type AuditAppend = { ok: true; record: AuditRecord } | { ok: false; record: AuditRecord; error: Error };
