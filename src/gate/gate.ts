@@ -1,6 +1,10 @@
 /**
- * The one gate every tool call passes (DESIGN.md, "The one path of a tool call"): schema, hard
- * guards, policy, grants, a person, a one-time token, the re-check at execution, the audit.
+ * The one gate every tool call passes, in this order: the arguments' schema (tools/parse-args);
+ * the hard guards — path fence, command guard, SSRF, size caps — which deny and no person can
+ * override (policy/facts); the policy rules, deny → ask → allow, with the mode and the risk
+ * (policy/resolve); the session's grants; a person, for whatever still asks (broker); a one-time
+ * token bound to the hash of the arguments (tokens); the guards again at execution (executor);
+ * and one audit record per decision and per outcome, written before any effect.
  * This file is the orchestration; each step lives in its own module.
  */
 import { randomUUID } from 'node:crypto';
