@@ -14,7 +14,7 @@ export function gateError(reason: string): Ending {
   return { envelope: { status: 'error', by: 'gate', reason, retry: false }, outcome: 'error', approver: 'none', reason };
 }
 
-/** The decision line could not be written, so the call did not run (DESIGN: no audit line, no execution). */
+/** The decision line could not be written, so the call did not run (no audit line, no execution). */
 export function auditUnavailable(error: string, approver: Approver): Ending {
   const reason = `audit_unavailable: the audit log cannot be written (${error}); nothing ran.`;
   return { envelope: { status: 'error', by: 'gate', reason, retry: false }, outcome: 'error', approver, reason };
