@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
 import { safeClient } from '../src/text/safe-client';
-import { ApprovalDrawer, type ApprovalDrawerProps } from './ApprovalDrawer';
+import { ApprovalDrawer, type ApprovalDrawerProps } from './drawer/ApprovalDrawer';
 import { AuditBanner } from './AuditBanner';
 import { AuditSidebar } from './AuditSidebar';
 import { ConversationPane } from './ConversationPane';

@@ -10,7 +10,7 @@ import { useListCursor } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
 import { TextField } from './TextField';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 
 type Props = {
   client: CoreClient;

@@ -5,7 +5,7 @@ import { clock, truncate } from './format';
 import { useListCursor, windowStart } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 
 type Props = { client: CoreClient; grants: Grant[]; isActive: boolean; width: number; rows: number; onClose: () => void };
 

@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { SLASH_COMMANDS } from './commands';
-import { KEY_HELP } from './keymap';
+import { KEY_HELP } from './keys/keymap';
 import { Panel } from './Panel';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 
 type Props = { isActive: boolean; width: number; maxRows: number; onClose: () => void };
 

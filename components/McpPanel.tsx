@@ -5,7 +5,7 @@ import { oneLine, truncate } from './format';
 import { useListCursor } from './hooks/use-list-cursor';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 
 type Props = { client: CoreClient; servers: CoreState['mcp']; isActive: boolean; width: number; onClose: () => void };
 

@@ -5,7 +5,7 @@ import type { CoreState, Mode } from '../src/protocol';
 import { oneLine } from './format';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 
 type Props = {
   mode: Mode;

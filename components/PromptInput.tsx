@@ -3,7 +3,7 @@ import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { complete, SLASH_COMMANDS } from './commands';
 import { truncate } from './format';
 import { usePromptHistory } from './hooks/use-prompt-history';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 import { useTheme } from './hooks/use-theme';
 import { TextField } from './TextField';
 

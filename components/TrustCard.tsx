@@ -2,7 +2,7 @@ import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { CoreClient, ProjectTrustState } from '../src/protocol';
 import { oneLine, truncate } from './format';
-import { useKeys } from './hooks/use-keys';
+import { useKeys } from './keys/use-keys';
 import { useTheme } from './hooks/use-theme';
 import { Panel } from './Panel';
 

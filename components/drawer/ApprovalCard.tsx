@@ -1,123 +1,55 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { ApprovalRequest } from '../src/protocol';
+import type { ApprovalRequest } from '../../src/protocol';
 import { ApprovalDetails } from './ApprovalDetails';
 import { ApprovalHelp } from './ApprovalHelp';
-import { ApprovalPreview } from './ApprovalPreview';
-import { approvalDetailLines, compactDetailLines, type DetailLine } from './approval-details';
-import type { DiffLayout } from './diff-rows';
-import { EditArgs } from './EditArgs';
-import { GrantChooser } from './GrantChooser';
-import { type CardCallbacks, useApprovalCard } from './hooks/use-approval-card';
-import { useApprovalKeys } from './hooks/use-approval-keys';
-import { externalEditField, useCardPreview } from './hooks/use-card-preview';
-import { RejectReason } from './RejectReason';
+import type { CardGeometry, CardPreview } from './card-layout';
+import type { CardState } from './drawer-state';
+import { EditArgs } from './forms/EditArgs';
+import { GrantChooser } from './forms/GrantChooser';
+import { PlanStepsEditor } from './forms/PlanStepsEditor';
+import { RejectReason } from './forms/RejectReason';
+import { ApprovalPreview } from './preview/ApprovalPreview';
 
 export type ApprovalCardProps = {
   request: ApprovalRequest;
+  /** The card's state in the drawer's reducer: its mode, scroll and question cursor. */
+  card: CardState;
+  geometry: CardGeometry;
+  preview: CardPreview;
   width: number;
   height: number;
   /** False while a decision for this request is on its way, or when the drawer has no focus. */
   isActive: boolean;
-  nowMs: number;
-  parentName?: string;
-  fullScreen: boolean;
-  layout: DiffLayout;
-  callbacks: CardCallbacks;
 };
 
 /**
  * One request: who asks, why, what, the risk and the rule, then the preview or the form the person
- * opened (grant scope, reject reason, argument editor, help). Keyed by request id in the drawer, so
- * every form and scroll position starts fresh on another request.
+ * opened (grant scope, reject reason, argument or step editor, help). A view: the drawer owns the
+ * state and the keys; forms send what they decide through the drawer's channel. Keyed by request
+ * id in the drawer, so every form starts fresh on another request.
  */
 export function ApprovalCard(props: ApprovalCardProps) {
-  const { request, width, height, callbacks } = props;
+  const { request, card, geometry, width, isActive } = props;
   const kind = request.preview.kind;
-  // Full details need room; short drawers and full screen keep what, risk and a refused edit.
-  const full = approvalDetailLines(request, width, props.nowMs, props.parentName);
-  const lines: DetailLine[] =
-    props.fullScreen || full.length > height - 8 ? compactDetailLines(request, width) : full;
-  const detailRows = Math.min(lines.length, Math.max(1, height - 4));
-  const bodyHeight = Math.max(3, height - detailRows - 1);
-  const preview = useCardPreview(request, width, bodyHeight, props.layout);
-  const { mode, setMode, onAction } = useApprovalCard(request, callbacks, preview.scroll.move);
-  const back = () => setMode('keys');
-  const canExternalEdit = externalEditField(request) !== undefined;
-  useApprovalKeys({
-    isActive: props.isActive && mode === 'keys' && kind !== 'question',
-    kind: kind === 'question' ? 'json' : kind,
-    canExternalEdit,
-    onAction,
-  });
-  const formActive = props.isActive;
+  const height = geometry.bodyHeight;
   let body: ReactNode;
-  if (mode === 'help') {
-    body = <ApprovalHelp kind={kind} width={width} isActive={formActive} onClose={back} />;
-  } else if (mode === 'grant') {
-    body = (
-      <GrantChooser
-        options={request.grantOptions}
-        width={width}
-        height={bodyHeight}
-        isActive={formActive}
-        onConfirm={(scope) => callbacks.decide({ kind: 'approve_all', scope })}
-        onBack={back}
-      />
-    );
-  } else if (mode === 'reject') {
-    body = (
-      <RejectReason
-        width={width}
-        isActive={formActive}
-        subject={kind === 'plan' ? 'the plan' : `this ${request.tool} call`}
-        onSend={(reason) => callbacks.decide(reason === undefined ? { kind: 'reject' } : { kind: 'reject', reason })}
-        onBack={back}
-      />
-    );
-  } else if (mode === 'edit') {
-    body = (
-      <EditArgs
-        args={request.args}
-        width={width}
-        height={bodyHeight}
-        isActive={formActive}
-        externalHint={canExternalEdit ? 'Esc then E: $EDITOR on the content' : undefined}
-        onSave={(args) => {
-          back();
-          callbacks.decide({ kind: 'edit', args });
-        }}
-        onCancel={back}
-      />
-    );
+  if (card.mode === 'help') {
+    body = <ApprovalHelp kind={kind} width={width} />;
+  } else if (card.mode === 'grant') {
+    body = <GrantChooser options={request.grantOptions} width={width} height={height} isActive={isActive} />;
+  } else if (card.mode === 'reject') {
+    body = <RejectReason width={width} isActive={isActive} subject={kind === 'plan' ? 'the plan' : `this ${request.tool} call`} />;
+  } else if (card.mode === 'edit') {
+    body = <EditArgs request={request} width={width} height={height} isActive={isActive} />;
+  } else if (card.mode === 'plan_edit' && request.preview.kind === 'plan') {
+    body = <PlanStepsEditor steps={request.preview.steps} width={width} height={height} isActive={isActive} />;
   } else {
-    body = (
-      <ApprovalPreview
-        request={request}
-        preview={preview}
-        width={width}
-        height={bodyHeight}
-        isActive={formActive && (mode === 'plan_edit' || kind === 'question')}
-        planEditing={mode === 'plan_edit'}
-        handlers={{
-          onPlanSave: (steps) => {
-            back();
-            callbacks.decide({ kind: 'approve_plan', steps });
-          },
-          onPlanCancelEdit: back,
-          onAnswer: (text) => callbacks.decide({ kind: 'answer', text }),
-          onDecline: () => callbacks.decide({ kind: 'reject' }),
-          onCancelTask: () => callbacks.decide({ kind: 'cancel_task' }),
-          onQueue: callbacks.queue,
-          onHelp: () => setMode('help'),
-          onInvalid: callbacks.invalid,
-        }}
-      />
-    );
+    body = <ApprovalPreview request={request} preview={props.preview} card={card} width={width} height={height} isActive={isActive} />;
   }
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <ApprovalDetails lines={lines.slice(0, detailRows)} width={width} />
+    <Box flexDirection="column" width={width} height={props.height} overflow="hidden">
+      <ApprovalDetails lines={geometry.lines.slice(0, geometry.detailRows)} width={width} />
       <Text dimColor>{'─'.repeat(Math.max(0, width))}</Text>
       {body}
     </Box>

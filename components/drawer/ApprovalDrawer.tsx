@@ -1,20 +1,17 @@
-import { Box, Text } from 'ink';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { ApprovalRequest, CoreClient, Decision } from '../src/protocol';
+import { Box, Text, useStdin, useStdout } from 'ink';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ApprovalRequest, CoreClient } from '../../src/protocol';
+import { useTheme } from '../hooks/use-theme';
+import { keyId } from '../keys/keymap';
+import { useKeys } from '../keys/use-keys';
 import { ApprovalCard } from './ApprovalCard';
-import { ApprovalFooter, type FooterMessage } from './ApprovalFooter';
+import { ApprovalFooter } from './ApprovalFooter';
 import { ApprovalQueue } from './ApprovalQueue';
-import type { DiffLayout } from './diff-rows';
-import { ApprovalKeyGateContext } from './hooks/use-approval-input';
-import { useApprovalCursor } from './hooks/use-approval-cursor';
-import { useApprovalDecisions } from './hooks/use-approval-decisions';
-import { APPROVAL_KEY_HINT } from './hooks/use-approval-keys';
-import { useApprovalNow } from './hooks/use-approval-now';
-import type { CardCallbacks, CardMode } from './hooks/use-approval-card';
-import { useBell } from './hooks/use-bell';
-import { type SpawnEditor, useExternalEditor } from './hooks/use-external-editor';
-import { useGraceWindow } from './hooks/use-grace-window';
-import { useTheme } from './hooks/use-theme';
+import { cardGeometry, cardPreview, previewLines } from './card-layout';
+import { DrawerContext } from './drawer-context';
+import { type DrawerAction, type DrawerEffect, gateKey, initialDrawerState, isDeciding, reduceDrawer, selected } from './drawer-state';
+import { editExternally, type SpawnEditor } from './external-editor';
+import { buildDiffModel } from './preview/diff-rows';
 
 export type ApprovalDrawerProps = {
   client: CoreClient;
@@ -34,126 +31,152 @@ export type ApprovalDrawerProps = {
 };
 
 /**
- * The gate's face: the queue of pending approvals and the card under the cursor. Talks to the
- * core only through `client` (decide, report_invalid_input). Contract: a decision is sent at most
- * once per request, and keys are ignored for 400 ms after the card under the cursor changed by
- * itself, so a key meant for one card never lands on another.
+ * The gate's face: the queue of pending approvals and the card under the cursor. Its state is one
+ * pure reducer (drawer-state.ts) held in a ref that every key reads and writes, so a burst of keys
+ * sees what the keys before it did; this component feeds it keys and core events and runs the
+ * effects it returns. Talks to the core only through `client` (decide, report_invalid_input,
+ * cancel). Contract: a decision is sent at most once per request, and keys are ignored for 400 ms
+ * after the card under the cursor changed by itself, so a key meant for one card never lands on
+ * another.
  */
 export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const { client, pending, width, height } = props;
   const now = props.now ?? Date.now;
-  const nowMs = useApprovalNow(now);
-  const cursor = useApprovalCursor(pending);
-  const selected = cursor.selected;
-  const grace = useGraceWindow(selected?.id, now);
-  const decisions = useApprovalDecisions(client, pending);
-  const externalEdit = useExternalEditor(props.spawnEditor, props.editor ?? process.env.EDITOR);
-  const [fullScreen, setFullScreen] = useState(false);
-  const [layout, setLayout] = useState<DiffLayout>('split');
-  const [message, setMessage] = useState<{ id: string } & FooterMessage>();
-  const [cardMode, setCardMode] = useState<{ id: string; mode: CardMode }>();
-  useBell(pending.length > 0, props.ringBell);
   const theme = useTheme();
+  const { write } = useStdout();
+  const { stdin, isRawModeSupported } = useStdin();
+  const store = useRef(initialDrawerState());
+  const [state, setState] = useState(store.current);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(props);
+  latest.current = props;
 
-  const onFullScreen = props.onFullScreen;
-  const fullRef = useRef(false);
-  useEffect(() => () => void (fullRef.current && onFullScreen?.(false)), [onFullScreen]);
-
-  // A key that arrives before the previous key's effect is on screen would act on what the person
-  // no longer sees (↓ then y in one read approved the card they had just left): until the next
-  // render commits, such keys are dropped.
-  const settling = useRef(false);
-  useLayoutEffect(() => {
-    settling.current = false;
-  });
-  const graceAllow = grace.allow;
-  const allowKey = useCallback(() => !settling.current && graceAllow(), [graceAllow]);
-
-  const say = useCallback((id: string, text: string, tone: FooterMessage['tone']) => setMessage({ id, text, tone }), []);
-  const callbacks: CardCallbacks | undefined = selected && {
-    decide: (decision: Decision) => {
-      if (decisions.decide(selected, decision)) setMessage(undefined);
-    },
-    invalid: (input) => {
-      say(selected.id, `unknown key ${JSON.stringify(input)} · ${APPROVAL_KEY_HINT}`, 'hint');
-      client.send({ type: 'report_invalid_input', id: selected.id });
-    },
-    queue: (delta) => {
-      if (!pending[cursor.index + delta]) return;
-      settling.current = true;
-      grace.noteUserMove();
-      cursor.step(delta);
-    },
-    toggleFullScreen: () => {
-      fullRef.current = !fullScreen;
-      setFullScreen(!fullScreen);
-      onFullScreen?.(!fullScreen);
-    },
-    toggleLayout: () => {
-      if (width < 100) say(selected.id, 'side by side needs 100 columns; showing unified', 'info');
-      setLayout((l) => (l === 'split' ? 'unified' : 'split'));
-    },
-    notice: (text) => say(selected.id, text, 'info'),
-    cancelTurn: () => client.send({ type: 'cancel' }),
-    externalEdit,
-    modeChanged: (mode) => {
-      settling.current = true;
-      setCardMode({ id: selected.id, mode });
-    },
+  const dispatch = useCallback((action: DrawerAction) => {
+    const step = reduceDrawer(store.current, action);
+    store.current = step.state;
+    setState(step.state);
+    run(step.effects);
+  }, []);
+  // The effects of a step, against the latest props; effects that answer back dispatch again.
+  const run = (effects: DrawerEffect[]) => {
+    const p = latest.current;
+    for (const effect of effects) {
+      if (effect.kind === 'send') p.client.send(effect.command);
+      else if (effect.kind === 'bell') p.ringBell ? p.ringBell() : write('\u0007');
+      else if (effect.kind === 'full_screen') p.onFullScreen?.(effect.on);
+      else if (effect.kind === 'grace_cancel') clearTimeout(timer.current);
+      else if (effect.kind === 'grace_timer') {
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => dispatch({ type: 'grace_elapsed' }), Math.max(0, effect.ms));
+      } else {
+        const editorVar = p.editor ?? process.env.EDITOR;
+        const terminal = isRawModeSupported ? stdin : {};
+        const result = editExternally(effect.content, effect.fileName, { spawn: p.spawnEditor, editorVar, terminal });
+        dispatch({ type: 'external_edit_done', id: effect.id, field: effect.field, result });
+      }
+    }
   };
+  const gate = useCallback(() => {
+    const step = gateKey(store.current, (latest.current.now ?? Date.now)());
+    if (step.state !== store.current) {
+      store.current = step.state;
+      setState(step.state);
+    }
+    run(step.effects);
+    return step.allowed;
+  }, []);
 
-  const queueRows = fullScreen ? 0 : Math.min(pending.length, Math.max(1, Math.min(5, Math.floor((height - 14) / 2))));
+  // The queue is the core's; a layout effect runs at commit, before any later key is handled.
+  useLayoutEffect(() => dispatch({ type: 'sync', pending, now: now() }), [pending]);
+  // A key that arrives before the previous key's effect is on screen would act on what the person
+  // no longer sees (↓ then y in one read approved the card they had just left): until this commit,
+  // such keys were dropped.
+  useLayoutEffect(() => {
+    store.current = reduceDrawer(store.current, { type: 'painted' }).state;
+  });
+  useEffect(
+    () =>
+      client.subscribe((event) => {
+        if (event.type !== 'approval_input_invalid') return;
+        dispatch({ type: 'invalid_count', requestId: event.requestId, count: event.count, limit: event.limit });
+      }),
+    [client],
+  );
+  // Ages and expiries count up on screen.
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const every = setInterval(() => tick((t) => t + 1), 1000);
+    return () => {
+      clearInterval(every);
+      clearTimeout(timer.current);
+      if (store.current.fullScreen) latest.current.onFullScreen?.(false);
+    };
+  }, []);
+
+  const request = selected(state);
+  const nowMs = now();
+  const parentName = request?.parentAgentId ? client.snapshot().agents.find((a) => a.id === request.parentAgentId)?.name : undefined;
+  const queueRows = state.fullScreen ? 0 : Math.min(state.pending.length, Math.max(1, Math.min(5, Math.floor((height - 14) / 2))));
   const cardHeight = Math.max(4, height - 2 - queueRows - (queueRows ? 1 : 0));
-  const deciding = selected ? decisions.isDeciding(selected) : false;
-  const kind = selected?.preview.kind;
-  const mode = cardMode && cardMode.id === selected?.id ? cardMode.mode : 'keys';
-  const parentName = selected?.parentAgentId
-    ? client.snapshot().agents.find((a) => a.id === selected.parentAgentId)?.name
-    : undefined;
+  const geometry = request && cardGeometry(request, { width, height: cardHeight, fullScreen: state.fullScreen }, nowMs, parentName);
+  // The line diff runs once per request and argument hash (an accepted edit changes the hash).
+  const model = useMemo(() => {
+    const p = request?.preview;
+    return p?.kind === 'diff' ? buildDiffModel(p.before, p.after, p.isNew) : undefined;
+  }, [request?.id, request?.argsHash]);
+  const lines = useMemo(() => request && previewLines(request, width), [request, width]);
+  const preview =
+    request && geometry && cardPreview(request, { model, lines }, { width, bodyHeight: geometry.bodyHeight }, state.layout, state.card.scroll);
+  const deciding = isDeciding(state, request);
 
+  useKeys((input, key) => preview && dispatch({ type: 'key', id: keyId(input, key), view: preview.view }), {
+    isActive: props.isActive && !deciding,
+    gate,
+  });
+
+  const channel = useMemo(() => ({ dispatch, gate }), [dispatch, gate]);
+  const count = state.pending.length ? `${state.index + 1} of ${state.pending.length}` : 'queue empty';
   return (
-    <ApprovalKeyGateContext.Provider value={allowKey}>
+    <DrawerContext.Provider value={channel}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
         <Text wrap="truncate-end" bold inverse color={theme.warn}>
-          {` Approval needed · ${pending.length ? `${cursor.index + 1} of ${pending.length}` : 'queue empty'}${fullScreen ? ' · full screen (f)' : ''} `.padEnd(width)}
+          {` Approval needed · ${count}${state.fullScreen ? ' · full screen (f)' : ''} `.padEnd(width)}
         </Text>
         {queueRows ? (
           <ApprovalQueue
-            pending={pending}
-            selectedId={selected?.id}
-            deciding={decisions.isDeciding}
+            pending={state.pending}
+            selectedId={request?.id}
+            deciding={(r) => isDeciding(state, r)}
             width={width}
             rows={queueRows}
             nowMs={nowMs}
           />
         ) : null}
         {queueRows ? <Text dimColor>{'━'.repeat(Math.max(0, width))}</Text> : null}
-        {selected && callbacks ? (
+        {request && geometry && preview ? (
           <ApprovalCard
-            key={selected.id}
-            request={selected}
+            key={request.id}
+            request={request}
+            card={state.card}
+            geometry={geometry}
+            preview={preview}
             width={width}
             height={cardHeight}
             isActive={props.isActive && !deciding}
-            nowMs={nowMs}
-            parentName={parentName}
-            fullScreen={fullScreen}
-            layout={layout}
-            callbacks={callbacks}
           />
         ) : (
           <Box height={cardHeight} />
         )}
         <ApprovalFooter
           width={width}
-          kind={kind}
-          mode={mode}
-          waiting={grace.waiting}
+          request={request}
+          mode={state.card.mode}
+          waiting={state.waiting}
           deciding={deciding}
-          message={message && message.id === selected?.id ? message : undefined}
-          invalid={selected ? decisions.invalid.get(selected.id) : undefined}
+          message={state.message && state.message.id === request?.id ? state.message : undefined}
+          invalid={request ? state.invalid[request.id] : undefined}
         />
       </Box>
-    </ApprovalKeyGateContext.Provider>
+    </DrawerContext.Provider>
   );
 }

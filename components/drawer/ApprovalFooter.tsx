@@ -1,21 +1,16 @@
 import { Text } from 'ink';
-import { truncate } from './approval-text';
-import type { ApprovalPreview } from '../src/protocol';
-import type { CardMode } from './hooks/use-approval-card';
-import type { InvalidCount } from './hooks/use-approval-decisions';
-import { APPROVAL_KEY_HINT } from './hooks/use-approval-keys';
-import { useTheme } from './hooks/use-theme';
+import type { ApprovalRequest } from '../../src/protocol';
+import { truncate } from '../approval-text';
+import { useTheme } from '../hooks/use-theme';
+import { HELP_CLOSE } from '../keys/keymap';
+import { type CardMode, cardKeysLine, type FooterMessage, type InvalidCount } from './drawer-state';
 
-/** The keys line for the card's kind, or how to leave the form that is open. */
-export function footerKeys(kind: ApprovalPreview['kind'] | undefined, mode: CardMode): string {
-  if (mode === 'help') return 'any key closes the help';
+/** The keys line for the card, from the keymap, or how to leave the form that is open. */
+export function footerKeys(request: ApprovalRequest | undefined, mode: CardMode): string {
+  if (mode === 'help') return HELP_CLOSE;
   if (mode !== 'keys') return 'Esc goes back to the card';
-  if (kind === 'plan') return 'y approve · e edit steps · n reject · c cancel · ↑/↓ queue · ? help';
-  if (kind === 'question') return '↑/↓ Enter answer · n decline · Tab queue · ? help';
-  return `${APPROVAL_KEY_HINT} · ↑/↓ queue`;
+  return request ? cardKeysLine(request) : '';
 }
-
-export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
 
 /**
  * The drawer's last line: "…" while keys are paused, "sending…" after a decision, a hint after an
@@ -23,7 +18,7 @@ export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
  */
 export function ApprovalFooter(props: {
   width: number;
-  kind: ApprovalPreview['kind'] | undefined;
+  request: ApprovalRequest | undefined;
   mode: CardMode;
   waiting: boolean;
   deciding: boolean;
@@ -37,7 +32,7 @@ export function ApprovalFooter(props: {
   if (props.waiting) left = { text: '… card changed, keys paused', color: theme.warn };
   else if (props.deciding) left = { text: 'sending decision…', dim: true };
   else if (props.message) left = { text: props.message.text, color: props.message.tone === 'info' ? theme.accent : theme.warn };
-  else left = { text: footerKeys(props.kind, props.mode), dim: true };
+  else left = { text: footerKeys(props.request, props.mode), dim: true };
   return (
     <Text wrap="truncate-end">
       <Text color={left.color} dimColor={left.dim}>

@@ -1,15 +1,15 @@
 import { Box, Text } from 'ink';
-import type { ApprovalRequest } from '../src/protocol';
+import type { ApprovalRequest } from '../../src/protocol';
 import { riskLabel, shortArgs } from './approval-details';
-import { displayLine, fit, formatAge } from './approval-text';
-import { useTheme } from './hooks/use-theme';
+import { displayLine, fit, formatAge } from '../approval-text';
+import { useTheme } from '../hooks/use-theme';
 
 /**
  * Every pending request, one row each: agent, tool, short arguments, risk and age. Shows a window
  * of `rows` rows that always contains the cursor.
  */
 export function ApprovalQueue(props: {
-  pending: ApprovalRequest[];
+  pending: readonly ApprovalRequest[];
   selectedId: string | undefined;
   deciding: (request: ApprovalRequest) => boolean;
   width: number;

@@ -2,8 +2,8 @@
  * Pure builder for the card's "who, why, what, risk, rule, undo" lines, already wrapped to the
  * width, so the card knows exactly how many rows they take.
  */
-import type { ApprovalRequest } from '../src/protocol';
-import { compactJson, formatAge, formatDuration, wrap } from './approval-text';
+import type { ApprovalRequest } from '../../src/protocol';
+import { compactJson, formatAge, formatDuration, wrap } from '../approval-text';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
 export type DetailLine = { label: string; text: string; tone: DetailTone };

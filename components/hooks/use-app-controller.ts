@@ -46,10 +46,10 @@ export function useAppController(client: CoreClient, state: CoreState) {
   const run = useSlashCommands({ client, mode: state.mode, openOverlay: setOverlay, say: setMessage, quit });
   useAppKeys(
     {
-      onCancelTurn: () => client.send({ type: 'cancel' }),
-      onCycleMode: () => client.send({ type: 'set_mode', mode: nextMode(state.mode) }),
-      onToggleSidebar: () => setSidebar((s) => !s),
-      onToggleAgents: () => setAgentsExpanded((e) => !e),
+      cancel_turn: () => client.send({ type: 'cancel' }),
+      cycle_mode: () => client.send({ type: 'set_mode', mode: nextMode(state.mode) }),
+      toggle_sidebar: () => setSidebar((s) => !s),
+      toggle_agents: () => setAgentsExpanded((e) => !e),
     },
     // The trust card owns the keyboard (its Esc answers it) while it asks.
     { isActive: !drawerOpen && overlay === 'none' && state.trust?.asking !== true, busy: state.busy },

@@ -1,24 +1,20 @@
-import { CHORDS } from '../keymap';
-import { useKeys } from './use-keys';
+import { APP_KEYS, type AppAction, keyId, lookup } from '../keys/keymap';
+import { useKeys } from '../keys/use-keys';
 
-type Handlers = {
-  onCancelTurn: () => void;
-  onToggleSidebar: () => void;
-  onToggleAgents: () => void;
-  onCycleMode: () => void;
-};
+/** What each app-wide key does; `Record` so a new row in APP_KEYS needs its handler here. */
+export type AppKeyHandlers = Record<AppAction, () => void>;
 
 /**
- * App-wide keys while no drawer or panel owns the keyboard: Esc cancels a running turn,
- * Shift+Tab cycles the mode, Ctrl+T and Ctrl+G toggle the sidebar and the sub-agent group.
+ * App-wide keys while no drawer or panel owns the keyboard, looked up in APP_KEYS: Esc cancels a
+ * running turn (nothing when idle), Shift+Tab cycles the mode, Ctrl+T and Ctrl+G toggle the
+ * sidebar and the sub-agent group.
  */
-export function useAppKeys(handlers: Handlers, options: { isActive: boolean; busy: boolean }): void {
+export function useAppKeys(handlers: AppKeyHandlers, options: { isActive: boolean; busy: boolean }): void {
   useKeys(
     (input, key) => {
-      if (key.escape && options.busy) handlers.onCancelTurn();
-      else if (key.tab && key.shift) handlers.onCycleMode();
-      else if (key.ctrl && input === CHORDS.sidebar) handlers.onToggleSidebar();
-      else if (key.ctrl && input === CHORDS.agents) handlers.onToggleAgents();
+      const action = lookup<AppAction>(APP_KEYS, keyId(input, key));
+      if (action === 'cancel_turn' && !options.busy) return;
+      if (action) handlers[action]();
     },
     { isActive: options.isActive },
   );

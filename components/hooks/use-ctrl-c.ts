@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useKeys } from './use-keys';
+import { useKeys } from '../keys/use-keys';
 
 /** How long after a first Ctrl+C a second one quits. */
 export const CTRL_C_WINDOW_MS = 2000;

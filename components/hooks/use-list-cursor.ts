@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useKeys } from './use-keys';
+import { useKeys } from '../keys/use-keys';
 
 /**
  * A cursor over `length` rows moved with ↑/↓, PgUp/PgDn, Home/End; kept in range when the list

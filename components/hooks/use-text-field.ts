@@ -1,7 +1,7 @@
 import type { Key } from 'ink';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { type FieldState, fieldAt, fieldKey } from '../text-field-state';
-import { useKeys } from './use-keys';
+import { useKeys } from '../keys/use-keys';
 
 type Options = {
   value: string;

@@ -1,6 +1,256 @@
 /**
- * The app's global key bindings in one place, so /help and the handlers can't drift apart.
+ * Every key of the UI, one table per context: key → action → help label → where it applies. The
+ * handlers look keys up here, and the footers, inline hints, the drawer's `?` help and /help are
+ * all written from the same rows, so they cannot drift apart. Each table is a
+ * `Record<Action, KeyRow>`: an action without its keys and help text does not compile.
  */
+import type { Key } from 'ink';
+
+/** A key as the tables name it: a printable character ('y', 'E', '?') or a named key ('up', 'ctrl+s'). */
+export type KeyId = string;
+
+/** The card kinds of the approval drawer (preview kinds; a question card has its own table). */
+export type CardKind = 'diff' | 'command' | 'json' | 'plan';
+
+/** When a row is offered on a card: scopes to grant, or a file content to open in $EDITOR. */
+export type CardOffer = 'grants' | 'external_edit';
+
+/** One binding: the keys that trigger it, how help writes them, what it does. */
+export type KeyRow = {
+  keys: readonly KeyId[];
+  /** The keys as help and footers show them. */
+  show: string;
+  /** The `?` / /help line. */
+  help: string;
+  /** The footer's word for it; rows without one are left out of the footer. */
+  footer?: string;
+};
+
+/** A drawer card row: which kinds take it, kind-specific wording, and what must be on offer. */
+export type CardKeyRow = KeyRow & {
+  on: readonly CardKind[];
+  /** Wording for one kind (a plan's `e` edits steps). */
+  byKind?: Partial<Record<CardKind, Partial<Pick<KeyRow, 'help' | 'footer'>>>>;
+  /** Shown in the footer only when the card offers it; without the offer `E` is a mistake. */
+  offer?: CardOffer;
+};
+
+/** The names `keyId` gives keys that are not characters. */
+const NAMED: ReadonlySet<KeyId> = new Set(['up', 'down', 'left', 'right', 'tab', 'shift+tab', 'pgup', 'pgdn', 'home', 'end', 'enter', 'esc', 'backspace']);
+
+/** The key an Ink keypress is, in the tables' names. '' for a bare modifier or nothing. */
+export function keyId(input: string, key: Key): KeyId {
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.leftArrow) return 'left';
+  if (key.rightArrow) return 'right';
+  if (key.tab) return key.shift ? 'shift+tab' : 'tab';
+  if (key.pageUp) return 'pgup';
+  if (key.pageDown) return 'pgdn';
+  if (key.home) return 'home';
+  if (key.end) return 'end';
+  if (key.return) return 'enter';
+  if (key.escape) return 'esc';
+  if (key.backspace || key.delete) return 'backspace';
+  if (key.ctrl) return `ctrl+${input}`;
+  if (key.meta) return `meta+${input}`;
+  return input;
+}
+
+/** A printable key that means nothing here: counted as a mistake (chords and named keys are not). */
+export function isMistake(id: KeyId): boolean {
+  return id !== '' && !id.startsWith('ctrl+') && !id.startsWith('meta+') && !NAMED.has(id);
+}
+
+/** The action bound to `id` in `table`, if any. */
+export function lookup<A extends string>(table: Record<A, KeyRow>, id: KeyId): A | undefined {
+  for (const action of Object.keys(table) as A[]) if (table[action].keys.includes(id)) return action;
+  return undefined;
+}
+
+/** "keys word · keys word" for the rows that have a footer word. */
+export function footerLine(rows: readonly (Pick<KeyRow, 'show' | 'footer'> | undefined)[]): string {
+  return rows.flatMap((r) => (r?.footer ? [`${r.show} ${r.footer}`] : [])).join(' · ');
+}
+
+/** A help table: one [keys, what] pair per row. */
+export function helpRows(rows: readonly KeyRow[]): { keys: string; does: string }[] {
+  return rows.map((r) => ({ keys: r.show, does: r.help }));
+}
+
+// ── The approval drawer: tool and plan cards ────────────────────────────────────────────────────
+
+const TOOL: readonly CardKind[] = ['diff', 'command', 'json'];
+const ALL: readonly CardKind[] = ['diff', 'command', 'json', 'plan'];
+
+/** What a key does on a tool or plan card. Row order is footer and help order. */
+export const CARD_KEYS = {
+  approve: { keys: ['y'], show: 'y', footer: 'approve', help: 'approve this call once', on: ALL, byKind: { plan: { help: 'approve the plan' } } },
+  approve_all: { keys: ['a'], show: 'a', footer: 'all', help: 'approve all calls like it (choose the scope and minutes)', on: TOOL, offer: 'grants' },
+  reject: { keys: ['n'], show: 'n', footer: 'reject', help: 'reject, with a reason the model reads', on: ALL, byKind: { plan: { help: 'reject the plan, with a reason' } } },
+  skip: { keys: ['s'], show: 's', footer: 'skip', help: 'skip this call (the model is told it was skipped)', on: TOOL },
+  edit: {
+    keys: ['e'],
+    show: 'e',
+    footer: 'edit',
+    help: 'edit the arguments as JSON (Ctrl+S saves, Esc cancels)',
+    on: ALL,
+    byKind: { plan: { footer: 'edit steps', help: 'edit the steps (↑/↓ between steps, Ctrl+N new step, Enter on the last saves, Esc cancels)' } },
+  },
+  external_edit: { keys: ['E'], show: 'E', footer: '$EDITOR', help: 'open $EDITOR on the proposed content', on: ['diff'], offer: 'external_edit' },
+  cancel_task: { keys: ['c'], show: 'c', footer: 'cancel', help: "cancel the agent's whole task", on: ALL },
+  toggle_layout: { keys: ['u'], show: 'u', footer: 'layout', help: 'unified / side-by-side (side by side needs 100 columns)', on: ['diff'] },
+  toggle_full_screen: { keys: ['f'], show: 'f', footer: 'full screen', help: 'full screen on/off', on: TOOL },
+  help: { keys: ['?'], show: '?', footer: 'help', help: 'show these keys', on: ALL },
+  cancel_turn: { keys: ['esc'], show: 'Esc', help: 'cancel the running turn (every pending request of it)', on: ALL },
+  line_down: { keys: ['j'], show: 'j/k', help: 'scroll a line (PgUp/PgDn a page, g/G or Home/End top/bottom)', on: ALL, byKind: { plan: { help: 'scroll the steps' } } },
+  line_up: { keys: ['k'], show: 'k', help: 'scroll up a line', on: ALL },
+  page_up: { keys: ['pgup'], show: 'PgUp', help: 'scroll up a page', on: ALL },
+  page_down: { keys: ['pgdn'], show: 'PgDn', help: 'scroll down a page', on: ALL },
+  top: { keys: ['g', 'home'], show: 'g', help: 'scroll to the top', on: ALL },
+  bottom: { keys: ['G', 'end'], show: 'G', help: 'scroll to the bottom', on: ALL },
+  queue_prev: { keys: ['up', 'shift+tab'], show: '↑/↓ Tab', footer: 'queue', help: 'pick another pending request', on: ALL },
+  queue_next: { keys: ['down', 'tab'], show: '↓', help: 'next pending request', on: ALL },
+} as const satisfies Record<string, CardKeyRow>;
+
+/** An action of a tool or plan card. */
+export type CardAction = keyof typeof CARD_KEYS;
+
+/** Rows the `?` help folds into the row before them (j/k, the scroll pages, ↓). */
+const FOLDED: ReadonlySet<CardAction> = new Set(['line_up', 'page_up', 'page_down', 'top', 'bottom', 'queue_next']);
+
+/** The row of `action` as a card of `kind` words it. */
+function cardRow(action: CardAction, kind: CardKind): KeyRow {
+  const row: CardKeyRow = CARD_KEYS[action];
+  return { ...row, ...row.byKind?.[kind] };
+}
+
+/**
+ * What a key means on a card of `kind`: its action, 'none' for keys that are no mistake (chords,
+ * a bare modifier), or 'invalid'. Enter is the key most likely pressed by habit: it approves
+ * nothing and counts as a mistake. `E` is a mistake where no file content is offered.
+ */
+export function cardKeyAction(
+  id: KeyId,
+  kind: CardKind,
+  offers: ReadonlySet<CardOffer>,
+): { kind: 'action'; action: CardAction } | { kind: 'none' } | { kind: 'invalid'; input: string } {
+  const action = lookup<CardAction>(CARD_KEYS, id);
+  if (action) {
+    const row: CardKeyRow = CARD_KEYS[action];
+    if (row.on.includes(kind) && !(row.offer === 'external_edit' && !offers.has('external_edit'))) return { kind: 'action', action };
+    return { kind: 'invalid', input: id };
+  }
+  if (id === 'enter') return { kind: 'invalid', input: '⏎' };
+  return isMistake(id) ? { kind: 'invalid', input: id } : { kind: 'none' };
+}
+
+/** The card's footer: the keys it takes, `a` only when a scope is offered, `E` only with content. */
+export function cardFooter(kind: CardKind, offers: ReadonlySet<CardOffer>): string {
+  const actions = (Object.keys(CARD_KEYS) as CardAction[]).filter((a) => {
+    const row: CardKeyRow = CARD_KEYS[a];
+    return row.on.includes(kind) && (row.offer === undefined || offers.has(row.offer));
+  });
+  return footerLine(actions.map((a) => cardRow(a, kind)));
+}
+
+/** The card's `?` help: every key it takes. */
+export function cardHelp(kind: CardKind): { keys: string; does: string }[] {
+  const actions = (Object.keys(CARD_KEYS) as CardAction[]).filter((a) => CARD_KEYS[a].on.includes(kind as never) && !FOLDED.has(a));
+  return helpRows(actions.map((a) => cardRow(a, kind)));
+}
+
+// ── The approval drawer: question cards (ask_user) ──────────────────────────────────────────────
+
+/** What a key does on a question card while its options have the keys. */
+export const QUESTION_KEYS = {
+  option_up: { keys: ['up'], show: '↑/↓', help: 'pick an answer (last entry: type your own)' },
+  option_down: { keys: ['down'], show: '↓', help: 'next answer' },
+  answer: { keys: ['enter'], show: 'Enter', footer: 'answer', help: 'answer with the option under the cursor' },
+  type: { keys: ['t'], show: 't', footer: 'type', help: 'type an answer' },
+  decline: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'decline', help: 'decline to answer' },
+  cancel_task: { keys: ['c'], show: 'c', footer: 'cancel task', help: "cancel the agent's whole task" },
+  queue_next: { keys: ['tab'], show: 'Tab', footer: 'queue', help: 'pick another pending request' },
+  queue_prev: { keys: ['shift+tab'], show: 'Shift+Tab', help: 'previous pending request' },
+  help: { keys: ['?'], show: '?', footer: 'help', help: 'show these keys' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of a question card. */
+export type QuestionAction = keyof typeof QUESTION_KEYS;
+
+/** The question card's help rows (↓ and Shift+Tab fold into ↑/↓ and Tab). */
+export function questionHelp(): { keys: string; does: string }[] {
+  const { option_down: _d, queue_prev: _p, ...shown } = QUESTION_KEYS;
+  return helpRows(Object.values(shown));
+}
+
+/** The question card's footer. */
+export const QUESTION_FOOTER = `↑/↓ ${footerLine(Object.values(QUESTION_KEYS))}`;
+
+// ── The drawer's forms: each names its keys here, and its hint line is written from them ───────
+
+/** The help view: any key closes it. */
+export const HELP_CLOSE = 'any key closes the help';
+
+/** Approve-all: choose a scope and minutes. */
+export const GRANT_KEYS = {
+  up: { keys: ['up'], show: '↑/↓', footer: 'scope', help: 'pick a scope' },
+  down: { keys: ['down'], show: '↓', help: 'next scope' },
+  more: { keys: ['+', '='], show: '+/-', footer: 'minutes', help: 'longer / shorter grant' },
+  less: { keys: ['-'], show: '-', help: 'shorter grant' },
+  grant: { keys: ['enter'], show: 'Enter', footer: 'grant', help: 'grant the scope' },
+  back: { keys: ['esc'], show: 'Esc', footer: 'back', help: 'back to the card' },
+} as const satisfies Record<string, KeyRow>;
+
+/** The reject reason: one text field. */
+export const REJECT_KEYS = {
+  send: { keys: ['enter'], show: 'Enter', footer: 'sends', help: 'reject with the reason' },
+  back: { keys: ['esc'], show: 'Esc', footer: 'back', help: 'back to the card' },
+} as const satisfies Record<string, KeyRow>;
+
+/** The free answer of a question card. */
+export const ANSWER_KEYS = {
+  send: { keys: ['enter'], show: 'Enter', footer: 'sends', help: 'send the answer' },
+  back: { keys: ['esc'], show: 'Esc', footer: 'back to the options', help: 'back to the options; declines without options' },
+  queue: { keys: ['tab', 'shift+tab'], show: 'Tab', help: 'pick another pending request' },
+} as const satisfies Record<string, KeyRow>;
+
+/** The JSON arguments editor (every other key edits). */
+export const ARGS_EDITOR_KEYS = {
+  save: { keys: ['ctrl+s'], show: 'Ctrl+S', footer: 'save', help: 'save and send the edit' },
+  cancel: { keys: ['esc'], show: 'Esc', footer: 'cancel', help: 'leave the editor, nothing sent' },
+} as const satisfies Record<string, KeyRow>;
+
+/** The plan's step editor (text keys edit the focused step). */
+export const PLAN_EDITOR_KEYS = {
+  up: { keys: ['up'], show: '↑/↓', footer: 'step', help: 'move between steps' },
+  down: { keys: ['down'], show: '↓', help: 'next step' },
+  next: { keys: ['enter'], show: 'Enter', footer: 'next (saves on the last)', help: 'next step; on the last, save' },
+  add: { keys: ['ctrl+n'], show: 'Ctrl+N', footer: 'new step', help: 'add a step below' },
+  save: { keys: ['ctrl+s'], show: 'Ctrl+S', footer: 'save', help: 'save and send the plan' },
+  cancel: { keys: ['esc'], show: 'Esc', footer: 'cancel', help: 'leave the editor, nothing sent' },
+} as const satisfies Record<string, KeyRow>;
+
+// ── The app ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Keys the app handles while no drawer or panel owns the keyboard (use-app-keys). */
+export const APP_KEYS = {
+  cancel_turn: { keys: ['esc'], show: 'Esc', help: 'cancel the running turn; close a panel' },
+  cycle_mode: { keys: ['shift+tab'], show: 'Shift+Tab', help: 'cycle the mode (manual → auto-edit → plan → auto)' },
+  toggle_sidebar: { keys: ['ctrl+t'], show: 'Ctrl+T', help: 'show / hide the audit trail sidebar (latest decisions)' },
+  toggle_agents: { keys: ['ctrl+g'], show: 'Ctrl+G', help: 'collapse / expand the sub-agent group' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An app-wide action. */
+export type AppAction = keyof typeof APP_KEYS;
+
+/** Keys of the prompt (PromptInput) and quitting (use-ctrl-c), listed in /help. */
+export const PROMPT_KEYS = {
+  send: { keys: ['enter'], show: 'Enter', help: 'send the prompt (or run a /command)' },
+  history: { keys: ['up', 'down'], show: '↑ / ↓', help: 'previous / next submitted prompt' },
+  complete: { keys: ['tab'], show: 'Tab', help: 'complete a /command or its argument' },
+  quit: { keys: ['ctrl+c'], show: 'Ctrl+C ×2', help: 'quit (press twice within 2 s)' },
+} as const satisfies Record<string, KeyRow>;
 
 /**
  * Ctrl+<letter> chords the app handles itself. Ink reports Ctrl+T as input "t" with key.ctrl;
@@ -8,20 +258,21 @@
  */
 export const CHORDS = {
   /** Audit sidebar on/off. */
-  sidebar: 't',
+  sidebar: APP_KEYS.toggle_sidebar.keys[0].slice('ctrl+'.length),
   /** Sub-agent group collapsed/expanded. */
-  agents: 'g',
+  agents: APP_KEYS.toggle_agents.keys[0].slice('ctrl+'.length),
 } as const;
 
 export type HelpRow = { keys: string; does: string };
 
-export const KEY_HELP: HelpRow[] = [
-  { keys: 'Enter', does: 'send the prompt (or run a /command)' },
-  { keys: '↑ / ↓', does: 'previous / next submitted prompt' },
-  { keys: 'Tab', does: 'complete a /command or its argument' },
-  { keys: 'Shift+Tab', does: 'cycle the mode (manual → auto-edit → plan → auto)' },
-  { keys: 'Esc', does: 'cancel the running turn; close a panel' },
-  { keys: 'Ctrl+T', does: 'show / hide the audit trail sidebar (latest decisions)' },
-  { keys: 'Ctrl+G', does: 'collapse / expand the sub-agent group' },
-  { keys: 'Ctrl+C ×2', does: 'quit (press twice within 2 s)' },
-];
+/** /help's key table, in the order a newcomer needs them. */
+export const KEY_HELP: HelpRow[] = helpRows([
+  PROMPT_KEYS.send,
+  PROMPT_KEYS.history,
+  PROMPT_KEYS.complete,
+  APP_KEYS.cycle_mode,
+  APP_KEYS.cancel_turn,
+  APP_KEYS.toggle_sidebar,
+  APP_KEYS.toggle_agents,
+  PROMPT_KEYS.quit,
+]);

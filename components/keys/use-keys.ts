@@ -1,17 +1,25 @@
 import { type Key, useInput } from 'ink';
 import { useCallback, useLayoutEffect, useRef } from 'react';
 
+/** Asked before each key; a refused key is dropped (the approval drawer's grace window). */
+export type KeyGate = () => boolean;
+
 /**
  * useInput with a handler that always sees the latest render. Ink re-subscribes a changed
  * handler in a passive effect, so a key arriving between a commit and that effect reaches the
  * previous render's closure (stale state); a ref updated at commit closes that gap, and the
- * subscription itself never changes.
+ * subscription itself never changes. `isActive` is read from the same ref, so a key can never
+ * reach a handler that the last commit switched off, and `gate` (when given) is asked first.
  */
-export function useKeys(handler: (input: string, key: Key) => void, options: { isActive: boolean }): void {
-  const latest = useRef(handler);
+export function useKeys(handler: (input: string, key: Key) => void, options: { isActive: boolean; gate?: KeyGate }): void {
+  const latest = useRef({ handler, ...options });
   useLayoutEffect(() => {
-    latest.current = handler;
+    latest.current = { handler, ...options };
   });
-  const stable = useCallback((input: string, key: Key) => latest.current(input, key), []);
-  useInput(stable, options);
+  const stable = useCallback((input: string, key: Key) => {
+    const current = latest.current;
+    if (!current.isActive || (current.gate && !current.gate())) return;
+    current.handler(input, key);
+  }, []);
+  useInput(stable, { isActive: options.isActive });
 }

@@ -2,7 +2,7 @@ import { type Key, Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { type ReactNode, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { useKeys } from '../../components/hooks/use-keys';
+import { useKeys } from '../../components/keys/use-keys';
 import { TextField } from '../../components/TextField';
 import { KEY, press, stripAnsi, waitForFrame } from '../helpers/ink';
 

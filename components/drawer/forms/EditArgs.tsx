@@ -1,37 +1,43 @@
 import { Box, Text } from 'ink';
-import { useState } from 'react';
-import { parseArgs } from './args-editor-state';
-import { displayLine, prettyJson, truncate } from './approval-text';
-import { useArgsEditor } from './hooks/use-args-editor';
-import { useTheme } from './hooks/use-theme';
+import { useRef, useState } from 'react';
+import type { ApprovalRequest } from '../../../src/protocol';
+import { displayLine, prettyJson, truncate } from '../../approval-text';
+import { useTheme } from '../../hooks/use-theme';
+import { ARGS_EDITOR_KEYS, footerLine, keyId, lookup } from '../../keys/keymap';
+import { useKeys } from '../../keys/use-keys';
+import { useDrawer } from '../drawer-context';
+import { externalEditField } from '../drawer-state';
+import { editorFromText, editorKey, editorText, parseArgs } from './args-editor-state';
 
 /**
  * Edit the call's arguments as pretty JSON. Arrows move, typing inserts, Enter breaks the line,
  * Ctrl+S saves, Esc cancels. Invalid JSON shows the parse error and keeps the editor open; the
- * core re-checks valid edits (schema, guards, policy) before anything runs.
+ * core re-checks valid edits (schema, guards, policy) before anything runs. The text lives in a ref
+ * that every key reads and writes, so a burst of keys (an edit then Ctrl+S, with no render
+ * between) saves the latest text; state only mirrors it.
  */
-export function EditArgs(props: {
-  args: unknown;
-  width: number;
-  height: number;
-  isActive: boolean;
-  /** Shown for file writes: the key that opens $EDITOR on the proposed content instead. */
-  externalHint?: string;
-  onSave: (args: unknown) => void;
-  onCancel: () => void;
-}) {
+export function EditArgs(props: { request: ApprovalRequest; width: number; height: number; isActive: boolean }) {
+  const { dispatch, gate } = useDrawer();
   const [error, setError] = useState<string | undefined>();
   const theme = useTheme();
-  const editor = useArgsEditor({
-    isActive: props.isActive,
-    text: prettyJson(props.args),
-    onSave: (text) => {
-      const parsed = parseArgs(text);
-      if (parsed.ok) props.onSave(parsed.value);
-      else setError(parsed.error);
+  const [editor, setEditor] = useState(() => editorFromText(prettyJson(props.request.args)));
+  // Seeded with the first state only; from then on every key writes it before the render shows it.
+  const latest = useRef(editor);
+  useKeys(
+    (input, key) => {
+      const action = lookup(ARGS_EDITOR_KEYS, keyId(input, key));
+      if (action === 'cancel') return dispatch({ type: 'back' });
+      if (action === 'save') {
+        const parsed = parseArgs(editorText(latest.current));
+        return parsed.ok ? dispatch({ type: 'decide', decision: { kind: 'edit', args: parsed.value } }) : setError(parsed.error);
+      }
+      latest.current = editorKey(latest.current, input, key);
+      setEditor(latest.current);
     },
-    onCancel: props.onCancel,
-  });
+    { isActive: props.isActive, gate },
+  );
+  // File writes can open $EDITOR on the proposed content instead.
+  const external = externalEditField(props.request) !== undefined ? ' · Esc then E: $EDITOR on the content' : '';
   const rows = Math.max(1, props.height - 2);
   const start = Math.max(0, Math.min(editor.row - Math.floor(rows / 2), editor.lines.length - rows));
   const gutter = String(editor.lines.length).length;
@@ -40,7 +46,11 @@ export function EditArgs(props: {
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       <Text wrap="truncate-end">
         <Text bold>Edit arguments (JSON)</Text>
-        <Text dimColor> · Ctrl+S save · Esc cancel{props.externalHint ? ` · ${props.externalHint}` : ''}</Text>
+        <Text dimColor>
+          {' · '}
+          {footerLine(Object.values(ARGS_EDITOR_KEYS))}
+          {external}
+        </Text>
       </Text>
       {editor.lines.slice(start, start + rows).map((line, i) => {
         const row = start + i;

@@ -1,9 +1,11 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { GrantScope } from '../src/protocol';
-import { displayLine, wrap } from './approval-text';
-import { useApprovalInput } from './hooks/use-approval-input';
-import { useTheme } from './hooks/use-theme';
+import type { GrantScope } from '../../../src/protocol';
+import { displayLine, wrap } from '../../approval-text';
+import { useTheme } from '../../hooks/use-theme';
+import { footerLine, GRANT_KEYS, keyId, lookup } from '../../keys/keymap';
+import { useKeys } from '../../keys/use-keys';
+import { useDrawer } from '../drawer-context';
 
 /** Durations offered for a grant; undefined means "for this session". */
 export const GRANT_MINUTES: readonly (number | undefined)[] = [undefined, 5, 15, 60];
@@ -14,34 +16,34 @@ export function scopeWithMinutes(scope: GrantScope, minutes: number | undefined)
   return minutes === undefined ? rest : { ...rest, minutes };
 }
 
+/** The chooser's keys line, from the keymap. */
+const HINT = footerLine(Object.values(GRANT_KEYS));
+
 /**
  * Approve-all: the scopes the gate offers for this call, each with its label and the exact rule it
- * amounts to. ↑/↓ picks, +/- sets minutes, Enter grants, Esc goes back.
+ * amounts to. Keys from GRANT_KEYS: ↑/↓ picks, +/- sets minutes, Enter grants, Esc goes back.
+ * (Not ink-select-input: its handler reads the last render's row, so ↓ then Enter in one read would
+ * grant the row above, and it cannot ask the drawer's grace gate.)
  */
-export function GrantChooser(props: {
-  options: GrantScope[];
-  width: number;
-  height: number;
-  isActive: boolean;
-  onConfirm: (scope: GrantScope) => void;
-  onBack: () => void;
-}) {
+export function GrantChooser(props: { options: GrantScope[]; width: number; height: number; isActive: boolean }) {
   const { options, width } = props;
+  const { dispatch, gate } = useDrawer();
   const theme = useTheme();
   const [index, setIndex] = useState(0);
   const [minutesAt, setMinutesAt] = useState(() => Math.max(0, GRANT_MINUTES.indexOf(options[0]?.minutes)));
   const minutes = GRANT_MINUTES[minutesAt];
-  useApprovalInput(
+  useKeys(
     (input, key) => {
-      if (key.escape) return props.onBack();
-      if (key.upArrow) return setIndex((i) => Math.max(0, i - 1));
-      if (key.downArrow) return setIndex((i) => Math.min(options.length - 1, i + 1));
-      if (input === '+' || input === '=') return setMinutesAt((m) => Math.min(GRANT_MINUTES.length - 1, m + 1));
-      if (input === '-') return setMinutesAt((m) => Math.max(0, m - 1));
+      const action = lookup(GRANT_KEYS, keyId(input, key));
+      if (action === 'back') return dispatch({ type: 'back' });
+      if (action === 'up') return setIndex((i) => Math.max(0, i - 1));
+      if (action === 'down') return setIndex((i) => Math.min(options.length - 1, i + 1));
+      if (action === 'more') return setMinutesAt((m) => Math.min(GRANT_MINUTES.length - 1, m + 1));
+      if (action === 'less') return setMinutesAt((m) => Math.max(0, m - 1));
       const chosen = options[index];
-      if (key.return && chosen) props.onConfirm(scopeWithMinutes(chosen, minutes));
+      if (action === 'grant' && chosen) dispatch({ type: 'decide', decision: { kind: 'approve_all', scope: scopeWithMinutes(chosen, minutes) } });
     },
-    { isActive: props.isActive },
+    { isActive: props.isActive, gate },
   );
   if (!options.length) {
     return (
@@ -70,7 +72,7 @@ export function GrantChooser(props: {
       ))}
       <Text wrap="truncate-end">
         for <Text bold>{minutes === undefined ? 'this session' : `${minutes} minutes`}</Text>
-        <Text dimColor> · ↑/↓ scope · +/- minutes · Enter grant · Esc back</Text>
+        <Text dimColor> · {HINT}</Text>
       </Text>
     </Box>
   );

@@ -1,13 +1,17 @@
 import { Box, type Key, Text } from 'ink';
 import { useRef, useState } from 'react';
-import { displayLine } from './approval-text';
-import { useApprovalKeyGate } from './hooks/use-approval-input';
-import { useTheme } from './hooks/use-theme';
-import { TextField } from './TextField';
+import { displayLine } from '../../approval-text';
+import { useTheme } from '../../hooks/use-theme';
+import { footerLine, keyId, lookup, PLAN_EDITOR_KEYS } from '../../keys/keymap';
+import { TextField } from '../../TextField';
+import { useDrawer } from '../drawer-context';
 
 type EditorState = { steps: string[]; focus: number };
 
 const PLACEHOLDER = '(empty: removed on save)';
+
+/** The editor's keys line, from the keymap. */
+const HINT = footerLine(Object.values(PLAN_EDITOR_KEYS));
 
 /** The non-empty steps, trimmed, each on one line: clearing a step's text removes the step. */
 export function cleanSteps(steps: string[]): string[] {
@@ -21,27 +25,20 @@ export function cleanSteps(steps: string[]): string[] {
  * from anywhere, Esc cancels. The steps live in a ref every key reads and writes, so a burst of
  * keys (text then Ctrl+S) acts on the latest text, not the last render's.
  */
-export function PlanStepsEditor(props: {
-  steps: string[];
-  width: number;
-  height: number;
-  isActive: boolean;
-  onSave: (steps: string[]) => void;
-  onCancel: () => void;
-}) {
+export function PlanStepsEditor(props: { steps: string[]; width: number; height: number; isActive: boolean }) {
+  const { dispatch, gate } = useDrawer();
   const [state, setState] = useState<EditorState>(() => ({ steps: props.steps.length ? props.steps : [''], focus: 0 }));
   // Seeded with the first state only; from then on every key writes it before the render shows it.
   const latest = useRef(state);
   const [error, setError] = useState<string | undefined>();
   const theme = useTheme();
-  const gate = useApprovalKeyGate();
   const update = (next: EditorState) => {
     latest.current = next;
     setState(next);
   };
   const save = () => {
     const steps = cleanSteps(latest.current.steps);
-    if (steps.length) props.onSave(steps);
+    if (steps.length) dispatch({ type: 'decide', decision: { kind: 'approve_plan', steps } });
     else setError('A plan needs at least one step (Esc cancels the edit).');
   };
   const edit = (text: string) => {
@@ -57,11 +54,12 @@ export function PlanStepsEditor(props: {
   // Text and Enter are the field's; it hands on the rest in order, so a move lands between edits.
   const onKey = (input: string, key: Key) => {
     const { steps, focus } = latest.current;
-    if (key.escape) return props.onCancel();
-    if (key.ctrl && input === 's') return save();
-    if (key.upArrow) return update({ steps, focus: Math.max(0, focus - 1) });
-    if (key.downArrow) return update({ steps, focus: Math.min(steps.length - 1, focus + 1) });
-    if (key.ctrl && input === 'n') update({ steps: [...steps.slice(0, focus + 1), '', ...steps.slice(focus + 1)], focus: focus + 1 });
+    const action = lookup(PLAN_EDITOR_KEYS, keyId(input, key));
+    if (action === 'cancel') return dispatch({ type: 'back' });
+    if (action === 'save') return save();
+    if (action === 'up') return update({ steps, focus: Math.max(0, focus - 1) });
+    if (action === 'down') return update({ steps, focus: Math.min(steps.length - 1, focus + 1) });
+    if (action === 'add') update({ steps: [...steps.slice(0, focus + 1), '', ...steps.slice(focus + 1)], focus: focus + 1 });
   };
   const rows = Math.max(1, props.height - 2);
   const start = Math.max(0, Math.min(state.focus - Math.floor(rows / 2), state.steps.length - rows));
@@ -69,7 +67,7 @@ export function PlanStepsEditor(props: {
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       <Text wrap="truncate-end">
         <Text bold>Edit the plan</Text>
-        <Text dimColor> · ↑/↓ step · Enter next (saves on the last) · Ctrl+N new step · Ctrl+S save · Esc cancel</Text>
+        <Text dimColor> · {HINT}</Text>
       </Text>
       {state.steps.slice(start, start + rows).map((step, i) => {
         const at = start + i;

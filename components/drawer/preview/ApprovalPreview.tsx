@@ -1,36 +1,25 @@
-import type { ApprovalRequest } from '../src/protocol';
+import type { ApprovalRequest } from '../../../src/protocol';
+import type { CardPreview } from '../card-layout';
+import type { CardState } from '../drawer-state';
 import { ApprovalLines } from './ApprovalLines';
 import { CommandPreview } from './CommandPreview';
 import { DiffView } from './DiffView';
-import type { CardPreview } from './hooks/use-card-preview';
-import { PlanForm } from './PlanForm';
+import { PlanPreview } from './PlanPreview';
 import { QuestionForm } from './QuestionForm';
-
-export type PreviewHandlers = {
-  onPlanSave: (steps: string[]) => void;
-  onPlanCancelEdit: () => void;
-  onAnswer: (text: string) => void;
-  onDecline: () => void;
-  onCancelTask: () => void;
-  onQueue: (delta: 1 | -1) => void;
-  onHelp: () => void;
-  onInvalid: (input: string) => void;
-};
 
 /** What the call will do, by preview kind: diff, command, plan, question, or the raw arguments. */
 export function ApprovalPreview(props: {
   request: ApprovalRequest;
   preview: CardPreview;
+  card: CardState;
   width: number;
   height: number;
-  /** Keys for the plan editor and the question form (tool cards take keys in the card). */
+  /** Keys for the question's answer field (the drawer takes every other key). */
   isActive: boolean;
-  planEditing: boolean;
-  handlers: PreviewHandlers;
 }) {
-  const { request, preview, width, height, handlers } = props;
+  const { request, preview, width, height } = props;
   const p = request.preview;
-  const offset = preview.scroll.offset;
+  const offset = preview.offset;
   if (p.kind === 'diff' && preview.model) {
     return <DiffView path={p.path} model={preview.model} layout={preview.layout} offset={offset} width={width} height={height} />;
   }
@@ -38,35 +27,10 @@ export function ApprovalPreview(props: {
     return <CommandPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
   }
   if (p.kind === 'plan') {
-    return (
-      <PlanForm
-        preview={p}
-        lines={preview.lines ?? []}
-        offset={offset}
-        width={width}
-        height={height}
-        editing={props.planEditing}
-        isActive={props.isActive && props.planEditing}
-        onSave={handlers.onPlanSave}
-        onCancelEdit={handlers.onPlanCancelEdit}
-      />
-    );
+    return <PlanPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
   }
   if (p.kind === 'question') {
-    return (
-      <QuestionForm
-        preview={p}
-        width={width}
-        height={height}
-        isActive={props.isActive}
-        onAnswer={handlers.onAnswer}
-        onDecline={handlers.onDecline}
-        onCancelTask={handlers.onCancelTask}
-        onQueue={handlers.onQueue}
-        onHelp={handlers.onHelp}
-        onInvalid={handlers.onInvalid}
-      />
-    );
+    return <QuestionForm preview={p} option={props.card.option} typing={props.card.typing} width={width} height={height} isActive={props.isActive} />;
   }
   return <ApprovalLines lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
 }

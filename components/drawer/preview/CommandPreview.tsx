@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
-import type { ApprovalPreview } from '../src/protocol';
+import type { ApprovalPreview } from '../../../src/protocol';
 import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';
-import { useTheme } from './hooks/use-theme';
+import { useTheme } from '../../hooks/use-theme';
 
 /**
  * execute_command: whether it is sandboxed and which protected paths approving lifts (one row, always

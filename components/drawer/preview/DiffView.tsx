@@ -1,10 +1,10 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
 import { ApprovalScrollCounts } from './ApprovalScrollCounts';
-import { truncate } from './approval-text';
+import { truncate } from '../../approval-text';
 import { type Cell, type DiffLayout, type DiffModel, gutterText, projectRows, type Tone } from './diff-rows';
-import type { Theme } from './theme';
-import { useTheme } from './hooks/use-theme';
+import type { Theme } from '../../theme';
+import { useTheme } from '../../hooks/use-theme';
 
 export type DiffViewProps = {
   path: string;

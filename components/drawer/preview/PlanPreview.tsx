@@ -1,42 +1,26 @@
 import { Box, Text } from 'ink';
-import type { ApprovalPreview } from '../src/protocol';
+import type { ApprovalPreview } from '../../../src/protocol';
+import { displayLine } from '../../approval-text';
+import { CARD_KEYS, footerLine } from '../../keys/keymap';
 import { ApprovalLines } from './ApprovalLines';
-import { PlanStepsEditor } from './PlanStepsEditor';
 import type { PreviewLine } from './approval-lines';
-import { displayLine } from './approval-text';
 
-/**
- * propose_plan: the title and numbered steps, or the step editor. The card's keys approve (y),
- * open the editor (e) and reject with a reason (n); the editor saves with the edited steps.
- */
-export function PlanForm(props: {
+/** The plan card's own keys line, from the keymap. */
+const PLAN_HINT = footerLine([CARD_KEYS.approve, { ...CARD_KEYS.edit, ...CARD_KEYS.edit.byKind.plan }, CARD_KEYS.reject]);
+
+/** propose_plan: the title and numbered steps. The drawer's keys approve, edit (the step editor) and reject. */
+export function PlanPreview(props: {
   preview: Extract<ApprovalPreview, { kind: 'plan' }>;
   lines: PreviewLine[];
   offset: number;
   width: number;
   height: number;
-  editing: boolean;
-  isActive: boolean;
-  onSave: (steps: string[]) => void;
-  onCancelEdit: () => void;
 }) {
-  if (props.editing) {
-    return (
-      <PlanStepsEditor
-        steps={props.preview.steps}
-        width={props.width}
-        height={props.height}
-        isActive={props.isActive}
-        onSave={props.onSave}
-        onCancel={props.onCancelEdit}
-      />
-    );
-  }
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       <Text wrap="truncate-end">
         <Text bold>Plan: {displayLine(props.preview.title || '(untitled)')}</Text>
-        <Text dimColor> · y approve · e edit steps · n reject</Text>
+        <Text dimColor> · {PLAN_HINT}</Text>
       </Text>
       <ApprovalLines lines={props.lines} offset={props.offset} width={props.width} height={props.height - 1} />
     </Box>

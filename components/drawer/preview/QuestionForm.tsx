@@ -1,55 +1,38 @@
 import { Box, type Key, Text } from 'ink';
 import { useState } from 'react';
-import type { ApprovalPreview } from '../src/protocol';
-import { displayLine, wrap } from './approval-text';
-import { useApprovalInput, useApprovalKeyGate } from './hooks/use-approval-input';
-import { TextField } from './TextField';
+import type { ApprovalPreview } from '../../../src/protocol';
+import { displayLine, wrap } from '../../approval-text';
+import { ANSWER_KEYS, footerLine, keyId, lookup, QUESTION_KEYS } from '../../keys/keymap';
+import { TextField } from '../../TextField';
+import { useDrawer } from '../drawer-context';
+
+/** The options' keys line, from the keymap. */
+const OPTIONS_HINT = `↑/↓ ${footerLine(Object.values(QUESTION_KEYS))}`;
 
 /**
- * ask_user: the question, its options (↑/↓ + Enter answers) and a last entry to type a free answer.
- * n/Esc declines, c cancels the task, Tab moves to another pending request, ? shows the keys.
- * Without options the text field is open from the start and Esc declines.
+ * ask_user: the question, its options and a last entry to type a free answer. The drawer's keys
+ * move the cursor (`option`) and answer; this view owns only the free answer's text field, whose
+ * Esc goes back (or declines without options) and whose Tab moves in the queue.
  */
 export function QuestionForm(props: {
   preview: Extract<ApprovalPreview, { kind: 'question' }>;
+  option: number;
+  typing: boolean;
   width: number;
   height: number;
   isActive: boolean;
-  onAnswer: (text: string) => void;
-  onDecline: () => void;
-  onCancelTask: () => void;
-  onQueue: (delta: 1 | -1) => void;
-  onHelp: () => void;
-  onInvalid: (input: string) => void;
 }) {
+  const { dispatch, gate } = useDrawer();
   const options = props.preview.options ?? [];
-  const [index, setIndex] = useState(0);
-  const [typing, setTyping] = useState(options.length === 0);
+  const { option, typing } = props;
   const [answer, setAnswer] = useState('');
-  const gate = useApprovalKeyGate();
-  useApprovalInput(
-    (input, key) => {
-      if (key.upArrow) return setIndex((i) => Math.max(0, i - 1));
-      if (key.downArrow) return setIndex((i) => Math.min(options.length, i + 1));
-      if (key.tab) return props.onQueue(key.shift ? -1 : 1);
-      if (key.return) {
-        const option = options[index];
-        return option === undefined ? setTyping(true) : props.onAnswer(option);
-      }
-      if (key.escape || input === 'n') return props.onDecline();
-      if (input === 't') return setTyping(true);
-      if (input === 'c') return props.onCancelTask();
-      if (input === '?') return props.onHelp();
-      if (key.ctrl || key.meta || input === '') return;
-      props.onInvalid(input);
-    },
-    { isActive: props.isActive && !typing },
-  );
   // While typing, the field takes text and Enter; what it leaves alone moves or goes back.
-  const onFieldKey = (_input: string, key: Key) => {
-    if (key.escape) return options.length ? setTyping(false) : props.onDecline();
-    if (key.tab || (!options.length && (key.upArrow || key.downArrow))) {
-      props.onQueue(key.upArrow || (key.tab && key.shift) ? -1 : 1);
+  const onFieldKey = (input: string, key: Key) => {
+    const id = keyId(input, key);
+    const action = lookup(ANSWER_KEYS, id);
+    if (action === 'back') return dispatch({ type: 'back' });
+    if (action === 'queue' || (!options.length && (id === 'up' || id === 'down'))) {
+      dispatch({ type: 'queue', delta: id === 'up' || id === 'shift+tab' ? -1 : 1 });
     }
   };
   const questionRows = Math.max(1, props.height - options.length - 3);
@@ -60,10 +43,10 @@ export function QuestionForm(props: {
           {line}
         </Text>
       ))}
-      {options.map((option, i) => (
-        <Text key={`o${i}`} wrap="truncate-end" inverse={!typing && i === index}>
-          {!typing && i === index ? '› ' : '  '}
-          {displayLine(option)}
+      {options.map((text, i) => (
+        <Text key={`o${i}`} wrap="truncate-end" inverse={!typing && i === option}>
+          {!typing && i === option ? '› ' : '  '}
+          {displayLine(text)}
         </Text>
       ))}
       {typing ? (
@@ -73,7 +56,7 @@ export function QuestionForm(props: {
             value={answer}
             onChange={setAnswer}
             onSubmit={(value) => {
-              if (value.trim()) props.onAnswer(value);
+              if (value.trim()) dispatch({ type: 'decide', decision: { kind: 'answer', text: value } });
             }}
             isActive={props.isActive}
             onKey={onFieldKey}
@@ -81,12 +64,10 @@ export function QuestionForm(props: {
           />
         </Text>
       ) : (
-        <Text inverse={index === options.length}>{index === options.length ? '› ' : '  '}✎ type an answer…</Text>
+        <Text inverse={option === options.length}>{option === options.length ? '› ' : '  '}✎ type an answer…</Text>
       )}
       <Text dimColor wrap="truncate-end">
-        {typing
-          ? `Enter sends · Esc ${options.length ? 'back to the options' : 'declines'}`
-          : '↑/↓ + Enter answer · t type · n/Esc decline · c cancel task · Tab next request'}
+        {typing ? `${ANSWER_KEYS.send.show} ${ANSWER_KEYS.send.footer} · Esc ${options.length ? 'back to the options' : 'declines'}` : OPTIONS_HINT}
       </Text>
     </Box>
   );

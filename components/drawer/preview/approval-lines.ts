@@ -2,8 +2,8 @@
  * Pure line builders for the drawer's scrollable previews (command, arguments, plan steps). Each
  * line fits the width already, so a view of N rows is exactly N terminal lines.
  */
-import type { ApprovalPreview, ApprovalRequest } from '../src/protocol';
-import { formatDuration, prettyJson, wrap } from './approval-text';
+import type { ApprovalPreview, ApprovalRequest } from '../../../src/protocol';
+import { formatDuration, prettyJson, wrap } from '../../approval-text';
 
 export type LineTone = 'command' | 'label' | 'note' | 'plain' | 'dim';
 export type PreviewLine = { text: string; tone: LineTone };

@@ -4,7 +4,7 @@
  * truncation cost O(visible rows) however large the file is.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
-import { displayLine, fit, takeWidth, textWidth } from './approval-text';
+import { displayLine, fit, takeWidth, textWidth } from '../../approval-text';
 
 export type DiffLayout = 'split' | 'unified';
 

@@ -1,8 +1,8 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalRequest } from '../../src/protocol';
-import { makeRequest } from '../helpers/fake-core';
-import { KEY, press, type, waitUntil } from '../helpers/ink';
+import type { ApprovalRequest } from '../../../src/protocol';
+import { makeRequest } from '../../helpers/fake-core';
+import { KEY, press, type, waitUntil } from '../../helpers/ink';
 import { burst, commandRequest, grantGlob, grantTool, modifyRequest, renderDrawer } from './approval-drawer-harness';
 
 afterEach(() => cleanup());
@@ -151,7 +151,8 @@ describe('ApprovalDrawer: unknown keys', () => {
     const d = renderDrawer([modifyRequest()]);
     await d.ready();
     await press(d.stdin, 'x');
-    await d.frame('y approve · a all · n reject · s skip · e edit · c cancel · ? help');
+    // The hint is the card's footer from the keymap: E, u and f included; no scope offered, no `a all`.
+    await d.frame('unknown key "x" · y approve · n reject · s skip · e edit · E $EDITOR · c cancel · u layout · f full screen · ? help');
     await press(d.stdin, KEY.enter);
     await waitUntil(() =>
       expect(d.core.sentOf('report_invalid_input')).toEqual([
@@ -165,6 +166,15 @@ describe('ApprovalDrawer: unknown keys', () => {
     await press(d.stdin, 'j');
     await d.frame('3/5 invalid keys');
     expect(d.core.sentOf('decide')).toEqual([]);
+  });
+
+  it.each([
+    ['a diff with scopes', modifyRequest({ grantOptions: [grantTool] }), 'y approve · a all · n reject · s skip · e edit · E $EDITOR · c cancel · u layout'],
+    ['a command', commandRequest(), 'y approve · n reject · s skip · e edit · c cancel · f full screen · ? help · ↑/↓ Tab queue'],
+    ['a plan', makeRequest({ preview: { kind: 'plan', title: 'p', steps: ['a'] } }), 'y approve · n reject · e edit steps · c cancel · ? help · ↑/↓ Tab queue'],
+  ])('the footer of %s lists the keys its card takes, from the keymap', async (_name, request, keys) => {
+    const d = renderDrawer([request]);
+    await d.ready(keys);
   });
 
   it('Esc and Ctrl chords are not counted', async () => {

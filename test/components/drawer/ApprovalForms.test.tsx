@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SpawnEditor } from '../../components/hooks/use-external-editor';
-import { makeRequest } from '../helpers/fake-core';
-import { KEY, press, type, waitUntil } from '../helpers/ink';
+import type { SpawnEditor } from '../../../components/drawer/external-editor';
+import { makeRequest } from '../../helpers/fake-core';
+import { KEY, press, type, waitUntil } from '../../helpers/ink';
 import { burst, commandRequest, modifyRequest, renderDrawer } from './approval-drawer-harness';
 
 afterEach(() => cleanup());

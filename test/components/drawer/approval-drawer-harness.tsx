@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
-import { ApprovalDrawer, type ApprovalDrawerProps } from '../../components/ApprovalDrawer';
-import type { ApprovalRequest, GrantScope } from '../../src/protocol';
-import { FakeCore, makeRequest } from '../helpers/fake-core';
-import { waitForFrame } from '../helpers/ink';
+import { ApprovalDrawer, type ApprovalDrawerProps } from '../../../components/drawer/ApprovalDrawer';
+import type { ApprovalRequest, GrantScope } from '../../../src/protocol';
+import { FakeCore, makeRequest } from '../../helpers/fake-core';
+import { waitForFrame } from '../../helpers/ink';
 
 /**
  * Writes every key in one synchronous burst, no turn of the event loop between them: React renders

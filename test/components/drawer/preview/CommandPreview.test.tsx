@@ -1,8 +1,8 @@
 /** The command card's always-visible row: what approving lifts, and that nothing is protected unsandboxed. */
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/protocol';
-import { commandRequest, renderDrawer } from './approval-drawer-harness';
+import type { ApprovalRequest } from '../../../../src/protocol';
+import { commandRequest, renderDrawer } from '../approval-drawer-harness';
 
 afterEach(() => cleanup());
 

@@ -1,11 +1,11 @@
 import chalk from 'chalk';
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DiffView } from '../../components/DiffView';
-import { buildDiffModel } from '../../components/diff-rows';
-import { makeRequest } from '../helpers/fake-core';
-import { KEY, press, stripAnsi } from '../helpers/ink';
-import { modifyRequest, renderDrawer } from './approval-drawer-harness';
+import { DiffView } from '../../../../components/drawer/preview/DiffView';
+import { buildDiffModel } from '../../../../components/drawer/preview/diff-rows';
+import { makeRequest } from '../../../helpers/fake-core';
+import { KEY, press, stripAnsi } from '../../../helpers/ink';
+import { modifyRequest, renderDrawer } from '../approval-drawer-harness';
 
 // Ink colours through chalk; force colour so the inverse highlight is visible in frames.
 beforeAll(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { argsPreviewLines, commandPreviewLines } from '../../components/approval-lines';
-import { makeRequest } from '../helpers/fake-core';
+import { argsPreviewLines, commandPreviewLines } from '../../../../components/drawer/preview/approval-lines';
+import { makeRequest } from '../../../helpers/fake-core';
 
 describe('argsPreviewLines', () => {
   it('puts what the call will do above its arguments', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayLine, textWidth, truncate, wrap } from '../../components/approval-text';
+import { displayLine, textWidth, truncate, wrap } from '../../../../components/approval-text';
 import {
   buildDiffModel,
   effectiveLayout,
@@ -8,7 +8,7 @@ import {
   projectRows,
   splitLines,
   wordSegments,
-} from '../../components/diff-rows';
+} from '../../../../components/drawer/preview/diff-rows';
 
 const text = (cells: { segments: { text: string }[] }[]) =>
   cells.map((c) => c.segments.map((s) => s.text).join('')).join('|');

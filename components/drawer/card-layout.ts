@@ -1,0 +1,59 @@
+/**
+ * Where the card's rows go, pure: the detail lines that fit, the body's height, and the preview's
+ * metrics (rows in total, rows in view, where it starts) that scroll keys need.
+ */
+import type { ApprovalRequest } from '../../src/protocol';
+import { approvalDetailLines, compactDetailLines, type DetailLine } from './approval-details';
+import type { CardView } from './drawer-state';
+import { argsPreviewLines, commandPreviewLines, type PreviewLine, planPreviewLines } from './preview/approval-lines';
+import { type DiffLayout, type DiffModel, effectiveLayout, initialOffset, rowCount } from './preview/diff-rows';
+
+/** Rows a preview spends on headers and counts, by kind. */
+const CHROME = { diff: 2, command: 2, json: 1, plan: 2, question: 0 } as const;
+
+export type CardGeometry = { lines: DetailLine[]; detailRows: number; bodyHeight: number };
+
+/** The detail lines and the body height of a card `height` rows tall. */
+export function cardGeometry(
+  request: ApprovalRequest,
+  size: { width: number; height: number; fullScreen: boolean },
+  nowMs: number,
+  parentName?: string,
+): CardGeometry {
+  const { width, height } = size;
+  // Full details need room; short drawers and full screen keep what, risk and a refused edit.
+  const full = approvalDetailLines(request, width, nowMs, parentName);
+  const lines = size.fullScreen || full.length > height - 8 ? compactDetailLines(request, width) : full;
+  const detailRows = Math.min(lines.length, Math.max(1, height - 4));
+  return { lines, detailRows, bodyHeight: Math.max(3, height - detailRows - 1) };
+}
+
+/** The prepared lines of a command, plan or arguments preview (diffs and questions have none). */
+export function previewLines(request: ApprovalRequest, width: number): PreviewLine[] | undefined {
+  const p = request.preview;
+  if (p.kind === 'command') return commandPreviewLines(p, width);
+  if (p.kind === 'plan') return planPreviewLines(p, width);
+  if (p.kind === 'json') return argsPreviewLines(request, width);
+  return undefined;
+}
+
+/** What the preview body shows and how it scrolls. */
+export type CardPreview = { model?: DiffModel; lines?: PreviewLine[]; layout: DiffLayout; offset: number; view: CardView };
+
+/** The preview's layout, metrics and offset; `scroll` is the card's offset as keys moved it. */
+export function cardPreview(
+  request: ApprovalRequest,
+  content: { model?: DiffModel; lines?: PreviewLine[] },
+  size: { width: number; bodyHeight: number },
+  preferred: DiffLayout,
+  scroll: number | undefined,
+): CardPreview {
+  const { model, lines } = content;
+  const layout = model ? effectiveLayout(model, preferred, size.width) : 'unified';
+  const viewport = Math.max(1, size.bodyHeight - CHROME[request.preview.kind]);
+  const total = model ? rowCount(model, layout) : (lines?.length ?? 0);
+  const initial = model ? initialOffset(model, layout) : 0;
+  const max = Math.max(0, total - viewport);
+  const offset = Math.max(0, Math.min(scroll ?? initial, max));
+  return { model, lines, layout, offset, view: { width: size.width, total, viewport, initial } };
+}

@@ -1,0 +1,370 @@
+/**
+ * The approval drawer's state and everything a key or an event does to it, as one pure reducer:
+ * the queue cursor, the card's mode, the locks of sent decisions, the grace window, scroll, full
+ * screen and the footer message. No React: the drawer component keeps the state, feeds it keys and
+ * events, and runs the effects it returns (send to the core, ring the bell, open $EDITOR, timers).
+ */
+import type { ApprovalRequest, CoreCommand, Decision } from '../../src/protocol';
+import {
+  type CardAction,
+  type CardKind,
+  type CardOffer,
+  cardFooter,
+  cardKeyAction,
+  isMistake,
+  type KeyId,
+  lookup,
+  QUESTION_FOOTER,
+  QUESTION_KEYS,
+  type QuestionAction,
+} from '../keys/keymap';
+import type { DiffLayout } from './preview/diff-rows';
+
+/** How long keys are ignored after the card under the cursor changed by itself. */
+export const GRACE_MS = 400;
+
+/** What owns the card's keys: its key map, or one of its forms. */
+export type CardMode = 'keys' | 'grant' | 'reject' | 'edit' | 'plan_edit' | 'help';
+
+export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
+export type InvalidCount = { count: number; limit: number };
+export type ScrollMove = 'line-up' | 'line-down' | 'page-up' | 'page-down' | 'top' | 'bottom';
+export type ExternalEditResult = { kind: 'changed'; content: string } | { kind: 'unchanged' } | { kind: 'failed'; message: string };
+
+/** The card under the cursor; replaced whenever another request comes under it. */
+export type CardState = {
+  id: string | undefined;
+  mode: CardMode;
+  /** Offset moved by keys; undefined: where the preview starts (a diff's first change). */
+  scroll?: number;
+  /** Question cards: the option under the cursor; options.length is "type an answer". */
+  option: number;
+  /** Question cards: the free-answer field is open. */
+  typing: boolean;
+};
+
+export type DrawerState = {
+  /** The queue as of the last sync. */
+  pending: readonly ApprovalRequest[];
+  /** The request under the cursor, by id, so a shifting list never moves it. */
+  cursorId?: string;
+  /** Where the cursor was; when its request leaves, the cursor stays at this position (clamped). */
+  index: number;
+  card: CardState;
+  /** Request id → what it looked like when its decision was sent; locked until it changes or leaves. */
+  locks: Readonly<Record<string, string>>;
+  /** The core's count of invalid keys per request. */
+  invalid: Readonly<Record<string, InvalidCount>>;
+  graceUntil: number;
+  /** True while keys are being ignored (the footer shows "keys paused"). */
+  waiting: boolean;
+  /** A key changed what is on screen and the next commit has not drawn it yet: keys are dropped. */
+  settling: boolean;
+  fullScreen: boolean;
+  layout: DiffLayout;
+  message?: { id: string } & FooterMessage;
+};
+
+/** What the drawer measured of the card in view, for keys that depend on it. */
+export type CardView = { width: number; total: number; viewport: number; initial: number };
+
+export type DrawerAction =
+  | { type: 'sync'; pending: readonly ApprovalRequest[]; now: number }
+  | { type: 'painted' }
+  | { type: 'grace_elapsed' }
+  | { type: 'invalid_count'; requestId: string; count: number; limit: number }
+  /** A key for the card's key map (the gate already let it through). */
+  | { type: 'key'; id: KeyId; view: CardView }
+  /** From a form: send this decision for the card under the cursor. */
+  | { type: 'decide'; decision: Decision }
+  /** From a form: Esc — back to the card's keys (a question without options declines). */
+  | { type: 'back' }
+  | { type: 'queue'; delta: 1 | -1 }
+  | { type: 'external_edit_done'; id: string; field: string; result: ExternalEditResult };
+
+export type DrawerEffect =
+  | { kind: 'send'; command: CoreCommand }
+  | { kind: 'bell' }
+  | { kind: 'full_screen'; on: boolean }
+  /** (Re)start the timer that ends the "keys paused" hint after `ms`. */
+  | { kind: 'grace_timer'; ms: number }
+  | { kind: 'grace_cancel' }
+  | { kind: 'external_edit'; id: string; field: string; content: string; fileName: string };
+
+export type DrawerStep = { state: DrawerState; effects: DrawerEffect[] };
+
+/** A drawer with nothing in it yet. */
+export function initialDrawerState(): DrawerState {
+  return {
+    pending: [],
+    index: 0,
+    card: { id: undefined, mode: 'keys', option: 0, typing: false },
+    locks: {},
+    invalid: {},
+    graceUntil: 0,
+    waiting: false,
+    settling: false,
+    fullScreen: false,
+    layout: 'split',
+  };
+}
+
+/** The request under the cursor. */
+export function selected(state: DrawerState): ApprovalRequest | undefined {
+  return state.pending[state.index];
+}
+
+/** What must change for a still-pending request to take a new decision (a refused edit). */
+function signature(request: ApprovalRequest): string {
+  return `${request.editError ?? ''}\u0000${request.revision ?? ''}`;
+}
+
+/** True while a decision for `request` is on its way. */
+export function isDeciding(state: DrawerState, request: ApprovalRequest | undefined): boolean {
+  return request !== undefined && state.locks[request.id] === signature(request);
+}
+
+/** The string argument holding the proposed file content, when there is one to open in $EDITOR. */
+export function externalEditField(request: ApprovalRequest): string | undefined {
+  const p = request.preview;
+  const args = request.args;
+  if (p.kind !== 'diff' || typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  return Object.entries(args).find(([, v]) => v === p.after)?.[0];
+}
+
+/** What the card offers beyond its fixed keys: scopes to grant, content for $EDITOR. */
+export function cardOffers(request: ApprovalRequest): ReadonlySet<CardOffer> {
+  const offers = new Set<CardOffer>();
+  if (request.grantOptions.length > 0) offers.add('grants');
+  if (externalEditField(request) !== undefined) offers.add('external_edit');
+  return offers;
+}
+
+/** The keys line of a card in its key map (also the hint after an unknown key). */
+export function cardKeysLine(request: ApprovalRequest): string {
+  const kind = request.preview.kind;
+  return kind === 'question' ? QUESTION_FOOTER : cardFooter(kind, cardOffers(request));
+}
+
+function freshCard(request: ApprovalRequest | undefined): CardState {
+  const p = request?.preview;
+  return { id: request?.id, mode: 'keys', option: 0, typing: p?.kind === 'question' && !(p.options ?? []).length };
+}
+
+/** A scroll offset kept inside [0, total - viewport]; pages keep one row of overlap. */
+export function scrolled(from: number, move: ScrollMove, total: number, viewport: number): number {
+  const max = Math.max(0, total - Math.max(1, viewport));
+  const clamp = (n: number) => Math.max(0, Math.min(n, max));
+  const page = Math.max(1, viewport - 1);
+  const at = clamp(from);
+  if (move === 'line-up') return clamp(at - 1);
+  if (move === 'line-down') return clamp(at + 1);
+  if (move === 'page-up') return clamp(at - page);
+  if (move === 'page-down') return clamp(at + page);
+  return move === 'top' ? 0 : max;
+}
+
+/**
+ * Whether a key may act now. Keys wait while the screen settles and inside the grace window; a
+ * refused key re-shows "keys paused" for the rest of the window. The injected clock may run ahead
+ * of the hint's timer: a key that acts ends the hint.
+ */
+export function gateKey(state: DrawerState, now: number): DrawerStep & { allowed: boolean } {
+  if (state.settling) return { allowed: false, state, effects: [] };
+  const left = state.graceUntil - now;
+  if (left <= 0) {
+    if (!state.waiting) return { allowed: true, state, effects: [] };
+    return { allowed: true, state: { ...state, waiting: false }, effects: [{ kind: 'grace_cancel' }] };
+  }
+  return { allowed: false, state: { ...state, waiting: true }, effects: [{ kind: 'grace_timer', ms: left }] };
+}
+
+const same = (state: DrawerState): DrawerStep => ({ state, effects: [] });
+
+function withCard(state: DrawerState, patch: Partial<CardState>): DrawerStep {
+  // Anything that changes what the card shows waits for the screen before the next key.
+  return same({ ...state, card: { ...state.card, ...patch }, settling: true });
+}
+
+function say(state: DrawerState, text: string, tone: FooterMessage['tone']): DrawerStep {
+  const request = selected(state);
+  return same(request ? { ...state, message: { id: request.id, text, tone } } : state);
+}
+
+function decide(state: DrawerState, decision: Decision): DrawerStep {
+  const request = selected(state);
+  if (!request || isDeciding(state, request)) return same(state);
+  // A saved edit closes its editor; the card stays locked until the request leaves or changes.
+  const back = decision.kind === 'edit' || decision.kind === 'approve_plan';
+  const card = back && state.card.mode !== 'keys' ? { ...state.card, mode: 'keys' as const } : state.card;
+  return {
+    state: { ...state, card, settling: state.settling || card !== state.card, locks: { ...state.locks, [request.id]: signature(request) }, message: undefined },
+    effects: [{ kind: 'send', command: { type: 'decide', id: request.id, decision } }],
+  };
+}
+
+function invalidKey(state: DrawerState, input: string): DrawerStep {
+  const request = selected(state);
+  if (!request) return same(state);
+  const step = say(state, `unknown key ${JSON.stringify(input)} · ${cardKeysLine(request)}`, 'hint');
+  return { state: step.state, effects: [{ kind: 'send', command: { type: 'report_invalid_input', id: request.id } }] };
+}
+
+function queue(state: DrawerState, delta: 1 | -1): DrawerStep {
+  const target = state.pending[state.index + delta];
+  if (!target) return same(state);
+  // Moved on purpose: no grace window, but the next key waits until the new card is drawn.
+  return same({ ...state, cursorId: target.id, index: state.index + delta, card: freshCard(target), settling: true });
+}
+
+function sync(state: DrawerState, pending: readonly ApprovalRequest[], now: number): DrawerStep {
+  let index = pending.findIndex((r) => r.id === state.cursorId);
+  if (index < 0) index = Math.max(0, Math.min(state.index, pending.length - 1));
+  const request = pending[index];
+  const ids = new Set(pending.map((r) => r.id));
+  const keep = <T>(record: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
+  const effects: DrawerEffect[] = [];
+  if (state.pending.length === 0 && pending.length > 0) effects.push({ kind: 'bell' });
+  let next: DrawerState = { ...state, pending, index, cursorId: request?.id, locks: keep(state.locks), invalid: keep(state.invalid) };
+  if (request?.id !== state.card.id) {
+    next = { ...next, card: freshCard(request) };
+    // The card changed by itself (resolved, removed, or the drawer just appeared): a key meant
+    // for the old card must not land on this one.
+    if (request) {
+      next = { ...next, graceUntil: now + GRACE_MS, waiting: true };
+      effects.push({ kind: 'grace_timer', ms: GRACE_MS });
+    }
+  }
+  return { state: next, effects };
+}
+
+const SCROLL: Partial<Record<CardAction, ScrollMove>> = {
+  line_up: 'line-up',
+  line_down: 'line-down',
+  page_up: 'page-up',
+  page_down: 'page-down',
+  top: 'top',
+  bottom: 'bottom',
+};
+
+function cardKey(state: DrawerState, request: ApprovalRequest, kind: CardKind, id: KeyId, view: CardView): DrawerStep {
+  const meaning = cardKeyAction(id, kind, cardOffers(request));
+  if (meaning.kind === 'none') return same(state);
+  if (meaning.kind === 'invalid') return invalidKey(state, meaning.input);
+  const p = request.preview;
+  const action = meaning.action;
+  const move = SCROLL[action];
+  if (move) return same({ ...state, card: { ...state.card, scroll: scrolled(state.card.scroll ?? view.initial, move, view.total, view.viewport) } });
+  switch (action) {
+    case 'approve':
+      return decide(state, p.kind === 'plan' ? { kind: 'approve_plan', steps: p.steps } : { kind: 'approve' });
+    case 'approve_all':
+      return withCard(state, { mode: 'grant' });
+    case 'reject':
+      return withCard(state, { mode: 'reject' });
+    case 'skip':
+      return decide(state, { kind: 'skip' });
+    case 'edit':
+      return withCard(state, { mode: kind === 'plan' ? 'plan_edit' : 'edit' });
+    case 'external_edit': {
+      const field = externalEditField(request);
+      if (p.kind !== 'diff' || !field) return say(state, '$EDITOR is offered only for file writes', 'info');
+      return { state, effects: [{ kind: 'external_edit', id: request.id, field, content: p.after, fileName: p.path }] };
+    }
+    case 'cancel_task':
+      return decide(state, { kind: 'cancel_task' });
+    case 'cancel_turn':
+      return { state, effects: [{ kind: 'send', command: { type: 'cancel' } }] };
+    case 'help':
+      return withCard(state, { mode: 'help' });
+    case 'toggle_layout': {
+      const next = { ...state, layout: state.layout === 'split' ? ('unified' as const) : ('split' as const) };
+      return view.width < 100 ? say(next, 'side by side needs 100 columns; showing unified', 'info') : same(next);
+    }
+    case 'toggle_full_screen':
+      return { state: { ...state, fullScreen: !state.fullScreen }, effects: [{ kind: 'full_screen', on: !state.fullScreen }] };
+    case 'queue_prev':
+      return queue(state, -1);
+    case 'queue_next':
+      return queue(state, 1);
+    default:
+      return same(state);
+  }
+}
+
+function questionKey(state: DrawerState, options: readonly string[], id: KeyId): DrawerStep {
+  const action = lookup<QuestionAction>(QUESTION_KEYS, id);
+  const card = state.card;
+  switch (action) {
+    case 'option_up':
+      return same({ ...state, card: { ...card, option: Math.max(0, card.option - 1) } });
+    case 'option_down':
+      return same({ ...state, card: { ...card, option: Math.min(options.length, card.option + 1) } });
+    case 'answer': {
+      const option = options[card.option];
+      return option === undefined ? withCard(state, { typing: true }) : decide(state, { kind: 'answer', text: option });
+    }
+    case 'type':
+      return withCard(state, { typing: true });
+    case 'decline':
+      return decide(state, { kind: 'reject' });
+    case 'cancel_task':
+      return decide(state, { kind: 'cancel_task' });
+    case 'help':
+      return withCard(state, { mode: 'help' });
+    case 'queue_next':
+      return queue(state, 1);
+    case 'queue_prev':
+      return queue(state, -1);
+    case undefined:
+      return isMistake(id) ? invalidKey(state, id) : same(state);
+  }
+}
+
+function key(state: DrawerState, id: KeyId, view: CardView): DrawerStep {
+  const request = selected(state);
+  if (!request || isDeciding(state, request)) return same(state);
+  // The help view: any key closes it.
+  if (state.card.mode === 'help') return withCard(state, { mode: 'keys' });
+  // A form owns the keys; it reports what they mean through its own actions.
+  if (state.card.mode !== 'keys') return same(state);
+  const p = request.preview;
+  if (p.kind === 'question') return state.card.typing ? same(state) : questionKey(state, p.options ?? [], id);
+  return cardKey(state, request, p.kind, id, view);
+}
+
+/** Applies one action. Contract: at most one `decide` is sent per request until it changes or leaves. */
+export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerStep {
+  switch (action.type) {
+    case 'sync':
+      return sync(state, action.pending, action.now);
+    case 'painted':
+      return same(state.settling ? { ...state, settling: false } : state);
+    case 'grace_elapsed':
+      // What the person sees is what counts: once the hint is gone, keys act.
+      return same({ ...state, graceUntil: 0, waiting: false });
+    case 'invalid_count':
+      return same({ ...state, invalid: { ...state.invalid, [action.requestId]: { count: action.count, limit: action.limit } } });
+    case 'key':
+      return key(state, action.id, action.view);
+    case 'decide':
+      return decide(state, action.decision);
+    case 'back': {
+      const p = selected(state)?.preview;
+      if (state.card.mode === 'keys' && p?.kind === 'question' && state.card.typing) {
+        return (p.options ?? []).length ? withCard(state, { typing: false }) : decide(state, { kind: 'reject' });
+      }
+      return state.card.mode === 'keys' ? same(state) : withCard(state, { mode: 'keys' });
+    }
+    case 'queue':
+      return queue(state, action.delta);
+    case 'external_edit_done': {
+      const request = selected(state);
+      if (request?.id !== action.id) return same(state);
+      const r = action.result;
+      if (r.kind === 'failed') return say(state, `editor failed: ${r.message}`, 'info');
+      if (r.kind === 'unchanged') return say(state, 'editor closed without changes; nothing sent', 'info');
+      return decide(state, { kind: 'edit', args: { ...(request.args as Record<string, unknown>), [action.field]: r.content } });
+    }
+  }
+}
