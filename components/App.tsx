@@ -4,17 +4,17 @@ import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
 import { safeClient } from '../src/text/safe-client';
 import { ApprovalDrawer, type ApprovalDrawerProps } from './drawer/ApprovalDrawer';
-import { AuditBanner } from './AuditBanner';
-import { AuditSidebar } from './AuditSidebar';
-import { ConversationPane } from './ConversationPane';
+import { AuditBanner } from './widgets/AuditBanner';
+import { AuditSidebar } from './panels/AuditSidebar';
+import { ConversationPane } from './transcript/ConversationPane';
 import { useAppController } from './hooks/use-app-controller';
 import { useCoreState } from './hooks/use-core-state';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { computeLayout } from './layout';
-import { OverlayHost } from './OverlayHost';
-import { PromptInput } from './PromptInput';
-import { StatusBar } from './StatusBar';
-import { TrustCard } from './TrustCard';
+import { OverlayHost } from './panels/OverlayHost';
+import { PromptInput } from './widgets/PromptInput';
+import { StatusBar } from './widgets/StatusBar';
+import { TrustCard } from './panels/TrustCard';
 import { makeTheme, ThemeContext } from './theme';
 
 /** What the app hands the drawer; a test stand-in takes the same. */

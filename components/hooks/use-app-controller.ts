@@ -2,7 +2,7 @@ import { useApp } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CoreClient, CoreState } from '../../src/protocol';
 import { nextMode } from '../commands';
-import type { PromptMessage } from '../PromptInput';
+import type { PromptMessage } from '../widgets/PromptInput';
 import { useAppKeys } from './use-app-keys';
 import { useCoreNotices } from './use-core-notices';
 import { useCtrlC } from './use-ctrl-c';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { CoreClient } from '../../src/protocol';
-import type { PromptMessage } from '../PromptInput';
+import type { PromptMessage } from '../widgets/PromptInput';
 
 /**
  * Forwards the core's `notice` and `error` events to `onMessage`, so an answer to a command

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { CoreClient, Mode } from '../../src/protocol';
 import { MODE_ORDER, parseSlash } from '../commands';
-import type { PromptMessage } from '../PromptInput';
+import type { PromptMessage } from '../widgets/PromptInput';
 
 export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp';
 

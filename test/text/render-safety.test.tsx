@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolCard } from '../../components/ToolCard';
+import { ToolCard } from '../../components/transcript/ToolCard';
 import type { ApprovalRequest, CoreState, TranscriptEntry } from '../../src/protocol';
 import { renderApp } from '../components/app-harness';
 import { FakeCore, makeAuditRecord, makeRequest, makeStats } from '../helpers/fake-core';

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { displayLine } from '../../approval-text';
 import { useTheme } from '../../hooks/use-theme';
 import { footerLine, keyId, lookup, PLAN_EDITOR_KEYS } from '../../keys/keymap';
-import { TextField } from '../../TextField';
+import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';
 
 type EditorState = { steps: string[]; focus: number };

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { useTheme } from '../../hooks/use-theme';
 import { footerLine, keyId, lookup, REJECT_KEYS } from '../../keys/keymap';
-import { TextField } from '../../TextField';
+import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';
 
 /** Reject with an optional reason the model reads. Enter sends (empty: no reason), Esc goes back. */

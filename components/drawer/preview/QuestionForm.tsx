@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ApprovalPreview } from '../../../src/protocol';
 import { displayLine, wrap } from '../../approval-text';
 import { ANSWER_KEYS, footerLine, keyId, lookup, QUESTION_KEYS } from '../../keys/keymap';
-import { TextField } from '../../TextField';
+import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';
 
 /** The options' keys line, from the keymap. */

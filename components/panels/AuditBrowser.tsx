@@ -1,0 +1,111 @@
+import { Box, Text } from 'ink';
+import { type ReactNode, useMemo, useState } from 'react';
+import type { AgentInfo, CoreClient } from '../../src/protocol';
+import { AuditDetail } from './AuditDetail';
+import { AuditList } from './AuditList';
+import { AuditStatsHeader } from './AuditStatsHeader';
+import { type AuditFilters, applyFilters, cycle, FILTER_KEYS, localDay, shiftDay, valuesOf } from './audit-filters';
+import { useAuditDay } from './use-audit-query';
+import { useListCursor } from './use-list-cursor';
+import { useTheme } from '../hooks/use-theme';
+import { Panel } from '../widgets/Panel';
+import { TextField } from '../widgets/TextField';
+import { useKeys } from '../keys/use-keys';
+
+type Props = {
+  client: CoreClient;
+  agents: AgentInfo[];
+  isActive: boolean;
+  width: number;
+  height: number;
+  onClose: () => void;
+  /** The clock, injectable so tests pick "today". */
+  now?: () => Date;
+};
+
+/** /audit, full screen: one day of records with filters, search, a detail view and the day's stats. */
+export function AuditBrowser({ client, agents, isActive, width, height, onClose, now = () => new Date() }: Props): ReactNode {
+  const theme = useTheme();
+  const today = useMemo(() => localDay(now()), [now]);
+  const [day, setDay] = useState(today);
+  const [filters, setFilters] = useState<AuditFilters>({});
+  const [search, setSearch] = useState('');
+  const [searching, setSearching] = useState(false);
+  const [detail, setDetail] = useState(false);
+  const result = useAuditDay(client, day);
+  const shown = useMemo(() => applyFilters(result.records, filters, search), [result.records, filters, search]);
+  // Records carry the agent's name; the live agent list covers records written before they did.
+  const names = useMemo(() => {
+    const map = new Map(agents.map((a) => [a.id, a.name]));
+    for (const r of result.records) if (r.agentName) map.set(r.agentId, r.agentName);
+    return map;
+  }, [agents, result.records]);
+  const agentName = (id: string) => names.get(id) ?? id;
+  const listRows = Math.max(1, height - 9);
+  const [cursor] = useListCursor(shown.length, { isActive: isActive && !searching, page: listRows });
+
+  useKeys(
+    (input, key) => {
+      if (detail) {
+        if (key.escape || key.return || input === 'q') setDetail(false);
+        return;
+      }
+      if (key.escape) return onClose();
+      if (key.leftArrow) setDay((d) => shiftDay(d, -1));
+      else if (key.rightArrow) setDay((d) => (d < today ? shiftDay(d, 1) : d));
+      else if (key.return && shown[cursor]) setDetail(true);
+      else if (input === '/') setSearching(true);
+      else if (input === 'x') {
+        setFilters({});
+        setSearch('');
+      } else if (FILTER_KEYS[input]) {
+        const field = FILTER_KEYS[input];
+        setFilters((f) => ({ ...f, [field]: cycle(f[field], valuesOf(result.records, field)) }));
+      }
+    },
+    { isActive: isActive && !searching },
+  );
+  useKeys(
+    (_input, key) => {
+      if (key.escape) {
+        setSearch('');
+        setSearching(false);
+      }
+    },
+    { isActive: isActive && searching },
+  );
+
+  const active = Object.entries(filters).filter(([, v]) => v !== undefined);
+  const filterText = active.map(([k, v]) => `${k}=${k === 'agent' && v ? agentName(v) : v}`).join(' ');
+  const record = shown[cursor];
+  const footer = detail
+    ? '↑↓ previous/next record · Esc back to the list'
+    : '←→ day · ↑↓ move · Enter details · t tool · o outcome · p approver · g agent · / search · x clear · Esc close';
+  return (
+    <Panel title={`Audit · ${day}${day === today ? ' (today)' : ''}`} footer={footer} width={width} height={height}>
+      <AuditStatsHeader stats={result.loading ? undefined : result.stats} />
+      <Text wrap="truncate-end">
+        <Text color={active.length ? theme.accent : undefined}>filters: {filterText || 'none'}</Text>
+        {search && !searching ? <Text> · search “{search}”</Text> : null}
+        <Text dimColor> · showing {shown.length} of {result.records.length}</Text>
+      </Text>
+      {searching ? (
+        <Box>
+          <Text color={theme.accent}>search / </Text>
+          <TextField value={search} onChange={setSearch} onSubmit={() => setSearching(false)} isActive={isActive && searching} />
+        </Box>
+      ) : null}
+      <Box marginTop={1} flexDirection="column">
+        {result.loading ? <Text dimColor>loading {day}…</Text> : null}
+        {!result.loading && shown.length === 0 ? (
+          <Text dimColor>{result.records.length === 0 ? `no audit records on ${day}` : 'nothing matches the filters'}</Text>
+        ) : null}
+        {detail && record ? (
+          <AuditDetail record={record} width={width - 4} rows={height - 7} agentName={agentName} />
+        ) : (
+          <AuditList records={shown} cursor={cursor} rows={listRows} width={width - 4} agentName={agentName} />
+        )}
+      </Box>
+    </Panel>
+  );
+}

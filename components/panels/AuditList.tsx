@@ -1,0 +1,46 @@
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { AuditRecord } from '../../src/protocol/audit';
+import { auditResultWord, outcomeColor } from './audit-look';
+import { clock, oneLine, truncate } from '../format';
+import { windowStart } from './use-list-cursor';
+import { useTheme } from '../hooks/use-theme';
+
+type Props = { records: AuditRecord[]; cursor: number; rows: number; width: number; agentName: (id: string) => string };
+
+const pad = (text: string, n: number) => truncate(text, n).padEnd(n);
+
+/** A window of audit rows around the cursor: time, agent, tool, outcome, approver, rule, reason. */
+export function AuditList({ records, cursor, rows, width, agentName }: Props): ReactNode {
+  const theme = useTheme();
+  const start = windowStart(cursor, records.length, rows);
+  const rest = Math.max(0, width - 2 - 9 - 13 - 19 - 11 - 7);
+  return (
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate-end">
+        {'  '}
+        {pad('time', 9)}
+        {pad('agent', 13)}
+        {pad('tool', 19)}
+        {pad('result', 11)}
+        {pad('by', 7)}
+        rule / reason
+      </Text>
+      {records.slice(start, start + rows).map((r, i) => {
+        const selected = start + i === cursor;
+        const result = auditResultWord(r);
+        return (
+          <Text key={`${start + i}:${r.ts}`} wrap="truncate-end" bold={selected}>
+            <Text color={selected ? theme.accent : undefined}>{selected ? '› ' : '  '}</Text>
+            {pad(clock(r.ts), 9)}
+            {pad(agentName(r.agentId), 13)}
+            {pad(r.tool, 19)}
+            <Text color={outcomeColor(result, theme)}>{pad(result, 11)}</Text>
+            {pad(r.approver, 7)}
+            <Text dimColor>{truncate(oneLine(r.reason ? `${r.rule}: ${r.reason}` : r.rule), rest)}</Text>
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

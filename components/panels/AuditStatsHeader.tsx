@@ -1,0 +1,27 @@
+import { Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { AuditStats } from '../../src/protocol/audit';
+import { duration, percent } from '../format';
+
+const counts = (byKey: Partial<Record<string, number>>): string =>
+  Object.entries(byKey)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(' · ') || 'none';
+
+/** The day's AuditStats, as the core computed them: counts, human decision rates, waits. */
+export function AuditStatsHeader({ stats }: { stats: AuditStats | undefined }): ReactNode {
+  if (!stats) return <Text dimColor>loading…</Text>;
+  return (
+    <>
+      <Text wrap="truncate-end">
+        <Text bold>{stats.total} records</Text> · outcomes: {counts(stats.byOutcome)}
+      </Text>
+      <Text wrap="truncate-end">
+        approvers: {counts(stats.byApprover)} · approve {percent(stats.approveRate)} · reject{' '}
+        {percent(stats.rejectRate)} · edit {percent(stats.editRate)} · wait median {duration(stats.waitMedianMs)} · p95{' '}
+        {duration(stats.waitP95Ms)}
+      </Text>
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+import { Box } from 'ink';
+import { type ReactNode, useMemo } from 'react';
+import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
+import { LiveTail } from './LiveTail';
+import { TranscriptHistory } from './TranscriptHistory';
+import { splitTranscript, subAgentLabels } from './transcript-split';
+
+type Props = {
+  transcript: TranscriptEntry[];
+  agents: AgentInfo[];
+  /** Width of printed history (the whole terminal). */
+  width: number;
+  /** Width of the live column (narrower when the sidebar is beside it). */
+  liveWidth: number;
+  /** Rows the live tail may take; older live lines are clipped from the top. */
+  liveRows: number;
+  agentsExpanded: boolean;
+  /** Whether the sub-agent group is shown (a running turn, or sub-agents still active). */
+  showAgents: boolean;
+  /** Changing it clears the screen and prints the history again (after a full-screen view). */
+  reprintKey?: number;
+  /** What sits under the live tail in the same column (panel, drawer, prompt). */
+  children?: ReactNode;
+  /** What sits beside that column (the audit sidebar). */
+  aside?: ReactNode;
+};
+
+/**
+ * The conversation. Finished entries go into <Static>, printed once, so a long session costs
+ * nothing per frame; only the live tail (streaming text, running or waiting tools and whatever
+ * follows them) re-renders, in a column that also holds `children`, with `aside` beside it.
+ */
+export function ConversationPane(props: Props): ReactNode {
+  const { transcript, agents, width, liveWidth, liveRows, agentsExpanded, showAgents, reprintKey, children, aside } = props;
+  const { history, live } = useMemo(() => splitTranscript(transcript), [transcript]);
+  const labels = useMemo(() => subAgentLabels(agents), [agents]);
+  const subAgents = useMemo(() => agents.filter((a) => a.parentId !== undefined), [agents]);
+  return (
+    <>
+      <TranscriptHistory history={history} labels={labels} width={width} reprintKey={reprintKey} />
+      <Box flexDirection="row">
+        <Box flexDirection="column" width={liveWidth} justifyContent="flex-end">
+          <LiveTail
+            live={live}
+            subAgents={subAgents}
+            labels={labels}
+            width={liveWidth}
+            rows={liveRows}
+            agentsExpanded={agentsExpanded}
+            showAgents={showAgents}
+          />
+          {children}
+        </Box>
+        {aside}
+      </Box>
+    </>
+  );
+}

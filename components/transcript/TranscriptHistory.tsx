@@ -1,0 +1,28 @@
+import { Box, Static } from 'ink';
+import { memo, type ReactNode } from 'react';
+import type { TranscriptEntry } from '../../src/protocol';
+import { useStaticHistory } from './use-static-history';
+import { TranscriptItem } from './TranscriptItem';
+
+type Props = { history: TranscriptEntry[]; labels: Map<string, string>; width: number; reprintKey?: number };
+
+export function entryAgent(entry: TranscriptEntry): string | undefined {
+  return entry.kind === 'assistant' || entry.kind === 'tool' ? entry.agentId : undefined;
+}
+
+/**
+ * Finished entries, printed once into the terminal's scrollback by <Static>. Must not sit under
+ * a flex-end container: Static is absolutely positioned and would be shifted off the top.
+ */
+export const TranscriptHistory = memo(function TranscriptHistory({ history, labels, width, reprintKey }: Props): ReactNode {
+  const epoch = useStaticHistory(history, width, reprintKey);
+  return (
+    <Static key={epoch} items={history}>
+      {(entry) => (
+        <Box key={entry.id} width={width}>
+          <TranscriptItem entry={entry} width={width} agentLabel={labels.get(entryAgent(entry) ?? '')} />
+        </Box>
+      )}
+    </Static>
+  );
+});

@@ -1,0 +1,46 @@
+import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
+import { isFinalStatus } from './tool-status';
+
+/** An entry that will not change again (and so may be printed once, into <Static>). */
+export function isFinished(entry: TranscriptEntry): boolean {
+  if (entry.kind === 'assistant') return !entry.streaming;
+  if (entry.kind === 'tool') return isFinalStatus(entry.status);
+  return true;
+}
+
+/**
+ * Splits the transcript at the first unfinished entry: everything before it is history, the
+ * rest is the live tail. Order is kept, so history never has to be re-printed to insert into it.
+ */
+export function splitTranscript(transcript: TranscriptEntry[]): { history: TranscriptEntry[]; live: TranscriptEntry[] } {
+  const cut = transcript.findIndex((e) => !isFinished(e));
+  if (cut === -1) return { history: transcript, live: [] };
+  return { history: transcript.slice(0, cut), live: transcript.slice(cut) };
+}
+
+/** agentId → name for sub-agents only; the main agent's entries carry no label. */
+export function subAgentLabels(agents: AgentInfo[]): Map<string, string> {
+  return new Map(agents.filter((a) => a.parentId !== undefined).map((a) => [a.id, a.name]));
+}
+
+const wrapped = (text: string, width: number): number =>
+  text.split('\n').reduce((rows, line) => rows + Math.max(1, Math.ceil(line.length / Math.max(1, width))), 0);
+
+/**
+ * A cheap upper-ish estimate of the rows an entry takes at `width`. Used only to decide whether
+ * the live tail needs clipping; being off by a row or two costs a row of slack, not correctness.
+ */
+export function estimateRows(entry: TranscriptEntry, width: number): number {
+  switch (entry.kind) {
+    case 'user':
+      return 1 + wrapped(entry.text, width - 2);
+    case 'assistant': {
+      const fences = (entry.text.match(/^\s*(```|~~~)/gm) ?? []).length;
+      return 1 + wrapped(entry.text, width - 6) + fences * 2;
+    }
+    case 'tool':
+      return entry.result ? 2 : 1;
+    case 'notice':
+      return wrapped(entry.text, width - 4);
+  }
+}

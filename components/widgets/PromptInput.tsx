@@ -1,0 +1,92 @@
+import { Box, Text } from 'ink';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
+import { complete, SLASH_COMMANDS } from '../commands';
+import { truncate } from '../format';
+import { usePromptHistory } from './use-prompt-history';
+import { useKeys } from '../keys/use-keys';
+import { useTheme } from '../hooks/use-theme';
+import { TextField } from './TextField';
+
+export type PromptMessage = { level: 'info' | 'warn' | 'error'; text: string };
+
+type Props = {
+  isActive: boolean;
+  width: number;
+  onSubmit: (text: string) => void;
+  /** Feedback for the hint line (an unknown command, a notice from the core). */
+  message?: PromptMessage;
+};
+
+const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+T audit · Ctrl+C×2 quit';
+
+/** What the line under the prompt says for the current input. */
+function hintFor(value: string, message: PromptMessage | undefined, isActive: boolean): { text: string; level?: PromptMessage['level'] } {
+  if (value.startsWith('/')) {
+    const { matches } = complete(value);
+    const word = value.slice(1).split(' ')[0] ?? '';
+    const exact = SLASH_COMMANDS.find((c) => c.name === word.toLowerCase());
+    if (value.includes(' ') && exact) return { text: `${exact.usage} — ${exact.does}${matches.length ? `  (${matches.join(' | ')})` : ''}` };
+    const only = matches.length === 1 ? SLASH_COMMANDS.find((c) => c.name === matches[0]) : undefined;
+    if (only) return { text: `${only.usage} — ${only.does}` };
+    if (matches.length > 0) return { text: matches.map((m) => `/${m}`).join('  ') };
+    return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
+  }
+  if (message) return message;
+  return { text: value || !isActive ? '' : IDLE_HINT };
+}
+
+/** The prompt line with ↑/↓ history, slash-command completion and a hint line below it. */
+export function PromptInput({ isActive, width, onSubmit, message }: Props): ReactNode {
+  const theme = useTheme();
+  const [value, setValueState] = useState('');
+  // ↑/↓/Tab read the value from here: it is current even before React re-renders.
+  const latest = useRef('');
+  const setValue = useCallback((next: string) => {
+    latest.current = next;
+    setValueState(next);
+  }, []);
+  const history = usePromptHistory();
+
+  useKeys(
+    (_input, key) => {
+      if (key.upArrow) {
+        const text = history.older(latest.current);
+        if (text !== undefined) setValue(text);
+      } else if (key.downArrow) {
+        const text = history.newer();
+        if (text !== undefined) setValue(text);
+      } else if (key.tab && !key.shift) {
+        const { completed } = complete(latest.current);
+        if (completed !== undefined) setValue(completed);
+      }
+    },
+    { isActive },
+  );
+
+  // TextField hands over the value as of the Enter (or of a chunk ending in a line break).
+  const submit = (text: string) => {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    history.push(trimmed);
+    setValue('');
+    onSubmit(trimmed);
+  };
+
+  const hint = hintFor(value, message, isActive);
+  const hintColor = hint.level === 'error' ? theme.error : hint.level === 'warn' ? theme.warn : undefined;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Box>
+        <Text color={theme.accent} bold={isActive} dimColor={!isActive}>
+          {isActive ? '› ' : '· '}
+        </Text>
+        <Box flexShrink={1}>
+          <TextField value={value} onChange={setValue} onSubmit={submit} isActive={isActive} />
+        </Box>
+      </Box>
+      <Text color={hintColor} dimColor={!hint.level} wrap="truncate-end">
+        {truncate(hint.text, width) || ' '}
+      </Text>
+    </Box>
+  );
+}

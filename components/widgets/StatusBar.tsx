@@ -1,0 +1,75 @@
+import { Box, Text } from 'ink';
+import { memo, type ReactNode } from 'react';
+import type { CoreState } from '../../src/protocol';
+import { compactNumber, shortenPath, truncate } from '../format';
+import { useTheme } from '../hooks/use-theme';
+
+type Props = {
+  model: CoreState['model'];
+  mode: CoreState['mode'];
+  sandboxed: boolean;
+  pendingCount: number;
+  usage: CoreState['usage'];
+  root: string;
+  mcp: CoreState['mcp'];
+  busy: boolean;
+  width: number;
+  home?: string;
+};
+
+const Sep = () => <Text dimColor> │ </Text>;
+
+/**
+ * One line at the bottom: what is running, under which rules, and what needs attention. Items
+ * are ordered by importance, so when the line is cut at the terminal's width the root goes first.
+ */
+export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
+  const { model, mode, sandboxed, pendingCount, usage, root, mcp, busy, width, home } = props;
+  const theme = useTheme();
+  const failing = mcp.filter((s) => s.status === 'failed').map((s) => s.name);
+  const tokens = usage.promptTokens + usage.completionTokens;
+  return (
+    <Box width={width} height={1} overflow="hidden">
+      <Text wrap="truncate-end">
+        {model.demo ? (
+          <Text bold inverse color={theme.warn}>
+            {width >= 100 ? '[DEMO · scripted model, no API key]' : '[DEMO · no API key]'}
+          </Text>
+        ) : (
+          <Text bold>{truncate(model.name, 28)}</Text>
+        )}
+        <Sep />
+        <Text>mode </Text>
+        <Text bold color={mode === 'auto' ? theme.warn : theme.accent}>{mode}</Text>
+        <Sep />
+        {sandboxed ? (
+          <Text>sandbox on</Text>
+        ) : (
+          <Text bold color={theme.warn}>⚠ sandbox off</Text>
+        )}
+        {pendingCount > 0 ? (
+          <>
+            <Sep />
+            <Text bold color={theme.warn}>● {pendingCount} pending</Text>
+          </>
+        ) : null}
+        {failing.length > 0 ? (
+          <>
+            <Sep />
+            <Text color={theme.error}>✗ mcp: {failing.join(', ')}</Text>
+          </>
+        ) : null}
+        <Sep />
+        <Text>{compactNumber(tokens)} tok</Text>
+        {busy ? (
+          <>
+            <Sep />
+            <Text color={theme.info}>working (Esc cancels)</Text>
+          </>
+        ) : null}
+        <Sep />
+        <Text dimColor>{shortenPath(root, home, Math.max(12, Math.floor(width / 4)))}</Text>
+      </Text>
+    </Box>
+  );
+});
