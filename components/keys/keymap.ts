@@ -231,6 +231,32 @@ export const PLAN_EDITOR_KEYS = {
   cancel: { keys: ['esc'], show: 'Esc', footer: 'cancel', help: 'leave the editor, nothing sent' },
 } as const satisfies Record<string, KeyRow>;
 
+// ── Panels ──────────────────────────────────────────────────────────────────────────────────────
+
+/** The audit browser's list (↑/↓ PgUp/PgDn Home/End move the cursor: use-list-cursor). */
+export const AUDIT_KEYS = {
+  day_prev: { keys: ['left'], show: '←→', footer: 'day', help: 'previous / next day' },
+  day_next: { keys: ['right'], show: '→', help: 'next day (not past today)' },
+  move: { keys: ['up', 'down'], show: '↑↓', footer: 'move', help: 'move the cursor' },
+  details: { keys: ['enter'], show: 'Enter', footer: 'details', help: 'the record under the cursor in full' },
+  filter_tool: { keys: ['t'], show: 't', footer: 'tool', help: 'cycle the tool filter' },
+  filter_outcome: { keys: ['o'], show: 'o', footer: 'outcome', help: 'cycle the outcome filter' },
+  filter_approver: { keys: ['p'], show: 'p', footer: 'approver', help: 'cycle the approver filter' },
+  filter_agent: { keys: ['g'], show: 'g', footer: 'agent', help: 'cycle the agent filter' },
+  search: { keys: ['/'], show: '/', footer: 'search', help: 'search the records (Enter keeps it, Esc clears it)' },
+  clear: { keys: ['x'], show: 'x', footer: 'clear', help: 'clear filters and search' },
+  close: { keys: ['esc'], show: 'Esc', footer: 'close', help: 'close the browser' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of the audit browser's list. */
+export type AuditAction = keyof typeof AUDIT_KEYS;
+
+/** The audit browser's detail view. */
+export const AUDIT_DETAIL_KEYS = {
+  move: { keys: ['up', 'down'], show: '↑↓', footer: 'previous/next record', help: 'previous / next record' },
+  back: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'back to the list', help: 'back to the list' },
+} as const satisfies Record<string, KeyRow>;
+
 // ── The app ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Keys the app handles while no drawer or panel owns the keyboard (use-app-keys). */

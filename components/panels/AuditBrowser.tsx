@@ -4,13 +4,24 @@ import type { AgentInfo, CoreClient } from '../../src/protocol';
 import { AuditDetail } from './AuditDetail';
 import { AuditList } from './AuditList';
 import { AuditStatsHeader } from './AuditStatsHeader';
-import { type AuditFilters, applyFilters, cycle, FILTER_KEYS, localDay, shiftDay, valuesOf } from './audit-filters';
+import { type AuditFilters, applyFilters, cycle, type FilterField, localDay, shiftDay, valuesOf } from './audit-filters';
 import { useAuditDay } from './use-audit-query';
 import { useListCursor } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
 import { TextField } from '../widgets/TextField';
+import { AUDIT_DETAIL_KEYS, AUDIT_KEYS, type AuditAction, footerLine, keyId, lookup } from '../keys/keymap';
 import { useKeys } from '../keys/use-keys';
+
+/** The filter each filter key cycles. */
+const FILTER_OF: Partial<Record<AuditAction, FilterField>> = {
+  filter_tool: 'tool',
+  filter_outcome: 'outcome',
+  filter_approver: 'approver',
+  filter_agent: 'agent',
+};
+const LIST_FOOTER = footerLine(Object.values(AUDIT_KEYS));
+const DETAIL_FOOTER = footerLine(Object.values(AUDIT_DETAIL_KEYS));
 
 type Props = {
   client: CoreClient;
@@ -46,20 +57,22 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
 
   useKeys(
     (input, key) => {
+      const id = keyId(input, key);
       if (detail) {
-        if (key.escape || key.return || input === 'q') setDetail(false);
+        if (lookup(AUDIT_DETAIL_KEYS, id) === 'back') setDetail(false);
         return;
       }
-      if (key.escape) return onClose();
-      if (key.leftArrow) setDay((d) => shiftDay(d, -1));
-      else if (key.rightArrow) setDay((d) => (d < today ? shiftDay(d, 1) : d));
-      else if (key.return && shown[cursor]) setDetail(true);
-      else if (input === '/') setSearching(true);
-      else if (input === 'x') {
+      const action = lookup<AuditAction>(AUDIT_KEYS, id);
+      if (action === 'close') return onClose();
+      if (action === 'day_prev') setDay((d) => shiftDay(d, -1));
+      else if (action === 'day_next') setDay((d) => (d < today ? shiftDay(d, 1) : d));
+      else if (action === 'details' && shown[cursor]) setDetail(true);
+      else if (action === 'search') setSearching(true);
+      else if (action === 'clear') {
         setFilters({});
         setSearch('');
-      } else if (FILTER_KEYS[input]) {
-        const field = FILTER_KEYS[input];
+      } else if (action && FILTER_OF[action]) {
+        const field = FILTER_OF[action];
         setFilters((f) => ({ ...f, [field]: cycle(f[field], valuesOf(result.records, field)) }));
       }
     },
@@ -78,9 +91,7 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   const active = Object.entries(filters).filter(([, v]) => v !== undefined);
   const filterText = active.map(([k, v]) => `${k}=${k === 'agent' && v ? agentName(v) : v}`).join(' ');
   const record = shown[cursor];
-  const footer = detail
-    ? '↑↓ previous/next record · Esc back to the list'
-    : '←→ day · ↑↓ move · Enter details · t tool · o outcome · p approver · g agent · / search · x clear · Esc close';
+  const footer = detail ? DETAIL_FOOTER : LIST_FOOTER;
   return (
     <Panel title={`Audit · ${day}${day === today ? ' (today)' : ''}`} footer={footer} width={width} height={height}>
       <AuditStatsHeader stats={result.loading ? undefined : result.stats} />

@@ -4,8 +4,6 @@ import type { AuditRecord } from '../../src/protocol/audit';
 export type FilterField = 'tool' | 'outcome' | 'approver' | 'agent';
 export type AuditFilters = Partial<Record<FilterField, string>>;
 
-export const FILTER_KEYS: Record<string, FilterField> = { t: 'tool', o: 'outcome', p: 'approver', g: 'agent' };
-
 const fieldOf = (record: AuditRecord, field: FilterField): string | undefined =>
   field === 'agent' ? record.agentId : record[field];
 

@@ -1,6 +1,21 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { type CardKind, type CardOffer, cardKeyAction, keyId } from '../../../components/keys/keymap';
+import {
+  APP_KEYS,
+  AUDIT_DETAIL_KEYS,
+  AUDIT_KEYS,
+  CARD_KEYS,
+  type CardKind,
+  type CardOffer,
+  CHORDS,
+  cardHelp,
+  cardKeyAction,
+  footerLine,
+  KEY_HELP,
+  keyId,
+  lookup,
+  QUESTION_KEYS,
+} from '../../../components/keys/keymap';
 import { NO_KEY } from '../../helpers/ink';
 
 const k = (patch: Partial<Key> = {}): Key => ({ ...NO_KEY, ...patch });
@@ -47,5 +62,43 @@ describe('approvalKeyAction', () => {
     expect(approvalKeyAction('', k({ escape: true }), 'command')).toBe('cancel_turn');
     expect(approvalKeyAction('y', k({ ctrl: true }), 'command')).toBe('none');
     expect(approvalKeyAction('', k({ pageDown: true }), 'json')).toBe('page_down');
+  });
+});
+
+describe('one table, many views', () => {
+  it('no key is bound twice within a table', () => {
+    for (const table of [CARD_KEYS, QUESTION_KEYS, APP_KEYS, AUDIT_KEYS, AUDIT_DETAIL_KEYS]) {
+      const keys = Object.values(table).flatMap((row) => [...row.keys]);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
+  it.each<[CardKind, string[], string[]]>([
+    ['diff', ['y', 'a', 'n', 's', 'e', 'E', 'c', 'u', 'f', '?', 'Esc', 'j/k', '↑/↓ Tab'], []],
+    ['command', ['y', 'a', 'n', 's', 'e', 'c', 'f', '?'], ['E', 'u']],
+    ['plan', ['y', 'n', 'e', 'c', '?', 'j/k'], ['a', 's', 'E', 'u', 'f']],
+  ])('the ? help of a %s card lists exactly the keys it takes', (kind, shown, hidden) => {
+    const keys = cardHelp(kind).map((r) => r.keys);
+    for (const k of shown) expect(keys).toContain(k);
+    for (const k of hidden) expect(keys).not.toContain(k);
+    // Every help row's first key acts on this card.
+    for (const k of keys) {
+      const id = k === 'Esc' ? 'esc' : k === '↑/↓ Tab' ? 'up' : k.split('/')[0] ?? k;
+      expect(cardKeyAction(id, kind, new Set<CardOffer>(['grants', 'external_edit'])).kind).toBe('action');
+    }
+  });
+
+  it('the app keys, /help and the chords come from one table', () => {
+    expect(CHORDS).toEqual({ sidebar: 't', agents: 'g' });
+    expect(lookup(APP_KEYS, keyId('t', { ...NO_KEY, ctrl: true }))).toBe('toggle_sidebar');
+    expect(lookup(APP_KEYS, keyId('', { ...NO_KEY, tab: true, shift: true }))).toBe('cycle_mode');
+    expect(KEY_HELP.map((r) => r.keys)).toEqual(['Enter', '↑ / ↓', 'Tab', 'Shift+Tab', 'Esc', 'Ctrl+T', 'Ctrl+G', 'Ctrl+C ×2']);
+  });
+
+  it('the audit browser footers are written from its tables', () => {
+    expect(footerLine(Object.values(AUDIT_KEYS))).toBe(
+      '←→ day · ↑↓ move · Enter details · t tool · o outcome · p approver · g agent · / search · x clear · Esc close',
+    );
+    expect(footerLine(Object.values(AUDIT_DETAIL_KEYS))).toBe('↑↓ previous/next record · Esc back to the list');
   });
 });
