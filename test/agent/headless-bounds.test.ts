@@ -28,7 +28,7 @@ function warden(config: Record<string, unknown>, url: string, extra: string[] = 
     execFile(
       process.execPath,
       [WARDEN_BIN, '--headless', '-p', 'hello', '--root', root, ...extra],
-      { env: { PATH: process.env.PATH ?? '', HOME: home, WARDEN_HOME: join(home, '.warden'), OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' } },
+      { env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: tmpdir(), WARDEN_HOME: join(home, '.warden'), OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr), ms: performance.now() - started }),
     );
   });

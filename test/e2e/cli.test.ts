@@ -11,7 +11,7 @@ type Run = { code: number; stdout: string; stderr: string };
 function warden(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   const home = mkdtempSync(join(tmpdir(), 'warden-cli-home-'));
   return new Promise((resolve) => {
-    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, WARDEN_HOME: join(home, '.warden'), ...env }, cwd: cwd ?? home }, (error, stdout, stderr) => {
+    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: tmpdir(), WARDEN_HOME: join(home, '.warden'), ...env }, cwd: cwd ?? home }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
     });
   });

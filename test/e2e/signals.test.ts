@@ -49,7 +49,7 @@ async function setup(script: (pidDir: string) => FakeStep[], options: { allow?: 
   writeFileSync(join(home, 'config.json'), JSON.stringify({ sandbox: 'off' }));
   writeFileSync(join(home, 'policy.json'), JSON.stringify({ rules: options.allow === false ? [] : [{ tool: 'execute_command', decision: 'allow' }] }));
   fake = await startFakeOpenAI(script(pidDir), { whenExhausted: options.whenExhausted ?? { text: 'Stopped.' } });
-  return { root, home, pidDir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, WARDEN_HOME: home, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } };
+  return { root, home, pidDir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmpdir(), WARDEN_HOME: home, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } };
 }
 
 type Run = { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> };

@@ -52,7 +52,7 @@ export function startWarden(args: string[], env: Record<string, string>, size = 
     cols: size.cols,
     rows: size.rows,
     cwd: env.WARDEN_TEST_CWD ?? repo,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmpdir(), TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env },
   });
   const changed = new Set<() => void>();
   pty.onData((data) => term.write(data, () => {

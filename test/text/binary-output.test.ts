@@ -17,7 +17,7 @@ const temp = (prefix: string): string => {
 
 function warden(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, cwd }, (error, stdout, stderr) => {
+    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cwd, TMPDIR: tmpdir(), ...env }, cwd }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
     });
   });
