@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AuditRecord } from '../src/protocol/audit';
 import { createAuditWriter } from '../src/audit/writer';
-import { ApprovalBroker } from '../src/gate/broker';
 import { type AuditSink, type Caller, Gate } from '../src/gate/gate';
 import { GrantStore } from '../src/gate/grants';
 import { loadCommandGuard } from '../src/policy/command/command-guard';
@@ -52,9 +51,9 @@ const tools: AnyTool[] = [globFiles, readFile];
 const NO_RULES: LoadedRule[] = [];
 
 function makeGate(audit: AuditSink): Gate {
-  const broker = new ApprovalBroker({ timeoutMs: 60_000, onEvent: () => {} });
-  broker.attachApprover();
-  return new Gate({ tools, deps, policy: () => ({ rules: NO_RULES, mode: 'manual' }), broker, grants: new GrantStore(), audit, sessionId: 'bench' });
+  const gate = new Gate({ tools, deps, policy: () => ({ rules: NO_RULES, mode: 'manual' }), approvals: { timeoutMs: 60_000, onEvent: () => {} }, grants: new GrantStore(), audit, sessionId: 'bench' });
+  gate.attachApprover();
+  return gate;
 }
 
 const caller: Caller = { agentId: 'main', agentName: 'main', taskId: 'task-1', signal: new AbortController().signal };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../gate/gate';
 import type { ChatMessage, ToolSpec } from '../llm/types';
 import type { AgentInfo, AgentStatus, Mode, PlanState } from '../protocol';
-import type { SpawnAgents, SubAgentReport } from '../tools/interact/spawn-agents';
+import type { AgentPorts, SubAgentReport } from '../tools/types';
 import type { CheckpointStore } from './checkpoints';
 import { type LoopDeps, type TurnResult, runTurn } from './loop';
 import { systemPrompt } from './system-prompt';
@@ -80,9 +80,10 @@ export class AgentHub {
     this.plan = undefined;
   }
 
-  readonly spawn: SpawnAgents = async (parent, specs, signal) => {
-    return Promise.all(specs.map((spec) => this.runSubAgent(parent.id, spec, signal)));
-  };
+  /** Runs sub-agents of `parentId` in parallel, each behind the same gate. Contract: never rejects. */
+  spawn(parentId: string, specs: { name: string; task: string }[], signal: AbortSignal): Promise<SubAgentReport[]> {
+    return Promise.all(specs.map((spec) => this.runSubAgent(parentId, spec, signal)));
+  }
 
   adoptPlan(plan: { title: string; steps: string[] }): void {
     this.plan = { title: plan.title, steps: plan.steps.map((text) => ({ text, done: false })) };
@@ -134,9 +135,19 @@ export class AgentHub {
       signal,
       ...(parentAgentId ? { parentAgentId } : {}),
       recordPreImage: (path, pre) => this.deps.checkpoints.recordPreImage(path, pre),
+      agents: this.ports(agentId),
       get step() {
         return hub.planStep();
       },
+    };
+  }
+
+  /** What the agent tools of one caller reach: its own sub-agents, and the session's plan. */
+  private ports(agentId: string): AgentPorts {
+    return {
+      spawn: (specs, signal) => this.spawn(agentId, specs, signal),
+      adoptPlan: (plan) => this.adoptPlan(plan),
+      markStep: (step, done) => this.markStep(step, done),
     };
   }
 

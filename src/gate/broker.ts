@@ -72,9 +72,9 @@ export class ApprovalBroker {
   }
 
   /** The person's input is gone (stdin closed): everything pending, and everything later, fails closed. */
-  closeInput(): void {
+  closeInput(reason = 'Input was closed before a decision.'): void {
     this.inputClosed = true;
-    this.failWhere(() => true, 'input_closed', 'Input was closed before a decision.');
+    this.failWhere(() => true, 'input_closed', reason);
   }
 
   pending(): ApprovalRequest[] {

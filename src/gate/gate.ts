@@ -8,15 +8,15 @@
  * This file is the orchestration; each step lives in its own module.
  */
 import { randomUUID } from 'node:crypto';
-import { redactThenCut } from '../audit/redact';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';
+import { type RecordBase, auditRecord } from './audit-record';
 import type { ToolSpec } from '../llm/types';
 import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
 import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';
 import { type PolicyContext, type PolicyResult, resolvePolicy } from '../policy/resolve';
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool, ToolContext } from '../tools/types';
-import type { ApprovalBroker, BrokerOutcome, EditReview } from './broker';
+import { ApprovalBroker, type BrokerEvent, type BrokerOptions, type BrokerOutcome, type EditReview } from './broker';
 import { type Ending, auditUnavailable, blocked, endingOfExecution, endingWithoutRun, gateError } from './envelopes';
 import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
@@ -35,9 +35,20 @@ export type Caller = {
   step?: ApprovalRequest['step'];
   signal: AbortSignal;
   recordPreImage?: ToolContext['recordPreImage'];
+  /** The agent layer's ports for this caller (sub-agents, plan); handed to the tool like `recordPreImage`. */
+  agents?: ToolContext['agents'];
 };
 
 export type ToolCall = { id: string; tool: string; args: unknown; why?: string };
+
+/** What the approval queue tells its listener (requested, updated, resolved, invalid input). */
+export type ApprovalEvent = BrokerEvent;
+
+/** How the approval queue behaves: decision timeout, invalid-input limit, clock, and who hears its events. */
+export type ApprovalOptions = BrokerOptions;
+
+/** Why everything pending ends at once: the input is gone (also refuses later asks), the approver left, or the session stops. */
+export type CloseCode = 'input_closed' | 'no_approver' | 'task_cancelled';
 
 /** Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs nothing otherwise. */
 export type AuditSink = { append(record: AuditRecord): AuditWrite };
@@ -46,7 +57,8 @@ export type GateOptions = {
   tools: readonly AnyTool[];
   deps: FactDeps;
   policy: () => PolicyContext;
-  broker: ApprovalBroker;
+  /** The gate builds and owns its approval queue; nothing else reaches it. */
+  approvals: ApprovalOptions;
   grants: GrantStore;
   audit: AuditSink;
   sessionId: string;
@@ -70,8 +82,11 @@ export class Gate {
   private readonly asked = new Map<string, Asked>();
 
   private loading: Promise<void> | undefined;
+  private readonly broker: ApprovalBroker;
 
-  constructor(private readonly o: GateOptions) {
+  /** `broker`: only tests pass one (to drive the queue directly); the gate otherwise builds it from `approvals`. */
+  constructor(private readonly o: GateOptions, broker?: ApprovalBroker) {
+    this.broker = broker ?? new ApprovalBroker(o.approvals);
     this.loading = o.ready;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
@@ -81,6 +96,30 @@ export class Gate {
   replaceTools(prefix: string, tools: readonly AnyTool[]): void {
     for (const name of [...this.tools.keys()]) if (name.startsWith(prefix)) this.tools.delete(name);
     for (const tool of tools) if (tool.name.startsWith(prefix)) this.tools.set(tool.name, tool);
+  }
+
+  /** The requests waiting for a person, in arrival order (copies the UI may keep). */
+  pending(): ApprovalRequest[] {
+    return this.broker.pending();
+  }
+
+  /** A UI (or a scripted approver) is listening; returns a detach function. Without one every ask fails as `no_approver`. */
+  attachApprover(): () => void {
+    return this.broker.attachApprover();
+  }
+
+  /** The UI saw a key it could not use on a request; the limit-th in a row rejects it (`invalid_input`). */
+  reportInvalid(id: string): void {
+    this.broker.reportInvalidInput(id);
+  }
+
+  /**
+   * Ends every pending request with `code`. Contract: `input_closed` also fails every later ask at once
+   * (until an approver attaches again); nothing pending is ever resolved as approved.
+   */
+  close(code: CloseCode, reason?: string): void {
+    if (code === 'input_closed') this.broker.closeInput(reason);
+    else this.broker.failWhere(() => true, code, reason ?? (code === 'no_approver' ? 'The approver went away.' : 'The task was cancelled.'));
   }
 
   /** The tools as the model sees them (names, descriptions, JSON Schemas) — never their executors. */
@@ -117,7 +156,7 @@ export class Gate {
     if (decision.kind === 'approve_all' && decision.scope.minutes !== undefined && !(Number.isFinite(decision.scope.minutes) && decision.scope.minutes > 0)) {
       return { ok: false, error: 'An approve-all time limit must be a positive number of minutes.' };
     }
-    const request = decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan' ? this.o.broker.pending().find((r) => r.id === id) : undefined;
+    const request = decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan' ? this.broker.pending().find((r) => r.id === id) : undefined;
     if (request && decision.kind === 'approve_all') {
       const key = scopeKey(decision.scope);
       if (!request.grantOptions.some((s) => scopeKey(s) === key)) return { ok: false, error: 'That approve-all scope was not offered for this request.' };
@@ -130,7 +169,7 @@ export class Gate {
       const parsed = parseToolArgs(tool, { ...(request.args as Record<string, unknown>), steps: decision.steps });
       if (!parsed.ok) return { ok: false, error: parsed.error };
     }
-    return this.o.broker.decide(id, decision);
+    return this.broker.decide(id, decision);
   }
 
   private check(tool: AnyTool, raw: unknown): { ok: true; checked: Checked } | { ok: false; error: string } {
@@ -200,13 +239,13 @@ export class Gate {
       if (result.kind === 'accept') accepted = result.checked;
       return result.kind === 'accept' ? { kind: 'accept', args: copyArgs(result.checked.args) } : result;
     };
-    const onAbort = () => this.o.broker.cancelRequest(request.id, 'The turn was cancelled.');
+    const onAbort = () => this.broker.cancelRequest(request.id, 'The turn was cancelled.');
     caller.signal.addEventListener('abort', onAbort, { once: true });
     let outcome: BrokerOutcome;
     try {
       outcome = caller.signal.aborted
         ? { kind: 'failed', code: 'task_cancelled', reason: 'The turn was cancelled.', waitMs: 0 }
-        : await this.o.broker.ask(request, review, () => this.audit({ ...call, args }, caller, { ...base, requestId: request.id }, 'none', 'requested'));
+        : await this.broker.ask(request, review, () => this.audit({ ...call, args }, caller, { ...base, requestId: request.id }, 'none', 'requested'));
     } finally {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
@@ -251,7 +290,7 @@ export class Gate {
 
   private grantAndDrain(scope: Extract<Decision, { kind: 'approve_all' }>['scope']): void {
     const grant = this.o.grants.add(scope);
-    this.o.broker.approveWhere((r) => {
+    this.broker.approveWhere((r) => {
       const a = this.asked.get(r.id);
       return a !== undefined && grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
     });
@@ -283,6 +322,7 @@ export class Gate {
     const { deps } = this.o;
     const ctx: ToolContext = { root: deps.fence.root, fence: deps.fence, commands: deps.commands, sandbox: deps.sandbox, signal: caller.signal, agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId } };
     if (caller.recordPreImage) ctx.recordPreImage = caller.recordPreImage;
+    if (caller.agents) ctx.agents = caller.agents;
     if (answer !== undefined) ctx.answer = answer;
     if (lift && approver === 'human') ctx.liftProtected = lift;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
@@ -309,36 +349,10 @@ export class Gate {
     this.audit(call, caller, base, ending.approver, ending);
   }
 
-  /**
-   * One audit line: the decision (no `ending`), a request queued for a person (`'requested'`) or the
-   * outcome. Fields are set in a fixed order, absent ones left out.
-   * Contract: never throws; a sink that throws counts as a line not written.
-   */
+  /** One audit line (see auditRecord). Contract: never throws; a sink that throws counts as a line not written. */
   private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, stage?: Ending | 'requested'): AuditWrite {
-    const ending = stage === 'requested' ? undefined : stage;
-    const record: AuditRecord = { ts: isoNow(), sessionId: this.o.sessionId } as AuditRecord;
-    if (base.requestId) record.requestId = base.requestId;
-    record.agentId = caller.agentId;
-    record.agentName = caller.agentName;
-    record.taskId = caller.taskId;
-    record.tool = call.tool;
-    record.args = call.args;
-    if (base.editedArgs !== undefined) record.editedArgs = base.editedArgs;
-    record.argsHash = base.argsHash;
-    record.decision = base.decision;
-    record.approver = approver;
-    record.phase = ending ? 'outcome' : stage === 'requested' ? 'requested' : 'decision';
-    if (ending) record.outcome = ending.outcome;
-    record.rule = base.rule;
-    record.risk = base.risk;
-    if (ending?.reason) record.reason = ending.reason;
-    if (base.waitMs !== undefined) record.waitMs = base.waitMs;
-    if (ending && base.durationMs !== undefined) record.durationMs = base.durationMs;
-    const output = ending?.envelope.output;
-    // Redacted before the cut: a token the cut would split must not keep its first half in the file.
-    if (output) record.result = redactThenCut(output, 200);
     try {
-      return this.o.audit.append(record);
+      return this.o.audit.append(auditRecord(this.o.sessionId, call, caller, base, approver, stage));
     } catch (err) {
       return { ok: false, error: (err as Error)?.message ?? String(err) };
     }
@@ -355,28 +369,7 @@ function protectedWrites(facts: CallFacts): string[] {
   return [...out];
 }
 
-type RecordBase = {
-  decision: 'allow' | 'ask' | 'deny';
-  rule: string;
-  risk: 'low' | 'medium' | 'high';
-  argsHash: string;
-  requestId?: string;
-  waitMs?: number;
-  durationMs?: number;
-  editedArgs?: unknown;
-};
 
-let lastMs = 0;
-let lastIso = '';
-/** `new Date().toISOString()`, formatted once per millisecond (two audit lines a call share it). */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
 
 function ruleApprover(policy: PolicyResult): Approver {
   return policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';

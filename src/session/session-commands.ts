@@ -1,7 +1,6 @@
 import type { AgentHub } from '../agent/hub';
 import { readAudit } from '../audit/reader';
 import { auditStats } from '../audit/stats';
-import type { ApprovalBroker } from '../gate/broker';
 import type { Gate } from '../gate/gate';
 import type { GrantStore } from '../gate/grants';
 import type { LoadedRule } from '../policy/rules';
@@ -19,7 +18,6 @@ export type SessionCommandDeps = {
   homeGuard: HomeGuard;
   hub: AgentHub;
   gate: Gate;
-  broker: ApprovalBroker;
   grants: GrantStore;
   view: SessionState;
   emit: (event: CoreEvent) => void;
@@ -98,7 +96,7 @@ export class SessionCommands {
         return;
       }
       case 'report_invalid_input':
-        d.broker.reportInvalidInput(c.id);
+        d.gate.reportInvalid(c.id);
         return;
       case 'cancel':
         if (!d.hub.cancel()) this.notice('info', 'Nothing is running.');
@@ -138,7 +136,7 @@ export class SessionCommands {
         this.d.trust.decide(c.trust === true, String(c.hash));
         return;
       case 'input_closed':
-        d.broker.closeInput();
+        d.gate.close('input_closed');
         d.hub.cancel();
         return;
       case 'quit':

@@ -9,8 +9,7 @@ import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import type { AuditWrite } from '../protocol/audit';
 import { createAuditWriter } from '../audit/writer';
-import { ApprovalBroker, type BrokerEvent } from '../gate/broker';
-import { Gate } from '../gate/gate';
+import { type ApprovalEvent, Gate } from '../gate/gate';
 import { GrantStore } from '../gate/grants';
 import type { ModelClient } from '../llm/types';
 import type { McpServerConfig } from '../mcp/types';
@@ -165,21 +164,19 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       return { ok: true };
     },
   };
-  const broker = new ApprovalBroker({ timeoutMs: o.approvalTimeoutSec * 1000, onEvent: (e) => emit(brokerEvent(e)) });
   const grants = new GrantStore();
   // A revert writes and removes project files through verified folders, like write_file (safe-fs.ts).
   const checkpoints = new CheckpointStore(join(o.home, 'checkpoints', sessionId), {
     write: (path, bytes, mode) => writeFileSafely({ path, root: fence.root }, bytes, mode),
     remove: (path) => removeFileSafely({ path, root: fence.root }),
   });
-  let hub: AgentHub | undefined;
-  const needHub = () => hub as AgentHub;
+  // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
     ...createCoreTools(o.home),
     ...createWebTools(o.webSearchUrl ? { search: { kind: 'searxng', url: o.webSearchUrl } } : {}),
-    createSpawnAgentsTool((parent, agents, signal) => needHub().spawn(parent, agents, signal)),
-    createProposePlanTool((_agent, plan) => needHub().adoptPlan(plan)),
-    createUpdatePlanTool((_agent, step, done) => needHub().markStep(step, done)),
+    createSpawnAgentsTool(),
+    createProposePlanTool(),
+    createUpdatePlanTool(),
     createAskUserTool(),
     createRevertTurnTool((turns) => checkpoints.revert(turns), (turns) => checkpoints.plan(turns)),
   ];
@@ -188,14 +185,14 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     deps: { fence, commands, sandbox },
     ready: guardReady,
     policy: () => ({ rules, mode }),
-    broker,
+    approvals: { timeoutMs: o.approvalTimeoutSec * 1000, onEvent: (e) => emit(approvalEvent(e)) },
     grants,
     audit,
     sessionId,
   });
   const readOnly = new Set(tools.filter((t) => t.kind === 'read' || t.kind === 'network').map((t) => t.name));
   const changing = new Set(tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name));
-  hub = new AgentHub({
+  const hub = new AgentHub({
     model: o.model,
     gate,
     emit,
@@ -222,8 +219,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const stopRootWatch = watchProjectRoot(fence.root, (message) => {
     rootGone = message;
     emit({ type: 'error', message });
-    needHub().cancel();
-    broker.failWhere(() => true, 'task_cancelled', message);
+    hub.cancel();
+    gate.close('task_cancelled', message);
   });
 
   // The MCP SDK is loaded only when servers are configured: start-up is a feature.
@@ -269,7 +266,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     homeGuard,
     hub,
     gate,
-    broker,
     grants,
     view,
     emit,
@@ -299,14 +295,13 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   });
   const snapshot = (): CoreState => {
     if (cached?.version === version) return cached.state;
-    const hubNow = needHub();
-    const plan = hubNow.currentPlan();
+    const plan = hub.currentPlan();
     const next: CoreState = {
       ...state,
-      pending: broker.pending(),
+      pending: gate.pending(),
       grants: grants.list(),
-      busy: hubNow.busy,
-      agents: hubNow.agents().map((a) => ({ ...a })),
+      busy: hub.busy,
+      agents: hub.agents().map((a) => ({ ...a })),
       transcript: [...state.transcript],
       recentAudit: [...state.recentAudit],
       mcp: [...state.mcp],
@@ -331,7 +326,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       snapshot,
     },
     run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
-    attachApprover: () => broker.attachApprover(),
+    attachApprover: () => gate.attachApprover(),
     ready: guardReady,
     mcpStarted,
     // MCP tools are opaque: any of them may change something.
@@ -340,8 +335,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       if (closed) return;
       closed = true;
       stopRootWatch();
-      needHub().cancel();
-      broker.failWhere(() => true, 'input_closed', 'warden is shutting down.');
+      hub.cancel();
+      gate.close('input_closed', 'warden is shutting down.');
       // Every way out ends the same way: the cancelled turns kill their commands and write their
       // outcome lines before the log closes (bounded; the exit handler kills what is left).
       await commandsHandler.settled(SHUTDOWN_WAIT_MS);
@@ -376,7 +371,7 @@ function withAgentsMd(text: string | undefined): { agentsMd?: string } {
   return text ? { agentsMd: text } : {};
 }
 
-function brokerEvent(e: BrokerEvent): CoreEvent {
+function approvalEvent(e: ApprovalEvent): CoreEvent {
   switch (e.type) {
     case 'requested':
       return { type: 'approval_requested', request: e.request };

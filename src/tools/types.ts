@@ -8,6 +8,25 @@ export type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile'
 /** A file's content before a write: its bytes and mode, or that it did not exist. */
 export type PreImage = { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'absent' };
 
+/** One sub-agent to start: a short name and a self-contained task. */
+export type SubAgentSpec = { name: string; task: string };
+/** How a sub-agent ended and what it reported. */
+export type SubAgentReport = { name: string; status: 'done' | 'failed' | 'cancelled'; report: string };
+
+/**
+ * What the agent layer offers the tools that steer agents and plans (spawn_agents, propose_plan,
+ * update_plan). The hub puts them on each caller and the gate hands them on, so a tool is built
+ * before the hub that serves it (no late binding in the composition root).
+ */
+export type AgentPorts = {
+  /** Runs sub-agents of the calling agent in parallel. Contract: resolves one report per spec; never rejects. */
+  spawn(specs: SubAgentSpec[], signal: AbortSignal): Promise<SubAgentReport[]>;
+  /** Keeps an approved plan as the session's checklist. */
+  adoptPlan(plan: { title: string; steps: string[] }): void;
+  /** Ticks a step (1-based); returns an error text when there is no such step or plan. */
+  markStep(step: number, done: boolean): string | undefined;
+};
+
 /** What every executor receives besides its arguments. */
 export type ToolContext = {
   /** Real path of the project root. */
@@ -23,6 +42,8 @@ export type ToolContext = {
   recordPreImage?: (absPath: string, pre?: PreImage) => Promise<void>;
   /** Which agent is calling (sub-agent tools need their parent). */
   agent?: { id: string; name: string; taskId: string };
+  /** The agent layer's ports, for tools that steer agents and plans; absent outside an agent's turn (/undo). */
+  agents?: AgentPorts;
   /** The person's answer, for tools that ask one (ask_user). */
   answer?: string;
   /**

@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { ApprovalBroker, type BrokerEvent } from '../../src/gate/broker';
-import { type AuditSink, type Caller, Gate } from '../../src/gate/gate';
+import { type ApprovalOptions, type AuditSink, type Caller, Gate } from '../../src/gate/gate';
 import { GrantStore } from '../../src/gate/grants';
 import { loadCommandGuard } from '../../src/policy/command/command-guard';
 import type { CommandGuard } from '../../src/policy/command/command-types';
@@ -77,7 +77,8 @@ export function createGateHarness(options: HarnessOptions = {}) {
   const fence = new PathFence(root);
   const deps = { fence, commands: options.commands ?? realCommandGuard, sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo) };
 
-  const broker = new ApprovalBroker({
+  // The gate owns its queue; the harness builds the same one itself so tests can also drive it directly.
+  const approvals: ApprovalOptions = {
     timeoutMs: options.timeoutMs ?? 60_000,
     now,
     ...(options.invalidLimit !== undefined ? { invalidLimit: options.invalidLimit } : {}),
@@ -87,7 +88,8 @@ export function createGateHarness(options: HarnessOptions = {}) {
       notify();
       options.onEvent?.(event);
     },
-  });
+  };
+  const broker = new ApprovalBroker(approvals);
   const grants = new GrantStore(now);
   const byName = new Map<string, AnyTool>();
   for (const tool of [...stubTools(ranLog), ...(options.tools ?? [])]) byName.set(tool.name, tool);
@@ -95,7 +97,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     tools: [...byName.values()],
     deps,
     policy: options.policy ?? (() => ({ rules, mode })),
-    broker,
+    approvals,
     grants,
     audit: options.audit ?? {
       append: (r) => {
@@ -104,7 +106,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
       },
     },
     sessionId: 'sess-test',
-  });
+  }, broker);
   const detach = options.approver === false ? () => {} : broker.attachApprover();
 
   let calls = 0;

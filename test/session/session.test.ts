@@ -148,6 +148,21 @@ describe('a session through the real openai client and the fake server', () => {
     expect(envelope(h.fake.requests[1])).toMatchObject({ status: 'executed', output: '8080' });
   });
 
+  it('propose_plan and update_plan reach the hub through their ToolContext: the plan is adopted, then ticked', async () => {
+    h = await startSession([
+      { toolCalls: [{ name: 'propose_plan', args: { title: 'Two steps', steps: ['first', 'second'] } }] },
+      { toolCalls: [{ name: 'update_plan', args: { step: 1, done: true } }] },
+      { toolCalls: [{ name: 'update_plan', args: { step: 3, done: true } }] },
+      { text: 'done' },
+    ]);
+    const run = h.session.run('plan it');
+    h.decide((await h.nextRequest()).id, { kind: 'approve_plan', steps: ['first', 'second'] });
+    await run;
+    expect(h.session.client.snapshot().plan).toEqual({ title: 'Two steps', steps: [{ text: 'first', done: true }, { text: 'second', done: false }] });
+    expect(envelope(h.fake.requests[2])).toMatchObject({ status: 'executed', output: 'Step 1 marked done.' });
+    expect(JSON.stringify(envelope(h.fake.requests[3]))).toMatch(/there is no step 3/);
+  });
+
   it('headless: with no approver anything that would ask is denied as no_approver', async () => {
     h = await startSession([write('h.txt', 'x'), { text: 'could not' }], { approver: false });
     await h.session.run('write h');

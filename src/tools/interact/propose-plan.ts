@@ -1,23 +1,20 @@
 import { z } from 'zod';
-import { type ToolContext, defineTool } from '../types';
+import { defineTool } from '../types';
 
 const schema = z.strictObject({
   title: z.string().min(1).max(120),
   steps: z.array(z.string().min(1)).min(1).max(20),
 });
 
-/** Keeps an approved plan as the agent's checklist; provided by the agent layer. */
-export type AdoptPlan = (agent: NonNullable<ToolContext['agent']>, plan: { title: string; steps: string[] }) => void;
-
 /** `propose_plan`: the person approves, edits or rejects a plan. Approving a plan approves no tool call. */
-export function createProposePlanTool(adopt: AdoptPlan) {
+export function createProposePlanTool() {
   return defineTool({
     name: 'propose_plan',
     description: 'Have the person review a plan before a multi-step change; returns the approved (maybe edited) steps. Each change is still approved on its own.',
     schema,
     kind: 'interact',
     async execute(args, ctx) {
-      if (ctx.agent) adopt(ctx.agent, args);
+      if (ctx.agent) ctx.agents?.adoptPlan(args);
       const steps = args.steps.map((s, i) => `${i + 1}. ${s}`).join('\n');
       return { ok: true, output: `Plan approved: ${args.title}\n${steps}`, data: args };
     },

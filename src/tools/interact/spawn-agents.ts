@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { type ToolContext, defineTool } from '../types';
+import { defineTool } from '../types';
+
+export type { SubAgentReport } from '../types';
 
 export const MAX_SUB_AGENTS = 8;
 
@@ -15,21 +17,16 @@ const schema = z.strictObject({
     .max(MAX_SUB_AGENTS),
 });
 
-export type SubAgentReport = { name: string; status: 'done' | 'failed' | 'cancelled'; report: string };
-
-/** Runs sub-agents for a parent; provided by the agent layer. */
-export type SpawnAgents = (parent: NonNullable<ToolContext['agent']>, agents: z.infer<typeof schema>['agents'], signal: AbortSignal) => Promise<SubAgentReport[]>;
-
 /** `spawn_agents`: independent sub-tasks run in parallel, each its own agent behind the same gate. */
-export function createSpawnAgentsTool(spawn: SpawnAgents) {
+export function createSpawnAgentsTool() {
   return defineTool({
     name: 'spawn_agents',
     description: `Run up to ${MAX_SUB_AGENTS} sub-agents in parallel on independent tasks, behind the same gate; returns each one's report.`,
     schema,
     kind: 'interact',
     async execute(args, ctx) {
-      if (!ctx.agent) return { ok: false, error: 'spawn_agents needs a calling agent.' };
-      const reports = await spawn(ctx.agent, args.agents, ctx.signal);
+      if (!ctx.agent || !ctx.agents) return { ok: false, error: 'spawn_agents needs a calling agent.' };
+      const reports = await ctx.agents.spawn(args.agents, ctx.signal);
       return { ok: true, output: JSON.stringify(reports), data: reports };
     },
   });

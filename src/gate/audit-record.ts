@@ -1,0 +1,60 @@
+import { redactThenCut } from '../audit/redact';
+import type { Approver } from '../protocol';
+import type { AuditRecord } from '../protocol/audit';
+import type { Ending } from './envelopes';
+
+/** What the gate knows of a call when it writes a line about it. */
+export type RecordBase = {
+  decision: 'allow' | 'ask' | 'deny';
+  rule: string;
+  risk: 'low' | 'medium' | 'high';
+  argsHash: string;
+  requestId?: string;
+  waitMs?: number;
+  durationMs?: number;
+  editedArgs?: unknown;
+};
+
+type Who = { agentId: string; agentName: string; taskId: string };
+
+/**
+ * One audit line: the decision (no `stage`), a request queued for a person (`'requested'`) or the
+ * outcome. Fields are set in a fixed order, absent ones left out; the result is redacted, then cut.
+ */
+export function auditRecord(sessionId: string, call: { tool: string; args: unknown }, caller: Who, base: RecordBase, approver: Approver, stage?: Ending | 'requested'): AuditRecord {
+  const ending = stage === 'requested' ? undefined : stage;
+  const record: AuditRecord = { ts: isoNow(), sessionId } as AuditRecord;
+  if (base.requestId) record.requestId = base.requestId;
+  record.agentId = caller.agentId;
+  record.agentName = caller.agentName;
+  record.taskId = caller.taskId;
+  record.tool = call.tool;
+  record.args = call.args;
+  if (base.editedArgs !== undefined) record.editedArgs = base.editedArgs;
+  record.argsHash = base.argsHash;
+  record.decision = base.decision;
+  record.approver = approver;
+  record.phase = ending ? 'outcome' : stage === 'requested' ? 'requested' : 'decision';
+  if (ending) record.outcome = ending.outcome;
+  record.rule = base.rule;
+  record.risk = base.risk;
+  if (ending?.reason) record.reason = ending.reason;
+  if (base.waitMs !== undefined) record.waitMs = base.waitMs;
+  if (ending && base.durationMs !== undefined) record.durationMs = base.durationMs;
+  const output = ending?.envelope.output;
+  // Redacted before the cut: a token the cut would split must not keep its first half in the file.
+  if (output) record.result = redactThenCut(output, 200);
+  return record;
+}
+
+let lastMs = 0;
+let lastIso = '';
+/** `new Date().toISOString()`, formatted once per millisecond (two audit lines a call share it). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
