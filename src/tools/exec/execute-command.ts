@@ -59,6 +59,7 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string
 export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaultExecuteCommandEffects) {
   return defineTool({
     name: 'execute_command',
+    summary: (args) => args.command,
     kind: 'execute',
     guarded: { command: 'command', paths: ['cwd'] },
     description:
@@ -83,7 +84,8 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           file,
           args: argv,
           cwd: verdict.path,
-          env: commandEnv(),
+          // The sandbox has a private, empty /tmp: a TMPDIR pointing into the host's /tmp would not exist there.
+          env: sandboxed ? { ...commandEnv(), TMPDIR: '/tmp' } : commandEnv(),
           timeoutMs,
           signal: ctx.signal,
           graceMs: effects.graceMs,

@@ -101,6 +101,20 @@ describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
     expect(existsSync(name)).toBe(false);
   });
 
+  it('points TMPDIR at the private /tmp, so mktemp works whatever TMPDIR warden itself has', async () => {
+    t = makeToolContext({ sandbox });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = `/tmp/warden-host-only-${process.pid}`;
+    try {
+      const result = await run('echo "$TMPDIR"; mktemp');
+      expect(result.exitCode).toBe(0);
+      expect(result.text).toMatch(/^\/tmp\n\/tmp\/tmp\./);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
   it('keeps .git/hooks read-only and hides credential folders inside the project', async () => {
     t = makeToolContext({ sandbox, files: { '.git/hooks/pre-commit.sample': '#', 'home/.ssh/id_rsa': 'PRIVATE', 'home/.npmrc': '//r/:_authToken=abc' } });
     const masked = createExecuteCommandTool({ ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(join(t.root, 'home')) });
