@@ -4,8 +4,8 @@ import type { CoreEvent, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 
-/** The gate as the agent sees it: one door, no executors. */
-export type GateDoor = { intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> };
+/** The gate as the agent sees it: one door, no executors; `summary` is the tool's own line for a call's card. */
+export type GateDoor = { intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope>; summary?(tool: string, args: unknown): string };
 
 export type LoopDeps = {
   model: ModelClient;
@@ -88,7 +88,7 @@ export async function runTurn(history: ChatMessage[], tools: ToolSpec[], caller:
     }
     const why = text.trim() ? text.trim().slice(-400) : undefined;
     // Cut at the output limit, the last call's arguments are incomplete: none of them runs.
-    const results = turn.finishReason === 'length' ? cutShort(calls, caller, emit) : await runCalls(calls, why, caller, deps);
+    const results = turn.finishReason === 'length' ? cutShort(calls, caller, deps) : await runCalls(calls, why, caller, deps);
     history.push({ role: 'assistant', content, tool_calls: calls.map((call, i) => boundCall(call, limits.argChars, results[i])) });
     for (const [i, call] of calls.entries()) {
       history.push({ role: 'tool', tool_call_id: call.id, content: boundResult(results[i] as ToolResultEnvelope, limits.resultChars) });
@@ -98,9 +98,10 @@ export async function runTurn(history: ChatMessage[], tools: ToolSpec[], caller:
 }
 
 /** Results for calls that were cut at the model's output limit: none ran, and the model is told why. */
-function cutShort(calls: ToolCallRequest[], caller: Caller, emit: LoopDeps['emit']): ToolResultEnvelope[] {
+function cutShort(calls: ToolCallRequest[], caller: Caller, deps: LoopDeps): ToolResultEnvelope[] {
+  const { emit } = deps;
   emit({ type: 'notice', level: 'warn', text: `The model's answer hit its output limit (finish_reason "length") in the middle of ${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`}; ${calls.length === 1 ? 'it was' : 'they were'} not run, and the model was asked for smaller steps.` });
-  for (const call of calls) emit({ type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args: displayArgs(call) });
+  for (const call of calls) emit(started(call, caller, deps));
   return calls.map((call) => {
     const result: ToolResultEnvelope = {
       status: 'error',
@@ -125,7 +126,7 @@ async function runCalls(calls: ToolCallRequest[], why: string | undefined, calle
       results[i] = { status: 'cancelled', by: 'user', reason: 'The turn was cancelled before this call ran.' };
       return;
     }
-    deps.emit({ type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args: displayArgs(call) });
+    deps.emit(started(call, caller, deps));
     const result = await deps.gate.intercept({ id: call.id, tool: call.function.name, args: call.function.arguments, ...(why ? { why } : {}) }, caller);
     results[i] = result;
     deps.emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool: call.function.name, result });
@@ -134,6 +135,13 @@ async function runCalls(calls: ToolCallRequest[], why: string | undefined, calle
   await Promise.all(parallel.map(one));
   for (let i = 0; i < calls.length; i++) if (!parallel.includes(i)) await one(i);
   return results;
+}
+
+/** A call's `tool_started` event, with the tool's own one-line summary when the gate has one. */
+function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps): CoreEvent {
+  const args = displayArgs(call);
+  const summary = deps.gate.summary?.(call.function.name, args);
+  return { type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args, ...(summary !== undefined ? { summary } : {}) };
 }
 
 /** The arguments a tool card shows: parsed, with a huge value summarised (the gate gets them whole). */

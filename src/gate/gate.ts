@@ -23,7 +23,9 @@ import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants'
 import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, readExisting } from './preview';
 import { rejectionKey } from './rejection-key';
+import { copyArgs, editedTargetHash, protectedWrites, ruleApprover, safeHash, scopeKey } from './gate-steps';
 import { toolSpecs } from './specs';
+import { callLine } from '../text/call-line';
 import { TokenMint } from './tokens';
 
 /** Who is calling: the agent, its task, and where its turn's checkpoints go. */
@@ -122,9 +124,23 @@ export class Gate {
     else this.broker.failWhere(() => true, code, reason ?? (code === 'no_approver' ? 'The approver went away.' : 'The task was cancelled.'));
   }
 
-  /** The tools as the model sees them (names, descriptions, JSON Schemas) — never their executors. */
-  specs(filter: (name: string) => boolean = () => true): ToolSpec[] {
-    return toolSpecs([...this.tools.values()].filter((t) => filter(t.name)));
+  /** The tools as the model sees them (names, descriptions, JSON Schemas) — never their executors; a sub-agent's leave out what is not for it. */
+  specs(forSubAgent = false): ToolSpec[] {
+    return toolSpecs([...this.tools.values()].filter((t) => !(forSubAgent && t.forSubAgents === false)));
+  }
+
+  /** One line for a call's tool card: the tool's own summary of its valid arguments, else the first plain argument. Never throws. */
+  summary(name: string, args: unknown): string {
+    const tool = this.tools.get(name);
+    const parsed = tool?.summary ? tool.schema.safeParse(args) : undefined;
+    if (tool?.summary && parsed?.success) {
+      try {
+        return String(tool.summary(parsed.data));
+      } catch {
+        // A summary is decoration: the generic line stands in.
+      }
+    }
+    return callLine(args);
   }
 
   /**
@@ -161,11 +177,12 @@ export class Gate {
       const key = scopeKey(decision.scope);
       if (!request.grantOptions.some((s) => scopeKey(s) === key)) return { ok: false, error: 'That approve-all scope was not offered for this request.' };
     }
-    // An answer or a plan approval is not a way around the schema, nor an approval of another tool.
-    if (request && decision.kind === 'answer' && request.tool !== 'ask_user') return { ok: false, error: `An answer does not apply to ${request.tool}.` };
+    // An answer or a plan approval is not a way around the schema, nor an approval of another tool:
+    // each applies only to a card whose tool declared a question or a plan.
+    if (request && decision.kind === 'answer' && request.preview.kind !== 'question') return { ok: false, error: `An answer does not apply to ${request.tool}.` };
     if (request && decision.kind === 'approve_plan') {
       const tool = this.tools.get(request.tool);
-      if (request.tool !== 'propose_plan' || !tool) return { ok: false, error: `A plan approval does not apply to ${request.tool}.` };
+      if (request.preview.kind !== 'plan' || !tool) return { ok: false, error: `A plan approval does not apply to ${request.tool}.` };
       const parsed = parseToolArgs(tool, { ...(request.args as Record<string, unknown>), steps: decision.steps });
       if (!parsed.ok) return { ok: false, error: parsed.error };
     }
@@ -209,8 +226,10 @@ export class Gate {
 
   private async askPerson(checked: Checked, call: ToolCall, caller: Caller, base: RecordBase, reask = 0, note?: string): Promise<ToolResultEnvelope> {
     const { tool, args, facts, policy } = checked;
-    const describe = tool.describeEffects ? () => (tool.describeEffects as NonNullable<AnyTool['describeEffects']>)(args) : undefined;
-    const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000, describe);
+    const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000, {
+      ...(tool.preview ? { preview: () => tool.preview?.(args) } : {}),
+      ...(tool.describeEffects ? { effects: () => (tool.describeEffects as NonNullable<AnyTool['describeEffects']>)(args) } : {}),
+    });
     const request: ApprovalRequest = {
       id: randomUUID(),
       agentId: caller.agentId,
@@ -362,47 +381,3 @@ export class Gate {
 /** `lift`: protected paths a person approved writing in this run (absolute, real). */
 type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts; lift?: string[] };
 
-/** The protected paths a command writes, as the fence resolved them: what an approved card lifts. */
-function protectedWrites(facts: CallFacts): string[] {
-  const out = new Set<string>();
-  for (const w of facts.writes ?? []) if (w.verdict.ok && w.verdict.protectedBy) out.add(w.verdict.path);
-  return [...out];
-}
-
-
-
-function ruleApprover(policy: PolicyResult): Approver {
-  return policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';
-}
-
-/** A deep copy of parsed arguments (plain JSON data in practice); the original if it cannot be copied. */
-function copyArgs(args: Record<string, unknown>): Record<string, unknown> {
-  try {
-    return structuredClone(args);
-  } catch {
-    return args;
-  }
-}
-
-/**
- * The pre-image hash a write's token binds after an edit: the original one when the edit kept the
- * target, else the edited target as it is now (the person chose it; there is no earlier state to compare).
- */
-async function editedTargetHash(original: CallFacts, edited: CallFacts, fileHash: string): Promise<string> {
-  const before = original.paths[0]?.verdict;
-  const after = edited.paths[0]?.verdict;
-  if (!after?.ok || (before?.ok && before.path === after.path)) return fileHash;
-  return (await readExisting(after.path)).hash;
-}
-
-function safeHash(args: unknown): string {
-  try {
-    return hashArgs(args);
-  } catch {
-    return 'unhashable';
-  }
-}
-
-function scopeKey(scope: Pick<Decision & { kind: 'approve_all' }, 'scope'>['scope']): string {
-  return canonicalJson({ tool: scope.tool, match: scope.match, agents: scope.agents });
-}

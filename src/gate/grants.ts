@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import picomatch from 'picomatch';
 import type { Grant, GrantMatch, GrantScope, Risk } from '../protocol';
-import { INTERACTIVE_TOOLS } from '../policy/defaults';
 import { type CallFacts, protectedPath } from '../policy/facts';
 import { domainMatches } from '../policy/matchers';
 import { commandCoveredBy, partCoveredBy } from '../policy/rule-command';
@@ -13,7 +12,7 @@ const PLAIN_TOKEN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** Whether a call may be covered by any grant at all: never high risk, protected or interactive. */
 export function grantable(facts: CallFacts, risk: Risk): boolean {
-  return risk.level !== 'high' && !protectedPath(facts) && !INTERACTIVE_TOOLS.has(facts.tool);
+  return risk.level !== 'high' && !protectedPath(facts) && !facts.interactive;
 }
 
 /** The scopes approve-all may offer for a call, most specific first. Computed here, never by the model. */

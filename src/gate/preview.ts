@@ -9,12 +9,17 @@ const PREVIEW_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export type Preview = { preview: ApprovalPreview; fileHash?: string };
 
+/** What a tool declares of its own card: its preview (a plan, a question) and the lines saying what it will do. */
+export type DeclaredPreview = { preview?: () => ApprovalPreview | undefined; effects?: () => Promise<string[]> };
+
 /**
- * What the person sees before deciding: the diff of a write, the details of a command, the plan or
- * the question. Also hashes the target of a write, so a change after approval is caught.
- * Contract: never throws; an unreadable file previews as empty with its hash 'unreadable'.
+ * What the person sees before deciding: the diff of a write, the details of a command, or what the
+ * tool declares (its plan, its question, its effects). Also hashes the target of a write, so a change
+ * after approval is caught.
+ * Contract: an unreadable file previews as empty with its hash 'unreadable'; a declared preview that
+ * throws rejects (the gate fails the call closed).
  */
-export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, describeEffects?: () => Promise<string[]>): Promise<Preview> {
+export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, declared: DeclaredPreview = {}): Promise<Preview> {
   const a = facts.args;
   if (facts.kind === 'write' && typeof a.content === 'string') {
     const target = facts.paths[0]?.verdict;
@@ -41,14 +46,9 @@ export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, d
       },
     };
   }
-  if (facts.tool === 'propose_plan' && Array.isArray(a.steps)) {
-    return { preview: { kind: 'plan', title: String(a.title ?? 'Plan'), steps: a.steps.map(String) } };
-  }
-  if (facts.tool === 'ask_user' && typeof a.question === 'string') {
-    const options = Array.isArray(a.options) ? a.options.map(String) : undefined;
-    return { preview: { kind: 'question', question: a.question, ...(options ? { options } : {}) } };
-  }
-  const effects = await describeEffects?.().catch(() => undefined);
+  const own = declared.preview?.();
+  if (own) return { preview: own };
+  const effects = await declared.effects?.().catch(() => undefined);
   return { preview: effects?.length ? { kind: 'json', effects } : { kind: 'json' } };
 }
 

@@ -66,6 +66,3 @@ export function builtinRuleFor(facts: CallFacts, forTool: readonly LoadedRule[])
   if (facts.tool === 'execute_command' && isFreeReadOnlyCommand(facts)) return READ_ONLY_COMMAND_RULE;
   return forTool[0] as LoadedRule;
 }
-
-/** Tools that are a conversation with the person: they always ask, in every mode, and are never granted. */
-export const INTERACTIVE_TOOLS: ReadonlySet<string> = new Set(['propose_plan', 'ask_user']);

@@ -30,6 +30,10 @@ export type CallFacts = {
   mcpServer?: string;
   /** Set when a capped argument is too large. */
   oversize?: { field: string; bytes: number; limit: number };
+  /** The tool is a conversation with the person (it declares so): always asks, never granted. */
+  interactive?: true;
+  /** The tool declares its writes ones the auto-edit mode may allow. */
+  autoEditable?: true;
 };
 
 export type FactDeps = { fence: PathFence; commands: CommandGuard; sandbox: SandboxInfo };
@@ -63,6 +67,8 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     const bytes = typeof value === 'string' ? Buffer.byteLength(value) : 0;
     if (bytes > g.maxBytes.bytes) facts.oversize = { field: g.maxBytes.field, bytes, limit: g.maxBytes.bytes };
   }
+  if (tool.interactive) facts.interactive = true;
+  if (tool.autoEditable) facts.autoEditable = true;
   const server = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(tool.name)?.[1];
   if (server) facts.mcpServer = server;
   return facts;

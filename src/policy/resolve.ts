@@ -1,5 +1,5 @@
 import type { Mode, Risk, RuleRef } from '../protocol';
-import { builtinRuleFor, DEFAULT_RULES, INTERACTIVE_TOOLS } from './defaults';
+import { builtinRuleFor, DEFAULT_RULES } from './defaults';
 import { type CallFacts, protectedPath } from './facts';
 import { hardGuardDenial } from './guards/hard-guards';
 import { argsMatch, toolMatches } from './matchers';
@@ -32,7 +32,7 @@ export function resolvePolicy(facts: CallFacts, ctx: PolicyContext): PolicyResul
   const ref: RuleRef = { id: rule.id, source: rule.source };
   const base: PolicyResult = { decision: rule.decision, rule: ref, risk, explanation: explain(rule) };
   if (base.decision === 'deny') return base;
-  if (INTERACTIVE_TOOLS.has(facts.tool)) return { ...base, decision: 'ask' };
+  if (facts.interactive) return { ...base, decision: 'ask' };
   return applyMode(base, facts, ctx.mode);
 }
 
@@ -93,10 +93,10 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
   }
   // Modes relax only the built-in asks: an ask rule the person wrote still asks.
   if (base.decision !== 'ask' || base.rule.source !== 'builtin') return base;
-  if (mode === 'auto-edit' && facts.tool === 'write_file' && base.risk.level === 'high') {
+  if (mode === 'auto-edit' && facts.autoEditable && base.risk.level === 'high') {
     return { ...base, explanation: `${base.explanation} High risk still asks in auto-edit mode.` };
   }
-  if (mode === 'auto-edit' && facts.tool === 'write_file') {
+  if (mode === 'auto-edit' && facts.autoEditable) {
     return { ...base, decision: 'allow', rule: { id: 'mode-auto-edit', source: 'mode' }, explanation: 'auto-edit mode allows writes inside the project.' };
   }
   if (mode === 'auto') {

@@ -20,5 +20,9 @@ export type GuardedArgs = {
   maxBytes?: { field: string; bytes: number };
 };
 
-/** The part of a tool definition the guards and the policy read: every `ToolDefinition` is one. */
-export type ToolProfile = { name: string; kind: ToolKind; guarded?: GuardedArgs };
+/**
+ * The part of a tool definition the guards and the policy read: every `ToolDefinition` is one.
+ * `interactive`: a conversation with the person (a question, a plan): it always asks, in every mode,
+ * and no grant covers it. `autoEditable`: a write the auto-edit mode may allow inside the project.
+ */
+export type ToolProfile = { name: string; kind: ToolKind; guarded?: GuardedArgs; interactive?: boolean; autoEditable?: boolean };

@@ -16,7 +16,8 @@ export type CoreEvent =
   | { type: 'state_changed' }
   | { type: 'message_delta'; agentId: string; text: string }
   | { type: 'message_done'; agentId: string; text: string }
-  | { type: 'tool_started'; agentId: string; callId: string; tool: string; args: unknown }
+  /** `summary`: the tool's own one line for the call (its path, command, question …). */
+  | { type: 'tool_started'; agentId: string; callId: string; tool: string; args: unknown; summary?: string }
   | { type: 'tool_finished'; agentId: string; callId: string; tool: string; result: ToolResultEnvelope }
   | { type: 'approval_requested'; request: ApprovalRequest }
   | {

@@ -27,6 +27,8 @@ export type SessionCommandDeps = {
   setMode: (mode: Mode) => void;
   reloadRules: (rules: LoadedRule[]) => void;
   restartMcp: (name: string) => Promise<void>;
+  /** The name of the tool /undo calls through the gate (revert_turn), as the composition root built it. */
+  undoTool: string;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
@@ -148,7 +150,7 @@ export class SessionCommands {
   /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */
   private async undo(turns: number): Promise<void> {
     const result = await this.d.gate.intercept(
-      { id: `undo-${Date.now()}`, tool: 'revert_turn', args: { turns }, why: 'You asked to undo with /undo.' },
+      { id: `undo-${Date.now()}`, tool: this.d.undoTool, args: { turns }, why: 'You asked to undo with /undo.' },
       { agentId: 'user', agentName: 'you', taskId: `undo-${Date.now()}`, signal: new AbortController().signal },
     );
     this.notice(result.status === 'executed' ? 'info' : 'warn', result.status === 'executed' ? (result.output ?? 'Reverted.') : `Undo ${result.status}: ${result.reason ?? ''}`);

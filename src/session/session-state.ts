@@ -1,5 +1,6 @@
 import type { AuditRecord } from '../protocol/audit';
 import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from '../protocol';
+import { callLine } from '../text/call-line';
 
 const RECENT_AUDIT = 50;
 const RESULT_PREVIEW = 160;
@@ -88,7 +89,7 @@ export class SessionState {
       case 'tool_started': {
         const id = `tool-${event.callId}-${this.id()}`;
         this.toolCards.set(event.callId, id);
-        this.push({ kind: 'tool', id, agentId: event.agentId, tool: event.tool, summary: summarise(event.args), status: 'running' });
+        this.push({ kind: 'tool', id, agentId: event.agentId, tool: event.tool, summary: cut(event.summary ?? callLine(event.args)), status: 'running' });
         return;
       }
       case 'tool_finished': {
@@ -135,14 +136,9 @@ export class SessionState {
   }
 }
 
-/** One line describing a call: its path, command, url or first argument. */
-export function summarise(args: unknown): string {
-  if (!args || typeof args !== 'object') return String(args ?? '').slice(0, RESULT_PREVIEW);
-  const a = args as Record<string, unknown>;
-  const main = a.command ?? a.path ?? a.url ?? a.pattern ?? a.query ?? a.question ?? a.title ?? a.name;
-  if (main !== undefined) return String(main).slice(0, RESULT_PREVIEW);
-  if (Array.isArray(a.agents)) return a.agents.map((x) => (x as { name?: string }).name).join(', ');
-  return JSON.stringify(a).slice(0, RESULT_PREVIEW);
+/** A tool card's call line, at most RESULT_PREVIEW characters (the tool's summary, or the generic line). */
+function cut(line: string): string {
+  return line.slice(0, RESULT_PREVIEW);
 }
 
 function resultLine(result: ToolResultEnvelope): string {

@@ -33,7 +33,7 @@ import { MountPointLedger } from '../tools/exec/sandbox-mount-points';
 import { createSpawnAgentsTool } from '../tools/interact/spawn-agents';
 import type { AnyTool, SandboxInfo } from '../tools/types';
 import { createUpdatePlanTool } from '../tools/interact/update-plan';
-import { createWebTools } from '../tools/web/web-search';
+import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { HomeGuard } from '../trust/home-guard';
@@ -170,6 +170,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     write: (path, bytes, mode) => writeFileSafely({ path, root: fence.root }, bytes, mode),
     remove: (path) => removeFileSafely({ path, root: fence.root }),
   });
+  const revertTurn = createRevertTurnTool((turns) => checkpoints.revert(turns), (turns) => checkpoints.plan(turns));
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
     ...createCoreTools(o.home),
@@ -178,7 +179,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     createProposePlanTool(),
     createUpdatePlanTool(),
     createAskUserTool(),
-    createRevertTurnTool((turns) => checkpoints.revert(turns), (turns) => checkpoints.plan(turns)),
+    revertTurn,
   ];
   const gate = new Gate({
     tools,
@@ -203,7 +204,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       state.usage.promptTokens += u.promptTokens;
       state.usage.completionTokens += u.completionTokens;
     },
-    specs: (sub) => gate.specs((name) => !(sub && name === 'spawn_agents')),
+    specs: (sub) => gate.specs(sub),
     checkpoints,
     root: fence.root,
     mode: () => mode,
@@ -247,8 +248,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({ type: 'notice', level: 'info', text: `Mode: ${to.mode} (from the project's config.json, ${to === o.project?.values.trusted ? 'now trusted' : 'no longer trusted'}).` });
     }
     if (to.webSearch?.url !== from.webSearch?.url) {
-      const search = to.webSearch ? createWebTools({ search: { kind: 'searxng', url: to.webSearch.url } }).filter((t) => t.name === 'web_search') : [];
-      gate.replaceTools('web_search', search);
+      const search = to.webSearch ? createWebTools({ search: { kind: 'searxng', url: to.webSearch.url } }).filter((t) => t.name === WEB_SEARCH) : [];
+      gate.replaceTools(WEB_SEARCH, search);
     }
   }
 
@@ -272,6 +273,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     home: o.home,
     root: fence.root,
     auditDir: join(o.home, 'audit'),
+    undoTool: revertTurn.name,
     setMode: (next) => {
       mode = next;
       state.mode = next;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApprovalPreview } from '../protocol';
 import type { CommandGuard } from '../policy/command/command-types';
 import type { PathFence } from '../policy/guards/path-guard';
 import type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
@@ -67,6 +68,19 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   parameters?: Record<string, unknown>;
   kind: ToolKind;
   guarded?: GuardedArgs;
+  /** A conversation with the person (a question, a plan): always asks, in every mode; no grant covers it. */
+  interactive?: true;
+  /** False for tools a sub-agent is not offered (spawning more agents). */
+  forSubAgents?: false;
+  /** Writes the auto-edit mode may allow inside the project (protected paths and high risk still ask). */
+  autoEditable?: true;
+  /**
+   * The card's preview when the tool has its own (a plan, a question); a write's diff and a command's
+   * details come from the guards' facts. Contract: may throw on odd arguments; the gate fails the call closed.
+   */
+  preview?(args: z.infer<S>): ApprovalPreview | undefined;
+  /** One line for the call on a tool card (its path, command, question …); the gate falls back to the first plain argument. */
+  summary?(args: z.infer<S>): string;
   /** Lines for the approval card saying what the call will do, when its arguments alone do not. */
   describeEffects?(args: z.infer<S>): Promise<string[]>;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */

@@ -198,6 +198,8 @@ describe('fail closed', () => {
       description: 'x',
       schema: z.object({ steps: z.array(z.any()) }),
       kind: 'interact',
+      interactive: true,
+      preview: (args) => ({ kind: 'plan', title: 'Plan', steps: args.steps.map(String) }),
       execute: async () => {
         ran = true;
         return { ok: true, output: '' };

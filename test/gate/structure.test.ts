@@ -10,6 +10,13 @@ import { GuardedExecutor } from '../../src/gate/executor';
 import { hashArgs } from '../../src/gate/hash';
 import { TokenMint } from '../../src/gate/tokens';
 import { createGateHarness, type GateHarness, stubTools } from '../helpers/gate-harness';
+import { createCoreTools } from '../../src/tools/index';
+import { createAskUserTool } from '../../src/tools/interact/ask-user';
+import { createProposePlanTool } from '../../src/tools/interact/propose-plan';
+import { createRevertTurnTool } from '../../src/tools/interact/revert-turn';
+import { createSpawnAgentsTool } from '../../src/tools/interact/spawn-agents';
+import { createUpdatePlanTool } from '../../src/tools/interact/update-plan';
+import { createWebTools } from '../../src/tools/web/web-search';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const src = join(repo, 'src');
@@ -270,6 +277,27 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
     expect(offenders).toEqual([]);
   });
 
+  it('no file outside src/tools/ names a tool in a string literal (tools declare what others need to know)', () => {
+    const names = toolNames();
+    // Each exception with its reason; anything else that needs a tool's trait asks the tool's declaration.
+    const allowed = new Map([
+      // The built-in rules table: a tool's default rule is the one other line adding a tool takes.
+      [join('src', 'policy', 'defaults.ts'), 'the default rules, one per tool by name'],
+    ]);
+    const offenders = [...sourceFiles(src).filter((f) => !inside(f, toolsDir)), ...sourceFiles(join(repo, 'components'))]
+      .filter((f) => !allowed.has(rel(f)))
+      .flatMap((file) => namedTools(withoutComments(readFileSync(file, 'utf8')), names).map((name) => `${rel(file)}: '${name}'`));
+    expect(names.length).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+
+  it('the tool-name scanner sees a quoted name and skips comments and longer words', () => {
+    const names = ['write_file', 'ask_user'];
+    expect(namedTools(withoutComments("if (t === 'write_file') x();\nconst q = \"ask_user\";"), names)).toEqual(['write_file', 'ask_user']);
+    expect(namedTools(withoutComments('const t = `write_file`;'), names)).toEqual(['write_file']);
+    expect(namedTools(withoutComments("// the 'write_file' tool\n/** `ask_user` asks */\nconst x = 'write_files';"), names)).toEqual([]);
+  });
+
   it('the circle finder sees a circle, type-only or not', () => {
     const graph = new Map([
       ['/r/a.ts', ['/r/b.ts']],
@@ -285,3 +313,30 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
     expect(resolveModule(here, './guards/path-guard')).toBe(join(src, 'policy', 'guards', 'path-guard.ts'));
   });
 });
+
+/** The names of every tool a session builds (the MCP tools come and go and are named by their server). */
+function toolNames(): string[] {
+  const provider = { name: 'stub', search: async () => [] };
+  const tools = [
+    ...createCoreTools(),
+    ...createWebTools({ search: { kind: 'provider', provider } }),
+    createSpawnAgentsTool(),
+    createProposePlanTool(),
+    createUpdatePlanTool(),
+    createAskUserTool(),
+    createRevertTurnTool(async () => ({ restored: [], removed: [], turns: 0 })),
+  ];
+  return tools.map((t) => t.name);
+}
+
+/** Source without its comments (line and block); strings stay, which is what the scan reads. */
+function withoutComments(code: string): string {
+  return code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+/** The tool names `code` holds as a whole string literal ('x', "x" or `x`), in order of appearance. */
+function namedTools(code: string, names: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const m of code.matchAll(/(['"`])([a-z][a-z0-9_]*)\1/g)) if (names.includes(m[2] as string)) found.push(m[2] as string);
+  return found;
+}

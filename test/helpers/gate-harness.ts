@@ -236,6 +236,7 @@ export function stubTools(ranLog: string): AnyTool[] {
       kind: 'write',
       guarded: { paths: ['path'], maxBytes: { field: 'content', bytes: 5 * 1024 * 1024 } },
       reversible: true,
+      autoEditable: true,
       async execute(args, ctx) {
         const p = target(ctx, args.path);
         await ctx.recordPreImage?.(p);
@@ -275,6 +276,8 @@ export function stubTools(ranLog: string): AnyTool[] {
       description: 'Proposes a plan for review.',
       schema: z.strictObject({ title: z.string().optional(), steps: z.array(z.string()).min(1) }),
       kind: 'interact',
+      interactive: true,
+      preview: (args) => ({ kind: 'plan', title: args.title ?? 'Plan', steps: args.steps.map(String) }),
       async execute(args) {
         ran('propose_plan', args);
         return { ok: true, output: `plan accepted: ${args.steps.join(' / ')}` };
@@ -285,6 +288,8 @@ export function stubTools(ranLog: string): AnyTool[] {
       description: 'Asks the person a question.',
       schema: z.strictObject({ question: z.string(), options: z.array(z.string()).optional() }),
       kind: 'interact',
+      interactive: true,
+      preview: (args) => ({ kind: 'question', question: args.question, ...(args.options ? { options: args.options } : {}) }),
       async execute(args, ctx) {
         ran('ask_user', args);
         return { ok: true, output: ctx.answer ?? '(no answer)' };

@@ -36,6 +36,7 @@ const schema = z.strictObject({
 export function createCreateProjectTool(effects: CreateProjectEffects = defaultCreateProjectEffects) {
   return defineTool({
     name: 'create_project',
+    summary: (args) => args.name,
     kind: 'write',
     guarded: { paths: ['name'] },
     reversible: true,

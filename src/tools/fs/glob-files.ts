@@ -49,6 +49,7 @@ export function describeUnsafePattern(pattern: string): string | undefined {
 export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFilesEffects) {
   return defineTool({
     name: 'glob_files',
+    summary: (args) => args.path ?? args.pattern,
     kind: 'read',
     guarded: { paths: ['path'] },
     description:

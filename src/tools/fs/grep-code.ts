@@ -84,6 +84,7 @@ export function describeUnsafeGlob(glob: string): string | undefined {
 export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEffects) {
   return defineTool({
     name: 'grep_code',
+    summary: (args) => args.path ?? args.pattern,
     kind: 'read',
     guarded: { paths: ['path'] },
     description:

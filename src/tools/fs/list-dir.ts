@@ -58,6 +58,7 @@ type Listed = { path: string; type: DirEntry['type']; size?: number; depth: numb
 export function createListDirTool(effects: ListDirEffects = defaultListDirEffects) {
   return defineTool({
     name: 'list_dir',
+    summary: (args) => args.path ?? '.',
     kind: 'read',
     guarded: { paths: ['path'] },
     description:

@@ -35,6 +35,7 @@ const schema = z.strictObject({
 export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEffects) {
   return defineTool({
     name: 'read_file',
+    summary: (args) => args.path,
     kind: 'read',
     guarded: { paths: ['path'] },
     description:

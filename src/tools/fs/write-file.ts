@@ -59,6 +59,8 @@ function countLines(text: string): number {
 export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFileEffects) {
   return defineTool({
     name: 'write_file',
+    autoEditable: true,
+    summary: (args) => args.path,
     kind: 'write',
     guarded: { paths: ['path'], maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,

@@ -13,6 +13,9 @@ export function createProposePlanTool() {
     description: 'Have the person review a plan before a multi-step change; returns the approved (maybe edited) steps. Each change is still approved on its own.',
     schema,
     kind: 'interact',
+    interactive: true,
+    summary: (args) => args.title,
+    preview: (args) => ({ kind: 'plan', title: String(args.title ?? 'Plan'), steps: args.steps.map(String) }),
     async execute(args, ctx) {
       if (ctx.agent) ctx.agents?.adoptPlan(args);
       const steps = args.steps.map((s, i) => `${i + 1}. ${s}`).join('\n');

@@ -15,6 +15,7 @@ export function createRevertTurnTool(revert: RevertTurns, plan?: PlanRevert) {
     description: 'Undo the file changes of the latest turns (not commands).',
     schema,
     kind: 'write',
+    summary: (args) => `${args.turns} turn(s)`,
     async describeEffects(args) {
       const what = plan?.(args.turns);
       if (!what) return [];

@@ -24,6 +24,8 @@ export function createSpawnAgentsTool() {
     description: `Run up to ${MAX_SUB_AGENTS} sub-agents in parallel on independent tasks, behind the same gate; returns each one's report.`,
     schema,
     kind: 'interact',
+    forSubAgents: false,
+    summary: (args) => args.agents.map((a) => a.name).join(', '),
     async execute(args, ctx) {
       if (!ctx.agent || !ctx.agents) return { ok: false, error: 'spawn_agents needs a calling agent.' };
       const reports = await ctx.agents.spawn(args.agents, ctx.signal);

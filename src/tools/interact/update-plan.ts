@@ -13,6 +13,7 @@ export function createUpdatePlanTool() {
     description: 'Mark a step (1-based) of the approved plan done.',
     schema,
     kind: 'interact',
+    summary: (args) => `step ${args.step} ${args.done ? 'done' : 'not done'}`,
     async execute(args, ctx) {
       if (!ctx.agent || !ctx.agents) return { ok: false, error: 'update_plan needs a calling agent.' };
       const error = ctx.agents.markStep(args.step, args.done);

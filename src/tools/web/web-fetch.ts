@@ -49,6 +49,7 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
   const headers = { 'user-agent': effects.userAgent ?? 'warden (terminal coding agent)', accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
   return defineTool({
     name: 'web_fetch',
+    summary: (args) => args.url,
     description:
       'Fetch a public http(s) URL and return its content: web pages as readable markdown, other text (JSON, XML, plain) as is. ' +
       `Binary files are refused. Output is capped at ${limits.maxOutputChars} characters. Private and local addresses are blocked.`,

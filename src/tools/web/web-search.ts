@@ -13,6 +13,9 @@ export type WebToolsConfig = { fetch?: WebFetchEffects; search?: WebSearchConfig
 
 export type WebSearchOptions = { maxResults?: number; timeoutMs?: number; maxSnippetChars?: number };
 
+/** The tool's name, for the session that swaps it when the project's search provider changes. */
+export const WEB_SEARCH = 'web_search';
+
 export const webSearchSchema = z.object({
   query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
 });
@@ -26,7 +29,8 @@ export function createWebSearchTool(provider: SearchProvider, options: WebSearch
   const timeoutMs = options.timeoutMs ?? 20_000;
   const maxSnippet = options.maxSnippetChars ?? 300;
   return defineTool({
-    name: 'web_search',
+    name: WEB_SEARCH,
+    summary: (args) => args.query,
     description: `Search the web (via ${provider.name}) and return up to ${maxResults} results with title, URL and snippet. Use web_fetch to read a result.`,
     schema: webSearchSchema,
     kind: 'network',

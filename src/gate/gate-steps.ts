@@ -1,0 +1,53 @@
+import type { Approver, Decision } from '../protocol';
+import type { CallFacts } from '../policy/facts';
+import type { PolicyResult } from '../policy/resolve';
+import { canonicalJson, hashArgs } from './hash';
+import { readExisting } from './preview';
+
+// Small steps of the gate (gate.ts), kept apart so the orchestration stays one readable file.
+
+/** The protected paths a command writes, as the fence resolved them: what an approved card lifts. */
+export function protectedWrites(facts: CallFacts): string[] {
+  const out = new Set<string>();
+  for (const w of facts.writes ?? []) if (w.verdict.ok && w.verdict.protectedBy) out.add(w.verdict.path);
+  return [...out];
+}
+
+/** Who a policy allow is credited to in the audit: a rule a person wrote, or the built-in policy. */
+export function ruleApprover(policy: PolicyResult): Approver {
+  return policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';
+}
+
+/** A deep copy of parsed arguments (plain JSON data in practice); the original if it cannot be copied. */
+export function copyArgs(args: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(args);
+  } catch {
+    return args;
+  }
+}
+
+/**
+ * The pre-image hash a write's token binds after an edit: the original one when the edit kept the
+ * target, else the edited target as it is now (the person chose it; there is no earlier state to compare).
+ */
+export async function editedTargetHash(original: CallFacts, edited: CallFacts, fileHash: string): Promise<string> {
+  const before = original.paths[0]?.verdict;
+  const after = edited.paths[0]?.verdict;
+  if (!after?.ok || (before?.ok && before.path === after.path)) return fileHash;
+  return (await readExisting(after.path)).hash;
+}
+
+/** The arguments' hash, or 'unhashable' (the call is refused anyway; its audit line still needs one). */
+export function safeHash(args: unknown): string {
+  try {
+    return hashArgs(args);
+  } catch {
+    return 'unhashable';
+  }
+}
+
+/** An approve-all scope's identity, to compare with the scopes the gate offered. */
+export function scopeKey(scope: Pick<Decision & { kind: 'approve_all' }, 'scope'>['scope']): string {
+  return canonicalJson({ tool: scope.tool, match: scope.match, agents: scope.agents });
+}
