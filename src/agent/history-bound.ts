@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolCallRequest } from '../llm/types';
 import type { ToolResultEnvelope } from '../protocol';
+import { formatBytes } from '../text/bytes';
 
 /** Characters kept verbatim, sized from the model's context window. */
 export type HistoryLimits = {
@@ -26,18 +27,6 @@ const SHORT_STRING = 512;
 export function historyLimits(tokens: number): HistoryLimits {
   const chars = tokens * 3.5;
   return { argChars: clamp(chars / 16, 2_000, 16_384), resultChars: clamp(chars / 4, 8_000, 200_000), textChars: clamp(chars / 8, 4_000, 64_000) };
-}
-
-/** `1536` → `1.5 KB` (agents never import tools' code, so not fs-common's twin). */
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);

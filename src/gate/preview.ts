@@ -1,6 +1,6 @@
 import type { ApprovalPreview } from '../protocol';
 import type { CallFacts } from '../policy/facts';
-import { formatBytes } from '../tools/fs/fs-common';
+import { formatBytes } from '../text/bytes';
 import { readFileSafely } from '../tools/fs/safe-fs';
 import { looksBinary, shownText } from '../tools/fs/text-bytes';
 import { hashContent } from './hash';

@@ -1,5 +1,6 @@
 import { type CallFacts, outsideWrite } from '../facts';
 import { checkUrl } from './ssrf-guard';
+import { formatBytes } from '../../text/bytes';
 
 export type GuardDenial = { ruleId: string; reason: string };
 
@@ -24,6 +25,3 @@ export function hardGuardDenial(facts: CallFacts): GuardDenial | undefined {
   return undefined;
 }
 
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
-}

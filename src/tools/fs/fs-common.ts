@@ -1,4 +1,5 @@
 import { lstat } from 'node:fs/promises';
+export { formatBytes } from '../../text/bytes';
 
 /** What a tool needs to know about a path before touching it. */
 export type PathInfo = { kind: 'file' | 'dir' | 'symlink' | 'other'; size: number; mode: number; mtimeMs: number };
@@ -41,19 +42,6 @@ export function describeFsError(err: unknown, shown: string): string {
     default:
       return `${shown}: ${err instanceof Error ? err.message : String(err)}`;
   }
-}
-
-/** `1536` → `1.5 KB`; used in messages the model and the person read. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 10 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** Project-relative path for messages: the fence gives '' for the root itself. */

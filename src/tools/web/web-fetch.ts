@@ -5,6 +5,7 @@ import { defineTool, type ToolDefinition, type ToolOutput } from '../types';
 import { capText, classifyContentType, decodeBody, mediaType, sniffContent } from './web-content';
 import { type FetchedResponse, guardedFetch, type Resolver } from './web-http';
 import { createRateLimiter } from './web-rate-limit';
+import { formatBytes } from '../../text/bytes';
 
 /** Injected effects and limits for web_fetch; every field has a safe default. */
 export type WebFetchEffects = {
@@ -136,12 +137,6 @@ function blocked(ruleId: string, reason: string): ToolOutput {
 function binaryRefusal(contentType: string | undefined, length: string | string[] | undefined): string {
   const size = typeof length === 'string' && /^\d+$/.test(length) ? `, ${formatBytes(Number(length))}` : '';
   return `Refused: the response is binary (${mediaType(contentType) ?? contentType}${size}); web_fetch reads only HTML and text.`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
 }
 
 const defaultLookup: Resolver = async (hostname) => {
