@@ -40,7 +40,9 @@ function script(): number[] {
       stamps.push((user + system) / 1000);
       lastBody = fake.requests.at(-1)?.body;
       fake.requests.length = 0;
-      return i < CALLS ? { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' }, id: `call_${i}` }], usage } : { text: 'done', usage };
+      return i < CALLS
+        ? { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' }, id: `call_${i}` }], usage }
+        : { text: 'done', usage };
     });
   }
   return stamps;
@@ -59,13 +61,26 @@ type WardenRun = { calls: number[]; tools: ToolSpec[]; system: string; result: s
 
 async function viaWarden(): Promise<WardenRun> {
   const stamps = script();
-  const session = await createSession({ root, home, model, mode: 'manual', approvalTimeoutSec: 60, sandbox: 'off', maxStepsPerTurn: CALLS + 5, contextWindowTokens: 100_000_000 });
+  const session = await createSession({
+    root,
+    home,
+    model,
+    mode: 'manual',
+    approvalTimeoutSec: 60,
+    sandbox: 'off',
+    maxStepsPerTurn: CALLS + 5,
+    contextWindowTokens: 100_000_000,
+  });
   await session.ready;
   const result = await session.run('read a.txt many times');
   await session.close();
   if (result.status !== 'done') throw new Error(`bench turn failed: ${result.text}`);
   const sent = lastBody;
-  const tools = (sent?.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: t.function.parameters as Record<string, unknown> }));
+  const tools = (sent?.tools ?? []).map((t) => ({
+    name: t.function.name,
+    description: t.function.description ?? '',
+    parameters: t.function.parameters as Record<string, unknown>,
+  }));
   const system = String(sent?.messages[0]?.content ?? '');
   const lastTool = sent?.messages.filter((m) => m.role === 'tool').at(-1);
   return { calls: perCall(stamps), tools, system, result: lastTool?.role === 'tool' ? lastTool.content : '' };
@@ -74,11 +89,19 @@ async function viaWarden(): Promise<WardenRun> {
 /** The same requests with no session, gate, tool or audit: the floor any client pays. */
 async function bareClient({ tools, system, result }: WardenRun): Promise<number[]> {
   const stamps = script();
-  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: 'read a.txt many times' }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: system },
+    { role: 'user', content: 'read a.txt many times' },
+  ];
   for (let i = 0; i <= CALLS; i++) {
     const turn = await model.complete({ messages, tools, signal: new AbortController().signal });
-    messages.push({ role: 'assistant', content: turn.text || null, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) });
-    for (const call of turn.toolCalls) messages.push({ role: 'tool', tool_call_id: call.id, content: result });
+    messages.push({
+      role: 'assistant',
+      content: turn.text || null,
+      ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}),
+    });
+    for (const call of turn.toolCalls)
+      messages.push({ role: 'tool', tool_call_id: call.id, content: result });
   }
   lastBodyKb = JSON.stringify(lastBody ?? {}).length / 1024;
   return perCall(stamps);
@@ -100,7 +123,10 @@ printRow('calls in one session', `${CALLS} (median of ${RUNS} sessions, ${WINDOW
 for (const n of MARKS) {
   const w = median(wardenRuns.map((calls) => around(calls, n)));
   const b = median(bareRuns.map((calls) => around(calls, n)));
-  printRow(`CPU per call near call ${n}: warden / bare (ms)`, `${w.toFixed(2)} / ${b.toFixed(2)}  (ratio ${(w / b).toFixed(2)})`);
+  printRow(
+    `CPU per call near call ${n}: warden / bare (ms)`,
+    `${w.toFixed(2)} / ${b.toFixed(2)}  (ratio ${(w / b).toFixed(2)})`,
+  );
 }
 printRow('last request body (KB)', lastBodyKb.toFixed(0));
 await fake.close();

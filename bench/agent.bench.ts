@@ -25,7 +25,16 @@ const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'bench', model: 'b
 
 async function viaWarden(): Promise<number> {
   for (const step of script()) fake.push(step);
-  const session = await createSession({ root, home, model, mode: 'manual', approvalTimeoutSec: 60, sandbox: 'off', maxStepsPerTurn: 100, contextWindowTokens: 1_000_000 });
+  const session = await createSession({
+    root,
+    home,
+    model,
+    mode: 'manual',
+    approvalTimeoutSec: 60,
+    sandbox: 'off',
+    maxStepsPerTurn: 100,
+    contextWindowTokens: 1_000_000,
+  });
   await session.ready;
   const start = performance.now();
   const result = await session.run('read a.txt many times');
@@ -39,14 +48,26 @@ async function viaWarden(): Promise<number> {
 async function bareClient(): Promise<number> {
   for (const step of script()) fake.push(step);
   const sent = wardenRequest();
-  const messages: ChatMessage[] = [{ role: 'system', content: String(sent?.messages[0]?.content) }, { role: 'user', content: 'read a.txt many times' }];
-  const tools = (sent?.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: t.function.parameters as Record<string, unknown> }));
+  const messages: ChatMessage[] = [
+    { role: 'system', content: String(sent?.messages[0]?.content) },
+    { role: 'user', content: 'read a.txt many times' },
+  ];
+  const tools = (sent?.tools ?? []).map((t) => ({
+    name: t.function.name,
+    description: t.function.description ?? '',
+    parameters: t.function.parameters as Record<string, unknown>,
+  }));
   const result = JSON.stringify({ status: 'executed', output: readFileSync(join(root, 'a.txt'), 'utf8') });
   const start = performance.now();
   for (let i = 0; i <= ROUND_TRIPS; i++) {
     const turn = await model.complete({ messages, tools, signal: new AbortController().signal });
-    messages.push({ role: 'assistant', content: turn.text || null, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) });
-    for (const call of turn.toolCalls) messages.push({ role: 'tool', tool_call_id: call.id, content: result });
+    messages.push({
+      role: 'assistant',
+      content: turn.text || null,
+      ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}),
+    });
+    for (const call of turn.toolCalls)
+      messages.push({ role: 'tool', tool_call_id: call.id, content: result });
   }
   return performance.now() - start;
 }
@@ -65,7 +86,10 @@ const firstWardenRequest = wardenRequest();
 const systemChars = String(firstWardenRequest?.messages[0]?.content ?? '').length;
 const toolChars = JSON.stringify(firstWardenRequest?.tools ?? []).length;
 printRow('system prompt (chars)', String(systemChars));
-printRow('tool schemas (chars, JSON as sent)', `${toolChars} (${firstWardenRequest?.tools?.length ?? 0} tools)`);
+printRow(
+  'tool schemas (chars, JSON as sent)',
+  `${toolChars} (${firstWardenRequest?.tools?.length ?? 0} tools)`,
+);
 printRow('system + tools (goal < 6000; peers 5.5k–77k)', String(systemChars + toolChars));
 const perTripWarden = median(warden) / ROUND_TRIPS;
 const perTripBare = median(bare) / ROUND_TRIPS;

@@ -20,7 +20,11 @@ function sample(i: number): AuditRecord {
     agentId: 'main',
     taskId: 'task-1',
     tool: 'execute_command',
-    args: { command: `API_TOKEN=abc123 npm test -- --grep "case ${i}"`, cwd: '/home/user/project', timeoutMs: 120000 },
+    args: {
+      command: `API_TOKEN=abc123 npm test -- --grep "case ${i}"`,
+      cwd: '/home/user/project',
+      timeoutMs: 120000,
+    },
     argsHash: '3f786850e387550fdab836ed7e6dc881de23001b3f786850e387550fdab836ed',
     decision: 'ask',
     approver: 'human',
@@ -73,9 +77,15 @@ try {
   }
   const w = median(writer);
   const p = median(plain);
-  printRow(`audit writer (redact + append), ${COUNT} records`, `${perSecond(w).toLocaleString('en')} appends/s`);
+  printRow(
+    `audit writer (redact + append), ${COUNT} records`,
+    `${perSecond(w).toLocaleString('en')} appends/s`,
+  );
   printRow(`appendFileSync(JSON.stringify), no redaction`, `${perSecond(p).toLocaleString('en')} appends/s`);
-  printRow('  of which redaction + stringify alone', `${perSecond(median(redactOnly)).toLocaleString('en')} records/s`);
+  printRow(
+    '  of which redaction + stringify alone',
+    `${perSecond(median(redactOnly)).toLocaleString('en')} records/s`,
+  );
   printRow('writer time / plain time', `${(w / p).toFixed(2)}×`);
   printRow('writer cost per append', `${((w / COUNT) * 1000).toFixed(1)} µs`);
 } finally {

@@ -49,8 +49,15 @@ const rows: [string, () => Promise<unknown>][] = [
   ['read 4 KB, verified descriptor (after)', () => readFileSafely({ path: target, root }, 10 * 1024 * 1024)],
   ['write 4 KB + fsync, by path (before)', () => pathWrite(target, content, 0o644)],
   ['same + folder fsync, by path (same durability)', () => pathWrite(target, content, 0o644, true)],
-  ['write 4 KB + fsync, verified folder (after)', () => writeFileSafely({ path: target, root }, content, 0o644)],
-  ['create in 3 new folders, verified walk (after)', () => writeFileSafely({ path: join(root, 'n', randomBytes(4).toString('hex'), 'x', 'f.ts'), root }, content)],
+  [
+    'write 4 KB + fsync, verified folder (after)',
+    () => writeFileSafely({ path: target, root }, content, 0o644),
+  ],
+  [
+    'create in 3 new folders, verified walk (after)',
+    () =>
+      writeFileSafely({ path: join(root, 'n', randomBytes(4).toString('hex'), 'x', 'f.ts'), root }, content),
+  ],
 ];
 
 try {

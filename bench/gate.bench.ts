@@ -28,7 +28,11 @@ const root = join(base, 'project');
 mkdirSync(join(root, 'src'), { recursive: true });
 writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
 
-const deps: FactDeps = { fence: new PathFence(root), commands: await loadCommandGuard(), sandbox: { kind: 'bwrap', path: '/usr/bin/bwrap' } };
+const deps: FactDeps = {
+  fence: new PathFence(root),
+  commands: await loadCommandGuard(),
+  sandbox: { kind: 'bwrap', path: '/usr/bin/bwrap' },
+};
 const OUTPUT = { ok: true as const, output: 'ok' };
 const globFiles = defineTool({
   name: 'glob_files',
@@ -51,16 +55,39 @@ const tools: AnyTool[] = [globFiles, readFile];
 const NO_RULES: LoadedRule[] = [];
 
 function makeGate(audit: AuditSink): Gate {
-  const gate = new Gate({ tools, deps, policy: () => ({ rules: NO_RULES, mode: 'manual' }), approvals: { timeoutMs: 60_000, onEvent: () => {} }, grants: new GrantStore(), audit, sessionId: 'bench' });
+  const gate = new Gate({
+    tools,
+    deps,
+    policy: () => ({ rules: NO_RULES, mode: 'manual' }),
+    approvals: { timeoutMs: 60_000, onEvent: () => {} },
+    grants: new GrantStore(),
+    audit,
+    sessionId: 'bench',
+  });
   gate.attachApprover();
   return gate;
 }
 
-const caller: Caller = { agentId: 'main', agentName: 'main', taskId: 'task-1', signal: new AbortController().signal };
-const ctx: ToolContext = { root: deps.fence.root, fence: deps.fence, commands: deps.commands, sandbox: deps.sandbox, signal: caller.signal };
+const caller: Caller = {
+  agentId: 'main',
+  agentName: 'main',
+  taskId: 'task-1',
+  signal: new AbortController().signal,
+};
+const ctx: ToolContext = {
+  root: deps.fence.root,
+  fence: deps.fence,
+  commands: deps.commands,
+  sandbox: deps.sandbox,
+  signal: caller.signal,
+};
 
 /** Per-call times in µs of `calls` awaited calls, after `warmup` untimed ones. */
-async function perCall(fn: (i: number) => Promise<unknown>, calls = CALLS, warmup = WARMUP): Promise<number[]> {
+async function perCall(
+  fn: (i: number) => Promise<unknown>,
+  calls = CALLS,
+  warmup = WARMUP,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i);
   const times = new Array<number>(calls);
   for (let i = 0; i < calls; i++) {
@@ -73,8 +100,14 @@ async function perCall(fn: (i: number) => Promise<unknown>, calls = CALLS, warmu
 
 const noop: AuditSink = { append: () => ({ ok: true }) };
 const auditDir = join(base, 'audit');
-const writer = createAuditWriter({ dir: auditDir, sessionId: 'bench', onError: (e) => console.error(`audit writer: ${e.message}`) });
-const realAudit: AuditSink = { append: (r: AuditRecord) => (writer.append(r).ok ? { ok: true } : { ok: false, error: 'not written' }) };
+const writer = createAuditWriter({
+  dir: auditDir,
+  sessionId: 'bench',
+  onError: (e) => console.error(`audit writer: ${e.message}`),
+});
+const realAudit: AuditSink = {
+  append: (r: AuditRecord) => (writer.append(r).ok ? { ok: true } : { ok: false, error: 'not written' }),
+};
 
 type Case = { label: string; tool: AnyTool; args: Record<string, unknown> };
 const CASES: Case[] = [
@@ -83,7 +116,9 @@ const CASES: Case[] = [
 ];
 
 const num = (n: number, width = 8) => n.toFixed(2).padStart(width);
-console.log(`gate overhead per auto-allowed call: ${CALLS.toLocaleString('en-US')} calls after ${WARMUP.toLocaleString('en-US')} warm-up, in µs`);
+console.log(
+  `gate overhead per auto-allowed call: ${CALLS.toLocaleString('en-US')} calls after ${WARMUP.toLocaleString('en-US')} warm-up, in µs`,
+);
 printRow('', `${'median'.padStart(8)}${'p95'.padStart(8)}${'overhead'.padStart(10)}`);
 for (const c of CASES) {
   const direct = await perCall(() => c.tool.execute(c.args, ctx));
@@ -95,7 +130,9 @@ for (const c of CASES) {
   ] as const) {
     const gate = makeGate(sink);
     let id = 0;
-    const through = await perCall(() => gate.intercept({ id: `c${id++}`, tool: c.tool.name, args: c.args }, caller));
+    const through = await perCall(() =>
+      gate.intercept({ id: `c${id++}`, tool: c.tool.name, args: c.args }, caller),
+    );
     const m = median(through);
     printRow(`${c.label}: gate, ${sinkLabel}`, `${num(m)}${num(percentile(through, 95))}${num(m - d, 10)}`);
   }
@@ -106,12 +143,33 @@ writer.close();
 const POLICY_TOOLS = new Map<string, AnyTool>(
   [
     readFile,
-    defineTool({ name: 'write_file', description: '', schema: z.any(), kind: 'write', guarded: { paths: ['path'] }, execute: async () => OUTPUT }),
-    defineTool({ name: 'execute_command', description: '', schema: z.any(), kind: 'execute', guarded: { command: 'command', paths: ['cwd'] }, execute: async () => OUTPUT }),
-    defineTool({ name: 'mcp__github__create_issue', description: '', schema: z.any(), kind: 'execute', execute: async () => OUTPUT }),
+    defineTool({
+      name: 'write_file',
+      description: '',
+      schema: z.any(),
+      kind: 'write',
+      guarded: { paths: ['path'] },
+      execute: async () => OUTPUT,
+    }),
+    defineTool({
+      name: 'execute_command',
+      description: '',
+      schema: z.any(),
+      kind: 'execute',
+      guarded: { command: 'command', paths: ['cwd'] },
+      execute: async () => OUTPUT,
+    }),
+    defineTool({
+      name: 'mcp__github__create_issue',
+      description: '',
+      schema: z.any(),
+      kind: 'execute',
+      execute: async () => OUTPUT,
+    }),
   ].map((t) => [t.name, t]),
 );
-const facts = (tool: string, args: Record<string, unknown>): CallFacts => gatherFacts(POLICY_TOOLS.get(tool) as AnyTool, args, deps);
+const facts = (tool: string, args: Record<string, unknown>): CallFacts =>
+  gatherFacts(POLICY_TOOLS.get(tool) as AnyTool, args, deps);
 const MIX: CallFacts[] = [
   facts('read_file', { path: 'src/a.ts' }),
   facts('write_file', { path: 'src/feature/new.ts', content: 'x' }),
@@ -129,13 +187,29 @@ function manyRules(): LoadedRule[] {
     const decision = decisions[i % 3] as (typeof decisions)[number];
     const id = `project#${i + 1}`;
     if (i % 3 === 0) rules.push({ id, source: 'project', tool: `mcp__server${i}__*`, decision });
-    else if (i % 3 === 1) rules.push({ id, source: 'project', tool: 'write_file', when: { path: `packages/pkg${i}/**` }, decision });
-    else rules.push({ id, source: 'project', tool: 'execute_command', when: { command: `tool${i} sub *` }, decision });
+    else if (i % 3 === 1)
+      rules.push({
+        id,
+        source: 'project',
+        tool: 'write_file',
+        when: { path: `packages/pkg${i}/**` },
+        decision,
+      });
+    else
+      rules.push({
+        id,
+        source: 'project',
+        tool: 'execute_command',
+        when: { command: `tool${i} sub *` },
+        decision,
+      });
   }
   return rules;
 }
 
-console.log(`\npolicy evaluations per second: resolvePolicy over a mix of ${MIX.length} calls (read, writes, commands, MCP)`);
+console.log(
+  `\npolicy evaluations per second: resolvePolicy over a mix of ${MIX.length} calls (read, writes, commands, MCP)`,
+);
 for (const [label, rules] of [
   ['16 built-in defaults only', []],
   ['200 rules (globs, paths, commands) + defaults', manyRules()],
@@ -149,7 +223,10 @@ for (const [label, rules] of [
     rates.push(POLICY_EVALS / ((performance.now() - start) / 1000));
   }
   const rate = median(rates);
-  printRow(label, `${Math.round(rate).toLocaleString('en-US').padStart(11)} /s  (${num(1e6 / rate, 5)} µs each)`);
+  printRow(
+    label,
+    `${Math.round(rate).toLocaleString('en-US').padStart(11)} /s  (${num(1e6 / rate, 5)} µs each)`,
+  );
 }
 
 rmSync(base, { recursive: true, force: true });

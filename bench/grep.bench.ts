@@ -1,6 +1,14 @@
 // grep_code (ripgrep with the hardened argv, JSON parsing, suggested reads) against the simplest
 // alternative, a recursive Node scan (readdir + readFile + regex), over the same 20 000-file tree.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PathFence } from '../src/policy/guards/path-guard';
@@ -18,7 +26,13 @@ try {
   for (let i = 0; i < FILES; i++) {
     const dir = join(root, `pkg${Math.floor(i / PER_DIR / 10)}`, `mod${Math.floor(i / PER_DIR)}`);
     if (i % PER_DIR === 0) mkdirSync(dir, { recursive: true });
-    const lines = [`export const value${i} = ${i};`, `// file ${i} of the generated tree`, `export function f${i}(x: number) {`, '  return x * 2;', '}'];
+    const lines = [
+      `export const value${i} = ${i};`,
+      `// file ${i} of the generated tree`,
+      `export function f${i}(x: number) {`,
+      '  return x * 2;',
+      '}',
+    ];
     if (i % NEEDLE_EVERY === 0) lines.splice(3, 0, '  // TODO(needle): remove this');
     writeFileSync(join(dir, `file${i}.ts`), `${lines.join('\n')}\n`);
   }
@@ -50,7 +64,10 @@ try {
   const node = median(nodeTimes);
   printRow(`tree`, `${FILES} files, ${FILES / NEEDLE_EVERY} with the needle`);
   printRow(`grep_code (ripgrep) median of ${RUNS}`, `${rg.toFixed(1)} ms  (${rgMatches} matches)`);
-  printRow(`node readdir+readFile+regex median of ${RUNS}`, `${node.toFixed(1)} ms  (${nodeMatches} matches)`);
+  printRow(
+    `node readdir+readFile+regex median of ${RUNS}`,
+    `${node.toFixed(1)} ms  (${nodeMatches} matches)`,
+  );
   printRow('node scan / grep_code', `${(node / rg).toFixed(2)}×`);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -91,7 +91,10 @@ try {
   printRow('  per check', `${(1e6 / fenceRate).toFixed(1)} µs`);
   printRow('lexical resolve+startsWith (UNSAFE baseline)', `${fmt(lexicalRate)} checks/s`);
   printRow('  fence time / lexical time', `${(lexicalRate / fenceRate).toFixed(1)}×`);
-  printRow('  paths the lexical check gets wrong', `${lexicalWrong.length}/${PATHS.length}: ${lexicalWrong.join(', ')}`);
+  printRow(
+    '  paths the lexical check gets wrong',
+    `${lexicalWrong.length}/${PATHS.length}: ${lexicalWrong.join(', ')}`,
+  );
   printRow(`command guard judge (${COMMANDS.length}-command mix)`, `${fmt(guardRate)} judgements/s`);
   printRow('  per judgement', `${(1e6 / guardRate).toFixed(1)} µs`);
   if (sink < 0) console.log(sink);

@@ -34,8 +34,14 @@ for (let d = 0; d < 200; d++) {
 const plan = planProtection(root, DEFAULT_PROTECTED_PATHS);
 const scan = await timeRuns(30, () => planProtection(root, DEFAULT_PROTECTED_PATHS));
 printRow('entries scanned (node_modules skipped)', `${plan.scanned}`);
-printRow('mounts: read-only / pinned / placeholders', `${plan.readOnly.length} / ${plan.pinned.length} / ${plan.placeholders.length}`);
-printRow('scan + plan, median (p95)', `${median(scan).toFixed(1)} ms (${percentile(scan, 95).toFixed(1)} ms)`);
+printRow(
+  'mounts: read-only / pinned / placeholders',
+  `${plan.readOnly.length} / ${plan.pinned.length} / ${plan.placeholders.length}`,
+);
+printRow(
+  'scan + plan, median (p95)',
+  `${median(scan).toFixed(1)} ms (${percentile(scan, 95).toFixed(1)} ms)`,
+);
 const ledger = new MountPointLedger(join(base, 'ledger'));
 const claim = await timeRuns(30, () => {
   const c = ledger.claim(plan.placeholders);

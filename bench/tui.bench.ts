@@ -10,7 +10,11 @@ import { startWarden } from '../test/helpers/pty';
 import { median, printRow } from './stats';
 
 const RUNS = 5;
-const env = (url: string, home: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'bench', WARDEN_HOME: home });
+const env = (url: string, home: string) => ({
+  OPENAI_BASE_URL: url,
+  OPENAI_API_KEY: 'bench',
+  WARDEN_HOME: home,
+});
 const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 
 function peakRssMiB(pid: number): number {
@@ -30,18 +34,31 @@ function waitForFile(dir: string, name: string): Promise<number> {
   });
 }
 
-async function oneApprovalRun(): Promise<{ ready: number; card: number; warmCard: number; approve: number; warmApprove: number; rss: number }> {
+async function oneApprovalRun(): Promise<{
+  ready: number;
+  card: number;
+  warmCard: number;
+  approve: number;
+  warmApprove: number;
+  rss: number;
+}> {
   const root = tempDir('warden-bench-tui-');
   const home = tempDir('warden-bench-home-');
   let requestAt = 0;
   const fake = await startFakeOpenAI([
     () => {
       requestAt = performance.now();
-      return { toolCalls: [{ name: 'write_file', args: { path: 'out.txt', content: 'bench\n' } }], chunkSize: 4096 };
+      return {
+        toolCalls: [{ name: 'write_file', args: { path: 'out.txt', content: 'bench\n' } }],
+        chunkSize: 4096,
+      };
     },
     () => {
       requestAt = performance.now();
-      return { toolCalls: [{ name: 'write_file', args: { path: 'second.txt', content: 'again\n' } }], chunkSize: 4096 };
+      return {
+        toolCalls: [{ name: 'write_file', args: { path: 'second.txt', content: 'again\n' } }],
+        chunkSize: 4096,
+      };
     },
     { text: 'done' },
   ]);
@@ -81,7 +98,10 @@ async function transcriptKeypress(): Promise<{ keypress: number; entries: number
   writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
   const calls = Array.from({ length: 1999 }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
   const fake = await startFakeOpenAI([{ toolCalls: calls, chunkSize: 4096 }, { text: 'read them all' }]);
-  const app = startWarden(['--root', root, 'read a.txt many times'], env(fake.url, home), { cols: 120, rows: 40 });
+  const app = startWarden(['--root', root, 'read a.txt many times'], env(fake.url, home), {
+    cols: 120,
+    rows: 40,
+  });
   await app.waitFor('read them all', 120_000);
   const times: number[] = [];
   for (let i = 0; i < 15; i++) {
@@ -111,11 +131,20 @@ function nodeFloorMs(): number {
 const runs = [];
 for (let i = 0; i < RUNS; i++) runs.push(await oneApprovalRun());
 const transcript = await transcriptKeypress();
-printRow('launch → prompt ready (median ms; goal ≤ 200, peers 701–1828)', median(runs.map((r) => r.ready)).toFixed(0));
+printRow(
+  'launch → prompt ready (median ms; goal ≤ 200, peers 701–1828)',
+  median(runs.map((r) => r.ready)).toFixed(0),
+);
 printRow('  `node -e 0` in the same run (the floor, ms)', nodeFloorMs().toFixed(0));
-printRow('model request → first card visible (ms; goal ≤ 30, peers 46–115)', median(runs.map((r) => r.card)).toFixed(1));
+printRow(
+  'model request → first card visible (ms; goal ≤ 30, peers 46–115)',
+  median(runs.map((r) => r.card)).toFixed(1),
+);
 printRow('model request → next card visible, warm (ms)', median(runs.map((r) => r.warmCard)).toFixed(1));
-printRow('approve key → file on disk, first (ms; goal ≤ 10, peers 8–69)', median(runs.map((r) => r.approve)).toFixed(1));
+printRow(
+  'approve key → file on disk, first (ms; goal ≤ 10, peers 8–69)',
+  median(runs.map((r) => r.approve)).toFixed(1),
+);
 printRow('approve key → file on disk, warm (ms)', median(runs.map((r) => r.warmApprove)).toFixed(1));
 printRow('peak RSS (MiB; goal ≤ 90, peers 144–500)', median(runs.map((r) => r.rss)).toFixed(0));
 printRow(`keypress → frame, ${transcript.entries}-entry transcript (ms)`, transcript.keypress.toFixed(1));

@@ -18,7 +18,10 @@ import { TrustCard } from './panels/TrustCard';
 import { makeTheme, ThemeContext } from './theme';
 
 /** What the app hands the drawer; a test stand-in takes the same. */
-export type DrawerProps = Pick<ApprovalDrawerProps, 'client' | 'pending' | 'width' | 'height' | 'isActive' | 'onFullScreen'>;
+export type DrawerProps = Pick<
+  ApprovalDrawerProps,
+  'client' | 'pending' | 'width' | 'height' | 'isActive' | 'onFullScreen'
+>;
 
 type Props = {
   client: CoreClient;
@@ -36,7 +39,12 @@ type Props = {
  * replaces all but the status bar.
  * Every component below sees the core through `safeClient`: no untrusted text reaches the screen raw.
  */
-export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, home = homedir() }: Props): ReactNode {
+export function App({
+  client: coreClient,
+  drawer: Drawer = ApprovalDrawer,
+  now,
+  home = homedir(),
+}: Props): ReactNode {
   const client = useMemo(() => safeClient(coreClient), [coreClient]);
   const state = useCoreState(client);
   const size = useTerminalSize();
@@ -45,7 +53,8 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
   const browser = ui.overlay === 'audit';
   const panel = browser ? 'none' : ui.overlay;
   // The trust card waits for the person's answer; an approval drawer or an open panel comes first.
-  const trustCard = state.trust?.asking === true && !ui.drawerOpen && ui.overlay === 'none' ? state.trust : undefined;
+  const trustCard =
+    state.trust?.asking === true && !ui.drawerOpen && ui.overlay === 'none' ? state.trust : undefined;
   const layout = computeLayout({
     ...size,
     // The audit banner takes a row while it shows.
@@ -58,14 +67,29 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
   });
   const showBrowser = browser && !ui.drawerOpen;
   const sidebarRows = Math.min(layout.sidebar.rows, Math.max(6, 3 + 2 * state.recentAudit.length));
-  const sidebar = <AuditSidebar records={state.recentAudit} agents={state.agents} width={layout.sidebar.width} height={sidebarRows} />;
-  const subAgentsActive = state.agents.some((a) => a.parentId !== undefined && (a.status === 'running' || a.status === 'waiting'));
+  const sidebar = (
+    <AuditSidebar
+      records={state.recentAudit}
+      agents={state.agents}
+      width={layout.sidebar.width}
+      height={sidebarRows}
+    />
+  );
+  const subAgentsActive = state.agents.some(
+    (a) => a.parentId !== undefined && (a.status === 'running' || a.status === 'waiting'),
+  );
   const overlayProps = { client, state, onClose: ui.closeOverlay, now };
 
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={size.columns}>
-        <OverlayHost kind={browser ? 'audit' : 'none'} hidden={!showBrowser} width={size.columns} rows={layout.browserRows} {...overlayProps} />
+        <OverlayHost
+          kind={browser ? 'audit' : 'none'}
+          hidden={!showBrowser}
+          width={size.columns}
+          rows={layout.browserRows}
+          {...overlayProps}
+        />
         <ConversationPane
           transcript={state.transcript}
           agents={state.agents}
@@ -77,8 +101,22 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
           reprintKey={ui.reprintKey}
           aside={layout.sidebar.placement === 'side' ? sidebar : null}
         >
-          <OverlayHost kind={panel} hidden={ui.drawerOpen} width={layout.leftWidth} rows={layout.panelRows} {...overlayProps} />
-          {trustCard ? <TrustCard client={client} trust={trustCard} width={layout.leftWidth} maxRows={layout.panelRows} isActive /> : null}
+          <OverlayHost
+            kind={panel}
+            hidden={ui.drawerOpen}
+            width={layout.leftWidth}
+            rows={layout.panelRows}
+            {...overlayProps}
+          />
+          {trustCard ? (
+            <TrustCard
+              client={client}
+              trust={trustCard}
+              width={layout.leftWidth}
+              maxRows={layout.panelRows}
+              isActive
+            />
+          ) : null}
           {ui.drawerOpen ? (
             <Drawer
               client={client}
@@ -90,7 +128,12 @@ export function App({ client: coreClient, drawer: Drawer = ApprovalDrawer, now, 
             />
           ) : null}
           <Box display={ui.drawerFull || showBrowser ? 'none' : 'flex'}>
-            <PromptInput isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard} width={layout.leftWidth} onSubmit={ui.run} message={ui.hint} />
+            <PromptInput
+              isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard}
+              width={layout.leftWidth}
+              onSubmit={ui.run}
+              message={ui.hint}
+            />
           </Box>
         </ConversationPane>
         {layout.sidebar.placement === 'below' ? sidebar : null}

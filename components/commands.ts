@@ -13,7 +13,12 @@ export type SlashCommand = { name: string; usage: string; does: string; args?: r
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'help', usage: '/help', does: 'keys and commands' },
-  { name: 'mode', usage: '/mode [manual|auto-edit|plan|auto]', does: 'show or set the mode', args: MODE_ORDER },
+  {
+    name: 'mode',
+    usage: '/mode [manual|auto-edit|plan|auto]',
+    does: 'show or set the mode',
+    args: MODE_ORDER,
+  },
   { name: 'audit', usage: '/audit', does: 'browse the audit log by day' },
   { name: 'grants', usage: '/grants', does: 'list, revoke or save approve-all grants' },
   { name: 'policy', usage: '/policy', does: 'the mode and where rules come from' },

@@ -39,7 +39,12 @@ export function computeLayout(input: LayoutInput): Layout {
   const showSidebar = input.sidebar && !(input.browser && !input.drawerOpen) && !input.drawerFull;
   const placement = !showSidebar ? 'hidden' : columns >= SIDE_MIN_COLUMNS ? 'side' : 'below';
   const sideWidth = Math.min(SIDEBAR_WIDTH, Math.floor(columns * 0.4));
-  const sidebarRows = placement === 'side' ? Math.min(16, budget - STATUS_ROWS) : placement === 'below' ? Math.min(7, Math.floor(budget / 3)) : 0;
+  const sidebarRows =
+    placement === 'side'
+      ? Math.min(16, budget - STATUS_ROWS)
+      : placement === 'below'
+        ? Math.min(7, Math.floor(budget / 3))
+        : 0;
   const leftWidth = placement === 'side' ? columns - sideWidth : columns;
   const below = placement === 'below' ? sidebarRows : 0;
 
@@ -48,7 +53,10 @@ export function computeLayout(input: LayoutInput): Layout {
     ? 0
     : input.drawerFull
       ? room
-      : Math.max(Math.min(10, room - PROMPT_ROWS), Math.min(room - PROMPT_ROWS, Math.floor(input.rows * 0.6)));
+      : Math.max(
+          Math.min(10, room - PROMPT_ROWS),
+          Math.min(room - PROMPT_ROWS, Math.floor(input.rows * 0.6)),
+        );
   const promptRows = input.drawerFull && input.drawerOpen ? 0 : PROMPT_ROWS;
   const panelRows = input.panel && !input.drawerOpen ? Math.max(5, Math.min(26, room - promptRows)) : 0;
   const liveRows = Math.max(0, room - promptRows - drawerRows - panelRows);

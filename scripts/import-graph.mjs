@@ -152,7 +152,9 @@ if (process.argv.includes('--json')) {
 } else {
   console.log(`files                      ${result.files}`);
   console.log(`folder-level arrows        ${result.folderArrows.length}  (feature folders)`);
-  console.log(`  of which core → core     ${result.folderArrows.filter((a) => /^src\S* → src/.test(a)).length}  (src/ only; components/ apart)`);
+  console.log(
+    `  of which core → core     ${result.folderArrows.filter((a) => /^src\S* → src/.test(a)).length}  (src/ only; components/ apart)`,
+  );
   console.log(`directory arrows           ${result.dirArrows.length}  (every directory, sub-folders apart)`);
   console.log(`import circles (files)     ${result.circles.length}`);
   for (const c of result.circles) console.log(`  ${c.join(' ↔ ')}`);

@@ -11,7 +11,24 @@ import { startWarden } from '../test/helpers/pty';
 
 const COLS = 132;
 const ROWS = 40;
-const PALETTE = ['#1e1e1e', '#e06c75', '#98c379', '#e5c07b', '#61afef', '#c678dd', '#56b6c2', '#dcdfe4', '#5c6370', '#e06c75', '#98c379', '#e5c07b', '#61afef', '#c678dd', '#56b6c2', '#ffffff'];
+const PALETTE = [
+  '#1e1e1e',
+  '#e06c75',
+  '#98c379',
+  '#e5c07b',
+  '#61afef',
+  '#c678dd',
+  '#56b6c2',
+  '#dcdfe4',
+  '#5c6370',
+  '#e06c75',
+  '#98c379',
+  '#e5c07b',
+  '#61afef',
+  '#c678dd',
+  '#56b6c2',
+  '#ffffff',
+];
 const FG = '#dcdfe4';
 const BG = '#1e1e1e';
 
@@ -37,11 +54,22 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-shot-')));
 mkdirSync(join(root, 'src'));
 writeFileSync(join(root, 'src', 'greet.js'), BEFORE);
 const fake = await startFakeOpenAI([
-  { text: 'greet() gets a polite option; shout() ends with an exclamation mark.', toolCalls: [{ name: 'write_file', args: { path: 'src/greet.js', content: AFTER } }] },
+  {
+    text: 'greet() gets a polite option; shout() ends with an exclamation mark.',
+    toolCalls: [{ name: 'write_file', args: { path: 'src/greet.js', content: AFTER } }],
+  },
 ]);
-const app = startWarden(['--root', root, 'make greet polite'], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'shot', WARDEN_HOME: join(root, '.home') }, { cols: COLS, rows: ROWS });
+const app = startWarden(
+  ['--root', root, 'make greet polite'],
+  { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'shot', WARDEN_HOME: join(root, '.home') },
+  { cols: COLS, rows: ROWS },
+);
 await app.waitFor('Approval needed', 30_000);
-await app.waitUntil((s) => !s.includes('keys paused') && s.includes('polite') && /│ mode manual/.test(s), 10_000, 'the card');
+await app.waitUntil(
+  (s) => !s.includes('keys paused') && s.includes('polite') && /│ mode manual/.test(s),
+  10_000,
+  'the card',
+);
 const buffer = app.term.buffer.active;
 
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -59,10 +87,15 @@ for (let y = 0; y < ROWS; y++) {
   const flush = () => {
     if (!run) return;
     const { x, text, style } = run;
-    if (style.bg !== BG) parts.push(`<rect x="${(x * cw).toFixed(1)}" y="${y * lh}" width="${(text.length * cw).toFixed(1)}" height="${lh}" fill="${style.bg}"/>`);
+    if (style.bg !== BG)
+      parts.push(
+        `<rect x="${(x * cw).toFixed(1)}" y="${y * lh}" width="${(text.length * cw).toFixed(1)}" height="${lh}" fill="${style.bg}"/>`,
+      );
     if (text.trim()) {
       const attrs = `${style.bold ? ' font-weight="bold"' : ''}${style.dim ? ' opacity="0.6"' : ''}`;
-      parts.push(`<text x="${(x * cw).toFixed(1)}" y="${y * lh + 13}" fill="${style.fg}"${attrs} xml:space="preserve" textLength="${(text.length * cw).toFixed(1)}">${esc(text)}</text>`);
+      parts.push(
+        `<text x="${(x * cw).toFixed(1)}" y="${y * lh + 13}" fill="${style.fg}"${attrs} xml:space="preserve" textLength="${(text.length * cw).toFixed(1)}">${esc(text)}</text>`,
+      );
     }
     run = undefined;
   };
@@ -74,7 +107,12 @@ for (let y = 0; y < ROWS; y++) {
     let bg = color(cell.isBgRGB(), cell.isBgPalette(), cell.getBgColor(), BG);
     if (cell.isInverse()) [fg, bg] = [bg, fg];
     const style: Style = { fg, bg, bold: Boolean(cell.isBold()), dim: Boolean(cell.isDim()) };
-    const same = run && run.style.fg === fg && run.style.bg === bg && run.style.bold === style.bold && run.style.dim === style.dim;
+    const same =
+      run &&
+      run.style.fg === fg &&
+      run.style.bg === bg &&
+      run.style.bold === style.bold &&
+      run.style.dim === style.dim;
     if (!same) {
       flush();
       run = { x, text: '', style };

@@ -32,9 +32,15 @@ async function main(argv: string[]): Promise<number> {
   if (args.kind === 'help') return print(helpText(packageJson.version));
   if (args.kind === 'version') return print(packageJson.version);
   const home = wardenHome(process.env);
-  if (args.kind === 'audit') return runAuditCli(args.argv, { ...io, auditDir: join(home, 'audit'), columns: process.stdout.columns ?? 120 });
+  if (args.kind === 'audit')
+    return runAuditCli(args.argv, {
+      ...io,
+      auditDir: join(home, 'audit'),
+      columns: process.stdout.columns ?? 120,
+    });
   if (args.headless && !args.prompt) return usage('--headless needs a prompt (-p PROMPT)');
-  if (!args.headless && !process.stdin.isTTY) return usage('the full-screen app needs a terminal; for scripts use --headless -p PROMPT');
+  if (!args.headless && !process.stdin.isTTY)
+    return usage('the full-screen app needs a terminal; for scripts use --headless -p PROMPT');
 
   const flags = { ...(args.model ? { model: args.model } : {}), ...(args.mode ? { mode: args.mode } : {}) };
   let root = resolve(args.root ?? process.cwd());
@@ -70,7 +76,11 @@ async function main(argv: string[]): Promise<number> {
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       mcpServers: config.mcpServers,
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
-      ...(demo ? { banner: `DEMO: no OPENAI_API_KEY or OPENAI_BASE_URL, so a scripted demo model runs on a scratch copy of a small project at ${root}. Nothing outside it is touched.` } : {}),
+      ...(demo
+        ? {
+            banner: `DEMO: no OPENAI_API_KEY or OPENAI_BASE_URL, so a scripted demo model runs on a scratch copy of a small project at ${root}. Nothing outside it is touched.`,
+          }
+        : {}),
     });
   } catch (err) {
     return fail((err as Error).message);
@@ -91,7 +101,14 @@ async function main(argv: string[]): Promise<number> {
 
 type UiModules = [typeof import('ink'), typeof import('../components/App')];
 
-async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt: string | undefined, demo: boolean, root: string, signals: ExitSignals): Promise<number> {
+async function runApp(
+  session: Session,
+  [{ render }, { App }]: UiModules,
+  prompt: string | undefined,
+  demo: boolean,
+  root: string,
+  signals: ExitSignals,
+): Promise<number> {
   const detach = session.attachApprover();
   // With the keyboard gone nobody can decide: pending requests fail closed and the app ends.
   const onInputClosed = () => {
@@ -108,7 +125,11 @@ async function runApp(session: Session, [{ render }, { App }]: UiModules, prompt
     session.client.send({ type: 'input_closed' });
     app.unmount();
   });
-  if (demo) session.client.send({ type: 'submit', text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}` });
+  if (demo)
+    session.client.send({
+      type: 'submit',
+      text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}`,
+    });
   else if (prompt) session.client.send({ type: 'submit', text: prompt });
   await app.waitUntilExit();
   detachSignals();

@@ -41,7 +41,10 @@ export type ExitSignals = {
  * exit handler of run-ledger.ts still kills what commands left running.
  * Contract: never throws.
  */
-export function watchExitSignals(deadlineMs = SHUTDOWN_DEADLINE_MS, exit: (code: number) => void = (code) => process.exit(code)): ExitSignals {
+export function watchExitSignals(
+  deadlineMs = SHUTDOWN_DEADLINE_MS,
+  exit: (code: number) => void = (code) => process.exit(code),
+): ExitSignals {
   let received: ExitSignal | undefined;
   const listeners = new Set<(signal: ExitSignal) => void>();
   const handler = (signal: ExitSignal) => {
@@ -79,7 +82,9 @@ export function watchExitSignals(deadlineMs = SHUTDOWN_DEADLINE_MS, exit: (code:
  * `--json` output gets all of it, the `result` line too, before the process exits.
  * Contract: never rejects; a stream that errors or closes (the reader went away) resolves too.
  */
-export function drained(stream: NodeJS.WritableStream & { writableLength?: number; destroyed?: boolean }): Promise<void> {
+export function drained(
+  stream: NodeJS.WritableStream & { writableLength?: number; destroyed?: boolean },
+): Promise<void> {
   return new Promise((resolve) => {
     if (stream.destroyed || !stream.writableLength) return resolve();
     const done = () => {

@@ -39,13 +39,30 @@ export function ApprovalCard(props: ApprovalCardProps) {
   } else if (card.mode === 'grant') {
     body = <GrantChooser options={request.grantOptions} width={width} height={height} isActive={isActive} />;
   } else if (card.mode === 'reject') {
-    body = <RejectReason width={width} isActive={isActive} subject={kind === 'plan' ? 'the plan' : `this ${request.tool} call`} />;
+    body = (
+      <RejectReason
+        width={width}
+        isActive={isActive}
+        subject={kind === 'plan' ? 'the plan' : `this ${request.tool} call`}
+      />
+    );
   } else if (card.mode === 'edit') {
     body = <EditArgs request={request} width={width} height={height} isActive={isActive} />;
   } else if (card.mode === 'plan_edit' && request.preview.kind === 'plan') {
-    body = <PlanStepsEditor steps={request.preview.steps} width={width} height={height} isActive={isActive} />;
+    body = (
+      <PlanStepsEditor steps={request.preview.steps} width={width} height={height} isActive={isActive} />
+    );
   } else {
-    body = <ApprovalPreview request={request} preview={props.preview} card={card} width={width} height={height} isActive={isActive} />;
+    body = (
+      <ApprovalPreview
+        request={request}
+        preview={props.preview}
+        card={card}
+        width={width}
+        height={height}
+        isActive={isActive}
+      />
+    );
   }
   return (
     <Box flexDirection="column" width={width} height={props.height} overflow="hidden">

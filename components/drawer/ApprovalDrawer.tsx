@@ -9,7 +9,15 @@ import { ApprovalFooter } from './ApprovalFooter';
 import { ApprovalQueue } from './ApprovalQueue';
 import { cardGeometry, cardPreview, previewLines } from './card-layout';
 import { DrawerContext } from './drawer-context';
-import { type DrawerAction, type DrawerEffect, gateKey, initialDrawerState, isDeciding, reduceDrawer, selected } from './drawer-state';
+import {
+  type DrawerAction,
+  type DrawerEffect,
+  gateKey,
+  initialDrawerState,
+  isDeciding,
+  reduceDrawer,
+  selected,
+} from './drawer-state';
 import { editExternally, type SpawnEditor } from './external-editor';
 import { buildDiffModel } from './preview/diff-rows';
 
@@ -71,7 +79,11 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
       } else {
         const editorVar = p.editor ?? process.env.EDITOR;
         const terminal = isRawModeSupported ? stdin : {};
-        const result = editExternally(effect.content, effect.fileName, { spawn: p.spawnEditor, editorVar, terminal });
+        const result = editExternally(effect.content, effect.fileName, {
+          spawn: p.spawnEditor,
+          editorVar,
+          terminal,
+        });
         dispatch({ type: 'external_edit_done', id: effect.id, field: effect.field, result });
       }
     }
@@ -98,7 +110,12 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     () =>
       client.subscribe((event) => {
         if (event.type !== 'approval_input_invalid') return;
-        dispatch({ type: 'invalid_count', requestId: event.requestId, count: event.count, limit: event.limit });
+        dispatch({
+          type: 'invalid_count',
+          requestId: event.requestId,
+          count: event.count,
+          limit: event.limit,
+        });
       }),
     [client],
   );
@@ -115,10 +132,16 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
 
   const request = selected(state);
   const nowMs = now();
-  const parentName = request?.parentAgentId ? client.snapshot().agents.find((a) => a.id === request.parentAgentId)?.name : undefined;
-  const queueRows = state.fullScreen ? 0 : Math.min(state.pending.length, Math.max(1, Math.min(5, Math.floor((height - 14) / 2))));
+  const parentName = request?.parentAgentId
+    ? client.snapshot().agents.find((a) => a.id === request.parentAgentId)?.name
+    : undefined;
+  const queueRows = state.fullScreen
+    ? 0
+    : Math.min(state.pending.length, Math.max(1, Math.min(5, Math.floor((height - 14) / 2))));
   const cardHeight = Math.max(4, height - 2 - queueRows - (queueRows ? 1 : 0));
-  const geometry = request && cardGeometry(request, { width, height: cardHeight, fullScreen: state.fullScreen }, nowMs, parentName);
+  const geometry =
+    request &&
+    cardGeometry(request, { width, height: cardHeight, fullScreen: state.fullScreen }, nowMs, parentName);
   // The line diff runs once per request and argument hash (an accepted edit changes the hash).
   const model = useMemo(() => {
     const p = request?.preview;
@@ -126,7 +149,15 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   }, [request?.id, request?.argsHash]);
   const lines = useMemo(() => request && previewLines(request, width), [request, width]);
   const preview =
-    request && geometry && cardPreview(request, { model, lines }, { width, bodyHeight: geometry.bodyHeight }, state.layout, state.card.scroll);
+    request &&
+    geometry &&
+    cardPreview(
+      request,
+      { model, lines },
+      { width, bodyHeight: geometry.bodyHeight },
+      state.layout,
+      state.card.scroll,
+    );
   const deciding = isDeciding(state, request);
 
   useKeys((input, key) => preview && dispatch({ type: 'key', id: keyId(input, key), view: preview.view }), {

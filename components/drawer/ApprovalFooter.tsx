@@ -31,7 +31,8 @@ export function ApprovalFooter(props: {
   let left: { text: string; color?: string; dim?: boolean };
   if (props.waiting) left = { text: '… card changed, keys paused', color: theme.warn };
   else if (props.deciding) left = { text: 'sending decision…', dim: true };
-  else if (props.message) left = { text: props.message.text, color: props.message.tone === 'info' ? theme.accent : theme.warn };
+  else if (props.message)
+    left = { text: props.message.text, color: props.message.tone === 'info' ? theme.accent : theme.warn };
   else left = { text: footerKeys(props.request, props.mode), dim: true };
   return (
     <Text wrap="truncate-end">

@@ -19,7 +19,10 @@ export function ApprovalQueue(props: {
   const { pending, width } = props;
   const theme = useTheme();
   const riskColor = { low: theme.ok, medium: theme.warn, high: theme.error };
-  const at = Math.max(0, pending.findIndex((r) => r.id === props.selectedId));
+  const at = Math.max(
+    0,
+    pending.findIndex((r) => r.id === props.selectedId),
+  );
   const rows = Math.max(1, props.rows);
   const start = Math.max(0, Math.min(at - Math.floor(rows / 2), pending.length - rows));
   const shown = pending.slice(start, start + rows);

@@ -61,7 +61,11 @@ export function approvalDetailLines(
   add('undo', `${undo} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');
   if (request.preview.kind !== 'plan' && request.preview.kind !== 'question') {
     const grants = request.grantOptions.map((g) => g.label).join(' | ');
-    add('all', grants ? `a → ${grants}` : 'no approve-all scope is offered for this call', grants ? 'plain' : 'dim');
+    add(
+      'all',
+      grants ? `a → ${grants}` : 'no approve-all scope is offered for this call',
+      grants ? 'plain' : 'dim',
+    );
   }
   if (request.editError) add('edit', `refused: ${request.editError}`, 'error', 2);
   return out;
@@ -76,9 +80,18 @@ export function compactDetailLines(request: ApprovalRequest, width: number): Det
   const reasons = request.risk.reasons.length ? ` — ${request.risk.reasons.join('; ')}` : '';
   const undo = request.reversible ? 'reversible' : 'NOT reversible';
   const out: DetailLine[] = [
-    { label: 'what', text: wrap(`${request.tool} ${shortArgs(request)} · ${request.agentName}`, w, 1)[0] ?? '', tone: 'plain' },
-    { label: 'risk', text: wrap(`${riskLabel(request.risk.level)} · ${undo}${reasons}`, w, 1)[0] ?? '', tone: request.risk.level },
+    {
+      label: 'what',
+      text: wrap(`${request.tool} ${shortArgs(request)} · ${request.agentName}`, w, 1)[0] ?? '',
+      tone: 'plain',
+    },
+    {
+      label: 'risk',
+      text: wrap(`${riskLabel(request.risk.level)} · ${undo}${reasons}`, w, 1)[0] ?? '',
+      tone: request.risk.level,
+    },
   ];
-  if (request.editError) out.push({ label: 'edit', text: wrap(`refused: ${request.editError}`, w, 1)[0] ?? '', tone: 'error' });
+  if (request.editError)
+    out.push({ label: 'edit', text: wrap(`refused: ${request.editError}`, w, 1)[0] ?? '', tone: 'error' });
   return out;
 }

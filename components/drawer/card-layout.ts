@@ -5,8 +5,19 @@
 import type { ApprovalRequest } from '../../src/protocol';
 import { approvalDetailLines, compactDetailLines, type DetailLine } from './approval-details';
 import type { CardView } from './drawer-state';
-import { argsPreviewLines, commandPreviewLines, type PreviewLine, planPreviewLines } from './preview/approval-lines';
-import { type DiffLayout, type DiffModel, effectiveLayout, initialOffset, rowCount } from './preview/diff-rows';
+import {
+  argsPreviewLines,
+  commandPreviewLines,
+  type PreviewLine,
+  planPreviewLines,
+} from './preview/approval-lines';
+import {
+  type DiffLayout,
+  type DiffModel,
+  effectiveLayout,
+  initialOffset,
+  rowCount,
+} from './preview/diff-rows';
 
 /** Rows a preview spends on headers and counts, by kind. */
 const CHROME = { diff: 2, command: 2, json: 1, plan: 2, question: 0 } as const;
@@ -38,7 +49,13 @@ export function previewLines(request: ApprovalRequest, width: number): PreviewLi
 }
 
 /** What the preview body shows and how it scrolls. */
-export type CardPreview = { model?: DiffModel; lines?: PreviewLine[]; layout: DiffLayout; offset: number; view: CardView };
+export type CardPreview = {
+  model?: DiffModel;
+  lines?: PreviewLine[];
+  layout: DiffLayout;
+  offset: number;
+  view: CardView;
+};
 
 /** The preview's layout, metrics and offset; `scroll` is the card's offset as keys moved it. */
 export function cardPreview(

@@ -29,7 +29,10 @@ export type CardMode = 'keys' | 'grant' | 'reject' | 'edit' | 'plan_edit' | 'hel
 export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
 export type InvalidCount = { count: number; limit: number };
 export type ScrollMove = 'line-up' | 'line-down' | 'page-up' | 'page-down' | 'top' | 'bottom';
-export type ExternalEditResult = { kind: 'changed'; content: string } | { kind: 'unchanged' } | { kind: 'failed'; message: string };
+export type ExternalEditResult =
+  | { kind: 'changed'; content: string }
+  | { kind: 'unchanged' }
+  | { kind: 'failed'; message: string };
 
 /** The card under the cursor; replaced whenever another request comes under it. */
 export type CardState = {
@@ -148,7 +151,12 @@ export function cardKeysLine(request: ApprovalRequest): string {
 
 function freshCard(request: ApprovalRequest | undefined): CardState {
   const p = request?.preview;
-  return { id: request?.id, mode: 'keys', option: 0, typing: p?.kind === 'question' && !(p.options ?? []).length };
+  return {
+    id: request?.id,
+    mode: 'keys',
+    option: 0,
+    typing: p?.kind === 'question' && !(p.options ?? []).length,
+  };
 }
 
 /** A scroll offset kept inside [0, total - viewport]; pages keep one row of overlap. */
@@ -198,7 +206,13 @@ function decide(state: DrawerState, decision: Decision): DrawerStep {
   const back = decision.kind === 'edit' || decision.kind === 'approve_plan';
   const card = back && state.card.mode !== 'keys' ? { ...state.card, mode: 'keys' as const } : state.card;
   return {
-    state: { ...state, card, settling: state.settling || card !== state.card, locks: { ...state.locks, [request.id]: signature(request) }, message: undefined },
+    state: {
+      ...state,
+      card,
+      settling: state.settling || card !== state.card,
+      locks: { ...state.locks, [request.id]: signature(request) },
+      message: undefined,
+    },
     effects: [{ kind: 'send', command: { type: 'decide', id: request.id, decision } }],
   };
 }
@@ -207,14 +221,23 @@ function invalidKey(state: DrawerState, input: string): DrawerStep {
   const request = selected(state);
   if (!request) return same(state);
   const step = say(state, `unknown key ${JSON.stringify(input)} · ${cardKeysLine(request)}`, 'hint');
-  return { state: step.state, effects: [{ kind: 'send', command: { type: 'report_invalid_input', id: request.id } }] };
+  return {
+    state: step.state,
+    effects: [{ kind: 'send', command: { type: 'report_invalid_input', id: request.id } }],
+  };
 }
 
 function queue(state: DrawerState, delta: 1 | -1): DrawerStep {
   const target = state.pending[state.index + delta];
   if (!target) return same(state);
   // Moved on purpose: no grace window, but the next key waits until the new card is drawn.
-  return same({ ...state, cursorId: target.id, index: state.index + delta, card: freshCard(target), settling: true });
+  return same({
+    ...state,
+    cursorId: target.id,
+    index: state.index + delta,
+    card: freshCard(target),
+    settling: true,
+  });
 }
 
 function sync(state: DrawerState, pending: readonly ApprovalRequest[], now: number): DrawerStep {
@@ -222,10 +245,18 @@ function sync(state: DrawerState, pending: readonly ApprovalRequest[], now: numb
   if (index < 0) index = Math.max(0, Math.min(state.index, pending.length - 1));
   const request = pending[index];
   const ids = new Set(pending.map((r) => r.id));
-  const keep = <T>(record: Readonly<Record<string, T>>) => Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
+  const keep = <T>(record: Readonly<Record<string, T>>) =>
+    Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
   const effects: DrawerEffect[] = [];
   if (state.pending.length === 0 && pending.length > 0) effects.push({ kind: 'bell' });
-  let next: DrawerState = { ...state, pending, index, cursorId: request?.id, locks: keep(state.locks), invalid: keep(state.invalid) };
+  let next: DrawerState = {
+    ...state,
+    pending,
+    index,
+    cursorId: request?.id,
+    locks: keep(state.locks),
+    invalid: keep(state.invalid),
+  };
   if (request?.id !== state.card.id) {
     next = { ...next, card: freshCard(request) };
     // The card changed by itself (resolved, removed, or the drawer just appeared): a key meant
@@ -247,17 +278,33 @@ const SCROLL: Partial<Record<CardAction, ScrollMove>> = {
   bottom: 'bottom',
 };
 
-function cardKey(state: DrawerState, request: ApprovalRequest, kind: CardKind, id: KeyId, view: CardView): DrawerStep {
+function cardKey(
+  state: DrawerState,
+  request: ApprovalRequest,
+  kind: CardKind,
+  id: KeyId,
+  view: CardView,
+): DrawerStep {
   const meaning = cardKeyAction(id, kind, cardOffers(request));
   if (meaning.kind === 'none') return same(state);
   if (meaning.kind === 'invalid') return invalidKey(state, meaning.input);
   const p = request.preview;
   const action = meaning.action;
   const move = SCROLL[action];
-  if (move) return same({ ...state, card: { ...state.card, scroll: scrolled(state.card.scroll ?? view.initial, move, view.total, view.viewport) } });
+  if (move)
+    return same({
+      ...state,
+      card: {
+        ...state.card,
+        scroll: scrolled(state.card.scroll ?? view.initial, move, view.total, view.viewport),
+      },
+    });
   switch (action) {
     case 'approve':
-      return decide(state, p.kind === 'plan' ? { kind: 'approve_plan', steps: p.steps } : { kind: 'approve' });
+      return decide(
+        state,
+        p.kind === 'plan' ? { kind: 'approve_plan', steps: p.steps } : { kind: 'approve' },
+      );
     case 'approve_all':
       return withCard(state, { mode: 'grant' });
     case 'reject':
@@ -269,7 +316,10 @@ function cardKey(state: DrawerState, request: ApprovalRequest, kind: CardKind, i
     case 'external_edit': {
       const field = externalEditField(request);
       if (p.kind !== 'diff' || !field) return say(state, '$EDITOR is offered only for file writes', 'info');
-      return { state, effects: [{ kind: 'external_edit', id: request.id, field, content: p.after, fileName: p.path }] };
+      return {
+        state,
+        effects: [{ kind: 'external_edit', id: request.id, field, content: p.after, fileName: p.path }],
+      };
     }
     case 'cancel_task':
       return decide(state, { kind: 'cancel_task' });
@@ -279,10 +329,15 @@ function cardKey(state: DrawerState, request: ApprovalRequest, kind: CardKind, i
       return withCard(state, { mode: 'help' });
     case 'toggle_layout': {
       const next = { ...state, layout: state.layout === 'split' ? ('unified' as const) : ('split' as const) };
-      return view.width < 100 ? say(next, 'side by side needs 100 columns; showing unified', 'info') : same(next);
+      return view.width < 100
+        ? say(next, 'side by side needs 100 columns; showing unified', 'info')
+        : same(next);
     }
     case 'toggle_full_screen':
-      return { state: { ...state, fullScreen: !state.fullScreen }, effects: [{ kind: 'full_screen', on: !state.fullScreen }] };
+      return {
+        state: { ...state, fullScreen: !state.fullScreen },
+        effects: [{ kind: 'full_screen', on: !state.fullScreen }],
+      };
     case 'queue_prev':
       return queue(state, -1);
     case 'queue_next':
@@ -302,7 +357,9 @@ function questionKey(state: DrawerState, options: readonly string[], id: KeyId):
       return same({ ...state, card: { ...card, option: Math.min(options.length, card.option + 1) } });
     case 'answer': {
       const option = options[card.option];
-      return option === undefined ? withCard(state, { typing: true }) : decide(state, { kind: 'answer', text: option });
+      return option === undefined
+        ? withCard(state, { typing: true })
+        : decide(state, { kind: 'answer', text: option });
     }
     case 'type':
       return withCard(state, { typing: true });
@@ -344,7 +401,10 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
       // What the person sees is what counts: once the hint is gone, keys act.
       return same({ ...state, graceUntil: 0, waiting: false });
     case 'invalid_count':
-      return same({ ...state, invalid: { ...state.invalid, [action.requestId]: { count: action.count, limit: action.limit } } });
+      return same({
+        ...state,
+        invalid: { ...state.invalid, [action.requestId]: { count: action.count, limit: action.limit } },
+      });
     case 'key':
       return key(state, action.id, action.view);
     case 'decide':
@@ -352,7 +412,9 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
     case 'back': {
       const p = selected(state)?.preview;
       if (state.card.mode === 'keys' && p?.kind === 'question' && state.card.typing) {
-        return (p.options ?? []).length ? withCard(state, { typing: false }) : decide(state, { kind: 'reject' });
+        return (p.options ?? []).length
+          ? withCard(state, { typing: false })
+          : decide(state, { kind: 'reject' });
       }
       return state.card.mode === 'keys' ? same(state) : withCard(state, { mode: 'keys' });
     }
@@ -364,7 +426,10 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
       const r = action.result;
       if (r.kind === 'failed') return say(state, `editor failed: ${r.message}`, 'info');
       if (r.kind === 'unchanged') return say(state, 'editor closed without changes; nothing sent', 'info');
-      return decide(state, { kind: 'edit', args: { ...(request.args as Record<string, unknown>), [action.field]: r.content } });
+      return decide(state, {
+        kind: 'edit',
+        args: { ...(request.args as Record<string, unknown>), [action.field]: r.content },
+      });
     }
   }
 }

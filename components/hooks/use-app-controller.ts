@@ -55,6 +55,19 @@ export function useAppController(client: CoreClient, state: CoreState) {
     { isActive: !drawerOpen && overlay === 'none' && state.trust?.asking !== true, busy: state.busy },
   );
 
-  const hint: PromptMessage | undefined = armed ? { level: 'warn', text: 'press Ctrl+C again to quit' } : message;
-  return { overlay, closeOverlay, sidebar, agentsExpanded, drawerOpen, drawerFull: drawerOpen && drawerFull, setDrawerFull, hint, run, reprintKey };
+  const hint: PromptMessage | undefined = armed
+    ? { level: 'warn', text: 'press Ctrl+C again to quit' }
+    : message;
+  return {
+    overlay,
+    closeOverlay,
+    sidebar,
+    agentsExpanded,
+    drawerOpen,
+    drawerFull: drawerOpen && drawerFull,
+    setDrawerFull,
+    hint,
+    run,
+    reprintKey,
+  };
 }

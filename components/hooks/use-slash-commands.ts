@@ -35,16 +35,22 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
         case 'mcp':
           return openOverlay(name);
         case 'mode': {
-          if (arg === undefined) return say({ level: 'info', text: `mode is ${mode} · /mode ${MODE_ORDER.join('|')} · Shift+Tab cycles` });
+          if (arg === undefined)
+            return say({
+              level: 'info',
+              text: `mode is ${mode} · /mode ${MODE_ORDER.join('|')} · Shift+Tab cycles`,
+            });
           const next = MODE_ORDER.find((m) => m === arg.toLowerCase());
-          if (!next) return say({ level: 'warn', text: `unknown mode "${arg}" — one of ${MODE_ORDER.join(', ')}` });
+          if (!next)
+            return say({ level: 'warn', text: `unknown mode "${arg}" — one of ${MODE_ORDER.join(', ')}` });
           client.send({ type: 'set_mode', mode: next });
           // The status bar shows the mode the core actually switched to.
           return say({ level: 'info', text: `switching to ${next} mode` });
         }
         case 'undo': {
           const turns = arg === undefined ? 1 : Number(arg);
-          if (!Number.isInteger(turns) || turns < 1) return say({ level: 'warn', text: `/undo takes a positive number of turns, not "${arg}"` });
+          if (!Number.isInteger(turns) || turns < 1)
+            return say({ level: 'warn', text: `/undo takes a positive number of turns, not "${arg}"` });
           client.send({ type: 'undo', turns });
           return;
         }
@@ -55,7 +61,10 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
         case 'quit':
           return quit();
         default:
-          return say({ level: 'warn', text: `unknown command /${name} — /help lists the commands (//text sends "/text" as a prompt)` });
+          return say({
+            level: 'warn',
+            text: `unknown command /${name} — /help lists the commands (//text sends "/text" as a prompt)`,
+          });
       }
     },
     [client, mode, openOverlay, say, quit],

@@ -36,7 +36,21 @@ export type CardKeyRow = KeyRow & {
 };
 
 /** The names `keyId` gives keys that are not characters. */
-const NAMED: ReadonlySet<KeyId> = new Set(['up', 'down', 'left', 'right', 'tab', 'shift+tab', 'pgup', 'pgdn', 'home', 'end', 'enter', 'esc', 'backspace']);
+const NAMED: ReadonlySet<KeyId> = new Set([
+  'up',
+  'down',
+  'left',
+  'right',
+  'tab',
+  'shift+tab',
+  'pgup',
+  'pgdn',
+  'home',
+  'end',
+  'enter',
+  'esc',
+  'backspace',
+]);
 
 /** The key an Ink keypress is, in the tables' names. '' for a bare modifier or nothing. */
 export function keyId(input: string, key: Key): KeyId {
@@ -85,31 +99,93 @@ const ALL: readonly CardKind[] = ['diff', 'command', 'json', 'plan'];
 
 /** What a key does on a tool or plan card. Row order is footer and help order. */
 export const CARD_KEYS = {
-  approve: { keys: ['y'], show: 'y', footer: 'approve', help: 'approve this call once', on: ALL, byKind: { plan: { help: 'approve the plan' } } },
-  approve_all: { keys: ['a'], show: 'a', footer: 'all', help: 'approve all calls like it (choose the scope and minutes)', on: TOOL, offer: 'grants' },
-  reject: { keys: ['n'], show: 'n', footer: 'reject', help: 'reject, with a reason the model reads', on: ALL, byKind: { plan: { help: 'reject the plan, with a reason' } } },
-  skip: { keys: ['s'], show: 's', footer: 'skip', help: 'skip this call (the model is told it was skipped)', on: TOOL },
+  approve: {
+    keys: ['y'],
+    show: 'y',
+    footer: 'approve',
+    help: 'approve this call once',
+    on: ALL,
+    byKind: { plan: { help: 'approve the plan' } },
+  },
+  approve_all: {
+    keys: ['a'],
+    show: 'a',
+    footer: 'all',
+    help: 'approve all calls like it (choose the scope and minutes)',
+    on: TOOL,
+    offer: 'grants',
+  },
+  reject: {
+    keys: ['n'],
+    show: 'n',
+    footer: 'reject',
+    help: 'reject, with a reason the model reads',
+    on: ALL,
+    byKind: { plan: { help: 'reject the plan, with a reason' } },
+  },
+  skip: {
+    keys: ['s'],
+    show: 's',
+    footer: 'skip',
+    help: 'skip this call (the model is told it was skipped)',
+    on: TOOL,
+  },
   edit: {
     keys: ['e'],
     show: 'e',
     footer: 'edit',
     help: 'edit the arguments as JSON (Ctrl+S saves, Esc cancels)',
     on: ALL,
-    byKind: { plan: { footer: 'edit steps', help: 'edit the steps (↑/↓ between steps, Ctrl+N new step, Enter on the last saves, Esc cancels)' } },
+    byKind: {
+      plan: {
+        footer: 'edit steps',
+        help: 'edit the steps (↑/↓ between steps, Ctrl+N new step, Enter on the last saves, Esc cancels)',
+      },
+    },
   },
-  external_edit: { keys: ['E'], show: 'E', footer: '$EDITOR', help: 'open $EDITOR on the proposed content', on: ['diff'], offer: 'external_edit' },
+  external_edit: {
+    keys: ['E'],
+    show: 'E',
+    footer: '$EDITOR',
+    help: 'open $EDITOR on the proposed content',
+    on: ['diff'],
+    offer: 'external_edit',
+  },
   cancel_task: { keys: ['c'], show: 'c', footer: 'cancel', help: "cancel the agent's whole task", on: ALL },
-  toggle_layout: { keys: ['u'], show: 'u', footer: 'layout', help: 'unified / side-by-side (side by side needs 100 columns)', on: ['diff'] },
+  toggle_layout: {
+    keys: ['u'],
+    show: 'u',
+    footer: 'layout',
+    help: 'unified / side-by-side (side by side needs 100 columns)',
+    on: ['diff'],
+  },
   toggle_full_screen: { keys: ['f'], show: 'f', footer: 'full screen', help: 'full screen on/off', on: TOOL },
   help: { keys: ['?'], show: '?', footer: 'help', help: 'show these keys', on: ALL },
-  cancel_turn: { keys: ['esc'], show: 'Esc', help: 'cancel the running turn (every pending request of it)', on: ALL },
-  line_down: { keys: ['j'], show: 'j/k', help: 'scroll a line (PgUp/PgDn a page, g/G or Home/End top/bottom)', on: ALL, byKind: { plan: { help: 'scroll the steps' } } },
+  cancel_turn: {
+    keys: ['esc'],
+    show: 'Esc',
+    help: 'cancel the running turn (every pending request of it)',
+    on: ALL,
+  },
+  line_down: {
+    keys: ['j'],
+    show: 'j/k',
+    help: 'scroll a line (PgUp/PgDn a page, g/G or Home/End top/bottom)',
+    on: ALL,
+    byKind: { plan: { help: 'scroll the steps' } },
+  },
   line_up: { keys: ['k'], show: 'k', help: 'scroll up a line', on: ALL },
   page_up: { keys: ['pgup'], show: 'PgUp', help: 'scroll up a page', on: ALL },
   page_down: { keys: ['pgdn'], show: 'PgDn', help: 'scroll down a page', on: ALL },
   top: { keys: ['g', 'home'], show: 'g', help: 'scroll to the top', on: ALL },
   bottom: { keys: ['G', 'end'], show: 'G', help: 'scroll to the bottom', on: ALL },
-  queue_prev: { keys: ['up', 'shift+tab'], show: '↑/↓ Tab', footer: 'queue', help: 'pick another pending request', on: ALL },
+  queue_prev: {
+    keys: ['up', 'shift+tab'],
+    show: '↑/↓ Tab',
+    footer: 'queue',
+    help: 'pick another pending request',
+    on: ALL,
+  },
   queue_next: { keys: ['down', 'tab'], show: '↓', help: 'next pending request', on: ALL },
 } as const satisfies Record<string, CardKeyRow>;
 
@@ -117,7 +193,14 @@ export const CARD_KEYS = {
 export type CardAction = keyof typeof CARD_KEYS;
 
 /** Rows the `?` help folds into the row before them (j/k, the scroll pages, ↓). */
-const FOLDED: ReadonlySet<CardAction> = new Set(['line_up', 'page_up', 'page_down', 'top', 'bottom', 'queue_next']);
+const FOLDED: ReadonlySet<CardAction> = new Set([
+  'line_up',
+  'page_up',
+  'page_down',
+  'top',
+  'bottom',
+  'queue_next',
+]);
 
 /** The row of `action` as a card of `kind` words it. */
 function cardRow(action: CardAction, kind: CardKind): KeyRow {
@@ -138,7 +221,8 @@ export function cardKeyAction(
   const action = lookup<CardAction>(CARD_KEYS, id);
   if (action) {
     const row: CardKeyRow = CARD_KEYS[action];
-    if (row.on.includes(kind) && !(row.offer === 'external_edit' && !offers.has('external_edit'))) return { kind: 'action', action };
+    if (row.on.includes(kind) && !(row.offer === 'external_edit' && !offers.has('external_edit')))
+      return { kind: 'action', action };
     return { kind: 'invalid', input: id };
   }
   if (id === 'enter') return { kind: 'invalid', input: '⏎' };
@@ -156,7 +240,9 @@ export function cardFooter(kind: CardKind, offers: ReadonlySet<CardOffer>): stri
 
 /** The card's `?` help: every key it takes. */
 export function cardHelp(kind: CardKind): { keys: string; does: string }[] {
-  const actions = (Object.keys(CARD_KEYS) as CardAction[]).filter((a) => CARD_KEYS[a].on.includes(kind as never) && !FOLDED.has(a));
+  const actions = (Object.keys(CARD_KEYS) as CardAction[]).filter(
+    (a) => CARD_KEYS[a].on.includes(kind as never) && !FOLDED.has(a),
+  );
   return helpRows(actions.map((a) => cardRow(a, kind)));
 }
 
@@ -166,7 +252,12 @@ export function cardHelp(kind: CardKind): { keys: string; does: string }[] {
 export const QUESTION_KEYS = {
   option_up: { keys: ['up'], show: '↑/↓', help: 'pick an answer (last entry: type your own)' },
   option_down: { keys: ['down'], show: '↓', help: 'next answer' },
-  answer: { keys: ['enter'], show: 'Enter', footer: 'answer', help: 'answer with the option under the cursor' },
+  answer: {
+    keys: ['enter'],
+    show: 'Enter',
+    footer: 'answer',
+    help: 'answer with the option under the cursor',
+  },
   type: { keys: ['t'], show: 't', footer: 'type', help: 'type an answer' },
   decline: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'decline', help: 'decline to answer' },
   cancel_task: { keys: ['c'], show: 'c', footer: 'cancel task', help: "cancel the agent's whole task" },
@@ -211,7 +302,12 @@ export const REJECT_KEYS = {
 /** The free answer of a question card. */
 export const ANSWER_KEYS = {
   send: { keys: ['enter'], show: 'Enter', footer: 'sends', help: 'send the answer' },
-  back: { keys: ['esc'], show: 'Esc', footer: 'back to the options', help: 'back to the options; declines without options' },
+  back: {
+    keys: ['esc'],
+    show: 'Esc',
+    footer: 'back to the options',
+    help: 'back to the options; declines without options',
+  },
   queue: { keys: ['tab', 'shift+tab'], show: 'Tab', help: 'pick another pending request' },
 } as const satisfies Record<string, KeyRow>;
 
@@ -225,7 +321,12 @@ export const ARGS_EDITOR_KEYS = {
 export const PLAN_EDITOR_KEYS = {
   up: { keys: ['up'], show: '↑/↓', footer: 'step', help: 'move between steps' },
   down: { keys: ['down'], show: '↓', help: 'next step' },
-  next: { keys: ['enter'], show: 'Enter', footer: 'next (saves on the last)', help: 'next step; on the last, save' },
+  next: {
+    keys: ['enter'],
+    show: 'Enter',
+    footer: 'next (saves on the last)',
+    help: 'next step; on the last, save',
+  },
   add: { keys: ['ctrl+n'], show: 'Ctrl+N', footer: 'new step', help: 'add a step below' },
   save: { keys: ['ctrl+s'], show: 'Ctrl+S', footer: 'save', help: 'save and send the plan' },
   cancel: { keys: ['esc'], show: 'Esc', footer: 'cancel', help: 'leave the editor, nothing sent' },
@@ -243,7 +344,12 @@ export const AUDIT_KEYS = {
   filter_outcome: { keys: ['o'], show: 'o', footer: 'outcome', help: 'cycle the outcome filter' },
   filter_approver: { keys: ['p'], show: 'p', footer: 'approver', help: 'cycle the approver filter' },
   filter_agent: { keys: ['g'], show: 'g', footer: 'agent', help: 'cycle the agent filter' },
-  search: { keys: ['/'], show: '/', footer: 'search', help: 'search the records (Enter keeps it, Esc clears it)' },
+  search: {
+    keys: ['/'],
+    show: '/',
+    footer: 'search',
+    help: 'search the records (Enter keeps it, Esc clears it)',
+  },
   clear: { keys: ['x'], show: 'x', footer: 'clear', help: 'clear filters and search' },
   close: { keys: ['esc'], show: 'Esc', footer: 'close', help: 'close the browser' },
 } as const satisfies Record<string, KeyRow>;
@@ -262,8 +368,16 @@ export const AUDIT_DETAIL_KEYS = {
 /** Keys the app handles while no drawer or panel owns the keyboard (use-app-keys). */
 export const APP_KEYS = {
   cancel_turn: { keys: ['esc'], show: 'Esc', help: 'cancel the running turn; close a panel' },
-  cycle_mode: { keys: ['shift+tab'], show: 'Shift+Tab', help: 'cycle the mode (manual → auto-edit → plan → auto)' },
-  toggle_sidebar: { keys: ['ctrl+t'], show: 'Ctrl+T', help: 'show / hide the audit trail sidebar (latest decisions)' },
+  cycle_mode: {
+    keys: ['shift+tab'],
+    show: 'Shift+Tab',
+    help: 'cycle the mode (manual → auto-edit → plan → auto)',
+  },
+  toggle_sidebar: {
+    keys: ['ctrl+t'],
+    show: 'Ctrl+T',
+    help: 'show / hide the audit trail sidebar (latest decisions)',
+  },
   toggle_agents: { keys: ['ctrl+g'], show: 'Ctrl+G', help: 'collapse / expand the sub-agent group' },
 } as const satisfies Record<string, KeyRow>;
 

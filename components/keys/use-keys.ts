@@ -11,7 +11,10 @@ export type KeyGate = () => boolean;
  * subscription itself never changes. `isActive` is read from the same ref, so a key can never
  * reach a handler that the last commit switched off, and `gate` (when given) is asked first.
  */
-export function useKeys(handler: (input: string, key: Key) => void, options: { isActive: boolean; gate?: KeyGate }): void {
+export function useKeys(
+  handler: (input: string, key: Key) => void,
+  options: { isActive: boolean; gate?: KeyGate },
+): void {
   const latest = useRef({ handler, ...options });
   useLayoutEffect(() => {
     latest.current = { handler, ...options };

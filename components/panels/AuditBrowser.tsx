@@ -4,7 +4,15 @@ import type { AgentInfo, CoreClient } from '../../src/protocol';
 import { AuditDetail } from './AuditDetail';
 import { AuditList } from './AuditList';
 import { AuditStatsHeader } from './AuditStatsHeader';
-import { type AuditFilters, applyFilters, cycle, type FilterField, localDay, shiftDay, valuesOf } from './audit-filters';
+import {
+  type AuditFilters,
+  applyFilters,
+  cycle,
+  type FilterField,
+  localDay,
+  shiftDay,
+  valuesOf,
+} from './audit-filters';
 import { useAuditDay } from './use-audit-query';
 import { useListCursor } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
@@ -35,7 +43,15 @@ type Props = {
 };
 
 /** /audit, full screen: one day of records with filters, search, a detail view and the day's stats. */
-export function AuditBrowser({ client, agents, isActive, width, height, onClose, now = () => new Date() }: Props): ReactNode {
+export function AuditBrowser({
+  client,
+  agents,
+  isActive,
+  width,
+  height,
+  onClose,
+  now = () => new Date(),
+}: Props): ReactNode {
   const theme = useTheme();
   const today = useMemo(() => localDay(now()), [now]);
   const [day, setDay] = useState(today);
@@ -44,7 +60,10 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   const [searching, setSearching] = useState(false);
   const [detail, setDetail] = useState(false);
   const result = useAuditDay(client, day);
-  const shown = useMemo(() => applyFilters(result.records, filters, search), [result.records, filters, search]);
+  const shown = useMemo(
+    () => applyFilters(result.records, filters, search),
+    [result.records, filters, search],
+  );
   // Records carry the agent's name; the live agent list covers records written before they did.
   const names = useMemo(() => {
     const map = new Map(agents.map((a) => [a.id, a.name]));
@@ -93,28 +112,49 @@ export function AuditBrowser({ client, agents, isActive, width, height, onClose,
   const record = shown[cursor];
   const footer = detail ? DETAIL_FOOTER : LIST_FOOTER;
   return (
-    <Panel title={`Audit · ${day}${day === today ? ' (today)' : ''}`} footer={footer} width={width} height={height}>
+    <Panel
+      title={`Audit · ${day}${day === today ? ' (today)' : ''}`}
+      footer={footer}
+      width={width}
+      height={height}
+    >
       <AuditStatsHeader stats={result.loading ? undefined : result.stats} />
       <Text wrap="truncate-end">
         <Text color={active.length ? theme.accent : undefined}>filters: {filterText || 'none'}</Text>
         {search && !searching ? <Text> · search “{search}”</Text> : null}
-        <Text dimColor> · showing {shown.length} of {result.records.length}</Text>
+        <Text dimColor>
+          {' '}
+          · showing {shown.length} of {result.records.length}
+        </Text>
       </Text>
       {searching ? (
         <Box>
           <Text color={theme.accent}>search / </Text>
-          <TextField value={search} onChange={setSearch} onSubmit={() => setSearching(false)} isActive={isActive && searching} />
+          <TextField
+            value={search}
+            onChange={setSearch}
+            onSubmit={() => setSearching(false)}
+            isActive={isActive && searching}
+          />
         </Box>
       ) : null}
       <Box marginTop={1} flexDirection="column">
         {result.loading ? <Text dimColor>loading {day}…</Text> : null}
         {!result.loading && shown.length === 0 ? (
-          <Text dimColor>{result.records.length === 0 ? `no audit records on ${day}` : 'nothing matches the filters'}</Text>
+          <Text dimColor>
+            {result.records.length === 0 ? `no audit records on ${day}` : 'nothing matches the filters'}
+          </Text>
         ) : null}
         {detail && record ? (
           <AuditDetail record={record} width={width - 4} rows={height - 7} agentName={agentName} />
         ) : (
-          <AuditList records={shown} cursor={cursor} rows={listRows} width={width - 4} agentName={agentName} />
+          <AuditList
+            records={shown}
+            cursor={cursor}
+            rows={listRows}
+            width={width - 4}
+            agentName={agentName}
+          />
         )}
       </Box>
     </Panel>

@@ -9,12 +9,24 @@ type Props = { record: AuditRecord; width: number; rows: number; agentName: (id:
 /** Side-by-side needs room for two readable JSON columns. */
 const SIDE_BY_SIDE_MIN = 90;
 
-function JsonColumn({ title, value, width, rows }: { title: string; value: unknown; width: number; rows: number }): ReactNode {
+function JsonColumn({
+  title,
+  value,
+  width,
+  rows,
+}: {
+  title: string;
+  value: unknown;
+  width: number;
+  rows: number;
+}): ReactNode {
   const lines = prettyJson(value).split('\n');
   const shown = lines.slice(0, Math.max(1, rows));
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
-      <Text bold underline>{title}</Text>
+      <Text bold underline>
+        {title}
+      </Text>
       {shown.map((line, i) => (
         <Text key={i}>{truncate(line, width - 1)}</Text>
       ))}
@@ -33,18 +45,33 @@ export function AuditDetail({ record: r, width, rows, agentName }: Props): React
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text bold>{r.tool}</Text> · {clock(r.ts)} · agent {agentName(r.agentId)} · task {r.taskId} · {r.phase} line
+        <Text bold>{r.tool}</Text> · {clock(r.ts)} · agent {agentName(r.agentId)} · task {r.taskId} ·{' '}
+        {r.phase} line
       </Text>
       <Text wrap="truncate-end">
-        decision {r.decision} · outcome {r.outcome ?? '–'} · by {r.approver} · rule {r.rule} · risk {r.risk} · wait{' '}
-        {duration(r.waitMs)} · ran {duration(r.durationMs)}
+        decision {r.decision} · outcome {r.outcome ?? '–'} · by {r.approver} · rule {r.rule} · risk {r.risk} ·
+        wait {duration(r.waitMs)} · ran {duration(r.durationMs)}
       </Text>
-      {r.reason ? <Text color={theme.warn} wrap="truncate-end">reason: {r.reason}</Text> : null}
+      {r.reason ? (
+        <Text color={theme.warn} wrap="truncate-end">
+          reason: {r.reason}
+        </Text>
+      ) : null}
       {r.result ? <Text wrap="truncate-end">result: {r.result}</Text> : null}
-      <Text dimColor wrap="truncate-end">args hash {r.argsHash}{r.requestId ? ` · request ${r.requestId}` : ''}</Text>
+      <Text dimColor wrap="truncate-end">
+        args hash {r.argsHash}
+        {r.requestId ? ` · request ${r.requestId}` : ''}
+      </Text>
       <Box flexDirection={edited && wide ? 'row' : 'column'} marginTop={1}>
         <JsonColumn title="args" value={r.args} width={colWidth} rows={jsonRows} />
-        {edited ? <JsonColumn title="editedArgs (as edited by a person)" value={r.editedArgs} width={colWidth} rows={jsonRows} /> : null}
+        {edited ? (
+          <JsonColumn
+            title="editedArgs (as edited by a person)"
+            value={r.editedArgs}
+            width={colWidth}
+            rows={jsonRows}
+          />
+        ) : null}
       </Box>
     </Box>
   );

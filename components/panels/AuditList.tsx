@@ -6,7 +6,13 @@ import { clock, oneLine, truncate } from '../format';
 import { windowStart } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 
-type Props = { records: AuditRecord[]; cursor: number; rows: number; width: number; agentName: (id: string) => string };
+type Props = {
+  records: AuditRecord[];
+  cursor: number;
+  rows: number;
+  width: number;
+  agentName: (id: string) => string;
+};
 
 const pad = (text: string, n: number) => truncate(text, n).padEnd(n);
 

@@ -16,8 +16,18 @@ export const AuditSidebar = memo(function AuditSidebar({ records, agents, width,
   const latest = records.slice(-fit).reverse();
   const inner = width - 4;
   return (
-    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.border} paddingX={1} overflow="hidden">
-      <Text bold color={theme.accent}>Audit · latest</Text>
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="round"
+      borderColor={theme.border}
+      paddingX={1}
+      overflow="hidden"
+    >
+      <Text bold color={theme.accent}>
+        Audit · latest
+      </Text>
       {latest.length === 0 ? <Text dimColor>no decisions yet</Text> : null}
       {latest.map((r, i) => {
         const result = auditResultWord(r);
@@ -29,8 +39,8 @@ export const AuditSidebar = memo(function AuditSidebar({ records, agents, width,
             </Text>
             <Text wrap="truncate-end">
               {'  '}
-              {truncate(r.agentName ?? names.get(r.agentId) ?? r.agentId, 12)} <Text color={outcomeColor(result, theme)}>{result}</Text>{' '}
-              <Text dimColor>by {r.approver}</Text>
+              {truncate(r.agentName ?? names.get(r.agentId) ?? r.agentId, 12)}{' '}
+              <Text color={outcomeColor(result, theme)}>{result}</Text> <Text dimColor>by {r.approver}</Text>
             </Text>
           </Box>
         );

@@ -19,8 +19,8 @@ export function AuditStatsHeader({ stats }: { stats: AuditStats | undefined }): 
       </Text>
       <Text wrap="truncate-end">
         approvers: {counts(stats.byApprover)} · approve {percent(stats.approveRate)} · reject{' '}
-        {percent(stats.rejectRate)} · edit {percent(stats.editRate)} · wait median {duration(stats.waitMedianMs)} · p95{' '}
-        {duration(stats.waitP95Ms)}
+        {percent(stats.rejectRate)} · edit {percent(stats.editRate)} · wait median{' '}
+        {duration(stats.waitMedianMs)} · p95 {duration(stats.waitP95Ms)}
       </Text>
     </>
   );

@@ -7,7 +7,14 @@ import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
 import { useKeys } from '../keys/use-keys';
 
-type Props = { client: CoreClient; grants: Grant[]; isActive: boolean; width: number; rows: number; onClose: () => void };
+type Props = {
+  client: CoreClient;
+  grants: Grant[];
+  isActive: boolean;
+  width: number;
+  rows: number;
+  onClose: () => void;
+};
 
 const who = (g: Grant) => (g.agents.kind === 'all' ? 'all agents' : `agent ${g.agents.agentName}`);
 
@@ -44,7 +51,11 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
   const visible = Math.max(1, Math.floor((rows - 5) / 2));
   const start = windowStart(cursor, grants.length, visible);
   return (
-    <Panel title={`Grants (${grants.length})`} footer="↑↓ select · r revoke · p save to project · u save to user · Esc close" width={width}>
+    <Panel
+      title={`Grants (${grants.length})`}
+      footer="↑↓ select · r revoke · p save to project · u save to user · Esc close"
+      width={width}
+    >
       {grants.length === 0 ? <Text dimColor>No approve-all grants in this session.</Text> : null}
       {grants.slice(start, start + visible).map((g, i) => {
         const selected = start + i === cursor;
@@ -56,19 +67,27 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
             </Text>
             <Text dimColor wrap="truncate-end">
               {'    '}
-              {who(g)} · used {g.uses}× · {g.expiresAt ? `until ${clock(g.expiresAt)}` : 'this session'} · since {clock(g.createdAt)}
+              {who(g)} · used {g.uses}× · {g.expiresAt ? `until ${clock(g.expiresAt)}` : 'this session'} ·
+              since {clock(g.createdAt)}
             </Text>
           </Box>
         );
       })}
       {confirm ? (
         <Box flexDirection="column">
-          <Text bold>Save this rule to the {confirm.target} policy ({confirm.target === 'project' ? '.warden/policy.json' : '$WARDEN_HOME/policy.json'})?</Text>
+          <Text bold>
+            Save this rule to the {confirm.target} policy (
+            {confirm.target === 'project' ? '.warden/policy.json' : '$WARDEN_HOME/policy.json'})?
+          </Text>
           <Text color={theme.accent}>{confirm.grant.ruleText}</Text>
           <Text dimColor>Enter saves · Esc cancels</Text>
         </Box>
       ) : null}
-      {feedback ? <Text color={theme.info} wrap="truncate-end">{feedback}</Text> : null}
+      {feedback ? (
+        <Text color={theme.info} wrap="truncate-end">
+          {feedback}
+        </Text>
+      ) : null}
     </Panel>
   );
 }

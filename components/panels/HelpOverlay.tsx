@@ -21,20 +21,33 @@ export function HelpOverlay({ isActive, width, maxRows, onClose }: Props): React
   const keyWidth = Math.max(...KEY_HELP.map((k) => k.keys.length)) + 2;
   const cmdWidth = Math.max(...SLASH_COMMANDS.map((c) => c.usage.length)) + 2;
   return (
-    <Panel title="Help" footer="Esc closes" width={width} height={maxRows < NATURAL_ROWS ? maxRows : undefined}>
+    <Panel
+      title="Help"
+      footer="Esc closes"
+      width={width}
+      height={maxRows < NATURAL_ROWS ? maxRows : undefined}
+    >
       <Text bold>Keys</Text>
       {KEY_HELP.map((row) => (
         <Box key={row.keys}>
-          <Box width={keyWidth} flexShrink={0}><Text>{row.keys}</Text></Box>
-          <Text dimColor wrap="truncate-end">{row.does}</Text>
+          <Box width={keyWidth} flexShrink={0}>
+            <Text>{row.keys}</Text>
+          </Box>
+          <Text dimColor wrap="truncate-end">
+            {row.does}
+          </Text>
         </Box>
       ))}
       <Text> </Text>
       <Text bold>Commands</Text>
       {SLASH_COMMANDS.map((c) => (
         <Box key={c.name}>
-          <Box width={Math.min(cmdWidth, Math.floor(width / 2))} flexShrink={0}><Text wrap="truncate-end">{c.usage}</Text></Box>
-          <Text dimColor wrap="truncate-end">{c.does}</Text>
+          <Box width={Math.min(cmdWidth, Math.floor(width / 2))} flexShrink={0}>
+            <Text wrap="truncate-end">{c.usage}</Text>
+          </Box>
+          <Text dimColor wrap="truncate-end">
+            {c.does}
+          </Text>
         </Box>
       ))}
     </Panel>

@@ -7,7 +7,13 @@ import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
 import { useKeys } from '../keys/use-keys';
 
-type Props = { client: CoreClient; servers: CoreState['mcp']; isActive: boolean; width: number; onClose: () => void };
+type Props = {
+  client: CoreClient;
+  servers: CoreState['mcp'];
+  isActive: boolean;
+  width: number;
+  onClose: () => void;
+};
 
 const GLYPH = { starting: '◐', ready: '✓', failed: '✗' } as const;
 
@@ -36,12 +42,21 @@ export function McpPanel({ client, servers, isActive, width, onClose }: Props): 
         return (
           <Box key={s.name} flexDirection="column">
             <Text wrap="truncate-end">
-              <Text bold={selected} color={selected ? theme.accent : undefined}>{selected ? '› ' : '  '}{s.name}</Text>
-              <Text color={color}> {GLYPH[s.status]} {s.status}</Text>
+              <Text bold={selected} color={selected ? theme.accent : undefined}>
+                {selected ? '› ' : '  '}
+                {s.name}
+              </Text>
+              <Text color={color}>
+                {' '}
+                {GLYPH[s.status]} {s.status}
+              </Text>
               <Text dimColor> · {s.tools} tools</Text>
             </Text>
             {s.error ? (
-              <Text color={theme.error} wrap="truncate-end">{'    '}{truncate(oneLine(s.error), width - 8)}</Text>
+              <Text color={theme.error} wrap="truncate-end">
+                {'    '}
+                {truncate(oneLine(s.error), width - 8)}
+              </Text>
             ) : null}
           </Box>
         );

@@ -29,9 +29,20 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
       case 'help':
         return <HelpOverlay isActive={isActive} width={width} maxRows={rows} onClose={onClose} />;
       case 'grants':
-        return <GrantsPanel client={client} grants={state.grants} isActive={isActive} width={width} rows={rows} onClose={onClose} />;
+        return (
+          <GrantsPanel
+            client={client}
+            grants={state.grants}
+            isActive={isActive}
+            width={width}
+            rows={rows}
+            onClose={onClose}
+          />
+        );
       case 'mcp':
-        return <McpPanel client={client} servers={state.mcp} isActive={isActive} width={width} onClose={onClose} />;
+        return (
+          <McpPanel client={client} servers={state.mcp} isActive={isActive} width={width} onClose={onClose} />
+        );
       case 'policy':
         return (
           <PolicyPanel
@@ -49,13 +60,26 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
         );
       case 'audit':
         return (
-          <AuditBrowser client={client} agents={state.agents} isActive={isActive} width={width} height={rows} onClose={onClose} now={now} />
+          <AuditBrowser
+            client={client}
+            agents={state.agents}
+            isActive={isActive}
+            width={width}
+            height={rows}
+            onClose={onClose}
+            now={now}
+          />
         );
     }
   })();
   return (
     // Only the browser is full screen; panels take their natural height (each caps itself at rows).
-    <Box display={hidden ? 'none' : 'flex'} height={kind === 'audit' ? rows : undefined} overflow="hidden" flexDirection="column">
+    <Box
+      display={hidden ? 'none' : 'flex'}
+      height={kind === 'audit' ? rows : undefined}
+      overflow="hidden"
+      flexDirection="column"
+    >
       {panel}
     </Box>
   );

@@ -52,7 +52,12 @@ const TRUST_MEANING = {
 function ProjectTrustLines({ trust }: { trust: CoreState['trust'] }): ReactNode {
   const theme = useTheme();
   if (!trust) return null;
-  const by = trust.by === 'flag' ? ' (--trust-project, this run only)' : trust.by ? ` (recorded in ${trust.store})` : '';
+  const by =
+    trust.by === 'flag'
+      ? ' (--trust-project, this run only)'
+      : trust.by
+        ? ` (recorded in ${trust.store})`
+        : '';
   return (
     <>
       <Text> </Text>
@@ -86,7 +91,9 @@ export function PolicyPanel(props: Props): ReactNode {
         <Text bold>mode {mode}</Text>: {MODE_MEANING[mode]}
       </Text>
       <Text color={sandboxed ? undefined : theme.warn}>
-        {sandboxed ? 'commands run in the sandbox (network off, project writable)' : '⚠ no sandbox: every command asks'}
+        {sandboxed
+          ? 'commands run in the sandbox (network off, project writable)'
+          : '⚠ no sandbox: every command asks'}
       </Text>
       <Text> </Text>
       <Text bold>Checked in this order</Text>
@@ -108,15 +115,21 @@ export function PolicyPanel(props: Props): ReactNode {
           </Box>
         ))
       ) : (
-        <Text dimColor>  the core did not report its rule sources</Text>
+        <Text dimColor> the core did not report its rule sources</Text>
       )}
-      <Text>  {grants} active grant{grants === 1 ? '' : 's'} (/grants)</Text>
+      <Text>
+        {' '}
+        {grants} active grant{grants === 1 ? '' : 's'} (/grants)
+      </Text>
       <ProjectTrustLines trust={trust} />
       <Text> </Text>
       <Text bold>Rules that decided recent calls</Text>
-      {rules.length === 0 ? <Text dimColor>  none yet</Text> : null}
+      {rules.length === 0 ? <Text dimColor> none yet</Text> : null}
       {rules.map(([rule, n]) => (
-        <Text key={rule}>  {rule} ×{n}</Text>
+        <Text key={rule}>
+          {' '}
+          {rule} ×{n}
+        </Text>
       ))}
     </Panel>
   );

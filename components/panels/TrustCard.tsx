@@ -6,7 +6,13 @@ import { useKeys } from '../keys/use-keys';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
 
-type Props = { client: CoreClient; trust: ProjectTrustState; width: number; maxRows: number; isActive: boolean };
+type Props = {
+  client: CoreClient;
+  trust: ProjectTrustState;
+  width: number;
+  maxRows: number;
+  isActive: boolean;
+};
 
 /** The card's answers: one row each, with its keys and the command it sends. */
 const ANSWERS = [
@@ -35,7 +41,11 @@ export function TrustCard({ client, trust, width, maxRows, isActive }: Props): R
   const shown = trust.items.slice(0, room);
   const inner = Math.max(10, width - 4);
   return (
-    <Panel title="Trust this project's settings?" footer={ANSWERS.map((a) => a.label).join(' · ')} width={width}>
+    <Panel
+      title="Trust this project's settings?"
+      footer={ANSWERS.map((a) => a.label).join(' · ')}
+      width={width}
+    >
       <Text wrap="wrap">{truncate(oneLine(files.join(' and ')), inner * 2)} would loosen the gate:</Text>
       {shown.map((item, i) => (
         <Text key={i} wrap="truncate-end">
@@ -43,7 +53,9 @@ export function TrustCard({ client, trust, width, maxRows, isActive }: Props): R
           {truncate(oneLine(item.text), inner - 10)}
         </Text>
       ))}
-      {trust.items.length > shown.length ? <Text dimColor>  … and {trust.items.length - shown.length} more (/policy lists them)</Text> : null}
+      {trust.items.length > shown.length ? (
+        <Text dimColor> … and {trust.items.length - shown.length} more (/policy lists them)</Text>
+      ) : null}
       <Text wrap="wrap" dimColor>
         Until you trust them they are held back; the project's ask and deny rules count anyway.
       </Text>

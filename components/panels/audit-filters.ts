@@ -33,9 +33,13 @@ export function recordText(record: AuditRecord): string {
 /** Records matching every set filter and containing `search` (case-insensitive). */
 export function applyFilters(records: AuditRecord[], filters: AuditFilters, search: string): AuditRecord[] {
   const needle = search.trim().toLowerCase();
-  const active = (Object.entries(filters) as [FilterField, string | undefined][]).filter(([, v]) => v !== undefined);
+  const active = (Object.entries(filters) as [FilterField, string | undefined][]).filter(
+    ([, v]) => v !== undefined,
+  );
   return records.filter(
-    (r) => active.every(([field, value]) => fieldOf(r, field) === value) && (!needle || recordText(r).includes(needle)),
+    (r) =>
+      active.every(([field, value]) => fieldOf(r, field) === value) &&
+      (!needle || recordText(r).includes(needle)),
   );
 }
 

@@ -4,7 +4,13 @@ import type { AgentInfo, AgentStatus } from '../../src/protocol';
 import { oneLine, truncate } from '../format';
 import { useTheme } from '../hooks/use-theme';
 
-const GLYPH: Record<AgentStatus, string> = { running: '◐', waiting: '⏸', done: '✓', failed: '✗', cancelled: '–' };
+const GLYPH: Record<AgentStatus, string> = {
+  running: '◐',
+  waiting: '⏸',
+  done: '✓',
+  failed: '✗',
+  cancelled: '–',
+};
 
 /** "2 running, 1 done" in a fixed status order. */
 function tally(agents: AgentInfo[]): string {
@@ -26,7 +32,9 @@ export function AgentGroup({ agents, expanded, width }: Props): ReactNode {
   return (
     <Box flexDirection="column" paddingLeft={2}>
       <Text>
-        <Text bold>{expanded ? '▾' : '▸'} {agents.length} {noun}</Text>
+        <Text bold>
+          {expanded ? '▾' : '▸'} {agents.length} {noun}
+        </Text>
         <Text> · {tally(agents)}</Text>
         <Text dimColor> (Ctrl+G {expanded ? 'collapse' : 'expand'})</Text>
       </Text>

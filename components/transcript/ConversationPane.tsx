@@ -31,7 +31,18 @@ type Props = {
  * follows them) re-renders, in a column that also holds `children`, with `aside` beside it.
  */
 export function ConversationPane(props: Props): ReactNode {
-  const { transcript, agents, width, liveWidth, liveRows, agentsExpanded, showAgents, reprintKey, children, aside } = props;
+  const {
+    transcript,
+    agents,
+    width,
+    liveWidth,
+    liveRows,
+    agentsExpanded,
+    showAgents,
+    reprintKey,
+    children,
+    aside,
+  } = props;
   const { history, live } = useMemo(() => splitTranscript(transcript), [transcript]);
   const labels = useMemo(() => subAgentLabels(agents), [agents]);
   const subAgents = useMemo(() => agents.filter((a) => a.parentId !== undefined), [agents]);

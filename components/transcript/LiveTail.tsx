@@ -25,15 +25,27 @@ export const LiveTail = memo(function LiveTail(props: Props): ReactNode {
   return (
     <>
       {live.length > 0 && tailRows > 0 ? (
-        <Box flexDirection="column" height={estimate > tailRows ? tailRows : undefined} overflowY="hidden" justifyContent="flex-end">
+        <Box
+          flexDirection="column"
+          height={estimate > tailRows ? tailRows : undefined}
+          overflowY="hidden"
+          justifyContent="flex-end"
+        >
           <Box flexDirection="column" flexShrink={0}>
             {live.map((entry) => (
-              <TranscriptItem key={entry.id} entry={entry} width={width} agentLabel={labels.get(entryAgent(entry) ?? '')} />
+              <TranscriptItem
+                key={entry.id}
+                entry={entry}
+                width={width}
+                agentLabel={labels.get(entryAgent(entry) ?? '')}
+              />
             ))}
           </Box>
         </Box>
       ) : null}
-      {groupRows > 0 && rows > 0 ? <AgentGroup agents={subAgents} expanded={agentsExpanded} width={width} /> : null}
+      {groupRows > 0 && rows > 0 ? (
+        <AgentGroup agents={subAgents} expanded={agentsExpanded} width={width} />
+      ) : null}
     </>
   );
 });

@@ -8,10 +8,19 @@ function Inline({ text }: { text: string }): ReactNode {
   const theme = useTheme();
   return parseInline(text).map((span, i) => {
     const key = `${i}:${span.kind}`;
-    if (span.kind === 'bold') return <Text key={key} bold>{span.text}</Text>;
+    if (span.kind === 'bold')
+      return (
+        <Text key={key} bold>
+          {span.text}
+        </Text>
+      );
     if (span.kind === 'code') {
       // Without color the backticks are the only cue that this is code, so keep them.
-      return <Text key={key} color={theme.code}>{theme.noColor ? `\`${span.text}\`` : span.text}</Text>;
+      return (
+        <Text key={key} color={theme.code}>
+          {theme.noColor ? `\`${span.text}\`` : span.text}
+        </Text>
+      );
     }
     return <Text key={key}>{span.text}</Text>;
   });
@@ -25,14 +34,24 @@ function BlockView({ block }: { block: Block }): ReactNode {
     case 'rule':
       return <Text dimColor>────────</Text>;
     case 'heading':
-      return <Text bold underline={block.level <= 2}><Inline text={block.text} /></Text>;
+      return (
+        <Text bold underline={block.level <= 2}>
+          <Inline text={block.text} />
+        </Text>
+      );
     case 'paragraph':
-      return <Text><Inline text={block.lines.join('\n')} /></Text>;
+      return (
+        <Text>
+          <Inline text={block.lines.join('\n')} />
+        </Text>
+      );
     case 'quote':
       return (
         <Box flexDirection="column">
           {block.lines.map((line, i) => (
-            <Text key={i} dimColor>│ {line}</Text>
+            <Text key={i} dimColor>
+              │ {line}
+            </Text>
           ))}
         </Box>
       );
@@ -42,7 +61,11 @@ function BlockView({ block }: { block: Block }): ReactNode {
           {block.items.map((item, i) => (
             <Box key={i} paddingLeft={item.depth * 2}>
               <Text>{/^\d/.test(item.marker) ? `${item.marker} ` : '• '}</Text>
-              <Box flexShrink={1}><Text><Inline text={item.text} /></Text></Box>
+              <Box flexShrink={1}>
+                <Text>
+                  <Inline text={item.text} />
+                </Text>
+              </Box>
             </Box>
           ))}
         </Box>

@@ -9,7 +9,15 @@ import { statusLook } from './tool-status';
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 
 /** One tool call: status glyph and word, tool name, a summary, and a one-line result. */
-export function ToolCard({ entry, width, agentLabel }: { entry: ToolEntry; width: number; agentLabel?: string }): ReactNode {
+export function ToolCard({
+  entry,
+  width,
+  agentLabel,
+}: {
+  entry: ToolEntry;
+  width: number;
+  agentLabel?: string;
+}): ReactNode {
   const theme = useTheme();
   const look = statusLook(entry.status, theme);
   const head = `${entry.tool} ${oneLine(entry.summary)}`;
@@ -26,7 +34,7 @@ export function ToolCard({ entry, width, agentLabel }: { entry: ToolEntry; width
         <Text color={look.color}> · {look.label}</Text>
       </Box>
       {entry.result ? (
-        <Text dimColor>  ⎿ {truncate(oneLine(entry.result), Math.max(10, width - 6))}</Text>
+        <Text dimColor> ⎿ {truncate(oneLine(entry.result), Math.max(10, width - 6))}</Text>
       ) : null}
     </Box>
   );

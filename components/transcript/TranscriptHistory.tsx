@@ -14,7 +14,12 @@ export function entryAgent(entry: TranscriptEntry): string | undefined {
  * Finished entries, printed once into the terminal's scrollback by <Static>. Must not sit under
  * a flex-end container: Static is absolutely positioned and would be shifted off the top.
  */
-export const TranscriptHistory = memo(function TranscriptHistory({ history, labels, width, reprintKey }: Props): ReactNode {
+export const TranscriptHistory = memo(function TranscriptHistory({
+  history,
+  labels,
+  width,
+  reprintKey,
+}: Props): ReactNode {
   const epoch = useStaticHistory(history, width, reprintKey);
   return (
     <Static key={epoch} items={history}>

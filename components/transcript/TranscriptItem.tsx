@@ -16,8 +16,12 @@ export const TranscriptItem = memo(function TranscriptItem({ entry, width, agent
     case 'user':
       return (
         <Box marginTop={1}>
-          <Text color={theme.user} bold>› </Text>
-          <Box flexShrink={1}><Text>{entry.text}</Text></Box>
+          <Text color={theme.user} bold>
+            ›{' '}
+          </Text>
+          <Box flexShrink={1}>
+            <Text>{entry.text}</Text>
+          </Box>
         </Box>
       );
     case 'assistant':
@@ -37,7 +41,9 @@ export const TranscriptItem = memo(function TranscriptItem({ entry, width, agent
       const color = entry.level === 'info' ? theme.info : entry.level === 'warn' ? theme.warn : theme.error;
       return (
         <Box paddingLeft={2}>
-          <Text color={color}>{NOTICE_GLYPH[entry.level]} {entry.text}</Text>
+          <Text color={color}>
+            {NOTICE_GLYPH[entry.level]} {entry.text}
+          </Text>
         </Box>
       );
     }

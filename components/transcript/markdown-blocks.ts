@@ -46,7 +46,11 @@ export function parseBlocks(text: string): Block[] {
     }
     const item = LIST.exec(line);
     if (item) {
-      const entry = { depth: Math.floor((item[1]?.length ?? 0) / 2), marker: item[2] ?? '-', text: item[3] ?? '' };
+      const entry = {
+        depth: Math.floor((item[1]?.length ?? 0) / 2),
+        marker: item[2] ?? '-',
+        text: item[3] ?? '',
+      };
       const prev = last();
       if (prev?.kind === 'list') prev.items.push(entry);
       else blocks.push({ kind: 'list', items: [entry] });

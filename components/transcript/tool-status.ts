@@ -17,7 +17,10 @@ const LOOKS: Record<ToolCardStatus, Look> = {
 };
 
 /** How a tool status looks under `theme`. */
-export function statusLook(status: ToolCardStatus, theme: Theme): { glyph: string; label: string; color?: string } {
+export function statusLook(
+  status: ToolCardStatus,
+  theme: Theme,
+): { glyph: string; label: string; color?: string } {
   const look = LOOKS[status];
   return { glyph: look.glyph, label: look.label, color: look.color ? theme[look.color] : undefined };
 }

@@ -12,7 +12,10 @@ export function isFinished(entry: TranscriptEntry): boolean {
  * Splits the transcript at the first unfinished entry: everything before it is history, the
  * rest is the live tail. Order is kept, so history never has to be re-printed to insert into it.
  */
-export function splitTranscript(transcript: TranscriptEntry[]): { history: TranscriptEntry[]; live: TranscriptEntry[] } {
+export function splitTranscript(transcript: TranscriptEntry[]): {
+  history: TranscriptEntry[];
+  live: TranscriptEntry[];
+} {
   const cut = transcript.findIndex((e) => !isFinished(e));
   if (cut === -1) return { history: transcript, live: [] };
   return { history: transcript.slice(0, cut), live: transcript.slice(cut) };

@@ -26,7 +26,11 @@ export function useStaticHistory(history: TranscriptEntry[], width: number, repr
     const stillPrefix =
       history.length >= n &&
       (n === 0 || (history[0]?.id === before.firstId && history[n - 1]?.id === before.lastId));
-    printed.current = { count: history.length, firstId: history[0]?.id, lastId: history[history.length - 1]?.id };
+    printed.current = {
+      count: history.length,
+      firstId: history[0]?.id,
+      lastId: history[history.length - 1]?.id,
+    };
     if (stillPrefix) return;
     write(CLEAR_TERMINAL);
     setEpoch((e) => e + 1);

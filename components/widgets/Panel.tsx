@@ -17,11 +17,17 @@ export function Panel({ title, footer, width, height, children }: Props): ReactN
       height={height}
       overflow="hidden"
     >
-      <Text bold color={theme.accent}>{title}</Text>
+      <Text bold color={theme.accent}>
+        {title}
+      </Text>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         {children}
       </Box>
-      {footer ? <Text dimColor wrap="truncate-end">{footer}</Text> : null}
+      {footer ? (
+        <Text dimColor wrap="truncate-end">
+          {footer}
+        </Text>
+      ) : null}
     </Box>
   );
 }

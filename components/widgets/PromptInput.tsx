@@ -20,12 +20,17 @@ type Props = {
 const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+T audit · Ctrl+C×2 quit';
 
 /** What the line under the prompt says for the current input. */
-function hintFor(value: string, message: PromptMessage | undefined, isActive: boolean): { text: string; level?: PromptMessage['level'] } {
+function hintFor(
+  value: string,
+  message: PromptMessage | undefined,
+  isActive: boolean,
+): { text: string; level?: PromptMessage['level'] } {
   if (value.startsWith('/')) {
     const { matches } = complete(value);
     const word = value.slice(1).split(' ')[0] ?? '';
     const exact = SLASH_COMMANDS.find((c) => c.name === word.toLowerCase());
-    if (value.includes(' ') && exact) return { text: `${exact.usage} — ${exact.does}${matches.length ? `  (${matches.join(' | ')})` : ''}` };
+    if (value.includes(' ') && exact)
+      return { text: `${exact.usage} — ${exact.does}${matches.length ? `  (${matches.join(' | ')})` : ''}` };
     const only = matches.length === 1 ? SLASH_COMMANDS.find((c) => c.name === matches[0]) : undefined;
     if (only) return { text: `${only.usage} — ${only.does}` };
     if (matches.length > 0) return { text: matches.map((m) => `/${m}`).join('  ') };

@@ -40,17 +40,23 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
         )}
         <Sep />
         <Text>mode </Text>
-        <Text bold color={mode === 'auto' ? theme.warn : theme.accent}>{mode}</Text>
+        <Text bold color={mode === 'auto' ? theme.warn : theme.accent}>
+          {mode}
+        </Text>
         <Sep />
         {sandboxed ? (
           <Text>sandbox on</Text>
         ) : (
-          <Text bold color={theme.warn}>⚠ sandbox off</Text>
+          <Text bold color={theme.warn}>
+            ⚠ sandbox off
+          </Text>
         )}
         {pendingCount > 0 ? (
           <>
             <Sep />
-            <Text bold color={theme.warn}>● {pendingCount} pending</Text>
+            <Text bold color={theme.warn}>
+              ● {pendingCount} pending
+            </Text>
           </>
         ) : null}
         {failing.length > 0 ? (

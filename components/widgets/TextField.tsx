@@ -31,7 +31,15 @@ type Props = {
  * is inverse video and the placeholder dim, attributes that NO_COLOR leaves alone, so no theme
  * colour is needed.
  */
-export function TextField({ value, onChange, onSubmit, isActive, placeholder, onKey, gate }: Props): ReactNode {
+export function TextField({
+  value,
+  onChange,
+  onSubmit,
+  isActive,
+  placeholder,
+  onKey,
+  gate,
+}: Props): ReactNode {
   const state = useTextField({ value, onChange, onSubmit, isActive, onKey, gate });
   if (state.value === '' && placeholder) {
     if (!isActive) return <Text dimColor>{placeholder}</Text>;

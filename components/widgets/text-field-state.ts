@@ -8,7 +8,10 @@ import type { Key } from 'ink';
 export type FieldState = { value: string; cursor: number };
 
 /** What a keypress means to the field: a new state, a submit of the state's value, or nothing. */
-export type FieldResult = { kind: 'edit'; state: FieldState } | { kind: 'submit'; state: FieldState } | { kind: 'ignore' };
+export type FieldResult =
+  | { kind: 'edit'; state: FieldState }
+  | { kind: 'submit'; state: FieldState }
+  | { kind: 'ignore' };
 
 /** A field holding `value` with the cursor at its end (how an outside value arrives). */
 export function fieldAt(value: string): FieldState {
@@ -88,7 +91,8 @@ const edit = (state: FieldState): FieldResult => ({ kind: 'edit', state });
 export function fieldKey(state: FieldState, input: string, key: Key): FieldResult {
   const { value, cursor } = state;
   if (key.return) return { kind: 'submit', state };
-  if (key.upArrow || key.downArrow || key.tab || key.escape || key.pageUp || key.pageDown) return { kind: 'ignore' };
+  if (key.upArrow || key.downArrow || key.tab || key.escape || key.pageUp || key.pageDown)
+    return { kind: 'ignore' };
   if (key.leftArrow) return edit({ value, cursor: previous(value, cursor) });
   if (key.rightArrow) return edit({ value, cursor: next(value, cursor) });
   if (key.home) return edit({ value, cursor: 0 });
@@ -103,6 +107,7 @@ export function fieldKey(state: FieldState, input: string, key: Key): FieldResul
   }
   if (key.meta || input === '') return { kind: 'ignore' };
   const text = input.replace(/\r\n?/g, '\n');
-  if (input.length > 1 && text.indexOf('\n') === text.length - 1) return { kind: 'submit', state: typeChunk(state, text.slice(0, -1)) };
+  if (input.length > 1 && text.indexOf('\n') === text.length - 1)
+    return { kind: 'submit', state: typeChunk(state, text.slice(0, -1)) };
   return edit(typeChunk(state, text));
 }

@@ -26,7 +26,11 @@ const SHORT_STRING = 512;
 /** Limits for a context of `tokens` (about 3.5 characters a token, as the context estimate assumes). */
 export function historyLimits(tokens: number): HistoryLimits {
   const chars = tokens * 3.5;
-  return { argChars: clamp(chars / 16, 2_000, 16_384), resultChars: clamp(chars / 4, 8_000, 200_000), textChars: clamp(chars / 8, 4_000, 64_000) };
+  return {
+    argChars: clamp(chars / 16, 2_000, 16_384),
+    resultChars: clamp(chars / 4, 8_000, 200_000),
+    textChars: clamp(chars / 8, 4_000, 64_000),
+  };
 }
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -37,10 +41,15 @@ export function pointer(text: string, what: string, where: string | undefined): 
 }
 
 /** Where an argument went, judged from the call's result (undefined before it ran). */
-function whereItWent(field: string, args: Record<string, unknown>, result: ToolResultEnvelope | undefined): string | undefined {
+function whereItWent(
+  field: string,
+  args: Record<string, unknown>,
+  result: ToolResultEnvelope | undefined,
+): string | undefined {
   if (!result) return undefined;
   const path = typeof args.path === 'string' ? args.path : undefined;
-  if (result.status === 'executed') return field === 'content' && path ? `written to ${path}; read the file to see it` : 'the call ran';
+  if (result.status === 'executed')
+    return field === 'content' && path ? `written to ${path}; read the file to see it` : 'the call ran';
   return `the call was not run (${result.status})${field === 'content' && path ? `, so ${path} was not written` : ''}`;
 }
 
@@ -49,7 +58,11 @@ function whereItWent(field: string, args: Record<string, unknown>, result: ToolR
  * Contract: returns `call` itself when its arguments fit; otherwise valid JSON arguments of at most
  * about `limit` characters, whatever the model sent (broken JSON included).
  */
-export function boundCall(call: ToolCallRequest, limit: number, result?: ToolResultEnvelope): ToolCallRequest {
+export function boundCall(
+  call: ToolCallRequest,
+  limit: number,
+  result?: ToolResultEnvelope,
+): ToolCallRequest {
   const args = call.function.arguments;
   if (args.length <= limit) return call;
   return { ...call, function: { ...call.function, arguments: boundArguments(args, limit, result) } };
@@ -60,18 +73,32 @@ function boundArguments(args: string, limit: number, result: ToolResultEnvelope 
   try {
     parsed = JSON.parse(args);
   } catch {
-    return JSON.stringify({ _omitted: pointer(args, 'arguments that are not valid JSON', result ? `the call was not run (${result.status})` : undefined) });
+    return JSON.stringify({
+      _omitted: pointer(
+        args,
+        'arguments that are not valid JSON',
+        result ? `the call was not run (${result.status})` : undefined,
+      ),
+    });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return JSON.stringify({ _omitted: pointer(args, 'arguments', undefined) });
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return JSON.stringify({ _omitted: pointer(args, 'arguments', undefined) });
   const top = parsed as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(top)) {
-    kept[key] = typeof value === 'string' && value.length > SHORT_STRING ? pointer(value, key, whereItWent(key, top, result)) : value;
+    kept[key] =
+      typeof value === 'string' && value.length > SHORT_STRING
+        ? pointer(value, key, whereItWent(key, top, result))
+        : value;
   }
   const out = JSON.stringify(kept);
   if (out.length <= limit) return out;
   // Still too long (a huge array or nested object): keep only short scalar fields.
-  const scalars = Object.fromEntries(Object.entries(kept).filter(([, v]) => typeof v !== 'object' || v === null).filter(([, v]) => String(v).length <= SHORT_STRING * 2));
+  const scalars = Object.fromEntries(
+    Object.entries(kept)
+      .filter(([, v]) => typeof v !== 'object' || v === null)
+      .filter(([, v]) => String(v).length <= SHORT_STRING * 2),
+  );
   return JSON.stringify({ ...scalars, _omitted: pointer(args, 'arguments', undefined) });
 }
 
@@ -87,12 +114,20 @@ export function boundResult(envelope: ToolResultEnvelope, limit: number): string
     const data = JSON.stringify(bounded.data) ?? '';
     if (data.length > limit / 4) bounded.data = pointer(data, 'data', undefined);
   }
-  if (bounded.reason && bounded.reason.length > SHORT_STRING * 4) bounded.reason = headTail(bounded.reason, SHORT_STRING * 4);
+  if (bounded.reason && bounded.reason.length > SHORT_STRING * 4)
+    bounded.reason = headTail(bounded.reason, SHORT_STRING * 4);
   const rest = JSON.stringify({ ...bounded, output: '' }).length;
-  if (typeof bounded.output === 'string') bounded.output = headTail(bounded.output, Math.max(SHORT_STRING, Math.floor((limit - rest) * 0.8)));
+  if (typeof bounded.output === 'string')
+    bounded.output = headTail(bounded.output, Math.max(SHORT_STRING, Math.floor((limit - rest) * 0.8)));
   const out = JSON.stringify(bounded);
   // Escaping can still push it past the limit (a result of quotes and control characters).
-  return out.length <= limit ? out : JSON.stringify({ status: envelope.status, ...(envelope.by && { by: envelope.by }), output: pointer(json, 'result', undefined) });
+  return out.length <= limit
+    ? out
+    : JSON.stringify({
+        status: envelope.status,
+        ...(envelope.by && { by: envelope.by }),
+        output: pointer(json, 'result', undefined),
+      });
 }
 
 /** The head and tail of `text` within about `budget` characters, with the cut said in the middle. */

@@ -81,7 +81,11 @@ export class AgentHub {
   }
 
   /** Runs sub-agents of `parentId` in parallel, each behind the same gate. Contract: never rejects. */
-  spawn(parentId: string, specs: { name: string; task: string }[], signal: AbortSignal): Promise<SubAgentReport[]> {
+  spawn(
+    parentId: string,
+    specs: { name: string; task: string }[],
+    signal: AbortSignal,
+  ): Promise<SubAgentReport[]> {
     return Promise.all(specs.map((spec) => this.runSubAgent(parentId, spec, signal)));
   }
 
@@ -92,14 +96,28 @@ export class AgentHub {
 
   markStep(step: number, done: boolean): string | undefined {
     const target = this.plan?.steps[step - 1];
-    if (!this.plan || !target) return this.plan ? `The plan has ${this.plan.steps.length} steps; there is no step ${step}.` : 'There is no approved plan.';
+    if (!this.plan || !target)
+      return this.plan
+        ? `The plan has ${this.plan.steps.length} steps; there is no step ${step}.`
+        : 'There is no approved plan.';
     target.done = done;
     this.deps.emit({ type: 'plan_updated', plan: this.plan });
     return undefined;
   }
 
-  private async runSubAgent(parentId: string, spec: { name: string; task: string }, parentSignal: AbortSignal): Promise<SubAgentReport> {
-    const info: AgentInfo = { id: `agent-${randomUUID().slice(0, 8)}`, name: spec.name, parentId, taskId: `task-${randomUUID().slice(0, 8)}`, task: spec.task, status: 'running' };
+  private async runSubAgent(
+    parentId: string,
+    spec: { name: string; task: string },
+    parentSignal: AbortSignal,
+  ): Promise<SubAgentReport> {
+    const info: AgentInfo = {
+      id: `agent-${randomUUID().slice(0, 8)}`,
+      name: spec.name,
+      parentId,
+      taskId: `task-${randomUUID().slice(0, 8)}`,
+      task: spec.task,
+      status: 'running',
+    };
     this.infos.set(info.id, info);
     this.deps.emit({ type: 'agent_spawned', agent: { ...info } });
     const controller = new AbortController();
@@ -111,8 +129,14 @@ export class AgentHub {
       { role: 'user', content: spec.task },
     ];
     try {
-      const result = await runTurn(history, this.deps.specs(true), this.caller(info.id, info.name, info.taskId, controller.signal, parentId), this.deps);
-      const status: AgentStatus = result.status === 'done' ? 'done' : result.status === 'cancelled' ? 'cancelled' : 'failed';
+      const result = await runTurn(
+        history,
+        this.deps.specs(true),
+        this.caller(info.id, info.name, info.taskId, controller.signal, parentId),
+        this.deps,
+      );
+      const status: AgentStatus =
+        result.status === 'done' ? 'done' : result.status === 'cancelled' ? 'cancelled' : 'failed';
       this.finish(info, status, result.text);
       return { name: spec.name, status, report: result.text || '(no report)' };
     } finally {
@@ -126,7 +150,13 @@ export class AgentHub {
     this.deps.emit({ type: 'agent_finished', agentId: info.id, status, report });
   }
 
-  private caller(agentId: string, agentName: string, taskId: string, signal: AbortSignal, parentAgentId?: string): Caller {
+  private caller(
+    agentId: string,
+    agentName: string,
+    taskId: string,
+    signal: AbortSignal,
+    parentAgentId?: string,
+  ): Caller {
     const hub = this;
     return {
       agentId,
@@ -159,6 +189,11 @@ export class AgentHub {
   }
 
   private prompt(subAgent?: string): string {
-    return systemPrompt({ root: this.deps.root, mode: this.deps.mode(), ...(this.deps.agentsMd ? { agentsMd: this.deps.agentsMd } : {}), ...(subAgent ? { subAgent: { name: subAgent } } : {}) });
+    return systemPrompt({
+      root: this.deps.root,
+      mode: this.deps.mode(),
+      ...(this.deps.agentsMd ? { agentsMd: this.deps.agentsMd } : {}),
+      ...(subAgent ? { subAgent: { name: subAgent } } : {}),
+    });
   }
 }

@@ -1,11 +1,22 @@
-import type { ChatMessage, ModelClient, ModelErrorCode, ModelTurn, ToolCallRequest, ToolSpec, Usage } from '../llm/types';
+import type {
+  ChatMessage,
+  ModelClient,
+  ModelErrorCode,
+  ModelTurn,
+  ToolCallRequest,
+  ToolSpec,
+  Usage,
+} from '../llm/types';
 import { ModelError, isAbortError } from '../llm/types';
 import type { CoreEvent, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 
 /** The gate as the agent sees it: one door, no executors; `summary` is the tool's own line for a call's card. */
-export type GateDoor = { intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope>; summary?(tool: string, args: unknown): string };
+export type GateDoor = {
+  intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope>;
+  summary?(tool: string, args: unknown): string;
+};
 
 export type LoopDeps = {
   model: ModelClient;
@@ -49,14 +60,24 @@ export function estimateTokens(messages: readonly ChatMessage[], tools: readonly
  * Contract: never throws; the history stays valid (every tool call gets a tool message), and
  * failures end the turn with a clear message and an `error` event.
  */
-export async function runTurn(history: ChatMessage[], tools: ToolSpec[], caller: Caller, deps: LoopDeps): Promise<TurnResult> {
+export async function runTurn(
+  history: ChatMessage[],
+  tools: ToolSpec[],
+  caller: Caller,
+  deps: LoopDeps,
+): Promise<TurnResult> {
   const { emit, model } = deps;
   const limits = historyLimits(deps.contextWindowTokens);
   for (let step = 1; step <= deps.maxSteps; step++) {
     if (caller.signal.aborted) return cancelled(caller, emit);
     const estimate = estimateTokens(history, tools);
     if (estimate > deps.contextWindowTokens) {
-      return fail(caller, emit, `The conversation (about ${estimate} tokens) no longer fits the model's context of ${deps.contextWindowTokens} tokens. Start afresh with /clear, or ask for a smaller step.`, 'context_window');
+      return fail(
+        caller,
+        emit,
+        `The conversation (about ${estimate} tokens) no longer fits the model's context of ${deps.contextWindowTokens} tokens. Start afresh with /clear, or ask for a smaller step.`,
+        'context_window',
+      );
     }
     let text = '';
     let turn: ModelTurn;
@@ -88,48 +109,98 @@ export async function runTurn(history: ChatMessage[], tools: ToolSpec[], caller:
     }
     const why = text.trim() ? text.trim().slice(-400) : undefined;
     // Cut at the output limit, the last call's arguments are incomplete: none of them runs.
-    const results = turn.finishReason === 'length' ? cutShort(calls, caller, deps) : await runCalls(calls, why, caller, deps);
-    history.push({ role: 'assistant', content, tool_calls: calls.map((call, i) => boundCall(call, limits.argChars, results[i])) });
+    const results =
+      turn.finishReason === 'length'
+        ? cutShort(calls, caller, deps)
+        : await runCalls(calls, why, caller, deps);
+    history.push({
+      role: 'assistant',
+      content,
+      tool_calls: calls.map((call, i) => boundCall(call, limits.argChars, results[i])),
+    });
     for (const [i, call] of calls.entries()) {
-      history.push({ role: 'tool', tool_call_id: call.id, content: boundResult(results[i] as ToolResultEnvelope, limits.resultChars) });
+      history.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: boundResult(results[i] as ToolResultEnvelope, limits.resultChars),
+      });
     }
   }
-  return fail(caller, emit, `Stopped after ${deps.maxSteps} steps in one turn (maxStepsPerTurn). Say "continue" to go on.`, 'max_steps');
+  return fail(
+    caller,
+    emit,
+    `Stopped after ${deps.maxSteps} steps in one turn (maxStepsPerTurn). Say "continue" to go on.`,
+    'max_steps',
+  );
 }
 
 /** Results for calls that were cut at the model's output limit: none ran, and the model is told why. */
 function cutShort(calls: ToolCallRequest[], caller: Caller, deps: LoopDeps): ToolResultEnvelope[] {
   const { emit } = deps;
-  emit({ type: 'notice', level: 'warn', text: `The model's answer hit its output limit (finish_reason "length") in the middle of ${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`}; ${calls.length === 1 ? 'it was' : 'they were'} not run, and the model was asked for smaller steps.` });
+  emit({
+    type: 'notice',
+    level: 'warn',
+    text: `The model's answer hit its output limit (finish_reason "length") in the middle of ${calls.length === 1 ? 'a tool call' : `${calls.length} tool calls`}; ${calls.length === 1 ? 'it was' : 'they were'} not run, and the model was asked for smaller steps.`,
+  });
   for (const call of calls) emit(started(call, caller, deps));
   return calls.map((call) => {
     const result: ToolResultEnvelope = {
       status: 'error',
       by: 'gate',
-      reason: 'truncated: your answer reached the output token limit before this call was complete, so it was not run. Make smaller calls (for example, write a large file in parts).',
+      reason:
+        'truncated: your answer reached the output token limit before this call was complete, so it was not run. Make smaller calls (for example, write a large file in parts).',
       retry: true,
     };
-    emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool: call.function.name, result });
+    emit({
+      type: 'tool_finished',
+      agentId: caller.agentId,
+      callId: call.id,
+      tool: call.function.name,
+      result,
+    });
     return result;
   });
 }
 
-const STOPS: Partial<Record<ModelErrorCode, TurnStop>> = { idle_timeout: 'idle_timeout', turn_timeout: 'turn_timeout', truncated: 'truncated', context_length: 'context_window' };
+const STOPS: Partial<Record<ModelErrorCode, TurnStop>> = {
+  idle_timeout: 'idle_timeout',
+  turn_timeout: 'turn_timeout',
+  truncated: 'truncated',
+  context_length: 'context_window',
+};
 const stopOf = (code: ModelErrorCode): TurnStop => STOPS[code] ?? 'model_error';
 
 /** Read-only calls run side by side; the others one after another, in the order the model gave. */
-async function runCalls(calls: ToolCallRequest[], why: string | undefined, caller: Caller, deps: LoopDeps): Promise<ToolResultEnvelope[]> {
+async function runCalls(
+  calls: ToolCallRequest[],
+  why: string | undefined,
+  caller: Caller,
+  deps: LoopDeps,
+): Promise<ToolResultEnvelope[]> {
   const results: ToolResultEnvelope[] = new Array(calls.length);
   const one = async (i: number) => {
     const call = calls[i] as ToolCallRequest;
     if (caller.signal.aborted) {
-      results[i] = { status: 'cancelled', by: 'user', reason: 'The turn was cancelled before this call ran.' };
+      results[i] = {
+        status: 'cancelled',
+        by: 'user',
+        reason: 'The turn was cancelled before this call ran.',
+      };
       return;
     }
     deps.emit(started(call, caller, deps));
-    const result = await deps.gate.intercept({ id: call.id, tool: call.function.name, args: call.function.arguments, ...(why ? { why } : {}) }, caller);
+    const result = await deps.gate.intercept(
+      { id: call.id, tool: call.function.name, args: call.function.arguments, ...(why ? { why } : {}) },
+      caller,
+    );
     results[i] = result;
-    deps.emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool: call.function.name, result });
+    deps.emit({
+      type: 'tool_finished',
+      agentId: caller.agentId,
+      callId: call.id,
+      tool: call.function.name,
+      result,
+    });
   };
   const parallel = calls.flatMap((c, i) => (deps.runsInParallel(c.function.name) ? [i] : []));
   await Promise.all(parallel.map(one));
@@ -141,7 +212,14 @@ async function runCalls(calls: ToolCallRequest[], why: string | undefined, calle
 function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps): CoreEvent {
   const args = displayArgs(call);
   const summary = deps.gate.summary?.(call.function.name, args);
-  return { type: 'tool_started', agentId: caller.agentId, callId: call.id, tool: call.function.name, args, ...(summary !== undefined ? { summary } : {}) };
+  return {
+    type: 'tool_started',
+    agentId: caller.agentId,
+    callId: call.id,
+    tool: call.function.name,
+    args,
+    ...(summary !== undefined ? { summary } : {}),
+  };
 }
 
 /** The arguments a tool card shows: parsed, with a huge value summarised (the gate gets them whole). */

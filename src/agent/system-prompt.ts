@@ -21,7 +21,12 @@ const MODE_NOTES: Record<Mode, string> = {
 let template: string | undefined;
 
 /** The system prompt: how the gate works, which tool fits which job, the mode, and AGENTS.md. */
-export function systemPrompt(options: { root: string; mode: Mode; agentsMd?: string; subAgent?: { name: string } }): string {
+export function systemPrompt(options: {
+  root: string;
+  mode: Mode;
+  agentsMd?: string;
+  subAgent?: { name: string };
+}): string {
   template ??= readFileSync(join(assetsDir(), 'system-prompt.md'), 'utf8');
   let text = template.replace('{{root}}', options.root).replace('{{mode}}', MODE_NOTES[options.mode]);
   if (options.subAgent) {

@@ -17,7 +17,15 @@ export type AuditCliIo = {
   columns?: number;
 };
 
-const OUTCOMES: readonly Outcome[] = ['executed', 'rejected', 'skipped', 'blocked', 'cancelled', 'timeout', 'error'];
+const OUTCOMES: readonly Outcome[] = [
+  'executed',
+  'rejected',
+  'skipped',
+  'blocked',
+  'cancelled',
+  'timeout',
+  'error',
+];
 const APPROVERS: readonly Approver[] = ['policy', 'rule', 'grant', 'human', 'none'];
 
 export const AUDIT_HELP = `Usage: warden audit [options]
@@ -72,7 +80,9 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
   }
   if (records.length === 0) {
     const { tool, outcome, approver, agent, text } = options.query;
-    const filtered = [tool, outcome, approver, agent, text].some((v) => v !== undefined) ? ' matching these filters' : '';
+    const filtered = [tool, outcome, approver, agent, text].some((v) => v !== undefined)
+      ? ' matching these filters'
+      : '';
     io.stdout.write(`No audit records${filtered} for ${options.day} in ${io.auditDir}.\n`);
     return 0;
   }
@@ -95,10 +105,14 @@ export function parseAuditArgs(argv: readonly string[], now: Date): Parsed {
       continue;
     }
     if (!isValueFlag(flag)) {
-      return { ok: false, error: arg.startsWith('-') ? `unknown flag ${flag}` : `unexpected argument '${arg}'` };
+      return {
+        ok: false,
+        error: arg.startsWith('-') ? `unknown flag ${flag}` : `unexpected argument '${arg}'`,
+      };
     }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || (eq < 0 && value.startsWith('-'))) return { ok: false, error: `${flag} needs a value` };
+    if (value === undefined || (eq < 0 && value.startsWith('-')))
+      return { ok: false, error: `${flag} needs a value` };
     const error = applyFlag(options, flag, value, now);
     if (error) return { ok: false, error: `${flag} ${JSON.stringify(value)}: ${error}` };
   }

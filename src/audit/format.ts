@@ -7,7 +7,12 @@ const COLUMNS: Column[] = [
   { title: 'TIME', width: 8, cell: (r) => r.ts.slice(11, 19) },
   { title: 'AGENT', width: 10, cell: (r) => r.agentId },
   { title: 'TOOL', width: 18, cell: (r) => r.tool },
-  { title: 'DECISION', width: 15, cell: (r) => (r.outcome ? `${r.decision}→${r.outcome}` : r.phase === 'requested' ? 'requested' : r.decision) },
+  {
+    title: 'DECISION',
+    width: 15,
+    cell: (r) =>
+      r.outcome ? `${r.decision}→${r.outcome}` : r.phase === 'requested' ? 'requested' : r.decision,
+  },
   { title: 'APPROVER', width: 8, cell: (r) => r.approver },
   { title: 'RULE', width: 18, cell: (r) => r.rule },
 ];
@@ -26,8 +31,13 @@ export function fit(text: string, width: number): string {
 export function shortArgs(record: AuditRecord): string {
   const args = record.editedArgs ?? record.args;
   const obj = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : undefined;
-  const main = obj && typeof obj.command === 'string' ? obj.command : obj && typeof obj.path === 'string' ? obj.path : undefined;
-  const text = main ?? (JSON.stringify(args) ?? '');
+  const main =
+    obj && typeof obj.command === 'string'
+      ? obj.command
+      : obj && typeof obj.path === 'string'
+        ? obj.path
+        : undefined;
+  const text = main ?? JSON.stringify(args) ?? '';
   const edited = record.editedArgs !== undefined ? '(edited) ' : '';
   const reason = record.reason ? ` — ${record.reason}` : '';
   return `${edited}${text}${reason}`;
@@ -41,11 +51,23 @@ export function formatAuditTable(records: readonly AuditRecord[], columns = 120)
   const fixed = COLUMNS.reduce((sum, c) => sum + c.width + 2, 0);
   const argsWidth = Math.max(20, columns - fixed);
   const row = (cells: string[], last: string): string => {
-    const line = `${cells.map((c, i) => fit(c, COLUMNS[i]?.width ?? 0)).join('  ')}  ${fit(last, argsWidth)}`.trimEnd();
+    const line =
+      `${cells.map((c, i) => fit(c, COLUMNS[i]?.width ?? 0)).join('  ')}  ${fit(last, argsWidth)}`.trimEnd();
     return line.length > columns ? `${line.slice(0, columns - 1)}…` : line;
   };
-  const lines = [row(COLUMNS.map((c) => c.title), 'ARGS')];
-  for (const r of records) lines.push(row(COLUMNS.map((c) => c.cell(r)), shortArgs(r)));
+  const lines = [
+    row(
+      COLUMNS.map((c) => c.title),
+      'ARGS',
+    ),
+  ];
+  for (const r of records)
+    lines.push(
+      row(
+        COLUMNS.map((c) => c.cell(r)),
+        shortArgs(r),
+      ),
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -62,6 +84,7 @@ export function formatAuditSummary(stats: AuditStats): string {
       `by people (${stats.humanDecisions}): approved ${percent(stats.approveRate)}, rejected ${percent(stats.rejectRate)}, edited ${percent(stats.editRate)}`,
     );
   }
-  if (stats.waitMedianMs !== null) parts.push(`wait median ${seconds(stats.waitMedianMs)}, p95 ${seconds(stats.waitP95Ms)}`);
+  if (stats.waitMedianMs !== null)
+    parts.push(`wait median ${seconds(stats.waitMedianMs)}, p95 ${seconds(stats.waitP95Ms)}`);
   return `${parts.join(' · ')}\n`;
 }

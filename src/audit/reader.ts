@@ -65,7 +65,8 @@ export function scanAudit(dir: string, query: AuditQuery = {}, now: Date = new D
       unreadable.count += 1;
       // Torn: a repair marker follows, or it is the file's last line and has no newline.
       const next = lines[i + 1];
-      if ((next !== undefined && parseLine(next).kind === 'repair') || (openEnd && i === lines.length - 1)) unreadable.torn += 1;
+      if ((next !== undefined && parseLine(next).kind === 'repair') || (openEnd && i === lines.length - 1))
+        unreadable.torn += 1;
       if (shown < MAX_LOCATIONS) {
         bad.push(i + 1);
         shown += 1;
@@ -74,7 +75,10 @@ export function scanAudit(dir: string, query: AuditQuery = {}, now: Date = new D
     if (bad.length > 0) unreadable.at.push({ file, lines: bad });
   }
   const limit = query.limit;
-  const latest = limit !== undefined && limit >= 0 && records.length > limit ? records.slice(records.length - limit) : records;
+  const latest =
+    limit !== undefined && limit >= 0 && records.length > limit
+      ? records.slice(records.length - limit)
+      : records;
   return { records: latest, unreadable };
 }
 
@@ -86,7 +90,9 @@ export function readAudit(dir: string, query: AuditQuery = {}, now: Date = new D
 /** One sentence about unreadable lines, for people; empty when there are none. */
 export function describeUnreadable(u: UnreadableLines): string {
   if (u.count === 0) return '';
-  const where = u.at.map((a) => `${a.file} line${a.lines.length === 1 ? '' : 's'} ${a.lines.join(', ')}`).join('; ');
+  const where = u.at
+    .map((a) => `${a.file} line${a.lines.length === 1 ? '' : 's'} ${a.lines.join(', ')}`)
+    .join('; ');
   const more = u.count > u.at.reduce((n, a) => n + a.lines.length, 0) ? ', …' : '';
   const torn = u.torn > 0 ? ` (${u.torn} cut short by a failed write)` : '';
   return `${u.count} unreadable audit line${u.count === 1 ? '' : 's'}${torn}, not shown: ${where}${more}.`;
@@ -106,7 +112,11 @@ function readLines(path: string): { lines: string[]; openEnd: boolean } {
   return { lines, openEnd };
 }
 
-type Parsed = { kind: 'record'; record: AuditRecord } | { kind: 'repair' } | { kind: 'blank' } | { kind: 'unreadable' };
+type Parsed =
+  | { kind: 'record'; record: AuditRecord }
+  | { kind: 'repair' }
+  | { kind: 'blank' }
+  | { kind: 'unreadable' };
 
 /** A line is a record when it parses to an object with the fields every reader relies on. */
 function parseLine(line: string): Parsed {
@@ -129,7 +139,8 @@ function compileFilter(query: AuditQuery): (record: AuditRecord, line: string) =
   const tool = query.tool;
   const toolPrefix = tool?.endsWith('*') ? tool.slice(0, -1) : undefined;
   return (record, line) =>
-    (tool === undefined || (toolPrefix !== undefined ? record.tool.startsWith(toolPrefix) : record.tool === tool)) &&
+    (tool === undefined ||
+      (toolPrefix !== undefined ? record.tool.startsWith(toolPrefix) : record.tool === tool)) &&
     (query.outcome === undefined || record.outcome === query.outcome) &&
     (query.approver === undefined || record.approver === query.approver) &&
     (query.agent === undefined || record.agentId === query.agent) &&

@@ -80,7 +80,13 @@ function copyObject(value: object, walk: Walk, depth: number): unknown {
     const safe = isSecretName(key) && holdsSecret(item) ? redactedMark('key') : copy(item, walk, depth + 1);
     const outKey = redactKey(key);
     // An own `__proto__` key (JSON.parse makes them) must stay data, not become a prototype.
-    if (outKey === '__proto__') Object.defineProperty(out, outKey, { value: safe, enumerable: true, writable: true, configurable: true });
+    if (outKey === '__proto__')
+      Object.defineProperty(out, outKey, {
+        value: safe,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[outKey] = safe;
   }
   return out;

@@ -26,22 +26,26 @@ export const FRAMED_RULES: readonly SecretRule[] = [
   },
   {
     trigger: /basic/i,
-    apply: (t) => t.replace(/\b(authorization\s*:\s*basic\s+)([A-Za-z0-9+/]{6,}=*)/gi, `$1${redactedMark('basic')}`),
+    apply: (t) =>
+      t.replace(/\b(authorization\s*:\s*basic\s+)([A-Za-z0-9+/]{6,}=*)/gi, `$1${redactedMark('basic')}`),
   },
   {
     // `Authorization: token ghp_…` (GitHub's form) and other schemes followed by a credential.
     trigger: /authorization/i,
     apply: (t) =>
-      t.replace(/\b(authorization\s*:\s*(?:token|digest|apikey|sso-key)\s+)([^\s"']{8,})/gi, (m, head: string, value: string) =>
-        isReference(value) ? m : `${head}${redactedMark('key')}`,
+      t.replace(
+        /\b(authorization\s*:\s*(?:token|digest|apikey|sso-key)\s+)([^\s"']{8,})/gi,
+        (m, head: string, value: string) => (isReference(value) ? m : `${head}${redactedMark('key')}`),
       ),
   },
   {
     // scheme://user:password@host — keep the user, hide the password.
     trigger: /:\/\//,
     apply: (t) =>
-      t.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@[\]]*):([^\s/?#@]+)@/gi, (m, scheme: string, user: string, pass: string) =>
-        isReference(pass) ? m : `${scheme}${user}:${redactedMark('password')}@`,
+      t.replace(
+        /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@[\]]*):([^\s/?#@]+)@/gi,
+        (m, scheme: string, user: string, pass: string) =>
+          isReference(pass) ? m : `${scheme}${user}:${redactedMark('password')}@`,
       ),
   },
 ];

@@ -96,7 +96,8 @@ function load(): LoadedRule[] {
 const LOADED = load();
 
 /** The preset's rule names, as this module reads them (for the test that keeps the table whole). */
-export const presetRuleKinds = (): string[] => (presetRules as unknown as PresetRule[]).map((r) => r.meta.id.replace(PREFIX, ''));
+export const presetRuleKinds = (): string[] =>
+  (presetRules as unknown as PresetRule[]).map((r) => r.meta.id.replace(PREFIX, ''));
 
 /** One pass that rules out text no maintained rule could match. */
 export const MAINTAINED_TRIGGER = new RegExp(LOADED.map((r) => `(?:${r.keyword.source})`).join('|'));

@@ -5,7 +5,15 @@
  * hold secrets is secret-names.ts; a reference (`$TOKEN`) or code (`getToken()`) is left alone.
  */
 import { isSecretName } from './secret-names';
-import { isReference, looksLikeCode, looksRandom, redactedMark, replaceValue, type SecretRule, VALUE } from './secret-values';
+import {
+  isReference,
+  looksLikeCode,
+  looksRandom,
+  redactedMark,
+  replaceValue,
+  type SecretRule,
+  VALUE,
+} from './secret-values';
 
 export const NAMED_RULES: readonly SecretRule[] = [
   {
@@ -15,46 +23,65 @@ export const NAMED_RULES: readonly SecretRule[] = [
     trigger: /mysql|mariadb|sshpass|docker|podman|pass:/,
     apply: (t) =>
       t
-        .replace(/\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;|&]*?\s-p)([^\s"';|&]+)/g, (m, head: string, value: string) =>
-          isReference(value) ? m : `${head}${redactedMark('password')}`,
+        .replace(
+          /\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;|&]*?\s-p)([^\s"';|&]+)/g,
+          (m, head: string, value: string) => (isReference(value) ? m : `${head}${redactedMark('password')}`),
         )
-        .replace(/\b((?:sshpass|(?:docker|podman) login\b[^\n;|&]*?)\s-p\s+)([^\s;|&]+)/g, (m, head: string, value: string) =>
-          isReference(value) ? m : `${head}${replaceValue(value, 'password')}`,
+        .replace(
+          /\b((?:sshpass|(?:docker|podman) login\b[^\n;|&]*?)\s-p\s+)([^\s;|&]+)/g,
+          (m, head: string, value: string) =>
+            isReference(value) ? m : `${head}${replaceValue(value, 'password')}`,
         )
-        .replace(/(^|\s)(-pass(?:in|out)?\s+)?pass:([^\s;|&]+)/g, (m, pre: string, flag: string | undefined, value: string) =>
-          isReference(value) ? m : `${pre}${flag ?? ''}pass:${redactedMark('password')}`,
+        .replace(
+          /(^|\s)(-pass(?:in|out)?\s+)?pass:([^\s;|&]+)/g,
+          (m, pre: string, flag: string | undefined, value: string) =>
+            isReference(value) ? m : `${pre}${flag ?? ''}pass:${redactedMark('password')}`,
         ),
   },
   {
     // curl -u user:pass, --user=user:pass: keep the user, hide the password.
     trigger: /(^|\s)(-u|--user)\b/,
     apply: (t) =>
-      t.replace(/(^|\s)(-u|--user)(\s+|=)(["']?)([^\s:"']*):([^\s"']+)\4/g, (m, pre: string, flag: string, gap: string, q: string, user: string, pass: string) =>
-        isReference(pass) ? m : `${pre}${flag}${gap}${q}${user}:${redactedMark('password')}${q}`,
+      t.replace(
+        /(^|\s)(-u|--user)(\s+|=)(["']?)([^\s:"']*):([^\s"']+)\4/g,
+        (m, pre: string, flag: string, gap: string, q: string, user: string, pass: string) =>
+          isReference(pass) ? m : `${pre}${flag}${gap}${q}${user}:${redactedMark('password')}${q}`,
       ),
   },
   {
     // --token abc, --api-key=abc, -password abc
     trigger: /(^|\s)-/,
     apply: (t) =>
-      t.replace(new RegExp(`(^|\\s)(--?[A-Za-z][A-Za-z0-9_-]*)(=|\\s+)(${VALUE})`, 'g'), (m, pre: string, flag: string, gap: string, value: string) =>
-        isSecretName(flag) && !isReference(value) && !value.startsWith('-') ? `${pre}${flag}${gap}${replaceValue(value, 'flag')}` : m,
+      t.replace(
+        new RegExp(`(^|\\s)(--?[A-Za-z][A-Za-z0-9_-]*)(=|\\s+)(${VALUE})`, 'g'),
+        (m, pre: string, flag: string, gap: string, value: string) =>
+          isSecretName(flag) && !isReference(value) && !value.startsWith('-')
+            ? `${pre}${flag}${gap}${replaceValue(value, 'flag')}`
+            : m,
       ),
   },
   {
     // Unquoted headers: -H X-Api-Key:abc, --header=Authorization:token (quoted ones below).
     trigger: /(^|\s)(-H|--header)\b/,
     apply: (t) =>
-      t.replace(/(^|\s)(-H|--header)(\s+|=)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^\s"'][^\s"']*)/g, (m, pre: string, flag: string, gap: string, name: string, colon: string, value: string) =>
-        isSecretName(name) && !isReference(value) ? `${pre}${flag}${gap}${name}${colon}${redactedMark('key')}` : m,
+      t.replace(
+        /(^|\s)(-H|--header)(\s+|=)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^\s"'][^\s"']*)/g,
+        (m, pre: string, flag: string, gap: string, name: string, colon: string, value: string) =>
+          isSecretName(name) && !isReference(value)
+            ? `${pre}${flag}${gap}${name}${colon}${redactedMark('key')}`
+            : m,
       ),
   },
   {
     // API_KEY=abc in commands and .env text; ?token=abc&x=1; ;AccountKey=abc; //host/:_authToken=abc.
     trigger: /=/,
     apply: (t) =>
-      t.replace(new RegExp(`(^|[\\s?&;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'), (m, pre: string, name: string, value: string) =>
-        isSecretName(name) && !isReference(value) ? `${pre}${name}=${replaceValue(value, pre === '?' || pre === '&' ? 'param' : 'assignment')}` : m,
+      t.replace(
+        new RegExp(`(^|[\\s?&;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'),
+        (m, pre: string, name: string, value: string) =>
+          isSecretName(name) && !isReference(value)
+            ? `${pre}${name}=${replaceValue(value, pre === '?' || pre === '&' ? 'param' : 'assignment')}`
+            : m,
       ),
   },
   {
@@ -62,24 +89,34 @@ export const NAMED_RULES: readonly SecretRule[] = [
     // (`token = getToken()`, `password = self.password`) is left alone.
     trigger: /[ \t]=|=[ \t]/,
     apply: (t) =>
-      t.replace(new RegExp(`(^|\\n)([ \\t]*)([A-Za-z_][A-Za-z0-9_.-]*)([ \\t]*=[ \\t]*)(${VALUE})`, 'g'), (m, pre: string, indent: string, name: string, eq: string, value: string) =>
-        isSecretName(name) && !isReference(value) && !looksLikeCode(value) ? `${pre}${indent}${name}${eq}${replaceValue(value, 'key')}` : m,
+      t.replace(
+        new RegExp(`(^|\\n)([ \\t]*)([A-Za-z_][A-Za-z0-9_.-]*)([ \\t]*=[ \\t]*)(${VALUE})`, 'g'),
+        (m, pre: string, indent: string, name: string, eq: string, value: string) =>
+          isSecretName(name) && !isReference(value) && !looksLikeCode(value)
+            ? `${pre}${indent}${name}${eq}${replaceValue(value, 'key')}`
+            : m,
       ),
   },
   {
     // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string.
     trigger: /["']\s*:/,
     apply: (t) =>
-      t.replace(/(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g, (m, q: string, name: string, colon: string, value: string) =>
-        isSecretName(name) && !isReference(value) ? `${q}${name}${q}${colon}${q}${redactedMark('key')}${q}` : m,
+      t.replace(
+        /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g,
+        (m, q: string, name: string, colon: string, value: string) =>
+          isSecretName(name) && !isReference(value)
+            ? `${q}${name}${q}${colon}${q}${redactedMark('key')}${q}`
+            : m,
       ),
   },
   {
     // Headers inside quotes: -H "X-Api-Key: abc", -H 'Cookie: a=b; c=d'.
     trigger: /["'][A-Za-z][\w-]*:/,
     apply: (t) =>
-      t.replace(/(["'])([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^"'\n]+)(?=\1)/g, (m, q: string, name: string, colon: string, value: string) =>
-        isSecretName(name) && !isReference(value) ? `${q}${name}${colon}${redactedMark('key')}` : m,
+      t.replace(
+        /(["'])([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^"'\n]+)(?=\1)/g,
+        (m, q: string, name: string, colon: string, value: string) =>
+          isSecretName(name) && !isReference(value) ? `${q}${name}${colon}${redactedMark('key')}` : m,
       ),
   },
   {
@@ -87,20 +124,27 @@ export const NAMED_RULES: readonly SecretRule[] = [
     // `token: string;` or `token: getToken(),` is left alone.
     trigger: /(^|\n)[ \t]*[A-Za-z][\w-]*:[ \t]/,
     apply: (t) =>
-      t.replace(/(^|\n)([ \t]*)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]+)([^\n]+)/g, (m, pre: string, indent: string, name: string, colon: string, rest: string) => {
-        // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
-        const value = rest.trimEnd();
-        if (!isSecretName(name) || isReference(value) || /[;,(){[]$/.test(value)) return m;
-        return `${pre}${indent}${name}${colon}${replaceValue(value, 'key')}${rest.slice(value.length)}`;
-      }),
+      t.replace(
+        /(^|\n)([ \t]*)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]+)([^\n]+)/g,
+        (m, pre: string, indent: string, name: string, colon: string, rest: string) => {
+          // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
+          const value = rest.trimEnd();
+          if (!isSecretName(name) || isReference(value) || /[;,(){[]$/.test(value)) return m;
+          return `${pre}${indent}${name}${colon}${replaceValue(value, 'key')}${rest.slice(value.length)}`;
+        },
+      ),
   },
   {
     // A multi-word secret name followed by a random-looking value as the next word:
     // `aws configure set aws_secret_access_key wJalr…`, `set-secret api_token 9f8e…`.
     trigger: /[A-Za-z0-9][_-][A-Za-z0-9]+[ \t]+[A-Za-z0-9+/=_.~-]{12}/,
     apply: (t) =>
-      t.replace(/(^|[\s"'])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+)([ \t]+)([A-Za-z0-9+/=_.~-]{12,})(?=$|[\s"';|&])/g, (m, pre: string, name: string, gap: string, value: string) =>
-        isSecretName(name) && looksRandom(value) && !value.startsWith('-') ? `${pre}${name}${gap}${redactedMark('key')}` : m,
+      t.replace(
+        /(^|[\s"'])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+)([ \t]+)([A-Za-z0-9+/=_.~-]{12,})(?=$|[\s"';|&])/g,
+        (m, pre: string, name: string, gap: string, value: string) =>
+          isSecretName(name) && looksRandom(value) && !value.startsWith('-')
+            ? `${pre}${name}${gap}${redactedMark('key')}`
+            : m,
       ),
   },
 ];

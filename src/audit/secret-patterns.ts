@@ -16,7 +16,8 @@ export { redactedMark } from './secret-values';
 function shapeRule(shape: SecretShape): SecretRule {
   return {
     trigger: shape.trigger,
-    apply: (text) => text.replace(shape.pattern, (m) => (shape.needsDigit && !/\d/.test(m) ? m : redactedMark(shape.kind))),
+    apply: (text) =>
+      text.replace(shape.pattern, (m) => (shape.needsDigit && !/\d/.test(m) ? m : redactedMark(shape.kind))),
   };
 }
 
@@ -37,15 +38,30 @@ const MAINTAINED_RULE: SecretRule = {
   },
 };
 
-const RULES: readonly SecretRule[] = [...FRAMED_RULES, ...SECRET_SHAPES.map(shapeRule), MAINTAINED_RULE, URL_USER_RULE, ...NAMED_RULES];
+const RULES: readonly SecretRule[] = [
+  ...FRAMED_RULES,
+  ...SECRET_SHAPES.map(shapeRule),
+  MAINTAINED_RULE,
+  URL_USER_RULE,
+  ...NAMED_RULES,
+];
 
 /**
  * One pass that rules out most strings (names, ids, hashes, paths) before any rule runs: the
  * union of every rule's trigger, case-sensitive and case-insensitive ones apart.
  */
 const TRIGGERS = {
-  exact: new RegExp(RULES.filter((r) => !r.trigger.flags.includes('i')).map((r) => `(?:${r.trigger.source})`).join('|')),
-  folded: new RegExp(RULES.filter((r) => r.trigger.flags.includes('i')).map((r) => `(?:${r.trigger.source})`).join('|'), 'i'),
+  exact: new RegExp(
+    RULES.filter((r) => !r.trigger.flags.includes('i'))
+      .map((r) => `(?:${r.trigger.source})`)
+      .join('|'),
+  ),
+  folded: new RegExp(
+    RULES.filter((r) => r.trigger.flags.includes('i'))
+      .map((r) => `(?:${r.trigger.source})`)
+      .join('|'),
+    'i',
+  ),
 };
 
 /**

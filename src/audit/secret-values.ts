@@ -33,7 +33,12 @@ export function replaceValue(value: string, kind: string): string {
 export function looksLikeCode(value: string): boolean {
   const v = value.trim();
   if (/^["'`]/.test(v)) return false;
-  return /[;,]$/.test(v) || /[()[\]{}]/.test(v) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || /^[=!<>]/.test(v);
+  return (
+    /[;,]$/.test(v) ||
+    /[()[\]{}]/.test(v) ||
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) ||
+    /^[=!<>]/.test(v)
+  );
 }
 
 /** A value that looks random enough to be a credential: long, with letters and digits. */

@@ -1,16 +1,27 @@
 import type * as nodeFs from 'node:fs';
 
 /** The synchronous file operations the writer needs (defined here, below writer.ts, so the two do not import each other). */
-export type AuditFs = Pick<typeof nodeFs, 'mkdirSync' | 'openSync' | 'writeSync' | 'closeSync' | 'fstatSync' | 'readSync' | 'fdatasync' | 'statfsSync'>;
+export type AuditFs = Pick<
+  typeof nodeFs,
+  'mkdirSync' | 'openSync' | 'writeSync' | 'closeSync' | 'fstatSync' | 'readSync' | 'fdatasync' | 'statfsSync'
+>;
 
 /** The marker line written after a torn tail; readers count it, and the line before it as torn. */
-export type RepairMarker = { ts: string; sessionId: string; repair: 'torn_line'; tornBytes: number; note: string };
+export type RepairMarker = {
+  ts: string;
+  sessionId: string;
+  repair: 'torn_line';
+  tornBytes: number;
+  note: string;
+};
 
 const TAIL_WINDOW = 1024 * 1024;
 
 /** True for a parsed line that is a repair marker rather than a record. */
 export function isRepairMarker(value: unknown): value is RepairMarker {
-  return typeof value === 'object' && value !== null && (value as { repair?: unknown }).repair === 'torn_line';
+  return (
+    typeof value === 'object' && value !== null && (value as { repair?: unknown }).repair === 'torn_line'
+  );
 }
 
 /**

@@ -28,7 +28,9 @@ export type AuditWriterOptions = {
 export type { AuditFs } from './tail-repair';
 
 /** What an append did: the record as redacted, and whether its line is in the file, whole. */
-export type AuditAppend = { ok: true; record: AuditRecord } | { ok: false; record: AuditRecord; error: Error };
+export type AuditAppend =
+  | { ok: true; record: AuditRecord }
+  | { ok: false; record: AuditRecord; error: Error };
 
 export type AuditWriter = {
   /**

@@ -84,7 +84,8 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
 
   const positional = words.join(' ').trim();
   if (positional !== '') {
-    if (args.prompt !== undefined) return fail('give the prompt either with -p/--prompt or as words, not both');
+    if (args.prompt !== undefined)
+      return fail('give the prompt either with -p/--prompt or as words, not both');
     args.prompt = positional;
   }
   if (args.json && !args.headless) return fail('--json only works with --headless');
@@ -92,10 +93,15 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   return { ok: true, args };
 }
 
-function setValue(args: RunArgs, field: 'prompt' | 'root' | 'mode' | 'model', value: string): string | undefined {
+function setValue(
+  args: RunArgs,
+  field: 'prompt' | 'root' | 'mode' | 'model',
+  value: string,
+): string | undefined {
   if (value.trim() === '') return 'expected a non-empty value';
   if (field === 'mode') {
-    if (!(MODES as readonly string[]).includes(value)) return `expected one of ${MODES.join(', ')}, got "${value}"`;
+    if (!(MODES as readonly string[]).includes(value))
+      return `expected one of ${MODES.join(', ')}, got "${value}"`;
     args.mode = value as Mode;
     return undefined;
   }
@@ -105,9 +111,12 @@ function setValue(args: RunArgs, field: 'prompt' | 'root' | 'mode' | 'model', va
 
 const fail = (error: string): ParseArgsResult => ({ ok: false, error });
 
-const KNOWN_FLAGS = [...Object.keys(VALUE_FLAGS), ...Object.keys(BOOLEAN_FLAGS), '--help', '--version'].filter((f) =>
-  f.startsWith('--'),
-);
+const KNOWN_FLAGS = [
+  ...Object.keys(VALUE_FLAGS),
+  ...Object.keys(BOOLEAN_FLAGS),
+  '--help',
+  '--version',
+].filter((f) => f.startsWith('--'));
 
 /** ` (did you mean --mode?)` for a near miss such as `--mdoe` or `-mode`. */
 function suggest(flag: string): string {

@@ -53,13 +53,16 @@ export function closest(word: string, candidates: readonly string[]): string | u
 
 /** Optimal-string-alignment distance: like Levenshtein, with a swap of neighbours costing 1. */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1);
       (d[i] as number[])[j] = best;
     }
   }
@@ -78,7 +81,9 @@ export function formatIssues(where: string, issues: readonly z.core.$ZodIssue[],
       case 'unrecognized_keys':
         for (const key of issue.keys) {
           const hint = closest(key, knownKeysAt(path));
-          lines.push(`${where}: ${formatPath([...path, key])}: unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`);
+          lines.push(
+            `${where}: ${formatPath([...path, key])}: unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`,
+          );
         }
         break;
       case 'invalid_type': {
@@ -90,7 +95,9 @@ export function formatIssues(where: string, issues: readonly z.core.$ZodIssue[],
       }
       case 'invalid_value': {
         const values = issue.values.map((v) => JSON.stringify(v));
-        lines.push(`${where}: ${formatPath(path)}: expected ${values.length === 1 ? '' : 'one of '}${values.join(', ')}`);
+        lines.push(
+          `${where}: ${formatPath(path)}: expected ${values.length === 1 ? '' : 'one of '}${values.join(', ')}`,
+        );
         break;
       }
       case 'invalid_key': {

@@ -96,7 +96,9 @@ export function wardenHome(env: Env = process.env): string {
   const home = env.HOME?.trim() || homedir();
   const explicit = env.WARDEN_HOME?.trim();
   if (!explicit) return join(home, '.warden');
-  return resolve(explicit === '~' ? home : explicit.startsWith('~/') ? join(home, explicit.slice(2)) : explicit);
+  return resolve(
+    explicit === '~' ? home : explicit.startsWith('~/') ? join(home, explicit.slice(2)) : explicit,
+  );
 }
 
 /**
@@ -123,20 +125,38 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
 
   const warnings: string[] = [];
   const userFile = user.kind === 'ok' ? { ...user.file } : {};
-  if (userFile.protectedPaths) userFile.protectedPaths = usablePatterns(userFile.protectedPaths, userPath, warnings);
+  if (userFile.protectedPaths)
+    userFile.protectedPaths = usablePatterns(userFile.protectedPaths, userPath, warnings);
   const projectPath = snapshot?.config.path ?? '';
-  const screened = project.kind === 'ok' ? screenProjectConfig(project.file, projectPath, warnings) : { untrusted: {}, trusted: {}, held: [] };
-  const trusted = snapshot !== undefined && (options.trustProject === true || isTrusted(options.home, snapshot.root, snapshot.hash));
+  const screened =
+    project.kind === 'ok'
+      ? screenProjectConfig(project.file, projectPath, warnings)
+      : { untrusted: {}, trusted: {}, held: [] };
+  const trusted =
+    snapshot !== undefined &&
+    (options.trustProject === true || isTrusted(options.home, snapshot.root, snapshot.hash));
   const layers = { user: userFile, env: envLayer.values, flags: options.flags ?? {}, userPath, projectPath };
   const merged = merge({ ...layers, project: trusted ? screened.trusted : screened.untrusted });
-  const files = { user: userPath, ...(snapshot && snapshot.config.kind !== 'missing' ? { project: projectPath } : {}) };
+  const files = {
+    user: userPath,
+    ...(snapshot && snapshot.config.kind !== 'missing' ? { project: projectPath } : {}),
+  };
   if (!snapshot) return { ok: true, ...merged, warnings, files };
-  const pick = (c: ResolvedConfig): TrustedValues => ({ mode: c.mode, ...(c.webSearch ? { webSearch: c.webSearch } : {}) });
+  const pick = (c: ResolvedConfig): TrustedValues => ({
+    mode: c.mode,
+    ...(c.webSearch ? { webSearch: c.webSearch } : {}),
+  });
   const values = {
     trusted: pick(trusted ? merged.config : merge({ ...layers, project: screened.trusted }).config),
     untrusted: pick(trusted ? merge({ ...layers, project: screened.untrusted }).config : merged.config),
   };
-  return { ok: true, ...merged, warnings, files, project: { snapshot, trusted, held: screened.held, values } };
+  return {
+    ok: true,
+    ...merged,
+    warnings,
+    files,
+    project: { snapshot, trusted, held: screened.held, values },
+  };
 }
 
 /** The project's config as the snapshot read it; a file that is warden's own (run in ~) is no project file. */
@@ -147,7 +167,14 @@ function projectConfig(snapshot: ProjectSnapshot): ConfigFileRead {
   return parseConfigText(file.path, file.text);
 }
 
-type Layers = { user: ConfigFile; project: ConfigFile; env: Partial<Pick<ResolvedConfig, ScalarKey>>; flags: ConfigFlags; userPath: string; projectPath: string };
+type Layers = {
+  user: ConfigFile;
+  project: ConfigFile;
+  env: Partial<Pick<ResolvedConfig, ScalarKey>>;
+  flags: ConfigFlags;
+  userPath: string;
+  projectPath: string;
+};
 
 /** flags > env > project > user > defaults; protectedPaths are a union; MCP servers by name, tagged with their file. */
 function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
@@ -166,9 +193,13 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
       sources[key] = source(key);
     }
   }
-  config.protectedPaths = [...new Set([...(l.user.protectedPaths ?? []), ...(l.project.protectedPaths ?? [])])];
-  for (const [name, server] of Object.entries(l.user.mcpServers ?? {})) config.mcpServers[name] = { ...server, source: 'user' };
-  for (const [name, server] of Object.entries(l.project.mcpServers ?? {})) config.mcpServers[name] = { ...server, source: 'project' };
+  config.protectedPaths = [
+    ...new Set([...(l.user.protectedPaths ?? []), ...(l.project.protectedPaths ?? [])]),
+  ];
+  for (const [name, server] of Object.entries(l.user.mcpServers ?? {}))
+    config.mcpServers[name] = { ...server, source: 'user' };
+  for (const [name, server] of Object.entries(l.project.mcpServers ?? {}))
+    config.mcpServers[name] = { ...server, source: 'project' };
   return { config, sources };
 }
 
@@ -198,11 +229,17 @@ type EnvLayer = { ok: true; values: Partial<Pick<ResolvedConfig, ScalarKey>> } |
 /** Empty variables count as unset; set ones are validated like file fields. */
 function readEnv(env: Env): EnvLayer {
   const get = (name: string): string | undefined => env[name]?.trim() || undefined;
-  const values: Partial<Pick<ResolvedConfig, ScalarKey>> = { apiKey: get('OPENAI_API_KEY'), model: get('WARDEN_MODEL') };
+  const values: Partial<Pick<ResolvedConfig, ScalarKey>> = {
+    apiKey: get('OPENAI_API_KEY'),
+    model: get('WARDEN_MODEL'),
+  };
   const baseUrl = get('OPENAI_BASE_URL');
   if (baseUrl !== undefined) {
     if (!ConfigFileSchema.shape.baseUrl.safeParse(baseUrl).success) {
-      return { ok: false, error: `OPENAI_BASE_URL: expected an http or https URL, got ${JSON.stringify(baseUrl)}` };
+      return {
+        ok: false,
+        error: `OPENAI_BASE_URL: expected an http or https URL, got ${JSON.stringify(baseUrl)}`,
+      };
     }
     values.baseUrl = baseUrl;
   }
@@ -210,7 +247,10 @@ function readEnv(env: Env): EnvLayer {
   if (mode !== undefined) {
     const parsed = ModeSchema.safeParse(mode);
     if (!parsed.success) {
-      return { ok: false, error: `WARDEN_MODE: expected one of ${ModeSchema.options.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(mode)}` };
+      return {
+        ok: false,
+        error: `WARDEN_MODE: expected one of ${ModeSchema.options.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(mode)}`,
+      };
     }
     values.mode = parsed.data;
   }

@@ -19,7 +19,8 @@ export function readConfigFile(path: string): ConfigFileRead {
   const read = readRegularFile(path, CONFIG_FILE_CAP);
   if (read.kind === 'missing') return { kind: 'missing' };
   if (read.kind === 'refused') return { kind: 'error', error: `${path}: cannot read: ${read.reason}` };
-  if (read.truncated) return { kind: 'error', error: `${path}: cannot read: larger than ${CONFIG_FILE_CAP / 1024} KB` };
+  if (read.truncated)
+    return { kind: 'error', error: `${path}: cannot read: larger than ${CONFIG_FILE_CAP / 1024} KB` };
   return parseConfigText(path, read.text);
 }
 
@@ -30,10 +31,14 @@ export function parseConfigText(path: string, raw: string): Exclude<ConfigFileRe
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'error', error: `${path}: invalid JSON${where(text, (error as Error).message)}: ${(error as Error).message}` };
+    return {
+      kind: 'error',
+      error: `${path}: invalid JSON${where(text, (error as Error).message)}: ${(error as Error).message}`,
+    };
   }
   const parsed = ConfigFileSchema.safeParse(value);
-  if (!parsed.success) return { kind: 'error', error: formatIssues(path, parsed.error.issues, value).join('\n') };
+  if (!parsed.success)
+    return { kind: 'error', error: formatIssues(path, parsed.error.issues, value).join('\n') };
   return { kind: 'ok', file: parsed.data };
 }
 

@@ -49,11 +49,9 @@ export const McpServerSchema = z.unknown().transform((value, ctx): McpServerConf
 });
 
 /** Server names become tool names `mcp__<server>__<tool>`, so they are plain identifiers. */
-const serverName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/, {
-    error: 'a server name uses letters, digits, - and single _ only',
-  });
+const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/, {
+  error: 'a server name uses letters, digits, - and single _ only',
+});
 
 export const WebSearchSchema = z.strictObject({
   provider: z.literal('searxng', { error: 'expected "searxng"' }),
@@ -94,7 +92,9 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 export const KNOWN_KEYS = {
   root: Object.keys(ConfigFileSchema.shape),
   webSearch: Object.keys(WebSearchSchema.shape),
-  mcpServer: [...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)])],
+  mcpServer: [
+    ...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)]),
+  ],
 } as const;
 
 export const DEFAULT_MODEL = 'gpt-4.1-mini';

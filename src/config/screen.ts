@@ -21,7 +21,9 @@ export type ScreenedProject = { untrusted: ConfigFile; trusted: ConfigFile; held
 export function screenProjectConfig(file: ConfigFile, path: string, warnings: string[]): ScreenedProject {
   const out = { ...file };
   const refuse = (what: string, why: string): void => {
-    warnings.push(`${path}: ${what} ignored: ${why}; set it in your own config.json, the environment or a flag.`);
+    warnings.push(
+      `${path}: ${what} ignored: ${why}; set it in your own config.json, the environment or a flag.`,
+    );
   };
   if (out.mode === 'auto') {
     delete out.mode;
@@ -41,11 +43,17 @@ export function screenProjectConfig(file: ConfigFile, path: string, warnings: st
   const held: HeldSetting[] = [];
   if (out.mode === 'auto-edit') {
     delete untrusted.mode;
-    held.push({ key: 'mode', label: 'mode "auto-edit": file writes inside the project would run without asking' });
+    held.push({
+      key: 'mode',
+      label: 'mode "auto-edit": file writes inside the project would run without asking',
+    });
   }
   if (out.webSearch !== undefined) {
     delete untrusted.webSearch;
-    held.push({ key: 'webSearch', label: `webSearch.url ${out.webSearch.url}: web_search would send queries there` });
+    held.push({
+      key: 'webSearch',
+      label: `webSearch.url ${out.webSearch.url}: web_search would send queries there`,
+    });
   }
   return { untrusted, trusted: out, held };
 }
@@ -58,7 +66,8 @@ export function usablePatterns(patterns: readonly string[], path: string, warnin
   const kept: string[] = [];
   for (const [i, pattern] of patterns.entries()) {
     const problem = pattern.startsWith('!') ? 'a file cannot un-protect a path' : globProblem(pattern);
-    if (problem) warnings.push(`${path}: protectedPaths[${i}] ${JSON.stringify(pattern)} ignored: ${problem}.`);
+    if (problem)
+      warnings.push(`${path}: protectedPaths[${i}] ${JSON.stringify(pattern)} ignored: ${problem}.`);
     else kept.push(pattern);
   }
   return kept;

@@ -21,7 +21,14 @@ type Who = { agentId: string; agentName: string; taskId: string };
  * One audit line: the decision (no `stage`), a request queued for a person (`'requested'`) or the
  * outcome. Fields are set in a fixed order, absent ones left out; the result is redacted, then cut.
  */
-export function auditRecord(sessionId: string, call: { tool: string; args: unknown }, caller: Who, base: RecordBase, approver: Approver, stage?: Ending | 'requested'): AuditRecord {
+export function auditRecord(
+  sessionId: string,
+  call: { tool: string; args: unknown },
+  caller: Who,
+  base: RecordBase,
+  approver: Approver,
+  stage?: Ending | 'requested',
+): AuditRecord {
   const ending = stage === 'requested' ? undefined : stage;
   const record: AuditRecord = { ts: isoNow(), sessionId } as AuditRecord;
   if (base.requestId) record.requestId = base.requestId;

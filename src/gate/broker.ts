@@ -87,22 +87,68 @@ export class ApprovalBroker {
    * fails at once with `audit_unavailable` — nobody is asked for a call that could not run anyway.
    * Contract: never rejects.
    */
-  ask(request: ApprovalRequest, reviewEdit: (args: unknown) => EditReview, onQueued?: (request: ApprovalRequest) => QueuedRecord): Promise<BrokerOutcome> {
-    if (this.inputClosed) return Promise.resolve({ kind: 'failed', code: 'input_closed', reason: 'Input is closed; nobody can approve.', waitMs: 0 });
-    if (this.approvers === 0) return Promise.resolve({ kind: 'failed', code: 'no_approver', reason: 'No one is there to approve (headless run).', waitMs: 0 });
+  ask(
+    request: ApprovalRequest,
+    reviewEdit: (args: unknown) => EditReview,
+    onQueued?: (request: ApprovalRequest) => QueuedRecord,
+  ): Promise<BrokerOutcome> {
+    if (this.inputClosed)
+      return Promise.resolve({
+        kind: 'failed',
+        code: 'input_closed',
+        reason: 'Input is closed; nobody can approve.',
+        waitMs: 0,
+      });
+    if (this.approvers === 0)
+      return Promise.resolve({
+        kind: 'failed',
+        code: 'no_approver',
+        reason: 'No one is there to approve (headless run).',
+        waitMs: 0,
+      });
     return new Promise((resolve) => {
       const started = this.now();
       const { timeoutMs } = this.options;
       // setTimeout fires at once for delays past 2^31-1 ms; an infinite timeout means no timer at all.
       const finite = Number.isFinite(timeoutMs);
-      const timer = finite ? setTimeout(() => this.finish(request.id, { kind: 'failed', code: 'timeout', reason: `No decision within ${Math.round(timeoutMs / 1000)} s.` }), Math.min(timeoutMs, MAX_TIMER_MS)) : undefined;
+      const timer = finite
+        ? setTimeout(
+            () =>
+              this.finish(request.id, {
+                kind: 'failed',
+                code: 'timeout',
+                reason: `No decision within ${Math.round(timeoutMs / 1000)} s.`,
+              }),
+            Math.min(timeoutMs, MAX_TIMER_MS),
+          )
+        : undefined;
       timer?.unref?.();
-      const queued: ApprovalRequest = request.expiresAt || !finite ? request : { ...request, expiresAt: new Date(started + timeoutMs).toISOString() };
-      this.queue.set(request.id, { request: queued, settle: resolve, reviewEdit, timer, invalid: 0, started });
+      const queued: ApprovalRequest =
+        request.expiresAt || !finite
+          ? request
+          : { ...request, expiresAt: new Date(started + timeoutMs).toISOString() };
+      this.queue.set(request.id, {
+        request: queued,
+        settle: resolve,
+        reviewEdit,
+        timer,
+        invalid: 0,
+        started,
+      });
       const recorded = this.record(onQueued, queued);
-      if (!recorded.ok) return this.finish(request.id, { kind: 'failed', code: 'audit_unavailable', reason: `The request could not be recorded in the audit log (${recorded.error}).` });
+      if (!recorded.ok)
+        return this.finish(request.id, {
+          kind: 'failed',
+          code: 'audit_unavailable',
+          reason: `The request could not be recorded in the audit log (${recorded.error}).`,
+        });
       // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
-      if (!this.emit({ type: 'requested', request: queued })) this.finish(request.id, { kind: 'failed', code: 'gate_error', reason: 'Announcing the request failed.' });
+      if (!this.emit({ type: 'requested', request: queued }))
+        this.finish(request.id, {
+          kind: 'failed',
+          code: 'gate_error',
+          reason: 'Announcing the request failed.',
+        });
     });
   }
 
@@ -111,7 +157,11 @@ export class ApprovalBroker {
     const entry = this.queue.get(id);
     if (!entry) return { ok: false, error: `No pending request ${id}.` };
     if (entry.request.expiresAt && Date.parse(entry.request.expiresAt) <= this.now()) {
-      this.finish(id, { kind: 'failed', code: 'expired', reason: 'The request expired before the decision arrived.' });
+      this.finish(id, {
+        kind: 'failed',
+        code: 'expired',
+        reason: 'The request expired before the decision arrived.',
+      });
       return { ok: false, error: 'The request had expired.' };
     }
     entry.invalid = 0;
@@ -127,7 +177,8 @@ export class ApprovalBroker {
   /** Resolves every pending request the predicate picks as approved by a grant. */
   approveWhere(predicate: (request: ApprovalRequest) => boolean): void {
     for (const entry of [...this.queue.values()]) {
-      if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'decided', decision: { kind: 'approve' }, approver: 'grant' });
+      if (predicate(entry.request))
+        this.finish(entry.request.id, { kind: 'decided', decision: { kind: 'approve' }, approver: 'grant' });
     }
   }
 
@@ -137,7 +188,12 @@ export class ApprovalBroker {
     if (!entry) return;
     entry.invalid += 1;
     this.emit({ type: 'invalid_input', requestId: id, count: entry.invalid, limit: this.invalidLimit });
-    if (entry.invalid >= this.invalidLimit) this.finish(id, { kind: 'failed', code: 'invalid_input', reason: `${this.invalidLimit} invalid inputs in a row.` });
+    if (entry.invalid >= this.invalidLimit)
+      this.finish(id, {
+        kind: 'failed',
+        code: 'invalid_input',
+        reason: `${this.invalidLimit} invalid inputs in a row.`,
+      });
   }
 
   cancelTask(taskId: string, reason = 'The task was cancelled.'): void {
@@ -149,7 +205,8 @@ export class ApprovalBroker {
   }
 
   failWhere(predicate: (request: ApprovalRequest) => boolean, code: FailCode, reason: string): void {
-    for (const entry of [...this.queue.values()]) if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'failed', code, reason });
+    for (const entry of [...this.queue.values()])
+      if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'failed', code, reason });
   }
 
   private applyEdit(entry: Entry, args: unknown): { ok: true } | { ok: false; error: string } {
@@ -157,11 +214,19 @@ export class ApprovalBroker {
     try {
       review = entry.reviewEdit(args);
     } catch (err) {
-      this.finish(entry.request.id, { kind: 'failed', code: 'gate_error', reason: `Reviewing the edit failed: ${(err as Error).message}` });
+      this.finish(entry.request.id, {
+        kind: 'failed',
+        code: 'gate_error',
+        reason: `Reviewing the edit failed: ${(err as Error).message}`,
+      });
       return { ok: false, error: 'The gate failed while reviewing the edit.' };
     }
     if (review.kind === 'invalid') {
-      entry.request = { ...entry.request, editError: review.error, revision: (entry.request.revision ?? 0) + 1 };
+      entry.request = {
+        ...entry.request,
+        editError: review.error,
+        revision: (entry.request.revision ?? 0) + 1,
+      };
       this.emit({ type: 'updated', request: entry.request });
       return { ok: false, error: review.error };
     }
@@ -169,7 +234,11 @@ export class ApprovalBroker {
       this.finish(entry.request.id, { kind: 'blocked', ruleId: review.ruleId, reason: review.reason });
       return { ok: true };
     }
-    this.finish(entry.request.id, { kind: 'decided', decision: { kind: 'edit', args: review.args }, approver: 'human' });
+    this.finish(entry.request.id, {
+      kind: 'decided',
+      decision: { kind: 'edit', args: review.args },
+      approver: 'human',
+    });
     return { ok: true };
   }
 
@@ -183,7 +252,10 @@ export class ApprovalBroker {
     this.emit({ type: 'resolved', request: entry.request, outcome: full });
   }
 
-  private record(onQueued: ((request: ApprovalRequest) => QueuedRecord) | undefined, request: ApprovalRequest): QueuedRecord {
+  private record(
+    onQueued: ((request: ApprovalRequest) => QueuedRecord) | undefined,
+    request: ApprovalRequest,
+  ): QueuedRecord {
     try {
       return onQueued ? onQueued(request) : { ok: true };
     } catch (err) {

@@ -20,13 +20,23 @@ export type Execution =
  * Contract: never throws; the executor never runs without a fresh, matching token.
  */
 export class GuardedExecutor {
-  constructor(private readonly tools: ReadonlyMap<string, AnyTool>, private readonly mint: TokenMint, private readonly deps: FactDeps) {}
+  constructor(
+    private readonly tools: ReadonlyMap<string, AnyTool>,
+    private readonly mint: TokenMint,
+    private readonly deps: FactDeps,
+  ) {}
 
   /**
    * `checked`: the facts of these arguments gathered in the caller's current synchronous turn (a call
    * allowed without waiting); the guards are then not run a second time for the same instant.
    */
-  async run(token: ApprovalToken, name: string, args: Record<string, unknown>, ctx: ToolContext, checked?: CallFacts): Promise<Execution> {
+  async run(
+    token: ApprovalToken,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    checked?: CallFacts,
+  ): Promise<Execution> {
     const redemption = this.mint.redeem(token, name, hashArgs(args));
     if (!redemption.ok) return { kind: 'refused', code: redemption.code, reason: redemption.reason };
     const tool = this.tools.get(name);

@@ -31,7 +31,11 @@ export function copyArgs(args: Record<string, unknown>): Record<string, unknown>
  * The pre-image hash a write's token binds after an edit: the original one when the edit kept the
  * target, else the edited target as it is now (the person chose it; there is no earlier state to compare).
  */
-export async function editedTargetHash(original: CallFacts, edited: CallFacts, fileHash: string): Promise<string> {
+export async function editedTargetHash(
+  original: CallFacts,
+  edited: CallFacts,
+  fileHash: string,
+): Promise<string> {
   const before = original.paths[0]?.verdict;
   const after = edited.paths[0]?.verdict;
   if (!after?.ok || (before?.ok && before.path === after.path)) return fileHash;

@@ -16,8 +16,21 @@ import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';
 import { type PolicyContext, type PolicyResult, resolvePolicy } from '../policy/resolve';
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool, ToolContext } from '../tools/types';
-import { ApprovalBroker, type BrokerEvent, type BrokerOptions, type BrokerOutcome, type EditReview } from './broker';
-import { type Ending, auditUnavailable, blocked, endingOfExecution, endingWithoutRun, gateError } from './envelopes';
+import {
+  ApprovalBroker,
+  type BrokerEvent,
+  type BrokerOptions,
+  type BrokerOutcome,
+  type EditReview,
+} from './broker';
+import {
+  type Ending,
+  auditUnavailable,
+  blocked,
+  endingOfExecution,
+  endingWithoutRun,
+  gateError,
+} from './envelopes';
 import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
@@ -72,9 +85,24 @@ export type GateOptions = {
 type Checked = { tool: AnyTool; args: Record<string, unknown>; facts: CallFacts; policy: PolicyResult };
 type Asked = { facts: CallFacts; policy: PolicyResult; caller: Caller };
 const MAX_REASKS = 2;
-const DECISION_KINDS: ReadonlySet<Decision['kind']> = new Set(['approve', 'approve_all', 'reject', 'skip', 'edit', 'cancel_task', 'answer', 'approve_plan']);
+const DECISION_KINDS: ReadonlySet<Decision['kind']> = new Set([
+  'approve',
+  'approve_all',
+  'reject',
+  'skip',
+  'edit',
+  'cancel_task',
+  'answer',
+  'approve_plan',
+]);
 /** The decisions after which the call runs; every other ending is handled before. */
-const RUNNING_DECISIONS: ReadonlySet<Decision['kind']> = new Set(['approve', 'approve_all', 'edit', 'answer', 'approve_plan']);
+const RUNNING_DECISIONS: ReadonlySet<Decision['kind']> = new Set([
+  'approve',
+  'approve_all',
+  'edit',
+  'answer',
+  'approve_plan',
+]);
 
 export class Gate {
   private readonly tools: Map<string, AnyTool>;
@@ -87,7 +115,10 @@ export class Gate {
   private readonly broker: ApprovalBroker;
 
   /** `broker`: only tests pass one (to drive the queue directly); the gate otherwise builds it from `approvals`. */
-  constructor(private readonly o: GateOptions, broker?: ApprovalBroker) {
+  constructor(
+    private readonly o: GateOptions,
+    broker?: ApprovalBroker,
+  ) {
     this.broker = broker ?? new ApprovalBroker(o.approvals);
     this.loading = o.ready;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
@@ -121,7 +152,12 @@ export class Gate {
    */
   close(code: CloseCode, reason?: string): void {
     if (code === 'input_closed') this.broker.closeInput(reason);
-    else this.broker.failWhere(() => true, code, reason ?? (code === 'no_approver' ? 'The approver went away.' : 'The task was cancelled.'));
+    else
+      this.broker.failWhere(
+        () => true,
+        code,
+        reason ?? (code === 'no_approver' ? 'The approver went away.' : 'The task was cancelled.'),
+      );
   }
 
   /** The tools as the model sees them (names, descriptions, JSON Schemas) — never their executors; a sub-agent's leave out what is not for it. */
@@ -157,7 +193,12 @@ export class Gate {
     } catch (err) {
       const ending = gateError(`gate_error: ${(err as Error).message}`);
       try {
-        this.auditBoth(call, caller, { decision: 'deny', rule: 'gate-error', risk: 'high', argsHash: safeHash(call.args) }, ending);
+        this.auditBoth(
+          call,
+          caller,
+          { decision: 'deny', rule: 'gate-error', risk: 'high', argsHash: safeHash(call.args) },
+          ending,
+        );
       } catch {
         // The audit sink failed as well (its contract says it never throws); the model still gets the error.
       }
@@ -168,22 +209,36 @@ export class Gate {
   /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */
   decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
     // Decisions can arrive from outside the type checker (scripts, JSON): anything unknown approves nothing.
-    if (!DECISION_KINDS.has((decision as { kind?: unknown } | undefined)?.kind as Decision['kind'])) return { ok: false, error: 'Unknown decision.' };
-    if (decision.kind === 'approve_all' && decision.scope.minutes !== undefined && !(Number.isFinite(decision.scope.minutes) && decision.scope.minutes > 0)) {
+    if (!DECISION_KINDS.has((decision as { kind?: unknown } | undefined)?.kind as Decision['kind']))
+      return { ok: false, error: 'Unknown decision.' };
+    if (
+      decision.kind === 'approve_all' &&
+      decision.scope.minutes !== undefined &&
+      !(Number.isFinite(decision.scope.minutes) && decision.scope.minutes > 0)
+    ) {
       return { ok: false, error: 'An approve-all time limit must be a positive number of minutes.' };
     }
-    const request = decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan' ? this.broker.pending().find((r) => r.id === id) : undefined;
+    const request =
+      decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan'
+        ? this.broker.pending().find((r) => r.id === id)
+        : undefined;
     if (request && decision.kind === 'approve_all') {
       const key = scopeKey(decision.scope);
-      if (!request.grantOptions.some((s) => scopeKey(s) === key)) return { ok: false, error: 'That approve-all scope was not offered for this request.' };
+      if (!request.grantOptions.some((s) => scopeKey(s) === key))
+        return { ok: false, error: 'That approve-all scope was not offered for this request.' };
     }
     // An answer or a plan approval is not a way around the schema, nor an approval of another tool:
     // each applies only to a card whose tool declared a question or a plan.
-    if (request && decision.kind === 'answer' && request.preview.kind !== 'question') return { ok: false, error: `An answer does not apply to ${request.tool}.` };
+    if (request && decision.kind === 'answer' && request.preview.kind !== 'question')
+      return { ok: false, error: `An answer does not apply to ${request.tool}.` };
     if (request && decision.kind === 'approve_plan') {
       const tool = this.tools.get(request.tool);
-      if (request.preview.kind !== 'plan' || !tool) return { ok: false, error: `A plan approval does not apply to ${request.tool}.` };
-      const parsed = parseToolArgs(tool, { ...(request.args as Record<string, unknown>), steps: decision.steps });
+      if (request.preview.kind !== 'plan' || !tool)
+        return { ok: false, error: `A plan approval does not apply to ${request.tool}.` };
+      const parsed = parseToolArgs(tool, {
+        ...(request.args as Record<string, unknown>),
+        steps: decision.steps,
+      });
       if (!parsed.ok) return { ok: false, error: parsed.error };
     }
     return this.broker.decide(id, decision);
@@ -200,35 +255,66 @@ export class Gate {
   /** Not `async`: one promise less on the hot path; `intercept` awaits it inside its try. */
   private pass(call: ToolCall, caller: Caller): ToolResultEnvelope | Promise<ToolResultEnvelope> {
     const tool = this.tools.get(call.tool);
-    if (!tool) return this.refuse(call, caller, 'unknown-tool', `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`);
+    if (!tool)
+      return this.refuse(
+        call,
+        caller,
+        'unknown-tool',
+        `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`,
+      );
     const result = this.check(tool, call.args);
-    if (!result.ok) return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
+    if (!result.ok)
+      return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
     const { args, facts, policy } = result.checked;
     const argsHash = hashArgs(args);
     const base = { decision: policy.decision, rule: policy.rule.id, risk: policy.risk.level, argsHash };
     if (policy.decision === 'deny') {
-      const ending = blocked(policy.rule.id, policy.explanation, policy.rule.source === 'guard' ? 'guard' : 'policy', ruleApprover(policy));
+      const ending = blocked(
+        policy.rule.id,
+        policy.explanation,
+        policy.rule.source === 'guard' ? 'guard' : 'policy',
+        ruleApprover(policy),
+      );
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
     // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
-    if (policy.decision === 'allow') return this.run(tool, args, caller, { ...base, call: { ...call, args } }, ruleApprover(policy), { checked: facts });
+    if (policy.decision === 'allow')
+      return this.run(tool, args, caller, { ...base, call: { ...call, args } }, ruleApprover(policy), {
+        checked: facts,
+      });
     const rejectedKey = rejectionKey(tool.name, tool.guarded?.command, facts, argsHash);
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
-      const reason = 'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
-      const ending: Ending = { envelope: { status: 'rejected', by: 'gate', reason, retry: false }, outcome: 'rejected', approver: 'none', reason };
+      const reason =
+        'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
+      const ending: Ending = {
+        envelope: { status: 'rejected', by: 'gate', reason, retry: false },
+        outcome: 'rejected',
+        approver: 'none',
+        reason,
+      };
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
-    if (this.o.grants.match(facts, policy.risk, caller)) return this.run(tool, args, caller, { ...base, call: { ...call, args } }, 'grant', { checked: facts });
+    if (this.o.grants.match(facts, policy.risk, caller))
+      return this.run(tool, args, caller, { ...base, call: { ...call, args } }, 'grant', { checked: facts });
     return this.askPerson(result.checked, call, caller, base);
   }
 
-  private async askPerson(checked: Checked, call: ToolCall, caller: Caller, base: RecordBase, reask = 0, note?: string): Promise<ToolResultEnvelope> {
+  private async askPerson(
+    checked: Checked,
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    reask = 0,
+    note?: string,
+  ): Promise<ToolResultEnvelope> {
     const { tool, args, facts, policy } = checked;
     const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000, {
       ...(tool.preview ? { preview: () => tool.preview?.(args) } : {}),
-      ...(tool.describeEffects ? { effects: () => (tool.describeEffects as NonNullable<AnyTool['describeEffects']>)(args) } : {}),
+      ...(tool.describeEffects
+        ? { effects: () => (tool.describeEffects as NonNullable<AnyTool['describeEffects']>)(args) }
+        : {}),
     });
     const request: ApprovalRequest = {
       id: randomUUID(),
@@ -264,7 +350,9 @@ export class Gate {
     try {
       outcome = caller.signal.aborted
         ? { kind: 'failed', code: 'task_cancelled', reason: 'The turn was cancelled.', waitMs: 0 }
-        : await this.broker.ask(request, review, () => this.audit({ ...call, args }, caller, { ...base, requestId: request.id }, 'none', 'requested'));
+        : await this.broker.ask(request, review, () =>
+            this.audit({ ...call, args }, caller, { ...base, requestId: request.id }, 'none', 'requested'),
+          );
     } finally {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
@@ -272,29 +360,63 @@ export class Gate {
     const withRequest = { ...base, call: { ...call, args }, requestId: request.id, waitMs: outcome.waitMs };
     const stop = endingWithoutRun(outcome);
     if (stop) {
-      if (outcome.kind === 'decided' && outcome.decision.kind === 'reject') this.rememberRejection(caller.taskId, rejectionKey(tool.name, tool.guarded?.command, facts, base.argsHash));
+      if (outcome.kind === 'decided' && outcome.decision.kind === 'reject')
+        this.rememberRejection(
+          caller.taskId,
+          rejectionKey(tool.name, tool.guarded?.command, facts, base.argsHash),
+        );
       this.auditBoth(withRequest.call, caller, withRequest, stop);
       return stop.envelope;
     }
-    if (outcome.kind !== 'decided' || !RUNNING_DECISIONS.has(outcome.decision.kind)) throw new Error(`no decision to run on (${outcome.kind})`);
+    if (outcome.kind !== 'decided' || !RUNNING_DECISIONS.has(outcome.decision.kind))
+      throw new Error(`no decision to run on (${outcome.kind})`);
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
     const answer = outcome.decision.kind === 'answer' ? outcome.decision.text : undefined;
     // Only a person's approval of this very card lifts the read-only mounts of the protected paths it listed.
-    const lift = approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit') ? protectedWrites(outcome.decision.kind === 'edit' ? (accepted?.facts ?? facts) : facts) : [];
+    const lift =
+      approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit')
+        ? protectedWrites(outcome.decision.kind === 'edit' ? (accepted?.facts ?? facts) : facts)
+        : [];
     // The token binds what the person approved: the arguments hashed when the request was made, or the accepted edit.
     const approvedHash = final.edited ? hashArgs(final.args) : base.argsHash;
-    const targetHash = final.edited && fileHash !== undefined && accepted ? await editedTargetHash(facts, accepted.facts, fileHash) : fileHash;
-    const envelope = await this.run(tool, final.args, caller, { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) }, approver, { ...(targetHash !== undefined ? { fileHash: targetHash } : {}), ...(answer !== undefined ? { answer } : {}), ...(lift.length > 0 ? { lift } : {}) });
+    const targetHash =
+      final.edited && fileHash !== undefined && accepted
+        ? await editedTargetHash(facts, accepted.facts, fileHash)
+        : fileHash;
+    const envelope = await this.run(
+      tool,
+      final.args,
+      caller,
+      { ...withRequest, argsHash: approvedHash, ...(final.edited ? { editedArgs: final.args } : {}) },
+      approver,
+      {
+        ...(targetHash !== undefined ? { fileHash: targetHash } : {}),
+        ...(answer !== undefined ? { answer } : {}),
+        ...(lift.length > 0 ? { lift } : {}),
+      },
+    );
     if (envelope.status === 'error' && envelope.reason?.startsWith('file_changed') && reask < MAX_REASKS) {
       const again = this.check(tool, final.args);
-      if (again.ok) return this.askPerson(again.checked, { ...call, args: final.args }, caller, { ...base, argsHash: hashArgs(final.args) }, reask + 1, 'The file changed since you approved; here is the new diff.');
+      if (again.ok)
+        return this.askPerson(
+          again.checked,
+          { ...call, args: final.args },
+          caller,
+          { ...base, argsHash: hashArgs(final.args) },
+          reask + 1,
+          'The file changed since you approved; here is the new diff.',
+        );
     }
     return envelope;
   }
 
-  private finalArgs(args: Record<string, unknown>, decision: Decision, acceptedEdit?: Record<string, unknown>): { args: Record<string, unknown>; edited: boolean } {
+  private finalArgs(
+    args: Record<string, unknown>,
+    decision: Decision,
+    acceptedEdit?: Record<string, unknown>,
+  ): { args: Record<string, unknown>; edited: boolean } {
     if (decision.kind === 'edit') {
       if (!acceptedEdit) throw new Error('an edit decision without an accepted edit');
       return { args: acceptedEdit, edited: canonicalJson(acceptedEdit) !== canonicalJson(args) };
@@ -315,10 +437,18 @@ export class Gate {
     });
   }
 
-  private reviewEdit(tool: AnyTool, edited: unknown): Exclude<EditReview, { kind: 'accept' }> | { kind: 'accept'; checked: Checked } {
+  private reviewEdit(
+    tool: AnyTool,
+    edited: unknown,
+  ): Exclude<EditReview, { kind: 'accept' }> | { kind: 'accept'; checked: Checked } {
     const result = this.check(tool, edited);
     if (!result.ok) return { kind: 'invalid', error: result.error };
-    if (result.checked.policy.decision === 'deny') return { kind: 'blocked', ruleId: result.checked.policy.rule.id, reason: result.checked.policy.explanation };
+    if (result.checked.policy.decision === 'deny')
+      return {
+        kind: 'blocked',
+        ruleId: result.checked.policy.rule.id,
+        reason: result.checked.policy.explanation,
+      };
     return { kind: 'accept', checked: result.checked };
   }
 
@@ -327,7 +457,14 @@ export class Gate {
    * `checked`: facts gathered in this same synchronous turn (nothing could change since), so the executor need
    * not gather them again; after any wait (a person deciding) it must.
    */
-  private async run(tool: AnyTool, args: Record<string, unknown>, caller: Caller, base: RecordBase & { call: ToolCall }, approver: Approver, extra: RunExtras = {}): Promise<ToolResultEnvelope> {
+  private async run(
+    tool: AnyTool,
+    args: Record<string, unknown>,
+    caller: Caller,
+    base: RecordBase & { call: ToolCall },
+    approver: Approver,
+    extra: RunExtras = {},
+  ): Promise<ToolResultEnvelope> {
     const { fileHash, answer, checked, lift } = extra;
     const argsHash = base.argsHash;
     // No audit line, no execution: the decision line is written whole before any effect, or nothing runs.
@@ -337,22 +474,47 @@ export class Gate {
       this.audit(base.call, caller, base, approver, ending);
       return ending.envelope;
     }
-    const token = this.mint.issue(fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash });
+    const token = this.mint.issue(
+      fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash },
+    );
     const { deps } = this.o;
-    const ctx: ToolContext = { root: deps.fence.root, fence: deps.fence, commands: deps.commands, sandbox: deps.sandbox, signal: caller.signal, agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId } };
+    const ctx: ToolContext = {
+      root: deps.fence.root,
+      fence: deps.fence,
+      commands: deps.commands,
+      sandbox: deps.sandbox,
+      signal: caller.signal,
+      agent: { id: caller.agentId, name: caller.agentName, taskId: caller.taskId },
+    };
     if (caller.recordPreImage) ctx.recordPreImage = caller.recordPreImage;
     if (caller.agents) ctx.agents = caller.agents;
     if (answer !== undefined) ctx.answer = answer;
     if (lift && approver === 'human') ctx.liftProtected = lift;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
     const ending = endingOfExecution(execution, approver);
-    this.audit(base.call, caller, execution.kind === 'ran' ? { ...base, durationMs: execution.durationMs } : base, approver, ending);
+    this.audit(
+      base.call,
+      caller,
+      execution.kind === 'ran' ? { ...base, durationMs: execution.durationMs } : base,
+      approver,
+      ending,
+    );
     return ending.envelope;
   }
 
   private refuse(call: ToolCall, caller: Caller, rule: string, reason: string): ToolResultEnvelope {
-    const ending: Ending = { envelope: { status: 'error', by: 'gate', reason, retry: true }, outcome: 'error', approver: 'none', reason };
-    this.auditBoth(call, caller, { decision: 'deny', rule, risk: 'low', argsHash: safeHash(call.args) }, ending);
+    const ending: Ending = {
+      envelope: { status: 'error', by: 'gate', reason, retry: true },
+      outcome: 'error',
+      approver: 'none',
+      reason,
+    };
+    this.auditBoth(
+      call,
+      caller,
+      { decision: 'deny', rule, risk: 'low', argsHash: safeHash(call.args) },
+      ending,
+    );
     return ending.envelope;
   }
 
@@ -369,7 +531,13 @@ export class Gate {
   }
 
   /** One audit line (see auditRecord). Contract: never throws; a sink that throws counts as a line not written. */
-  private audit(call: ToolCall, caller: Caller, base: RecordBase, approver: Approver, stage?: Ending | 'requested'): AuditWrite {
+  private audit(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    approver: Approver,
+    stage?: Ending | 'requested',
+  ): AuditWrite {
     try {
       return this.o.audit.append(auditRecord(this.o.sessionId, call, caller, base, approver, stage));
     } catch (err) {
@@ -380,4 +548,3 @@ export class Gate {
 
 /** `lift`: protected paths a person approved writing in this run (absolute, real). */
 type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts; lift?: string[] };
-

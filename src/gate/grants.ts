@@ -24,7 +24,10 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
   if (part) {
     const tokens = part.argv.slice(0, Math.min(2, part.argv.length));
     // Offered only when the grant would cover this very call: plain words, no redirect, no write target.
-    const exact = tokens.length > 0 && tokens.every((t) => PLAIN_TOKEN.test(t)) && partCoveredBy(part, { tokens, open: true });
+    const exact =
+      tokens.length > 0 &&
+      tokens.every((t) => PLAIN_TOKEN.test(t)) &&
+      partCoveredBy(part, { tokens, open: true });
     if (exact) options.push({ tool: facts.tool, match: { kind: 'command_prefix', tokens } });
   }
   const host = facts.url !== undefined ? hostOf(facts.url) : undefined;
@@ -34,9 +37,16 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
     const dir = firstPath.relative.split('/').slice(0, -1).join('/');
     if (dir) options.push({ tool: facts.tool, match: { kind: 'path_glob', glob: `${escapeGlob(dir)}/**` } });
   }
-  if (facts.mcpServer) options.push({ tool: facts.tool, match: { kind: 'tool' } }, { tool: `mcp__${facts.mcpServer}__*`, match: { kind: 'mcp_server', server: facts.mcpServer } });
+  if (facts.mcpServer)
+    options.push(
+      { tool: facts.tool, match: { kind: 'tool' } },
+      { tool: `mcp__${facts.mcpServer}__*`, match: { kind: 'mcp_server', server: facts.mcpServer } },
+    );
   else if (!command || command.kind === 'ok') options.push({ tool: facts.tool, match: { kind: 'tool' } });
-  const agents: GrantScope['agents'][] = [{ kind: 'agent', agentId: caller.agentId, agentName: caller.agentName }, { kind: 'all' }];
+  const agents: GrantScope['agents'][] = [
+    { kind: 'agent', agentId: caller.agentId, agentName: caller.agentName },
+    { kind: 'all' },
+  ];
   return options.flatMap((o) => agents.map((a) => describeScope(o.tool, o.match, a)));
 }
 
@@ -95,7 +105,11 @@ export class GrantStore {
 
   /** Drops every grant of an MCP server (its config changed or it restarted). */
   dropServer(server: string): void {
-    this.grants = this.grants.filter((g) => !(g.match.kind === 'mcp_server' && g.match.server === server) && !g.tool.startsWith(`mcp__${server}__`));
+    this.grants = this.grants.filter(
+      (g) =>
+        !(g.match.kind === 'mcp_server' && g.match.server === server) &&
+        !g.tool.startsWith(`mcp__${server}__`),
+    );
   }
 
   match(facts: CallFacts, risk: Risk, caller: GrantCaller): Grant | undefined {

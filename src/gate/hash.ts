@@ -11,7 +11,8 @@ export function canonicalJson(value: unknown): string {
 
 function write(value: unknown, key: string): string | undefined {
   let v = value;
-  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') v = (v as { toJSON: (k: string) => unknown }).toJSON(key);
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON: (k: string) => unknown }).toJSON(key);
   switch (typeof v) {
     case 'string':
       return JSON.stringify(v);
@@ -67,8 +68,10 @@ function byCodeUnit(a: string, b: string): number {
 }
 
 // One-shot hashing (Node >= 20.12) is about three times cheaper than createHash for short input.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex') => string }).hash;
-const sha256Hex = (data: string | Buffer): string => (oneShot ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex'));
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex') => string })
+  .hash;
+const sha256Hex = (data: string | Buffer): string =>
+  oneShot ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
 
 /** sha256 of the canonical JSON of a call's arguments (hex, 32 characters kept). */
 export function hashArgs(args: unknown): string {

@@ -10,7 +10,10 @@ const PREVIEW_LIMIT_BYTES = 5 * 1024 * 1024;
 export type Preview = { preview: ApprovalPreview; fileHash?: string };
 
 /** What a tool declares of its own card: its preview (a plan, a question) and the lines saying what it will do. */
-export type DeclaredPreview = { preview?: () => ApprovalPreview | undefined; effects?: () => Promise<string[]> };
+export type DeclaredPreview = {
+  preview?: () => ApprovalPreview | undefined;
+  effects?: () => Promise<string[]>;
+};
 
 /**
  * What the person sees before deciding: the diff of a write, the details of a command, or what the
@@ -19,14 +22,25 @@ export type DeclaredPreview = { preview?: () => ApprovalPreview | undefined; eff
  * Contract: an unreadable file previews as empty with its hash 'unreadable'; a declared preview that
  * throws rejects (the gate fails the call closed).
  */
-export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, declared: DeclaredPreview = {}): Promise<Preview> {
+export async function buildPreview(
+  facts: CallFacts,
+  defaultTimeoutMs: number,
+  declared: DeclaredPreview = {},
+): Promise<Preview> {
   const a = facts.args;
   if (facts.kind === 'write' && typeof a.content === 'string') {
     const target = facts.paths[0]?.verdict;
     if (target?.ok) {
       const before = await readExisting(target.path);
       return {
-        preview: { kind: 'diff', path: target.relative, before: before.text ?? '', after: a.content, isNew: before.text === undefined, ...(before.binary ? { binary: true as const } : {}) },
+        preview: {
+          kind: 'diff',
+          path: target.relative,
+          before: before.text ?? '',
+          after: a.content,
+          isNew: before.text === undefined,
+          ...(before.binary ? { binary: true as const } : {}),
+        },
         fileHash: before.hash,
       };
     }
@@ -41,7 +55,10 @@ export async function buildPreview(facts: CallFacts, defaultTimeoutMs: number, d
         timeoutMs: typeof a.timeout_ms === 'number' ? a.timeout_ms : defaultTimeoutMs,
         sandboxed: facts.sandboxed,
         parts: facts.command.parts.map((p) => p.text),
-        notes: facts.command.kind === 'cannot_judge' ? [facts.command.reason, ...facts.command.notes] : facts.command.notes,
+        notes:
+          facts.command.kind === 'cannot_judge'
+            ? [facts.command.reason, ...facts.command.notes]
+            : facts.command.notes,
         ...(facts.writes?.length ? { writes: facts.writes.map(shownWrite) } : {}),
       },
     };
@@ -76,10 +93,17 @@ export async function readExisting(path: string): Promise<{ text?: string; hash:
       case 'not-file':
         return { hash: 'not-a-file' };
       case 'too-large':
-        return { text: `(existing file of ${found.size} bytes is too large to preview)`, hash: `size:${found.size}:${found.mtimeMs}` };
+        return {
+          text: `(existing file of ${found.size} bytes is too large to preview)`,
+          hash: `size:${found.size}:${found.mtimeMs}`,
+        };
       case 'file':
         if (looksBinary(found.bytes)) {
-          return { text: `(binary file of ${formatBytes(found.size)}, not shown: the text below replaces all of it)`, hash: hashContent(found.bytes), binary: true };
+          return {
+            text: `(binary file of ${formatBytes(found.size)}, not shown: the text below replaces all of it)`,
+            hash: hashContent(found.bytes),
+            binary: true,
+          };
         }
         return { text: shownText(found.bytes), hash: hashContent(found.bytes) };
     }

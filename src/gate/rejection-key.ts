@@ -8,10 +8,17 @@ import { hashArgs } from './hash';
  * hash of its raw text: two texts it cannot read are not known to be the same.
  * Contract: pure; never throws for schema-valid arguments.
  */
-export function rejectionKey(tool: string, commandField: string | undefined, facts: CallFacts, argsHash: string): string {
+export function rejectionKey(
+  tool: string,
+  commandField: string | undefined,
+  facts: CallFacts,
+  argsHash: string,
+): string {
   const c = facts.command;
   if (!commandField || c?.kind !== 'ok') return `${tool}:${argsHash}`;
   const { [commandField]: _text, ...rest } = facts.args;
-  const parsed = c.parts.map((p) => (p.writes?.length ? { argv: p.argv, writes: p.writes } : { argv: p.argv }));
+  const parsed = c.parts.map((p) =>
+    p.writes?.length ? { argv: p.argv, writes: p.writes } : { argv: p.argv },
+  );
   return `${tool}:parsed:${hashArgs({ ...rest, [commandField]: parsed })}`;
 }

@@ -9,7 +9,11 @@ export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
   return tools.map((tool) => {
     let spec = cache.get(tool);
     if (!spec) {
-      spec = { name: tool.name, description: tool.description, parameters: tool.parameters ?? leanSchema(tool.schema) };
+      spec = {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters ?? leanSchema(tool.schema),
+      };
       cache.set(tool, spec);
     }
     return spec;
@@ -17,7 +21,18 @@ export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
 }
 
 // Validation-only keywords: the gate enforces them with zod, so the model need not read them.
-const VALIDATION_ONLY = new Set(['$schema', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern', 'additionalProperties', 'default']);
+const VALIDATION_ONLY = new Set([
+  '$schema',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'additionalProperties',
+  'default',
+]);
 
 /** JSON Schema of a zod schema, without keywords that only cost request size (see VALIDATION_ONLY). */
 function leanSchema(schema: z.ZodType): Record<string, unknown> {
@@ -27,7 +42,11 @@ function leanSchema(schema: z.ZodType): Record<string, unknown> {
 function strip(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strip);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([key]) => !VALIDATION_ONLY.has(key)).map(([key, value]) => [key, key === 'properties' ? stripProperties(value) : strip(value)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => !VALIDATION_ONLY.has(key))
+      .map(([key, value]) => [key, key === 'properties' ? stripProperties(value) : strip(value)]),
+  );
 }
 
 /** Property names are data, not keywords: a tool may have an argument called `pattern`. */

@@ -25,12 +25,18 @@ class IssuedToken implements ApprovalToken {
   }
 
   static redeem(token: ApprovalToken, mint: TokenMint, tool: string, argsHash: string): Redemption {
-    if (!(token instanceof IssuedToken) || token.#mint !== mint) return { ok: false, code: 'token_unknown', reason: 'No approval was issued for this call.' };
-    if (token.#spent) return { ok: false, code: 'token_reused', reason: 'This approval was already used once.' };
+    if (!(token instanceof IssuedToken) || token.#mint !== mint)
+      return { ok: false, code: 'token_unknown', reason: 'No approval was issued for this call.' };
+    if (token.#spent)
+      return { ok: false, code: 'token_reused', reason: 'This approval was already used once.' };
     token.#spent = true;
     const binding = token.#binding;
     if (binding.tool !== tool || binding.argsHash !== argsHash) {
-      return { ok: false, code: 'token_mismatch', reason: 'The arguments differ from the ones that were approved.' };
+      return {
+        ok: false,
+        code: 'token_mismatch',
+        reason: 'The arguments differ from the ones that were approved.',
+      };
     }
     return binding.fileHash === undefined ? { ok: true } : { ok: true, fileHash: binding.fileHash };
   }

@@ -16,7 +16,8 @@ export function findDemoAssetsDir(from: string = import.meta.url): string {
   for (let dir = start; ; dir = dirname(dir)) {
     const candidate = join(dir, 'assets', 'demo');
     if (existsSync(join(candidate, 'script.json'))) return candidate;
-    if (dirname(dir) === dir) throw new Error(`warden could not find assets/demo above ${start}; is the installation complete?`);
+    if (dirname(dir) === dir)
+      throw new Error(`warden could not find assets/demo above ${start}; is the installation complete?`);
   }
 }
 
@@ -32,6 +33,10 @@ export async function prepareDemoProject(targetParentDir: string = tmpdir()): Pr
   sweepStaleDemoScratch(targetParentDir);
   const scratch = await mkdtemp(join(targetParentDir, demoScratchPrefix()));
   const project = join(scratch, 'greet-demo');
-  await cp(join(findDemoAssetsDir(), 'project'), project, { recursive: true, errorOnExist: true, force: false });
+  await cp(join(findDemoAssetsDir(), 'project'), project, {
+    recursive: true,
+    errorOnExist: true,
+    force: false,
+  });
   return realpath(project);
 }

@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { abortedError, sleep } from './abort';
 import { findDemoAssetsDir } from './demo-assets';
 import { type DemoScript, loadDemoScript, pickDemoTurn } from './demo-script';
-import { type ModelClient, type ModelRequest, type ModelTurn, ModelError, type ToolCallRequest } from './types';
+import {
+  type ModelClient,
+  type ModelRequest,
+  type ModelTurn,
+  ModelError,
+  type ToolCallRequest,
+} from './types';
 
 export { prepareDemoProject } from './demo-assets';
 

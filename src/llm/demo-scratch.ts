@@ -37,7 +37,10 @@ export type SweepEffects = {
  * where anyone may plant a look-alike name or a symlink.
  * Contract: never throws; a folder that cannot be removed is left for the next start.
  */
-export function sweepStaleDemoScratch(parent: string, effects: SweepEffects = { alive: ownerAlive, uid: process.getuid?.() }): string[] {
+export function sweepStaleDemoScratch(
+  parent: string,
+  effects: SweepEffects = { alive: ownerAlive, uid: process.getuid?.() },
+): string[] {
   let names: string[];
   try {
     names = readdirSync(parent);

@@ -8,7 +8,10 @@ import { z } from 'zod';
 import type { ChatMessage, ToolSpec } from './types';
 
 const scriptedCall = z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) });
-const scriptedTurn = z.strictObject({ text: z.string().default(''), toolCalls: z.array(scriptedCall).default([]) });
+const scriptedTurn = z.strictObject({
+  text: z.string().default(''),
+  toolCalls: z.array(scriptedCall).default([]),
+});
 const conversation = z.strictObject({
   /** The agent that plays this conversation, for labels and ids. */
   agent: z.string().min(1),
@@ -18,7 +21,11 @@ const conversation = z.strictObject({
 });
 
 export const demoScriptSchema = z
-  .strictObject({ $comment: z.string().optional(), finalText: z.string().min(1), conversations: z.array(conversation).min(1) })
+  .strictObject({
+    $comment: z.string().optional(),
+    finalText: z.string().min(1),
+    conversations: z.array(conversation).min(1),
+  })
   .refine((s) => s.conversations.filter((c) => c.match === undefined).length === 1, {
     message: 'exactly one conversation (the main one) must have no `match`',
   });
@@ -40,7 +47,8 @@ export async function loadDemoScript(path: string): Promise<DemoScript> {
     throw new Error(`The demo script ${path} could not be read: ${(err as Error).message}`);
   }
   const parsed = demoScriptSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`The demo script ${path} is invalid: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success)
+    throw new Error(`The demo script ${path} is invalid: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
@@ -49,7 +57,11 @@ export async function loadDemoScript(path: string): Promise<DemoScript> {
  * a turn that calls a tool the request does not offer ends the conversation instead, because a
  * real model could not call it either.
  */
-export function pickDemoTurn(script: DemoScript, messages: readonly ChatMessage[], tools: readonly ToolSpec[]): DemoPick {
+export function pickDemoTurn(
+  script: DemoScript,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolSpec[],
+): DemoPick {
   const first = messages.find((m) => m.role === 'user')?.content ?? '';
   const chosen =
     script.conversations.find((c) => c.match !== undefined && first.includes(c.match)) ??

@@ -16,9 +16,11 @@ export type FailureContext = {
 };
 
 const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
-const times = (n: number): string => ['', 'once', 'twice', 'three times', 'four times', 'five times'][n] ?? `${n} times`;
+const times = (n: number): string =>
+  ['', 'once', 'twice', 'three times', 'four times', 'five times'][n] ?? `${n} times`;
 const tries = (n: number): string => (n === 1 ? '' : ` after ${n} attempts`);
-const calls = (n: number): string => (n === 0 ? 'nothing was run' : n === 1 ? 'its tool call was not run' : `its ${n} tool calls were not run`);
+const calls = (n: number): string =>
+  n === 0 ? 'nothing was run' : n === 1 ? 'its tool call was not run' : `its ${n} tool calls were not run`;
 
 const IDLE_HINT = 'raise streamIdleTimeoutSec in config.json if the server is just slow';
 
@@ -41,7 +43,10 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
       'turn_timeout',
     );
   }
-  if (ctx.midStream && (f.kind === 'network' || f.kind === 'idle' || f.kind === 'stream_error' || f.kind === 'truncated')) {
+  if (
+    ctx.midStream &&
+    (f.kind === 'network' || f.kind === 'idle' || f.kind === 'stream_error' || f.kind === 'truncated')
+  ) {
     const why =
       f.kind === 'idle'
         ? `the idle timer fired: nothing arrived for ${duration(f.afterMs)} (streamIdleTimeoutSec)`
@@ -55,7 +60,10 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
   }
   switch (f.kind) {
     case 'idle':
-      return new ModelError(`${at} ${idleClause(f)}${tries(ctx.attempts)}; check that it is running and the model is loaded, or ${IDLE_HINT}.`, 'idle_timeout');
+      return new ModelError(
+        `${at} ${idleClause(f)}${tries(ctx.attempts)}; check that it is running and the model is loaded, or ${IDLE_HINT}.`,
+        'idle_timeout',
+      );
     case 'truncated':
       return new ModelError(
         `${at} ended its answer before it was complete (no finish_reason and no [DONE])${tries(ctx.attempts)}; ${calls(f.toolCalls)}. Try again, or check a proxy between warden and the server.`,
@@ -67,7 +75,10 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
         'network',
       );
     case 'stream_error':
-      return new ModelError(`${at} reported an error while streaming${tries(ctx.attempts)}: ${f.detail}`, 'http');
+      return new ModelError(
+        `${at} reported an error while streaming${tries(ctx.attempts)}: ${f.detail}`,
+        'http',
+      );
     case 'no_tool_support':
       return new ModelError(
         `The model "${ctx.model}" at ${ctx.baseUrl} does not support tool calls (${f.detail}); warden needs a model with tool (function) calling — choose another with WARDEN_MODEL.`,
@@ -95,11 +106,19 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
  * The notice shown when a failed attempt is about to be retried, or undefined when the retry is
  * quick and routine (a short backoff after a 500): the person hears about waits they would notice.
  */
-export function retryNotice(f: Failure, ctx: { baseUrl: string; attempt: number; of: number; delayMs: number }): string | undefined {
+export function retryNotice(
+  f: Failure,
+  ctx: { baseUrl: string; attempt: number; of: number; delayMs: number },
+): string | undefined {
   const next = `trying again (attempt ${ctx.attempt + 1} of ${ctx.of})`;
   if (f.kind === 'idle') return `The model server at ${ctx.baseUrl} ${idleClause(f)}; ${next}.`;
   if (ctx.delayMs < 2000) return undefined;
-  const what = f.kind === 'http' ? `answered ${f.status}` : f.kind === 'truncated' ? 'ended its answer early' : 'could not be reached';
+  const what =
+    f.kind === 'http'
+      ? `answered ${f.status}`
+      : f.kind === 'truncated'
+        ? 'ended its answer early'
+        : 'could not be reached';
   return `The model server at ${ctx.baseUrl} ${what}; ${next} in ${duration(ctx.delayMs)}.`;
 }
 

@@ -23,7 +23,8 @@ export type Failure =
   | { kind: 'context_length'; detail: string }
   | { kind: 'bad_response'; detail: string };
 
-const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
+const NETWORK_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_\w+)$/;
 // Kept tight on purpose: a schema error that merely mentions a function must not read as "no tools".
 const NO_TOOLS = new RegExp(
   [
@@ -79,7 +80,8 @@ const short = (s: string): string => (s.length > 240 ? `${s.slice(0, 237)}…` :
 export function classifyError(err: unknown, body?: string): Failure {
   if (err instanceof APIUserAbortError) return { kind: 'aborted' };
   // Only the package's own header timeout, set far beyond ours; a connection problem all the same.
-  if (err instanceof APIConnectionTimeoutError) return { kind: 'network', detail: 'the connection timed out' };
+  if (err instanceof APIConnectionTimeoutError)
+    return { kind: 'network', detail: 'the connection timed out' };
   const code = networkCode(err);
   if (code) return { kind: 'network', detail: code };
   if (err instanceof APIConnectionError) return { kind: 'network', detail: short(err.message) };
@@ -92,15 +94,18 @@ export function classifyError(err: unknown, body?: string): Failure {
       return { kind: 'stream_error', detail };
     }
     const status = err.status;
-    if (status >= 400 && status < 500 && STREAM_OPTIONS.test(detail)) return { kind: 'stream_options_rejected', detail };
+    if (status >= 400 && status < 500 && STREAM_OPTIONS.test(detail))
+      return { kind: 'stream_options_rejected', detail };
     if (CONTEXT.test(codeText)) return { kind: 'context_length', detail };
     if (NO_TOOLS.test(detail)) return { kind: 'no_tool_support', detail };
     const retryAfterMs = err.headers ? parseRetryAfter((n) => err.headers?.get(n)) : undefined;
     return { kind: 'http', status, detail, ...(retryAfterMs !== undefined && { retryAfterMs }) };
   }
-  if (err instanceof SyntaxError) return { kind: 'bad_response', detail: short(`unreadable chunk: ${err.message}`) };
+  if (err instanceof SyntaxError)
+    return { kind: 'bad_response', detail: short(`unreadable chunk: ${err.message}`) };
   const message = err instanceof Error ? err.message : String(err);
-  if (/terminated|socket|fetch failed|network/i.test(message)) return { kind: 'network', detail: short(message) };
+  if (/terminated|socket|fetch failed|network/i.test(message))
+    return { kind: 'network', detail: short(message) };
   return { kind: 'bad_response', detail: short(message) };
 }
 
@@ -108,7 +113,11 @@ export function classifyError(err: unknown, body?: string): Failure {
 export function attemptFailureOf(f: Failure): AttemptFailure | undefined {
   switch (f.kind) {
     case 'http':
-      return { kind: 'http', status: f.status, ...(f.retryAfterMs !== undefined && { retryAfterMs: f.retryAfterMs }) };
+      return {
+        kind: 'http',
+        status: f.status,
+        ...(f.retryAfterMs !== undefined && { retryAfterMs: f.retryAfterMs }),
+      };
     case 'network':
     case 'stream_error':
     case 'truncated':

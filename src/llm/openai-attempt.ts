@@ -25,14 +25,20 @@ export type AttemptSettings = {
   fetch?: typeof fetch;
 };
 
-export type AttemptResult = { kind: 'ok'; turn: ModelTurn } | { kind: 'failed'; failure: Failure; delivered: boolean };
+export type AttemptResult =
+  | { kind: 'ok'; turn: ModelTurn }
+  | { kind: 'failed'; failure: Failure; delivered: boolean };
 
 /**
  * Runs one attempt. `signal` is the turn's: the person's cancel or the turn deadline.
  * Contract: resolves with a result for every failure of the server; rethrows only what `onText`
  * threw (the caller's own bug, never retried).
  */
-export async function runAttempt(request: ModelRequest, signal: AbortSignal, s: AttemptSettings): Promise<AttemptResult> {
+export async function runAttempt(
+  request: ModelRequest,
+  signal: AbortSignal,
+  s: AttemptSettings,
+): Promise<AttemptResult> {
   const controller = new AbortController();
   const stopOnAbort = () => controller.abort();
   signal.addEventListener('abort', stopOnAbort, { once: true });
@@ -54,18 +60,32 @@ export async function runAttempt(request: ModelRequest, signal: AbortSignal, s: 
     const body = response.body;
     if (response.ok && body && /application\/json/i.test(response.headers.get('content-type') ?? '')) {
       // A server that ignores `stream: true` answers one completion: pass it on as a single event.
-      const whole = (await new Response(tapEventStream(body, (n) => watch.bytes(n)).stream).text()).replace(/\r?\n/g, ' ');
+      const whole = (await new Response(tapEventStream(body, (n) => watch.bytes(n)).stream).text()).replace(
+        /\r?\n/g,
+        ' ',
+      );
       sawDone = () => true;
-      return new Response(`data: ${whole}\n\ndata: [DONE]\n\n`, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+      return new Response(`data: ${whole}\n\ndata: [DONE]\n\n`, {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+      });
     }
     if (response.ok && body) {
       const tap = tapEventStream(body, (n) => watch.bytes(n));
       sawDone = tap.sawDone;
-      return new Response(tap.stream, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(tap.stream, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     }
     if (response.ok) return response;
     errorBody = await response.text().catch(() => undefined);
-    return new Response(errorBody ?? null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(errorBody ?? null, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
   const client = new OpenAI({
     apiKey: s.apiKey || 'not-needed',
@@ -88,7 +108,12 @@ export async function runAttempt(request: ModelRequest, signal: AbortSignal, s: 
     return undefined;
   };
   // The body is encoded here, from cached pieces; the package sends it as given.
-  const body = s.encoder.encode({ model: s.model, messages: request.messages, tools: request.tools, includeUsage: s.includeUsage });
+  const body = s.encoder.encode({
+    model: s.model,
+    messages: request.messages,
+    tools: request.tools,
+    includeUsage: s.includeUsage,
+  });
   try {
     const stream = await client.chat.completions.create(
       { model: s.model, messages: [], stream: true },
@@ -110,10 +135,16 @@ export async function runAttempt(request: ModelRequest, signal: AbortSignal, s: 
     // The package ends the iteration quietly when its signal aborts.
     const stop = stopped();
     if (stop) return { kind: 'failed', failure: stop, delivered };
-    if (assembler.chunks === 0) return { kind: 'failed', failure: { kind: 'bad_response', detail: 'the stream carried no chunks' }, delivered };
+    if (assembler.chunks === 0)
+      return {
+        kind: 'failed',
+        failure: { kind: 'bad_response', detail: 'the stream carried no chunks' },
+        delivered,
+      };
     const turn = assembler.finish();
     // Neither a finish_reason nor [DONE]: the connection ended mid-answer; its tool calls may be cut.
-    if (turn.finishReason === null && !sawDone()) return { kind: 'failed', failure: { kind: 'truncated', toolCalls: turn.toolCalls.length }, delivered };
+    if (turn.finishReason === null && !sawDone())
+      return { kind: 'failed', failure: { kind: 'truncated', toolCalls: turn.toolCalls.length }, delivered };
     return { kind: 'ok', turn };
   } catch (err) {
     if (callbackError) throw callbackError.error;

@@ -56,7 +56,10 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     ...options.retry,
     ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
   };
-  const idleMs = Math.min(MAX_TIMER_MS, options.idleTimeoutMs ?? options.firstByteTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const idleMs = Math.min(
+    MAX_TIMER_MS,
+    options.idleTimeoutMs ?? options.firstByteTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+  );
   const turnMs = Math.min(MAX_TIMER_MS, options.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS);
   const encoder = createRequestBodyEncoder();
   let includeUsage = options.includeUsage ?? true;
@@ -97,7 +100,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
           attempts -= 1;
           continue;
         }
-        if (failure.kind === 'aborted' || delivered) throw toModelError(failure, { ...ctx, attempts, midStream: delivered });
+        if (failure.kind === 'aborted' || delivered)
+          throw toModelError(failure, { ...ctx, attempts, midStream: delivered });
         const slow = failure.kind === 'idle' || failure.kind === 'truncated';
         const retryable = attemptFailureOf(failure);
         const decision = !retryable
@@ -105,14 +109,21 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
           : slow && slowRetries >= policy.maxTimeoutRetries
             ? ({ kind: 'stop', reason: 'exhausted' } as const)
             : nextRetry(policy, retries, retryable, options.random);
-        if (!decision || decision.kind === 'stop') throw toModelError(failure, { ...ctx, attempts, stop: decision?.reason });
+        if (!decision || decision.kind === 'stop')
+          throw toModelError(failure, { ...ctx, attempts, stop: decision?.reason });
         retries += 1;
         if (slow) slowRetries += 1;
-        notify(request, failure, { baseUrl, attempt: attempts, of: policy.maxRetries + 1, delayMs: decision.delayMs });
+        notify(request, failure, {
+          baseUrl,
+          attempt: attempts,
+          of: policy.maxRetries + 1,
+          delayMs: decision.delayMs,
+        });
         await sleep(decision.delayMs, turn.signal);
       }
     } catch (err) {
-      if (turn.expired() && !request.signal.aborted) throw toModelError({ kind: 'deadline', afterMs: turnMs }, { ...ctx, attempts, midStream: shown });
+      if (turn.expired() && !request.signal.aborted)
+        throw toModelError({ kind: 'deadline', afterMs: turnMs }, { ...ctx, attempts, midStream: shown });
       throw err;
     } finally {
       turn.dispose();
@@ -133,7 +144,10 @@ function notify(request: ModelRequest, failure: Failure, ctx: Parameters<typeof 
 }
 
 /** A signal that aborts when the caller's does or when `ms` have passed; `expired` tells which. */
-function turnSignal(outer: AbortSignal, ms: number): { signal: AbortSignal; expired: () => boolean; dispose: () => void } {
+function turnSignal(
+  outer: AbortSignal,
+  ms: number,
+): { signal: AbortSignal; expired: () => boolean; dispose: () => void } {
   const controller = new AbortController();
   let expired = false;
   const onAbort = () => controller.abort();

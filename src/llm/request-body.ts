@@ -9,7 +9,12 @@ import type { ChatMessage, ToolSpec } from './types';
 
 export type RequestBodyEncoder = {
   /** Contract: the UTF-8 bytes of JSON.stringify of the same request, as long as no sent message is mutated afterwards. */
-  encode(request: { model: string; messages: readonly ChatMessage[]; tools: readonly ToolSpec[]; includeUsage: boolean }): Uint8Array;
+  encode(request: {
+    model: string;
+    messages: readonly ChatMessage[];
+    tools: readonly ToolSpec[];
+    includeUsage: boolean;
+  }): Uint8Array;
 };
 
 const COMMA = Buffer.from(',');
@@ -18,7 +23,8 @@ const COMMA = Buffer.from(',');
 export function toWire(m: ChatMessage): ChatCompletionMessageParam {
   if (m.role !== 'assistant') return m;
   // OpenAI rejects an empty tool_calls array, and some servers reject a null content without one.
-  if (m.tool_calls && m.tool_calls.length > 0) return { role: 'assistant', content: m.content, tool_calls: m.tool_calls };
+  if (m.tool_calls && m.tool_calls.length > 0)
+    return { role: 'assistant', content: m.content, tool_calls: m.tool_calls };
   return { role: 'assistant', content: m.content ?? '' };
 }
 
@@ -50,7 +56,11 @@ export function createRequestBodyEncoder(): RequestBodyEncoder {
         parts.push(once(m, () => toWire(m)));
       });
       parts.push(Buffer.from(']'));
-      if (tools.length > 0) parts.push(Buffer.from(',"tools":'), once(tools, () => tools.map(toolParam)));
+      if (tools.length > 0)
+        parts.push(
+          Buffer.from(',"tools":'),
+          once(tools, () => tools.map(toolParam)),
+        );
       parts.push(Buffer.from(includeUsage ? ',"stream_options":{"include_usage":true}}' : '}'));
       return Buffer.concat(parts);
     },

@@ -55,7 +55,8 @@ export function nextRetry(
   if (!isRetryable(failure)) return { kind: 'stop', reason: 'not_retryable' };
   if (retriesDone >= policy.maxRetries) return { kind: 'stop', reason: 'exhausted' };
   if (failure.kind === 'http' && failure.retryAfterMs !== undefined) {
-    if (failure.retryAfterMs > policy.maxRetryAfterMs) return { kind: 'stop', reason: 'retry_after_too_long' };
+    if (failure.retryAfterMs > policy.maxRetryAfterMs)
+      return { kind: 'stop', reason: 'retry_after_too_long' };
     return { kind: 'retry', delayMs: Math.max(0, Math.round(failure.retryAfterMs)) };
   }
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retriesDone);

@@ -102,7 +102,9 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
         // Reasoning models think for minutes before any text; their thoughts are progress, not shown.
         if (str(delta?.reasoning_content) || str(delta?.reasoning)) progress = true;
         const calls = delta?.tool_calls;
-        if (Array.isArray(calls)) for (const call of calls) if (record(call) && pushToolCall(record(call) as Record<string, unknown>)) progress = true;
+        if (Array.isArray(calls))
+          for (const call of calls)
+            if (record(call) && pushToolCall(record(call) as Record<string, unknown>)) progress = true;
         const reason = str(choice.finish_reason);
         if (reason) {
           finishReason = reason;
@@ -117,7 +119,11 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
         .filter((s) => s.name !== '' || s.args !== '')
         .map((s) => {
           if (!s.id) s.id = newId();
-          return { id: s.id, type: 'function', function: { name: s.name, arguments: s.args.trim() === '' ? '{}' : s.args } };
+          return {
+            id: s.id,
+            type: 'function',
+            function: { name: s.name, arguments: s.args.trim() === '' ? '{}' : s.args },
+          };
         });
       return { text, toolCalls, usage, finishReason };
     },

@@ -34,7 +34,10 @@ const MAX_LIST_PAGES = 100;
  * Tools come back unvalidated so one malformed tool cannot hide the others.
  * Contract: on any failure the server process is gone before the promise rejects.
  */
-export async function openConnection(config: McpServerConfig, options: OpenOptions): Promise<{ connection: McpConnection; tools: unknown[] }> {
+export async function openConnection(
+  config: McpServerConfig,
+  options: OpenOptions,
+): Promise<{ connection: McpConnection; tools: unknown[] }> {
   const transport = createTransport(config);
   if (transport instanceof StdioClientTransport) transport.stderr?.on('data', options.onStderr);
   const client = new Client({ name: 'warden', version: '0.1.0' }, { capabilities: {} });
@@ -82,7 +85,13 @@ export async function openConnection(config: McpServerConfig, options: OpenOptio
 
 function createTransport(config: McpServerConfig): AnyTransport {
   if (isStdioConfig(config)) {
-    return new StdioClientTransport({ command: config.command, args: config.args ?? [], env: config.env, cwd: config.cwd, stderr: 'pipe' });
+    return new StdioClientTransport({
+      command: config.command,
+      args: config.args ?? [],
+      env: config.env,
+      cwd: config.cwd,
+      stderr: 'pipe',
+    });
   }
   const requestInit = { headers: config.headers ?? {} };
   if (config.type === 'sse') return new SSEClientTransport(new URL(config.url), { requestInit });
@@ -94,7 +103,11 @@ async function listTools(client: Client, timeout: number): Promise<unknown[]> {
   const all: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, listPage, { timeout });
+    const result = await client.request(
+      { method: 'tools/list', params: cursor ? { cursor } : {} },
+      listPage,
+      { timeout },
+    );
     all.push(...result.tools);
     cursor = result.nextCursor;
     if (!cursor) break;
@@ -104,7 +117,10 @@ async function listTools(client: Client, timeout: number): Promise<unknown[]> {
 
 function withDeadline<T>(work: Promise<T>, timeoutMs: number, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start within ${timeoutMs / 1000} s.`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`The server did not start within ${timeoutMs / 1000} s.`)),
+      timeoutMs,
+    );
     const onAbort = () => reject(new Error('The start was abandoned.'));
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });

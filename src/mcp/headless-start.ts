@@ -15,7 +15,11 @@ type ServerLine = CoreState['mcp'][number];
  * each server from `status()`.
  * Contract: never rejects; resolves within about `timeoutMs`; one line per configured server.
  */
-export async function awaitMcpServers(started: Promise<void>, status: () => readonly ServerLine[], timeoutMs: number = HEADLESS_MCP_WAIT_MS): Promise<string[]> {
+export async function awaitMcpServers(
+  started: Promise<void>,
+  status: () => readonly ServerLine[],
+  timeoutMs: number = HEADLESS_MCP_WAIT_MS,
+): Promise<string[]> {
   if (status().length === 0) return [];
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
@@ -31,8 +35,10 @@ export async function awaitMcpServers(started: Promise<void>, status: () => read
 
 function describe(s: ServerLine, waitedMs: number): string {
   const name = `MCP server "${s.name}"`;
-  if (s.status === 'ready') return `${name}: ready, ${s.tools} tool${s.tools === 1 ? '' : 's'} offered to the model.`;
-  if (s.status === 'failed') return `${name}: not started, its tools are not offered: ${s.error ?? 'no reason given'}`;
+  if (s.status === 'ready')
+    return `${name}: ready, ${s.tools} tool${s.tools === 1 ? '' : 's'} offered to the model.`;
+  if (s.status === 'failed')
+    return `${name}: not started, its tools are not offered: ${s.error ?? 'no reason given'}`;
   const waited = waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 1000)} s`;
   return `${name}: still starting after ${waited}; its tools are not offered to this run.`;
 }

@@ -69,7 +69,16 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
       .filter(([, config]) => config.disabled !== true)
       .map(([name, config]): [string, Entry] => [
         name,
-        { name, config, state: 'starting', warnings: [], tools: [], stderr: createStderrTail(), generation: 0, inFlight: new Map() },
+        {
+          name,
+          config,
+          state: 'starting',
+          warnings: [],
+          tools: [],
+          stderr: createStderrTail(),
+          generation: 0,
+          inFlight: new Map(),
+        },
       ]),
   );
   const byPrefix = new Map<string, string>();
@@ -77,7 +86,8 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     const prefix = mcpToolPrefix(e.name);
     const first = byPrefix.get(prefix);
     if (first === undefined) byPrefix.set(prefix, e.name);
-    else e.conflict = `Not started: its tools would be named ${prefix}*, like those of server "${first}"; rename one of them.`;
+    else
+      e.conflict = `Not started: its tools would be named ${prefix}*, like those of server "${first}"; rename one of them.`;
   }
 
   const statusOf = (e: Entry): McpServerStatus => ({
@@ -118,20 +128,30 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     emit(e);
     const run = (async () => {
       try {
-        const opened = await openConnection(e.config, { timeoutMs: startTimeoutMs, signal: attempt.signal, onStderr: (c) => e.stderr.push(c) });
+        const opened = await openConnection(e.config, {
+          timeoutMs: startTimeoutMs,
+          signal: attempt.signal,
+          onStderr: (c) => e.stderr.push(c),
+        });
         if (closed || generation !== e.generation) return void (await opened.connection.close());
         const { connection } = opened;
         // Executors look the connection up per call, so tools listed before a restart keep working after it.
-        const built = buildMcpTools(e.name, opened.tools, (tool, args, signal) => callTool(e, tool, args, signal));
+        const built = buildMcpTools(e.name, opened.tools, (tool, args, signal) =>
+          callTool(e, tool, args, signal),
+        );
         Object.assign(e, { connection, tools: built.tools, warnings: built.warnings, state: 'ready' });
         emit(e);
         connection.onClose((intentional) => {
           if (intentional || e.connection !== connection) return;
           const during = [...new Set(e.inFlight.values())];
-          fail(e, `The server exited unexpectedly${during.length > 0 ? ` during a call to ${during.join(', ')}` : ''}.${lastLine(e)}`);
+          fail(
+            e,
+            `The server exited unexpectedly${during.length > 0 ? ` during a call to ${during.join(', ')}` : ''}.${lastLine(e)}`,
+          );
         });
       } catch (err) {
-        if (generation === e.generation && !closed) fail(e, `${err instanceof Error ? err.message : String(err)}${lastLine(e)}`);
+        if (generation === e.generation && !closed)
+          fail(e, `${err instanceof Error ? err.message : String(err)}${lastLine(e)}`);
       }
     })();
     e.pending = run;
@@ -140,24 +160,47 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     if (e.attempt === attempt) e.attempt = undefined;
   }
 
-  async function callTool(e: Entry, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutput> {
+  async function callTool(
+    e: Entry,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolOutput> {
     const connection = e.connection;
     if (!connection || e.state !== 'ready' || connection.closed) {
-      return { ok: false, error: `MCP server "${e.name}" is not running${e.error ? ` (${e.error})` : ''}; a person can restart it.` };
+      return {
+        ok: false,
+        error: `MCP server "${e.name}" is not running${e.error ? ` (${e.error})` : ''}; a person can restart it.`,
+      };
     }
     const id = ++callIds;
     e.inFlight.set(id, tool);
     try {
-      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: callTimeoutMs, resetTimeoutOnProgress: true });
+      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: callTimeoutMs,
+        resetTimeoutOnProgress: true,
+      });
       return formatToolResult(result);
     } catch (err) {
-      if (signal.aborted) return { ok: false, error: `The call to ${tool} on MCP server "${e.name}" was cancelled.` };
+      if (signal.aborted)
+        return { ok: false, error: `The call to ${tool} on MCP server "${e.name}" was cancelled.` };
       if (connection.closed || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
-        if (e.connection !== connection) return { ok: false, error: `MCP server "${e.name}" was restarted or stopped while running ${tool}; the call did not complete.` };
+        if (e.connection !== connection)
+          return {
+            ok: false,
+            error: `MCP server "${e.name}" was restarted or stopped while running ${tool}; the call did not complete.`,
+          };
         if (stateOf(e) !== 'failed') fail(e, `The server exited during a call to ${tool}.${lastLine(e)}`);
-        return { ok: false, error: `MCP server "${e.name}" stopped while running ${tool}; the call did not complete and the server is now marked failed.${lastLine(e)}` };
+        return {
+          ok: false,
+          error: `MCP server "${e.name}" stopped while running ${tool}; the call did not complete and the server is now marked failed.${lastLine(e)}`,
+        };
       }
-      return { ok: false, error: `MCP tool ${tool} on server "${e.name}" failed: ${err instanceof Error ? err.message : String(err)}` };
+      return {
+        ok: false,
+        error: `MCP tool ${tool} on server "${e.name}" failed: ${err instanceof Error ? err.message : String(err)}`,
+      };
     } finally {
       e.inFlight.delete(id);
     }

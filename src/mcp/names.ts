@@ -12,7 +12,10 @@ const MAX_SERVER_PART = 40;
  * at most 40 characters, so `mcp__<server>__<tool>` always splits at the first double underscore.
  */
 export function sanitizeServerName(name: string): string {
-  const clean = name.replace(/[^a-zA-Z0-9-]+/g, '_').replace(/_+/g, '_').replace(/^_|_$/g, '');
+  const clean = name
+    .replace(/[^a-zA-Z0-9-]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '');
   if (!/[a-zA-Z0-9]/.test(clean)) return `server-${shortHash(name)}`;
   if (clean.length <= MAX_SERVER_PART) return clean;
   return `${clean.slice(0, MAX_SERVER_PART - 9).replace(/_+$/, '')}-${shortHash(name)}`;

@@ -15,12 +15,16 @@ export function formatToolResult(result: unknown, maxChars = MCP_MAX_OUTPUT_CHAR
   const record = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
   const parts = Array.isArray(record.content) ? (record.content as Part[]) : [];
   const pieces = parts.map(describePart).filter((p) => p !== '');
-  if (pieces.length === 0 && record.structuredContent !== undefined) pieces.push(JSON.stringify(record.structuredContent, null, 2));
+  if (pieces.length === 0 && record.structuredContent !== undefined)
+    pieces.push(JSON.stringify(record.structuredContent, null, 2));
   const text = pieces.join('\n');
   const capped = capText(text, maxChars);
-  const shown = capped.cut > 0 ? `${capped.text}\n\n[Cut: ${capped.cut} more characters not shown.]` : capped.text;
-  if (record.isError === true) return { ok: false, error: shown || 'The MCP tool reported an error without a message.' };
-  const data = record.structuredContent !== undefined ? { structuredContent: record.structuredContent } : undefined;
+  const shown =
+    capped.cut > 0 ? `${capped.text}\n\n[Cut: ${capped.cut} more characters not shown.]` : capped.text;
+  if (record.isError === true)
+    return { ok: false, error: shown || 'The MCP tool reported an error without a message.' };
+  const data =
+    record.structuredContent !== undefined ? { structuredContent: record.structuredContent } : undefined;
   return { ok: true, output: shown === '' ? '(no output)' : shown, ...(data ? { data } : {}) };
 }
 
@@ -32,7 +36,9 @@ function describePart(part: Part): string {
     case 'audio':
       return `[${part.type}: ${str(part.mimeType) || 'unknown type'}, ${base64Bytes(part.data)} bytes]`;
     case 'resource': {
-      const res = (typeof part.resource === 'object' && part.resource !== null ? part.resource : {}) as Record<string, unknown>;
+      const res = (
+        typeof part.resource === 'object' && part.resource !== null ? part.resource : {}
+      ) as Record<string, unknown>;
       const label = `${str(res.uri) || 'unnamed'}${res.mimeType ? ` (${str(res.mimeType)})` : ''}`;
       if (typeof res.text === 'string') return `[resource: ${label}]\n${res.text}`;
       return `[resource: ${label}, ${base64Bytes(res.blob)} bytes]`;

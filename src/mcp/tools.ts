@@ -3,7 +3,11 @@ import type { AnyTool, ToolOutput } from '../tools/types';
 import { mcpToolName } from './names';
 
 /** Calls one tool on the server by its own (unsanitised) name. */
-export type McpToolCaller = (tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolOutput>;
+export type McpToolCaller = (
+  tool: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<ToolOutput>;
 
 const MAX_DESCRIPTION = 2_000;
 
@@ -19,25 +23,35 @@ const descriptor = z.looseObject({
  * Contract: never throws; a tool with a malformed description or an unusable schema is skipped
  * and named in `warnings`.
  */
-export function buildMcpTools(server: string, remote: unknown[], call: McpToolCaller): { tools: AnyTool[]; warnings: string[] } {
+export function buildMcpTools(
+  server: string,
+  remote: unknown[],
+  call: McpToolCaller,
+): { tools: AnyTool[]; warnings: string[] } {
   const tools: AnyTool[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
   for (const raw of remote) {
     const parsed = descriptor.safeParse(raw);
     if (!parsed.success) {
-      warnings.push(`Skipped a tool from MCP server "${server}" with a malformed description (${nameOf(raw)}).`);
+      warnings.push(
+        `Skipped a tool from MCP server "${server}" with a malformed description (${nameOf(raw)}).`,
+      );
       continue;
     }
     const { name: remoteName, description, inputSchema } = parsed.data;
     const name = mcpToolName(server, remoteName);
     if (seen.has(name)) {
-      warnings.push(`Skipped tool "${remoteName}" from MCP server "${server}": its name collides with another tool as ${name}.`);
+      warnings.push(
+        `Skipped tool "${remoteName}" from MCP server "${server}": its name collides with another tool as ${name}.`,
+      );
       continue;
     }
     const schema = schemaFrom(inputSchema);
     if ('error' in schema) {
-      warnings.push(`Skipped tool "${remoteName}" from MCP server "${server}": its input schema is invalid (${schema.error}).`);
+      warnings.push(
+        `Skipped tool "${remoteName}" from MCP server "${server}": its input schema is invalid (${schema.error}).`,
+      );
       continue;
     }
     seen.add(name);
@@ -56,7 +70,8 @@ export function buildMcpTools(server: string, remote: unknown[], call: McpToolCa
 }
 
 function schemaFrom(inputSchema: Record<string, unknown>): { zod: z.ZodType } | { error: string } {
-  if (inputSchema.type !== 'object') return { error: `its type is ${JSON.stringify(inputSchema.type)}, not "object"` };
+  if (inputSchema.type !== 'object')
+    return { error: `its type is ${JSON.stringify(inputSchema.type)}, not "object"` };
   try {
     return { zod: z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]) };
   } catch (err) {

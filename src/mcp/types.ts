@@ -8,7 +8,12 @@ export type McpStdioServerConfig = {
   disabled?: boolean;
 };
 /** A server already running somewhere, reached over streamable HTTP (or legacy SSE with `type: 'sse'`). */
-export type McpHttpServerConfig = { type?: 'http' | 'sse'; url: string; headers?: Record<string, string>; disabled?: boolean };
+export type McpHttpServerConfig = {
+  type?: 'http' | 'sse';
+  url: string;
+  headers?: Record<string, string>;
+  disabled?: boolean;
+};
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 export type McpServerState = 'starting' | 'ready' | 'failed';

@@ -19,8 +19,10 @@ export function compileBoundedGlob(glob: string): CompiledPattern {
 
 /** Why a glob cannot be used, or undefined. Contract: never throws. */
 export function globProblem(glob: string): string | undefined {
-  if (glob.startsWith('!')) return 'a leading "!" (negation) is not supported; write a deny or ask rule instead';
-  if (/[?*+@!]\(/.test(glob)) return 'extglob patterns such as +(…) or @(…) are not supported; use {a,b} instead';
+  if (glob.startsWith('!'))
+    return 'a leading "!" (negation) is not supported; write a deny or ask rule instead';
+  if (/[?*+@!]\(/.test(glob))
+    return 'extglob patterns such as +(…) or @(…) are not supported; use {a,b} instead';
   let depth = 0;
   let inClass = false;
   for (let i = 0; i < glob.length; i++) {
@@ -75,7 +77,13 @@ function fastPath(glob: string): PatternTest | undefined {
     const name = body(3, -3);
     return (s) => s === name || s.startsWith(`${name}/`) || s.endsWith(`/${name}`) || s.includes(`/${name}/`);
   }
-  if (glob.startsWith('**/') && glob.endsWith('*') && !glob.endsWith('**') && !GLOB_CHARS.test(body(3, -1)) && !body(3).includes('/')) {
+  if (
+    glob.startsWith('**/') &&
+    glob.endsWith('*') &&
+    !glob.endsWith('**') &&
+    !GLOB_CHARS.test(body(3, -1)) &&
+    !body(3).includes('/')
+  ) {
     const prefix = body(3, -1);
     return (s) => {
       const name = s.slice(s.lastIndexOf('/') + 1);
@@ -124,7 +132,9 @@ function segmentSource(segment: string): string {
       i = end;
     } else if (c === '{') {
       const end = braceEnd(segment, i);
-      out += `(?:${splitTopLevel(segment.slice(i + 1, end)).map(segmentSource).join('|')})`;
+      out += `(?:${splitTopLevel(segment.slice(i + 1, end))
+        .map(segmentSource)
+        .join('|')})`;
       i = end;
     } else {
       out += escape(c);
@@ -143,7 +153,9 @@ function classEnd(s: string, open: number): number {
 
 function classSource(inner: string): string {
   const negated = inner.startsWith('!') || inner.startsWith('^');
-  const body = (negated ? inner.slice(1) : inner).replace(/\\(.)/g, (_, ch: string) => `\\x{${ch.codePointAt(0)?.toString(16)}}`).replace(/[[\]]/g, '\\$&');
+  const body = (negated ? inner.slice(1) : inner)
+    .replace(/\\(.)/g, (_, ch: string) => `\\x{${ch.codePointAt(0)?.toString(16)}}`)
+    .replace(/[[\]]/g, '\\$&');
   return negated ? `[^/${body}]` : `[${body}]`;
 }
 

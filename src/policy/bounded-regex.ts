@@ -28,7 +28,8 @@ function re2(): Re2Class {
  * Contract: never throws.
  */
 export function compileBoundedRegex(pattern: string): CompiledPattern {
-  if (pattern.length > MAX_PATTERN_LENGTH) return { ok: false, error: `longer than ${MAX_PATTERN_LENGTH} characters` };
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return { ok: false, error: `longer than ${MAX_PATTERN_LENGTH} characters` };
   try {
     const re = new (re2())(pattern, 'u');
     return { ok: true, test: (input) => re.test(input) };
@@ -36,7 +37,10 @@ export function compileBoundedRegex(pattern: string): CompiledPattern {
     const message = (err as Error).message ?? String(err);
     // re2-wasm says "Invalid regular expression: /p/u: <why>"; keep the why.
     const why = message.replace(/^Invalid regular expression: \/.*\/u: /s, '');
-    return { ok: false, error: `not a valid regular expression for the linear-time engine (${why}); back-references and look-around are not supported` };
+    return {
+      ok: false,
+      error: `not a valid regular expression for the linear-time engine (${why}); back-references and look-around are not supported`,
+    };
   }
 }
 

@@ -1,7 +1,12 @@
 import type { CallFacts } from './facts';
 import type { LoadedRule } from './rules';
 
-const builtin = (tool: string, decision: LoadedRule['decision'], message: string, name = tool): LoadedRule => ({
+const builtin = (
+  tool: string,
+  decision: LoadedRule['decision'],
+  message: string,
+  name = tool,
+): LoadedRule => ({
   id: `default-${decision}-${name}`,
   source: 'builtin',
   tool,
@@ -18,7 +23,7 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
   // What goes out names a host; the person decides per domain (approve-all for a domain is offered).
   builtin('web_fetch', 'ask', 'fetching a web page sends its address out, so it asks once per domain'),
   builtin('web_search', 'ask', 'a web search sends the query to the search provider, so it asks'),
-  builtin('spawn_agents', 'allow', "starting sub-agents is allowed; each of their calls passes the gate"),
+  builtin('spawn_agents', 'allow', 'starting sub-agents is allowed; each of their calls passes the gate'),
   builtin('update_plan', 'allow', 'ticking off plan steps is allowed'),
   builtin('write_file', 'ask', 'writing a file asks by default'),
   builtin('execute_command', 'ask', 'running a command asks by default'),
@@ -31,10 +36,20 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
 ];
 
 /** Reading a credential file asks, whichever read tool does it (issue 9 §4). */
-export const SECRET_READ_RULE: LoadedRule = builtin('*', 'ask', 'reading a credential file sends its content to the model, so a person decides', 'secret-read');
+export const SECRET_READ_RULE: LoadedRule = builtin(
+  '*',
+  'ask',
+  'reading a credential file sends its content to the model, so a person decides',
+  'secret-read',
+);
 
 /** A read-only command inside the sandbox runs like read_file (issue 10 §5). */
-export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin('execute_command', 'allow', 'a read-only command runs freely inside the sandbox', 'read-only-command');
+export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin(
+  'execute_command',
+  'allow',
+  'a read-only command runs freely inside the sandbox',
+  'read-only-command',
+);
 
 /**
  * Whether a command only reads, as far as anyone can tell: the guard judged every part (`ok`),

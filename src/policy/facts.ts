@@ -45,10 +45,21 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     const value = args[field];
     return { field, verdict: deps.fence.check(typeof value === 'string' ? value : '.') };
   });
-  const facts: CallFacts = { tool: tool.name, kind: tool.kind, args, paths, sandboxed: deps.sandbox.kind !== 'none' };
+  const facts: CallFacts = {
+    tool: tool.name,
+    kind: tool.kind,
+    args,
+    paths,
+    sandboxed: deps.sandbox.kind !== 'none',
+  };
   if (g.command && typeof args[g.command] === 'string') {
     facts.command = deps.commands.judge(args[g.command] as string);
-    const writes = commandWrites(facts.command, paths.find((p) => p.field === 'cwd')?.verdict, deps.fence, facts.sandboxed);
+    const writes = commandWrites(
+      facts.command,
+      paths.find((p) => p.field === 'cwd')?.verdict,
+      deps.fence,
+      facts.sandboxed,
+    );
     if (writes.length > 0) facts.writes = writes;
     const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
     if (named) facts.secret = named;
@@ -65,7 +76,8 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
   if (g.maxBytes) {
     const value = args[g.maxBytes.field];
     const bytes = typeof value === 'string' ? Buffer.byteLength(value) : 0;
-    if (bytes > g.maxBytes.bytes) facts.oversize = { field: g.maxBytes.field, bytes, limit: g.maxBytes.bytes };
+    if (bytes > g.maxBytes.bytes)
+      facts.oversize = { field: g.maxBytes.field, bytes, limit: g.maxBytes.bytes };
   }
   if (tool.interactive) facts.interactive = true;
   if (tool.autoEditable) facts.autoEditable = true;
@@ -84,7 +96,12 @@ const SANDBOX_SCRATCH = /^\/(tmp|dev)(\/|$)/;
 const MARK = '\u0000';
 
 /** The command's write targets through the fence; relative ones from the command's cwd inside the project. */
-function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fence: PathFence, sandboxed: boolean): WriteFact[] {
+function commandWrites(
+  verdict: CommandVerdict,
+  cwd: PathVerdict | undefined,
+  fence: PathFence,
+  sandboxed: boolean,
+): WriteFact[] {
   const base = cwd?.ok ? cwd.relative : '';
   const seen = new Set<string>();
   const out: WriteFact[] = [];
@@ -94,13 +111,18 @@ function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fe
       seen.add(target);
       if (target.includes(MARK)) {
         const shown = target.replaceAll(MARK, '');
-        out.push({ target, dynamic: true, verdict: { ok: false, ruleId: 'path-invalid', reason: `${shown} is only known at run time.` } });
+        out.push({
+          target,
+          dynamic: true,
+          verdict: { ok: false, ruleId: 'path-invalid', reason: `${shown} is only known at run time.` },
+        });
         continue;
       }
       const path = posix.isAbsolute(target) || base === '' ? target : posix.join(base, target);
       const checked = fence.check(path);
       // Normalised first: `/tmp/../home/x` is not scratch. Inside the project, the fence's answer stands.
-      const scratch = sandboxed && !checked.ok && posix.isAbsolute(target) && SANDBOX_SCRATCH.test(posix.normalize(target));
+      const scratch =
+        sandboxed && !checked.ok && posix.isAbsolute(target) && SANDBOX_SCRATCH.test(posix.normalize(target));
       out.push(scratch ? { target, verdict: checked, scratch: true } : { target, verdict: checked });
     }
   }
@@ -112,12 +134,20 @@ function commandWrites(verdict: CommandVerdict, cwd: PathVerdict | undefined, fe
  * fence places outside the project, from the command's cwd. A word that is not a path at all (`-n`,
  * `{print $1}`) resolves inside and passes; a link inside the project that leads out does not.
  */
-function wordOutside(verdict: CommandVerdict, cwd: PathVerdict | undefined, fence: PathFence): string | undefined {
+function wordOutside(
+  verdict: CommandVerdict,
+  cwd: PathVerdict | undefined,
+  fence: PathFence,
+): string | undefined {
   const base = cwd?.ok ? cwd.relative : '';
   const seen = new Set<string>();
   for (const part of verdict.parts) {
     for (const word of part.argv.slice(1)) {
-      const value = word.startsWith('-') ? (word.startsWith('--') && word.includes('=') ? word.slice(word.indexOf('=') + 1) : '') : word;
+      const value = word.startsWith('-')
+        ? word.startsWith('--') && word.includes('=')
+          ? word.slice(word.indexOf('=') + 1)
+          : ''
+        : word;
       if (value === '' || value.includes(MARK) || seen.has(value)) continue;
       seen.add(value);
       const path = posix.isAbsolute(value) || base === '' ? value : posix.join(base, value);

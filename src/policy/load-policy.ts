@@ -31,7 +31,11 @@ export function policyFiles(home: string, root: string): { user: string; project
  * rules count only when `trusted`; otherwise they come back in `held`.
  * Contract: never throws; a broken file is an error naming the file and the field — never ignored.
  */
-export async function loadPolicyRules(home: string, root: string, options: LoadPolicyOptions = {}): Promise<PolicyLoad> {
+export async function loadPolicyRules(
+  home: string,
+  root: string,
+  options: LoadPolicyOptions = {},
+): Promise<PolicyLoad> {
   return loadPolicyRulesSync(home, root, options);
 }
 
@@ -40,17 +44,24 @@ export function loadPolicyRulesSync(home: string, root: string, options: LoadPol
   const userFile = policyFiles(home, root).user;
   const user = readRegularFile(userFile, USER_FILE_CAP);
   if (user.kind === 'refused') return { ok: false, error: `${userFile}: cannot be read (${user.reason})` };
-  if (user.kind === 'ok' && user.truncated) return { ok: false, error: `${userFile}: larger than ${USER_FILE_CAP / 1024} KB` };
-  const userRules = user.kind === 'ok' ? parsePolicyText(userFile, user.text, 'user') : { ok: true as const, rules: [] };
+  if (user.kind === 'ok' && user.truncated)
+    return { ok: false, error: `${userFile}: larger than ${USER_FILE_CAP / 1024} KB` };
+  const userRules =
+    user.kind === 'ok' ? parsePolicyText(userFile, user.text, 'user') : { ok: true as const, rules: [] };
   if (!userRules.ok) return userRules;
 
   const snapshot = options.project ?? readProjectSnapshot(root, home);
   const file = snapshot.policy;
   if (file.kind === 'error') return { ok: false, error: file.error };
-  const projectRules = file.kind === 'ok' ? parsePolicyText(file.path, file.text, 'project') : { ok: true as const, rules: [] };
+  const projectRules =
+    file.kind === 'ok' ? parsePolicyText(file.path, file.text, 'project') : { ok: true as const, rules: [] };
   if (!projectRules.ok) return projectRules;
   const held = options.trusted ? [] : projectRules.rules.filter(loosens);
-  return { ok: true, rules: [...userRules.rules, ...projectRules.rules.filter((r) => !held.includes(r))], held };
+  return {
+    ok: true,
+    rules: [...userRules.rules, ...projectRules.rules.filter((r) => !held.includes(r))],
+    held,
+  };
 }
 
 /** Whether a project rule would loosen the gate (an allow); ask and deny only tighten. */
@@ -64,7 +75,11 @@ export function loosens(rule: Pick<PolicyRule, 'decision'>): boolean {
  * could freeze the gate is refused at load, naming the file, the rule and the field.
  * Contract: never throws.
  */
-export function parsePolicyText(file: string, text: string, source: 'user' | 'project'): { ok: true; rules: LoadedRule[] } | { ok: false; error: string } {
+export function parsePolicyText(
+  file: string,
+  text: string,
+  source: 'user' | 'project',
+): { ok: true; rules: LoadedRule[] } | { ok: false; error: string } {
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -77,7 +92,8 @@ export function parsePolicyText(file: string, text: string, source: 'user' | 'pr
   for (const [i, rule] of parsed.data.rules.entries()) {
     const id = rule.id ?? `${source}#${i + 1}`;
     const problem = patternProblem(rule);
-    if (problem) return { ok: false, error: `${file}: rules.${i}.${problem.field} (rule ${id}): ${problem.error}` };
+    if (problem)
+      return { ok: false, error: `${file}: rules.${i}.${problem.field} (rule ${id}): ${problem.error}` };
     rules.push({ ...rule, id, source, file });
   }
   return { ok: true, rules };
@@ -87,7 +103,8 @@ export function parsePolicyText(file: string, text: string, source: 'user' | 'pr
 function patternProblem(rule: PolicyRule): { field: string; error: string } | undefined {
   const patterns: [string, CompiledPattern][] = [['tool', compileBoundedGlob(rule.tool)]];
   if (rule.when?.path !== undefined) patterns.push(['when.path', compileBoundedGlob(rule.when.path)]);
-  for (const [field, pattern] of Object.entries(rule.when?.regex ?? {})) patterns.push([`when.regex.${field}`, compileBoundedRegex(pattern)]);
+  for (const [field, pattern] of Object.entries(rule.when?.regex ?? {}))
+    patterns.push([`when.regex.${field}`, compileBoundedRegex(pattern)]);
   for (const [field, compiled] of patterns) if (!compiled.ok) return { field, error: compiled.error };
   return undefined;
 }

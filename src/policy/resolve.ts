@@ -25,7 +25,12 @@ export function resolvePolicy(facts: CallFacts, ctx: PolicyContext): PolicyResul
   const risk = assessRisk(facts);
   const denial = hardGuardDenial(facts);
   if (denial) {
-    return { decision: 'deny', rule: { id: denial.ruleId, source: 'guard' }, risk: { level: 'high', reasons: [denial.reason] }, explanation: denial.reason };
+    return {
+      decision: 'deny',
+      rule: { id: denial.ruleId, source: 'guard' },
+      risk: { level: 'high', reasons: [denial.reason] },
+      explanation: denial.reason,
+    };
   }
   const rule = pickRule(facts, ctx.rules);
   if (rule.risk) risk.level = maxRisk(risk.level, rule.risk);
@@ -72,7 +77,8 @@ function rulesForTool(rules: readonly LoadedRule[], tool: string): readonly Load
 
 function sameRules(index: ToolIndex, rules: readonly LoadedRule[]): boolean {
   if (index.rules.length !== rules.length) return false;
-  for (let i = 0; i < rules.length; i++) if (index.rules[i] !== rules[i] || index.tools[i] !== rules[i]?.tool) return false;
+  for (let i = 0; i < rules.length; i++)
+    if (index.rules[i] !== rules[i] || index.tools[i] !== rules[i]?.tool) return false;
   return true;
 }
 
@@ -81,15 +87,30 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
   // Talking to the person (plans, questions, sub-agents) changes nothing by itself.
   const mutating = facts.kind === 'write' || facts.kind === 'execute';
   if (mode === 'plan' && mutating) {
-    return { ...base, decision: 'deny', rule: { id: 'mode-plan', source: 'mode' }, explanation: 'Plan mode is read-only: propose a plan instead of changing anything.' };
+    return {
+      ...base,
+      decision: 'deny',
+      rule: { id: 'mode-plan', source: 'mode' },
+      explanation: 'Plan mode is read-only: propose a plan instead of changing anything.',
+    };
   }
   // Protected paths always reach a person, whatever a rule or mode allows.
   if (guarded && mutating) {
-    return base.decision === 'allow' ? { ...base, decision: 'ask', explanation: `${base.explanation} ${guarded} is protected, so a person decides.` } : base;
+    return base.decision === 'allow'
+      ? {
+          ...base,
+          decision: 'ask',
+          explanation: `${base.explanation} ${guarded} is protected, so a person decides.`,
+        }
+      : base;
   }
   // A credential file's content would leave with the next request: a person sees that first, always.
   if (facts.secret !== undefined && base.decision === 'allow') {
-    return { ...base, decision: 'ask', explanation: `${base.explanation} ${facts.secret} holds credentials, so a person decides.` };
+    return {
+      ...base,
+      decision: 'ask',
+      explanation: `${base.explanation} ${facts.secret} holds credentials, so a person decides.`,
+    };
   }
   // Modes relax only the built-in asks: an ask rule the person wrote still asks.
   if (base.decision !== 'ask' || base.rule.source !== 'builtin') return base;
@@ -97,14 +118,30 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
     return { ...base, explanation: `${base.explanation} High risk still asks in auto-edit mode.` };
   }
   if (mode === 'auto-edit' && facts.autoEditable) {
-    return { ...base, decision: 'allow', rule: { id: 'mode-auto-edit', source: 'mode' }, explanation: 'auto-edit mode allows writes inside the project.' };
+    return {
+      ...base,
+      decision: 'allow',
+      rule: { id: 'mode-auto-edit', source: 'mode' },
+      explanation: 'auto-edit mode allows writes inside the project.',
+    };
   }
   if (mode === 'auto') {
-    if (base.risk.level === 'high') return { ...base, explanation: `${base.explanation} High risk still asks in auto mode.` };
-    if (facts.command && !facts.sandboxed) return { ...base, explanation: `${base.explanation} Without a sandbox every command asks.` };
+    if (base.risk.level === 'high')
+      return { ...base, explanation: `${base.explanation} High risk still asks in auto mode.` };
+    if (facts.command && !facts.sandboxed)
+      return { ...base, explanation: `${base.explanation} Without a sandbox every command asks.` };
     // MCP tools are opaque: only a rule the person wrote (or their approve-all) lets one run unasked.
-    if (facts.mcpServer) return { ...base, explanation: `${base.explanation} warden cannot see what an MCP tool does, so auto mode asks too.` };
-    return { ...base, decision: 'allow', rule: { id: 'mode-auto', source: 'mode' }, explanation: 'auto mode allows what would ask, below high risk.' };
+    if (facts.mcpServer)
+      return {
+        ...base,
+        explanation: `${base.explanation} warden cannot see what an MCP tool does, so auto mode asks too.`,
+      };
+    return {
+      ...base,
+      decision: 'allow',
+      rule: { id: 'mode-auto', source: 'mode' },
+      explanation: 'auto mode allows what would ask, below high risk.',
+    };
   }
   return base;
 }

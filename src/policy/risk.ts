@@ -21,8 +21,13 @@ export function assessRisk(facts: CallFacts): Risk {
   // The base level; everything below only raises it (a read-only command must not lower a protected path).
   // Plain statements rather than a helper closure: this runs on every gated call.
   // Every part must agree with the verdict: a label is never trusted further than its parts.
-  const readOnlyCommand = command?.kind === 'ok' && command.readOnly && writes.length === 0 && command.parts.every((p) => p.readOnly && !p.destructive && !p.writes?.length);
-  let level: RiskLevel = facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
+  const readOnlyCommand =
+    command?.kind === 'ok' &&
+    command.readOnly &&
+    writes.length === 0 &&
+    command.parts.every((p) => p.readOnly && !p.destructive && !p.writes?.length);
+  let level: RiskLevel =
+    facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
   const guarded = protectedArgument(facts);
   if (guarded && facts.kind !== 'read') {
     level = 'high';
@@ -51,15 +56,19 @@ export function assessRisk(facts: CallFacts): Risk {
   // write_file replaces a binary file with text only when asked to (replace_binary), and that is never routine.
   if (facts.kind === 'write' && facts.args.replace_binary === true) {
     level = 'high';
-    reasons.push('replaces a binary file with text (replace_binary): the old content is not shown and is lost');
+    reasons.push(
+      'replaces a binary file with text (replace_binary): the old content is not shown and is lost',
+    );
   }
   if (facts.readsOutside !== undefined) reasons.push(`reads ${facts.readsOutside}, outside the project`);
   if (facts.command && !facts.sandboxed) {
     level = maxRisk(level, 'medium');
     reasons.push('runs without a sandbox');
   }
-  if (facts.mcpServer) reasons.push(`a tool of the MCP server ${facts.mcpServer}: warden cannot see what it does`);
-  if (facts.kind === 'execute' && !facts.command && !facts.mcpServer) reasons.push('changes files or runs code');
+  if (facts.mcpServer)
+    reasons.push(`a tool of the MCP server ${facts.mcpServer}: warden cannot see what it does`);
+  if (facts.kind === 'execute' && !facts.command && !facts.mcpServer)
+    reasons.push('changes files or runs code');
   return { level, reasons };
 }
 
@@ -70,8 +79,11 @@ function protectedArgument(facts: CallFacts): string | undefined {
 }
 
 function writeReason(w: WriteFact): { high: boolean; text: string } {
-  if (w.dynamic) return { high: true, text: `writes ${w.target.replaceAll('\u0000', '')}, a path only known at run time` };
-  if (w.scratch) return { high: false, text: `writes ${w.target} (private to the sandbox, gone after the run)` };
-  if (w.verdict.ok && w.verdict.protectedBy) return { high: true, text: `writes the protected path ${w.verdict.relative}` };
+  if (w.dynamic)
+    return { high: true, text: `writes ${w.target.replaceAll('\u0000', '')}, a path only known at run time` };
+  if (w.scratch)
+    return { high: false, text: `writes ${w.target} (private to the sandbox, gone after the run)` };
+  if (w.verdict.ok && w.verdict.protectedBy)
+    return { high: true, text: `writes the protected path ${w.verdict.relative}` };
   return { high: false, text: `writes ${w.verdict.ok ? w.verdict.relative || '.' : w.target}` };
 }

@@ -38,7 +38,10 @@ export function parseCommandPrefix(prefix: string): CommandPattern {
 }
 
 /** Whole-token prefix match of one part's argv. */
-export function argvMatchesPrefix(argv: readonly string[], prefix: { tokens: string[]; open: boolean }): boolean {
+export function argvMatchesPrefix(
+  argv: readonly string[],
+  prefix: { tokens: string[]; open: boolean },
+): boolean {
   if (argv.length < prefix.tokens.length) return false;
   if (!prefix.open && argv.length !== prefix.tokens.length) return false;
   for (let i = 0; i < prefix.tokens.length; i++) if (prefix.tokens[i] !== argv[i]) return false;

@@ -14,7 +14,9 @@ export const RuleWhenSchema = z
     /** Domain glob for web_fetch (`*.github.com`). */
     domain: z.string().min(1).optional(),
   })
-  .refine((w) => Object.values(w).some((v) => v !== undefined), { message: 'when needs at least one matcher' });
+  .refine((w) => Object.values(w).some((v) => v !== undefined), {
+    message: 'when needs at least one matcher',
+  });
 
 export const RuleSchema = z.strictObject({
   id: z.string().min(1).optional(),

@@ -7,7 +7,12 @@ import { PolicyFileSchema, type PolicyRule, RuleSchema } from './rules';
  * Appends a rule (a saved grant) to the project's or the user's policy file, keeping what is there.
  * Contract: never throws; refuses to touch a file that does not validate.
  */
-export async function saveRule(root: string | undefined, home: string, target: 'project' | 'user', rule: PolicyRule): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
+export async function saveRule(
+  root: string | undefined,
+  home: string,
+  target: 'project' | 'user',
+  rule: PolicyRule,
+): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
   const files = policyFiles(home, root ?? '.');
   const file = target === 'project' ? files.project : files.user;
   try {
@@ -16,7 +21,8 @@ export async function saveRule(root: string | undefined, home: string, target: '
     try {
       current = PolicyFileSchema.parse(JSON.parse(await readFile(file, 'utf8')));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, error: `${file} is not a valid policy file; fix it before saving rules to it.` };
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        return { ok: false, error: `${file} is not a valid policy file; fix it before saving rules to it.` };
     }
     current.rules.push(checked);
     await mkdir(dirname(file), { recursive: true });

@@ -25,4 +25,10 @@ export type GuardedArgs = {
  * `interactive`: a conversation with the person (a question, a plan): it always asks, in every mode,
  * and no grant covers it. `autoEditable`: a write the auto-edit mode may allow inside the project.
  */
-export type ToolProfile = { name: string; kind: ToolKind; guarded?: GuardedArgs; interactive?: boolean; autoEditable?: boolean };
+export type ToolProfile = {
+  name: string;
+  kind: ToolKind;
+  guarded?: GuardedArgs;
+  interactive?: boolean;
+  autoEditable?: boolean;
+};

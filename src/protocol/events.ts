@@ -9,7 +9,13 @@ import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './sta
  * (the stream ended with no finish_reason and no [DONE]; its tool calls did not run),
  * `context_window`, `max_steps`, or `model_error` (any other failure of the model server).
  */
-export type TurnStop = 'idle_timeout' | 'turn_timeout' | 'truncated' | 'context_window' | 'max_steps' | 'model_error';
+export type TurnStop =
+  | 'idle_timeout'
+  | 'turn_timeout'
+  | 'truncated'
+  | 'context_window'
+  | 'max_steps'
+  | 'model_error';
 
 /** Everything the core tells the UI; each `CoreCommand` names the event that answers it. */
 export type CoreEvent =
@@ -39,4 +45,3 @@ export type CoreEvent =
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }
   | { type: 'error'; message: string };
-

@@ -33,9 +33,14 @@ export type TranscriptEntry =
 
 export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
 
-
 /** One place policy rules were loaded from, as the core reports it for /policy. `held`: rules kept back (untrusted project). */
-export type PolicySourceInfo = { source: RuleSource; path?: string; rules: number; error?: string; held?: number };
+export type PolicySourceInfo = {
+  source: RuleSource;
+  path?: string;
+  rules: number;
+  error?: string;
+  held?: number;
+};
 
 /** One rule or setting of a project's `.warden` files that would loosen the gate. */
 export type LooseningItem = { kind: 'rule' | 'setting'; file: string; text: string };
@@ -78,4 +83,3 @@ export type CoreState = {
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
 };
-

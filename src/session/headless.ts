@@ -14,7 +14,13 @@ export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.Writabl
  * Contract: resolves with the exit code (src/exit.ts) — 0 done and every change ran; 1 failed;
  * 3 a change was refused or failed; 4 the audit log could not be written; 128 + n after signal n.
  */
-export async function runHeadless(session: Session, prompt: string, options: { json: boolean }, rawIo: HeadlessIo, signals?: ExitSignals): Promise<number> {
+export async function runHeadless(
+  session: Session,
+  prompt: string,
+  options: { json: boolean },
+  rawIo: HeadlessIo,
+  signals?: ExitSignals,
+): Promise<number> {
   // Model text, tool reasons and errors are untrusted: every write is made terminal-safe here.
   const io = guardIo(rawIo, options.json ? 'json' : 'text');
   const notRun: string[] = [];
@@ -23,32 +29,59 @@ export async function runHeadless(session: Session, prompt: string, options: { j
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.type === 'error') io.stderr.write(`warden: ${event.message}\n`);
     // A call refused for want of an audit line is covered by the one audit line below.
-    else if (event.type === 'tool_finished' && event.result.status !== 'executed' && !event.result.reason?.startsWith('audit_unavailable')) io.stderr.write(`warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`);
-    if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool)) notRun.push(event.tool);
+    else if (
+      event.type === 'tool_finished' &&
+      event.result.status !== 'executed' &&
+      !event.result.reason?.startsWith('audit_unavailable')
+    )
+      io.stderr.write(
+        `warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`,
+      );
+    if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool))
+      notRun.push(event.tool);
     // The core says so with an error notice; its state carries the details.
     if (event.type === 'notice' && event.level === 'error' && auditProblem === undefined) {
       const down = session.client.snapshot().auditUnavailable;
       if (down) {
         auditProblem = down.error;
-        io.stderr.write(`warden: the audit log cannot be written (${down.error}); nothing runs without it, so the run stops (audit_unavailable).\n`);
+        io.stderr.write(
+          `warden: the audit log cannot be written (${down.error}); nothing runs without it, so the run stops (audit_unavailable).\n`,
+        );
         session.client.send({ type: 'cancel' });
       }
     }
   });
   const detachSignals = signals?.on((signal) => {
-    io.stderr.write(`warden: ${signal}: cancelling the turn, stopping its commands and recording the outcome.\n`);
+    io.stderr.write(
+      `warden: ${signal}: cancelling the turn, stopping its commands and recording the outcome.\n`,
+    );
     session.client.send({ type: 'cancel' });
   });
   try {
     // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
-    for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp)) io.stderr.write(`warden: ${line}\n`);
+    for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp))
+      io.stderr.write(`warden: ${line}\n`);
     const result = await session.run(prompt);
     const signal = signals?.received;
-    const code = signal ? SIGNAL_EXIT_CODES[signal] : auditProblem !== undefined ? EXIT.auditUnavailable : result.status !== 'done' ? EXIT.failed : notRun.length > 0 ? EXIT.changesRefused : EXIT.ok;
-    if (options.json) io.stdout.write(`${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`);
+    const code = signal
+      ? SIGNAL_EXIT_CODES[signal]
+      : auditProblem !== undefined
+        ? EXIT.auditUnavailable
+        : result.status !== 'done'
+          ? EXIT.failed
+          : notRun.length > 0
+            ? EXIT.changesRefused
+            : EXIT.ok;
+    if (options.json)
+      io.stdout.write(
+        `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,
+      );
     else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
     else io.stderr.write(`warden: ${result.text}\n`);
-    if (!options.json && code === EXIT.changesRefused) io.stderr.write(`warden: ${notRun.length} change${notRun.length === 1 ? '' : 's'} did not run (${[...new Set(notRun)].join(', ')}); exit code 3.\n`);
+    if (!options.json && code === EXIT.changesRefused)
+      io.stderr.write(
+        `warden: ${notRun.length} change${notRun.length === 1 ? '' : 's'} did not run (${[...new Set(notRun)].join(', ')}); exit code 3.\n`,
+      );
     return code;
   } finally {
     unsubscribe();

@@ -104,7 +104,8 @@ export class SessionCommands {
         if (!d.hub.cancel()) this.notice('info', 'Nothing is running.');
         return;
       case 'set_mode':
-        if (!MODES.includes(c.mode)) return this.notice('warn', `Unknown mode ${String(c.mode)}; use one of ${MODES.join(', ')}.`);
+        if (!MODES.includes(c.mode))
+          return this.notice('warn', `Unknown mode ${String(c.mode)}; use one of ${MODES.join(', ')}.`);
         d.setMode(c.mode);
         return this.notice('info', `Mode: ${c.mode}.`);
       case 'revoke_grant': {
@@ -150,10 +151,25 @@ export class SessionCommands {
   /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */
   private async undo(turns: number): Promise<void> {
     const result = await this.d.gate.intercept(
-      { id: `undo-${Date.now()}`, tool: this.d.undoTool, args: { turns }, why: 'You asked to undo with /undo.' },
-      { agentId: 'user', agentName: 'you', taskId: `undo-${Date.now()}`, signal: new AbortController().signal },
+      {
+        id: `undo-${Date.now()}`,
+        tool: this.d.undoTool,
+        args: { turns },
+        why: 'You asked to undo with /undo.',
+      },
+      {
+        agentId: 'user',
+        agentName: 'you',
+        taskId: `undo-${Date.now()}`,
+        signal: new AbortController().signal,
+      },
     );
-    this.notice(result.status === 'executed' ? 'info' : 'warn', result.status === 'executed' ? (result.output ?? 'Reverted.') : `Undo ${result.status}: ${result.reason ?? ''}`);
+    this.notice(
+      result.status === 'executed' ? 'info' : 'warn',
+      result.status === 'executed'
+        ? (result.output ?? 'Reverted.')
+        : `Undo ${result.status}: ${result.reason ?? ''}`,
+    );
   }
 
   private async saveGrant(grantId: string, target: 'project' | 'user'): Promise<void> {

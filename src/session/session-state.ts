@@ -6,8 +6,20 @@ const RECENT_AUDIT = 50;
 const RESULT_PREVIEW = 160;
 
 /** A session's state before anything happened. */
-export function initialCoreState(fields: Pick<CoreState, 'sessionId' | 'root' | 'model' | 'mode' | 'sandboxed'>): CoreState {
-  return { ...fields, busy: false, pending: [], grants: [], agents: [], transcript: [], usage: { promptTokens: 0, completionTokens: 0 }, recentAudit: [], mcp: [] };
+export function initialCoreState(
+  fields: Pick<CoreState, 'sessionId' | 'root' | 'model' | 'mode' | 'sandboxed'>,
+): CoreState {
+  return {
+    ...fields,
+    busy: false,
+    pending: [],
+    grants: [],
+    agents: [],
+    transcript: [],
+    usage: { promptTokens: 0, completionTokens: 0 },
+    recentAudit: [],
+    mcp: [],
+  };
 }
 
 type Assistant = TranscriptEntry & { kind: 'assistant' };
@@ -63,7 +75,8 @@ export class SessionState {
 
   addAudit(record: AuditRecord): void {
     this.state.recentAudit.push(record);
-    if (this.state.recentAudit.length > RECENT_AUDIT) this.state.recentAudit.splice(0, this.state.recentAudit.length - RECENT_AUDIT);
+    if (this.state.recentAudit.length > RECENT_AUDIT)
+      this.state.recentAudit.splice(0, this.state.recentAudit.length - RECENT_AUDIT);
   }
 
   apply(event: CoreEvent): void {
@@ -83,13 +96,27 @@ export class SessionState {
         const entry = this.get<Assistant>(this.streaming.get(event.agentId));
         this.streaming.delete(event.agentId);
         if (entry) this.update(entry, { text: event.text, streaming: false });
-        else this.push({ kind: 'assistant', id: this.id(), agentId: event.agentId, text: event.text, streaming: false });
+        else
+          this.push({
+            kind: 'assistant',
+            id: this.id(),
+            agentId: event.agentId,
+            text: event.text,
+            streaming: false,
+          });
         return;
       }
       case 'tool_started': {
         const id = `tool-${event.callId}-${this.id()}`;
         this.toolCards.set(event.callId, id);
-        this.push({ kind: 'tool', id, agentId: event.agentId, tool: event.tool, summary: cut(event.summary ?? callLine(event.args)), status: 'running' });
+        this.push({
+          kind: 'tool',
+          id,
+          agentId: event.agentId,
+          tool: event.tool,
+          summary: cut(event.summary ?? callLine(event.args)),
+          status: 'running',
+        });
         return;
       }
       case 'tool_finished': {
@@ -101,7 +128,13 @@ export class SessionState {
       case 'approval_requested':
         for (const id of this.toolCards.values()) {
           const card = this.get<ToolCard>(id);
-          if (card && card.agentId === event.request.agentId && card.tool === event.request.tool && card.status === 'running') this.update(card, { status: 'waiting' });
+          if (
+            card &&
+            card.agentId === event.request.agentId &&
+            card.tool === event.request.tool &&
+            card.status === 'running'
+          )
+            this.update(card, { status: 'waiting' });
         }
         return;
       case 'approval_resolved':

@@ -20,7 +20,15 @@ import { policyFiles } from '../policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
 import type { CommandGuard } from '../policy/command/command-types';
 import type { LoadedRule } from '../policy/rules';
-import type { CoreClient, CoreEvent, CoreState, Mode, PolicySourceInfo, ProjectTrustState, TurnStop } from '../protocol';
+import type {
+  CoreClient,
+  CoreEvent,
+  CoreState,
+  Mode,
+  PolicySourceInfo,
+  ProjectTrustState,
+  TurnStop,
+} from '../protocol';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
@@ -84,7 +92,11 @@ export type Session = {
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.sessionId ?? randomUUID();
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
-  const fence = new PathFence(o.root, [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...homePatternsInProject(o.home, o.root)]);
+  const fence = new PathFence(o.root, [
+    ...DEFAULT_PROTECTED_PATHS,
+    ...(o.protectedPaths ?? []),
+    ...homePatternsInProject(o.home, o.root),
+  ]);
   // The shell parser (a wasm grammar) loads in the background: the first screen does not need it,
   // and the gate waits for it before judging any call. Until then the guard can judge nothing.
   let guard: CommandGuard = failClosedCommandGuard('the command parser is still loading');
@@ -105,7 +117,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const homeGuard = new HomeGuard(o.home);
   const trust: ProjectTrust = new ProjectTrust({
     home: o.home,
-    start: o.project ?? startWithoutConfig(o.home, fence.root, { mode: o.mode, ...(o.webSearchUrl ? { webSearch: { provider: 'searxng', url: o.webSearchUrl } } : {}) }),
+    start:
+      o.project ??
+      startWithoutConfig(o.home, fence.root, {
+        mode: o.mode,
+        ...(o.webSearchUrl ? { webSearch: { provider: 'searxng', url: o.webSearchUrl } } : {}),
+      }),
     setRules: (next) => {
       rules = next;
     },
@@ -119,7 +136,13 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let rules: LoadedRule[] = policy.rules;
   let mode = o.mode;
   const listeners = new Set<(event: CoreEvent) => void>();
-  const state = initialCoreState({ sessionId, root: fence.root, model: { name: o.model.name, demo: o.model.demo }, mode, sandboxed: sandbox.kind !== 'none' });
+  const state = initialCoreState({
+    sessionId,
+    root: fence.root,
+    model: { name: o.model.name, demo: o.model.demo },
+    mode,
+    sandboxed: sandbox.kind !== 'none',
+  });
   const view = new SessionState(state);
   const emit = (event: CoreEvent) => {
     view.apply(event);
@@ -134,25 +157,39 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   };
   if (o.banner) view.notice('info', o.banner);
   void guardReady.then(() => guardWarning && emit({ type: 'notice', level: 'warn', text: guardWarning }));
-  if (sandbox.kind === 'none') view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
+  if (sandbox.kind === 'none')
+    view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
   // No audit line, no execution: while the log cannot be written the gate refuses every call, and the
   // state says so (the TUI's banner, headless's exit code) until a write or the writer's probe succeeds.
   // Commands carry a run id; a run a killed warden left behind is ended now (run-ledger.ts).
   recordRunsIn(join(o.home, 'runs'));
   const leftovers = sweepLeftoverRuns(join(o.home, 'runs')).then(({ runs, processes }) => {
-    if (processes > 0) emit({ type: 'notice', level: 'warn', text: `Stopped ${processes} process${processes === 1 ? '' : 'es'} left running by ${runs} command${runs === 1 ? '' : 's'} of an earlier warden that did not shut down.` });
+    if (processes > 0)
+      emit({
+        type: 'notice',
+        level: 'warn',
+        text: `Stopped ${processes} process${processes === 1 ? '' : 'es'} left running by ${runs} command${runs === 1 ? '' : 's'} of an earlier warden that did not shut down.`,
+      });
   });
   const writer = createAuditWriter({
     dir: join(o.home, 'audit'),
     sessionId,
     onError: (err) => {
       state.auditUnavailable = { error: err.message, since: new Date().toISOString() };
-      emit({ type: 'notice', level: 'error', text: `The audit log cannot be written (${err.message}); every tool call is refused until it can (audit_unavailable).` });
+      emit({
+        type: 'notice',
+        level: 'error',
+        text: `The audit log cannot be written (${err.message}); every tool call is refused until it can (audit_unavailable).`,
+      });
     },
     onRecover: () => {
       delete state.auditUnavailable;
-      emit({ type: 'notice', level: 'info', text: 'The audit log can be written again; tool calls run as before.' });
+      emit({
+        type: 'notice',
+        level: 'info',
+        text: 'The audit log can be written again; tool calls run as before.',
+      });
     },
   });
   const audit = {
@@ -170,7 +207,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     write: (path, bytes, mode) => writeFileSafely({ path, root: fence.root }, bytes, mode),
     remove: (path) => removeFileSafely({ path, root: fence.root }),
   });
-  const revertTurn = createRevertTurnTool((turns) => checkpoints.revert(turns), (turns) => checkpoints.plan(turns));
+  const revertTurn = createRevertTurnTool(
+    (turns) => checkpoints.revert(turns),
+    (turns) => checkpoints.plan(turns),
+  );
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
     ...createCoreTools(o.home),
@@ -192,7 +232,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     sessionId,
   });
   const readOnly = new Set(tools.filter((t) => t.kind === 'read' || t.kind === 'network').map((t) => t.name));
-  const changing = new Set(tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name));
+  const changing = new Set(
+    tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name),
+  );
   const hub = new AgentHub({
     model: o.model,
     gate,
@@ -213,7 +255,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.
   void sweepStaleTemps(fence.root).then((swept) => {
-    if (swept.removed.length > 0) emit({ type: 'notice', level: 'info', text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.` });
+    if (swept.removed.length > 0)
+      emit({
+        type: 'notice',
+        level: 'info',
+        text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.`,
+      });
   });
   // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
   let rootGone: string | undefined;
@@ -226,18 +273,28 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   // The MCP SDK is loaded only when servers are configured: start-up is a feature.
   const servers = o.mcpServers ?? {};
-  const mcp: McpManager | undefined = Object.keys(servers).length === 0 ? undefined : (await import('../mcp/manager')).createMcpManager({
-    servers,
-    hold: (name) =>
-      o.mcpServers?.[name]?.source === 'project' ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it." : undefined,
-    onStatus: (status) => {
-      if (!mcp) return;
-      state.mcp = mcp.status().map((s) => ({ name: s.name, status: s.status, tools: s.tools, ...(s.error ? { error: s.error } : {}) }));
-      gate.replaceTools('mcp__', mcp.tools());
-      if (status.status !== 'ready') grants.dropServer(status.name);
-      emit({ type: 'state_changed' });
-    },
-  });
+  const mcp: McpManager | undefined =
+    Object.keys(servers).length === 0
+      ? undefined
+      : (await import('../mcp/manager')).createMcpManager({
+          servers,
+          hold: (name) =>
+            o.mcpServers?.[name]?.source === 'project'
+              ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it."
+              : undefined,
+          onStatus: (status) => {
+            if (!mcp) return;
+            state.mcp = mcp.status().map((s) => ({
+              name: s.name,
+              status: s.status,
+              tools: s.tools,
+              ...(s.error ? { error: s.error } : {}),
+            }));
+            gate.replaceTools('mcp__', mcp.tools());
+            if (status.status !== 'ready') grants.dropServer(status.name);
+            emit({ type: 'state_changed' });
+          },
+        });
   const mcpStarted = mcp ? mcp.start() : Promise.resolve();
 
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
@@ -245,10 +302,18 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     if (to.mode !== from.mode && mode === from.mode) {
       mode = to.mode;
       state.mode = to.mode;
-      emit({ type: 'notice', level: 'info', text: `Mode: ${to.mode} (from the project's config.json, ${to === o.project?.values.trusted ? 'now trusted' : 'no longer trusted'}).` });
+      emit({
+        type: 'notice',
+        level: 'info',
+        text: `Mode: ${to.mode} (from the project's config.json, ${to === o.project?.values.trusted ? 'now trusted' : 'no longer trusted'}).`,
+      });
     }
     if (to.webSearch?.url !== from.webSearch?.url) {
-      const search = to.webSearch ? createWebTools({ search: { kind: 'searxng', url: to.webSearch.url } }).filter((t) => t.name === WEB_SEARCH) : [];
+      const search = to.webSearch
+        ? createWebTools({ search: { kind: 'searxng', url: to.webSearch.url } }).filter(
+            (t) => t.name === WEB_SEARCH,
+          )
+        : [];
       gate.replaceTools(WEB_SEARCH, search);
     }
   }
@@ -256,9 +321,17 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   /** After every tool call: warden's own settings files changed behind the gate are put back (src/trust/home-guard.ts). */
   function guardHome(tool: string): void {
     for (const t of homeGuard.restoreChanged()) {
-      const kept = t.savedAs ? ` The changed file is kept as ${t.savedAs}; if you made that change yourself, copy it back while no tool runs.` : '';
-      const done = t.restored ? 'warden put back the version it had loaded' : `warden could not put it back (${t.error ?? 'unknown content'}); check it before the next start`;
-      emit({ type: 'notice', level: 'error', text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}` });
+      const kept = t.savedAs
+        ? ` The changed file is kept as ${t.savedAs}; if you made that change yourself, copy it back while no tool runs.`
+        : '';
+      const done = t.restored
+        ? 'warden put back the version it had loaded'
+        : `warden could not put it back (${t.error ?? 'unknown content'}); check it before the next start`;
+      emit({
+        type: 'notice',
+        level: 'error',
+        text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}`,
+      });
     }
   }
 
@@ -324,10 +397,16 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      send: (command) => (rootGone && command.type === 'submit' ? emit({ type: 'error', message: rootGone }) : commandsHandler.handle(command)),
+      send: (command) =>
+        rootGone && command.type === 'submit'
+          ? emit({ type: 'error', message: rootGone })
+          : commandsHandler.handle(command),
       snapshot,
     },
-    run: (prompt) => (rootGone ? Promise.resolve({ status: 'failed' as const, text: rootGone }) : commandsHandler.runPrompt(prompt)),
+    run: (prompt) =>
+      rootGone
+        ? Promise.resolve({ status: 'failed' as const, text: rootGone })
+        : commandsHandler.runPrompt(prompt),
     attachApprover: () => gate.attachApprover(),
     ready: guardReady,
     mcpStarted,
@@ -351,12 +430,21 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 }
 
 /** Where the rules in force came from, for /policy. */
-function policySources(rules: readonly LoadedRule[], files: { user: string; project: string }, trust: ProjectTrustState): PolicySourceInfo[] {
+function policySources(
+  rules: readonly LoadedRule[],
+  files: { user: string; project: string },
+  trust: ProjectTrustState,
+): PolicySourceInfo[] {
   const count = (source: 'user' | 'project') => rules.filter((r) => r.source === source).length;
   return [
     { source: 'builtin', rules: DEFAULT_RULES.length },
     { source: 'user', path: files.user, rules: count('user') },
-    { source: 'project', path: files.project, rules: count('project'), ...(trust.status === 'untrusted' ? { held: trust.items.filter((i) => i.kind === 'rule').length } : {}) },
+    {
+      source: 'project',
+      path: files.project,
+      rules: count('project'),
+      ...(trust.status === 'untrusted' ? { held: trust.items.filter((i) => i.kind === 'rule').length } : {}),
+    },
   ];
 }
 
@@ -365,7 +453,8 @@ async function pickSandbox(setting: SessionOptions['sandbox']): Promise<SandboxI
   new MountPointLedger().sweep();
   if (setting === 'off') return { kind: 'none', reason: 'sandbox is off in the config' };
   const found = await detectSandbox();
-  if (setting === 'require' && found.kind === 'none') throw new Error(`The config requires a sandbox, but ${found.reason}.`);
+  if (setting === 'require' && found.kind === 'none')
+    throw new Error(`The config requires a sandbox, but ${found.reason}.`);
   return found;
 }
 
@@ -383,9 +472,34 @@ function approvalEvent(e: ApprovalEvent): CoreEvent {
       return { type: 'approval_input_invalid', requestId: e.requestId, count: e.count, limit: e.limit };
     case 'resolved': {
       const o = e.outcome;
-      if (o.kind === 'decided') return { type: 'approval_resolved', requestId: e.request.id, outcome: o.decision.kind === 'reject' ? 'rejected' : o.decision.kind === 'skip' ? 'skipped' : 'executed', approver: o.approver };
-      if (o.kind === 'blocked') return { type: 'approval_resolved', requestId: e.request.id, outcome: 'blocked', approver: 'policy', reason: o.reason };
-      return { type: 'approval_resolved', requestId: e.request.id, outcome: o.code === 'timeout' || o.code === 'expired' ? 'timeout' : o.code === 'task_cancelled' ? 'cancelled' : 'error', approver: 'none', reason: `${o.code}: ${o.reason}` };
+      if (o.kind === 'decided')
+        return {
+          type: 'approval_resolved',
+          requestId: e.request.id,
+          outcome:
+            o.decision.kind === 'reject' ? 'rejected' : o.decision.kind === 'skip' ? 'skipped' : 'executed',
+          approver: o.approver,
+        };
+      if (o.kind === 'blocked')
+        return {
+          type: 'approval_resolved',
+          requestId: e.request.id,
+          outcome: 'blocked',
+          approver: 'policy',
+          reason: o.reason,
+        };
+      return {
+        type: 'approval_resolved',
+        requestId: e.request.id,
+        outcome:
+          o.code === 'timeout' || o.code === 'expired'
+            ? 'timeout'
+            : o.code === 'task_cancelled'
+              ? 'cancelled'
+              : 'error',
+        approver: 'none',
+        reason: `${o.code}: ${o.reason}`,
+      };
     }
   }
 }

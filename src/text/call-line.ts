@@ -6,7 +6,8 @@
 export function callLine(args: unknown): string {
   if (args === null || typeof args !== 'object') return String(args ?? '');
   for (const value of Object.values(args as Record<string, unknown>)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      return String(value);
   }
   try {
     return JSON.stringify(args) ?? '';

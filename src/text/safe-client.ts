@@ -25,7 +25,10 @@ export function safeClient(client: CoreClient): CoreClient {
     const safeRest = sanitizeDeep(rest, 'display');
     const safePending = sanitizeDeep(pending, 'exact');
     for (const server of raw.mcp) rememberName(names, server.name);
-    const next = safeRest === rest && safePending === pending ? raw : ({ ...safeRest, pending: safePending } as CoreState);
+    const next =
+      safeRest === rest && safePending === pending
+        ? raw
+        : ({ ...safeRest, pending: safePending } as CoreState);
     last = { raw, safe: next };
     return next;
   };
@@ -39,7 +42,9 @@ export function safeClient(client: CoreClient): CoreClient {
     if (command.type === 'decide' && command.decision.kind === 'approve_all') {
       const offered = last?.raw.pending.find((r) => r.id === command.id)?.grantOptions ?? [];
       const scope = restoreScope(command.decision.scope, offered);
-      return scope === command.decision.scope ? command : { ...command, decision: { ...command.decision, scope } };
+      return scope === command.decision.scope
+        ? command
+        : { ...command, decision: { ...command.decision, scope } };
     }
     return command;
   };

@@ -4,7 +4,8 @@ import { hasUnsafeText, sanitizeText } from './sanitize';
 export type OutputKind = 'text' | 'json';
 
 /** The same characters `sanitizeText` acts on, as they appear inside JSON text. */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const UNSAFE_IN_JSON =
+  /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 /**
  * JSON text with the characters JSON.stringify leaves raw (DEL, C1 controls such as the 8-bit
@@ -46,7 +47,12 @@ export function guardStream<S extends NodeJS.WritableStream>(stream: S, kind: Ou
     get(target, prop) {
       if (prop === 'write') {
         return (chunk: unknown, ...rest: unknown[]) => {
-          const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
+          const text =
+            typeof chunk === 'string'
+              ? chunk
+              : chunk instanceof Uint8Array
+                ? Buffer.from(chunk).toString('utf8')
+                : undefined;
           const write = target.write as (...args: unknown[]) => boolean;
           return write.call(target, text === undefined ? chunk : safeChunk(text, kind), ...rest);
         };
@@ -58,6 +64,9 @@ export function guardStream<S extends NodeJS.WritableStream>(stream: S, kind: Ou
 }
 
 /** stdout and stderr guarded: `json` escapes stdout's JSON lines, stderr is always text. */
-export function guardIo<T extends { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }>(io: T, stdout: OutputKind = 'text'): T {
+export function guardIo<T extends { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }>(
+  io: T,
+  stdout: OutputKind = 'text',
+): T {
   return { ...io, stdout: guardStream(io.stdout, stdout), stderr: guardStream(io.stderr, 'text') };
 }

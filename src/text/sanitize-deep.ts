@@ -71,6 +71,7 @@ function walk(value: unknown, mode: SanitizeMode, depth: number): unknown {
 
 /** An own `__proto__` key (JSON.parse makes them) stays data, never becomes a prototype. */
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

@@ -72,7 +72,8 @@ export function sanitizeText(text: string, mode: SanitizeMode = 'display'): stri
   if (mode === 'display') {
     out = out.replace(/\r\n/g, '\n');
     // The grammar finds whole sequences so colour is dropped without leaving its parameters behind.
-    if (out.includes('\u001b') || out.includes('\u009b')) out = out.replace(ANSI, (seq) => (SGR.test(seq) ? '' : seq));
+    if (out.includes('\u001b') || out.includes('\u009b'))
+      out = out.replace(ANSI, (seq) => (SGR.test(seq) ? '' : seq));
   }
   return out.replace(UNSAFE_ALL, visibleChar);
 }

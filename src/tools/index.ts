@@ -13,7 +13,10 @@ import { createWriteFileTool } from './fs/write-file';
  * WARDEN_HOME (it may be the default `~/.warden`, with no variable set): commands never see it.
  */
 export function createCoreTools(home?: string): AnyTool[] {
-  const commandEffects = home === undefined ? defaultExecuteCommandEffects : { ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(process.env.HOME, home) };
+  const commandEffects =
+    home === undefined
+      ? defaultExecuteCommandEffects
+      : { ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(process.env.HOME, home) };
   return [
     createReadFileTool(),
     createListDirTool(),

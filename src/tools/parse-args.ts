@@ -8,7 +8,10 @@ export type ParsedArgs<T> = { ok: true; args: T } | { ok: false; error: string }
  * Contract: never throws; invalid JSON is an error, never treated as `{}`; the error names each bad field,
  * e.g. `path: expected string, received number`.
  */
-export function parseToolArgs<S extends z.ZodType>(tool: ToolDefinition<S>, raw: unknown): ParsedArgs<z.infer<S>> {
+export function parseToolArgs<S extends z.ZodType>(
+  tool: ToolDefinition<S>,
+  raw: unknown,
+): ParsedArgs<z.infer<S>> {
   let value = raw;
   if (typeof raw === 'string') {
     try {

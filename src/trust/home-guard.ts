@@ -10,7 +10,10 @@ export type GuardedHomeFile = (typeof GUARDED_HOME_FILES)[number];
 /** A file found changed behind the gate, and what the guard did about it. */
 export type HomeTamper = { file: string; savedAs?: string; restored: boolean; error?: string };
 
-type Known = { stamp: string; state: { kind: 'missing' } | { kind: 'text'; text: string } | { kind: 'other'; sha: string } };
+type Known = {
+  stamp: string;
+  state: { kind: 'missing' } | { kind: 'text'; text: string } | { kind: 'other'; sha: string };
+};
 
 const CAP = 4 * 1024 * 1024;
 
@@ -100,7 +103,16 @@ export class HomeGuard {
     const read = readRegularFile(path, CAP);
     if (read.kind === 'missing') return { stamp, state: { kind: 'missing' } };
     if (read.kind === 'ok' && !read.truncated) return { stamp, state: { kind: 'text', text: read.text } };
-    return { stamp, state: { kind: 'other', sha: createHash('sha256').update(stamp).update(read.kind === 'ok' ? read.text : read.reason).digest('hex') } };
+    return {
+      stamp,
+      state: {
+        kind: 'other',
+        sha: createHash('sha256')
+          .update(stamp)
+          .update(read.kind === 'ok' ? read.text : read.reason)
+          .digest('hex'),
+      },
+    };
   }
 }
 

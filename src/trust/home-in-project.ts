@@ -2,7 +2,14 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** What warden keeps in its home; protected when the home is the project folder itself. */
-const HOME_ENTRIES = ['/policy.json', '/config.json', '/trust.json', '/audit/', '/checkpoints/', '/sessions/'];
+const HOME_ENTRIES = [
+  '/policy.json',
+  '/config.json',
+  '/trust.json',
+  '/audit/',
+  '/checkpoints/',
+  '/sessions/',
+];
 
 /**
  * When `$WARDEN_HOME` lies inside the project (say `WARDEN_HOME=./.wh`), warden's own file tools

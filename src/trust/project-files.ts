@@ -14,7 +14,12 @@ export type ProjectFileRead =
  * The project's `.warden/policy.json` and `.warden/config.json`, read once, with one content hash
  * over both: trust is bound to this hash, so a change to either file needs trust again.
  */
-export type ProjectSnapshot = { root: string; policy: ProjectFileRead; config: ProjectFileRead; hash: string };
+export type ProjectSnapshot = {
+  root: string;
+  policy: ProjectFileRead;
+  config: ProjectFileRead;
+  hash: string;
+};
 
 /** Settings files are small; anything larger is refused rather than parsed in part. */
 export const PROJECT_FILE_CAP = 1024 * 1024;
@@ -27,7 +32,10 @@ export const PROJECT_FILE_CAP = 1024 * 1024;
  */
 export function readProjectSnapshot(root: string, home: string): ProjectSnapshot {
   const real = safeRealpath(root);
-  const files = { policy: join(real, '.warden', 'policy.json'), config: join(real, '.warden', 'config.json') };
+  const files = {
+    policy: join(real, '.warden', 'policy.json'),
+    config: join(real, '.warden', 'config.json'),
+  };
   const own = samePath(join(real, '.warden'), home);
   let fence: PathFence | undefined;
   const read = (name: 'policy' | 'config'): ProjectFileRead => {
@@ -41,7 +49,12 @@ export function readProjectSnapshot(root: string, home: string): ProjectSnapshot
     const got = readProjectFile(fence, `.warden/${name}.json`, PROJECT_FILE_CAP);
     if (got.kind === 'missing') return { kind: 'missing', path };
     if (got.kind === 'refused') return { kind: 'error', path, error: `${path}: not read: ${got.reason}` };
-    if (got.truncated) return { kind: 'error', path, error: `${path}: larger than ${PROJECT_FILE_CAP / 1024} KB; a settings file is not that big` };
+    if (got.truncated)
+      return {
+        kind: 'error',
+        path,
+        error: `${path}: larger than ${PROJECT_FILE_CAP / 1024} KB; a settings file is not that big`,
+      };
     return { kind: 'ok', path, text: got.text };
   };
   const policy = read('policy');
@@ -52,9 +65,15 @@ export function readProjectSnapshot(root: string, home: string): ProjectSnapshot
 /** sha256 over both files' states and texts; a missing file and an empty one differ. */
 export function snapshotHash(policy: ProjectFileRead, config: ProjectFileRead): string {
   const hash = createHash('sha256').update('warden-project-trust-v1\n');
-  for (const [name, file] of [['policy', policy], ['config', config]] as const) {
+  for (const [name, file] of [
+    ['policy', policy],
+    ['config', config],
+  ] as const) {
     const body = file.kind === 'ok' ? file.text : file.kind === 'error' ? file.error : '';
-    hash.update(`${name}\0${file.kind}\0${Buffer.byteLength(body)}\0`).update(body).update('\0');
+    hash
+      .update(`${name}\0${file.kind}\0${Buffer.byteLength(body)}\0`)
+      .update(body)
+      .update('\0');
   }
   return hash.digest('hex');
 }

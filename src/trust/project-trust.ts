@@ -53,7 +53,10 @@ export class ProjectTrust {
 
   /** The first load. Contract: `{ok:false}` for a broken policy file (the session refuses to start). */
   load(): { ok: true; rules: LoadedRule[] } | { ok: false; error: string } {
-    const loaded = loadPolicyRulesSync(this.d.home, this.snapshot.root, { project: this.snapshot, trusted: false });
+    const loaded = loadPolicyRulesSync(this.d.home, this.snapshot.root, {
+      project: this.snapshot,
+      trusted: false,
+    });
     if (!loaded.ok) return loaded;
     this.base = loaded.rules;
     this.held = loaded.held;
@@ -68,27 +71,49 @@ export class ProjectTrust {
   state(): ProjectTrustState {
     const items = looseningItems(this.held, this.settings, this.snapshot.config.path);
     const status = items.length === 0 ? 'none' : this.trustedBy ? 'trusted' : 'untrusted';
-    return { status, asking: status === 'untrusted' && this.asking, hash: this.snapshot.hash, items, ...(this.trustedBy ? { by: this.trustedBy } : {}), store: trustFilePath(this.d.home) };
+    return {
+      status,
+      asking: status === 'untrusted' && this.asking,
+      hash: this.snapshot.hash,
+      items,
+      ...(this.trustedBy ? { by: this.trustedBy } : {}),
+      store: trustFilePath(this.d.home),
+    };
   }
 
   /** The person's answer to the card that showed `hash`. */
   decide(trust: boolean, hash: string): void {
     this.refresh();
-    if (hash !== this.snapshot.hash) return this.notice('warn', "The project's .warden files changed since the card was shown; look at the new card.");
+    if (hash !== this.snapshot.hash)
+      return this.notice(
+        'warn',
+        "The project's .warden files changed since the card was shown; look at the new card.",
+      );
     if (!trust) {
       this.asking = false;
       this.changed();
-      return this.notice('info', `The project's loosening rules and settings stay held back (${this.state().items.length}); its ask and deny rules count. /policy lists them.`);
+      return this.notice(
+        'info',
+        `The project's loosening rules and settings stay held back (${this.state().items.length}); its ask and deny rules count. /policy lists them.`,
+      );
     }
     if (this.state().status !== 'untrusted') return;
     try {
       this.d.wroteTrust(recordTrust(this.d.home, this.snapshot.root, this.snapshot.hash));
     } catch (err) {
-      return this.notice('error', `Trust could not be recorded in ${trustFilePath(this.d.home)} (${(err as Error).message}); nothing was trusted.`);
+      return this.notice(
+        'error',
+        `Trust could not be recorded in ${trustFilePath(this.d.home)} (${(err as Error).message}); nothing was trusted.`,
+      );
     }
     this.setTrusted('person');
-    const later = this.configLive ? '' : ' Settings from the changed config.json apply when warden starts again.';
-    this.notice('info', `Trusted this project's .warden files as they are now (recorded in ${trustFilePath(this.d.home)}); a change to them needs trust again.${later}`);
+    const later = this.configLive
+      ? ''
+      : ' Settings from the changed config.json apply when warden starts again.';
+    this.notice(
+      'info',
+      `Trusted this project's .warden files as they are now (recorded in ${trustFilePath(this.d.home)}); a change to them needs trust again.${later}`,
+    );
   }
 
   /**
@@ -101,7 +126,11 @@ export class ProjectTrust {
   refresh(ownRule?: PolicyRule): void {
     const next = readProjectSnapshot(this.snapshot.root, this.d.home);
     const changed = next.hash !== this.snapshot.hash;
-    const before = { snapshot: this.snapshot, status: this.state().status, rules: [...this.base, ...this.held] };
+    const before = {
+      snapshot: this.snapshot,
+      status: this.state().status,
+      rules: [...this.base, ...this.held],
+    };
     const loaded = loadPolicyRulesSync(this.d.home, next.root, { project: next, trusted: false });
     if (!loaded.ok) {
       if (changed) {
@@ -112,7 +141,10 @@ export class ProjectTrust {
         this.held = [];
         this.setTrusted(undefined);
       }
-      return this.notice('error', `${loaded.error} — the rules loaded before stay, and nothing from the project loosens the gate until the file is fixed.`);
+      return this.notice(
+        'error',
+        `${loaded.error} — the rules loaded before stay, and nothing from the project loosens the gate until the file is fixed.`,
+      );
     }
     this.base = loaded.rules;
     this.held = loaded.held;
@@ -120,9 +152,14 @@ export class ProjectTrust {
     this.snapshot = next;
     this.configLive = false;
     this.settings = heldSettings(next);
-    const onlyOwn = ownRule !== undefined && before.status !== 'untrusted' && sameConfig(before.snapshot, next) && appendedOnly(before.rules, [...loaded.rules, ...loaded.held], ownRule);
+    const onlyOwn =
+      ownRule !== undefined &&
+      before.status !== 'untrusted' &&
+      sameConfig(before.snapshot, next) &&
+      appendedOnly(before.rules, [...loaded.rules, ...loaded.held], ownRule);
     const flag = this.trustedBy === 'flag';
-    if (flag || isTrusted(this.d.home, next.root, next.hash)) return this.setTrusted(flag ? 'flag' : 'record');
+    if (flag || isTrusted(this.d.home, next.root, next.hash))
+      return this.setTrusted(flag ? 'flag' : 'record');
     if (onlyOwn && this.state().status !== 'none') {
       try {
         this.d.wroteTrust(recordTrust(this.d.home, next.root, next.hash));
@@ -133,7 +170,11 @@ export class ProjectTrust {
     }
     this.setTrusted(undefined);
     this.asking = this.state().status === 'untrusted';
-    if (this.asking) this.notice('warn', `The project's .warden files changed: ${this.state().items.length} loosening rule(s) or setting(s) are held back until you trust them.`);
+    if (this.asking)
+      this.notice(
+        'warn',
+        `The project's .warden files changed: ${this.state().items.length} loosening rule(s) or setting(s) are held back until you trust them.`,
+      );
   }
 
   private setTrusted(by: ProjectTrustState['by']): void {
@@ -173,10 +214,17 @@ function sameConfig(a: ProjectSnapshot, b: ProjectSnapshot): boolean {
 /** Whether `after` is exactly `before` (as rules) plus `own` at the end of the project's file. */
 function appendedOnly(before: readonly LoadedRule[], after: readonly LoadedRule[], own: PolicyRule): boolean {
   // Ids are filled in by position; compare what the file says.
-  const text = (rule: PolicyRule) => canonicalJson(rule.id?.match(/^project#\d+$/) ? { ...rule, id: undefined } : rule);
-  const project = (rules: readonly LoadedRule[]) => rules.filter((r) => r.source === 'project').map(({ source: _s, file: _f, ...rule }) => text(rule));
+  const text = (rule: PolicyRule) =>
+    canonicalJson(rule.id?.match(/^project#\d+$/) ? { ...rule, id: undefined } : rule);
+  const project = (rules: readonly LoadedRule[]) =>
+    rules.filter((r) => r.source === 'project').map(({ source: _s, file: _f, ...rule }) => text(rule));
   const was = project(before);
   const now = project(after);
   const parsed = RuleSchema.safeParse(own);
-  return parsed.success && now.length === was.length + 1 && was.every((r, i) => now[i] === r) && now[now.length - 1] === text(parsed.data);
+  return (
+    parsed.success &&
+    now.length === was.length + 1 &&
+    was.every((r, i) => now[i] === r) &&
+    now[now.length - 1] === text(parsed.data)
+  );
 }

@@ -17,7 +17,11 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTT
  * hangs and nothing endless is read. With `noFollow` a symlink as the last name is refused too.
  * Contract: never throws; a missing file (or a missing folder on the way) is `missing`.
  */
-export function readRegularFile(path: string, cap: number, options: { noFollow?: boolean; inside?: string } = {}): SafeRead {
+export function readRegularFile(
+  path: string,
+  cap: number,
+  options: { noFollow?: boolean; inside?: string } = {},
+): SafeRead {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS | (options.noFollow ? constants.O_NOFOLLOW : 0));
@@ -29,9 +33,11 @@ export function readRegularFile(path: string, cap: number, options: { noFollow?:
   }
   try {
     // The open went by name; the descriptor says which file it really is (a swap in between is caught).
-    if (options.inside !== undefined && !descriptorInside(fd, options.inside)) return { kind: 'refused', path, reason: 'it is not inside the project (it moved while it was opened)' };
+    if (options.inside !== undefined && !descriptorInside(fd, options.inside))
+      return { kind: 'refused', path, reason: 'it is not inside the project (it moved while it was opened)' };
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { kind: 'refused', path, reason: `it is not a regular file (${kindOf(stat)})` };
+    if (!stat.isFile())
+      return { kind: 'refused', path, reason: `it is not a regular file (${kindOf(stat)})` };
     const buffer = Buffer.alloc(Math.min(cap + 1, Math.max(stat.size + 1, 1)));
     let length = 0;
     // A regular file may grow while it is read; never read past cap + 1.
@@ -45,7 +51,11 @@ export function readRegularFile(path: string, cap: number, options: { noFollow?:
     const text = buffer.subarray(0, Math.min(length, cap)).toString('utf8');
     return { kind: 'ok', text, path, bytes: Math.min(length, cap), truncated };
   } catch (err) {
-    return { kind: 'refused', path, reason: `it cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+    return {
+      kind: 'refused',
+      path,
+      reason: `it cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    };
   } finally {
     closeSync(fd);
   }

@@ -24,5 +24,10 @@ export function startWithoutConfig(home: string, root: string, values: TrustedVa
     if (parsed.kind === 'ok') held = screenProjectConfig(parsed.file, snapshot.config.path, []).held;
   }
   const trusted = isTrusted(home, snapshot.root, snapshot.hash);
-  return { snapshot, held, values: { trusted: values, untrusted: values }, ...(trusted ? { trustedBy: 'record' as const } : {}) };
+  return {
+    snapshot,
+    held,
+    values: { trusted: values, untrusted: values },
+    ...(trusted ? { trustedBy: 'record' as const } : {}),
+  };
 }

@@ -8,7 +8,10 @@ export type TrustRecord = { hash: string; trustedAt: string };
 
 const TrustFileSchema = z.object({
   version: z.literal(1),
-  projects: z.record(z.string(), z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), trustedAt: z.string() })),
+  projects: z.record(
+    z.string(),
+    z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), trustedAt: z.string() }),
+  ),
 });
 type TrustFile = z.infer<typeof TrustFileSchema>;
 

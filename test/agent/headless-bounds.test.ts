@@ -28,8 +28,23 @@ function warden(config: Record<string, unknown>, url: string, extra: string[] = 
     execFile(
       process.execPath,
       [WARDEN_BIN, '--headless', '-p', 'hello', '--root', root, ...extra],
-      { env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: tmpdir(), WARDEN_HOME: join(home, '.warden'), OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr), ms: performance.now() - started }),
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          TMPDIR: tmpdir(),
+          WARDEN_HOME: join(home, '.warden'),
+          OPENAI_BASE_URL: url,
+          OPENAI_API_KEY: 'k',
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? Number(error.code ?? 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+          ms: performance.now() - started,
+        }),
     );
   });
 }
@@ -47,9 +62,14 @@ describe('the binary honours the model timeouts in config.json', () => {
     server = await startFaultServer([fault.keepAlive(Number.POSITIVE_INFINITY, 100, '')]);
     const run = await warden({ turnTimeoutSec: 2 }, server.url, ['--json']);
     expect(run.code).not.toBe(0);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events).toContainEqual(expect.objectContaining({ type: 'turn_done', stop: 'turn_timeout' }));
     expect(run.ms).toBeLessThan(15_000);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'error', message: expect.stringContaining('(turnTimeoutSec)') }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'error', message: expect.stringContaining('(turnTimeoutSec)') }),
+    );
   });
 });

@@ -3,7 +3,11 @@ import { boundCall, boundResult, headTail, historyLimits } from '../../src/agent
 import type { ToolCallRequest } from '../../src/llm/types';
 import type { ToolResultEnvelope } from '../../src/protocol';
 
-const call = (args: string, name = 'write_file'): ToolCallRequest => ({ id: 'c1', type: 'function', function: { name, arguments: args } });
+const call = (args: string, name = 'write_file'): ToolCallRequest => ({
+  id: 'c1',
+  type: 'function',
+  function: { name, arguments: args },
+});
 const big = (n: number) => 'x'.repeat(n);
 const LIMIT = 16_384;
 
@@ -16,11 +20,23 @@ describe('boundCall', () => {
   const executed: ToolResultEnvelope = { status: 'executed', output: 'Wrote a.ts' };
   const blocked: ToolResultEnvelope = { status: 'blocked', by: 'guard', reason: 'too big' };
   it.each([
-    ['written', executed, /^\[12 MB of content, not kept in the conversation; written to a\.ts; read the file to see it; sha256 [0-9a-f]{16}\]$/],
-    ['blocked', blocked, /^\[12 MB of content, not kept in the conversation; the call was not run \(blocked\), so a\.ts was not written; sha256 [0-9a-f]{16}\]$/],
+    [
+      'written',
+      executed,
+      /^\[12 MB of content, not kept in the conversation; written to a\.ts; read the file to see it; sha256 [0-9a-f]{16}\]$/,
+    ],
+    [
+      'blocked',
+      blocked,
+      /^\[12 MB of content, not kept in the conversation; the call was not run \(blocked\), so a\.ts was not written; sha256 [0-9a-f]{16}\]$/,
+    ],
     ['not run yet', undefined, /^\[12 MB of content, not kept in the conversation; sha256 [0-9a-f]{16}\]$/],
   ])('a 12 MB content (%s) becomes a pointer; the path stays', (_name, result, pointer) => {
-    const bounded = boundCall(call(JSON.stringify({ path: 'a.ts', content: big(12 * 1024 * 1024) })), LIMIT, result);
+    const bounded = boundCall(
+      call(JSON.stringify({ path: 'a.ts', content: big(12 * 1024 * 1024) })),
+      LIMIT,
+      result,
+    );
     const args = JSON.parse(bounded.function.arguments);
     expect(args.path).toBe('a.ts');
     expect(args.content).toMatch(pointer);
@@ -30,7 +46,10 @@ describe('boundCall', () => {
 
   it.each([
     ['broken JSON', `{"path":"a.ts","content":"${big(50_000)}`],
-    ['a huge array of short strings', JSON.stringify({ path: 'a.ts', items: Array.from({ length: 20_000 }, () => 'abc') })],
+    [
+      'a huge array of short strings',
+      JSON.stringify({ path: 'a.ts', items: Array.from({ length: 20_000 }, () => 'abc') }),
+    ],
     ['a top-level array', JSON.stringify(Array.from({ length: 20_000 }, () => 'abc'))],
     ['a deep object', JSON.stringify({ a: { b: { c: big(40_000) } } })],
   ])('%s: valid JSON arguments within the limit', (_name, args) => {
@@ -65,13 +84,20 @@ describe('boundResult', () => {
   });
 
   it('keeps head and tail of readable output', () => {
-    const env = JSON.parse(boundResult({ status: 'executed', output: `HEAD${'a'.repeat(100_000)}TAIL` }, 20_000));
+    const env = JSON.parse(
+      boundResult({ status: 'executed', output: `HEAD${'a'.repeat(100_000)}TAIL` }, 20_000),
+    );
     expect(env.output.startsWith('HEAD')).toBe(true);
     expect(env.output.endsWith('TAIL')).toBe(true);
   });
 
   it('replaces huge data with a pointer', () => {
-    const env = JSON.parse(boundResult({ status: 'executed', output: 'ok', data: { rows: Array.from({ length: 50_000 }, (_, i) => i) } }, 20_000));
+    const env = JSON.parse(
+      boundResult(
+        { status: 'executed', output: 'ok', data: { rows: Array.from({ length: 50_000 }, (_, i) => i) } },
+        20_000,
+      ),
+    );
     expect(env.data).toMatch(/of data, not kept in the conversation/);
     expect(env.output).toBe('ok');
   });

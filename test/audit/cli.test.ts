@@ -29,7 +29,14 @@ function run(argv: string[], columns = 120): { code: number; out: string; err: s
 function seed(): void {
   writeDays(dir, {
     '2025-01-03': [
-      record({ ts: '2025-01-03T09:15:02.000Z', tool: 'write_file', args: { path: 'src/App.tsx', content: 'x' }, rule: 'ask-writes', waitMs: 1200, requestId: 'a' }),
+      record({
+        ts: '2025-01-03T09:15:02.000Z',
+        tool: 'write_file',
+        args: { path: 'src/App.tsx', content: 'x' },
+        rule: 'ask-writes',
+        waitMs: 1200,
+        requestId: 'a',
+      }),
       record({
         ts: '2025-01-03T09:16:30.000Z',
         agentId: 'sub-1',
@@ -39,9 +46,24 @@ function seed(): void {
         waitMs: 3400,
         requestId: 'b',
       }),
-      record({ ts: '2025-01-03T09:17:00.000Z', tool: 'read_file', args: { path: 'README.md' }, approver: 'policy', decision: 'allow', rule: 'allow-reads' }),
+      record({
+        ts: '2025-01-03T09:17:00.000Z',
+        tool: 'read_file',
+        args: { path: 'README.md' },
+        approver: 'policy',
+        decision: 'allow',
+        rule: 'allow-reads',
+      }),
     ],
-    '2025-01-02': [record({ ts: '2025-01-02T22:00:00.000Z', tool: 'glob', args: { pattern: '**/*.ts' }, approver: 'policy', decision: 'allow' })],
+    '2025-01-02': [
+      record({
+        ts: '2025-01-02T22:00:00.000Z',
+        tool: 'glob',
+        args: { pattern: '**/*.ts' },
+        approver: 'policy',
+        decision: 'allow',
+      }),
+    ],
   });
 }
 
@@ -68,10 +90,13 @@ describe('warden audit', () => {
   });
 
   it('never passes the terminal width', () => {
-    writeDays(dir, { '2025-01-03': [record({ ts: '2025-01-03T01:00:00Z', args: { command: 'x'.repeat(500) } })] });
+    writeDays(dir, {
+      '2025-01-03': [record({ ts: '2025-01-03T01:00:00Z', args: { command: 'x'.repeat(500) } })],
+    });
     for (const columns of [60, 90, 140]) {
       const { out } = run([], columns);
-      for (const line of out.trimEnd().split('\n').slice(0, -1)) expect(line.length).toBeLessThanOrEqual(columns);
+      for (const line of out.trimEnd().split('\n').slice(0, -1))
+        expect(line.length).toBeLessThanOrEqual(columns);
       expect(out).toContain('…');
     }
   });
@@ -96,7 +121,10 @@ describe('warden audit', () => {
     seed();
     const { code, out } = run(['--json', '--tool', 'write_file']);
     expect(code).toBe(0);
-    const records = out.trimEnd().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+    const records = out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditRecord);
     expect(records.map((r) => r.tool)).toEqual(['write_file']);
     expect(records[0]?.args).toEqual({ path: 'src/App.tsx', content: 'x' });
   });
@@ -108,21 +136,30 @@ describe('warden audit', () => {
   it('says so clearly when there are no records', () => {
     expect(run([])).toEqual({ code: 0, out: `No audit records for 2025-01-03 in ${dir}.\n`, err: '' });
     seed();
-    expect(run(['--tool', 'nope']).out).toBe(`No audit records matching these filters for 2025-01-03 in ${dir}.\n`);
+    expect(run(['--tool', 'nope']).out).toBe(
+      `No audit records matching these filters for 2025-01-03 in ${dir}.\n`,
+    );
     expect(run(['--date', '2020-01-01']).code).toBe(0);
   });
 
   it.each([
     ['table', [] as string[]],
     ['--json', ['--json']],
-  ])('reports unreadable lines with their count on stderr (%s), and still shows the rest', (_label, flags) => {
-    seed();
-    writeDays(dir, { '2025-01-03': ['\n{"ts":"2025-01-03T10:', '{"repair":"torn_line","tornBytes":20}\n'] });
-    const { code, out, err } = run(flags);
-    expect(code).toBe(0);
-    expect(err).toBe('warden audit: 1 unreadable audit line (1 cut short by a failed write), not shown: audit-2025-01-03.jsonl line 4.\n');
-    expect(out).toContain('src/App.tsx');
-  });
+  ])(
+    'reports unreadable lines with their count on stderr (%s), and still shows the rest',
+    (_label, flags) => {
+      seed();
+      writeDays(dir, {
+        '2025-01-03': ['\n{"ts":"2025-01-03T10:', '{"repair":"torn_line","tornBytes":20}\n'],
+      });
+      const { code, out, err } = run(flags);
+      expect(code).toBe(0);
+      expect(err).toBe(
+        'warden audit: 1 unreadable audit line (1 cut short by a failed write), not shown: audit-2025-01-03.jsonl line 4.\n',
+      );
+      expect(out).toContain('src/App.tsx');
+    },
+  );
 
   it('--help prints the options', () => {
     const { code, out } = run(['--help']);

@@ -44,11 +44,31 @@ type Path = {
 const approve = (h: GateHarness, id: string) => h.gate.decide(id, { kind: 'approve' });
 
 const PATHS: Path[] = [
-  { name: 'a default allow (read)', tool: 'read_file', args: { path: 'r.txt' }, before: async (h) => h.write('r.txt', 'r') },
-  { name: 'a mode allow (auto-edit write)', options: { mode: 'auto-edit' }, tool: 'write_file', args: { path: 'a.txt', content: 'x' } },
-  { name: 'a user rule allow', options: { rules: [{ source: 'user', tool: 'mcp__fake__*', decision: 'allow' }] }, tool: 'mcp__fake__delete', args: { id: '1' } },
+  {
+    name: 'a default allow (read)',
+    tool: 'read_file',
+    args: { path: 'r.txt' },
+    before: async (h) => h.write('r.txt', 'r'),
+  },
+  {
+    name: 'a mode allow (auto-edit write)',
+    options: { mode: 'auto-edit' },
+    tool: 'write_file',
+    args: { path: 'a.txt', content: 'x' },
+  },
+  {
+    name: 'a user rule allow',
+    options: { rules: [{ source: 'user', tool: 'mcp__fake__*', decision: 'allow' }] },
+    tool: 'mcp__fake__delete',
+    args: { id: '1' },
+  },
   { name: "a person's approval", tool: 'write_file', args: { path: 'a.txt', content: 'x' }, decide: approve },
-  { name: "a person's edit", tool: 'write_file', args: { path: 'a.txt', content: 'x' }, decide: (h, id) => h.gate.decide(id, { kind: 'edit', args: { path: 'a.txt', content: 'edited' } }) },
+  {
+    name: "a person's edit",
+    tool: 'write_file',
+    args: { path: 'a.txt', content: 'x' },
+    decide: (h, id) => h.gate.decide(id, { kind: 'edit', args: { path: 'a.txt', content: 'edited' } }),
+  },
   {
     name: 'a grant',
     tool: 'mcp__fake__delete',
@@ -64,35 +84,50 @@ const PATHS: Path[] = [
 ];
 
 describe('no audit line, no execution', () => {
-  it.each(PATHS.map((p) => [p.name, p] as const))('%s: the decision line fails → nothing runs, audit_unavailable', async (_name, path) => {
-    const failing = new Set<AuditPhase>();
-    const sink = flakySink(failing);
-    h = createGateHarness({ ...path.options, audit: sink });
-    await path.before?.(h);
-    const ranBefore = h.ran().length;
-    failing.add('decision');
-    const result = h.call(path.tool, path.args);
-    if (path.decide) path.decide(h, (await h.nextRequest()).id);
-    const envelope: ToolResultEnvelope = await result;
+  it.each(PATHS.map((p) => [p.name, p] as const))(
+    '%s: the decision line fails → nothing runs, audit_unavailable',
+    async (_name, path) => {
+      const failing = new Set<AuditPhase>();
+      const sink = flakySink(failing);
+      h = createGateHarness({ ...path.options, audit: sink });
+      await path.before?.(h);
+      const ranBefore = h.ran().length;
+      failing.add('decision');
+      const result = h.call(path.tool, path.args);
+      if (path.decide) path.decide(h, (await h.nextRequest()).id);
+      const envelope: ToolResultEnvelope = await result;
 
-    expect(envelope).toMatchObject({ status: 'error', by: 'gate', retry: false, reason: expect.stringMatching(/^audit_unavailable: .*ENOSPC.*nothing ran/) });
-    expect(h.ran()).toHaveLength(ranBefore);
-    expect(h.read('a.txt')).toBeUndefined();
-    expect(sink.refused.map((r) => r.phase)).toEqual(['decision']);
-    // The outcome line is still tried, so a log that comes back at once says what happened.
-    expect(sink.written.at(-1)).toMatchObject({ phase: 'outcome', outcome: 'error', reason: expect.stringMatching(/^audit_unavailable/) });
+      expect(envelope).toMatchObject({
+        status: 'error',
+        by: 'gate',
+        retry: false,
+        reason: expect.stringMatching(/^audit_unavailable: .*ENOSPC.*nothing ran/),
+      });
+      expect(h.ran()).toHaveLength(ranBefore);
+      expect(h.read('a.txt')).toBeUndefined();
+      expect(sink.refused.map((r) => r.phase)).toEqual(['decision']);
+      // The outcome line is still tried, so a log that comes back at once says what happened.
+      expect(sink.written.at(-1)).toMatchObject({
+        phase: 'outcome',
+        outcome: 'error',
+        reason: expect.stringMatching(/^audit_unavailable/),
+      });
 
-    // The gate holds no grudge: once lines are written again, the same call runs.
-    failing.clear();
-    const again = h.call(path.tool, path.args);
-    if (path.decide) approve(h, (await h.nextRequest()).id);
-    expect((await again).status).toBe('executed');
-  });
+      // The gate holds no grudge: once lines are written again, the same call runs.
+      failing.clear();
+      const again = h.call(path.tool, path.args);
+      if (path.decide) approve(h, (await h.nextRequest()).id);
+      expect((await again).status).toBe('executed');
+    },
+  );
 
   it('the requested line fails → nobody is asked, nothing runs, audit_unavailable', async () => {
     const sink = flakySink(new Set(['requested']));
     h = createGateHarness({ audit: sink });
-    expect(await h.call('write_file', { path: 'a.txt', content: 'x' })).toMatchObject({ status: 'error', reason: expect.stringMatching(/^audit_unavailable: /) });
+    expect(await h.call('write_file', { path: 'a.txt', content: 'x' })).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^audit_unavailable: /),
+    });
     expect(h.events.filter((e) => e.type === 'requested')).toEqual([]);
     expect(h.broker.pending()).toEqual([]);
     expect(h.read('a.txt')).toBeUndefined();
@@ -107,10 +142,26 @@ describe('no audit line, no execution', () => {
         if (e.type === 'requested') seenWhenAnnounced = [...sink.written];
       },
     });
-    const result = h.call('execute_command', { command: 'npm test' }, { agentId: 'sub-7', agentName: 'tester', taskId: 't3' });
+    const result = h.call(
+      'execute_command',
+      { command: 'npm test' },
+      { agentId: 'sub-7', agentName: 'tester', taskId: 't3' },
+    );
     const request = await h.nextRequest();
     expect(seenWhenAnnounced).toEqual([
-      expect.objectContaining({ phase: 'requested', requestId: request.id, agentId: 'sub-7', agentName: 'tester', taskId: 't3', tool: 'execute_command', args: { command: 'npm test' }, decision: 'ask', approver: 'none', rule: request.rule.id, risk: request.risk.level }),
+      expect.objectContaining({
+        phase: 'requested',
+        requestId: request.id,
+        agentId: 'sub-7',
+        agentName: 'tester',
+        taskId: 't3',
+        tool: 'execute_command',
+        args: { command: 'npm test' },
+        decision: 'ask',
+        approver: 'none',
+        rule: request.rule.id,
+        risk: request.risk.level,
+      }),
     ]);
     h.broker.closeInput();
     await result;

@@ -22,7 +22,8 @@ function probe(): boolean {
 }
 
 export const canMount = process.platform === 'linux' && probe();
-export const NO_MOUNT = 'skipped: this process may not mount (needs root with CAP_SYS_ADMIN); the injected-fs tests cover the same paths';
+export const NO_MOUNT =
+  'skipped: this process may not mount (needs root with CAP_SYS_ADMIN); the injected-fs tests cover the same paths';
 
 /** A tmpfs of `kb` KB on `dir`. */
 export function mountTmpfs(dir: string, kb: number): void {

@@ -42,7 +42,10 @@ describe('readAudit', () => {
       '2025-01-02': [record({ argsHash: 'c' })],
       '2025-01-03': [record({ argsHash: 'd' })],
     });
-    expect(readAudit(dir, { from: '2025-01-01', to: '2025-01-02' }, NOW).map((r) => r.argsHash)).toEqual(['b', 'c']);
+    expect(readAudit(dir, { from: '2025-01-01', to: '2025-01-02' }, NOW).map((r) => r.argsHash)).toEqual([
+      'b',
+      'c',
+    ]);
     expect(readAudit(dir, { from: '2025-01-02' }, NOW).map((r) => r.argsHash)).toEqual(['c', 'd']);
     expect(readAudit(dir, { to: '2024-12-31' }, NOW).map((r) => r.argsHash)).toEqual(['a']);
   });
@@ -65,7 +68,13 @@ describe('readAudit', () => {
 
   it('counts and locates the lines it could not read, telling torn ones (repaired or last) from corrupt ones', () => {
     const good = JSON.stringify(record({ argsHash: 'good' }));
-    const marker = JSON.stringify({ ts: '2025-01-03T10:00:00Z', sessionId: 's2', repair: 'torn_line', tornBytes: 30, note: '…' });
+    const marker = JSON.stringify({
+      ts: '2025-01-03T10:00:00Z',
+      sessionId: 's2',
+      repair: 'torn_line',
+      tornBytes: 30,
+      note: '…',
+    });
     writeDays(dir, {
       '2025-01-02': [good, 'corrupt but whole', good, ''],
       '2025-01-03': [good, good.slice(0, 30), marker, good, good.slice(0, 40)],
@@ -81,12 +90,16 @@ describe('readAudit', () => {
         { file: 'audit-2025-01-03.jsonl', lines: [2, 5] },
       ],
     });
-    expect(describeUnreadable(scan.unreadable)).toBe('3 unreadable audit lines (2 cut short by a failed write), not shown: audit-2025-01-02.jsonl line 2; audit-2025-01-03.jsonl lines 2, 5.');
+    expect(describeUnreadable(scan.unreadable)).toBe(
+      '3 unreadable audit lines (2 cut short by a failed write), not shown: audit-2025-01-02.jsonl line 2; audit-2025-01-03.jsonl lines 2, 5.',
+    );
     expect(describeUnreadable({ count: 0, torn: 0, at: [] })).toBe('');
   });
 
   it('a file that ends with a newline has no torn last line; a repair marker is not a record', () => {
-    writeDays(dir, { '2025-01-03': [JSON.stringify(record()), '{"repair":"torn_line"}', 'whole but corrupt', ''] });
+    writeDays(dir, {
+      '2025-01-03': [JSON.stringify(record()), '{"repair":"torn_line"}', 'whole but corrupt', ''],
+    });
     const scan = scanAudit(dir, {}, NOW);
     expect(scan.records).toHaveLength(1);
     expect(scan.unreadable).toMatchObject({ count: 1, torn: 0 });
@@ -100,15 +113,48 @@ describe('readAudit', () => {
     beforeEach(() => {
       writeDays(dir, {
         '2025-01-03': [
-          record({ argsHash: '1', tool: 'write_file', args: { path: 'src/App.tsx' }, outcome: 'executed', approver: 'human', agentId: 'main' }),
-          record({ argsHash: '2', tool: 'execute_command', outcome: 'rejected', approver: 'human', agentId: 'sub-1', reason: 'Use PNPM' }),
-          record({ argsHash: '3', tool: 'read_file', outcome: 'executed', approver: 'policy', agentId: 'sub-1' }),
-          record({ argsHash: '4', tool: 'mcp__github__create_issue', outcome: 'blocked', approver: 'rule', agentId: 'main' }),
-          record({ argsHash: '5', tool: 'mcp__github__list', outcome: undefined, phase: 'decision', approver: 'grant' }),
+          record({
+            argsHash: '1',
+            tool: 'write_file',
+            args: { path: 'src/App.tsx' },
+            outcome: 'executed',
+            approver: 'human',
+            agentId: 'main',
+          }),
+          record({
+            argsHash: '2',
+            tool: 'execute_command',
+            outcome: 'rejected',
+            approver: 'human',
+            agentId: 'sub-1',
+            reason: 'Use PNPM',
+          }),
+          record({
+            argsHash: '3',
+            tool: 'read_file',
+            outcome: 'executed',
+            approver: 'policy',
+            agentId: 'sub-1',
+          }),
+          record({
+            argsHash: '4',
+            tool: 'mcp__github__create_issue',
+            outcome: 'blocked',
+            approver: 'rule',
+            agentId: 'main',
+          }),
+          record({
+            argsHash: '5',
+            tool: 'mcp__github__list',
+            outcome: undefined,
+            phase: 'decision',
+            approver: 'grant',
+          }),
         ],
       });
     });
-    const hashes = (query: Parameters<typeof readAudit>[1]) => readAudit(dir, query, NOW).map((r) => r.argsHash);
+    const hashes = (query: Parameters<typeof readAudit>[1]) =>
+      readAudit(dir, query, NOW).map((r) => r.argsHash);
 
     it.each([
       ['tool', { tool: 'read_file' }, ['3']],

@@ -13,7 +13,13 @@ let dir = '';
 let writer: AuditWriter;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'warden-secret-corpus-'));
-  writer = createAuditWriter({ dir, sessionId: 's', onError: (e) => { throw e; } });
+  writer = createAuditWriter({
+    dir,
+    sessionId: 's',
+    onError: (e) => {
+      throw e;
+    },
+  });
 });
 afterAll(() => {
   writer.close();
@@ -23,7 +29,9 @@ afterAll(() => {
 /** Appends `text` as a command, a file's content and a result, then reads the line back from disk. */
 function throughWriter(text: string): { line: string; parsed: AuditRecord } {
   const before = readLines().length;
-  const result = writer.append(record({ args: { command: text, content: text }, result: text, reason: text }));
+  const result = writer.append(
+    record({ args: { command: text, content: text }, result: text, reason: text }),
+  );
   expect(result.ok).toBe(true);
   const lines = readLines();
   expect(lines.length).toBe(before + 1);
@@ -69,12 +77,15 @@ describe('secret corpus through the real audit writer', () => {
 describe('redaction before a cut', () => {
   const token = `ghp_${'aB3dE5fG7h'.repeat(4).slice(0, 36)}`;
 
-  it.each([150, 180, 195, 199, 200])('a token starting at %i is hidden whole, not kept as its first half', (at) => {
-    const text = `${'x'.repeat(at - 1)} ${token} tail`;
-    const cut = redactThenCut(text, 200);
-    expect(cut.length).toBeLessThanOrEqual(200);
-    for (let n = 8; n <= token.length; n++) expect(cut).not.toContain(token.slice(0, n));
-  });
+  it.each([150, 180, 195, 199, 200])(
+    'a token starting at %i is hidden whole, not kept as its first half',
+    (at) => {
+      const text = `${'x'.repeat(at - 1)} ${token} tail`;
+      const cut = redactThenCut(text, 200);
+      expect(cut.length).toBeLessThanOrEqual(200);
+      for (let n = 8; n <= token.length; n++) expect(cut).not.toContain(token.slice(0, n));
+    },
+  );
 
   it('a private key longer than the cut is hidden from its first line', () => {
     const text = `key:\n-----BEGIN RSA PRIVATE KEY-----\n${'MIIEpAIBAAKCAQEA'.repeat(400)}\n-----END RSA PRIVATE KEY-----`;
@@ -82,7 +93,12 @@ describe('redaction before a cut', () => {
   });
 
   it('the writer cuts long strings after redacting them', () => {
-    const cutWriter = createAuditWriter({ dir: mkdtempSync(join(tmpdir(), 'warden-cut-')), sessionId: 's', onError: () => {}, maxStringLength: 100 });
+    const cutWriter = createAuditWriter({
+      dir: mkdtempSync(join(tmpdir(), 'warden-cut-')),
+      sessionId: 's',
+      onError: () => {},
+      maxStringLength: 100,
+    });
     const appended = cutWriter.append(record({ result: `${'y'.repeat(89)} ${token}` }));
     cutWriter.close();
     expect(appended.record.result).not.toContain(token.slice(0, 8));

@@ -16,23 +16,40 @@ afterEach(async () => {
   h = undefined;
 });
 
-const write = (path: string, content: string) => ({ toolCalls: [{ name: 'write_file', args: { path, content } }] });
+const write = (path: string, content: string) => ({
+  toolCalls: [{ name: 'write_file', args: { path, content } }],
+});
 
 describe('a session without a writable audit log', () => {
   it('refuses the call (audit_unavailable), says so in the state until the log is writable, then runs again', async () => {
     const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
     writeFileSync(join(home, 'audit'), 'a file where the audit folder should be');
-    h = await startSession([write('a.txt', 'x'), { text: 'Could not.' }, write('b.txt', 'y'), { text: 'Done.' }], { approver: false, session: { home, mode: 'auto-edit' } });
+    h = await startSession(
+      [write('a.txt', 'x'), { text: 'Could not.' }, write('b.txt', 'y'), { text: 'Done.' }],
+      { approver: false, session: { home, mode: 'auto-edit' } },
+    );
     const first = await h.session.run('write a');
     expect(first.status).toBe('done');
     const finished = h.events.find((e) => e.type === 'tool_finished');
-    expect(finished).toMatchObject({ result: { status: 'error', reason: expect.stringMatching(/^audit_unavailable: /) } });
+    expect(finished).toMatchObject({
+      result: { status: 'error', reason: expect.stringMatching(/^audit_unavailable: /) },
+    });
     expect(existsSync(join(h.root, 'a.txt'))).toBe(false);
-    expect(h.session.client.snapshot().auditUnavailable).toMatchObject({ error: expect.stringMatching(/EEXIST|ENOTDIR|not a directory/i), since: expect.any(String) });
-    expect(h.events.filter((e) => e.type === 'notice' && e.level === 'error').map((e) => (e as { text: string }).text)).toEqual([expect.stringMatching(/audit log cannot be written.*audit_unavailable/)]);
+    expect(h.session.client.snapshot().auditUnavailable).toMatchObject({
+      error: expect.stringMatching(/EEXIST|ENOTDIR|not a directory/i),
+      since: expect.any(String),
+    });
+    expect(
+      h.events
+        .filter((e) => e.type === 'notice' && e.level === 'error')
+        .map((e) => (e as { text: string }).text),
+    ).toEqual([expect.stringMatching(/audit log cannot be written.*audit_unavailable/)]);
 
     rmSync(join(home, 'audit'));
-    await vi.waitFor(() => expect(h?.session.client.snapshot().auditUnavailable).toBeUndefined(), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(() => expect(h?.session.client.snapshot().auditUnavailable).toBeUndefined(), {
+      timeout: 10_000,
+      interval: 50,
+    });
     expect(h.events.some((e) => e.type === 'notice' && /can be written again/.test(e.text))).toBe(true);
     await h.session.run('write b');
     expect(existsSync(join(h.root, 'b.txt'))).toBe(true);

@@ -48,7 +48,10 @@ function fillableFs() {
       }
       throw enospc();
     }) as AuditFs['writeSync'],
-    statfsSync: ((path: string) => (disk.full ? { ...fs.statfsSync(path), bavail: 0, bfree: 0 } : fs.statfsSync(path))) as AuditFs['statfsSync'],
+    statfsSync: ((path: string) =>
+      disk.full
+        ? { ...fs.statfsSync(path), bavail: 0, bfree: 0 }
+        : fs.statfsSync(path)) as AuditFs['statfsSync'],
   };
   return { disk, fs: faulty };
 }
@@ -57,43 +60,61 @@ describe('audit writer faults (injected file system)', () => {
   it.each([
     ['the disk fills mid-line', 40],
     ['the disk is full before the first byte', 0],
-  ])('%s: not written, reported once, probing recovers, the torn tail is closed and marked', async (_label, cut) => {
-    const dir = temp();
-    const { disk, fs: faulty } = fillableFs();
-    const onError = vi.fn();
-    const onRecover = vi.fn();
-    const writer = createAuditWriter({ dir, sessionId: 's1', onError, onRecover, now, fs: faulty, probeEveryMs: 10 });
-    cleanups.push(() => writer.close());
-    expect(writer.append(entry('before')).ok).toBe(true);
+  ])(
+    '%s: not written, reported once, probing recovers, the torn tail is closed and marked',
+    async (_label, cut) => {
+      const dir = temp();
+      const { disk, fs: faulty } = fillableFs();
+      const onError = vi.fn();
+      const onRecover = vi.fn();
+      const writer = createAuditWriter({
+        dir,
+        sessionId: 's1',
+        onError,
+        onRecover,
+        now,
+        fs: faulty,
+        probeEveryMs: 10,
+      });
+      cleanups.push(() => writer.close());
+      expect(writer.append(entry('before')).ok).toBe(true);
 
-    disk.full = true;
-    disk.cut = cut;
-    const failed = writer.append(entry('lost'));
-    expect(failed).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }) });
-    expect(writer.append(entry('lost-too')).ok).toBe(false);
-    expect(onError).toHaveBeenCalledTimes(1);
-    expect(writer.probe()).toBe(false);
-    expect(onRecover).not.toHaveBeenCalled();
+      disk.full = true;
+      disk.cut = cut;
+      const failed = writer.append(entry('lost'));
+      expect(failed).toMatchObject({
+        ok: false,
+        error: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }),
+      });
+      expect(writer.append(entry('lost-too')).ok).toBe(false);
+      expect(onError).toHaveBeenCalledTimes(1);
+      expect(writer.probe()).toBe(false);
+      expect(onRecover).not.toHaveBeenCalled();
 
-    disk.full = false;
-    // The writer's own probe notices, without another append.
-    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
-    expect(writer.append(entry('after')).ok).toBe(true);
-    writer.close();
+      disk.full = false;
+      // The writer's own probe notices, without another append.
+      await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+      expect(writer.append(entry('after')).ok).toBe(true);
+      writer.close();
 
-    const text = lines(dir);
-    expect(JSON.parse(text[0] as string).argsHash).toBe('before');
-    if (cut > 0) {
-      expect(text[1]).toHaveLength(cut);
-      expect(JSON.parse(text[2] as string)).toMatchObject({ repair: 'torn_line', tornBytes: cut, sessionId: 's1' });
-      expect(JSON.parse(text[3] as string).argsHash).toBe('after');
-    } else {
-      expect(JSON.parse(text[1] as string).argsHash).toBe('after');
-    }
-    const scan = scanAudit(dir, { from: DAY, to: DAY }, now());
-    expect(scan.records.map((r) => r.argsHash)).toEqual(['before', 'after']);
-    expect(scan.unreadable).toMatchObject({ count: cut > 0 ? 1 : 0, torn: cut > 0 ? 1 : 0 });
-  });
+      const text = lines(dir);
+      expect(JSON.parse(text[0] as string).argsHash).toBe('before');
+      if (cut > 0) {
+        expect(text[1]).toHaveLength(cut);
+        expect(JSON.parse(text[2] as string)).toMatchObject({
+          repair: 'torn_line',
+          tornBytes: cut,
+          sessionId: 's1',
+        });
+        expect(JSON.parse(text[3] as string).argsHash).toBe('after');
+      } else {
+        expect(JSON.parse(text[1] as string).argsHash).toBe('after');
+      }
+      const scan = scanAudit(dir, { from: DAY, to: DAY }, now());
+      expect(scan.records.map((r) => r.argsHash)).toEqual(['before', 'after']);
+      expect(scan.unreadable).toMatchObject({ count: cut > 0 ? 1 : 0, torn: cut > 0 ? 1 : 0 });
+    },
+  );
 
   it('a file where the audit folder should be (root ignores chmod): not written until it is a folder again', async () => {
     const home = temp();
@@ -114,7 +135,11 @@ describe('audit writer faults (injected file system)', () => {
 describe('a torn tail left by an earlier session', () => {
   it.each([
     ['a clean file is left as it was', '{"a":1}\n', 0],
-    ['a torn last line is closed and marked', '{"a":1}\n{"ts":"2025-01-02T09:', '{"ts":"2025-01-02T09:'.length],
+    [
+      'a torn last line is closed and marked',
+      '{"a":1}\n{"ts":"2025-01-02T09:',
+      '{"ts":"2025-01-02T09:'.length,
+    ],
     ['a file that is only a torn line', '{"ts":', 6],
   ])('%s', (_label, before, torn) => {
     const dir = temp();
@@ -133,55 +158,80 @@ describe('a torn tail left by an earlier session', () => {
 });
 
 describe('audit writer faults (real mounts)', () => {
-  it.skipIf(!canMount)('a full tmpfs: the line is refused; freeing space lets the writer recover and repair', async () => {
-    const dir = temp();
-    mountTmpfs(dir, 512);
-    cleanups.push(() => unmount(dir));
-    const onError = vi.fn();
-    const onRecover = vi.fn();
-    const writer = createAuditWriter({ dir, onError, onRecover, now, probeEveryMs: 10, maxStringLength: 100_000 });
-    cleanups.push(() => writer.close());
-    expect(writer.append(entry('first')).ok).toBe(true);
-    // Fill the disk to the last byte.
-    const filler = join(dir, 'filler');
-    const fd = fs.openSync(filler, 'w');
-    try {
-      for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
-    } catch {
-      for (;;) {
-        try {
-          fs.writeSync(fd, Buffer.alloc(1, 1));
-        } catch {
-          break;
+  it.skipIf(!canMount)(
+    'a full tmpfs: the line is refused; freeing space lets the writer recover and repair',
+    async () => {
+      const dir = temp();
+      mountTmpfs(dir, 512);
+      cleanups.push(() => unmount(dir));
+      const onError = vi.fn();
+      const onRecover = vi.fn();
+      const writer = createAuditWriter({
+        dir,
+        onError,
+        onRecover,
+        now,
+        probeEveryMs: 10,
+        maxStringLength: 100_000,
+      });
+      cleanups.push(() => writer.close());
+      expect(writer.append(entry('first')).ok).toBe(true);
+      // Fill the disk to the last byte.
+      const filler = join(dir, 'filler');
+      const fd = fs.openSync(filler, 'w');
+      try {
+        for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
+      } catch {
+        for (;;) {
+          try {
+            fs.writeSync(fd, Buffer.alloc(1, 1));
+          } catch {
+            break;
+          }
         }
       }
-    }
-    fs.closeSync(fd);
-    // Several pages: more than any free tail of the file's last page.
-    expect(writer.append({ ...entry('big'), result: 'r'.repeat(20_000) })).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }) });
-    expect(writer.probe()).toBe(false);
-    expect(onError).toHaveBeenCalledTimes(1);
-    rmSync(filler);
-    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
-    expect(writer.append(entry('after')).ok).toBe(true);
-    const scan = scanAudit(dir, { from: DAY, to: DAY }, now());
-    expect(scan.records.map((r) => r.argsHash)).toEqual(['first', 'after']);
-    expect(scan.unreadable.count).toBe(scan.unreadable.torn);
-  });
+      fs.closeSync(fd);
+      // Several pages: more than any free tail of the file's last page.
+      expect(writer.append({ ...entry('big'), result: 'r'.repeat(20_000) })).toMatchObject({
+        ok: false,
+        error: expect.objectContaining({ message: expect.stringMatching(/ENOSPC/) }),
+      });
+      expect(writer.probe()).toBe(false);
+      expect(onError).toHaveBeenCalledTimes(1);
+      rmSync(filler);
+      await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+      expect(writer.append(entry('after')).ok).toBe(true);
+      const scan = scanAudit(dir, { from: DAY, to: DAY }, now());
+      expect(scan.records.map((r) => r.argsHash)).toEqual(['first', 'after']);
+      expect(scan.unreadable.count).toBe(scan.unreadable.torn);
+    },
+  );
 
-  it.skipIf(!canMount)('a read-only WARDEN_HOME (bind mount): nothing is written; writable again, the writer recovers', async () => {
-    const home = temp();
-    mkdirSync(join(home, 'audit'));
-    bindReadOnly(home);
-    cleanups.push(() => unmount(home));
-    const onRecover = vi.fn();
-    const writer = createAuditWriter({ dir: join(home, 'audit'), onError: () => {}, onRecover, now, probeEveryMs: 10 });
-    cleanups.push(() => writer.close());
-    expect(writer.append(entry('x'))).toMatchObject({ ok: false, error: expect.objectContaining({ message: expect.stringMatching(/EROFS|read-only/i) }) });
-    remountWritable(home);
-    await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
-    expect(writer.append(entry('y')).ok).toBe(true);
-  });
+  it.skipIf(!canMount)(
+    'a read-only WARDEN_HOME (bind mount): nothing is written; writable again, the writer recovers',
+    async () => {
+      const home = temp();
+      mkdirSync(join(home, 'audit'));
+      bindReadOnly(home);
+      cleanups.push(() => unmount(home));
+      const onRecover = vi.fn();
+      const writer = createAuditWriter({
+        dir: join(home, 'audit'),
+        onError: () => {},
+        onRecover,
+        now,
+        probeEveryMs: 10,
+      });
+      cleanups.push(() => writer.close());
+      expect(writer.append(entry('x'))).toMatchObject({
+        ok: false,
+        error: expect.objectContaining({ message: expect.stringMatching(/EROFS|read-only/i) }),
+      });
+      remountWritable(home);
+      await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
+      expect(writer.append(entry('y')).ok).toBe(true);
+    },
+  );
 
   it.skipIf(canMount)(NO_MOUNT, () => {});
 });

@@ -46,7 +46,12 @@ describe('createAuditWriter', () => {
 
   it('fills ts and sessionId when absent and starts the line with them', () => {
     const dir = tempDir();
-    const writer = createAuditWriter({ dir, sessionId: 's2', onError: () => {}, now: () => new Date('2025-06-07T08:09:10Z') });
+    const writer = createAuditWriter({
+      dir,
+      sessionId: 's2',
+      onError: () => {},
+      now: () => new Date('2025-06-07T08:09:10Z'),
+    });
     const { ts: _ts, ...withoutTs } = entry();
     const written = writer.append(withoutTs).record;
     writer.close();
@@ -73,7 +78,10 @@ describe('createAuditWriter', () => {
     expect(text).not.toContain('"p"');
     const [record] = readLines(join(dir, 'audit-2025-01-02.jsonl'));
     expect(record).toEqual(written);
-    expect(record?.args).toEqual({ command: 'OPENAI_API_KEY=[REDACTED:openai] node x.js', env: { password: '[REDACTED:key]' } });
+    expect(record?.args).toEqual({
+      command: 'OPENAI_API_KEY=[REDACTED:openai] node x.js',
+      env: { password: '[REDACTED:key]' },
+    });
     expect(record?.editedArgs).toEqual({ command: 'curl -H "Authorization: Bearer [REDACTED:bearer]" x' });
     expect(record?.reason).toBe('leaked [REDACTED:openai]');
     expect(record?.result).toBe('echo [REDACTED:openai]');
@@ -151,7 +159,11 @@ describe('createAuditWriter', () => {
 describe('two processes appending at once', () => {
   const script = join(import.meta.dirname, 'fixtures', 'append-many.ts');
 
-  function startChild(dir: string, name: string, count: number): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
+  function startChild(
+    dir: string,
+    name: string,
+    count: number,
+  ): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
     const child = spawn(process.execPath, ['--import', 'tsx', script, dir, name, String(count)], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });

@@ -10,23 +10,26 @@ afterEach(() => {
 });
 
 describe('watchExitSignals', () => {
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s: the listeners shut down once; a second signal ends at once with 128+n', (signal) => {
-    const exit = vi.fn();
-    const heard: string[] = [];
-    watcher = watchExitSignals(60_000, exit);
-    watcher.on((s) => heard.push(s));
-    process.emit(signal, signal);
-    expect(heard).toEqual([signal]);
-    expect(watcher.received).toBe(signal);
-    expect(exit).not.toHaveBeenCalled();
-    // A listener attached late still hears the signal that came.
-    const late = vi.fn();
-    watcher.on(late);
-    expect(late).toHaveBeenCalledWith(signal);
-    process.emit('SIGTERM', 'SIGTERM');
-    expect(exit).toHaveBeenCalledWith(SIGNAL_EXIT_CODES[signal]);
-    expect(heard).toEqual([signal]);
-  });
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
+    '%s: the listeners shut down once; a second signal ends at once with 128+n',
+    (signal) => {
+      const exit = vi.fn();
+      const heard: string[] = [];
+      watcher = watchExitSignals(60_000, exit);
+      watcher.on((s) => heard.push(s));
+      process.emit(signal, signal);
+      expect(heard).toEqual([signal]);
+      expect(watcher.received).toBe(signal);
+      expect(exit).not.toHaveBeenCalled();
+      // A listener attached late still hears the signal that came.
+      const late = vi.fn();
+      watcher.on(late);
+      expect(late).toHaveBeenCalledWith(signal);
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(exit).toHaveBeenCalledWith(SIGNAL_EXIT_CODES[signal]);
+      expect(heard).toEqual([signal]);
+    },
+  );
 
   it('ends anyway when the orderly shutdown takes longer than the deadline', () => {
     vi.useFakeTimers();

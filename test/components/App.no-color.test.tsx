@@ -29,8 +29,22 @@ const colorful: Partial<CoreState> = {
   agents: [{ id: 's1', name: 'scout', parentId: 'main', taskId: 't', task: 'look around', status: 'failed' }],
   transcript: [
     { kind: 'user', id: 'u1', text: 'go' },
-    { kind: 'assistant', id: 'a1', agentId: 'main', text: 'Use `npm test`:\n```sh\nnpm test\n```', streaming: false },
-    { kind: 'tool', id: 't1', agentId: 'main', tool: 'write_file', summary: 'a.ts', status: 'rejected', result: 'no' },
+    {
+      kind: 'assistant',
+      id: 'a1',
+      agentId: 'main',
+      text: 'Use `npm test`:\n```sh\nnpm test\n```',
+      streaming: false,
+    },
+    {
+      kind: 'tool',
+      id: 't1',
+      agentId: 'main',
+      tool: 'write_file',
+      summary: 'a.ts',
+      status: 'rejected',
+      result: 'no',
+    },
     { kind: 'notice', id: 'n1', level: 'error', text: 'model unreachable' },
     { kind: 'tool', id: 't2', agentId: 's1', tool: 'grep', summary: 'x', status: 'waiting' },
   ],
@@ -58,7 +72,18 @@ describe('NO_COLOR', () => {
     const all = frames.join('\n');
     expect(all).not.toMatch(COLOR_SGR);
     const frame = await waitForFrame(() => frames.at(-1), 'Audit · latest');
-    for (const text of ['[DEMO', '⚠ sandbox off', '● 1 pending', '✗ mcp: jira', '✗ write_file a.ts · rejected', 'waiting for approval', '✗ model unreachable', '`npm test`', 'scout failed', 'rejected by human']) {
+    for (const text of [
+      '[DEMO',
+      '⚠ sandbox off',
+      '● 1 pending',
+      '✗ mcp: jira',
+      '✗ write_file a.ts · rejected',
+      'waiting for approval',
+      '✗ model unreachable',
+      '`npm test`',
+      'scout failed',
+      'rejected by human',
+    ]) {
       expect(frame).toContain(text);
     }
   });

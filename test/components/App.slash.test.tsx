@@ -28,7 +28,16 @@ describe('App slash commands', () => {
     const { stdin, lastFrame } = await renderApp(core, { rows: 40 });
     await run(stdin, '/help');
     const frame = await waitForFrame(lastFrame, 'Commands');
-    for (const text of ['Ctrl+T', 'audit trail sidebar', 'Ctrl+G', 'Shift+Tab', 'Esc', '/mode [manual|auto-edit|plan|auto]', '/undo [n]', '/quit']) {
+    for (const text of [
+      'Ctrl+T',
+      'audit trail sidebar',
+      'Ctrl+G',
+      'Shift+Tab',
+      'Esc',
+      '/mode [manual|auto-edit|plan|auto]',
+      '/undo [n]',
+      '/quit',
+    ]) {
       expect(frame).toContain(text);
     }
     await press(stdin, KEY.escape);
@@ -55,7 +64,12 @@ describe('App slash commands', () => {
     core.onCommand = (cmd, c) => {
       if (cmd.type === 'query_audit') {
         queueMicrotask(() =>
-          c.emit({ type: 'audit_result', queryId: cmd.queryId, records: [makeAuditRecord({ tool: 'grep' })], stats: makeStats({ total: 1 }) }),
+          c.emit({
+            type: 'audit_result',
+            queryId: cmd.queryId,
+            records: [makeAuditRecord({ tool: 'grep' })],
+            stats: makeStats({ total: 1 }),
+          }),
         );
       }
     };
@@ -75,7 +89,9 @@ describe('App slash commands', () => {
   });
 
   it('/grants lists grants; r revokes, p and u save to project and user after showing the rule', async () => {
-    const core = new FakeCore({ grants: [grant('g1', 'execute_command `npm test *`, all agents'), grant('g2', 'write_file src/**')] });
+    const core = new FakeCore({
+      grants: [grant('g1', 'execute_command `npm test *`, all agents'), grant('g2', 'write_file src/**')],
+    });
     const { stdin, lastFrame } = await renderApp(core);
     await run(stdin, '/grants');
     const frame = await waitForFrame(lastFrame, 'Grants (2)');
@@ -120,7 +136,12 @@ describe('App slash commands', () => {
     await waitForFrame(lastFrame, '/undo takes a positive number');
     await run(stdin, '/clear');
     await run(stdin, '/cancel');
-    expect(core.sent).toEqual([{ type: 'undo', turns: 1 }, { type: 'undo', turns: 3 }, { type: 'clear' }, { type: 'cancel' }]);
+    expect(core.sent).toEqual([
+      { type: 'undo', turns: 1 },
+      { type: 'undo', turns: 3 },
+      { type: 'clear' },
+      { type: 'cancel' },
+    ]);
   });
 
   it('/mcp lists servers with status and error; r restarts the selected one', async () => {

@@ -33,7 +33,8 @@ describe('App', () => {
   it('sends submit while busy and shows the core’s answer under the prompt', async () => {
     const core = new FakeCore({ busy: true });
     core.onCommand = (cmd, c) => {
-      if (cmd.type === 'submit') c.emit({ type: 'notice', level: 'warn', text: 'a turn is running; wait or press Esc' });
+      if (cmd.type === 'submit')
+        c.emit({ type: 'notice', level: 'warn', text: 'a turn is running; wait or press Esc' });
     };
     const { stdin, lastFrame } = await renderApp(core);
     await submit(stdin, 'another');
@@ -81,7 +82,15 @@ describe('App', () => {
     expect(frame).toContain('write_file');
     expect(frame).toMatch(/main executed by human/);
     core.update((s) => ({
-      recentAudit: [...s.recentAudit, makeAuditRecord({ tool: 'execute_command', agentId: 'sub-1', outcome: 'rejected', approver: 'human' })],
+      recentAudit: [
+        ...s.recentAudit,
+        makeAuditRecord({
+          tool: 'execute_command',
+          agentId: 'sub-1',
+          outcome: 'rejected',
+          approver: 'human',
+        }),
+      ],
     }));
     frame = await waitForFrame(lastFrame, 'execute_command');
     expect(frame).toMatch(/scout rejected by human/);
@@ -92,7 +101,9 @@ describe('App', () => {
   });
 
   it('Ctrl+G collapses and expands the sub-agent group', async () => {
-    const agents: AgentInfo[] = [{ id: 's1', name: 'scout', parentId: 'main', taskId: 't', task: 'map the modules', status: 'running' }];
+    const agents: AgentInfo[] = [
+      { id: 's1', name: 'scout', parentId: 'main', taskId: 't', task: 'map the modules', status: 'running' },
+    ];
     const core = new FakeCore({ busy: true, agents });
     const { stdin, lastFrame } = await renderApp(core);
     await waitForFrame(lastFrame, 'scout running — map the modules');
@@ -110,7 +121,9 @@ describe('App', () => {
     const frame = await waitForFrame(lastFrame, 'DRAWER 2 pending · active=true');
     expect(frame).toContain('● 2 pending');
     await type(stdin, 'zy');
-    await waitUntil(() => expect(core.sent).toEqual([{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }]));
+    await waitUntil(() =>
+      expect(core.sent).toEqual([{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }]),
+    );
     expect(lastFrame()).not.toContain('zy');
     core.update({ pending: [] });
     await waitForFrame(lastFrame, (f) => !f.includes('DRAWER'));
@@ -166,7 +179,10 @@ describe('App', () => {
     let text = '';
     for (let i = 0; i < 200; i++) {
       text += `w${i} `;
-      core.state = { ...core.state, transcript: [{ kind: 'assistant', id: 'a1', agentId: 'main', text, streaming: true }] };
+      core.state = {
+        ...core.state,
+        transcript: [{ kind: 'assistant', id: 'a1', agentId: 'main', text, streaming: true }],
+      };
       core.emit({ type: 'message_delta', agentId: 'main', text: `w${i} ` });
     }
     await waitForFrame(lastFrame, 'w199');

@@ -6,11 +6,19 @@ import type { FakeCore } from '../helpers/fake-core';
 import { waitForFrame } from '../helpers/ink';
 
 /** A stand-in drawer: shows what App passed it, and approves the first request on "y". */
-export function FakeDrawer({ client, pending, width, height, isActive, onFullScreen }: DrawerProps): ReactNode {
+export function FakeDrawer({
+  client,
+  pending,
+  width,
+  height,
+  isActive,
+  onFullScreen,
+}: DrawerProps): ReactNode {
   useInput(
     (input) => {
       const first = pending[0];
-      if (input === 'y' && first) client.send({ type: 'decide', id: first.id, decision: { kind: 'approve' } });
+      if (input === 'y' && first)
+        client.send({ type: 'decide', id: first.id, decision: { kind: 'approve' } });
       if (input === 'f') onFullScreen?.(true);
     },
     { isActive },
@@ -30,7 +38,10 @@ export function resize(stdout: NodeJS.EventEmitter, columns: number, rows: numbe
 }
 
 /** Renders App on `core` at 100×30 with the stand-in drawer, and waits for the first frame. */
-export async function renderApp(core: FakeCore, options: { columns?: number; rows?: number; realDrawer?: boolean } = {}) {
+export async function renderApp(
+  core: FakeCore,
+  options: { columns?: number; rows?: number; realDrawer?: boolean } = {},
+) {
   const view = render(
     <App
       client={core}

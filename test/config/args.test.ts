@@ -55,7 +55,10 @@ describe('parseArgs', () => {
     [['--root', ''], '--root: expected a non-empty value'],
     [['--model'], '--model needs a value'],
     [['-p'], '-p needs a value (a prompt that starts with "-" can be given as -p=...)'],
-    [['--prompt', '--json'], '--prompt needs a value (a prompt that starts with "-" can be given as --prompt=...)'],
+    [
+      ['--prompt', '--json'],
+      '--prompt needs a value (a prompt that starts with "-" can be given as --prompt=...)',
+    ],
     [['--json'], '--json only works with --headless'],
     [['--json', 'hi'], '--json only works with --headless'],
     [['--headless=yes'], '--headless takes no value'],
@@ -70,10 +73,23 @@ describe('helpText', () => {
   it('names every flag, the subcommand and the environment', () => {
     const text = helpText('1.2.3');
     expect(text.startsWith('warden 1.2.3:')).toBe(true);
-    for (const flag of ['--prompt', '-p,', '--headless', '--json', '--root', '--mode', '--model', '--demo', '--help', '--version', 'audit']) {
+    for (const flag of [
+      '--prompt',
+      '-p,',
+      '--headless',
+      '--json',
+      '--root',
+      '--mode',
+      '--model',
+      '--demo',
+      '--help',
+      '--version',
+      'audit',
+    ]) {
       expect(text).toContain(flag);
     }
-    for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'WARDEN_MODEL', 'WARDEN_MODE', 'WARDEN_HOME']) expect(text).toContain(name);
+    for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'WARDEN_MODEL', 'WARDEN_MODE', 'WARDEN_HOME'])
+      expect(text).toContain(name);
     expect(text).toContain('manual | auto-edit | plan | auto');
   });
 });

@@ -69,7 +69,12 @@ describe('loadConfig defaults and precedence', () => {
     [['user', 'project', 'env', 'flag'], 'flag'],
   ];
   it.each(rows)('set by %j → %s wins', (set, winner) => {
-    const modeOf: Record<Layer, 'plan' | 'auto-edit' | 'manual' | 'auto'> = { user: 'plan', project: 'auto-edit', env: 'manual', flag: 'auto' };
+    const modeOf: Record<Layer, 'plan' | 'auto-edit' | 'manual' | 'auto'> = {
+      user: 'plan',
+      project: 'auto-edit',
+      env: 'manual',
+      flag: 'auto',
+    };
     if (set.includes('user')) writeJson(userFile(), { model: 'm-user', mode: modeOf.user });
     if (set.includes('project')) writeJson(projectFile(), { model: 'm-project', mode: modeOf.project });
     const env = set.includes('env') ? { WARDEN_MODEL: 'm-env', WARDEN_MODE: modeOf.env } : {};
@@ -104,7 +109,9 @@ describe('loadConfig defaults and precedence', () => {
   });
 
   it('reads the key and endpoint from the environment; empty variables are unset', () => {
-    const { config } = loadOk({ env: { OPENAI_API_KEY: ' sk-x ', OPENAI_BASE_URL: 'https://llm.local/v1', WARDEN_MODEL: '' } });
+    const { config } = loadOk({
+      env: { OPENAI_API_KEY: ' sk-x ', OPENAI_BASE_URL: 'https://llm.local/v1', WARDEN_MODEL: '' },
+    });
     expect(config.apiKey).toBe('sk-x');
     expect(config.baseUrl).toBe('https://llm.local/v1');
     expect(config.model).toBe('gpt-4.1-mini');
@@ -113,7 +120,10 @@ describe('loadConfig defaults and precedence', () => {
   it('merges protectedPaths (a project adds) and mcpServers (by name, tagged with their file)', () => {
     writeJson(userFile(), {
       protectedPaths: ['secrets/', 'infra/'],
-      mcpServers: { github: { command: 'gh-mcp', args: ['--stdio'] }, docs: { url: 'https://docs.example/mcp' } },
+      mcpServers: {
+        github: { command: 'gh-mcp', args: ['--stdio'] },
+        docs: { url: 'https://docs.example/mcp' },
+      },
       webSearch: { provider: 'searxng', url: 'http://127.0.0.1:8888' },
     });
     writeJson(projectFile(), {
@@ -131,7 +141,12 @@ describe('loadConfig defaults and precedence', () => {
 
   it('a project file cannot loosen safety: auto mode, sandbox off and baseUrl are ignored with warnings', () => {
     writeJson(userFile(), { baseUrl: 'https://mine.example/v1' });
-    writeJson(projectFile(), { mode: 'auto', sandbox: 'off', baseUrl: 'https://evil.example/v1', model: 'fine' });
+    writeJson(projectFile(), {
+      mode: 'auto',
+      sandbox: 'off',
+      baseUrl: 'https://evil.example/v1',
+      model: 'fine',
+    });
     const { config, warnings } = loadOk();
     expect(config.mode).toBe('manual');
     expect(config.sandbox).toBe('auto');
@@ -172,14 +187,32 @@ describe('loadConfig defaults and precedence', () => {
       protectedPaths: ['.env*'],
       webSearch: { provider: 'searxng', url: 'https://search.local' },
       mcpServers: {
-        fs: { type: 'stdio', command: 'npx', args: ['-y', 'mcp-fs'], env: { DEBUG: '1' }, cwd: '/tmp', disabled: false },
+        fs: {
+          type: 'stdio',
+          command: 'npx',
+          args: ['-y', 'mcp-fs'],
+          env: { DEBUG: '1' },
+          cwd: '/tmp',
+          disabled: false,
+        },
         remote: { type: 'sse', url: 'https://mcp.example/sse', headers: { 'X-Team': 'a' }, disabled: true },
       },
     });
     const { config, warnings } = loadOk({ root: undefined });
     expect(warnings).toEqual([]);
-    expect(config).toMatchObject({ model: 'qwen2.5-coder', mode: 'auto', sandbox: 'require', contextWindowTokens: 32_768 });
-    expect(config.mcpServers.remote).toEqual({ type: 'sse', url: 'https://mcp.example/sse', headers: { 'X-Team': 'a' }, disabled: true, source: 'user' });
+    expect(config).toMatchObject({
+      model: 'qwen2.5-coder',
+      mode: 'auto',
+      sandbox: 'require',
+      contextWindowTokens: 32_768,
+    });
+    expect(config.mcpServers.remote).toEqual({
+      type: 'sse',
+      url: 'https://mcp.example/sse',
+      headers: { 'X-Team': 'a' },
+      disabled: true,
+      source: 'user',
+    });
   });
 
   it('without a root only the user file is read', () => {
@@ -205,24 +238,72 @@ describe('loadConfig errors name the file and the field', () => {
     ['bad url', '{"baseUrl": "localhost:1234"}', 'baseUrl: expected an http or https URL'],
     ['non-http url', '{"baseUrl": "file:///etc/passwd"}', 'baseUrl: expected an http or https URL'],
     ['zero timeout', '{"approvalTimeoutSec": 0}', 'approvalTimeoutSec: expected a positive whole number'],
-    ['fractional steps', '{"maxStepsPerTurn": 2.5}', 'maxStepsPerTurn: expected a whole number, got number 2.5'],
+    [
+      'fractional steps',
+      '{"maxStepsPerTurn": 2.5}',
+      'maxStepsPerTurn: expected a whole number, got number 2.5',
+    ],
     ['huge timeout', '{"approvalTimeoutSec": 9999999}', 'approvalTimeoutSec: expected at most 86400'],
     ['zero turn timeout', '{"turnTimeoutSec": 0}', 'turnTimeoutSec: expected a positive whole number'],
-    ['idle timeout as text', '{"streamIdleTimeoutSec": "60"}', 'streamIdleTimeoutSec: expected number, got string "60"'],
+    [
+      'idle timeout as text',
+      '{"streamIdleTimeoutSec": "60"}',
+      'streamIdleTimeoutSec: expected number, got string "60"',
+    ],
     ['bad sandbox', '{"sandbox": "maybe"}', 'sandbox: expected one of "auto", "off", "require"'],
-    ['protected path not a string', '{"protectedPaths": ["a", 3]}', 'protectedPaths[1]: expected string, got number 3'],
+    [
+      'protected path not a string',
+      '{"protectedPaths": ["a", 3]}',
+      'protectedPaths[1]: expected string, got number 3',
+    ],
     ['unknown key with a hint', '{"modle": "x"}', 'modle: unknown key (did you mean "model"?)'],
     ['unknown key', '{"colour": "blue"}', 'colour: unknown key'],
-    ['web search provider', '{"webSearch": {"provider": "bing", "url": "https://x"}}', 'webSearch.provider: expected "searxng"'],
-    ['web search missing url', '{"webSearch": {"provider": "searxng"}}', 'webSearch.url: expected string, it is missing'],
-    ['mcp command type', '{"mcpServers": {"github": {"command": 5}}}', 'mcpServers.github.command: expected string, got number 5'],
-    ['mcp args type', '{"mcpServers": {"gh": {"command": "x", "args": "--stdio"}}}', 'mcpServers.gh.args: expected array, got string "--stdio"'],
-    ['mcp env value', '{"mcpServers": {"gh": {"command": "x", "env": {"A": 1}}}}', 'mcpServers.gh.env.A: expected string, got number 1'],
-    ['mcp unknown key', '{"mcpServers": {"gh": {"command": "x", "arg": []}}}', 'mcpServers.gh.arg: unknown key (did you mean "args"?)'],
+    [
+      'web search provider',
+      '{"webSearch": {"provider": "bing", "url": "https://x"}}',
+      'webSearch.provider: expected "searxng"',
+    ],
+    [
+      'web search missing url',
+      '{"webSearch": {"provider": "searxng"}}',
+      'webSearch.url: expected string, it is missing',
+    ],
+    [
+      'mcp command type',
+      '{"mcpServers": {"github": {"command": 5}}}',
+      'mcpServers.github.command: expected string, got number 5',
+    ],
+    [
+      'mcp args type',
+      '{"mcpServers": {"gh": {"command": "x", "args": "--stdio"}}}',
+      'mcpServers.gh.args: expected array, got string "--stdio"',
+    ],
+    [
+      'mcp env value',
+      '{"mcpServers": {"gh": {"command": "x", "env": {"A": 1}}}}',
+      'mcpServers.gh.env.A: expected string, got number 1',
+    ],
+    [
+      'mcp unknown key',
+      '{"mcpServers": {"gh": {"command": "x", "arg": []}}}',
+      'mcpServers.gh.arg: unknown key (did you mean "args"?)',
+    ],
     ['mcp neither', '{"mcpServers": {"gh": {}}}', 'mcpServers.gh.command: expected string, it is missing'],
-    ['mcp url bad', '{"mcpServers": {"gh": {"url": "ws://x"}}}', 'mcpServers.gh.url: expected an http or https URL'],
-    ['mcp headers', '{"mcpServers": {"gh": {"url": "https://x", "headers": []}}}', 'mcpServers.gh.headers: expected object, got an array'],
-    ['mcp server name', '{"mcpServers": {"my__server": {"command": "x"}}}', 'mcpServers.my__server: invalid name: a server name uses letters'],
+    [
+      'mcp url bad',
+      '{"mcpServers": {"gh": {"url": "ws://x"}}}',
+      'mcpServers.gh.url: expected an http or https URL',
+    ],
+    [
+      'mcp headers',
+      '{"mcpServers": {"gh": {"url": "https://x", "headers": []}}}',
+      'mcpServers.gh.headers: expected object, got an array',
+    ],
+    [
+      'mcp server name',
+      '{"mcpServers": {"my__server": {"command": "x"}}}',
+      'mcpServers.my__server: invalid name: a server name uses letters',
+    ],
   ])('%s', (_name, text, message) => {
     writeFileSync(projectFile(), text);
     const error = loadError();
@@ -255,7 +336,10 @@ describe('loadConfig errors name the file and the field', () => {
   });
 
   it.each<[Record<string, string>, string]>([
-    [{ WARDEN_MODE: 'yolo' }, 'WARDEN_MODE: expected one of "manual", "auto-edit", "plan", "auto", got "yolo"'],
+    [
+      { WARDEN_MODE: 'yolo' },
+      'WARDEN_MODE: expected one of "manual", "auto-edit", "plan", "auto", got "yolo"',
+    ],
     [{ OPENAI_BASE_URL: 'not a url' }, 'OPENAI_BASE_URL: expected an http or https URL, got "not a url"'],
   ])('bad environment %j', (env, message) => {
     expect(loadError({ env })).toBe(message);

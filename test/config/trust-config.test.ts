@@ -18,7 +18,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const project = (value: unknown) => writeFileSync(join(root, '.warden', 'config.json'), JSON.stringify(value));
+const project = (value: unknown) =>
+  writeFileSync(join(root, '.warden', 'config.json'), JSON.stringify(value));
 function load(extra: Partial<LoadConfigOptions> = {}) {
   const result = loadConfig({ home, root, env: {}, ...extra });
   if (!result.ok) throw new Error(result.error);
@@ -28,7 +29,12 @@ function load(extra: Partial<LoadConfigOptions> = {}) {
 describe('a project config loosens nothing before trust', () => {
   it.each<[string, Record<string, unknown>, (c: ReturnType<typeof load>['config']) => unknown, unknown]>([
     ['mode "auto-edit"', { mode: 'auto-edit' }, (c) => c.mode, 'manual'],
-    ['webSearch.url at a loopback admin service', { webSearch: { provider: 'searxng', url: 'http://127.0.0.1:9200/_admin' } }, (c) => c.webSearch, undefined],
+    [
+      'webSearch.url at a loopback admin service',
+      { webSearch: { provider: 'searxng', url: 'http://127.0.0.1:9200/_admin' } },
+      (c) => c.webSearch,
+      undefined,
+    ],
   ])('%s is held until trusted, and counts once trusted', (_label, file, pick, untrustedValue) => {
     project(file);
     const untrusted = load();
@@ -69,7 +75,10 @@ describe('a project config loosens nothing before trust', () => {
   it('what trust would change is reported with env and flags still winning', () => {
     project({ mode: 'auto-edit', webSearch: { provider: 'searxng', url: 'http://127.0.0.1:8888' } });
     const { project: p } = load({ flags: { mode: 'plan' } });
-    expect(p?.values.trusted).toEqual({ mode: 'plan', webSearch: { provider: 'searxng', url: 'http://127.0.0.1:8888' } });
+    expect(p?.values.trusted).toEqual({
+      mode: 'plan',
+      webSearch: { provider: 'searxng', url: 'http://127.0.0.1:8888' },
+    });
     expect(p?.values.untrusted).toEqual({ mode: 'plan' });
   });
 
@@ -83,7 +92,7 @@ describe('a project config loosens nothing before trust', () => {
     expect(warnings).toHaveLength(3);
   });
 
-  it('MCP servers from a project stay tagged as the project\'s (the session holds them)', () => {
+  it("MCP servers from a project stay tagged as the project's (the session holds them)", () => {
     project({ mcpServers: { fs: { command: 'npx', args: ['evil-mcp'] } } });
     expect(load().config.mcpServers.fs?.source).toBe('project');
   });
@@ -94,7 +103,9 @@ describe('protectedPaths from a project only add', () => {
     project({ protectedPaths: ['!package.json', '!.env*', '+(a|b)', 'db/'] });
     const { config, warnings } = load();
     expect(config.protectedPaths).toEqual(['db/']);
-    expect(warnings.join('\n')).toMatch(/protectedPaths\[0\] "!package.json" ignored: a file cannot un-protect a path/);
+    expect(warnings.join('\n')).toMatch(
+      /protectedPaths\[0\] "!package.json" ignored: a file cannot un-protect a path/,
+    );
     expect(warnings.join('\n')).toMatch(/protectedPaths\[2\] .* extglob/);
     // As the session builds its fence: defaults first, then what the files add.
     const fence = new PathFence(root, [...DEFAULT_PROTECTED_PATHS, ...config.protectedPaths]);
@@ -116,6 +127,9 @@ describe('project settings files are read safely', () => {
     writeFileSync(join(base, 'outside.json'), JSON.stringify({ model: 'from-outside' }));
     symlinkSync(join(base, 'outside.json'), join(root, '.warden', 'config.json'));
     const result = loadConfig({ home, root, env: {} });
-    expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/config\.json: not read: .*outside the project/) });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/config\.json: not read: .*outside the project/),
+    });
   });
 });

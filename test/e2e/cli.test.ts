@@ -11,9 +11,27 @@ type Run = { code: number; stdout: string; stderr: string };
 function warden(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   const home = mkdtempSync(join(tmpdir(), 'warden-cli-home-'));
   return new Promise((resolve) => {
-    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: tmpdir(), WARDEN_HOME: join(home, '.warden'), ...env }, cwd: cwd ?? home }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      process.execPath,
+      [WARDEN_BIN, ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          TMPDIR: tmpdir(),
+          WARDEN_HOME: join(home, '.warden'),
+          ...env,
+        },
+        cwd: cwd ?? home,
+      },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? Number(error.code ?? 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        });
+      },
+    );
   });
 }
 
@@ -55,9 +73,15 @@ describe('the warden binary', () => {
   it('a broken policy file stops start-up, naming the file and the field', async () => {
     const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
     mkdirSync(join(root, '.warden'));
-    writeFileSync(join(root, '.warden', 'policy.json'), JSON.stringify({ rules: [{ tool: 'write_file', decision: 'perhaps' }] }));
+    writeFileSync(
+      join(root, '.warden', 'policy.json'),
+      JSON.stringify({ rules: [{ tool: 'write_file', decision: 'perhaps' }] }),
+    );
     fake = await startFakeOpenAI([{ text: 'never' }]);
-    const run = await warden(['--headless', '-p', 'hi', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' });
+    const run = await warden(['--headless', '-p', 'hi', '--root', root], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'k',
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('policy.json');
     expect(run.stderr).toContain('rules.0.decision');
@@ -65,21 +89,50 @@ describe('the warden binary', () => {
 
   it('--headless --json prints every event as a JSON line; anything that asks is denied as no_approver, and the refused change exits 3', async () => {
     const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
-    fake = await startFakeOpenAI([{ text: 'Writing.', toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }, { text: 'Could not write.' }]);
-    const run = await warden(['--headless', '--json', '-p', 'write x', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' });
+    fake = await startFakeOpenAI([
+      { text: 'Writing.', toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] },
+      { text: 'Could not write.' },
+    ]);
+    const run = await warden(['--headless', '--json', '-p', 'write x', '--root', root], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'k',
+    });
     expect(run.code).toBe(3);
-    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.some((e) => e.type === 'tool_finished' && e.result.status === 'error' && /^no_approver/.test(e.result.reason))).toBe(true);
-    expect(events.at(-1)).toEqual({ type: 'result', status: 'done', text: 'Could not write.', exitCode: 3, notRun: ['write_file'] });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(
+      events.some(
+        (e) =>
+          e.type === 'tool_finished' && e.result.status === 'error' && /^no_approver/.test(e.result.reason),
+      ),
+    ).toBe(true);
+    expect(events.at(-1)).toEqual({
+      type: 'result',
+      status: 'done',
+      text: 'Could not write.',
+      exitCode: 3,
+      notRun: ['write_file'],
+    });
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
   });
 
   it('--headless prints the final answer on stdout; reads run without asking; the audit is written under WARDEN_HOME', async () => {
     const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
     writeFileSync(join(root, 'notes.md'), 'the secret word is teapot\n');
-    fake = await startFakeOpenAI([{ toolCalls: [{ name: 'read_file', args: { path: 'notes.md' } }] }, (req) => ({ text: `It says: ${String(req.body.messages.at(-1)?.content).includes('teapot') ? 'teapot' : '?'}` })]);
+    fake = await startFakeOpenAI([
+      { toolCalls: [{ name: 'read_file', args: { path: 'notes.md' } }] },
+      (req) => ({
+        text: `It says: ${String(req.body.messages.at(-1)?.content).includes('teapot') ? 'teapot' : '?'}`,
+      }),
+    ]);
     const home = mkdtempSync(join(tmpdir(), 'warden-cli-wh-'));
-    const run = await warden(['--headless', '-p', 'what does notes.md say?', '--root', root], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k', WARDEN_HOME: home });
+    const run = await warden(['--headless', '-p', 'what does notes.md say?', '--root', root], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'k',
+      WARDEN_HOME: home,
+    });
     expect(run).toMatchObject({ code: 0, stdout: 'It says: teapot\n' });
     expect(readdirSync(join(home, 'audit')).length).toBe(1);
     const audit = await warden(['audit', '--json'], { WARDEN_HOME: home });
@@ -95,7 +148,10 @@ describe('the warden binary', () => {
 
   it('a model server that is down gives a clear error and exit 1', async () => {
     const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
-    const run = await warden(['--headless', '-p', 'hi', '--root', root], { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' });
+    const run = await warden(['--headless', '-p', 'hi', '--root', root], {
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      OPENAI_API_KEY: 'k',
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/127\.0\.0\.1:9/);
   });

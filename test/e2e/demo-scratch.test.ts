@@ -21,13 +21,23 @@ function setup(): { tmp: string; env: Record<string, string> } {
   const home = join(base, 'home');
   mkdirSync(tmp);
   mkdirSync(home);
-  return { tmp, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, WARDEN_HOME: join(home, '.warden'), TMPDIR: tmp } };
+  return {
+    tmp,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      WARDEN_HOME: join(home, '.warden'),
+      TMPDIR: tmp,
+    },
+  };
 }
 
 const scratches = (tmp: string) => readdirSync(tmp).filter((n) => n.startsWith('warden-demo-'));
 
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim());
+  return Number(
+    spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim(),
+  );
 }
 
 describe('the demo’s scratch copy', () => {
@@ -36,9 +46,14 @@ describe('the demo’s scratch copy', () => {
     const stale = `warden-demo-${deadPid()}-x-aaaaaa`;
     mkdirSync(join(s.tmp, stale, 'greet-demo'), { recursive: true });
     const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(process.execPath, [WARDEN_BIN, '--headless', '--demo', '-p', 'go'], { env: s.env, cwd: s.env.HOME }, (error, _stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) });
-      });
+      execFile(
+        process.execPath,
+        [WARDEN_BIN, '--headless', '--demo', '-p', 'go'],
+        { env: s.env, cwd: s.env.HOME },
+        (error, _stdout, stderr) => {
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) });
+        },
+      );
     });
     expect(run.code).toBe(3);
     // The run worked in a copy under the private TMPDIR (the fence names it when it blocks the escape)...

@@ -1,8 +1,22 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeOpenAI, type FakeStep, lastToolMessage, type RecordedRequest, startFakeOpenAI } from '../helpers/fake-openai';
+import {
+  type FakeOpenAI,
+  type FakeStep,
+  lastToolMessage,
+  type RecordedRequest,
+  startFakeOpenAI,
+} from '../helpers/fake-openai';
 import { type PtyApp, startWarden } from '../helpers/pty';
 
 let app: PtyApp | undefined;
@@ -21,7 +35,12 @@ async function launch(script: FakeStep[], extraEnv: Record<string, string> = {})
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-tui-proj-')));
   const home = mkdtempSync(join(tmpdir(), 'warden-tui-home-'));
   fake = await startFakeOpenAI(script, { whenExhausted: { text: 'All done.' } });
-  app = startWarden(['--root', root, 'do the task'], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test', WARDEN_HOME: home, ...extraEnv });
+  app = startWarden(['--root', root, 'do the task'], {
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: 'test',
+    WARDEN_HOME: home,
+    ...extraEnv,
+  });
   return { app, fake, root, home };
 }
 
@@ -32,11 +51,21 @@ async function cardReady(app: PtyApp): Promise<void> {
   await app.waitUntil((s) => !s.includes('keys paused'), 10_000, 'the grace window to end');
 }
 
-const write = (path: string, content: string) => ({ text: `Writing ${path}.`, toolCalls: [{ name: 'write_file', args: { path, content } }] });
-const envelope = (req: RecordedRequest | undefined) => JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
-const fileSoon = (path: string) => vi.waitFor(() => expect(existsSync(path)).toBe(true), { timeout: 10_000, interval: 20 });
+const write = (path: string, content: string) => ({
+  text: `Writing ${path}.`,
+  toolCalls: [{ name: 'write_file', args: { path, content } }],
+});
+const envelope = (req: RecordedRequest | undefined) =>
+  JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
+const fileSoon = (path: string) =>
+  vi.waitFor(() => expect(existsSync(path)).toBe(true), { timeout: 10_000, interval: 20 });
 const audit = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) => readFileSync(join(home, 'audit', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+  readdirSync(join(home, 'audit')).flatMap((f) =>
+    readFileSync(join(home, 'audit', f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  );
 
 describe('warden in a pseudo-terminal against the fake model', () => {
   it('approve: the card shows the side-by-side diff, y writes the file', async () => {
@@ -60,7 +89,11 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     app.press('\r');
     await app.waitFor('Understood.');
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
-    expect(envelope(fake.requests[1])).toMatchObject({ status: 'rejected', by: 'user', reason: 'use docs/ instead' });
+    expect(envelope(fake.requests[1])).toMatchObject({
+      status: 'rejected',
+      by: 'user',
+      reason: 'use docs/ instead',
+    });
   });
 
   it('skip: the call is skipped and the model is told so', async () => {
@@ -76,22 +109,42 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     const editor = join(mkdtempSync(join(tmpdir(), 'warden-editor-')), 'edit.sh');
     writeFileSync(editor, '#!/bin/sh\nprintf "edited by a person\\n" > "$1"\n');
     chmodSync(editor, 0o755);
-    const { app, root, home } = await launch([write('e.txt', 'model text\n'), { text: 'Edited.' }], { EDITOR: editor });
+    const { app, root, home } = await launch([write('e.txt', 'model text\n'), { text: 'Edited.' }], {
+      EDITOR: editor,
+    });
     await cardReady(app);
     app.press('E');
     await fileSoon(join(root, 'e.txt'));
     expect(readFileSync(join(root, 'e.txt'), 'utf8')).toBe('edited by a person\n');
-    await vi.waitFor(() => expect(audit(home).some((r) => r.phase === 'outcome' && r.editedArgs?.content === 'edited by a person\n')).toBe(true));
+    await vi.waitFor(() =>
+      expect(
+        audit(home).some((r) => r.phase === 'outcome' && r.editedArgs?.content === 'edited by a person\n'),
+      ).toBe(true),
+    );
   });
 
   it('two sub-agents queue; approve-all for src/** drains the other queued request as a grant', async () => {
     const task = (req: RecordedRequest) => String(req.body.messages.find((m) => m.role === 'user')?.content);
     const sub = (req: RecordedRequest) => {
       const file = task(req) === 'TASK-A' ? 'src/a.txt' : 'src/b.txt';
-      return req.body.messages.some((m) => m.role === 'tool') ? { text: `done ${file}` } : write(file, task(req));
+      return req.body.messages.some((m) => m.role === 'tool')
+        ? { text: `done ${file}` }
+        : write(file, task(req));
     };
     const { app, root, home } = await launch([
-      { toolCalls: [{ name: 'spawn_agents', args: { agents: [{ name: 'alpha', task: 'TASK-A' }, { name: 'beta', task: 'TASK-B' }] } }] },
+      {
+        toolCalls: [
+          {
+            name: 'spawn_agents',
+            args: {
+              agents: [
+                { name: 'alpha', task: 'TASK-A' },
+                { name: 'beta', task: 'TASK-B' },
+              ],
+            },
+          },
+        ],
+      },
       sub,
       sub,
       sub,
@@ -126,8 +179,12 @@ describe('warden in a pseudo-terminal against the fake model', () => {
   });
 
   it('the prompt keeps up with keys sent back to back; Enter right after typing sends', async () => {
-    const lastUser = (req: RecordedRequest) => String(req.body.messages.filter((m) => m.role === 'user').at(-1)?.content);
-    const { app } = await launch([{ text: 'Ready for more.' }, (req) => ({ text: `You said: ${lastUser(req)}` })]);
+    const lastUser = (req: RecordedRequest) =>
+      String(req.body.messages.filter((m) => m.role === 'user').at(-1)?.content);
+    const { app } = await launch([
+      { text: 'Ready for more.' },
+      (req) => ({ text: `You said: ${lastUser(req)}` }),
+    ]);
     await app.waitFor('Ready for more.');
     app.press('ab');
     await app.waitFor('› ab');

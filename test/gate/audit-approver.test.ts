@@ -10,7 +10,9 @@ afterEach(() => h?.cleanup());
 /** The decision and outcome lines of the one call made so far (after its `requested` line when it asked). */
 function lines(): [AuditRecord, AuditRecord] {
   const asked = h.records[0]?.phase === 'requested';
-  expect(h.records.map((r) => r.phase)).toEqual(asked ? ['requested', 'decision', 'outcome'] : ['decision', 'outcome']);
+  expect(h.records.map((r) => r.phase)).toEqual(
+    asked ? ['requested', 'decision', 'outcome'] : ['decision', 'outcome'],
+  );
   if (asked) expect(h.records[0]).toMatchObject({ approver: 'none', decision: 'ask' });
   if (asked) expect(h.records[0]?.outcome).toBeUndefined();
   return h.records.slice(-2) as [AuditRecord, AuditRecord];
@@ -18,21 +20,130 @@ function lines(): [AuditRecord, AuditRecord] {
 
 describe('audit approver, without asking', () => {
   it.each<[string, HarnessOptions, string, unknown, Approver, 'allow' | 'deny', string, string]>([
-    ['a default allow', {}, 'read_file', { path: 'a.txt' }, 'policy', 'allow', 'default-allow-read_file', 'error'],
-    ['a default allow without a path', {}, 'glob_files', { pattern: '*' }, 'policy', 'allow', 'default-allow-glob_files', 'executed'],
-    ['auto-edit mode', { mode: 'auto-edit' }, 'write_file', { path: 'a.txt', content: 'x' }, 'policy', 'allow', 'mode-auto-edit', 'executed'],
-    ['auto mode', { mode: 'auto' }, 'execute_command', { command: 'npm test' }, 'policy', 'allow', 'mode-auto', 'executed'],
-    ['a project allow rule', { rules: [{ id: 'p-allow', tool: 'mcp__fake__*', decision: 'allow' }] }, 'mcp__fake__delete', { id: '1' }, 'rule', 'allow', 'p-allow', 'executed'],
-    ['a user allow rule', { rules: [{ id: 'u-allow', source: 'user', tool: 'execute_command', when: { command: 'npm test *' }, decision: 'allow' }] }, 'execute_command', { command: 'npm test' }, 'rule', 'allow', 'u-allow', 'executed'],
-    ['a project deny rule', { rules: [{ id: 'p-deny', tool: 'write_file', decision: 'deny' }] }, 'write_file', { path: 'a.txt', content: 'x' }, 'rule', 'deny', 'p-deny', 'blocked'],
-    ['plan mode', { mode: 'plan' }, 'write_file', { path: 'a.txt', content: 'x' }, 'policy', 'deny', 'mode-plan', 'blocked'],
-    ['a hard guard over an allow rule', { rules: [{ tool: '*', decision: 'allow' }] }, 'write_file', { path: '../x.txt', content: 'x' }, 'policy', 'deny', 'path-fence', 'blocked'],
-    ['the SSRF guard', {}, 'web_fetch', { url: 'http://127.0.0.1/' }, 'policy', 'deny', 'ssrf-address', 'blocked'],
+    [
+      'a default allow',
+      {},
+      'read_file',
+      { path: 'a.txt' },
+      'policy',
+      'allow',
+      'default-allow-read_file',
+      'error',
+    ],
+    [
+      'a default allow without a path',
+      {},
+      'glob_files',
+      { pattern: '*' },
+      'policy',
+      'allow',
+      'default-allow-glob_files',
+      'executed',
+    ],
+    [
+      'auto-edit mode',
+      { mode: 'auto-edit' },
+      'write_file',
+      { path: 'a.txt', content: 'x' },
+      'policy',
+      'allow',
+      'mode-auto-edit',
+      'executed',
+    ],
+    [
+      'auto mode',
+      { mode: 'auto' },
+      'execute_command',
+      { command: 'npm test' },
+      'policy',
+      'allow',
+      'mode-auto',
+      'executed',
+    ],
+    [
+      'a project allow rule',
+      { rules: [{ id: 'p-allow', tool: 'mcp__fake__*', decision: 'allow' }] },
+      'mcp__fake__delete',
+      { id: '1' },
+      'rule',
+      'allow',
+      'p-allow',
+      'executed',
+    ],
+    [
+      'a user allow rule',
+      {
+        rules: [
+          {
+            id: 'u-allow',
+            source: 'user',
+            tool: 'execute_command',
+            when: { command: 'npm test *' },
+            decision: 'allow',
+          },
+        ],
+      },
+      'execute_command',
+      { command: 'npm test' },
+      'rule',
+      'allow',
+      'u-allow',
+      'executed',
+    ],
+    [
+      'a project deny rule',
+      { rules: [{ id: 'p-deny', tool: 'write_file', decision: 'deny' }] },
+      'write_file',
+      { path: 'a.txt', content: 'x' },
+      'rule',
+      'deny',
+      'p-deny',
+      'blocked',
+    ],
+    [
+      'plan mode',
+      { mode: 'plan' },
+      'write_file',
+      { path: 'a.txt', content: 'x' },
+      'policy',
+      'deny',
+      'mode-plan',
+      'blocked',
+    ],
+    [
+      'a hard guard over an allow rule',
+      { rules: [{ tool: '*', decision: 'allow' }] },
+      'write_file',
+      { path: '../x.txt', content: 'x' },
+      'policy',
+      'deny',
+      'path-fence',
+      'blocked',
+    ],
+    [
+      'the SSRF guard',
+      {},
+      'web_fetch',
+      { url: 'http://127.0.0.1/' },
+      'policy',
+      'deny',
+      'ssrf-address',
+      'blocked',
+    ],
   ])('%s → %s', async (_label, options, tool, args, approver, decision, rule, outcome) => {
     h = createGateHarness(options);
     await h.call(tool, args);
     const [d, o] = lines();
-    for (const line of [d, o]) expect(line).toMatchObject({ approver, decision, rule, tool, sessionId: 'sess-test', agentId: 'main', taskId: 'task-1' });
+    for (const line of [d, o])
+      expect(line).toMatchObject({
+        approver,
+        decision,
+        rule,
+        tool,
+        sessionId: 'sess-test',
+        agentId: 'main',
+        taskId: 'task-1',
+      });
     expect(o.outcome).toBe(outcome);
     expect(d.requestId).toBeUndefined();
     expect(h.events.filter((e) => e.type === 'requested')).toEqual([]);
@@ -52,7 +163,8 @@ describe('audit approver, after asking', () => {
     h.gate.decide(request.id, decision);
     await result;
     const [d, o] = lines();
-    for (const line of [d, o]) expect(line).toMatchObject({ approver: 'human', decision: 'ask', requestId: request.id });
+    for (const line of [d, o])
+      expect(line).toMatchObject({ approver: 'human', decision: 'ask', requestId: request.id });
     expect(o.outcome).toBe(outcome);
   });
 
@@ -60,7 +172,10 @@ describe('audit approver, after asking', () => {
     h = createGateHarness();
     const first = h.call('execute_command', { command: 'npm test' });
     const request = await h.nextRequest();
-    h.gate.decide(request.id, { kind: 'approve_all', scope: request.grantOptions.find((s) => s.match.kind === 'tool' && s.agents.kind === 'all') as never });
+    h.gate.decide(request.id, {
+      kind: 'approve_all',
+      scope: request.grantOptions.find((s) => s.match.kind === 'tool' && s.agents.kind === 'all') as never,
+    });
     await first;
     await h.call('execute_command', { command: 'npm run x' });
     expect(h.records.slice(3).map((r) => [r.phase, r.approver, r.decision])).toEqual([
@@ -79,7 +194,13 @@ describe('audit approver, after asking', () => {
   });
 
   it('never human for what a rule, a mode or a default allowed', async () => {
-    h = createGateHarness({ mode: 'auto-edit', rules: [{ tool: 'execute_command', when: { command: 'npm *' }, decision: 'allow' }, { tool: 'mcp__fake__*', decision: 'allow' }] });
+    h = createGateHarness({
+      mode: 'auto-edit',
+      rules: [
+        { tool: 'execute_command', when: { command: 'npm *' }, decision: 'allow' },
+        { tool: 'mcp__fake__*', decision: 'allow' },
+      ],
+    });
     await Promise.all([
       h.call('write_file', { path: 'src/a.ts', content: 'x' }),
       h.call('execute_command', { command: 'npm test' }),

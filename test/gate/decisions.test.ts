@@ -8,7 +8,18 @@ describe('a person decides', () => {
   it('approve: the write runs; the request carried who, what, why, the diff and the grant options', async () => {
     h = createGateHarness();
     h.write('src/a.txt', 'old\n');
-    const result = h.call('write_file', { path: 'src/a.txt', content: 'new\n' }, { agentId: 'sub-1', agentName: 'tester', parentAgentId: 'main', taskId: 't9', step: { index: 2, total: 3, title: 'fix' }, why: 'fix the typo' });
+    const result = h.call(
+      'write_file',
+      { path: 'src/a.txt', content: 'new\n' },
+      {
+        agentId: 'sub-1',
+        agentName: 'tester',
+        parentAgentId: 'main',
+        taskId: 't9',
+        step: { index: 2, total: 3, title: 'fix' },
+        why: 'fix the typo',
+      },
+    );
     const request = await h.nextRequest();
     expect(request).toMatchObject({
       agentId: 'sub-1',
@@ -37,18 +48,48 @@ describe('a person decides', () => {
       ['decision', 'ask', 'human', undefined],
       ['outcome', 'ask', 'human', 'executed'],
     ]);
-    expect(lines[0]).toMatchObject({ agentId: 'sub-1', agentName: 'tester', taskId: 't9', tool: 'write_file', args: request.args, argsHash: request.argsHash });
+    expect(lines[0]).toMatchObject({
+      agentId: 'sub-1',
+      agentName: 'tester',
+      taskId: 't9',
+      tool: 'write_file',
+      args: request.args,
+      argsHash: request.argsHash,
+    });
     expect(lines[0]?.waitMs).toBeUndefined();
-    expect(lines[2]).toMatchObject({ agentId: 'sub-1', taskId: 't9', tool: 'write_file', rule: 'default-ask-write_file', risk: 'medium', argsHash: request.argsHash, waitMs: expect.any(Number), durationMs: expect.any(Number) });
+    expect(lines[2]).toMatchObject({
+      agentId: 'sub-1',
+      taskId: 't9',
+      tool: 'write_file',
+      rule: 'default-ask-write_file',
+      risk: 'medium',
+      argsHash: request.argsHash,
+      waitMs: expect.any(Number),
+      durationMs: expect.any(Number),
+    });
   });
 
   it('a new file previews as new; a command previews its details', async () => {
     h = createGateHarness();
     void h.call('write_file', { path: 'n.txt', content: 'hi' });
-    expect((await h.nextRequest()).preview).toEqual({ kind: 'diff', path: 'n.txt', before: '', after: 'hi', isNew: true });
+    expect((await h.nextRequest()).preview).toEqual({
+      kind: 'diff',
+      path: 'n.txt',
+      before: '',
+      after: 'hi',
+      isNew: true,
+    });
     void h.call('execute_command', { command: 'npm test && npm run lint', timeout_ms: 5000 });
     const command = await h.nextRequest();
-    expect(command.preview).toEqual({ kind: 'command', command: 'npm test && npm run lint', cwd: h.root, timeoutMs: 5000, sandboxed: true, parts: ['npm test', 'npm run lint'], notes: [] });
+    expect(command.preview).toEqual({
+      kind: 'command',
+      command: 'npm test && npm run lint',
+      cwd: h.root,
+      timeoutMs: 5000,
+      sandboxed: true,
+      parts: ['npm test', 'npm run lint'],
+      notes: [],
+    });
     expect(command.reversible).toBe(false);
   });
 
@@ -58,9 +99,18 @@ describe('a person decides', () => {
     const request = await h.nextRequest();
     h.gate.decide(request.id, { kind: 'reject', reason: 'use src/, not /tmp' });
     const envelope = await result;
-    expect(JSON.parse(JSON.stringify(envelope))).toEqual({ status: 'rejected', by: 'user', reason: 'use src/, not /tmp', retry: true });
+    expect(JSON.parse(JSON.stringify(envelope))).toEqual({
+      status: 'rejected',
+      by: 'user',
+      reason: 'use src/, not /tmp',
+      retry: true,
+    });
     expect(h.read('tmp/x.txt')).toBeUndefined();
-    expect(h.auditOf(request.id).at(-1)).toMatchObject({ outcome: 'rejected', approver: 'human', reason: 'use src/, not /tmp' });
+    expect(h.auditOf(request.id).at(-1)).toMatchObject({
+      outcome: 'rejected',
+      approver: 'human',
+      reason: 'use src/, not /tmp',
+    });
   });
 
   it('reject without a reason says nothing more', async () => {
@@ -85,11 +135,22 @@ describe('a person decides', () => {
     let harness: GateHarness | undefined;
     h = harness = createGateHarness({
       onEvent: (e) => {
-        if (e.type === 'requested') harness?.gate.decide(e.request.id, (e.request.args as { path: string }).path === 'yes.txt' ? { kind: 'approve' } : { kind: 'reject', reason: 'scripted' });
+        if (e.type === 'requested')
+          harness?.gate.decide(
+            e.request.id,
+            (e.request.args as { path: string }).path === 'yes.txt'
+              ? { kind: 'approve' }
+              : { kind: 'reject', reason: 'scripted' },
+          );
       },
     });
-    expect(await h.call('write_file', { path: 'yes.txt', content: 'y' })).toMatchObject({ status: 'executed' });
-    expect(await h.call('write_file', { path: 'no.txt', content: 'n' })).toMatchObject({ status: 'rejected', reason: 'scripted' });
+    expect(await h.call('write_file', { path: 'yes.txt', content: 'y' })).toMatchObject({
+      status: 'executed',
+    });
+    expect(await h.call('write_file', { path: 'no.txt', content: 'n' })).toMatchObject({
+      status: 'rejected',
+      reason: 'scripted',
+    });
     expect(h.read('yes.txt')).toBe('y');
     expect(h.read('no.txt')).toBeUndefined();
     expect(h.broker.pending()).toEqual([]);
@@ -139,11 +200,18 @@ describe('edit', () => {
     h = createGateHarness();
     const result = h.call('write_file', { path: 'src/a.txt', content: 'draft' });
     const request = await h.nextRequest();
-    expect(h.gate.decide(request.id, { kind: 'edit', args: { path: 'src/a.txt', content: 'final' } })).toEqual({ ok: true });
+    expect(
+      h.gate.decide(request.id, { kind: 'edit', args: { path: 'src/a.txt', content: 'final' } }),
+    ).toEqual({ ok: true });
     expect(await result).toMatchObject({ status: 'executed' });
     expect(h.read('src/a.txt')).toBe('final');
     const outcome = h.auditOf(request.id).at(-1);
-    expect(outcome).toMatchObject({ outcome: 'executed', approver: 'human', args: { content: 'draft' }, editedArgs: { path: 'src/a.txt', content: 'final' } });
+    expect(outcome).toMatchObject({
+      outcome: 'executed',
+      approver: 'human',
+      args: { content: 'draft' },
+      editedArgs: { path: 'src/a.txt', content: 'final' },
+    });
     expect(outcome?.argsHash).not.toBe(request.argsHash);
   });
 
@@ -176,9 +244,17 @@ describe('edit', () => {
     expect(answer).toMatchObject({ ok: false, error: expect.stringMatching(/path/) });
     expect(h.broker.pending()).toHaveLength(1);
     expect(h.broker.pending()[0]?.editError).toMatch(/path/);
-    expect(h.events.at(-1)).toMatchObject({ type: 'updated', request: { id: request.id, editError: expect.any(String) } });
-    expect(h.gate.decide(request.id, { kind: 'edit', args: '{not json' })).toMatchObject({ ok: false, error: expect.stringMatching(/not valid JSON/) });
-    expect(h.gate.decide(request.id, { kind: 'edit', args: { path: 'src/a.txt', content: 'x', extra: 1 } })).toMatchObject({ ok: false });
+    expect(h.events.at(-1)).toMatchObject({
+      type: 'updated',
+      request: { id: request.id, editError: expect.any(String) },
+    });
+    expect(h.gate.decide(request.id, { kind: 'edit', args: '{not json' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not valid JSON/),
+    });
+    expect(
+      h.gate.decide(request.id, { kind: 'edit', args: { path: 'src/a.txt', content: 'x', extra: 1 } }),
+    ).toMatchObject({ ok: false });
     expect(h.read('src/a.txt')).toBeUndefined();
     h.gate.decide(request.id, { kind: 'approve' });
     expect(await result).toMatchObject({ status: 'executed' });
@@ -188,7 +264,12 @@ describe('edit', () => {
   it.each([
     ['write_file', { path: 'a.txt', content: 'x' }, { path: '../escape.txt', content: 'x' }, 'path-fence'],
     ['write_file', { path: 'a.txt', content: 'x' }, { path: '/etc/escape.txt', content: 'x' }, 'path-fence'],
-    ['write_file', { path: 'a.txt', content: 'x' }, { path: 'a.txt', content: 'x'.repeat(5 * 1024 * 1024 + 1) }, 'size-cap'],
+    [
+      'write_file',
+      { path: 'a.txt', content: 'x' },
+      { path: 'a.txt', content: 'x'.repeat(5 * 1024 * 1024 + 1) },
+      'size-cap',
+    ],
     ['execute_command', { command: 'npm test' }, { command: 'rm -rf /' }, 'cmd-rm-root'],
     ['execute_command', { command: 'npm test' }, { command: 'npm test', cwd: '/' }, 'path-fence'],
   ])('%s edited past a hard guard → blocked, nothing runs', async (tool, args, edited, rule) => {
@@ -203,7 +284,9 @@ describe('edit', () => {
   });
 
   it('edited into something a deny rule forbids → blocked by that rule', async () => {
-    h = createGateHarness({ rules: [{ id: 'no-curl', tool: 'execute_command', when: { command: 'curl *' }, decision: 'deny' }] });
+    h = createGateHarness({
+      rules: [{ id: 'no-curl', tool: 'execute_command', when: { command: 'curl *' }, decision: 'deny' }],
+    });
     const result = h.call('execute_command', { command: 'npm test' });
     h.gate.decide((await h.nextRequest()).id, { kind: 'edit', args: { command: 'curl example.com' } });
     expect(await result).toMatchObject({ status: 'blocked', rule: 'no-curl' });
@@ -222,7 +305,11 @@ describe('cancellation', () => {
     const third = pending.find((r) => r.taskId === 'task-2');
     expect(h.gate.decide(first?.id as string, { kind: 'cancel_task' })).toEqual({ ok: true });
     for (const envelope of [await a, await b]) {
-      expect(envelope).toMatchObject({ status: 'cancelled', by: 'gate', reason: expect.stringMatching(/^task_cancelled: /) });
+      expect(envelope).toMatchObject({
+        status: 'cancelled',
+        by: 'gate',
+        reason: expect.stringMatching(/^task_cancelled: /),
+      });
     }
     expect(h.broker.pending().map((r) => r.id)).toEqual([third?.id]);
     h.gate.decide(third?.id as string, { kind: 'approve' });
@@ -231,14 +318,17 @@ describe('cancellation', () => {
     expect(h.read('a.txt')).toBeUndefined();
   });
 
-  it("an aborted caller signal cancels its pending request, and only that one", async () => {
+  it('an aborted caller signal cancels its pending request, and only that one', async () => {
     h = createGateHarness();
     const turn = new AbortController();
     const mine = h.call('write_file', { path: 'a.txt', content: 'a' }, { signal: turn.signal });
     const other = h.call('write_file', { path: 'b.txt', content: 'b' });
     await h.waitForPending(2);
     turn.abort();
-    expect(await mine).toMatchObject({ status: 'cancelled', reason: expect.stringMatching(/^task_cancelled: /) });
+    expect(await mine).toMatchObject({
+      status: 'cancelled',
+      reason: expect.stringMatching(/^task_cancelled: /),
+    });
     expect(h.broker.pending()).toHaveLength(1);
     h.gate.decide(h.broker.pending()[0]?.id as string, { kind: 'approve' });
     expect(await other).toMatchObject({ status: 'executed' });
@@ -249,7 +339,9 @@ describe('cancellation', () => {
     h = createGateHarness();
     const turn = new AbortController();
     turn.abort();
-    expect(await h.call('execute_command', { command: 'npm test' }, { signal: turn.signal })).toMatchObject({ status: 'cancelled' });
+    expect(await h.call('execute_command', { command: 'npm test' }, { signal: turn.signal })).toMatchObject({
+      status: 'cancelled',
+    });
     expect(h.events.filter((e) => e.type === 'requested')).toEqual([]);
     expect(h.ran()).toEqual([]);
   });
@@ -264,7 +356,12 @@ describe('a rejected call asked again', () => {
     expect(await first).toMatchObject({ status: 'rejected', by: 'user' });
 
     const again = await h.call('execute_command', { ...call });
-    expect(again).toMatchObject({ status: 'rejected', by: 'gate', retry: false, reason: expect.stringMatching(/^repeat_rejected/) });
+    expect(again).toMatchObject({
+      status: 'rejected',
+      by: 'gate',
+      retry: false,
+      reason: expect.stringMatching(/^repeat_rejected/),
+    });
     expect(h.events.filter((e) => e.type === 'requested')).toHaveLength(1);
     expect(h.lastOutcome('execute_command')).toMatchObject({ outcome: 'rejected', approver: 'none' });
 
@@ -285,7 +382,10 @@ describe('a rejected call asked again', () => {
     const first = h.call('write_file', { path: 'a.txt', content: 'x' });
     h.gate.decide((await h.nextRequest()).id, { kind: 'reject' });
     await first;
-    expect(await h.call('write_file', { content: 'x', path: 'a.txt' })).toMatchObject({ status: 'rejected', by: 'gate' });
+    expect(await h.call('write_file', { content: 'x', path: 'a.txt' })).toMatchObject({
+      status: 'rejected',
+      by: 'gate',
+    });
   });
 
   it('skip is not a rejection: the same call asks again', async () => {

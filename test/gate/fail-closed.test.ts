@@ -38,10 +38,34 @@ type Failure = {
 };
 
 const FAILURES: Failure[] = [
-  { name: 'decision timeout', code: 'timeout', status: 'timeout', options: () => ({ timeoutMs: 25 }), queued: true },
-  { name: 'no approver (headless)', code: 'no_approver', status: 'error', options: () => ({ approver: false }), queued: false },
-  { name: 'the approver went away', code: 'no_approver', status: 'error', queued: true, provoke: (h) => h.detachApprover() },
-  { name: 'input closed', code: 'input_closed', status: 'error', queued: true, provoke: (h) => h.broker.closeInput() },
+  {
+    name: 'decision timeout',
+    code: 'timeout',
+    status: 'timeout',
+    options: () => ({ timeoutMs: 25 }),
+    queued: true,
+  },
+  {
+    name: 'no approver (headless)',
+    code: 'no_approver',
+    status: 'error',
+    options: () => ({ approver: false }),
+    queued: false,
+  },
+  {
+    name: 'the approver went away',
+    code: 'no_approver',
+    status: 'error',
+    queued: true,
+    provoke: (h) => h.detachApprover(),
+  },
+  {
+    name: 'input closed',
+    code: 'input_closed',
+    status: 'error',
+    queued: true,
+    provoke: (h) => h.broker.closeInput(),
+  },
   {
     name: 'an exception in the policy',
     code: 'gate_error',
@@ -59,7 +83,8 @@ const FAILURES: Failure[] = [
     status: 'error',
     options: () => ({ policy: policyThatBreaksLater() }),
     queued: true,
-    provoke: (h, id, edit) => expect(h.gate.decide(id, { kind: 'edit', args: edit })).toMatchObject({ ok: false }),
+    provoke: (h, id, edit) =>
+      expect(h.gate.decide(id, { kind: 'edit', args: edit })).toMatchObject({ ok: false }),
   },
   {
     name: 'an exception in the listener that announces the request',
@@ -81,7 +106,13 @@ const FAILURES: Failure[] = [
       for (let i = 0; i < 5; i++) h.broker.reportInvalidInput(id);
     },
   },
-  { name: 'task cancelled', code: 'task_cancelled', status: 'cancelled', queued: true, provoke: (h) => h.broker.cancelTask('task-1') },
+  {
+    name: 'task cancelled',
+    code: 'task_cancelled',
+    status: 'cancelled',
+    queued: true,
+    provoke: (h) => h.broker.cancelTask('task-1'),
+  },
   {
     name: 'request expired (a late decision)',
     code: 'expired',
@@ -89,7 +120,10 @@ const FAILURES: Failure[] = [
     queued: true,
     provoke: (h, id) => {
       h.clock.advance(60_001);
-      expect(h.gate.decide(id, { kind: 'approve' })).toMatchObject({ ok: false, error: expect.stringMatching(/expired/) });
+      expect(h.gate.decide(id, { kind: 'approve' })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/expired/),
+      });
     },
   },
 ];
@@ -116,16 +150,24 @@ describe('fail closed', () => {
 
     const lines = h.records.filter((r) => r.tool === t.tool);
     // A request that reached the queue was recorded there first (`requested`), so a hard stop still shows it.
-    expect(lines.map((r) => r.phase)).toEqual(failure.queued ? ['requested', 'decision', 'outcome'] : ['decision', 'outcome']);
+    expect(lines.map((r) => r.phase)).toEqual(
+      failure.queued ? ['requested', 'decision', 'outcome'] : ['decision', 'outcome'],
+    );
     expect(lines.every((r) => r.approver === 'none')).toBe(true);
-    expect(lines.at(-1)).toMatchObject({ outcome: failure.status, reason: expect.stringContaining(failure.code) });
+    expect(lines.at(-1)).toMatchObject({
+      outcome: failure.status,
+      reason: expect.stringContaining(failure.code),
+    });
     if (failure.queued) expect(lines.every((r) => r.requestId !== undefined)).toBe(true);
   });
 
   it('after input closes, later requests fail at once without queueing', async () => {
     h = createGateHarness();
     h.broker.closeInput();
-    expect(await h.call('execute_command', { command: 'npm test' })).toMatchObject({ status: 'error', reason: expect.stringMatching(/^input_closed: /) });
+    expect(await h.call('execute_command', { command: 'npm test' })).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^input_closed: /),
+    });
     expect(h.events.filter((e) => e.type === 'requested')).toEqual([]);
     expect(h.ran()).toEqual([]);
   });
@@ -140,7 +182,10 @@ describe('fail closed', () => {
     expect(h.broker.pending()).toHaveLength(1);
     expect(h.events.filter((e) => e.type === 'invalid_input').at(-1)).toMatchObject({ count: 4, limit: 5 });
     h.broker.reportInvalidInput(request.id);
-    expect(await result).toMatchObject({ status: 'error', reason: expect.stringMatching(/^invalid_input: /) });
+    expect(await result).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^invalid_input: /),
+    });
   });
 
   it('an audit sink that throws: nobody is asked, nothing runs, and intercept still answers audit_unavailable', async () => {
@@ -151,7 +196,11 @@ describe('fail closed', () => {
         },
       },
     });
-    expect(await h.call('write_file', { path: 'out.txt', content: 'x' })).toMatchObject({ status: 'error', by: 'gate', reason: expect.stringMatching(/^audit_unavailable: .*disk full/) });
+    expect(await h.call('write_file', { path: 'out.txt', content: 'x' })).toMatchObject({
+      status: 'error',
+      by: 'gate',
+      reason: expect.stringMatching(/^audit_unavailable: .*disk full/),
+    });
     expect(h.events.filter((e) => e.type === 'requested')).toEqual([]);
     expect(h.read('out.txt')).toBeUndefined();
   });
@@ -164,7 +213,10 @@ describe('fail closed', () => {
         },
       },
     });
-    expect(await h.call('execute_command', { command: 'ls' })).toMatchObject({ status: 'error', reason: expect.stringMatching(/^gate_error: .*parser crashed/) });
+    expect(await h.call('execute_command', { command: 'ls' })).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^gate_error: .*parser crashed/),
+    });
     expect(h.ran()).toEqual([]);
   });
 
@@ -185,7 +237,10 @@ describe('fail closed', () => {
       },
     });
     h = createGateHarness({ tools: [exploding] });
-    expect(await h.call('mcp__fake__explode', { id: '1' })).toMatchObject({ status: 'error', reason: expect.stringMatching(/^gate_error: /) });
+    expect(await h.call('mcp__fake__explode', { id: '1' })).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^gate_error: /),
+    });
     expect(ran).toBe(false);
   });
 
@@ -211,7 +266,10 @@ describe('fail closed', () => {
         throw new Error('preview exploded');
       },
     };
-    expect(await h.call('propose_plan', { steps: [poisoned] })).toMatchObject({ status: 'error', reason: expect.stringMatching(/^gate_error: .*preview exploded/) });
+    expect(await h.call('propose_plan', { steps: [poisoned] })).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^gate_error: .*preview exploded/),
+    });
     expect(ran).toBe(false);
     expect(h.events).toEqual([]);
     expect(h.records.map((r) => [r.phase, r.approver, r.rule])).toEqual([
@@ -222,14 +280,21 @@ describe('fail closed', () => {
 
   it('invalid JSON arguments are an error, never treated as {}', async () => {
     h = createGateHarness({ mode: 'auto' });
-    expect(await h.call('mcp__fake__delete', '{"id": ')).toMatchObject({ status: 'error', by: 'gate', reason: expect.stringMatching(/not valid JSON/) });
+    expect(await h.call('mcp__fake__delete', '{"id": ')).toMatchObject({
+      status: 'error',
+      by: 'gate',
+      reason: expect.stringMatching(/not valid JSON/),
+    });
     expect(await h.call('glob_files', 'not json')).toMatchObject({ status: 'error' });
     expect(h.ran()).toEqual([]);
   });
 
   it('an unknown tool is an error listing the real ones', async () => {
     h = createGateHarness();
-    expect(await h.call('delete_everything', {})).toMatchObject({ status: 'error', reason: expect.stringMatching(/no tool named delete_everything.*write_file/) });
+    expect(await h.call('delete_everything', {})).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/no tool named delete_everything.*write_file/),
+    });
   });
 
   it('timeouts past what setTimeout can hold do not fire at once', async () => {

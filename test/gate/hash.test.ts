@@ -5,7 +5,11 @@ import { canonicalJson, hashArgs, hashContent } from '../../src/gate/hash';
 /** The reference: JSON.stringify with a replacer that rebuilds every plain object from sorted entries. */
 function reference(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
   );
 }
 
@@ -24,13 +28,16 @@ const CASES: unknown[] = [
   true,
   null,
   [{ b: 1, a: 2 }, [{ d: 1, c: 2 }]],
-  { unicode: { 'é': 1, e: 2, Z: 3, _: 4, '': 5 } },
+  { unicode: { é: 1, e: 2, Z: 3, _: 4, '': 5 } },
 ];
 
 describe('canonicalJson', () => {
-  it.each(CASES.map((c) => [reference(c), c]))('matches the sorted-replacer reference: %s', (expected, value) => {
-    expect(canonicalJson(value)).toBe(expected);
-  });
+  it.each(CASES.map((c) => [reference(c), c]))(
+    'matches the sorted-replacer reference: %s',
+    (expected, value) => {
+      expect(canonicalJson(value)).toBe(expected);
+    },
+  );
 
   it('key order does not change the hash; values do', () => {
     expect(hashArgs({ a: 1, b: { c: 2, d: 3 } })).toBe(hashArgs({ b: { d: 3, c: 2 }, a: 1 }));
@@ -46,7 +53,9 @@ describe('canonicalJson', () => {
     const text = reference({ b: 1, a: 2 });
     expect(hashArgs({ b: 1, a: 2 })).toBe(createHash('sha256').update(text).digest('hex').slice(0, 32));
     expect(hashArgs(undefined)).toBe(createHash('sha256').update('undefined').digest('hex').slice(0, 32));
-    expect(hashContent(Buffer.from('abc'))).toBe(createHash('sha256').update('abc').digest('hex').slice(0, 32));
+    expect(hashContent(Buffer.from('abc'))).toBe(
+      createHash('sha256').update('abc').digest('hex').slice(0, 32),
+    );
     expect(hashContent(undefined)).toBe('absent');
   });
 });

@@ -25,17 +25,34 @@ const WEIGHTS: [Choice, number][] = [
   ['edit', 0.2],
   ['invalid', 0.15],
 ];
-const EXPECTED: Record<Choice, ToolResultEnvelope['status']> = { approve: 'executed', edit: 'executed', reject: 'rejected', skip: 'skipped', invalid: 'error' };
+const EXPECTED: Record<Choice, ToolResultEnvelope['status']> = {
+  approve: 'executed',
+  edit: 'executed',
+  reject: 'rejected',
+  skip: 'skipped',
+  invalid: 'error',
+};
 
 const AGENTS = 100;
 const EACH = 10;
 const SEED = 20_240_611;
 
 /** Call j of agent i: a write for even j, a command for odd j. */
-function callOf(i: number, j: number): { tool: string; args: Record<string, string>; edited: Record<string, string> } {
+function callOf(
+  i: number,
+  j: number,
+): { tool: string; args: Record<string, string>; edited: Record<string, string> } {
   return j % 2 === 0
-    ? { tool: 'write_file', args: { path: `agent-${i}/f${j}.txt`, content: `${i}-${j}` }, edited: { path: `agent-${i}/f${j}.txt`, content: `edited ${i}-${j}` } }
-    : { tool: 'execute_command', args: { command: `npm run job-${i}-${j}` }, edited: { command: `npm run edited-${i}-${j}` } };
+    ? {
+        tool: 'write_file',
+        args: { path: `agent-${i}/f${j}.txt`, content: `${i}-${j}` },
+        edited: { path: `agent-${i}/f${j}.txt`, content: `edited ${i}-${j}` },
+      }
+    : {
+        tool: 'execute_command',
+        args: { command: `npm run job-${i}-${j}` },
+        edited: { command: `npm run edited-${i}-${j}` },
+      };
 }
 
 describe('the approval queue under load', () => {
@@ -49,7 +66,11 @@ describe('the approval queue under load', () => {
     const agents = Array.from({ length: AGENTS }, async (_, i) => {
       for (let j = 0; j < EACH; j++) {
         const { tool, args } = callOf(i, j);
-        const envelope = await h.call(tool, args, { agentId: `agent-${i}`, agentName: `agent ${i}`, taskId: `task-${i}` });
+        const envelope = await h.call(tool, args, {
+          agentId: `agent-${i}`,
+          agentName: `agent ${i}`,
+          taskId: `task-${i}`,
+        });
         expect(results.has(`${i}/${j}`)).toBe(false);
         results.set(`${i}/${j}`, envelope);
       }
@@ -72,7 +93,12 @@ describe('the approval queue under load', () => {
       if (choice === 'invalid') {
         for (let k = 0; k < 5; k++) h.broker.reportInvalidInput(request.id);
       } else {
-        const decision: Decision = choice === 'edit' ? { kind: 'edit', args: callOf(i, j).edited } : choice === 'reject' ? { kind: 'reject', reason: `no ${i}-${j}` } : { kind: choice };
+        const decision: Decision =
+          choice === 'edit'
+            ? { kind: 'edit', args: callOf(i, j).edited }
+            : choice === 'reject'
+              ? { kind: 'reject', reason: `no ${i}-${j}` }
+              : { kind: choice };
         expect(h.gate.decide(request.id, decision)).toEqual({ ok: true });
       }
       decided += 1;
@@ -95,12 +121,14 @@ describe('the approval queue under load', () => {
       const [i, j] = key.split('/').map(Number) as [number, number];
       const envelope = results.get(key) as ToolResultEnvelope;
       expect(envelope.status, `${key} ${choice}`).toBe(EXPECTED[choice]);
-      if (choice === 'reject') expect(envelope).toEqual({ status: 'rejected', by: 'user', reason: `no ${i}-${j}`, retry: true });
+      if (choice === 'reject')
+        expect(envelope).toEqual({ status: 'rejected', by: 'user', reason: `no ${i}-${j}`, retry: true });
       if (choice === 'invalid') expect(envelope.reason).toMatch(/^invalid_input: /);
       const call = callOf(i, j);
       const executed = choice === 'approve' || choice === 'edit';
       const args = choice === 'edit' ? call.edited : call.args;
-      if (call.tool === 'write_file') expect(h.read(call.args.path as string), key).toBe(executed ? args.content : undefined);
+      if (call.tool === 'write_file')
+        expect(h.read(call.args.path as string), key).toBe(executed ? args.content : undefined);
       else expect(ran.has(`execute_command ${JSON.stringify(args)}`), key).toBe(executed);
     }
     expect(h.ran()).toHaveLength([...choices.values()].filter((c) => c === 'approve' || c === 'edit').length);
@@ -108,7 +136,8 @@ describe('the approval queue under load', () => {
     // Three audit lines per request: queued, the decision, then the outcome.
     expect(h.records).toHaveLength(3 * AGENTS * EACH);
     const byRequest = new Map<string, string[]>();
-    for (const r of h.records) byRequest.set(r.requestId as string, [...(byRequest.get(r.requestId as string) ?? []), r.phase]);
+    for (const r of h.records)
+      byRequest.set(r.requestId as string, [...(byRequest.get(r.requestId as string) ?? []), r.phase]);
     expect(byRequest.size).toBe(AGENTS * EACH);
     for (const [id, phases] of byRequest) {
       expect(phases).toEqual(['requested', 'decision', 'outcome']);
@@ -130,7 +159,9 @@ function pick(r: number): Choice {
 
 function ijOf(request: ApprovalRequest): [number, number] {
   const args = request.args as { path?: string; command?: string };
-  const m = args.path ? /agent-(\d+)\/f(\d+)/.exec(args.path) : /npm run job-(\d+)-(\d+)/.exec(args.command ?? '');
+  const m = args.path
+    ? /agent-(\d+)\/f(\d+)/.exec(args.path)
+    : /npm run job-(\d+)-(\d+)/.exec(args.command ?? '');
   if (!m) throw new Error(`unexpected request ${JSON.stringify(args)}`);
   return [Number(m[1]), Number(m[2])];
 }

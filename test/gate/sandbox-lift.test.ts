@@ -19,8 +19,15 @@ describe.skipIf(!hasBwrap)('lifting protected paths through the real gate and sa
   let sandbox: SandboxInfo;
   let ledgerDir: string;
   let h: GateHarness;
-  const harness = (options: HarnessOptions = {}, files: Record<string, string> = { 'package.json': '{}', '.env': 'A=1\n' }) => {
-    const tool = createExecuteCommandTool({ ...defaultExecuteCommandEffects, graceMs: 300, ledger: new MountPointLedger(ledgerDir) });
+  const harness = (
+    options: HarnessOptions = {},
+    files: Record<string, string> = { 'package.json': '{}', '.env': 'A=1\n' },
+  ) => {
+    const tool = createExecuteCommandTool({
+      ...defaultExecuteCommandEffects,
+      graceMs: 300,
+      ledger: new MountPointLedger(ledgerDir),
+    });
     h = createGateHarness({ sandbox, tools: [tool], ...options });
     for (const [rel, content] of Object.entries(files)) h.write(rel, content);
     return h;
@@ -36,35 +43,48 @@ describe.skipIf(!hasBwrap)('lifting protected paths through the real gate and sa
 
   it('a redirect into package.json asks; the card lists it; approving writes it and nothing else', async () => {
     harness();
-    const result = h.call('execute_command', { command: `echo '{"name":"b"}' > package.json; echo X=2 >> .env` });
+    const result = h.call('execute_command', {
+      command: `echo '{"name":"b"}' > package.json; echo X=2 >> .env`,
+    });
     const request = await h.nextRequest();
     expect(request.risk.level).toBe('high');
     if (request.preview.kind !== 'command') throw new Error('not a command card');
-    expect((request.preview.writes ?? []).filter((w) => w.protected).map((w) => w.path)).toEqual(['package.json', '.env']);
+    expect((request.preview.writes ?? []).filter((w) => w.protected).map((w) => w.path)).toEqual([
+      'package.json',
+      '.env',
+    ]);
     h.gate.decide(request.id, { kind: 'approve' });
     expect((await result).status).toBe('executed');
     expect(h.read('package.json')).toBe('{"name":"b"}\n');
     // .env was on the card too: both were lifted, for this run only.
     expect(h.read('.env')).toBe('A=1\nX=2\n');
     // The next card lists only yarn.lock; a write to package.json the guard cannot see stays read-only.
-    const again = await runApproved(`echo listed > yarn.lock; python3 -c "open('package.json','w').write('evil')"`, 'yarn.lock');
+    const again = await runApproved(
+      `echo listed > yarn.lock; python3 -c "open('package.json','w').write('evil')"`,
+      'yarn.lock',
+    );
     expect(h.read('yarn.lock')).toBe('listed\n');
     expect(h.read('package.json')).toBe('{"name":"b"}\n');
     expect(text(again)).toContain('package.json: protected');
   });
 
-  it.skipIf(!findOnPath('make'))('the lift is for that one run; a rule-allowed run lifts nothing', async () => {
-    harness({ rules: [{ tool: 'execute_command', when: { command: 'make *' }, decision: 'allow', source: 'user' }] });
-    h.write('Makefile', 'build:\n\techo evil > package.json\n');
-    await runApproved(`echo '{"v":1}' > package.json`);
-    expect(h.read('package.json')).toBe('{"v":1}\n');
-    // A rule the person wrote allows this call and the guard sees no write: it runs unasked, and nothing is lifted.
-    const ruled = await h.call('execute_command', { command: 'make build' });
-    expect(ruled.status).toBe('executed');
-    expect(h.read('package.json')).toBe('{"v":1}\n');
-    expect(text(ruled)).toContain('package.json: protected, read-only in the sandbox');
-    expect(text(ruled)).toContain('a person approves');
-  });
+  it.skipIf(!findOnPath('make'))(
+    'the lift is for that one run; a rule-allowed run lifts nothing',
+    async () => {
+      harness({
+        rules: [{ tool: 'execute_command', when: { command: 'make *' }, decision: 'allow', source: 'user' }],
+      });
+      h.write('Makefile', 'build:\n\techo evil > package.json\n');
+      await runApproved(`echo '{"v":1}' > package.json`);
+      expect(h.read('package.json')).toBe('{"v":1}\n');
+      // A rule the person wrote allows this call and the guard sees no write: it runs unasked, and nothing is lifted.
+      const ruled = await h.call('execute_command', { command: 'make build' });
+      expect(ruled.status).toBe('executed');
+      expect(h.read('package.json')).toBe('{"v":1}\n');
+      expect(text(ruled)).toContain('package.json: protected, read-only in the sandbox');
+      expect(text(ruled)).toContain('a person approves');
+    },
+  );
 
   it('rejecting the card runs nothing and changes nothing', async () => {
     harness();
@@ -79,7 +99,10 @@ describe.skipIf(!hasBwrap)('lifting protected paths through the real gate and sa
     harness();
     const result = h.call('execute_command', { command: 'echo evil > package.json' });
     const request = await h.nextRequest();
-    h.gate.decide(request.id, { kind: 'edit', args: { command: 'echo B=2 >> .env; echo evil > package.json' } });
+    h.gate.decide(request.id, {
+      kind: 'edit',
+      args: { command: 'echo B=2 >> .env; echo evil > package.json' },
+    });
     const envelope = await result;
     expect(h.read('.env')).toBe('A=1\nB=2\n');
     // The edit lists package.json as well, so both run writable; prove the edit, not the original, counted.
@@ -102,8 +125,12 @@ describe.skipIf(!hasBwrap)('lifting protected paths through the real gate and sa
   /** Calls, expects a card (whatever the mode), approves it, and returns the envelope. */
   async function runApproved(command: string, expectListed?: string): Promise<ToolResultEnvelope> {
     const result = h.call('execute_command', { command });
-    const request = await Promise.race([h.nextRequest(), result.then((e) => Promise.reject(new Error(`no card: ${JSON.stringify(e)}`)))]);
-    if (expectListed && request.preview.kind === 'command') expect(request.preview.writes?.map((w) => w.path)).toContain(expectListed);
+    const request = await Promise.race([
+      h.nextRequest(),
+      result.then((e) => Promise.reject(new Error(`no card: ${JSON.stringify(e)}`))),
+    ]);
+    if (expectListed && request.preview.kind === 'command')
+      expect(request.preview.writes?.map((w) => w.path)).toContain(expectListed);
     h.gate.decide(request.id, { kind: 'approve' });
     return result;
   }

@@ -41,13 +41,31 @@ export function importsOf(code: string): Import[] {
   for (const m of code.matchAll(statement)) {
     const [line, , typeKeyword, clause = '', specifier = ''] = m;
     const braces = /\{([\s\S]*)\}/.exec(clause);
-    const named = braces ? (braces[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean) : [];
-    const hasDefaultOrNamespace = clause.replace(/\{[\s\S]*\}/, '').replace(/,/g, '').trim() !== '';
-    const typeOnly = Boolean(typeKeyword) || (!hasDefaultOrNamespace && named.length > 0 && named.every((n) => n.startsWith('type ')));
-    found.push({ specifier, typeOnly, names: named.map((n) => n.replace(/^type\s+/, '').split(/\s+as\s+/)[0] as string), line: line.trim() });
+    const named = braces
+      ? (braces[1] ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
+    const hasDefaultOrNamespace =
+      clause
+        .replace(/\{[\s\S]*\}/, '')
+        .replace(/,/g, '')
+        .trim() !== '';
+    const typeOnly =
+      Boolean(typeKeyword) ||
+      (!hasDefaultOrNamespace && named.length > 0 && named.every((n) => n.startsWith('type ')));
+    found.push({
+      specifier,
+      typeOnly,
+      names: named.map((n) => n.replace(/^type\s+/, '').split(/\s+as\s+/)[0] as string),
+      line: line.trim(),
+    });
   }
-  for (const m of code.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) found.push({ specifier: m[1] as string, typeOnly: false, names: [], line: m[0].trim() });
-  for (const m of code.matchAll(/\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: m[1] as string, typeOnly: false, names: [], line: m[0].trim() });
+  for (const m of code.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g))
+    found.push({ specifier: m[1] as string, typeOnly: false, names: [], line: m[0].trim() });
+  for (const m of code.matchAll(/\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g))
+    found.push({ specifier: m[1] as string, typeOnly: false, names: [], line: m[0].trim() });
   return found;
 }
 
@@ -84,10 +102,27 @@ describe('executors are reachable only through the gate', () => {
 
   it('the executor refuses any token the gate did not mint', async () => {
     h = createGateHarness();
-    const executor = new GuardedExecutor(new Map(stubTools(join(h.root, '..', 'ran.log')).map((t) => [t.name, t])), new TokenMint(), h.deps);
-    const ctx = { root: h.root, fence: h.fence, commands: h.deps.commands, sandbox: h.deps.sandbox, signal: new AbortController().signal };
-    for (const token of [{ id: '' }, { id: 'guess' }, new TokenMint().issue({ tool: 'execute_command', argsHash: hashArgs({ command: 'ls' }) })]) {
-      expect(await executor.run(token, 'execute_command', { command: 'ls' }, ctx)).toMatchObject({ kind: 'refused', code: 'token_unknown' });
+    const executor = new GuardedExecutor(
+      new Map(stubTools(join(h.root, '..', 'ran.log')).map((t) => [t.name, t])),
+      new TokenMint(),
+      h.deps,
+    );
+    const ctx = {
+      root: h.root,
+      fence: h.fence,
+      commands: h.deps.commands,
+      sandbox: h.deps.sandbox,
+      signal: new AbortController().signal,
+    };
+    for (const token of [
+      { id: '' },
+      { id: 'guess' },
+      new TokenMint().issue({ tool: 'execute_command', argsHash: hashArgs({ command: 'ls' }) }),
+    ]) {
+      expect(await executor.run(token, 'execute_command', { command: 'ls' }, ctx)).toMatchObject({
+        kind: 'refused',
+        code: 'token_unknown',
+      });
     }
     expect(h.ran()).toEqual([]);
   });
@@ -104,23 +139,36 @@ describe('executors are reachable only through the gate', () => {
       .filter((f) => !inside(f, toolsDir))
       .flatMap((file) => {
         const code = readFileSync(file, 'utf8');
-        const calls = [...code.matchAll(/\.execute\s*\(|\[\s*['"]execute['"]\s*\]|\{[^}]*\bexecute\b[^}]*\}\s*=[^=>]/g)].map((m) => m[0]);
-        return calls.length > 0 && rel(file) !== join('src', 'gate', 'executor.ts') ? [`${rel(file)}: ${calls.join(', ')}`] : [];
+        const calls = [
+          ...code.matchAll(/\.execute\s*\(|\[\s*['"]execute['"]\s*\]|\{[^}]*\bexecute\b[^}]*\}\s*=[^=>]/g),
+        ].map((m) => m[0]);
+        return calls.length > 0 && rel(file) !== join('src', 'gate', 'executor.ts')
+          ? [`${rel(file)}: ${calls.join(', ')}`]
+          : [];
       });
     expect(offenders).toEqual([]);
   });
 
   it('outside src/gate/ and the composition root, nothing imports tool factories', () => {
     const allowedHelpers = new Set([join(toolsDir, 'parse-args'), join(toolsDir, 'types')]);
-    const files = sourceFiles(src).filter((f) => !inside(f, toolsDir) && !inside(f, join(src, 'gate')) && f !== join(src, 'session', 'session.ts'));
+    const files = sourceFiles(src).filter(
+      (f) =>
+        !inside(f, toolsDir) && !inside(f, join(src, 'gate')) && f !== join(src, 'session', 'session.ts'),
+    );
     const offenders = toolImports(files)
-      .filter(({ module, imp }) => !allowedHelpers.has(module) && (isToolModule(module) || imp.names.some((n) => /^create\w*Tools?$/.test(n))))
+      .filter(
+        ({ module, imp }) =>
+          !allowedHelpers.has(module) &&
+          (isToolModule(module) || imp.names.some((n) => /^create\w*Tools?$/.test(n))),
+      )
       .map(({ file, imp }) => `${rel(file)}: ${imp.line}`);
     expect(offenders).toEqual([]);
   });
 
   it('src/agent/ never imports values from src/tools/', () => {
-    const offenders = toolImports(sourceFiles(join(src, 'agent'))).map(({ file, imp }) => `${rel(file)}: ${imp.line}`);
+    const offenders = toolImports(sourceFiles(join(src, 'agent'))).map(
+      ({ file, imp }) => `${rel(file)}: ${imp.line}`,
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -129,7 +177,8 @@ describe('executors are reachable only through the gate', () => {
     const offenders = sourceFiles(components).flatMap((file) =>
       importsOf(readFileSync(file, 'utf8')).flatMap((imp) => {
         const module = target(file, imp.specifier);
-        const forbidden = module && !imp.typeOnly && (inside(module, toolsDir) || inside(module, join(src, 'gate')));
+        const forbidden =
+          module && !imp.typeOnly && (inside(module, toolsDir) || inside(module, join(src, 'gate')));
         return forbidden ? [`${rel(file)}: ${imp.line}`] : [];
       }),
     );
@@ -171,13 +220,24 @@ describe('executors are reachable only through the gate', () => {
 function resolveModule(file: string, specifier: string): string | undefined {
   const base = target(file, specifier);
   if (!base) return undefined;
-  return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((c) => existsSync(c) && statSync(c).isFile());
+  return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find(
+    (c) => existsSync(c) && statSync(c).isFile(),
+  );
 }
 
 /** Every import (type-only too: it couples files all the same) of src/ and components/, file → files. */
 function importGraph(): Map<string, string[]> {
   const files = [...sourceFiles(src), ...sourceFiles(join(repo, 'components'))];
-  return new Map(files.map((file) => [file, [...new Set(importsOf(readFileSync(file, 'utf8')).flatMap((imp) => resolveModule(file, imp.specifier) ?? []))]]));
+  return new Map(
+    files.map((file) => [
+      file,
+      [
+        ...new Set(
+          importsOf(readFileSync(file, 'utf8')).flatMap((imp) => resolveModule(file, imp.specifier) ?? []),
+        ),
+      ],
+    ]),
+  );
 }
 
 /** One circle per strongly connected group of files that import each other (Tarjan), as relative paths. */
@@ -230,7 +290,9 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
     const offenders = sourceFiles(components).flatMap((file) =>
       importsOf(readFileSync(file, 'utf8')).flatMap((imp) => {
         const module = resolveModule(file, imp.specifier) ?? target(file, imp.specifier);
-        return module && inside(module, src) && !allowed.some((d) => inside(module, d)) ? [`${rel(file)}: ${imp.line}`] : [];
+        return module && inside(module, src) && !allowed.some((d) => inside(module, d))
+          ? [`${rel(file)}: ${imp.line}`]
+          : [];
       }),
     );
     expect(offenders).toEqual([]);
@@ -242,7 +304,9 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
 
   it('the contract (src/protocol/) imports nothing from the rest of the core', () => {
     const protocol = join(src, 'protocol');
-    const others = readdirSync(src).map((name) => join(src, name)).filter((p) => p !== protocol);
+    const others = readdirSync(src)
+      .map((name) => join(src, name))
+      .filter((p) => p !== protocol);
     expect(importsInto(sourceFiles(protocol), others)).toEqual([]);
   });
 
@@ -252,7 +316,10 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
   });
 
   it('sub-packages live in their folders, not flat beside them', () => {
-    const flat = (dir: string, pattern: RegExp) => readdirSync(join(src, dir)).filter((n) => pattern.test(n)).map((n) => join('src', dir, n));
+    const flat = (dir: string, pattern: RegExp) =>
+      readdirSync(join(src, dir))
+        .filter((n) => pattern.test(n))
+        .map((n) => join('src', dir, n));
     expect([
       ...flat('policy', /^command-.*\.ts$/),
       ...flat('policy', /^(path|ssrf)-guard\.ts$|^hard-guards\.ts$/),
@@ -271,7 +338,9 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
       .flatMap((file) =>
         importsOf(readFileSync(file, 'utf8')).flatMap((imp) => {
           const typesBeside = imp.typeOnly && inside(file, join(src, 'gate'));
-          return resolveModule(file, imp.specifier) === broker && !typesBeside ? [`${rel(file)}: ${imp.line}`] : [];
+          return resolveModule(file, imp.specifier) === broker && !typesBeside
+            ? [`${rel(file)}: ${imp.line}`]
+            : [];
         }),
       );
     expect(offenders).toEqual([]);
@@ -284,18 +353,32 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
       // The built-in rules table: a tool's default rule is the one other line adding a tool takes.
       [join('src', 'policy', 'defaults.ts'), 'the default rules, one per tool by name'],
     ]);
-    const offenders = [...sourceFiles(src).filter((f) => !inside(f, toolsDir)), ...sourceFiles(join(repo, 'components'))]
+    const offenders = [
+      ...sourceFiles(src).filter((f) => !inside(f, toolsDir)),
+      ...sourceFiles(join(repo, 'components')),
+    ]
       .filter((f) => !allowed.has(rel(f)))
-      .flatMap((file) => namedTools(withoutComments(readFileSync(file, 'utf8')), names).map((name) => `${rel(file)}: '${name}'`));
+      .flatMap((file) =>
+        namedTools(withoutComments(readFileSync(file, 'utf8')), names).map(
+          (name) => `${rel(file)}: '${name}'`,
+        ),
+      );
     expect(names.length).toBeGreaterThan(10);
     expect(offenders).toEqual([]);
   });
 
   it('the tool-name scanner sees a quoted name and skips comments and longer words', () => {
     const names = ['write_file', 'ask_user'];
-    expect(namedTools(withoutComments("if (t === 'write_file') x();\nconst q = \"ask_user\";"), names)).toEqual(['write_file', 'ask_user']);
+    expect(
+      namedTools(withoutComments('if (t === \'write_file\') x();\nconst q = "ask_user";'), names),
+    ).toEqual(['write_file', 'ask_user']);
     expect(namedTools(withoutComments('const t = `write_file`;'), names)).toEqual(['write_file']);
-    expect(namedTools(withoutComments("// the 'write_file' tool\n/** `ask_user` asks */\nconst x = 'write_files';"), names)).toEqual([]);
+    expect(
+      namedTools(
+        withoutComments("// the 'write_file' tool\n/** `ask_user` asks */\nconst x = 'write_files';"),
+        names,
+      ),
+    ).toEqual([]);
   });
 
   it('the circle finder sees a circle, type-only or not', () => {
@@ -307,7 +390,14 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
     ]);
     expect(circlesOf(graph)).toHaveLength(1);
     expect(circlesOf(graph)[0]).toHaveLength(3);
-    expect(circlesOf(new Map([['/r/a.ts', ['/r/b.ts']], ['/r/b.ts', []]]))).toEqual([]);
+    expect(
+      circlesOf(
+        new Map([
+          ['/r/a.ts', ['/r/b.ts']],
+          ['/r/b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
     const here = join(src, 'policy', 'facts.ts');
     expect(resolveModule(here, '../protocol')).toBe(join(src, 'protocol', 'index.ts'));
     expect(resolveModule(here, './guards/path-guard')).toBe(join(src, 'policy', 'guards', 'path-guard.ts'));
@@ -337,6 +427,7 @@ function withoutComments(code: string): string {
 /** The tool names `code` holds as a whole string literal ('x', "x" or `x`), in order of appearance. */
 function namedTools(code: string, names: readonly string[]): string[] {
   const found: string[] = [];
-  for (const m of code.matchAll(/(['"`])([a-z][a-z0-9_]*)\1/g)) if (names.includes(m[2] as string)) found.push(m[2] as string);
+  for (const m of code.matchAll(/(['"`])([a-z][a-z0-9_]*)\1/g))
+    if (names.includes(m[2] as string)) found.push(m[2] as string);
   return found;
 }

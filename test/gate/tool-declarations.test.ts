@@ -13,11 +13,21 @@ let h: GateHarness | undefined;
 afterEach(() => h?.cleanup());
 
 const tool = (over: Partial<AnyTool> & { name: string }): AnyTool =>
-  defineTool({ description: over.name, schema: z.strictObject({ text: z.string() }), kind: 'interact', execute: async (a: { text: string }) => ({ ok: true, output: a.text }), ...over });
+  defineTool({
+    description: over.name,
+    schema: z.strictObject({ text: z.string() }),
+    kind: 'interact',
+    execute: async (a: { text: string }) => ({ ok: true, output: a.text }),
+    ...over,
+  });
 
 describe('tools declare themselves', () => {
   it('interactive: a tool of any name always asks, even in auto mode, and is never offered approve-all', async () => {
-    h = createGateHarness({ mode: 'auto', tools: [tool({ name: 'confirm_choice', interactive: true })], rules: [{ tool: 'confirm_choice', decision: 'allow' }] });
+    h = createGateHarness({
+      mode: 'auto',
+      tools: [tool({ name: 'confirm_choice', interactive: true })],
+      rules: [{ tool: 'confirm_choice', decision: 'allow' }],
+    });
     const result = h.call('confirm_choice', { text: 'hi' });
     const request = await h.nextRequest();
     expect(request.grantOptions).toEqual([]);
@@ -27,7 +37,15 @@ describe('tools declare themselves', () => {
 
   it('autoEditable: auto-edit allows the declared write tool, not an undeclared one', async () => {
     const write = (name: string, autoEditable?: true) =>
-      defineTool({ name, description: name, schema: z.strictObject({ path: z.string() }), kind: 'write', guarded: { paths: ['path'] }, ...(autoEditable ? { autoEditable } : {}), execute: async () => ({ ok: true, output: 'ok' }) });
+      defineTool({
+        name,
+        description: name,
+        schema: z.strictObject({ path: z.string() }),
+        kind: 'write',
+        guarded: { paths: ['path'] },
+        ...(autoEditable ? { autoEditable } : {}),
+        execute: async () => ({ ok: true, output: 'ok' }),
+      });
     h = createGateHarness({ mode: 'auto-edit', tools: [write('patch_file', true), write('touch_file')] });
     expect(await h.call('patch_file', { path: 'a.txt' })).toMatchObject({ status: 'executed' });
     const asked = h.call('touch_file', { path: 'a.txt' });
@@ -45,7 +63,15 @@ describe('tools declare themselves', () => {
   });
 
   it('preview: an answer applies only to a card whose tool declared a question, a plan approval only to a plan', async () => {
-    h = createGateHarness({ tools: [tool({ name: 'pick_port', interactive: true, preview: (a: { text: string }) => ({ kind: 'question', question: a.text }) })] });
+    h = createGateHarness({
+      tools: [
+        tool({
+          name: 'pick_port',
+          interactive: true,
+          preview: (a: { text: string }) => ({ kind: 'question', question: a.text }),
+        }),
+      ],
+    });
     const result = h.call('pick_port', { text: 'Which port?' });
     const request = await h.nextRequest();
     expect(request.preview).toEqual({ kind: 'question', question: 'Which port?' });
@@ -65,7 +91,9 @@ describe('tools declare themselves', () => {
     ['a tool without a summary: its first plain argument', 'mcp__fake__delete', { id: 'issue-9' }, 'issue-9'],
     ['an unknown tool: the generic line', 'nope', { a: { b: 1 } }, '{"a":{"b":1}}'],
   ])('summary: %s', (_name, name, args, line) => {
-    h = createGateHarness({ tools: [tool({ name: 'say', summary: (a: { text: string }) => `said ${a.text}` })] });
+    h = createGateHarness({
+      tools: [tool({ name: 'say', summary: (a: { text: string }) => `said ${a.text}` })],
+    });
     expect(h.gate.summary(name, args)).toBe(line);
   });
 

@@ -12,7 +12,13 @@ import type {
 /** A minimal, valid CoreState; pass overrides for what a test cares about. */
 export function makeState(overrides: Partial<CoreState> = {}): CoreState {
   return {
-    ...initialCoreState({ sessionId: 'sess-test', root: '/tmp/project', model: { name: 'test-model', demo: false }, mode: 'manual', sandboxed: true }),
+    ...initialCoreState({
+      sessionId: 'sess-test',
+      root: '/tmp/project',
+      model: { name: 'test-model', demo: false },
+      mode: 'manual',
+      sandboxed: true,
+    }),
     ...overrides,
   };
 }
@@ -75,10 +81,12 @@ export function makeStats(overrides: Partial<AuditStats> = {}): AuditStats {
 
 /** `count` alternating user/assistant entries, all finished. */
 export function makeTranscript(count: number): TranscriptEntry[] {
-  return Array.from({ length: count }, (_, i): TranscriptEntry =>
-    i % 2 === 0
-      ? { kind: 'user', id: `u${i}`, text: `question ${i}` }
-      : { kind: 'assistant', id: `a${i}`, agentId: 'main', text: `answer ${i}`, streaming: false },
+  return Array.from(
+    { length: count },
+    (_, i): TranscriptEntry =>
+      i % 2 === 0
+        ? { kind: 'user', id: `u${i}`, text: `question ${i}` }
+        : { kind: 'assistant', id: `a${i}`, agentId: 'main', text: `answer ${i}`, streaming: false },
   );
 }
 

@@ -127,8 +127,12 @@ export type FakeOpenAI = {
 };
 
 /** The last `tool` message the model was sent, if any. */
-export function lastToolMessage(request: RecordedRequest): Extract<ChatMessage, { role: 'tool' }> | undefined {
-  return request.body.messages.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool').at(-1);
+export function lastToolMessage(
+  request: RecordedRequest,
+): Extract<ChatMessage, { role: 'tool' }> | undefined {
+  return request.body.messages
+    .filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool')
+    .at(-1);
 }
 
 /** The names of the tools offered in a request. */
@@ -143,11 +147,14 @@ const pieces = (s: string, size: number): string[] => {
   return out;
 };
 
-const argsText = (call: FakeToolCall): string => (typeof call.args === 'string' ? call.args : JSON.stringify(call.args));
+const argsText = (call: FakeToolCall): string =>
+  typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
 
 function estimateUsage(body: FakeRequestBody, reply: FakeReply): FakeUsage {
   const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
-  const completion = Math.ceil(((reply.text ?? '').length + (reply.toolCalls ?? []).map(argsText).join('').length) / 4);
+  const completion = Math.ceil(
+    ((reply.text ?? '').length + (reply.toolCalls ?? []).map(argsText).join('').length) / 4,
+  );
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
@@ -180,10 +187,16 @@ function streamEvents(reply: FakeReply, req: RecordedRequest): string[] {
     const id = style.omitCallIds ? {} : { id: call.id ?? `call_fake_${req.index}_${i}` };
     const type = style.omitType ? {} : { type: 'function' };
     const args = argsText(call);
-    const head = { ...index, ...id, ...type, function: { name: call.name, arguments: style.wholeToolCalls ? args : '' } };
+    const head = {
+      ...index,
+      ...id,
+      ...type,
+      function: { name: call.name, arguments: style.wholeToolCalls ? args : '' },
+    };
     events.push(choice({ tool_calls: [head] }));
     if (style.wholeToolCalls) return;
-    for (const piece of pieces(args, size)) events.push(choice({ tool_calls: [{ ...index, function: { arguments: piece } }] }));
+    for (const piece of pieces(args, size))
+      events.push(choice({ tool_calls: [{ ...index, function: { arguments: piece } }] }));
   });
   events.push(choice({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop')));
   if (req.body.stream_options?.include_usage && reply.usage !== false) {
@@ -208,7 +221,11 @@ function completionObject(reply: FakeReply, req: RecordedRequest): unknown {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls.length > 0 && { tool_calls: toolCalls }) },
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+        },
         finish_reason: reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
       },
     ],
@@ -216,7 +233,12 @@ function completionObject(reply: FakeReply, req: RecordedRequest): unknown {
   };
 }
 
-function sendError(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const type = typeof body === 'string' ? 'text/plain' : 'application/json';
   res.writeHead(status, { 'content-type': type, ...headers });
@@ -225,7 +247,11 @@ function sendError(res: ServerResponse, status: number, body: unknown, headers: 
 
 async function sendStream(res: ServerResponse, reply: FakeReply, req: RecordedRequest): Promise<void> {
   const events = reply.events ?? streamEvents(reply, req);
-  const stopAt = Math.min(reply.hangAfterChunks ?? Infinity, reply.dropAfterChunks ?? Infinity, events.length);
+  const stopAt = Math.min(
+    reply.hangAfterChunks ?? Infinity,
+    reply.dropAfterChunks ?? Infinity,
+    events.length,
+  );
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   res.flushHeaders();
   for (let i = 0; i < stopAt; i += 1) {
@@ -244,7 +270,10 @@ async function sendStream(res: ServerResponse, reply: FakeReply, req: RecordedRe
 }
 
 /** Starts the fake server. Contract: listens only on 127.0.0.1; `close()` always ends it. */
-export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(
+  script: FakeStep[] = [],
+  options: FakeOpenAIOptions = {},
+): Promise<FakeOpenAI> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
@@ -253,7 +282,12 @@ export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpen
     const step = queue.shift() ??
       options.whenExhausted ?? {
         status: 500,
-        errorBody: { error: { message: `fake-openai: the script has no reply left for request #${req.index}`, type: 'server_error' } },
+        errorBody: {
+          error: {
+            message: `fake-openai: the script has no reply left for request #${req.index}`,
+            type: 'server_error',
+          },
+        },
       };
     return typeof step === 'function' ? step(req) : step;
   }
@@ -262,7 +296,9 @@ export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpen
     const path = (incoming.url ?? '/').split('?')[0] ?? '/';
     if (incoming.method === 'GET' && /\/models$/.test(path)) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] }));
+      res.end(
+        JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] }),
+      );
       return;
     }
     if (incoming.method !== 'POST' || !/\/chat\/completions$/.test(path)) {
@@ -278,18 +314,28 @@ export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpen
       sendError(res, 400, { error: { message: 'fake-openai: the request body is not JSON' } });
       return;
     }
-    const req: RecordedRequest = { index: requests.length, method: incoming.method ?? 'POST', path, headers: incoming.headers, body };
+    const req: RecordedRequest = {
+      index: requests.length,
+      method: incoming.method ?? 'POST',
+      path,
+      headers: incoming.headers,
+      body,
+    };
     requests.push(req);
     for (const wake of waiters) wake();
     if (options.rejectStreamOptions && body.stream_options !== undefined) {
       const message = 'Unrecognized request argument supplied: stream_options';
-      sendError(res, 400, { error: { message, type: 'invalid_request_error', param: 'stream_options', code: null } });
+      sendError(res, 400, {
+        error: { message, type: 'invalid_request_error', param: 'stream_options', code: null },
+      });
       return;
     }
     try {
       const reply = await replyFor(req);
       if (reply.status !== undefined && (reply.status < 200 || reply.status > 299)) {
-        const fallback = { error: { message: `fake-openai: status ${reply.status}`, type: 'server_error', code: null } };
+        const fallback = {
+          error: { message: `fake-openai: status ${reply.status}`, type: 'server_error', code: null },
+        };
         sendError(res, reply.status, reply.errorBody ?? fallback, reply.headers);
       } else if (body.stream === true && !reply.style?.ignoreStream) {
         await sendStream(res, reply, req);
@@ -298,7 +344,8 @@ export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpen
         res.end(JSON.stringify(completionObject(reply, req)));
       }
     } catch (err) {
-      if (!res.headersSent) sendError(res, 500, { error: { message: `fake-openai: the script threw: ${String(err)}` } });
+      if (!res.headersSent)
+        sendError(res, 500, { error: { message: `fake-openai: the script threw: ${String(err)}` } });
       else res.destroy();
     }
   });
@@ -319,7 +366,9 @@ export async function startFakeOpenAI(script: FakeStep[] = [], options: FakeOpen
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`fake-openai: ${requests.length} of ${count} requests arrived within ${timeoutMs} ms`));
+          reject(
+            new Error(`fake-openai: ${requests.length} of ${count} requests arrived within ${timeoutMs} ms`),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

@@ -23,7 +23,8 @@ export const chunk = (delta: Record<string, unknown>, finish: string | null = nu
   `data: ${JSON.stringify({ id: 'chatcmpl-fault', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 export const DONE = 'data: [DONE]\n\n';
 /** A whole, well-formed answer that says `text`. */
-export const answer = (text: string): string => chunk({ role: 'assistant', content: '' }) + chunk({ content: text }) + chunk({}, 'stop') + DONE;
+export const answer = (text: string): string =>
+  chunk({ role: 'assistant', content: '' }) + chunk({ content: text }) + chunk({}, 'stop') + DONE;
 /** A tool call in one chunk. */
 export const toolCall = (id: string, name: string, args: string): string =>
   chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] });
@@ -43,50 +44,60 @@ export const fault = {
   /** Accepts the request and never answers, not even headers. */
   hang: (): FaultStep => async () => 'open',
   /** Sends `body` and ends the response, whatever it holds. */
-  send: (body: string): FaultStep => async (res) => {
-    startStream(res);
-    res.write(body);
-    return 'end';
-  },
+  send:
+    (body: string): FaultStep =>
+    async (res) => {
+      startStream(res);
+      res.write(body);
+      return 'end';
+    },
   /** A role chunk, then an empty chunk every `everyMs` until the client goes away. */
-  emptyForever: (everyMs: number): FaultStep => async (res) => {
-    startStream(res);
-    res.write(chunk({ role: 'assistant', content: '' }));
-    while (!gone(res)) {
-      res.write(chunk({}));
-      await ticks(everyMs);
-    }
-    return 'open';
-  },
+  emptyForever:
+    (everyMs: number): FaultStep =>
+    async (res) => {
+      startStream(res);
+      res.write(chunk({ role: 'assistant', content: '' }));
+      while (!gone(res)) {
+        res.write(chunk({}));
+        await ticks(everyMs);
+      }
+      return 'open';
+    },
   /** `head` at once, then `slow` one byte every `everyMs`, then `tail`. */
-  trickle: (head: string, slow: string, everyMs: number, tail: string): FaultStep => async (res) => {
-    startStream(res);
-    res.write(head);
-    for (const byte of Buffer.from(slow)) {
-      await ticks(everyMs);
-      if (gone(res)) return 'open';
-      res.write(Buffer.from([byte]));
-    }
-    res.write(tail);
-    return 'end';
-  },
+  trickle:
+    (head: string, slow: string, everyMs: number, tail: string): FaultStep =>
+    async (res) => {
+      startStream(res);
+      res.write(head);
+      for (const byte of Buffer.from(slow)) {
+        await ticks(everyMs);
+        if (gone(res)) return 'open';
+        res.write(Buffer.from([byte]));
+      }
+      res.write(tail);
+      return 'end';
+    },
   /** `count` SSE comment lines (keep-alives), one every `everyMs`, then `tail`; forever when count is Infinity. */
-  keepAlive: (count: number, everyMs: number, tail: string): FaultStep => async (res) => {
-    startStream(res);
-    for (let i = 0; i < count; i++) {
-      if (gone(res)) return 'open';
-      res.write(': keep-alive\n\n');
-      await ticks(everyMs);
-    }
-    res.write(tail);
-    return 'end';
-  },
+  keepAlive:
+    (count: number, everyMs: number, tail: string): FaultStep =>
+    async (res) => {
+      startStream(res);
+      for (let i = 0; i < count; i++) {
+        if (gone(res)) return 'open';
+        res.write(': keep-alive\n\n');
+        await ticks(everyMs);
+      }
+      res.write(tail);
+      return 'end';
+    },
   /** A status with a JSON error body and headers (e.g. retry-after). */
-  status: (status: number, headers: Record<string, string> = {}): FaultStep => async (res) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.write(JSON.stringify({ error: { message: `fault: status ${status}`, type: 'server_error' } }));
-    return 'end';
-  },
+  status:
+    (status: number, headers: Record<string, string> = {}): FaultStep =>
+    async (res) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.write(JSON.stringify({ error: { message: `fault: status ${status}`, type: 'server_error' } }));
+      return 'end';
+    },
 };
 
 /** Starts the server. Contract: listens only on 127.0.0.1; `close()` cuts every open response. */

@@ -12,7 +12,16 @@
  *   expect(h.read('a.txt')).toBe('x');
  *   h.cleanup();
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -75,7 +84,11 @@ export function createGateHarness(options: HarnessOptions = {}) {
   let mode: Mode = options.mode ?? 'manual';
   let rules: LoadedRule[] = fillRules(options.rules ?? []);
   const fence = new PathFence(root);
-  const deps = { fence, commands: options.commands ?? realCommandGuard, sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo) };
+  const deps = {
+    fence,
+    commands: options.commands ?? realCommandGuard,
+    sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo),
+  };
 
   // The gate owns its queue; the harness builds the same one itself so tests can also drive it directly.
   const approvals: ApprovalOptions = {
@@ -93,26 +106,36 @@ export function createGateHarness(options: HarnessOptions = {}) {
   const grants = new GrantStore(now);
   const byName = new Map<string, AnyTool>();
   for (const tool of [...stubTools(ranLog), ...(options.tools ?? [])]) byName.set(tool.name, tool);
-  const gate = new Gate({
-    tools: [...byName.values()],
-    deps,
-    policy: options.policy ?? (() => ({ rules, mode })),
-    approvals,
-    grants,
-    audit: options.audit ?? {
-      append: (r) => {
-        records.push(r);
-        return { ok: true };
+  const gate = new Gate(
+    {
+      tools: [...byName.values()],
+      deps,
+      policy: options.policy ?? (() => ({ rules, mode })),
+      approvals,
+      grants,
+      audit: options.audit ?? {
+        append: (r) => {
+          records.push(r);
+          return { ok: true };
+        },
       },
+      sessionId: 'sess-test',
     },
-    sessionId: 'sess-test',
-  }, broker);
+    broker,
+  );
   const detach = options.approver === false ? () => {} : broker.attachApprover();
 
   let calls = 0;
   let taken = 0;
-  const caller = (over: Partial<Caller> = {}): Caller => ({ agentId: 'main', agentName: 'main', taskId: 'task-1', signal: new AbortController().signal, ...over });
-  const ran = (): string[] => (existsSync(ranLog) ? readFileSync(ranLog, 'utf8').split('\n').filter(Boolean) : []);
+  const caller = (over: Partial<Caller> = {}): Caller => ({
+    agentId: 'main',
+    agentName: 'main',
+    taskId: 'task-1',
+    signal: new AbortController().signal,
+    ...over,
+  });
+  const ran = (): string[] =>
+    existsSync(ranLog) ? readFileSync(ranLog, 'utf8').split('\n').filter(Boolean) : [];
   /** Resolves when `test()` holds, re-checking after every broker event. */
   const until = <T>(test: () => T | undefined): Promise<T> =>
     new Promise((resolve) => {
@@ -140,7 +163,11 @@ export function createGateHarness(options: HarnessOptions = {}) {
     /** A caller for the main agent in task-1; override any field. */
     caller,
     /** Sends one tool call through `gate.intercept`. */
-    call(tool: string, args: unknown, over: Partial<Caller> & { why?: string } = {}): Promise<ToolResultEnvelope> {
+    call(
+      tool: string,
+      args: unknown,
+      over: Partial<Caller> & { why?: string } = {},
+    ): Promise<ToolResultEnvelope> {
       const { why, ...who } = over;
       calls += 1;
       return gate.intercept({ id: `call-${calls}`, tool, args, ...(why ? { why } : {}) }, caller(who));
@@ -217,7 +244,9 @@ export function stubTools(ranLog: string): AnyTool[] {
       guarded: { paths: ['path'] },
       async execute(args, ctx) {
         const p = target(ctx, args.path);
-        return existsSync(p) ? { ok: true, output: readFileSync(p, 'utf8') } : { ok: false, error: `${args.path} does not exist` };
+        return existsSync(p)
+          ? { ok: true, output: readFileSync(p, 'utf8') }
+          : { ok: false, error: `${args.path} does not exist` };
       },
     }),
     defineTool({
@@ -249,7 +278,11 @@ export function stubTools(ranLog: string): AnyTool[] {
     defineTool({
       name: 'execute_command',
       description: 'Runs a shell command (stub: only records it).',
-      schema: z.strictObject({ command: z.string(), cwd: z.string().optional(), timeout_ms: z.number().int().positive().optional() }),
+      schema: z.strictObject({
+        command: z.string(),
+        cwd: z.string().optional(),
+        timeout_ms: z.number().int().positive().optional(),
+      }),
       kind: 'execute',
       guarded: { command: 'command', paths: ['cwd'] },
       async execute(args) {
@@ -289,7 +322,11 @@ export function stubTools(ranLog: string): AnyTool[] {
       schema: z.strictObject({ question: z.string(), options: z.array(z.string()).optional() }),
       kind: 'interact',
       interactive: true,
-      preview: (args) => ({ kind: 'question', question: args.question, ...(args.options ? { options: args.options } : {}) }),
+      preview: (args) => ({
+        kind: 'question',
+        question: args.question,
+        ...(args.options ? { options: args.options } : {}),
+      }),
       async execute(args, ctx) {
         ran('ask_user', args);
         return { ok: true, output: ctx.answer ?? '(no answer)' };

@@ -20,7 +20,9 @@ describe('the test run’s temp folder', () => {
 
   it('setup sweeps the folders of killed runs, keeps live ones, and its teardown removes everything, read-only folders too', () => {
     const parent = tmpdir();
-    const dead = Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim());
+    const dead = Number(
+      spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim(),
+    );
     const killed = `warden-test-run-${dead}-aaaaaa`;
     const live = `warden-test-run-${process.pid}-bbbbbb`;
     for (const name of [killed, live]) mkdirSync(join(parent, name, 'left'), { recursive: true });

@@ -43,7 +43,11 @@ function frameComplete(screen: string): boolean {
  * a headless xterm so tests read the screen a person would see. Waits are for screen content,
  * never fixed sleeps.
  */
-export function startWarden(args: string[], env: Record<string, string>, size = { cols: 120, rows: 40 }): PtyApp {
+export function startWarden(
+  args: string[],
+  env: Record<string, string>,
+  size = { cols: 120, rows: 40 },
+): PtyApp {
   if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
   const term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
   const home = mkdtempSync(join(tmpdir(), 'warden-pty-home-'));
@@ -52,19 +56,29 @@ export function startWarden(args: string[], env: Record<string, string>, size = 
     cols: size.cols,
     rows: size.rows,
     cwd: env.WARDEN_TEST_CWD ?? repo,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmpdir(), TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      TMPDIR: tmpdir(),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      ...env,
+    },
   });
   const changed = new Set<() => void>();
-  pty.onData((data) => term.write(data, () => {
-    for (const notify of [...changed]) notify();
-  }));
+  pty.onData((data) =>
+    term.write(data, () => {
+      for (const notify of [...changed]) notify();
+    }),
+  );
   // A real terminal answers queries (cursor position, keyboard protocol); so does this one.
   term.onData((reply) => pty.write(reply));
   const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
   const screen = () => {
     const buffer = term.buffer.active;
     const lines: string[] = [];
-    for (let i = 0; i < term.rows; i++) lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    for (let i = 0; i < term.rows; i++)
+      lines.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
     return lines.join('\n');
   };
   const waitUntil = (predicate: (s: string) => boolean, timeoutMs = 15_000, what = 'condition') =>
@@ -86,15 +100,20 @@ export function startWarden(args: string[], env: Record<string, string>, size = 
       changed.add(check);
       check();
     });
-  const matches = (s: string, text: string | RegExp) => (typeof text === 'string' ? s.includes(text) : text.test(s));
+  const matches = (s: string, text: string | RegExp) =>
+    typeof text === 'string' ? s.includes(text) : text.test(s);
   const pressOnCard = async (key: string, shows: string | RegExp) => {
     for (let attempt = 0; attempt < 5; attempt++) {
       pty.write(key);
       let paused = false;
-      await waitUntil((s) => {
-        paused = s.includes('keys paused');
-        return paused || matches(s, shows);
-      }, 15_000, String(shows));
+      await waitUntil(
+        (s) => {
+          paused = s.includes('keys paused');
+          return paused || matches(s, shows);
+        },
+        15_000,
+        String(shows),
+      );
       if (!paused) return;
       await waitUntil((s) => !s.includes('keys paused'), 15_000, 'the grace window to end');
     }

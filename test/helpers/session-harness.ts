@@ -36,7 +36,12 @@ export async function startSession(
   }
   const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
   const fake = await startFakeOpenAI(script);
-  const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'test', model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+  const model = createOpenAIClient({
+    baseUrl: fake.url,
+    apiKey: 'test',
+    model: 'fake-model',
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+  });
   const session = await createSession({
     root,
     home,
@@ -77,10 +82,11 @@ export async function startSession(
         if (request) seen.add(request.id);
         return request;
       }),
-    pendingCount: (count) => until(() => {
-      const pending = session.client.snapshot().pending;
-      return pending.length >= count ? pending : undefined;
-    }),
+    pendingCount: (count) =>
+      until(() => {
+        const pending = session.client.snapshot().pending;
+        return pending.length >= count ? pending : undefined;
+      }),
     decide: (id, decision) => session.client.send({ type: 'decide', id, decision }),
     async dispose() {
       detach();

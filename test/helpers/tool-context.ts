@@ -28,7 +28,14 @@ export type TestToolContext = {
  * A ToolContext over a fresh temp project: a real PathFence, an allow-all command guard, no sandbox
  * unless given, and a recordPreImage that remembers its calls. Call `cleanup()` in afterEach.
  */
-export function makeToolContext(options: { sandbox?: SandboxInfo; files?: Record<string, string>; prefix?: string; signal?: AbortSignal } = {}): TestToolContext {
+export function makeToolContext(
+  options: {
+    sandbox?: SandboxInfo;
+    files?: Record<string, string>;
+    prefix?: string;
+    signal?: AbortSignal;
+  } = {},
+): TestToolContext {
   const root = realpathSync(mkdtempSync(join(tmpdir(), options.prefix ?? 'warden-tools-')));
   const preImages: string[] = [];
   const abort = new AbortController();

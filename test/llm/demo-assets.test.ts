@@ -55,7 +55,9 @@ describe('prepareDemoProject', () => {
 
     // Apply every write the script makes inside the project, as an approving person would.
     const script = await loadDemoScript(join(findDemoAssetsDir(), 'script.json'));
-    const writes = script.conversations.flatMap((c) => c.turns.flatMap((t) => t.toolCalls)).filter((c) => c.name === 'write_file');
+    const writes = script.conversations
+      .flatMap((c) => c.turns.flatMap((t) => t.toolCalls))
+      .filter((c) => c.name === 'write_file');
     const inside = writes.filter((w) => !String(w.args.path).startsWith('..'));
     expect(inside.map((w) => w.args.path).sort()).toEqual(['src/farewell.js', 'test/farewell.test.js']);
     for (const w of inside) {
@@ -65,7 +67,11 @@ describe('prepareDemoProject', () => {
     }
     const after = await run(process.execPath, ['--test'], { cwd: project });
     expect(after.stdout).toMatch(/# pass 2\b/);
-    const said = await run(process.execPath, ['-e', "import('./src/farewell.js').then(m => console.log(m.farewell('demo')))"], { cwd: project });
+    const said = await run(
+      process.execPath,
+      ['-e', "import('./src/farewell.js').then(m => console.log(m.farewell('demo')))"],
+      { cwd: project },
+    );
     expect(said.stdout.trim()).toBe('Goodbye, demo!');
   });
 });
@@ -73,11 +79,20 @@ describe('prepareDemoProject', () => {
 describe('the demo script', () => {
   it('is valid, and every sub-agent task the main script spawns has its own conversation', async () => {
     const script = await loadDemoScript(join(findDemoAssetsDir(), 'script.json'));
-    const spawn = script.conversations.flatMap((c) => c.turns.flatMap((t) => t.toolCalls)).find((c) => c.name === 'spawn_agents');
+    const spawn = script.conversations
+      .flatMap((c) => c.turns.flatMap((t) => t.toolCalls))
+      .find((c) => c.name === 'spawn_agents');
     const agents = spawn?.args.agents as { name: string; task: string }[];
     expect(agents.map((a) => a.name)).toEqual(['writer', 'tester']);
     for (const a of agents) {
-      const pick = pickDemoTurn(script, [{ role: 'user', content: a.task }], [{ name: 'write_file', description: '', parameters: {} }, { name: 'execute_command', description: '', parameters: {} }]);
+      const pick = pickDemoTurn(
+        script,
+        [{ role: 'user', content: a.task }],
+        [
+          { name: 'write_file', description: '', parameters: {} },
+          { name: 'execute_command', description: '', parameters: {} },
+        ],
+      );
       expect(pick).toMatchObject({ kind: 'turn', agent: a.name, step: 0 });
     }
   });

@@ -17,20 +17,44 @@ const spec = (name: string): ToolSpec => ({ name, description: name, parameters:
 const mainTools = TOOL_NAMES.map(spec);
 const subTools = TOOL_NAMES.filter((n) => n !== 'spawn_agents').map(spec);
 
-type Played = { agent: string; text: string; pieces: string[]; calls: { name: string; args: Record<string, unknown>; id: string }[] };
+type Played = {
+  agent: string;
+  text: string;
+  pieces: string[];
+  calls: { name: string; args: Record<string, unknown>; id: string }[];
+};
 
 /** A minimal agent runtime: plays a conversation to its end, running sub-agents for spawn_agents. */
-async function play(model: ModelClient, prompt: string, tools: ToolSpec[], agent: string, log: Played[]): Promise<ChatMessage[]> {
+async function play(
+  model: ModelClient,
+  prompt: string,
+  tools: ToolSpec[],
+  agent: string,
+  log: Played[],
+): Promise<ChatMessage[]> {
   const history: ChatMessage[] = [
     { role: 'system', content: `You are ${agent}.` },
     { role: 'user', content: prompt },
   ];
   for (let step = 0; step < 20; step += 1) {
     const pieces: string[] = [];
-    const turn = await model.complete({ messages: history, tools, signal: new AbortController().signal, onText: (d) => pieces.push(d) });
-    const calls = turn.toolCalls.map((c: ToolCallRequest) => ({ name: c.function.name, args: JSON.parse(c.function.arguments), id: c.id }));
+    const turn = await model.complete({
+      messages: history,
+      tools,
+      signal: new AbortController().signal,
+      onText: (d) => pieces.push(d),
+    });
+    const calls = turn.toolCalls.map((c: ToolCallRequest) => ({
+      name: c.function.name,
+      args: JSON.parse(c.function.arguments),
+      id: c.id,
+    }));
     log.push({ agent, text: turn.text, pieces, calls });
-    history.push({ role: 'assistant', content: turn.text, ...(turn.toolCalls.length > 0 && { tool_calls: turn.toolCalls }) });
+    history.push({
+      role: 'assistant',
+      content: turn.text,
+      ...(turn.toolCalls.length > 0 && { tool_calls: turn.toolCalls }),
+    });
     if (calls.length === 0) return history;
     for (const call of calls) {
       let content = '{"status":"executed"}';
@@ -45,7 +69,8 @@ async function play(model: ModelClient, prompt: string, tools: ToolSpec[], agent
   throw new Error(`${agent} never finished`);
 }
 
-const namesOf = (log: Played[], agent: string) => log.filter((p) => p.agent === agent).map((p) => p.calls.map((c) => c.name));
+const namesOf = (log: Played[], agent: string) =>
+  log.filter((p) => p.agent === agent).map((p) => p.calls.map((c) => c.name));
 
 describe('createDemoModel', () => {
   it('plays the main script, whatever the prompt, and each sub-agent its own', async () => {
@@ -72,11 +97,16 @@ describe('createDemoModel', () => {
 
     const writer = log.filter((p) => p.agent === 'writer');
     expect(writer[0]?.calls[0]?.args.path).toBe('src/farewell.js');
-    expect(writer[0]?.calls[1]?.args.command).toBe(`node -e "import('./src/farewell.js').then(m => console.log(m.farewell('demo')))"`);
+    expect(writer[0]?.calls[1]?.args.command).toBe(
+      `node -e "import('./src/farewell.js').then(m => console.log(m.farewell('demo')))"`,
+    );
     expect(writer[1]?.calls[0]?.args.path).toBe('../outside-the-project.txt');
     expect(writer[2]?.text).toMatch(/blocked/);
     const tester = log.filter((p) => p.agent === 'tester');
-    expect(tester[0]?.calls.map((c) => c.args.path ?? c.args.command)).toEqual(['test/farewell.test.js', 'npm test']);
+    expect(tester[0]?.calls.map((c) => c.args.path ?? c.args.command)).toEqual([
+      'test/farewell.test.js',
+      'npm test',
+    ]);
 
     for (const p of log) {
       expect(p.text.startsWith('[demo]')).toBe(true);
@@ -116,7 +146,9 @@ describe('createDemoModel', () => {
     const model = createDemoModel({ tickMs: 200 });
     const before = new AbortController();
     before.abort();
-    await expect(model.complete({ messages: [], tools: mainTools, signal: before.signal })).rejects.toMatchObject({ code: 'aborted' });
+    await expect(
+      model.complete({ messages: [], tools: mainTools, signal: before.signal }),
+    ).rejects.toMatchObject({ code: 'aborted' });
 
     const during = new AbortController();
     const pieces: string[] = [];

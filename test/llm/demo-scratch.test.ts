@@ -1,10 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareDemoProject } from '../../src/llm/demo-assets';
-import { demoScratchPrefix, type ScratchOwner, scratchOwner, sweepStaleDemoScratch } from '../../src/llm/demo-scratch';
+import {
+  demoScratchPrefix,
+  type ScratchOwner,
+  scratchOwner,
+  sweepStaleDemoScratch,
+} from '../../src/llm/demo-scratch';
 import { processStartTime } from '../../src/tools/exec/process-kill';
 
 const dirs: string[] = [];
@@ -72,11 +86,15 @@ describe('sweepStaleDemoScratch', () => {
 
     const removed = sweepStaleDemoScratch(p);
 
-    const expected = [gone, goneWithStart, ...(me.startTime ? [reusedPid] : [])].concat(asRoot ? [] : [foreign]).sort();
+    const expected = [gone, goneWithStart, ...(me.startTime ? [reusedPid] : [])]
+      .concat(asRoot ? [] : [foreign])
+      .sort();
     expect(removed.sort()).toEqual(expected);
     const left = readdirSync(p);
     for (const name of expected) expect(left).not.toContain(name);
-    expect(left).toEqual(expect.arrayContaining([live, legacy, `warden-demo-${dead}-x-ffffff`, `warden-demo-${dead}-x-hhhhhh`]));
+    expect(left).toEqual(
+      expect.arrayContaining([live, legacy, `warden-demo-${dead}-x-ffffff`, `warden-demo-${dead}-x-hhhhhh`]),
+    );
     if (asRoot) expect(left).toContain(foreign);
     expect(existsSync(join(target, 'keep.txt'))).toBe(true);
   });
@@ -86,7 +104,10 @@ describe('sweepStaleDemoScratch', () => {
     mkdirSync(join(p, 'warden-demo-5-6-aaaaaa'));
     mkdirSync(join(p, 'warden-demo-7-x-bbbbbb'));
     const asked: ScratchOwner[] = [];
-    const removed = sweepStaleDemoScratch(p, { alive: (o) => (asked.push(o), o.pid === 5), uid: process.getuid?.() });
+    const removed = sweepStaleDemoScratch(p, {
+      alive: (o) => (asked.push(o), o.pid === 5),
+      uid: process.getuid?.(),
+    });
     expect(asked).toEqual(expect.arrayContaining([{ pid: 5, startTime: '6' }, { pid: 7 }]));
     expect(removed).toEqual(['warden-demo-7-x-bbbbbb']);
     expect(sweepStaleDemoScratch(join(p, 'no-such-dir'))).toEqual([]);

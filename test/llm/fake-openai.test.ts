@@ -5,7 +5,11 @@ import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
 const serve = serveFakeOpenAI();
 
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 const dataLines = (sse: string) =>
   sse
@@ -15,16 +19,39 @@ const dataLines = (sse: string) =>
 
 describe('startFakeOpenAI', () => {
   it('streams real chat.completion.chunk events, splitting arguments mid-string, ending with [DONE]', async () => {
-    const server = await serve([{ text: 'Hi there', toolCalls: [{ name: 'read_file', args: { path: 'some/long/path.ts' } }], chunkSize: 5 }]);
+    const server = await serve([
+      {
+        text: 'Hi there',
+        toolCalls: [{ name: 'read_file', args: { path: 'some/long/path.ts' } }],
+        chunkSize: 5,
+      },
+    ]);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const res = await post(server.url, { model: 'm', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'x' }] });
+    const res = await post(server.url, {
+      model: 'm',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'x' }],
+    });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const lines = dataLines(await res.text());
     expect(lines.at(-1)).toBe('[DONE]');
     const chunks = lines.slice(0, -1).map((l) => JSON.parse(l));
-    expect(chunks[0]).toMatchObject({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant' } }] });
-    const argPieces = chunks.flatMap((c) => c.choices.flatMap((ch: { delta: { tool_calls?: { function: { arguments: string } }[] } }) => ch.delta.tool_calls ?? []));
-    expect(argPieces[0]).toMatchObject({ index: 0, id: 'call_fake_0_0', type: 'function', function: { name: 'read_file', arguments: '' } });
+    expect(chunks[0]).toMatchObject({
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta: { role: 'assistant' } }],
+    });
+    const argPieces = chunks.flatMap((c) =>
+      c.choices.flatMap(
+        (ch: { delta: { tool_calls?: { function: { arguments: string } }[] } }) => ch.delta.tool_calls ?? [],
+      ),
+    );
+    expect(argPieces[0]).toMatchObject({
+      index: 0,
+      id: 'call_fake_0_0',
+      type: 'function',
+      function: { name: 'read_file', arguments: '' },
+    });
     const joined = argPieces.map((p: { function: { arguments: string } }) => p.function.arguments).join('');
     expect(JSON.parse(joined)).toEqual({ path: 'some/long/path.ts' });
     expect(argPieces.length).toBeGreaterThan(3);
@@ -33,11 +60,26 @@ describe('startFakeOpenAI', () => {
   });
 
   it('answers stream: false with one chat.completion object', async () => {
-    const server = await serve([{ text: 'plain', toolCalls: [{ name: 'list_dir', args: {} }], usage: { prompt_tokens: 3, completion_tokens: 1 } }]);
+    const server = await serve([
+      {
+        text: 'plain',
+        toolCalls: [{ name: 'list_dir', args: {} }],
+        usage: { prompt_tokens: 3, completion_tokens: 1 },
+      },
+    ]);
     const json = await (await post(server.url, { model: 'm', messages: [] })).json();
     expect(json).toMatchObject({
       object: 'chat.completion',
-      choices: [{ message: { role: 'assistant', content: 'plain', tool_calls: [{ function: { name: 'list_dir', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: 'plain',
+            tool_calls: [{ function: { name: 'list_dir', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 3, completion_tokens: 1 },
     });
   });

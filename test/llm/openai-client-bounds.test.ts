@@ -1,7 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
 import { ModelError, type ModelRequest } from '../../src/llm/types';
-import { answer, chunk, DONE, type FaultServer, type FaultStep, fault, startFaultServer, toolCall } from '../helpers/fault-openai';
+import {
+  answer,
+  chunk,
+  DONE,
+  type FaultServer,
+  type FaultStep,
+  fault,
+  startFaultServer,
+  toolCall,
+} from '../helpers/fault-openai';
 
 let server: FaultServer | undefined;
 // The first fetch of a process loads undici and can take longer than the short idle settings here.
@@ -21,7 +30,12 @@ async function serve(...steps: FaultStep[]): Promise<FaultServer> {
 }
 
 const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
-  createOpenAIClient({ baseUrl: url, model: 'fault-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });
+  createOpenAIClient({
+    baseUrl: url,
+    model: 'fault-model',
+    retry: { baseDelayMs: 1, maxDelayMs: 4 },
+    ...extra,
+  });
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   messages: [{ role: 'user', content: 'Hello' }],
@@ -50,9 +64,15 @@ describe('the idle timer counts bytes of progress', () => {
   it('stops a server that streams empty chunks forever, and says so', async () => {
     const s = await serve(fault.emptyForever(20), fault.emptyForever(20));
     const notices: string[] = [];
-    const [err, ms] = await timed(() => failure(clientFor(s.url, { idleTimeoutMs: 500 }).complete(request({ onRetry: (n) => notices.push(n) }))));
+    const [err, ms] = await timed(() =>
+      failure(
+        clientFor(s.url, { idleTimeoutMs: 500 }).complete(request({ onRetry: (n) => notices.push(n) })),
+      ),
+    );
     expect(err.code).toBe('idle_timeout');
-    expect(err.message).toContain('sent only empty chunks (no part of an answer) for 500 ms (streamIdleTimeoutSec) after 2 attempts');
+    expect(err.message).toContain(
+      'sent only empty chunks (no part of an answer) for 500 ms (streamIdleTimeoutSec) after 2 attempts',
+    );
     // One retry for a silent server, then the message: not maxRetries of them.
     expect(s.requests).toBe(2);
     expect(notices).toEqual([expect.stringMatching(/only empty chunks .*; trying again \(attempt 2 of 4\)/)]);
@@ -61,7 +81,14 @@ describe('the idle timer counts bytes of progress', () => {
 
   it('keeps a slow but live stream: one byte every 200 ms for several seconds, idle set to 600 ms', async () => {
     const slow = chunk({ content: 'slow but alive' });
-    const s = await serve(fault.trickle(chunk({ role: 'assistant', content: '' }) + slow.slice(0, -20), slow.slice(-20), 200, chunk({}, 'stop') + DONE));
+    const s = await serve(
+      fault.trickle(
+        chunk({ role: 'assistant', content: '' }) + slow.slice(0, -20),
+        slow.slice(-20),
+        200,
+        chunk({}, 'stop') + DONE,
+      ),
+    );
     const [turn, ms] = await timed(() => clientFor(s.url, { idleTimeoutMs: 600 }).complete(request()));
     expect(turn.text).toBe('slow but alive');
     expect(s.requests).toBe(1);
@@ -79,7 +106,11 @@ describe('the idle timer counts bytes of progress', () => {
   it('gives up on a hung server quickly: one retry, then a message naming the setting', async () => {
     const s = await serve(fault.hang(), fault.hang(), fault.hang(), fault.hang());
     const notices: string[] = [];
-    const [err, ms] = await timed(() => failure(clientFor(s.url, { idleTimeoutMs: 300 }).complete(request({ onRetry: (n) => notices.push(n) }))));
+    const [err, ms] = await timed(() =>
+      failure(
+        clientFor(s.url, { idleTimeoutMs: 300 }).complete(request({ onRetry: (n) => notices.push(n) })),
+      ),
+    );
     expect(err.code).toBe('idle_timeout');
     expect(err.message).toContain('sent nothing for 300 ms (streamIdleTimeoutSec) after 2 attempts');
     expect(err.message).toContain('raise streamIdleTimeoutSec');
@@ -92,15 +123,21 @@ describe('the idle timer counts bytes of progress', () => {
 describe('the deadline for one answer (turnTimeoutSec)', () => {
   it('ends a live stream that never finishes, and says which limit fired', async () => {
     const s = await serve(fault.keepAlive(Number.POSITIVE_INFINITY, 50, ''));
-    const [err, ms] = await timed(() => failure(clientFor(s.url, { idleTimeoutMs: 5_000, turnTimeoutMs: 800 }).complete(request())));
+    const [err, ms] = await timed(() =>
+      failure(clientFor(s.url, { idleTimeoutMs: 5_000, turnTimeoutMs: 800 }).complete(request())),
+    );
     expect(err.code).toBe('turn_timeout');
-    expect(err.message).toContain('did not finish its answer within 800 ms, the limit for one answer (turnTimeoutSec)');
+    expect(err.message).toContain(
+      'did not finish its answer within 800 ms, the limit for one answer (turnTimeoutSec)',
+    );
     expect(ms).toBeLessThan(3_000);
   });
 
   it('covers the waits between attempts too', async () => {
     const s = await serve(fault.status(503, { 'retry-after': '15' }), fault.send(answer('too late')));
-    const [err, ms] = await timed(() => failure(clientFor(s.url, { turnTimeoutMs: 500 }).complete(request())));
+    const [err, ms] = await timed(() =>
+      failure(clientFor(s.url, { turnTimeoutMs: 500 }).complete(request())),
+    );
     expect(err.code).toBe('turn_timeout');
     expect(s.requests).toBe(1);
     expect(ms).toBeLessThan(3_000);
@@ -109,7 +146,9 @@ describe('the deadline for one answer (turnTimeoutSec)', () => {
   it('says the partial answer was not kept when text had been shown', async () => {
     const s = await serve(fault.trickle(chunk({ content: 'start' }), 'x'.repeat(100), 50, ''));
     const shown: string[] = [];
-    const err = await failure(clientFor(s.url, { turnTimeoutMs: 700 }).complete(request({ onText: (d) => shown.push(d) })));
+    const err = await failure(
+      clientFor(s.url, { turnTimeoutMs: 700 }).complete(request({ onText: (d) => shown.push(d) })),
+    );
     expect(shown.join('')).toBe('start');
     expect(err.code).toBe('turn_timeout');
     expect(err.message).toContain('the partial answer was not kept');
@@ -118,7 +157,9 @@ describe('the deadline for one answer (turnTimeoutSec)', () => {
   it('a cancel while waiting is a cancel, not a timeout', async () => {
     const s = await serve(fault.hang());
     const controller = new AbortController();
-    const pending = failure(clientFor(s.url, { turnTimeoutMs: 60_000 }).complete(request({ signal: controller.signal })));
+    const pending = failure(
+      clientFor(s.url, { turnTimeoutMs: 60_000 }).complete(request({ signal: controller.signal })),
+    );
     await expect.poll(() => s.requests).toBe(1);
     controller.abort();
     expect((await pending).code).toBe('aborted');
@@ -130,7 +171,10 @@ describe('a stream that ends without finish_reason or [DONE] is cut short', () =
   const call = toolCall('call_1', 'write_file', '{"path":"a.txt","content":"x"}');
 
   it('is retried when nothing was shown, and its tool calls never come back', async () => {
-    const s = await serve(fault.send(role + call), fault.send(role + chunk({ content: 'whole' }) + chunk({}, 'stop') + DONE));
+    const s = await serve(
+      fault.send(role + call),
+      fault.send(role + chunk({ content: 'whole' }) + chunk({}, 'stop') + DONE),
+    );
     const turn = await clientFor(s.url).complete(request());
     expect(turn).toMatchObject({ text: 'whole', toolCalls: [] });
     expect(s.requests).toBe(2);
@@ -146,7 +190,10 @@ describe('a stream that ends without finish_reason or [DONE] is cut short', () =
   });
 
   it('is not retried once text was shown', async () => {
-    const s = await serve(fault.send(role + chunk({ content: 'I will write.' }) + call), fault.send(answer('never')));
+    const s = await serve(
+      fault.send(role + chunk({ content: 'I will write.' }) + call),
+      fault.send(answer('never')),
+    );
     const err = await failure(clientFor(s.url).complete(request()));
     expect(err.code).toBe('truncated');
     expect(err.message).toContain('stopped mid-answer');
@@ -162,7 +209,10 @@ describe('a stream that ends without finish_reason or [DONE] is cut short', () =
   });
 
   it('text that merely mentions data: [DONE] does not end a stream', async () => {
-    const s = await serve(fault.send(role + chunk({ content: 'data: [DONE]' }) + call), fault.send(answer('never')));
+    const s = await serve(
+      fault.send(role + chunk({ content: 'data: [DONE]' }) + call),
+      fault.send(answer('never')),
+    );
     expect((await failure(clientFor(s.url).complete(request()))).code).toBe('truncated');
   });
 });

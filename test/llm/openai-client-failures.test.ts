@@ -9,7 +9,12 @@ import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
 const serve = serveFakeOpenAI();
 
 const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
-  createOpenAIClient({ baseUrl: url, model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });
+  createOpenAIClient({
+    baseUrl: url,
+    model: 'fake-model',
+    retry: { baseDelayMs: 1, maxDelayMs: 4 },
+    ...extra,
+  });
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   messages: [{ role: 'user', content: 'Hello' }],
@@ -27,7 +32,9 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
   return err as ModelError;
 }
 
-const errorBody = (message: string, code: string | null = null) => ({ error: { message, type: 'invalid_request_error', code } });
+const errorBody = (message: string, code: string | null = null) => ({
+  error: { message, type: 'invalid_request_error', code },
+});
 
 describe('createOpenAIClient: retries', () => {
   it('retries a 500 and then succeeds', async () => {
@@ -37,7 +44,10 @@ describe('createOpenAIClient: retries', () => {
   });
 
   it('honours a small Retry-After on 429', async () => {
-    const server = await serve([{ status: 429, headers: { 'retry-after': '1' } }, { text: 'after the wait' }]);
+    const server = await serve([
+      { status: 429, headers: { 'retry-after': '1' } },
+      { text: 'after the wait' },
+    ]);
     const started = performance.now();
     expect((await clientFor(server.url).complete(request())).text).toBe('after the wait');
     // The backoff alone would be a few milliseconds; only the header explains a second.
@@ -54,7 +64,12 @@ describe('createOpenAIClient: retries', () => {
   });
 
   it('ends three 503s with a clear error naming the server', async () => {
-    const server = await serve([{ status: 503 }, { status: 503 }, { status: 503 }, { text: 'never reached' }]);
+    const server = await serve([
+      { status: 503 },
+      { status: 503 },
+      { status: 503 },
+      { text: 'never reached' },
+    ]);
     const err = await failure(clientFor(server.url, { maxRetries: 2 }).complete(request()));
     expect(err).toMatchObject({ code: 'http', status: 503 });
     expect(err.message).toContain(`The model server at ${server.url} answered 503 three times`);
@@ -94,22 +109,31 @@ describe('createOpenAIClient: retries', () => {
     const url = `http://127.0.0.1:${port}/v1`;
     const err = await failure(clientFor(url, { maxRetries: 2 }).complete(request()));
     expect(err.code).toBe('network');
-    expect(err.message).toContain(`Could not reach the model server at ${url} (ECONNREFUSED) after 3 attempts`);
+    expect(err.message).toContain(
+      `Could not reach the model server at ${url} (ECONNREFUSED) after 3 attempts`,
+    );
   });
 
   it('times out a server that never sends the first chunk, retrying once', async () => {
     const server = await serve([{ hangAfterChunks: 0 }, { hangAfterChunks: 0 }]);
-    const err = await failure(clientFor(server.url, { maxRetries: 1, idleTimeoutMs: 150 }).complete(request()));
+    const err = await failure(
+      clientFor(server.url, { maxRetries: 1, idleTimeoutMs: 150 }).complete(request()),
+    );
     expect(err.code).toBe('idle_timeout');
     expect(err.message).toContain('sent nothing for 150 ms (streamIdleTimeoutSec) after 2 attempts');
     expect(server.requests).toHaveLength(2);
   });
 
   it('ends a stream that goes silent mid-answer without replaying it', async () => {
-    const server = await serve([{ text: 'abc', chunkSize: 1, hangAfterChunks: 3 }, { text: 'never reached' }]);
+    const server = await serve([
+      { text: 'abc', chunkSize: 1, hangAfterChunks: 3 },
+      { text: 'never reached' },
+    ]);
     const err = await failure(clientFor(server.url, { idleTimeoutMs: 150 }).complete(request()));
     expect(err.code).toBe('idle_timeout');
-    expect(err.message).toContain('stopped mid-answer (the idle timer fired: nothing arrived for 150 ms (streamIdleTimeoutSec))');
+    expect(err.message).toContain(
+      'stopped mid-answer (the idle timer fired: nothing arrived for 150 ms (streamIdleTimeoutSec))',
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -126,7 +150,9 @@ describe('createOpenAIClient: abort', () => {
     const server = await serve([{ text: 'streaming, then silence', chunkSize: 4, hangAfterChunks: 3 }]);
     const controller = new AbortController();
     const shown: string[] = [];
-    const pending = clientFor(server.url).complete(request({ signal: controller.signal, onText: (d) => shown.push(d) }));
+    const pending = clientFor(server.url).complete(
+      request({ signal: controller.signal, onText: (d) => shown.push(d) }),
+    );
     const settled = failure(pending);
     await vi.waitFor(() => expect(shown.join('')).toBe('streamin'));
     const abortedAt = performance.now();
@@ -151,26 +177,61 @@ describe('createOpenAIClient: abort', () => {
     const server = await serve([{ text: 'unused' }]);
     const controller = new AbortController();
     controller.abort();
-    expect((await failure(clientFor(server.url).complete(request({ signal: controller.signal })))).code).toBe('aborted');
+    expect((await failure(clientFor(server.url).complete(request({ signal: controller.signal })))).code).toBe(
+      'aborted',
+    );
   });
 });
 
 describe('createOpenAIClient: answers no retry can fix', () => {
   const cases: [string, FakeStep, ModelError['code']][] = [
-    ['Ollama: model without tools', { status: 400, errorBody: errorBody('registry.ollama.ai/library/gemma:2b does not support tools') }, 'no_tool_support'],
-    ['llama.cpp without --jinja (a 500)', { status: 500, errorBody: errorBody('tools param requires --jinja flag') }, 'no_tool_support'],
-    ['tools not supported', { status: 400, errorBody: errorBody('Function calling is not supported by this model') }, 'no_tool_support'],
+    [
+      'Ollama: model without tools',
+      { status: 400, errorBody: errorBody('registry.ollama.ai/library/gemma:2b does not support tools') },
+      'no_tool_support',
+    ],
+    [
+      'llama.cpp without --jinja (a 500)',
+      { status: 500, errorBody: errorBody('tools param requires --jinja flag') },
+      'no_tool_support',
+    ],
+    [
+      'tools not supported',
+      { status: 400, errorBody: errorBody('Function calling is not supported by this model') },
+      'no_tool_support',
+    ],
     [
       'OpenAI context_length_exceeded',
-      { status: 400, errorBody: errorBody("This model's maximum context length is 8192 tokens.", 'context_length_exceeded') },
+      {
+        status: 400,
+        errorBody: errorBody(
+          "This model's maximum context length is 8192 tokens.",
+          'context_length_exceeded',
+        ),
+      },
       'context_length',
     ],
     [
       'vLLM error without an error key',
-      { status: 400, errorBody: { object: 'error', message: "This model's maximum context length is 4096 tokens.", type: 'BadRequestError', code: 400 } },
+      {
+        status: 400,
+        errorBody: {
+          object: 'error',
+          message: "This model's maximum context length is 4096 tokens.",
+          type: 'BadRequestError',
+          code: 400,
+        },
+      },
       'context_length',
     ],
-    ['llama.cpp context size', { status: 400, errorBody: errorBody('the request exceeds the available context size, try increasing it') }, 'context_length'],
+    [
+      'llama.cpp context size',
+      {
+        status: 400,
+        errorBody: errorBody('the request exceeds the available context size, try increasing it'),
+      },
+      'context_length',
+    ],
     ['a wrong API key', { status: 401, errorBody: errorBody('Incorrect API key provided') }, 'http'],
   ];
   it.each(cases)('%s', async (_name, step, code) => {
@@ -182,14 +243,18 @@ describe('createOpenAIClient: answers no retry can fix', () => {
   });
 
   it('reports a context-length error sent as a stream event', async () => {
-    const event = JSON.stringify({ error: { message: 'prompt is too long: 210000 tokens > 200000 maximum' } });
+    const event = JSON.stringify({
+      error: { message: 'prompt is too long: 210000 tokens > 200000 maximum' },
+    });
     const server = await serve([{ events: [event] }]);
     expect((await failure(clientFor(server.url).complete(request()))).code).toBe('context_length');
     expect(server.requests).toHaveLength(1);
   });
 
   it('reports a chunk that is not JSON as a bad response', async () => {
-    const server = await serve([{ events: ['{"choices":[{"index":0,"delta":{"content":"ok"}}]}', '{not json', '[DONE]'] }]);
+    const server = await serve([
+      { events: ['{"choices":[{"index":0,"delta":{"content":"ok"}}]}', '{not json', '[DONE]'] },
+    ]);
     const err = await failure(clientFor(server.url).complete(request()));
     expect(err.code).toBe('bad_response');
     expect(err.message).toContain('could not read');
@@ -206,7 +271,13 @@ describe('createOpenAIClient: answers no retry can fix', () => {
     const server = await serve([{ text: 'boom' }, { text: 'never reached' }]);
     const bug = new Error('UI bug');
     const err = await clientFor(server.url)
-      .complete(request({ onText: () => { throw bug; } }))
+      .complete(
+        request({
+          onText: () => {
+            throw bug;
+          },
+        }),
+      )
       .catch((e: unknown) => e);
     expect(err).toBe(bug);
     expect(server.requests).toHaveLength(1);

@@ -5,7 +5,11 @@ import { type FakeWireStyle, toolNames } from '../helpers/fake-openai';
 import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
 
 const tools: ToolSpec[] = [
-  { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
   { name: 'write_file', description: 'Write a file', parameters: { type: 'object', properties: {} } },
 ];
 const messages: ChatMessage[] = [
@@ -16,7 +20,12 @@ const messages: ChatMessage[] = [
 const serve = serveFakeOpenAI();
 
 const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
-  createOpenAIClient({ baseUrl: url, model: 'fake-model', retry: { baseDelayMs: 1, maxDelayMs: 4 }, ...extra });
+  createOpenAIClient({
+    baseUrl: url,
+    model: 'fake-model',
+    retry: { baseDelayMs: 1, maxDelayMs: 4 },
+    ...extra,
+  });
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   messages,
@@ -44,7 +53,14 @@ describe('createOpenAIClient: streaming', () => {
   it('assembles several tool calls whose arguments are split mid-string', async () => {
     const args = { path: 'src/a "quoted" file.ts', content: 'line 1\nline 2 — ünïcode' };
     const server = await serve([
-      { text: 'Two calls.', toolCalls: [{ name: 'write_file', args }, { name: 'read_file', args: { path: 'b.ts' } }], chunkSize: 4 },
+      {
+        text: 'Two calls.',
+        toolCalls: [
+          { name: 'write_file', args },
+          { name: 'read_file', args: { path: 'b.ts' } },
+        ],
+        chunkSize: 4,
+      },
     ]);
     const turn = await clientFor(server.url).complete(request());
     expect(turn.finishReason).toBe('tool_calls');
@@ -66,26 +82,48 @@ describe('createOpenAIClient: streaming', () => {
   ];
   it.each(quirks)('copes with servers that send %s', async (_name, style) => {
     const server = await serve([
-      { toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }, { name: 'read_file', args: { path: 'b.ts' } }], chunkSize: 3, style },
+      {
+        toolCalls: [
+          { name: 'read_file', args: { path: 'a.ts' } },
+          { name: 'read_file', args: { path: 'b.ts' } },
+        ],
+        chunkSize: 3,
+        style,
+      },
     ]);
     const turn = await clientFor(server.url).complete(request());
-    expect(turn.toolCalls.map((c) => JSON.parse(c.function.arguments))).toEqual([{ path: 'a.ts' }, { path: 'b.ts' }]);
+    expect(turn.toolCalls.map((c) => JSON.parse(c.function.arguments))).toEqual([
+      { path: 'a.ts' },
+      { path: 'b.ts' },
+    ]);
     expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
   });
 
   it('accepts a server that ignores stream: true and answers one JSON object', async () => {
     const server = await serve([
-      { text: 'all at once', toolCalls: [{ name: 'read_file', args: { path: 'a' } }], usage: { prompt_tokens: 4, completion_tokens: 2 }, style: { ignoreStream: true } },
+      {
+        text: 'all at once',
+        toolCalls: [{ name: 'read_file', args: { path: 'a' } }],
+        usage: { prompt_tokens: 4, completion_tokens: 2 },
+        style: { ignoreStream: true },
+      },
     ]);
     const shown: string[] = [];
     const turn = await clientFor(server.url).complete(request({ onText: (d) => shown.push(d) }));
-    expect(turn).toMatchObject({ text: 'all at once', finishReason: 'tool_calls', usage: { promptTokens: 4, completionTokens: 2 } });
+    expect(turn).toMatchObject({
+      text: 'all at once',
+      finishReason: 'tool_calls',
+      usage: { promptTokens: 4, completionTokens: 2 },
+    });
     expect(turn.toolCalls[0]?.function).toEqual({ name: 'read_file', arguments: '{"path":"a"}' });
     expect(shown).toEqual(['all at once']);
   });
 
   it('counts usage when the server reports it, and leaves it undefined when not', async () => {
-    const server = await serve([{ text: 'a', usage: { prompt_tokens: 12, completion_tokens: 5 } }, { text: 'b', usage: false }]);
+    const server = await serve([
+      { text: 'a', usage: { prompt_tokens: 12, completion_tokens: 5 } },
+      { text: 'b', usage: false },
+    ]);
     const client = clientFor(server.url);
     expect((await client.complete(request())).usage).toEqual({ promptTokens: 12, completionTokens: 5 });
     expect(server.requests[0]?.body.stream_options).toEqual({ include_usage: true });
@@ -103,7 +141,11 @@ describe('createOpenAIClient: streaming', () => {
 
   it('sends assistant tool calls and tool results in the wire shape, with a placeholder key', async () => {
     const server = await serve([{ text: 'ok' }]);
-    const call = { id: 'call_1', type: 'function' as const, function: { name: 'read_file', arguments: '{"path":"a"}' } };
+    const call = {
+      id: 'call_1',
+      type: 'function' as const,
+      function: { name: 'read_file', arguments: '{"path":"a"}' },
+    };
     const history: ChatMessage[] = [
       ...messages,
       { role: 'assistant', content: null, tool_calls: [call] },

@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { type AttemptFailure, isRetryable, nextRetry, parseRetryAfter, type RetryPolicy } from '../../src/llm/retry';
+import {
+  type AttemptFailure,
+  isRetryable,
+  nextRetry,
+  parseRetryAfter,
+  type RetryPolicy,
+} from '../../src/llm/retry';
 
-const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000, maxTimeoutRetries: 1 };
-const http = (status: number, retryAfterMs?: number): AttemptFailure => ({ kind: 'http', status, retryAfterMs });
+const policy: RetryPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 100,
+  maxDelayMs: 1_000,
+  maxRetryAfterMs: 5_000,
+  maxTimeoutRetries: 1,
+};
+const http = (status: number, retryAfterMs?: number): AttemptFailure => ({
+  kind: 'http',
+  status,
+  retryAfterMs,
+});
 
 describe('isRetryable', () => {
   it.each([

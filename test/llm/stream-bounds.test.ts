@@ -26,10 +26,13 @@ async function tap(pieces: string[]): Promise<{ out: string; counted: number; do
 
 describe('tapEventStream', () => {
   const stream = 'data: {"choices":[]}\n\ndata: [DONE]\n\n';
-  it.each(Array.from({ length: stream.length - 1 }, (_, i) => i + 1))('finds [DONE] split at byte %i and passes every byte through', async (at) => {
-    const result = await tap([stream.slice(0, at), stream.slice(at)]);
-    expect(result).toEqual({ out: stream, counted: Buffer.byteLength(stream), done: true });
-  });
+  it.each(Array.from({ length: stream.length - 1 }, (_, i) => i + 1))(
+    'finds [DONE] split at byte %i and passes every byte through',
+    async (at) => {
+      const result = await tap([stream.slice(0, at), stream.slice(at)]);
+      expect(result).toEqual({ out: stream, counted: Buffer.byteLength(stream), done: true });
+    },
+  );
 
   it.each([
     ['no marker', ['data: {"choices":[]}\n\n'], false],
@@ -47,10 +50,54 @@ describe('createStreamWatch', () => {
   type Step = ['bytes', number] | ['chunk', boolean] | ['wait', number];
   const cases: [string, Step[], IdleSeen | undefined][] = [
     ['silence from the start', [['wait', 1000]], 'nothing'],
-    ['a byte every 400 ms keeps it alive', [['bytes', 1], ['wait', 400], ['bytes', 1], ['wait', 400], ['bytes', 1], ['wait', 400], ['bytes', 1], ['wait', 400]], undefined],
-    ['empty chunks do not count', [['bytes', 30], ['chunk', false], ['wait', 400], ['bytes', 30], ['chunk', false], ['wait', 400], ['bytes', 30], ['chunk', false], ['wait', 400]], 'empty'],
-    ['a chunk with progress resets it', [['wait', 900], ['bytes', 30], ['chunk', true], ['wait', 900]], undefined],
-    ['silence after progress', [['bytes', 30], ['chunk', true], ['wait', 1000]], 'answer'],
+    [
+      'a byte every 400 ms keeps it alive',
+      [
+        ['bytes', 1],
+        ['wait', 400],
+        ['bytes', 1],
+        ['wait', 400],
+        ['bytes', 1],
+        ['wait', 400],
+        ['bytes', 1],
+        ['wait', 400],
+      ],
+      undefined,
+    ],
+    [
+      'empty chunks do not count',
+      [
+        ['bytes', 30],
+        ['chunk', false],
+        ['wait', 400],
+        ['bytes', 30],
+        ['chunk', false],
+        ['wait', 400],
+        ['bytes', 30],
+        ['chunk', false],
+        ['wait', 400],
+      ],
+      'empty',
+    ],
+    [
+      'a chunk with progress resets it',
+      [
+        ['wait', 900],
+        ['bytes', 30],
+        ['chunk', true],
+        ['wait', 900],
+      ],
+      undefined,
+    ],
+    [
+      'silence after progress',
+      [
+        ['bytes', 30],
+        ['chunk', true],
+        ['wait', 1000],
+      ],
+      'answer',
+    ],
   ];
   it.each(cases)('%s', (_name, steps, expected) => {
     vi.useFakeTimers();
@@ -81,11 +128,23 @@ describe('createStreamWatch', () => {
 });
 
 describe('createRequestBodyEncoder', () => {
-  const tools: ToolSpec[] = [{ name: 'read_file', description: 'Read "quoted"', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+  const tools: ToolSpec[] = [
+    {
+      name: 'read_file',
+      description: 'Read "quoted"',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  ];
   const history: ChatMessage[] = [
     { role: 'system', content: 'You are warden.\n' },
     { role: 'user', content: 'héllo \u2028 "x"' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } },
+      ],
+    },
     { role: 'tool', tool_call_id: 'c1', content: '{"status":"executed"}' },
     { role: 'assistant', content: null, tool_calls: [] },
     { role: 'assistant', content: 'done' },
@@ -95,12 +154,19 @@ describe('createRequestBodyEncoder', () => {
     [false, tools],
     [true, []],
   ])('equals JSON.stringify of the request (usage %s, %# tools)', (includeUsage, t) => {
-    const body = Buffer.from(createRequestBodyEncoder().encode({ model: 'm', messages: history, tools: t, includeUsage })).toString('utf8');
+    const body = Buffer.from(
+      createRequestBodyEncoder().encode({ model: 'm', messages: history, tools: t, includeUsage }),
+    ).toString('utf8');
     const expected = {
       model: 'm',
       messages: history.map(toWire),
       stream: true,
-      ...(t.length > 0 && { tools: t.map((x) => ({ type: 'function', function: { name: x.name, description: x.description, parameters: x.parameters } })) }),
+      ...(t.length > 0 && {
+        tools: t.map((x) => ({
+          type: 'function',
+          function: { name: x.name, description: x.description, parameters: x.parameters },
+        })),
+      }),
       ...(includeUsage && { stream_options: { include_usage: true } }),
     };
     expect(JSON.parse(body)).toEqual(expected);

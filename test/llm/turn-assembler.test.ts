@@ -23,9 +23,13 @@ describe('createTurnAssembler', () => {
 
   it('keeps the first name when a server repeats it on every piece', () => {
     const a = createTurnAssembler(ids());
-    a.push(chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'read_file', arguments: '{"pa' } }] }));
+    a.push(
+      chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'read_file', arguments: '{"pa' } }] }),
+    );
     a.push(chunk({ tool_calls: [{ index: 0, function: { name: 'read_file', arguments: 'th":"a"}' } }] }));
-    expect(a.finish().toolCalls).toEqual([{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }]);
+    expect(a.finish().toolCalls).toEqual([
+      { id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } },
+    ]);
   });
 
   it('generates ids, turns empty arguments into {} and accepts object arguments', () => {

@@ -35,15 +35,26 @@ describe('MCP servers in a headless run', () => {
     });
     const out = capture();
     const err = capture();
-    const code = await runHeadless(h.session, 'what tools do you have?', { json: false }, { stdout: out.stream, stderr: err.stream });
+    const code = await runHeadless(
+      h.session,
+      'what tools do you have?',
+      { json: false },
+      { stdout: out.stream, stderr: err.stream },
+    );
     expect(code).toBe(0);
     const offered = toolNames(h.fake.requests[0] as NonNullable<(typeof h.fake.requests)[0]>);
     expect(offered).toContain('mcp__fx__echo');
     expect(offered.some((n) => n.startsWith('mcp__repo__') || n.startsWith('mcp__missing__'))).toBe(false);
     const lines = err.text().split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^warden: MCP server "fx": ready, \d+ tools offered to the model\.$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^warden: MCP server "missing": not started, its tools are not offered: .+/));
-    expect(lines).toContainEqual(expect.stringMatching(/^warden: MCP server "repo": not started, its tools are not offered: .*project/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^warden: MCP server "fx": ready, \d+ tools offered to the model\.$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^warden: MCP server "missing": not started, its tools are not offered: .+/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^warden: MCP server "repo": not started, its tools are not offered: .*project/),
+    );
     expect(out.text()).toBe('listed\n');
   });
 
@@ -58,14 +69,26 @@ describe('MCP servers in a headless run', () => {
 describe('awaitMcpServers', () => {
   it('waits no longer than its bound for a server that never settles, and says so', async () => {
     const started = performance.now();
-    const lines = await awaitMcpServers(new Promise(() => {}), () => [{ name: 'slow', status: 'starting', tools: 0 }], 200);
+    const lines = await awaitMcpServers(
+      new Promise(() => {}),
+      () => [{ name: 'slow', status: 'starting', tools: 0 }],
+      200,
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(lines).toEqual(['MCP server "slow": still starting after 200 ms; its tools are not offered to this run.']);
+    expect(lines).toEqual([
+      'MCP server "slow": still starting after 200 ms; its tools are not offered to this run.',
+    ]);
   });
 
   it.each([
-    [{ name: 'a', status: 'ready' as const, tools: 1 }, 'MCP server "a": ready, 1 tool offered to the model.'],
-    [{ name: 'b', status: 'failed' as const, tools: 0, error: 'spawn ENOENT' }, 'MCP server "b": not started, its tools are not offered: spawn ENOENT'],
+    [
+      { name: 'a', status: 'ready' as const, tools: 1 },
+      'MCP server "a": ready, 1 tool offered to the model.',
+    ],
+    [
+      { name: 'b', status: 'failed' as const, tools: 0, error: 'spawn ENOENT' },
+      'MCP server "b": not started, its tools are not offered: spawn ENOENT',
+    ],
   ])('%o', async (status, line) => {
     expect(await awaitMcpServers(Promise.resolve(), () => [status], 1_000)).toEqual([line]);
   });

@@ -10,7 +10,12 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The fixture MCP server, run with the same node through tsx. */
 export function fixtureServer(env: Record<string, string> = {}): McpStdioServerConfig {
-  return { command: process.execPath, args: ['--import', 'tsx', join(repo, 'test/fixtures/mcp-server.ts')], cwd: repo, env };
+  return {
+    command: process.execPath,
+    args: ['--import', 'tsx', join(repo, 'test/fixtures/mcp-server.ts')],
+    cwd: repo,
+    env,
+  };
 }
 
 export function tempDir(): string {

@@ -13,7 +13,12 @@ let url: string;
 function mcpServer(): Server {
   const server = new Server({ name: 'http-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
+    tools: [
+      {
+        name: 'echo',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      },
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({
     content: [{ type: 'text', text: `http says ${String(request.params.arguments?.text)}` }],
@@ -26,7 +31,10 @@ beforeAll(async () => {
     if (req.headers['x-token'] !== 'secret') return void res.writeHead(401).end('unauthorised');
     // Stateless: a fresh server and transport per request.
     const server = mcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -47,13 +55,19 @@ afterAll(
 
 describe('MCP over streamable HTTP', () => {
   it('connects with the configured headers, lists and calls tools', async () => {
-    const m = createMcpManager({ servers: { remote: { url, headers: { 'x-token': 'secret' } } }, startTimeoutMs: 10_000 });
+    const m = createMcpManager({
+      servers: { remote: { url, headers: { 'x-token': 'secret' } } },
+      startTimeoutMs: 10_000,
+    });
     try {
       await m.start();
       expect(m.status()[0]).toMatchObject({ status: 'ready', toolNames: ['mcp__remote__echo'] });
       expect(m.status()[0]?.pid).toBeUndefined();
       const echo = m.tools()[0];
-      expect(await echo?.execute({ text: 'hi' }, testContext())).toEqual({ ok: true, output: 'http says hi' });
+      expect(await echo?.execute({ text: 'hi' }, testContext())).toEqual({
+        ok: true,
+        output: 'http says hi',
+      });
     } finally {
       await m.close();
     }

@@ -18,7 +18,13 @@ afterEach(async () => {
 
 function tool(m: McpManager, name: string): AnyTool {
   const found = m.tools().find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name}; have ${m.tools().map((t) => t.name).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no tool ${name}; have ${m
+        .tools()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   return found;
 }
 
@@ -50,7 +56,11 @@ describe('MCP manager with the fixture server', () => {
     const echo = tool(m, 'mcp__fx__echo');
     expect(echo.kind).toBe('execute');
     expect(echo.description).toBe('[MCP server "fx"] Echoes the text back.');
-    expect(echo.parameters).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+    expect(echo.parameters).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+    });
     expect(echo.schema.safeParse({ text: 'hi' }).success).toBe(true);
     expect(echo.schema.safeParse({}).success).toBe(false);
     expect(echo.schema.safeParse({ text: 3 }).success).toBe(false);
@@ -60,17 +70,26 @@ describe('MCP manager with the fixture server', () => {
     const m = manager({ servers: { fx: fixtureServer() } });
     await m.start();
     const ctx = testContext();
-    expect(await tool(m, 'mcp__fx__echo').execute({ text: 'hello' }, ctx)).toEqual({ ok: true, output: 'hello' });
+    expect(await tool(m, 'mcp__fx__echo').execute({ text: 'hello' }, ctx)).toEqual({
+      ok: true,
+      output: 'hello',
+    });
     expect(await tool(m, 'mcp__fx__media').execute({}, ctx)).toEqual({
       ok: true,
       output:
         'here:\n[image: image/png, 300 bytes]\n[resource: file:///notes.txt (text/plain)]\nnote body\n' +
         '[resource: file:///blob.bin (application/octet-stream), 3 bytes]\n[resource link: file:///linked.md (linked)]',
     });
-    expect(await tool(m, 'mcp__fx__fail').execute({}, ctx)).toEqual({ ok: false, error: 'the thing is broken' });
+    expect(await tool(m, 'mcp__fx__fail').execute({}, ctx)).toEqual({
+      ok: false,
+      error: 'the thing is broken',
+    });
     const big = await tool(m, 'mcp__fx__big').execute({}, ctx);
     expect(big.ok && big.output.endsWith('[Cut: 12000 more characters not shown.]')).toBe(true);
-    expect(await tool(m, 'mcp__fx__dotted_name_with_spaces').execute({}, ctx)).toEqual({ ok: true, output: 'ran dotted.name with spaces' });
+    expect(await tool(m, 'mcp__fx__dotted_name_with_spaces').execute({}, ctx)).toEqual({
+      ok: true,
+      output: 'ran dotted.name with spaces',
+    });
   });
 
   it('runs delete_everything only when its executor is called (the marker the gate tests rely on)', async () => {
@@ -93,7 +112,9 @@ describe('MCP manager with the fixture server', () => {
   });
 
   it('fails quickly, with the error, when the command does not exist; the others still start', async () => {
-    const m = manager({ servers: { missing: { command: 'warden-no-such-command-9f3c' }, fx: fixtureServer() } });
+    const m = manager({
+      servers: { missing: { command: 'warden-no-such-command-9f3c' }, fx: fixtureServer() },
+    });
     const started = Date.now();
     await m.start();
     const [missing, fx] = m.status();
@@ -106,9 +127,15 @@ describe('MCP manager with the fixture server', () => {
 
   it('fails a server that hangs on start after the timeout, and kills it', async () => {
     const pidFile = join(tempDir(), 'pid');
-    const m = manager({ servers: { slow: fixtureServer({ FIXTURE_MODE: 'hang', FIXTURE_PIDFILE: pidFile }) }, startTimeoutMs: 1_500 });
+    const m = manager({
+      servers: { slow: fixtureServer({ FIXTURE_MODE: 'hang', FIXTURE_PIDFILE: pidFile }) },
+      startTimeoutMs: 1_500,
+    });
     await m.start();
-    expect(m.status()[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The server did not start within 1\.5 s\./) });
+    expect(m.status()[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^The server did not start within 1\.5 s\./),
+    });
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(isAlive(pid)).toBe(false);
   });
@@ -122,13 +149,17 @@ describe('MCP manager with the fixture server', () => {
     const oldPid = m.status()[0]?.pid as number;
     const result = await crash.execute({}, testContext());
     expect(result).toMatchObject({ ok: false });
-    if (!result.ok) expect(result.error).toMatch(/^MCP server "fx" stopped while running crash; the call did not complete/);
+    if (!result.ok)
+      expect(result.error).toMatch(/^MCP server "fx" stopped while running crash; the call did not complete/);
     const status = m.status()[0];
     expect(status).toMatchObject({ status: 'failed', tools: 0 });
     expect(status?.error).toMatch(/during a call to crash/);
     expect(status?.stderrTail).toContain('fixture: crashing now');
     expect(m.tools()).toEqual([]);
-    expect(await echo.execute({ text: 'x' }, testContext())).toMatchObject({ ok: false, error: expect.stringContaining('is not running') });
+    expect(await echo.execute({ text: 'x' }, testContext())).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('is not running'),
+    });
     await vi.waitFor(() => expect(isAlive(oldPid)).toBe(false));
 
     await m.restart('fx');
@@ -152,13 +183,22 @@ describe('MCP manager with the fixture server', () => {
   it('close leaves no child process alive', async () => {
     const pidFile = join(tempDir(), 'pid');
     const m = manager({
-      servers: { a: fixtureServer(), b: fixtureServer(), hang: fixtureServer({ FIXTURE_MODE: 'hang', FIXTURE_PIDFILE: pidFile }) },
+      servers: {
+        a: fixtureServer(),
+        b: fixtureServer(),
+        hang: fixtureServer({ FIXTURE_MODE: 'hang', FIXTURE_PIDFILE: pidFile }),
+      },
       startTimeoutMs: 20_000,
     });
     const starting = m.start();
-    await vi.waitFor(() => expect(m.status().filter((s) => s.status === 'ready')).toHaveLength(2), { timeout: 20_000 });
+    await vi.waitFor(() => expect(m.status().filter((s) => s.status === 'ready')).toHaveLength(2), {
+      timeout: 20_000,
+    });
     await vi.waitFor(() => expect(existsSync(pidFile)).toBe(true));
-    const pids = [...m.status().flatMap((s) => (s.pid ? [s.pid] : [])), Number(readFileSync(pidFile, 'utf8'))];
+    const pids = [
+      ...m.status().flatMap((s) => (s.pid ? [s.pid] : [])),
+      Number(readFileSync(pidFile, 'utf8')),
+    ];
     expect(pids).toHaveLength(3);
     await m.close();
     await starting;
@@ -168,12 +208,15 @@ describe('MCP manager with the fixture server', () => {
   });
 
   it('refuses to start a second server whose tool names would collide with the first', async () => {
-    const m = manager({ servers: { 'my server': { command: 'warden-no-such-command-9f3c' }, 'my.server': fixtureServer() } });
+    const m = manager({
+      servers: { 'my server': { command: 'warden-no-such-command-9f3c' }, 'my.server': fixtureServer() },
+    });
     await m.start();
     expect(m.status()[1]).toMatchObject({
       name: 'my.server',
       status: 'failed',
-      error: 'Not started: its tools would be named mcp__my_server__*, like those of server "my server"; rename one of them.',
+      error:
+        'Not started: its tools would be named mcp__my_server__*, like those of server "my server"; rename one of them.',
     });
   });
 
@@ -184,7 +227,12 @@ describe('MCP manager with the fixture server', () => {
   });
 
   it('hashes a server config stably', () => {
-    const m = manager({ servers: { a: { command: 'x', args: ['1'], env: { B: '2', A: '1' } }, b: { url: 'http://127.0.0.1:1/mcp' } } });
+    const m = manager({
+      servers: {
+        a: { command: 'x', args: ['1'], env: { B: '2', A: '1' } },
+        b: { url: 'http://127.0.0.1:1/mcp' },
+      },
+    });
     const same = createMcpManager({ servers: { a: { env: { A: '1', B: '2' }, args: ['1'], command: 'x' } } });
     expect(m.configHash('a')).toMatch(/^[0-9a-f]{64}$/);
     expect(m.configHash('a')).toBe(same.configHash('a'));

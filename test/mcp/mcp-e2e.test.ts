@@ -11,12 +11,20 @@ afterEach(async () => {
   h = undefined;
 });
 
-const envelope = (req: RecordedRequest | undefined) => JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
+const envelope = (req: RecordedRequest | undefined) =>
+  JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
 
-async function mcpReady(harness: SessionHarness, name: string, status: 'ready' | 'failed' = 'ready'): Promise<void> {
+async function mcpReady(
+  harness: SessionHarness,
+  name: string,
+  status: 'ready' | 'failed' = 'ready',
+): Promise<void> {
   await new Promise<void>((resolve) => {
-    const check = () => (harness.session.client.snapshot().mcp.some((s) => s.name === name && s.status === status) ? resolve() : undefined);
+    const check = () =>
+      harness.session.client.snapshot().mcp.some((s) => s.name === name && s.status === status)
+        ? resolve()
+        : undefined;
     const unsubscribe = harness.session.client.subscribe(() => {
       if (harness.session.client.snapshot().mcp.some((s) => s.name === name && s.status === status)) {
         unsubscribe();
@@ -30,13 +38,23 @@ async function mcpReady(harness: SessionHarness, name: string, status: 'ready' |
 describe('MCP tools through the gate, end to end with the fake model', () => {
   it('asks for every MCP tool: an approved call runs, a rejected dangerous one never does', async () => {
     const marker = join(tempDir(), 'deleted');
-    h = await startSession([call('mcp__fx__echo', { text: 'one' }), call('mcp__fx__delete_everything', { path: '/' }), { text: 'done' }], {
-      session: { mcpServers: { fx: { ...fixtureServer({ FIXTURE_MARKER: marker }), source: 'user' } } },
-    });
+    h = await startSession(
+      [
+        call('mcp__fx__echo', { text: 'one' }),
+        call('mcp__fx__delete_everything', { path: '/' }),
+        { text: 'done' },
+      ],
+      {
+        session: { mcpServers: { fx: { ...fixtureServer({ FIXTURE_MARKER: marker }), source: 'user' } } },
+      },
+    );
     await mcpReady(h, 'fx');
     const run = h.session.run('use the server');
     const first = await h.nextRequest();
-    expect(first).toMatchObject({ tool: 'mcp__fx__echo', rule: { id: 'default-ask-mcp', source: 'builtin' } });
+    expect(first).toMatchObject({
+      tool: 'mcp__fx__echo',
+      rule: { id: 'default-ask-mcp', source: 'builtin' },
+    });
     expect(first.grantOptions.some((s) => s.match.kind === 'mcp_server')).toBe(true);
     expect(first.grantOptions.some((s) => s.match.kind === 'tool' && s.tool === 'mcp__fx__echo')).toBe(true);
     h.decide(first.id, { kind: 'approve' });
@@ -44,16 +62,26 @@ describe('MCP tools through the gate, end to end with the fake model', () => {
     expect(second.tool).toBe('mcp__fx__delete_everything');
     h.decide(second.id, { kind: 'reject', reason: 'never' });
     await run;
-    expect(envelope(h.fake.requests[1])).toMatchObject({ status: 'executed', output: expect.stringContaining('one') });
+    expect(envelope(h.fake.requests[1])).toMatchObject({
+      status: 'executed',
+      output: expect.stringContaining('one'),
+    });
     expect(envelope(h.fake.requests[2])).toMatchObject({ status: 'rejected', by: 'user', reason: 'never' });
     expect(existsSync(marker)).toBe(false);
   });
 
   it('approve-all for the server covers its other tools without asking, recorded as a grant', async () => {
     const marker = join(tempDir(), 'deleted');
-    h = await startSession([call('mcp__fx__echo', { text: 'one' }), call('mcp__fx__delete_everything', { path: 'x' }), { text: 'done' }], {
-      session: { mcpServers: { fx: { ...fixtureServer({ FIXTURE_MARKER: marker }), source: 'user' } } },
-    });
+    h = await startSession(
+      [
+        call('mcp__fx__echo', { text: 'one' }),
+        call('mcp__fx__delete_everything', { path: 'x' }),
+        { text: 'done' },
+      ],
+      {
+        session: { mcpServers: { fx: { ...fixtureServer({ FIXTURE_MARKER: marker }), source: 'user' } } },
+      },
+    );
     await mcpReady(h, 'fx');
     const run = h.session.run('use the server');
     const first = await h.nextRequest();
@@ -64,12 +92,23 @@ describe('MCP tools through the gate, end to end with the fake model', () => {
     expect(existsSync(marker)).toBe(true);
     expect(h.events.filter((e) => e.type === 'approval_requested')).toHaveLength(1);
     const home = h.home;
-    const audit = readdirSync(join(home, 'audit')).flatMap((f) => readFileSync(join(home, 'audit', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
-    expect(audit.some((r) => r.tool === 'mcp__fx__delete_everything' && r.approver === 'grant' && r.outcome === 'executed')).toBe(true);
+    const audit = readdirSync(join(home, 'audit')).flatMap((f) =>
+      readFileSync(join(home, 'audit', f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
+    expect(
+      audit.some(
+        (r) => r.tool === 'mcp__fx__delete_everything' && r.approver === 'grant' && r.outcome === 'executed',
+      ),
+    ).toBe(true);
   });
 
   it('a server that fails to start is reported, and its tools are simply not there', async () => {
-    h = await startSession([call('mcp__broken__anything', {}), { text: 'ok' }], { session: { mcpServers: { broken: { command: 'warden-no-such-command-7d1', source: 'user' } } } });
+    h = await startSession([call('mcp__broken__anything', {}), { text: 'ok' }], {
+      session: { mcpServers: { broken: { command: 'warden-no-such-command-7d1', source: 'user' } } },
+    });
     await mcpReady(h, 'broken', 'failed');
     expect(h.session.client.snapshot().mcp.find((s) => s.name === 'broken')?.error).toBeTruthy();
     await h.session.run('try it');
@@ -78,7 +117,9 @@ describe('MCP tools through the gate, end to end with the fake model', () => {
   });
 
   it('a server that dies mid-call gives the model a clear error and is marked failed', async () => {
-    h = await startSession([call('mcp__fx__crash', {}), { text: 'ok' }], { session: { mcpServers: { fx: { ...fixtureServer(), source: 'user' } } } });
+    h = await startSession([call('mcp__fx__crash', {}), { text: 'ok' }], {
+      session: { mcpServers: { fx: { ...fixtureServer(), source: 'user' } } },
+    });
     await mcpReady(h, 'fx');
     const run = h.session.run('crash it');
     h.decide((await h.nextRequest()).id, { kind: 'approve' });
@@ -90,9 +131,13 @@ describe('MCP tools through the gate, end to end with the fake model', () => {
   });
 
   it("a project's own servers are held until a person starts them", async () => {
-    h = await startSession([], { session: { mcpServers: { fx: { ...fixtureServer(), source: 'project' } } } });
+    h = await startSession([], {
+      session: { mcpServers: { fx: { ...fixtureServer(), source: 'project' } } },
+    });
     await mcpReady(h, 'fx', 'failed');
-    expect(h.session.client.snapshot().mcp.find((s) => s.name === 'fx')?.error).toMatch(/not started automatically/);
+    expect(h.session.client.snapshot().mcp.find((s) => s.name === 'fx')?.error).toMatch(
+      /not started automatically/,
+    );
     h.session.client.send({ type: 'restart_mcp', server: 'fx' });
     await mcpReady(h, 'fx', 'ready');
   });

@@ -30,7 +30,14 @@ describe('MCP tool names', () => {
   });
 
   it('never puts a double underscore inside the server part, so the policy can split the name', () => {
-    for (const server of ['a__b', '_a_', 'a.__.b', 'x', 'a'.repeat(80), `${'b'.repeat(14)}__c${'d'.repeat(20)}`]) {
+    for (const server of [
+      'a__b',
+      '_a_',
+      'a.__.b',
+      'x',
+      'a'.repeat(80),
+      `${'b'.repeat(14)}__c${'d'.repeat(20)}`,
+    ]) {
       const name = mcpToolName(server, `do__it${'t'.repeat(60)}`);
       expect(name.length).toBeLessThanOrEqual(64);
       const parsed = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(name)?.[1];
@@ -51,11 +58,18 @@ describe('formatToolResult', () => {
 
   it('survives malformed results and unknown parts', () => {
     expect(formatToolResult(null)).toEqual({ ok: true, output: '(no output)' });
-    expect(formatToolResult({ content: [{ type: 'hologram' }, { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' }] })).toEqual({
+    expect(
+      formatToolResult({
+        content: [{ type: 'hologram' }, { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' }],
+      }),
+    ).toEqual({
       ok: true,
       output: '[hologram content]\n[audio: audio/wav, 3 bytes]',
     });
-    expect(formatToolResult({ isError: true, content: [] })).toEqual({ ok: false, error: 'The MCP tool reported an error without a message.' });
+    expect(formatToolResult({ isError: true, content: [] })).toEqual({
+      ok: false,
+      error: 'The MCP tool reported an error without a message.',
+    });
   });
 
   it('caps long errors too', () => {

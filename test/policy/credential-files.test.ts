@@ -3,16 +3,50 @@ import { credentialWord, isCredentialPath } from '../../src/policy/credential-fi
 
 describe('credential files by name (issue 9 §4)', () => {
   it.each([
-    '.env', '.env.local', 'a/.env', '.ENV', 'config/.env.production', 'prod.env', '.envrc', 'keys/id_rsa', 'id_ed25519', 'certs/server.pem',
-    'tls/server.KEY', 'AuthKey_ABC.p8', 'store.p12', 'app.jks', '.npmrc', '.pypirc', '.netrc', '.git-credentials', 'config/credentials.json',
-    '.aws/credentials', '.ssh/id_x', '.docker/config.json', 'client_secret_1.json', 'prod.tfvars', '/home/u/.kube/config',
+    '.env',
+    '.env.local',
+    'a/.env',
+    '.ENV',
+    'config/.env.production',
+    'prod.env',
+    '.envrc',
+    'keys/id_rsa',
+    'id_ed25519',
+    'certs/server.pem',
+    'tls/server.KEY',
+    'AuthKey_ABC.p8',
+    'store.p12',
+    'app.jks',
+    '.npmrc',
+    '.pypirc',
+    '.netrc',
+    '.git-credentials',
+    'config/credentials.json',
+    '.aws/credentials',
+    '.ssh/id_x',
+    '.docker/config.json',
+    'client_secret_1.json',
+    'prod.tfvars',
+    '/home/u/.kube/config',
   ])('%s is a credential file', (path) => {
     expect(isCredentialPath(path)).toBe(true);
   });
 
   it.each([
-    '.env.example', '.env.sample', 'id_rsa.pub', 'src/env.ts', 'environment.ts', 'docs/keys.md', 'keyboard.ts', 'package.json', 'a.pem.txt',
-    '.ssh/known_hosts', '.ssh/config', 'src', '.', '',
+    '.env.example',
+    '.env.sample',
+    'id_rsa.pub',
+    'src/env.ts',
+    'environment.ts',
+    'docs/keys.md',
+    'keyboard.ts',
+    'package.json',
+    'a.pem.txt',
+    '.ssh/known_hosts',
+    '.ssh/config',
+    'src',
+    '.',
+    '',
   ])('%s is not', (path) => {
     expect(isCredentialPath(path)).toBe(false);
   });

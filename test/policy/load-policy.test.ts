@@ -19,7 +19,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const put = (file: string, value: unknown) => writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+const put = (file: string, value: unknown) =>
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
 
 describe('loadPolicyRules', () => {
   it('missing files are fine: no rules', async () => {
@@ -27,8 +28,23 @@ describe('loadPolicyRules', () => {
   });
 
   it('reads both files (the project trusted), user first, filling in ids, sources and files', async () => {
-    put(files.user, { rules: [{ tool: 'read_file', decision: 'ask' }, { id: 'mine', tool: 'mcp__github__*', decision: 'allow' }] });
-    put(files.project, { rules: [{ tool: 'execute_command', when: { command: 'npm test' }, decision: 'allow', risk: 'low', message: 'tests are fine' }] });
+    put(files.user, {
+      rules: [
+        { tool: 'read_file', decision: 'ask' },
+        { id: 'mine', tool: 'mcp__github__*', decision: 'allow' },
+      ],
+    });
+    put(files.project, {
+      rules: [
+        {
+          tool: 'execute_command',
+          when: { command: 'npm test' },
+          decision: 'allow',
+          risk: 'low',
+          message: 'tests are fine',
+        },
+      ],
+    });
     const loaded = await loadPolicyRules(home, root, { trusted: true });
     expect(loaded).toEqual({
       ok: true,
@@ -36,7 +52,16 @@ describe('loadPolicyRules', () => {
       rules: [
         { id: 'user#1', source: 'user', file: files.user, tool: 'read_file', decision: 'ask' },
         { id: 'mine', source: 'user', file: files.user, tool: 'mcp__github__*', decision: 'allow' },
-        { id: 'project#1', source: 'project', file: files.project, tool: 'execute_command', when: { command: 'npm test' }, decision: 'allow', risk: 'low', message: 'tests are fine' },
+        {
+          id: 'project#1',
+          source: 'project',
+          file: files.project,
+          tool: 'execute_command',
+          when: { command: 'npm test' },
+          decision: 'allow',
+          risk: 'low',
+          message: 'tests are fine',
+        },
       ],
     });
   });
@@ -46,7 +71,11 @@ describe('loadPolicyRules', () => {
       rules: [
         { tool: 'write_file', when: { path: 'src/**' }, decision: 'allow' },
         { tool: 'mcp__fake__delete', when: { args: { id: 'tmp', force: false, n: 1 } }, decision: 'allow' },
-        { tool: 'web_fetch', when: { regex: { url: '^https://docs\\.' }, domain: '*.example.com' }, decision: 'deny' },
+        {
+          tool: 'web_fetch',
+          when: { regex: { url: '^https://docs\\.' }, domain: '*.example.com' },
+          decision: 'deny',
+        },
       ],
     });
     const loaded = await loadPolicyRules(home, root, { trusted: true });
@@ -58,14 +87,54 @@ describe('loadPolicyRules', () => {
     ['a top level that is not an object', 'user', '[]', /\(top level\)/],
     ['no rules field', 'project', {}, /rules: /],
     ['a wrong decision', 'project', { rules: [{ tool: 'x', decision: 'maybe' }] }, /rules\.0\.decision: /],
-    ['a wrong type', 'user', { rules: [{ tool: 'x', decision: 'allow' }, { tool: 7, decision: 'allow' }] }, /rules\.1\.tool: /],
-    ['a wrong risk', 'project', { rules: [{ tool: 'x', decision: 'ask', risk: 'extreme' }] }, /rules\.0\.risk: /],
-    ['an unknown rule key', 'project', { rules: [{ tool: 'x', decision: 'allow', when_: {} }] }, /rules\.0: .*when_/],
-    ['an unknown matcher', 'project', { rules: [{ tool: 'x', decision: 'allow', when: { glob: '*' } }] }, /rules\.0\.when: .*glob/],
+    [
+      'a wrong type',
+      'user',
+      {
+        rules: [
+          { tool: 'x', decision: 'allow' },
+          { tool: 7, decision: 'allow' },
+        ],
+      },
+      /rules\.1\.tool: /,
+    ],
+    [
+      'a wrong risk',
+      'project',
+      { rules: [{ tool: 'x', decision: 'ask', risk: 'extreme' }] },
+      /rules\.0\.risk: /,
+    ],
+    [
+      'an unknown rule key',
+      'project',
+      { rules: [{ tool: 'x', decision: 'allow', when_: {} }] },
+      /rules\.0: .*when_/,
+    ],
+    [
+      'an unknown matcher',
+      'project',
+      { rules: [{ tool: 'x', decision: 'allow', when: { glob: '*' } }] },
+      /rules\.0\.when: .*glob/,
+    ],
     ['an unknown top-level key', 'user', { rules: [], extra: true }, /\(top level\): .*extra/],
-    ['an empty when', 'project', { rules: [{ tool: 'x', decision: 'allow', when: {} }] }, /rules\.0\.when: when needs at least one matcher/],
+    [
+      'an empty when',
+      'project',
+      { rules: [{ tool: 'x', decision: 'allow', when: {} }] },
+      /rules\.0\.when: when needs at least one matcher/,
+    ],
     ['an empty tool', 'project', { rules: [{ tool: '', decision: 'allow' }] }, /rules\.0\.tool: /],
-    ['a bad regex', 'project', { rules: [{ tool: 'x', decision: 'deny' }, { tool: 'web_fetch', decision: 'deny', when: { regex: { url: '([a-z' } } }] }, /rules\.1\.when\.regex\.url \(rule project#2\): not a valid regular expression/],
+    [
+      'a bad regex',
+      'project',
+      {
+        rules: [
+          { tool: 'x', decision: 'deny' },
+          { tool: 'web_fetch', decision: 'deny', when: { regex: { url: '([a-z' } } },
+        ],
+      },
+      /rules\.1\.when\.regex\.url \(rule project#2\): not a valid regular expression/,
+    ],
   ])('%s in the %s file: an error naming the file and the field', async (_label, which, content, field) => {
     put(files[which], content);
     const loaded = await loadPolicyRules(home, root);

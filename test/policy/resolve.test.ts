@@ -29,7 +29,14 @@ const BWRAP: SandboxInfo = { kind: 'bwrap', path: '/usr/bin/bwrap' };
 const NO_SANDBOX: SandboxInfo = { kind: 'none', reason: 'test' };
 
 const plain = (name: string, kind: AnyTool['kind'], guarded?: AnyTool['guarded']): AnyTool =>
-  defineTool({ name, description: name, schema: z.record(z.string(), z.unknown()), kind, ...(guarded ? { guarded } : {}), execute: async () => ({ ok: true, output: '' }) });
+  defineTool({
+    name,
+    description: name,
+    schema: z.record(z.string(), z.unknown()),
+    kind,
+    ...(guarded ? { guarded } : {}),
+    execute: async () => ({ ok: true, output: '' }),
+  });
 
 const TOOLS = new Map<string, AnyTool>(
   [
@@ -54,14 +61,19 @@ function facts(tool: string, args: Record<string, unknown>, sandbox: SandboxInfo
 }
 
 let n = 0;
-const rule = (r: PolicyRule, source: 'user' | 'project' = 'project'): LoadedRule => ({ ...r, id: r.id ?? `${source}#${++n}`, source });
+const rule = (r: PolicyRule, source: 'user' | 'project' = 'project'): LoadedRule => ({
+  ...r,
+  id: r.id ?? `${source}#${++n}`,
+  source,
+});
 
 function decide(f: CallFacts, rules: LoadedRule[] = [], mode: Mode = 'manual'): PolicyResult {
   return resolvePolicy(f, { rules, mode });
 }
 
 const write = (path: string, content = 'x') => facts('write_file', { path, content });
-const exec = (command: string, sandbox: SandboxInfo = BWRAP) => facts('execute_command', { command }, sandbox);
+const exec = (command: string, sandbox: SandboxInfo = BWRAP) =>
+  facts('execute_command', { command }, sandbox);
 
 describe('built-in defaults (manual mode, no rules)', () => {
   it.each([
@@ -104,8 +116,18 @@ describe('risk', () => {
     ['a command the guard cannot judge', () => exec('eval "$x"'), 'high', /cannot judge/],
     ['a command name known only at run time', () => exec('$CMD foo'), 'high', /cannot judge/],
     ['a read-only command without a sandbox', () => exec('ls', NO_SANDBOX), 'medium', /without a sandbox/],
-    ['an ordinary command without a sandbox', () => exec('npm test', NO_SANDBOX), 'medium', /without a sandbox/],
-    ['a read-only command in a protected folder', () => facts('execute_command', { command: 'ls', cwd: '.git' }), 'high', /protected path \.git/],
+    [
+      'an ordinary command without a sandbox',
+      () => exec('npm test', NO_SANDBOX),
+      'medium',
+      /without a sandbox/,
+    ],
+    [
+      'a read-only command in a protected folder',
+      () => facts('execute_command', { command: 'ls', cwd: '.git' }),
+      'high',
+      /protected path \.git/,
+    ],
     ['an MCP tool', () => facts('mcp__fake__delete', { id: '1' }), 'medium', /MCP server fake/],
   ])('%s → %s', (_label, make, level, reason) => {
     const { risk } = decide(make());
@@ -114,17 +136,29 @@ describe('risk', () => {
   });
 
   it('a rule may raise the risk, never lower it', () => {
-    expect(decide(facts('mcp__fake__delete', { id: '1' }), [rule({ tool: 'mcp__fake__*', decision: 'ask', risk: 'high' })]).risk.level).toBe('high');
-    expect(decide(exec('rm x'), [rule({ tool: 'execute_command', decision: 'ask', risk: 'low' })]).risk.level).toBe('high');
+    expect(
+      decide(facts('mcp__fake__delete', { id: '1' }), [
+        rule({ tool: 'mcp__fake__*', decision: 'ask', risk: 'high' }),
+      ]).risk.level,
+    ).toBe('high');
+    expect(
+      decide(exec('rm x'), [rule({ tool: 'execute_command', decision: 'ask', risk: 'low' })]).risk.level,
+    ).toBe('high');
   });
 });
 
 describe('user and project rules', () => {
   it('tool globs: mcp__github__* covers that server only', () => {
     const rules = [rule({ tool: 'mcp__github__*', decision: 'allow' })];
-    expect(decide(facts('mcp__github__list_issues', {}), rules)).toMatchObject({ decision: 'allow', rule: { id: rules[0]?.id, source: 'project' } });
+    expect(decide(facts('mcp__github__list_issues', {}), rules)).toMatchObject({
+      decision: 'allow',
+      rule: { id: rules[0]?.id, source: 'project' },
+    });
     expect(decide(facts('mcp__github__create_issue', {}), rules).decision).toBe('allow');
-    expect(decide(facts('mcp__gitlab__list_issues', {}), rules)).toMatchObject({ decision: 'ask', rule: { id: 'default-ask-mcp' } });
+    expect(decide(facts('mcp__gitlab__list_issues', {}), rules)).toMatchObject({
+      decision: 'ask',
+      rule: { id: 'default-ask-mcp' },
+    });
   });
 
   it('path globs match the fenced real path, relative to the project', () => {
@@ -180,8 +214,12 @@ describe('user and project rules', () => {
   });
 
   it('regular expressions over string arguments', () => {
-    const rules = [rule({ tool: 'web_fetch', when: { regex: { url: '^https://internal\\.' } }, decision: 'deny' })];
-    expect(decide(facts('web_fetch', { url: 'https://internal.example.com/x' }), rules).decision).toBe('deny');
+    const rules = [
+      rule({ tool: 'web_fetch', when: { regex: { url: '^https://internal\\.' } }, decision: 'deny' }),
+    ];
+    expect(decide(facts('web_fetch', { url: 'https://internal.example.com/x' }), rules).decision).toBe(
+      'deny',
+    );
     // web_fetch asks per domain by default (issue 9 §4): not denied, not allowed either.
     expect(decide(facts('web_fetch', { url: 'https://docs.example.com/x' }), rules).decision).toBe('ask');
   });
@@ -205,8 +243,12 @@ describe('user and project rules', () => {
   });
 
   it('every matcher of a rule must match', () => {
-    const rules = [rule({ tool: 'execute_command', when: { command: 'npm *', path: 'src/**' }, decision: 'allow' })];
-    expect(decide(facts('execute_command', { command: 'npm test', cwd: 'src' }), rules).decision).toBe('allow');
+    const rules = [
+      rule({ tool: 'execute_command', when: { command: 'npm *', path: 'src/**' }, decision: 'allow' }),
+    ];
+    expect(decide(facts('execute_command', { command: 'npm test', cwd: 'src' }), rules).decision).toBe(
+      'allow',
+    );
     expect(decide(facts('execute_command', { command: 'npm test', cwd: 'lib' }), rules).decision).toBe('ask');
   });
 
@@ -225,21 +267,37 @@ describe('user and project rules', () => {
   ];
   it.each(orders)('deny beats ask beats allow whatever the order (%i %i %i)', (...order) => {
     const rules = order.map((i) => three[i] as LoadedRule);
-    expect(decide(write('src/secret/key.pem'), rules)).toMatchObject({ decision: 'deny', rule: { id: three[2]?.id } });
+    expect(decide(write('src/secret/key.pem'), rules)).toMatchObject({
+      decision: 'deny',
+      rule: { id: three[2]?.id },
+    });
     expect(decide(write('src/a.ts'), rules)).toMatchObject({ decision: 'ask', rule: { id: three[1]?.id } });
     expect(decide(write('lib/a.ts'), rules)).toMatchObject({ decision: 'allow', rule: { id: three[0]?.id } });
   });
 
   it('built-in defaults apply only when no user or project rule matches', () => {
     const ownAsk = [rule({ tool: 'read_file', decision: 'ask' }, 'user')];
-    expect(decide(facts('read_file', { path: 'src/a.ts' }), ownAsk)).toMatchObject({ decision: 'ask', rule: { source: 'user' } });
+    expect(decide(facts('read_file', { path: 'src/a.ts' }), ownAsk)).toMatchObject({
+      decision: 'ask',
+      rule: { source: 'user' },
+    });
     const ownAllow = [rule({ tool: 'write_file', when: { path: 'src/**' }, decision: 'allow' })];
     expect(decide(write('src/a.ts'), ownAllow).rule.source).toBe('project');
-    expect(decide(write('lib/a.ts'), ownAllow).rule).toEqual({ id: 'default-ask-write_file', source: 'builtin' });
+    expect(decide(write('lib/a.ts'), ownAllow).rule).toEqual({
+      id: 'default-ask-write_file',
+      source: 'builtin',
+    });
   });
 
   it('a rule message becomes the explanation', () => {
-    const rules = [rule({ tool: 'execute_command', when: { command: 'curl *' }, decision: 'deny', message: 'no network from the shell' })];
+    const rules = [
+      rule({
+        tool: 'execute_command',
+        when: { command: 'curl *' },
+        decision: 'deny',
+        message: 'no network from the shell',
+      }),
+    ];
     expect(decide(exec('curl x'), rules).explanation).toBe('No network from the shell.');
   });
 });
@@ -257,16 +315,46 @@ describe('modes', () => {
     ['plan', 'create_project', () => facts('create_project', { path: 'x' }), 'deny', 'mode-plan'],
     ['plan', 'read_file', () => facts('read_file', { path: 'src/a.ts' }), 'allow', 'default-allow-read_file'],
     ['plan', 'glob_files', () => facts('glob_files', { pattern: '*' }), 'allow', 'default-allow-glob_files'],
-    ['plan', 'web_fetch', () => facts('web_fetch', { url: 'https://example.com' }), 'ask', 'default-ask-web_fetch'],
-    ['plan', 'propose_plan', () => facts('propose_plan', { steps: ['a'] }), 'ask', 'default-ask-propose_plan'],
+    [
+      'plan',
+      'web_fetch',
+      () => facts('web_fetch', { url: 'https://example.com' }),
+      'ask',
+      'default-ask-web_fetch',
+    ],
+    [
+      'plan',
+      'propose_plan',
+      () => facts('propose_plan', { steps: ['a'] }),
+      'ask',
+      'default-ask-propose_plan',
+    ],
     ['plan', 'ask_user', () => facts('ask_user', { question: 'q' }), 'ask', 'default-ask-ask_user'],
     ['auto', 'write inside', () => write('src/a.ts'), 'allow', 'mode-auto'],
     ['auto', 'a sandboxed command', () => exec('npm test'), 'allow', 'mode-auto'],
-    ['auto', 'an unsandboxed command', () => exec('npm test', NO_SANDBOX), 'ask', 'default-ask-execute_command'],
-    ['auto', 'an unsandboxed read-only command', () => exec('ls', NO_SANDBOX), 'ask', 'default-ask-execute_command'],
+    [
+      'auto',
+      'an unsandboxed command',
+      () => exec('npm test', NO_SANDBOX),
+      'ask',
+      'default-ask-execute_command',
+    ],
+    [
+      'auto',
+      'an unsandboxed read-only command',
+      () => exec('ls', NO_SANDBOX),
+      'ask',
+      'default-ask-execute_command',
+    ],
     ['auto', 'a destructive command', () => exec('rm -r build'), 'ask', 'default-ask-execute_command'],
     ['auto', 'a command it cannot judge', () => exec('bash -c "$x"'), 'ask', 'default-ask-execute_command'],
-    ['auto', 'a write to a protected path', () => write('.github/workflows/ci.yml'), 'ask', 'default-ask-write_file'],
+    [
+      'auto',
+      'a write to a protected path',
+      () => write('.github/workflows/ci.yml'),
+      'ask',
+      'default-ask-write_file',
+    ],
     ['auto', 'an MCP tool', () => facts('mcp__fake__delete', { id: '1' }), 'ask', 'default-ask-mcp'],
     ['auto', 'a question', () => facts('ask_user', { question: 'q' }), 'ask', 'default-ask-ask_user'],
   ];
@@ -277,38 +365,69 @@ describe('modes', () => {
   });
 
   it('plan mode tells the model it is in plan mode', () => {
-    expect(decide(write('src/a.ts'), [], 'plan')).toMatchObject({ rule: { id: 'mode-plan', source: 'mode' }, explanation: expect.stringMatching(/plan mode/i) });
+    expect(decide(write('src/a.ts'), [], 'plan')).toMatchObject({
+      rule: { id: 'mode-plan', source: 'mode' },
+      explanation: expect.stringMatching(/plan mode/i),
+    });
   });
 
   it('plan mode denies even what a rule allows', () => {
-    expect(decide(write('src/a.ts'), [rule({ tool: 'write_file', decision: 'allow' })], 'plan').decision).toBe('deny');
+    expect(
+      decide(write('src/a.ts'), [rule({ tool: 'write_file', decision: 'allow' })], 'plan').decision,
+    ).toBe('deny');
   });
 
   it.each(['manual', 'auto-edit', 'plan', 'auto'] as const)('%s: a deny rule still denies', (mode) => {
     const rules = [rule({ tool: 'write_file', when: { path: 'src/**' }, decision: 'deny' })];
-    expect(decide(write('src/a.ts'), rules, mode)).toMatchObject({ decision: 'deny', rule: { id: rules[0]?.id } });
+    expect(decide(write('src/a.ts'), rules, mode)).toMatchObject({
+      decision: 'deny',
+      rule: { id: rules[0]?.id },
+    });
   });
 
   it.each(['auto-edit', 'auto'] as const)('%s: an explicit ask rule of the person still asks', (mode) => {
-    const rules = [rule({ tool: 'write_file', when: { path: 'src/migrations/**' }, decision: 'ask' }), rule({ tool: 'mcp__fake__*', decision: 'ask' })];
-    expect(decide(write('src/migrations/001.sql'), rules, mode)).toMatchObject({ decision: 'ask', rule: { id: rules[0]?.id } });
+    const rules = [
+      rule({ tool: 'write_file', when: { path: 'src/migrations/**' }, decision: 'ask' }),
+      rule({ tool: 'mcp__fake__*', decision: 'ask' }),
+    ];
+    expect(decide(write('src/migrations/001.sql'), rules, mode)).toMatchObject({
+      decision: 'ask',
+      rule: { id: rules[0]?.id },
+    });
     expect(decide(write('src/other.ts'), rules, mode).decision).toBe('allow');
-    if (mode === 'auto') expect(decide(facts('mcp__fake__delete', { id: '1' }), rules, mode).decision).toBe('ask');
+    if (mode === 'auto')
+      expect(decide(facts('mcp__fake__delete', { id: '1' }), rules, mode).decision).toBe('ask');
   });
 });
 
 describe('what no rule or mode can allow', () => {
   const allowAll = [rule({ tool: '*', decision: 'allow' }, 'user')];
 
-  it.each(['manual', 'auto-edit', 'auto'] as const)('%s: protected paths are never allowed without a person', (mode) => {
-    for (const path of ['package.json', '.git/hooks/pre-commit', '.warden/policy.json', '.github/workflows/ci.yml', '.env', 'yarn.lock', 'sub/package-lock.json']) {
-      expect(decide(write(path), allowAll, mode).decision, path).toBe('ask');
-    }
-    expect(decide(facts('execute_command', { command: 'ls', cwd: '.git' }), allowAll, mode).decision).toBe('ask');
-  });
+  it.each(['manual', 'auto-edit', 'auto'] as const)(
+    '%s: protected paths are never allowed without a person',
+    (mode) => {
+      for (const path of [
+        'package.json',
+        '.git/hooks/pre-commit',
+        '.warden/policy.json',
+        '.github/workflows/ci.yml',
+        '.env',
+        'yarn.lock',
+        'sub/package-lock.json',
+      ]) {
+        expect(decide(write(path), allowAll, mode).decision, path).toBe('ask');
+      }
+      expect(decide(facts('execute_command', { command: 'ls', cwd: '.git' }), allowAll, mode).decision).toBe(
+        'ask',
+      );
+    },
+  );
 
   it.each(['manual', 'auto-edit', 'auto'] as const)('%s: interactive tools always ask', (mode) => {
-    const rules = [rule({ tool: 'ask_user', decision: 'allow' }), rule({ tool: 'propose_plan', decision: 'allow' })];
+    const rules = [
+      rule({ tool: 'ask_user', decision: 'allow' }),
+      rule({ tool: 'propose_plan', decision: 'allow' }),
+    ];
     expect(decide(facts('ask_user', { question: 'q' }), rules, mode).decision).toBe('ask');
     expect(decide(facts('propose_plan', { steps: ['a'] }), rules, mode).decision).toBe('ask');
   });
@@ -323,7 +442,11 @@ describe('what no rule or mode can allow', () => {
     ['sudo', () => exec('sudo rm -r -f /'), 'cmd-sudo'],
     ['content over the size cap', () => write('src/big.txt', 'x'.repeat(5 * 1024 * 1024 + 1)), 'size-cap'],
     ['a loopback URL', () => facts('web_fetch', { url: 'http://127.0.0.1:8080/admin' }), 'ssrf-url'],
-    ['a metadata URL', () => facts('web_fetch', { url: 'http://169.254.169.254/latest/meta-data' }), 'ssrf-url'],
+    [
+      'a metadata URL',
+      () => facts('web_fetch', { url: 'http://169.254.169.254/latest/meta-data' }),
+      'ssrf-url',
+    ],
     ['a file: URL', () => facts('web_fetch', { url: 'file:///etc/passwd' }), 'ssrf-scheme'],
   ])('hard guard: %s is denied over an allow-everything rule, in every mode', (_label, make, ruleId) => {
     for (const mode of ['manual', 'auto-edit', 'plan', 'auto'] as const) {
@@ -368,18 +491,38 @@ describe('purity', () => {
 });
 
 describe('what can never be low risk or run by the read-only default (issue 10 §5)', () => {
-  const part = (over: Partial<CommandPart> = {}): CommandPart => ({ text: 'cat a', argv: ['cat', 'a'], readOnly: true, ...over });
+  const part = (over: Partial<CommandPart> = {}): CommandPart => ({
+    text: 'cat a',
+    argv: ['cat', 'a'],
+    readOnly: true,
+    ...over,
+  });
   const judged = (verdict: CommandVerdict, sandbox: SandboxInfo = BWRAP) =>
-    gatherFacts(TOOLS.get('execute_command') as AnyTool, { command: 'x' }, { fence, commands: { judge: () => verdict }, sandbox });
-  const ok = (parts: CommandPart[], extra: Partial<Extract<CommandVerdict, { kind: 'ok' }>> = {}): CommandVerdict => ({ kind: 'ok', parts, readOnly: true, destructive: [], notes: [], ...extra });
+    gatherFacts(
+      TOOLS.get('execute_command') as AnyTool,
+      { command: 'x' },
+      { fence, commands: { judge: () => verdict }, sandbox },
+    );
+  const ok = (
+    parts: CommandPart[],
+    extra: Partial<Extract<CommandVerdict, { kind: 'ok' }>> = {},
+  ): CommandVerdict => ({ kind: 'ok', parts, readOnly: true, destructive: [], notes: [], ...extra });
   const cases: [string, CommandVerdict, 'medium' | 'high'][] = [
     ['a write the guard saw (even if it says read-only)', ok([part({ writes: ['out.txt'] })]), 'medium'],
     ['a scratch write in /tmp', ok([part({ writes: ['/tmp/x'] })]), 'medium'],
     ['a write only known at run time', ok([part({ writes: ['\u0000$OUT\u0000'] })]), 'high'],
     ['a protected write', ok([part({ writes: ['package.json'] })]), 'high'],
-    ['a destructive part', ok([part({ destructive: 'deletes files' })], { destructive: ['deletes files'] }), 'high'],
+    [
+      'a destructive part',
+      ok([part({ destructive: 'deletes files' })], { destructive: ['deletes files'] }),
+      'high',
+    ],
     ['a part that is not read-only', ok([part(), part({ readOnly: false })]), 'medium'],
-    ['cannot judge, read-only parts', { kind: 'cannot_judge', reason: 'r', parts: [part()], notes: [] }, 'high'],
+    [
+      'cannot judge, read-only parts',
+      { kind: 'cannot_judge', reason: 'r', parts: [part()], notes: [] },
+      'high',
+    ],
     ['cannot judge, no parts', { kind: 'cannot_judge', reason: 'r', parts: [], notes: [] }, 'high'],
     ['a credential file named', ok([part({ text: 'cat .env', argv: ['cat', '.env'] })]), 'high'],
   ];
@@ -396,12 +539,17 @@ describe('what can never be low risk or run by the read-only default (issue 10 �
 
   it('the same read-only verdict runs free only inside the sandbox', () => {
     expect(decide(judged(ok([part()]))).rule.id).toBe('default-allow-read-only-command');
-    expect(decide(judged(ok([part()]), NO_SANDBOX))).toMatchObject({ decision: 'ask', rule: { id: 'default-ask-execute_command' } });
+    expect(decide(judged(ok([part()]), NO_SANDBOX))).toMatchObject({
+      decision: 'ask',
+      rule: { id: 'default-ask-execute_command' },
+    });
     expect(decide(judged(ok([part()]), NO_SANDBOX), [], 'auto').decision).toBe('ask');
   });
 
   it('a write outside the project is a hard denial; inside the sandbox /tmp is not', () => {
-    expect(decide(judged(ok([part({ writes: ['/etc/x'] })])), [rule({ tool: '*', decision: 'allow' })])).toMatchObject({ decision: 'deny', rule: { id: 'path-fence', source: 'guard' } });
+    expect(
+      decide(judged(ok([part({ writes: ['/etc/x'] })])), [rule({ tool: '*', decision: 'allow' })]),
+    ).toMatchObject({ decision: 'deny', rule: { id: 'path-fence', source: 'guard' } });
     expect(decide(judged(ok([part({ writes: ['/tmp/x'] })]))).decision).toBe('ask');
     expect(decide(judged(ok([part({ writes: ['/tmp/../etc/x'] })]))).rule.id).toBe('path-fence');
     expect(decide(judged(ok([part({ writes: ['/tmp/x'] })]), NO_SANDBOX)).rule.id).toBe('path-fence');

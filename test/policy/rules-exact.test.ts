@@ -22,7 +22,10 @@ type Seen = { decision: 'allow' | 'ask' | 'deny'; request?: ApprovalRequest; rul
 async function outcome(g: GateHarness, tool: string, args: Record<string, unknown>): Promise<Seen> {
   const before = g.ran().length;
   const result = g.call(tool, args);
-  const first = await Promise.race([result.then((r) => ({ r })), g.until(() => g.broker.pending()[0]).then((q) => ({ q }))]);
+  const first = await Promise.race([
+    result.then((r) => ({ r })),
+    g.until(() => g.broker.pending()[0]).then((q) => ({ q })),
+  ]);
   if ('q' in first) {
     g.gate.decide(first.q.id, { kind: 'skip' });
     expect(await result).toMatchObject({ status: 'skipped' });
@@ -39,8 +42,18 @@ async function outcome(g: GateHarness, tool: string, args: Record<string, unknow
   return { decision: 'deny', ...(record ? { rule: record.rule } : {}) };
 }
 
-const allow = (command: string): PolicyRule => ({ id: `allow ${command}`, tool: 'execute_command', when: { command }, decision: 'allow' });
-const deny = (command: string): PolicyRule => ({ id: `deny ${command}`, tool: 'execute_command', when: { command }, decision: 'deny' });
+const allow = (command: string): PolicyRule => ({
+  id: `allow ${command}`,
+  tool: 'execute_command',
+  when: { command },
+  decision: 'allow',
+});
+const deny = (command: string): PolicyRule => ({
+  id: `deny ${command}`,
+  tool: 'execute_command',
+  when: { command },
+  decision: 'deny',
+});
 
 describe('an allow rule covers a command only when every part is a plain command it matches', () => {
   const cases: [string, string, 'allow' | 'ask'][] = [
@@ -131,7 +144,13 @@ describe('ask and deny rules catch a command when any part matches (tightening s
   });
 
   it('an ask rule wins over an allow rule for any part, in auto mode too', async () => {
-    h = createGateHarness({ mode: 'auto', rules: [allow('git *'), { id: 'ask push', tool: 'execute_command', when: { command: 'git push *' }, decision: 'ask' }] });
+    h = createGateHarness({
+      mode: 'auto',
+      rules: [
+        allow('git *'),
+        { id: 'ask push', tool: 'execute_command', when: { command: 'git push *' }, decision: 'ask' },
+      ],
+    });
     expect((await outcome(h, 'execute_command', { command: 'git status' })).decision).toBe('allow');
     const seen = await outcome(h, 'execute_command', { command: 'git status && git push origin main' });
     expect(seen).toMatchObject({ decision: 'ask', request: { rule: { id: 'ask push' } } });
@@ -192,7 +211,11 @@ describe('repeat rejection compares the parsed command, not the text', () => {
     h.gate.decide((await h.nextRequest()).id, { kind: 'reject', reason: 'no' });
     expect(await first).toMatchObject({ status: 'rejected', by: 'user' });
     for (const command of ['touch  x', 'touch "x"', "touch 'x'", '  touch x ']) {
-      expect(await h.call('execute_command', { command }), command).toMatchObject({ status: 'rejected', by: 'gate', retry: false });
+      expect(await h.call('execute_command', { command }), command).toMatchObject({
+        status: 'rejected',
+        by: 'gate',
+        retry: false,
+      });
     }
     expect((await outcome(h, 'execute_command', { command: 'touch y' })).decision).toBe('ask');
     expect((await outcome(h, 'execute_command', { command: 'touch x', cwd: 'sub' })).decision).toBe('ask');
@@ -204,7 +227,10 @@ describe('repeat rejection compares the parsed command, not the text', () => {
     const first = h.call('execute_command', { command: 'echo a > f' });
     h.gate.decide((await h.nextRequest()).id, { kind: 'reject' });
     await first;
-    expect(await h.call('execute_command', { command: 'echo a >  f' })).toMatchObject({ status: 'rejected', by: 'gate' });
+    expect(await h.call('execute_command', { command: 'echo a >  f' })).toMatchObject({
+      status: 'rejected',
+      by: 'gate',
+    });
     expect((await outcome(h, 'execute_command', { command: 'echo a > g' })).decision).toBe('ask');
   });
 });

@@ -48,7 +48,10 @@ type Seen = { decision: 'allow' | 'ask' | 'deny'; request?: ApprovalRequest; rea
 /** Sends one call and says how the gate treated it; a card is skipped so nothing runs from it. */
 async function outcome(g: GateHarness, tool: string, args: Record<string, unknown>): Promise<Seen> {
   const result = g.call(tool, args);
-  const first = await Promise.race([result.then((r) => ({ r })), g.until(() => g.broker.pending()[0]).then((q) => ({ q }))]);
+  const first = await Promise.race([
+    result.then((r) => ({ r })),
+    g.until(() => g.broker.pending()[0]).then((q) => ({ q })),
+  ]);
   if ('q' in first) {
     g.gate.decide(first.q.id, { kind: 'skip' });
     await result;
@@ -59,13 +62,17 @@ async function outcome(g: GateHarness, tool: string, args: Record<string, unknow
   return { decision: first.r.status === 'executed' ? 'allow' : 'deny', ...base };
 }
 
-function harness(o: { mode?: Mode; sandbox?: SandboxInfo; rules?: PolicyRule[] } = {}): { g: GateHarness; extra: string[] } {
+function harness(o: { mode?: Mode; sandbox?: SandboxInfo; rules?: PolicyRule[] } = {}): {
+  g: GateHarness;
+  extra: string[];
+} {
   const extra: string[] = [];
   h = createGateHarness({ ...o, tools: extraTools(extra) });
   return { g: h, extra };
 }
 
-const commandPreview = (r: ApprovalRequest | undefined) => (r?.preview.kind === 'command' ? r.preview : undefined);
+const commandPreview = (r: ApprovalRequest | undefined) =>
+  r?.preview.kind === 'command' ? r.preview : undefined;
 
 describe('issue 10 §3: a command write target goes through the fence', () => {
   it.each([
@@ -96,7 +103,10 @@ describe('issue 10 §3: a command write target goes through the fence', () => {
     expect((await outcome(g, 'execute_command', { command: 'ls > /dev/null 2>&1' })).decision).toBe('allow');
     g.cleanup();
     ({ g } = harness({ sandbox: NO_SANDBOX }));
-    expect(await outcome(g, 'execute_command', { command: 'echo x > /tmp/scratch.txt' })).toMatchObject({ decision: 'deny', rule: 'path-fence' });
+    expect(await outcome(g, 'execute_command', { command: 'echo x > /tmp/scratch.txt' })).toMatchObject({
+      decision: 'deny',
+      rule: 'path-fence',
+    });
     expect((await outcome(g, 'execute_command', { command: 'npm test 2>/dev/null' })).decision).toBe('ask');
   });
 
@@ -106,19 +116,22 @@ describe('issue 10 §3: a command write target goes through the fence', () => {
     ['tee .github/workflows/x.yml', '.github/workflows/x.yml'],
     ['git log --output=.git/x', '.git/x'],
     ['sed -i s/a/b/ package-lock.json', 'package-lock.json'],
-  ])('a protected target is high risk, listed on the card, never granted, asks in auto and over allow-all: %s', async (command, path) => {
-    for (const o of [{}, { mode: 'auto' as const }, { rules: [ALLOW_ALL] }]) {
-      const { g } = harness(o);
-      const seen = await outcome(g, 'execute_command', { command });
-      expect(seen.decision).toBe('ask');
-      expect(seen.request?.risk.level).toBe('high');
-      expect(seen.request?.risk.reasons.join(' ')).toContain(`writes the protected path ${path}`);
-      expect(commandPreview(seen.request)?.writes).toContainEqual({ path, protected: expect.any(String) });
-      expect(seen.request?.grantOptions).toEqual([]);
-      g.cleanup();
-      h = undefined;
-    }
-  });
+  ])(
+    'a protected target is high risk, listed on the card, never granted, asks in auto and over allow-all: %s',
+    async (command, path) => {
+      for (const o of [{}, { mode: 'auto' as const }, { rules: [ALLOW_ALL] }]) {
+        const { g } = harness(o);
+        const seen = await outcome(g, 'execute_command', { command });
+        expect(seen.decision).toBe('ask');
+        expect(seen.request?.risk.level).toBe('high');
+        expect(seen.request?.risk.reasons.join(' ')).toContain(`writes the protected path ${path}`);
+        expect(commandPreview(seen.request)?.writes).toContainEqual({ path, protected: expect.any(String) });
+        expect(seen.request?.grantOptions).toEqual([]);
+        g.cleanup();
+        h = undefined;
+      }
+    },
+  );
 
   it('a write inside the project is listed, never low risk; relative to the cwd argument', async () => {
     const { g } = harness();
@@ -129,16 +142,25 @@ describe('issue 10 §3: a command write target goes through the fence', () => {
 
   it('auto mode runs a write inside the project, below high risk', async () => {
     const { g } = harness({ mode: 'auto' });
-    expect(await outcome(g, 'execute_command', { command: 'cp a b.txt' })).toMatchObject({ decision: 'allow', rule: 'mode-auto' });
+    expect(await outcome(g, 'execute_command', { command: 'cp a b.txt' })).toMatchObject({
+      decision: 'allow',
+      rule: 'mode-auto',
+    });
   });
 });
 
 describe('issue 10 §5: read-only commands run without a card inside the sandbox', () => {
-  it.each(['ls', 'ls -la src', 'cat a.txt | wc -l', 'head -n 5 README.md && rg TODO', 'echo hi'])('sandboxed, manual: %s runs (default-allow-read-only-command)', async (command) => {
-    const { g } = harness();
-    expect(await outcome(g, 'execute_command', { command })).toMatchObject({ decision: 'allow', rule: 'default-allow-read-only-command' });
-    expect(g.lastOutcome('execute_command')?.risk).toBe('low');
-  });
+  it.each(['ls', 'ls -la src', 'cat a.txt | wc -l', 'head -n 5 README.md && rg TODO', 'echo hi'])(
+    'sandboxed, manual: %s runs (default-allow-read-only-command)',
+    async (command) => {
+      const { g } = harness();
+      expect(await outcome(g, 'execute_command', { command })).toMatchObject({
+        decision: 'allow',
+        rule: 'default-allow-read-only-command',
+      });
+      expect(g.lastOutcome('execute_command')?.risk).toBe('low');
+    },
+  );
 
   it.each([
     ['without a sandbox', 'ls', NO_SANDBOX, 'medium'],
@@ -168,27 +190,42 @@ describe('issue 10 §5: read-only commands run without a card inside the sandbox
 });
 
 describe('issue 9 §4: secrets do not leave without a card', () => {
-  it.each(['.env', '.env.local', 'config/.env.production', 'keys/id_rsa', 'id_ed25519', 'certs/server.pem', 'tls/server.KEY', '.npmrc', 'config/credentials.json', '.aws/credentials', 'store.p12'])(
-    'read_file %s asks, high risk, with no approve-all; over allow-all and in auto too',
+  it.each([
+    '.env',
+    '.env.local',
+    'config/.env.production',
+    'keys/id_rsa',
+    'id_ed25519',
+    'certs/server.pem',
+    'tls/server.KEY',
+    '.npmrc',
+    'config/credentials.json',
+    '.aws/credentials',
+    'store.p12',
+  ])('read_file %s asks, high risk, with no approve-all; over allow-all and in auto too', async (path) => {
+    for (const o of [{}, { mode: 'auto' as const }, { rules: [ALLOW_ALL] }]) {
+      const { g } = harness(o);
+      const seen = await outcome(g, 'read_file', { path });
+      expect(seen.decision).toBe('ask');
+      expect(seen.request?.risk).toMatchObject({
+        level: 'high',
+        reasons: [expect.stringContaining(`credential file ${path}`)],
+      });
+      expect(seen.request?.grantOptions).toEqual([]);
+      g.cleanup();
+      h = undefined;
+    }
+  });
+
+  it.each(['.env.example', 'id_rsa.pub', 'src/env.ts', 'docs/keys.md', 'package.json'])(
+    'read_file %s runs freely',
     async (path) => {
-      for (const o of [{}, { mode: 'auto' as const }, { rules: [ALLOW_ALL] }]) {
-        const { g } = harness(o);
-        const seen = await outcome(g, 'read_file', { path });
-        expect(seen.decision).toBe('ask');
-        expect(seen.request?.risk).toMatchObject({ level: 'high', reasons: [expect.stringContaining(`credential file ${path}`)] });
-        expect(seen.request?.grantOptions).toEqual([]);
-        g.cleanup();
-        h = undefined;
-      }
+      const { g } = harness();
+      g.write(path, 'text');
+      expect((await outcome(g, 'read_file', { path })).decision).toBe('allow');
+      expect(g.lastOutcome('read_file')).toMatchObject({ outcome: 'executed', risk: 'low' });
     },
   );
-
-  it.each(['.env.example', 'id_rsa.pub', 'src/env.ts', 'docs/keys.md', 'package.json'])('read_file %s runs freely', async (path) => {
-    const { g } = harness();
-    g.write(path, 'text');
-    expect((await outcome(g, 'read_file', { path })).decision).toBe('allow');
-    expect(g.lastOutcome('read_file')).toMatchObject({ outcome: 'executed', risk: 'low' });
-  });
 
   it('grep_code over a credential file asks; over a folder it runs (the search leaves them out)', async () => {
     const { g, extra } = harness();
@@ -199,8 +236,13 @@ describe('issue 9 §4: secrets do not leave without a card', () => {
   });
 
   it('a deny rule on .env still denies (deny beats the card)', async () => {
-    const { g } = harness({ rules: [{ id: 'no-env', tool: 'read_file', when: { path: '.env*' }, decision: 'deny' }] });
-    expect(await outcome(g, 'read_file', { path: '.env' })).toMatchObject({ decision: 'deny', rule: 'no-env' });
+    const { g } = harness({
+      rules: [{ id: 'no-env', tool: 'read_file', when: { path: '.env*' }, decision: 'deny' }],
+    });
+    expect(await outcome(g, 'read_file', { path: '.env' })).toMatchObject({
+      decision: 'deny',
+      rule: 'no-env',
+    });
   });
 });
 
@@ -210,13 +252,26 @@ describe('issue 9 §4: the web asks per domain in manual mode; auto allows it be
     const result = g.call('web_fetch', { url: 'https://docs.example.com/a?q=1' });
     const request = await g.nextRequest();
     const domain = request.grantOptions.find((s) => s.match.kind === 'domain' && s.agents.kind === 'all');
-    expect(domain).toMatchObject({ match: { kind: 'domain', domain: 'docs.example.com' }, label: 'web_fetch to docs.example.com, all agents' });
-    expect(JSON.parse(domain?.ruleText as string)).toEqual({ tool: 'web_fetch', decision: 'allow', when: { domain: 'docs.example.com' } });
+    expect(domain).toMatchObject({
+      match: { kind: 'domain', domain: 'docs.example.com' },
+      label: 'web_fetch to docs.example.com, all agents',
+    });
+    expect(JSON.parse(domain?.ruleText as string)).toEqual({
+      tool: 'web_fetch',
+      decision: 'allow',
+      when: { domain: 'docs.example.com' },
+    });
     g.gate.decide(request.id, { kind: 'approve_all', scope: domain as NonNullable<typeof domain> });
     expect(await result).toMatchObject({ status: 'executed' });
-    expect(await outcome(g, 'web_fetch', { url: 'https://DOCS.example.com./b' })).toMatchObject({ decision: 'allow' });
+    expect(await outcome(g, 'web_fetch', { url: 'https://DOCS.example.com./b' })).toMatchObject({
+      decision: 'allow',
+    });
     expect(g.lastOutcome('web_fetch')?.approver).toBe('grant');
-    for (const url of ['https://evil.example.com/?d=secret', 'https://docs.example.com.evil.io/', 'https://example.com/']) {
+    for (const url of [
+      'https://evil.example.com/?d=secret',
+      'https://docs.example.com.evil.io/',
+      'https://example.com/',
+    ]) {
       expect((await outcome(g, 'web_fetch', { url })).decision, url).toBe('ask');
     }
   });
@@ -226,8 +281,14 @@ describe('issue 9 §4: the web asks per domain in manual mode; auto allows it be
     expect((await outcome(g, 'web_search', { query: 'vitest' })).decision).toBe('ask');
     g.cleanup();
     ({ g, extra } = harness({ mode: 'auto' }));
-    expect(await outcome(g, 'web_search', { query: 'vitest' })).toMatchObject({ decision: 'allow', rule: 'mode-auto' });
-    expect(await outcome(g, 'web_fetch', { url: 'https://example.com/' })).toMatchObject({ decision: 'allow', rule: 'mode-auto' });
+    expect(await outcome(g, 'web_search', { query: 'vitest' })).toMatchObject({
+      decision: 'allow',
+      rule: 'mode-auto',
+    });
+    expect(await outcome(g, 'web_fetch', { url: 'https://example.com/' })).toMatchObject({
+      decision: 'allow',
+      rule: 'mode-auto',
+    });
     expect(extra).toEqual(['web_search vitest']);
   });
 
@@ -245,9 +306,15 @@ describe('MCP tools are opaque: auto mode runs them only when the person’s rul
     expect(seen.request?.explanation).toMatch(/cannot see what an MCP tool does/);
   });
 
-  it.each(['user', 'project'] as const)('a %s rule allowing the server runs it in auto mode; other servers still ask', async (source) => {
-    const { g } = harness({ mode: 'auto', rules: [{ tool: 'mcp__fake__*', decision: 'allow', source } as PolicyRule] });
-    expect((await outcome(g, 'mcp__fake__delete', { id: '1' })).decision).toBe('allow');
-    expect((await outcome(g, 'mcp__other__delete', { id: '2' })).decision).toBe('ask');
-  });
+  it.each(['user', 'project'] as const)(
+    'a %s rule allowing the server runs it in auto mode; other servers still ask',
+    async (source) => {
+      const { g } = harness({
+        mode: 'auto',
+        rules: [{ tool: 'mcp__fake__*', decision: 'allow', source } as PolicyRule],
+      });
+      expect((await outcome(g, 'mcp__fake__delete', { id: '1' })).decision).toBe('allow');
+      expect((await outcome(g, 'mcp__other__delete', { id: '2' })).decision).toBe('ask');
+    },
+  );
 });

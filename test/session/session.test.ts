@@ -11,10 +11,19 @@ afterEach(async () => {
   h = undefined;
 });
 
-const envelope = (req: RecordedRequest | undefined) => JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
-const write = (path: string, content: string) => ({ text: `I will write ${path}.`, toolCalls: [{ name: 'write_file', args: { path, content } }] });
+const envelope = (req: RecordedRequest | undefined) =>
+  JSON.parse(lastToolMessage(req as RecordedRequest)?.content ?? '{}');
+const write = (path: string, content: string) => ({
+  text: `I will write ${path}.`,
+  toolCalls: [{ name: 'write_file', args: { path, content } }],
+});
 const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) => readFileSync(join(home, 'audit', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)));
+  readdirSync(join(home, 'audit')).flatMap((f) =>
+    readFileSync(join(home, 'audit', f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  );
 
 describe('a session through the real openai client and the fake server', () => {
   it('approve: the file lands and the model is told it executed', async () => {
@@ -28,7 +37,12 @@ describe('a session through the real openai client and the fake server', () => {
     expect(readFileSync(join(h.root, 'a.txt'), 'utf8')).toBe('hello\n');
     expect(envelope(h.fake.requests[1])).toMatchObject({ status: 'executed' });
     const outcome = auditLines(h.home).find((r) => r.phase === 'outcome');
-    expect(outcome).toMatchObject({ tool: 'write_file', outcome: 'executed', approver: 'human', requestId: request.id });
+    expect(outcome).toMatchObject({
+      tool: 'write_file',
+      outcome: 'executed',
+      approver: 'human',
+      requestId: request.id,
+    });
   });
 
   it('reject with a reason: nothing is written and the model receives the reason as JSON', async () => {
@@ -38,11 +52,20 @@ describe('a session through the real openai client and the fake server', () => {
     h.decide(request.id, { kind: 'reject', reason: 'use src/, not the root' });
     await run;
     expect(existsSync(join(h.root, 'a.txt'))).toBe(false);
-    expect(envelope(h.fake.requests[1])).toEqual({ status: 'rejected', by: 'user', reason: 'use src/, not the root', retry: true });
+    expect(envelope(h.fake.requests[1])).toEqual({
+      status: 'rejected',
+      by: 'user',
+      reason: 'use src/, not the root',
+      retry: true,
+    });
   });
 
   it('skip and edit: a skipped call does nothing; an edited call writes the edited content', async () => {
-    h = await startSession([{ toolCalls: [{ name: 'write_file', args: { path: 'skip.txt', content: 's' } }] }, write('b.txt', 'model text'), { text: 'ok' }]);
+    h = await startSession([
+      { toolCalls: [{ name: 'write_file', args: { path: 'skip.txt', content: 's' } }] },
+      write('b.txt', 'model text'),
+      { text: 'ok' },
+    ]);
     const run = h.session.run('two writes');
     const first = await h.nextRequest();
     h.decide(first.id, { kind: 'skip' });
@@ -52,7 +75,11 @@ describe('a session through the real openai client and the fake server', () => {
     expect(existsSync(join(h.root, 'skip.txt'))).toBe(false);
     expect(readFileSync(join(h.root, 'b.txt'), 'utf8')).toBe('person text');
     expect(envelope(h.fake.requests[1])).toMatchObject({ status: 'skipped' });
-    expect(auditLines(h.home).find((r) => r.phase === 'outcome' && r.tool === 'write_file' && r.outcome === 'executed')?.editedArgs).toEqual({ path: 'b.txt', content: 'person text' });
+    expect(
+      auditLines(h.home).find(
+        (r) => r.phase === 'outcome' && r.tool === 'write_file' && r.outcome === 'executed',
+      )?.editedArgs,
+    ).toEqual({ path: 'b.txt', content: 'person text' });
   });
 
   it('blocked: a write outside the project never asks and the model learns the rule', async () => {
@@ -60,7 +87,12 @@ describe('a session through the real openai client and the fake server', () => {
     const result = await h.session.run('escape');
     expect(result.status).toBe('done');
     expect(h.session.client.snapshot().pending).toHaveLength(0);
-    expect(envelope(h.fake.requests[1])).toMatchObject({ status: 'blocked', by: 'guard', rule: 'path-fence', retry: false });
+    expect(envelope(h.fake.requests[1])).toMatchObject({
+      status: 'blocked',
+      by: 'guard',
+      rule: 'path-fence',
+      retry: false,
+    });
     expect(h.events.some((e) => e.type === 'approval_requested')).toBe(false);
   });
 
@@ -74,9 +106,22 @@ describe('a session through the real openai client and the fake server', () => {
   });
 
   it('sub-agents run in parallel and both of their requests queue at once; none is lost', async () => {
-    const byTask = (req: RecordedRequest) => req.body.messages.find((m) => m.role === 'user')?.content as string;
+    const byTask = (req: RecordedRequest) =>
+      req.body.messages.find((m) => m.role === 'user')?.content as string;
     h = await startSession([
-      { toolCalls: [{ name: 'spawn_agents', args: { agents: [{ name: 'one', task: 'TASK-ONE' }, { name: 'two', task: 'TASK-TWO' }] } }] },
+      {
+        toolCalls: [
+          {
+            name: 'spawn_agents',
+            args: {
+              agents: [
+                { name: 'one', task: 'TASK-ONE' },
+                { name: 'two', task: 'TASK-TWO' },
+              ],
+            },
+          },
+        ],
+      },
       ...[0, 1, 2, 3].map(() => (req: RecordedRequest) => {
         const task = byTask(req);
         const done = req.body.messages.some((m) => m.role === 'tool');
@@ -94,7 +139,10 @@ describe('a session through the real openai client and the fake server', () => {
     expect(readFileSync(join(h.root, 'one.txt'), 'utf8')).toBe('TASK-ONE');
     expect(readFileSync(join(h.root, 'two.txt'), 'utf8')).toBe('TASK-TWO');
     const reports = JSON.parse(envelope(h.fake.requests.at(-1)).output);
-    expect(reports.map((r: { report: string }) => r.report).sort()).toEqual(['report one.txt', 'report two.txt']);
+    expect(reports.map((r: { report: string }) => r.report).sort()).toEqual([
+      'report one.txt',
+      'report two.txt',
+    ]);
   });
 
   it('cancel: the pending request ends as cancelled and nothing is written', async () => {
@@ -109,8 +157,25 @@ describe('a session through the real openai client and the fake server', () => {
   });
 
   it('cancelling the turn cancels the sub-agents and every pending request of theirs', async () => {
-    const sub = (req: RecordedRequest) => write(`${String(req.body.messages.find((m) => m.role === 'user')?.content)}.txt`, 'x');
-    h = await startSession([{ toolCalls: [{ name: 'spawn_agents', args: { agents: [{ name: 'one', task: 'A' }, { name: 'two', task: 'B' }] } }] }, sub, sub]);
+    const sub = (req: RecordedRequest) =>
+      write(`${String(req.body.messages.find((m) => m.role === 'user')?.content)}.txt`, 'x');
+    h = await startSession([
+      {
+        toolCalls: [
+          {
+            name: 'spawn_agents',
+            args: {
+              agents: [
+                { name: 'one', task: 'A' },
+                { name: 'two', task: 'B' },
+              ],
+            },
+          },
+        ],
+      },
+      sub,
+      sub,
+    ]);
     const run = h.session.run('split');
     await h.pendingCount(2);
     h.session.client.send({ type: 'cancel' });
@@ -118,11 +183,18 @@ describe('a session through the real openai client and the fake server', () => {
     expect(h.session.client.snapshot().pending).toEqual([]);
     expect(h.session.client.snapshot().agents.map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
     expect(existsSync(join(h.root, 'A.txt')) || existsSync(join(h.root, 'B.txt'))).toBe(false);
-    expect(auditLines(h.home).filter((r) => r.phase === 'outcome' && r.outcome === 'cancelled')).toHaveLength(2);
+    expect(auditLines(h.home).filter((r) => r.phase === 'outcome' && r.outcome === 'cancelled')).toHaveLength(
+      2,
+    );
   });
 
   it('revert: revert_turn restores what the previous turn wrote', async () => {
-    h = await startSession([write('r.txt', 'new'), { text: 'written' }, { toolCalls: [{ name: 'revert_turn', args: { turns: 1 } }] }, { text: 'reverted' }]);
+    h = await startSession([
+      write('r.txt', 'new'),
+      { text: 'written' },
+      { toolCalls: [{ name: 'revert_turn', args: { turns: 1 } }] },
+      { text: 'reverted' },
+    ]);
     writeFileSync(join(h.root, 'r.txt'), 'old');
     const first = h.session.run('change r');
     h.decide((await h.nextRequest()).id, { kind: 'approve' });
@@ -131,7 +203,10 @@ describe('a session through the real openai client and the fake server', () => {
     const second = h.session.run('undo that');
     const request = await h.nextRequest();
     expect(request.tool).toBe('revert_turn');
-    expect(request.preview).toEqual({ kind: 'json', effects: ['Reverts 1 turn(s):', `restore ${join(h.root, 'r.txt')}`] });
+    expect(request.preview).toEqual({
+      kind: 'json',
+      effects: ['Reverts 1 turn(s):', `restore ${join(h.root, 'r.txt')}`],
+    });
     expect(request.reversible).toBe(false);
     h.decide(request.id, { kind: 'approve' });
     await second;
@@ -139,7 +214,10 @@ describe('a session through the real openai client and the fake server', () => {
   });
 
   it('ask_user: the answer goes back to the model', async () => {
-    h = await startSession([{ toolCalls: [{ name: 'ask_user', args: { question: 'Which port?', options: ['3000', '8080'] } }] }, { text: 'ok' }]);
+    h = await startSession([
+      { toolCalls: [{ name: 'ask_user', args: { question: 'Which port?', options: ['3000', '8080'] } }] },
+      { text: 'ok' },
+    ]);
     const run = h.session.run('serve it');
     const request = await h.nextRequest();
     expect(request.preview).toEqual({ kind: 'question', question: 'Which port?', options: ['3000', '8080'] });
@@ -158,7 +236,13 @@ describe('a session through the real openai client and the fake server', () => {
     const run = h.session.run('plan it');
     h.decide((await h.nextRequest()).id, { kind: 'approve_plan', steps: ['first', 'second'] });
     await run;
-    expect(h.session.client.snapshot().plan).toEqual({ title: 'Two steps', steps: [{ text: 'first', done: true }, { text: 'second', done: false }] });
+    expect(h.session.client.snapshot().plan).toEqual({
+      title: 'Two steps',
+      steps: [
+        { text: 'first', done: true },
+        { text: 'second', done: false },
+      ],
+    });
     expect(envelope(h.fake.requests[2])).toMatchObject({ status: 'executed', output: 'Step 1 marked done.' });
     expect(JSON.stringify(envelope(h.fake.requests[3]))).toMatch(/there is no step 3/);
   });
@@ -179,11 +263,24 @@ describe('a session through the real openai client and the fake server', () => {
     expect(system.length + JSON.stringify(body?.tools ?? []).length).toBeLessThan(6000);
     expect(system).toMatch(/rejected/);
     expect(system).toMatch(/blocked/);
-    expect((body?.tools ?? []).map((t) => t.function.name)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'execute_command', 'spawn_agents', 'propose_plan', 'ask_user', 'revert_turn']));
+    expect((body?.tools ?? []).map((t) => t.function.name)).toEqual(
+      expect.arrayContaining([
+        'read_file',
+        'write_file',
+        'execute_command',
+        'spawn_agents',
+        'propose_plan',
+        'ask_user',
+        'revert_turn',
+      ]),
+    );
   });
 
-  it("AGENTS.md at the project root goes into the system prompt, and the mode is stated there", async () => {
-    h = await startSession([{ text: 'ok' }], { files: { 'AGENTS.md': 'Always run npm test before saying done.' }, session: { mode: 'plan' } });
+  it('AGENTS.md at the project root goes into the system prompt, and the mode is stated there', async () => {
+    h = await startSession([{ text: 'ok' }], {
+      files: { 'AGENTS.md': 'Always run npm test before saying done.' },
+      session: { mode: 'plan' },
+    });
     await h.session.run('hi');
     const system = String(h.fake.requests[0]?.body.messages[0]?.content);
     expect(system).toContain('Always run npm test before saying done.');
@@ -202,7 +299,10 @@ describe('a session through the real openai client and the fake server', () => {
   it('a history too long for the context window ends the turn with a clear message, before any request', async () => {
     h = await startSession([{ text: 'never' }], { session: { contextWindowTokens: 200 } });
     const result = await h.session.run('x'.repeat(2000));
-    expect(result).toMatchObject({ status: 'failed', text: expect.stringMatching(/no longer fits the model's context of 200 tokens/) });
+    expect(result).toMatchObject({
+      status: 'failed',
+      text: expect.stringMatching(/no longer fits the model's context of 200 tokens/),
+    });
     expect(h.fake.requests).toHaveLength(0);
   });
 
@@ -215,7 +315,8 @@ describe('a session through the real openai client and the fake server', () => {
     h = await startSession([{ text: 'a long answer that never ends', chunkSize: 3, hangAfterChunks: 3 }]);
     const run = h.session.run('talk');
     await new Promise<void>((resolve) => {
-      const check = () => (h?.events.some((e) => e.type === 'message_delta') ? resolve() : setImmediate(check));
+      const check = () =>
+        h?.events.some((e) => e.type === 'message_delta') ? resolve() : setImmediate(check);
       check();
     });
     h.session.client.send({ type: 'cancel' });

@@ -17,9 +17,18 @@ const temp = (prefix: string): string => {
 
 function warden(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [WARDEN_BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: cwd, TMPDIR: tmpdir(), ...env }, cwd }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      process.execPath,
+      [WARDEN_BIN, ...args],
+      { env: { PATH: process.env.PATH ?? '', HOME: cwd, TMPDIR: tmpdir(), ...env }, cwd },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? Number(error.code ?? 1) : 0,
+          stdout: String(stdout),
+          stderr: String(stderr),
+        });
+      },
+    );
   });
 }
 
@@ -41,13 +50,23 @@ describe('the warden binary prints no raw sequence and logs no secret', () => {
     mkdirSync(join(root, '.warden'));
     // A stranger's config with an odd key stops start-up with an error that quotes it.
     writeFileSync(join(root, '.warden', 'config.json'), JSON.stringify({ [`odd${EVIL}`]: 1 }));
-    const refused = await warden(['--headless', '-p', 'go', '--root', root], { OPENAI_BASE_URL: 'http://127.0.0.1:9', OPENAI_API_KEY: 'k', WARDEN_HOME: home }, root);
+    const refused = await warden(
+      ['--headless', '-p', 'go', '--root', root],
+      { OPENAI_BASE_URL: 'http://127.0.0.1:9', OPENAI_API_KEY: 'k', WARDEN_HOME: home },
+      root,
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('⟨U+202E⟩');
     expect(refused.stderr.replace(/\n/g, '')).not.toMatch(RAW);
     rmSync(join(root, '.warden'), { recursive: true });
 
-    const script = () => [{ text: `model says ${EVIL}`, toolCalls: [{ name: 'execute_command', args: { command: `echo ${TOKEN} ${EVIL}` } }] }, { text: `done ${EVIL}` }];
+    const script = () => [
+      {
+        text: `model says ${EVIL}`,
+        toolCalls: [{ name: 'execute_command', args: { command: `echo ${TOKEN} ${EVIL}` } }],
+      },
+      { text: `done ${EVIL}` },
+    ];
     const env = (url: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k', WARDEN_HOME: home });
 
     fake = await startFakeOpenAI(script());
@@ -64,7 +83,9 @@ describe('the warden binary prints no raw sequence and logs no secret', () => {
     expect(lines.map((l) => JSON.parse(l)).at(-1)).toMatchObject({ type: 'result', text: `done ${EVIL}` });
 
     const auditDir = join(home, 'audit');
-    const logged = readdirSync(auditDir).map((f) => readFileSync(join(auditDir, f), 'utf8')).join('');
+    const logged = readdirSync(auditDir)
+      .map((f) => readFileSync(join(auditDir, f), 'utf8'))
+      .join('');
     expect(logged).toContain('execute_command');
     expect(logged).not.toContain(TOKEN.slice(0, 12));
 

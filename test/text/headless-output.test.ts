@@ -28,7 +28,13 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
     },
     send: () => {},
     snapshot: () => ({
-      ...initialCoreState({ sessionId: 's', root: '/p', model: { name: 'm', demo: false }, mode: 'manual', sandboxed: true }),
+      ...initialCoreState({
+        sessionId: 's',
+        root: '/p',
+        model: { name: 'm', demo: false },
+        mode: 'manual',
+        sandboxed: true,
+      }),
       mcp: [{ name: `srv${EVIL}`, status: 'failed', tools: 0, error: `crash ${EVIL}` }],
     }),
   };
@@ -45,7 +51,13 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
 
 const EVENTS: CoreEvent[] = [
   { type: 'message_delta', agentId: 'main', text: EVIL },
-  { type: 'tool_finished', agentId: 'main', callId: 'c', tool: `grep${EVIL}`, result: { status: 'blocked', reason: `reason ${EVIL}`, output: EVIL } },
+  {
+    type: 'tool_finished',
+    agentId: 'main',
+    callId: 'c',
+    tool: `grep${EVIL}`,
+    result: { status: 'blocked', reason: `reason ${EVIL}`, output: EVIL },
+  },
   { type: 'error', message: `error ${EVIL}` },
   { type: 'notice', level: 'warn', text: EVIL },
 ];
@@ -54,7 +66,12 @@ describe('headless output', () => {
   it('text mode: the answer, tool failures and errors print with every sequence visible', async () => {
     const out = capture();
     const err = capture();
-    const code = await runHeadless(fakeSession(EVENTS, { status: 'done', text: `answer ${EVIL}` }), 'p', { json: false }, { stdout: out.stream, stderr: err.stream });
+    const code = await runHeadless(
+      fakeSession(EVENTS, { status: 'done', text: `answer ${EVIL}` }),
+      'p',
+      { json: false },
+      { stdout: out.stream, stderr: err.stream },
+    );
     expect(code).toBe(0);
     expect(out.text()).toContain('answer A␛]52;c;UFdORUQ=␇B␛]0;TITLE␛\\C␛[2JD⟨U+009B⟩6nE⟨U+202E⟩F⟨U+2066⟩G');
     expect(err.text()).toContain('reason A␛]52');
@@ -67,7 +84,12 @@ describe('headless output', () => {
   it('a failed turn prints its text on stderr, visible', async () => {
     const out = capture();
     const err = capture();
-    const code = await runHeadless(fakeSession([], { status: 'failed', text: EVIL }), 'p', { json: false }, { stdout: out.stream, stderr: err.stream });
+    const code = await runHeadless(
+      fakeSession([], { status: 'failed', text: EVIL }),
+      'p',
+      { json: false },
+      { stdout: out.stream, stderr: err.stream },
+    );
     expect(code).toBe(1);
     expect(err.text()).toContain('A␛]52');
     expect(err.text().replace(/\n/g, '')).not.toMatch(RAW);
@@ -76,12 +98,21 @@ describe('headless output', () => {
   it('json mode: every line parses to the exact original data and shows no raw control', async () => {
     const out = capture();
     const err = capture();
-    await runHeadless(fakeSession(EVENTS, { status: 'done', text: EVIL }), 'p', { json: true }, { stdout: out.stream, stderr: err.stream });
+    await runHeadless(
+      fakeSession(EVENTS, { status: 'done', text: EVIL }),
+      'p',
+      { json: true },
+      { stdout: out.stream, stderr: err.stream },
+    );
     const lines = out.text().trim().split('\n');
     expect(lines).toHaveLength(EVENTS.length + 1);
     for (const line of lines) expect(line).not.toMatch(RAW);
     expect(lines.slice(0, EVENTS.length).map((l) => JSON.parse(l))).toEqual(EVENTS);
-    expect(JSON.parse(lines[EVENTS.length] ?? '')).toMatchObject({ type: 'result', status: 'done', text: EVIL });
+    expect(JSON.parse(lines[EVENTS.length] ?? '')).toMatchObject({
+      type: 'result',
+      status: 'done',
+      text: EVIL,
+    });
   });
 });
 

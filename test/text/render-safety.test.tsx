@@ -24,7 +24,8 @@ const EVIL = [
  * What must never appear in a frame: the attack sequences raw. The app's own output is fine: its
  * colours, its screen clears and the bell it rings for a new approval (a lone BEL).
  */
-const RAW = /\u001b\]|\u001bP|\u001b\[7;7H|\u001b\[\?1049h|[\u0080-\u009f\u200b\u202a-\u202e\u2066-\u2069]|[^\n]\u0007/;
+const RAW =
+  /\u001b\]|\u001bP|\u001b\[7;7H|\u001b\[\?1049h|[\u0080-\u009f\u200b\u202a-\u202e\u2066-\u2069]|[^\n]\u0007/;
 
 function evilState(overrides: Partial<CoreState> = {}): Partial<CoreState> {
   const transcript: TranscriptEntry[] = [
@@ -36,7 +37,15 @@ function evilState(overrides: Partial<CoreState> = {}): Partial<CoreState> {
       streaming: false,
       text: `# Title ${EVIL}\n\n- item ${EVIL}\n- **bold ${EVIL}** and \`code ${EVIL}\`\n\n> quote ${EVIL}\n\n\`\`\`sh\nrun ${EVIL}\n\`\`\`\n\nparagraph ${EVIL}`,
     },
-    { kind: 'tool', id: 't1', agentId: 'main', tool: `read_file`, summary: `src/${EVIL}.ts`, status: 'executed', result: `out ${EVIL}` },
+    {
+      kind: 'tool',
+      id: 't1',
+      agentId: 'main',
+      tool: `read_file`,
+      summary: `src/${EVIL}.ts`,
+      status: 'executed',
+      result: `out ${EVIL}`,
+    },
     { kind: 'notice', id: 'n1', level: 'warn', text: `notice ${EVIL}` },
     { kind: 'tool', id: 't2', agentId: 'main', tool: `mcp__srv__${EVIL}`, summary: EVIL, status: 'running' },
     { kind: 'assistant', id: 'a2', agentId: 'main', streaming: true, text: `streaming ${EVIL}` },
@@ -49,18 +58,34 @@ function evilState(overrides: Partial<CoreState> = {}): Partial<CoreState> {
     mcp: [{ name: `srv${EVIL}`, status: 'failed', tools: 2, error: `crashed ${EVIL}` }],
     agents: [
       { id: 'main', name: 'main', taskId: 't', task: 'lead', status: 'running' },
-      { id: 'sub', name: `scout${EVIL}`, parentId: 'main', taskId: 't', task: `look ${EVIL}`, status: 'running' },
+      {
+        id: 'sub',
+        name: `scout${EVIL}`,
+        parentId: 'main',
+        taskId: 't',
+        task: `look ${EVIL}`,
+        status: 'running',
+      },
     ],
-    recentAudit: [makeAuditRecord({ tool: `tool${EVIL}`, args: { command: `echo ${EVIL}` }, reason: `because ${EVIL}`, result: `res ${EVIL}` })],
+    recentAudit: [
+      makeAuditRecord({
+        tool: `tool${EVIL}`,
+        args: { command: `echo ${EVIL}` },
+        reason: `because ${EVIL}`,
+        result: `res ${EVIL}`,
+      }),
+    ],
     ...overrides,
   };
 }
 
 function expectSafe(frames: string[]): void {
   const bad = frames.find((f) => RAW.test(f));
-  expect(bad === undefined ? 'no raw sequence' : JSON.stringify(bad.slice(Math.max(0, (bad.search(RAW) ?? 0) - 40), (bad.search(RAW) ?? 0) + 40))).toBe(
-    'no raw sequence',
-  );
+  expect(
+    bad === undefined
+      ? 'no raw sequence'
+      : JSON.stringify(bad.slice(Math.max(0, (bad.search(RAW) ?? 0) - 40), (bad.search(RAW) ?? 0) + 40)),
+  ).toBe('no raw sequence');
 }
 
 afterEach(() => {
@@ -69,7 +94,20 @@ afterEach(() => {
 
 describe('untrusted text in rendered components', () => {
   it('control: a component rendered without the safe client prints the sequence raw (so these tests can fail)', () => {
-    const { lastFrame } = render(<ToolCard entry={{ kind: 'tool', id: 't', agentId: 'main', tool: 'x', summary: 'y', status: 'executed', result: EVIL }} width={200} />);
+    const { lastFrame } = render(
+      <ToolCard
+        entry={{
+          kind: 'tool',
+          id: 't',
+          agentId: 'main',
+          tool: 'x',
+          summary: 'y',
+          status: 'executed',
+          result: EVIL,
+        }}
+        width={200}
+      />,
+    );
     expect(lastFrame()).toMatch(RAW);
   });
 
@@ -83,7 +121,20 @@ describe('untrusted text in rendered components', () => {
     expect(frame).toContain('␛]0;TITLE-PWNED');
     core.emit({ type: 'notice', level: 'error', text: `event ${EVIL}` });
     await waitForFrame(lastFrame, 'event A␛]52');
-    core.update({ transcript: [...(core.state.transcript ?? []), { kind: 'tool', id: 't3', agentId: 'sub', tool: 'grep', summary: 'x', status: 'executed', result: `late ${EVIL}` }] });
+    core.update({
+      transcript: [
+        ...(core.state.transcript ?? []),
+        {
+          kind: 'tool',
+          id: 't3',
+          agentId: 'sub',
+          tool: 'grep',
+          summary: 'x',
+          status: 'executed',
+          result: `late ${EVIL}`,
+        },
+      ],
+    });
     await waitForFrame(lastFrame, 'late A␛]52');
     expectSafe(frames);
   });
@@ -97,14 +148,32 @@ describe('untrusted text in rendered components', () => {
         why: `why ${EVIL}`,
         explanation: `explain ${EVIL}`,
         args: { command },
-        preview: { kind: 'command', command, cwd: `/p${EVIL}`, timeoutMs: 1000, sandboxed: true, parts: [command], notes: [`note ${EVIL}`] },
+        preview: {
+          kind: 'command',
+          command,
+          cwd: `/p${EVIL}`,
+          timeoutMs: 1000,
+          sandboxed: true,
+          parts: [command],
+          notes: [`note ${EVIL}`],
+        },
       }),
     ];
     const core = new FakeCore(evilState({ pending: requests }));
     const { lastFrame, frames } = await renderApp(core, { columns: 200, rows: 60, realDrawer: true });
     const frame = await waitForFrame(lastFrame, '␛[31mred');
     expect(frame).toContain('A␛]52;c;UFdORUQ=␇');
-    const diff = makeRequest({ id: 'r2', agentName: `agent${EVIL}`, preview: { kind: 'diff', path: `src/${EVIL}.ts`, before: `old ${EVIL}\n`, after: `new ${EVIL}\n`, isNew: false } });
+    const diff = makeRequest({
+      id: 'r2',
+      agentName: `agent${EVIL}`,
+      preview: {
+        kind: 'diff',
+        path: `src/${EVIL}.ts`,
+        before: `old ${EVIL}\n`,
+        after: `new ${EVIL}\n`,
+        isNew: false,
+      },
+    });
     core.update({ pending: [diff] });
     await waitForFrame(lastFrame, 'new A␛]52');
     core.emit({ type: 'approval_requested', request: diff });
@@ -115,8 +184,17 @@ describe('untrusted text in rendered components', () => {
     const core = new FakeCore(evilState({ busy: false, transcript: [] }));
     core.onCommand = (cmd, c) => {
       if (cmd.type === 'query_audit') {
-        const records = [makeAuditRecord({ tool: `tool${EVIL}`, args: { [`key${EVIL}`]: `value ${EVIL}` }, reason: `reason ${EVIL}`, result: `result ${EVIL}` })];
-        queueMicrotask(() => c.emit({ type: 'audit_result', queryId: cmd.queryId, records, stats: makeStats({ total: 1 }) }));
+        const records = [
+          makeAuditRecord({
+            tool: `tool${EVIL}`,
+            args: { [`key${EVIL}`]: `value ${EVIL}` },
+            reason: `reason ${EVIL}`,
+            result: `result ${EVIL}`,
+          }),
+        ];
+        queueMicrotask(() =>
+          c.emit({ type: 'audit_result', queryId: cmd.queryId, records, stats: makeStats({ total: 1 }) }),
+        );
       }
     };
     const { lastFrame, frames, stdin } = await renderApp(core, { columns: 200, rows: 50 });

@@ -4,7 +4,8 @@ import { sanitizeDeep } from '../../src/text/sanitize-deep';
 import { BENIGN_TEXT, SEQUENCE_CASES } from './sequences';
 
 /** Anything that can drive a terminal or hide text; none may survive sanitising. */
-export const RAW_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]|\udb40[\udc00-\udc7f]/;
+export const RAW_UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]|\udb40[\udc00-\udc7f]/;
 
 describe('sanitizeText (display)', () => {
   it.each(SEQUENCE_CASES)('$name', ({ input, shown }) => {

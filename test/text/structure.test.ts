@@ -23,7 +23,8 @@ describe('where the UI gets its text', () => {
       const source = readFileSync(file, 'utf8');
       for (const match of source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'((?:\.\.\/)+src\/[^']+)';/gm)) {
         const typeOnly = match[1] !== undefined || /^import\s+\{\s*(?:type\s+\w+\s*,?\s*)+\}/.test(match[0]);
-        if (!typeOnly && !/\/src\/text\//.test(match[2] ?? '')) offending.push(`${relative(repo, file)}: ${match[0]}`);
+        if (!typeOnly && !/\/src\/text\//.test(match[2] ?? ''))
+          offending.push(`${relative(repo, file)}: ${match[0]}`);
       }
     }
     expect(offending).toEqual([]);

@@ -29,8 +29,13 @@ describe.runIf(bwrap !== undefined)('commands do not see the resolved WARDEN_HOM
     const saved = process.env.WARDEN_HOME;
     delete process.env.WARDEN_HOME;
     try {
-      const tool = (passHome ? createCoreTools(home as string) : createCoreTools()).find((x) => x.name === 'execute_command') as AnyTool;
-      const result = await tool.execute({ command: `cat ${join(home as string, 'audit', 'audit.jsonl')} 2>/dev/null; true` }, t.ctx);
+      const tool = (passHome ? createCoreTools(home as string) : createCoreTools()).find(
+        (x) => x.name === 'execute_command',
+      ) as AnyTool;
+      const result = await tool.execute(
+        { command: `cat ${join(home as string, 'audit', 'audit.jsonl')} 2>/dev/null; true` },
+        t.ctx,
+      );
       const out = result.ok ? result.output : result.error;
       if (expected) expect(out).toContain(expected);
       else expect(out).not.toContain('secret-audit-line');

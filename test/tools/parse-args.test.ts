@@ -10,7 +10,10 @@ const readFile = createReadFileTool();
 describe('parseToolArgs', () => {
   it('accepts an object or JSON text', () => {
     expect(parseToolArgs(readFile, { path: 'a.ts' })).toEqual({ ok: true, args: { path: 'a.ts' } });
-    expect(parseToolArgs(readFile, '{"path":"a.ts","offset":3}')).toEqual({ ok: true, args: { path: 'a.ts', offset: 3 } });
+    expect(parseToolArgs(readFile, '{"path":"a.ts","offset":3}')).toEqual({
+      ok: true,
+      args: { path: 'a.ts', offset: 3 },
+    });
   });
 
   it.each([
@@ -50,7 +53,15 @@ describe('tool schemas', () => {
   const tools = createCoreTools();
 
   it('lists the seven core tools with unique snake_case names', () => {
-    expect(tools.map((t) => t.name)).toEqual(['read_file', 'list_dir', 'glob_files', 'grep_code', 'write_file', 'execute_command', 'create_project']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'read_file',
+      'list_dir',
+      'glob_files',
+      'grep_code',
+      'write_file',
+      'execute_command',
+      'create_project',
+    ]);
   });
 
   it('export to JSON Schema with lean descriptions that name the other tool to use', () => {
@@ -58,6 +69,8 @@ describe('tool schemas', () => {
       expect(spec?.parameters.type, tool.name).toBe('object');
       expect(tool.description.length, tool.name).toBeLessThanOrEqual(300);
     }
-    expect(tools.find((t) => t.name === 'execute_command')?.description).toMatch(/Not for reading files \(read_file\)/);
+    expect(tools.find((t) => t.name === 'execute_command')?.description).toMatch(
+      /Not for reading files \(read_file\)/,
+    );
   });
 });

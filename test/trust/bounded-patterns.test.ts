@@ -26,7 +26,8 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const writeTool = createCoreTools().find((t) => t.name === 'write_file');
-const policyOf = (rules: unknown[]) => writeFileSync(join(root, '.warden', 'policy.json'), JSON.stringify({ rules }));
+const policyOf = (rules: unknown[]) =>
+  writeFileSync(join(root, '.warden', 'policy.json'), JSON.stringify({ rules }));
 const timed = <T>(run: () => T): { value: T; ms: number } => {
   const started = performance.now();
   const value = run();
@@ -35,14 +36,28 @@ const timed = <T>(run: () => T): { value: T; ms: number } => {
 
 describe('regular expressions from policy files run in linear time', () => {
   it('`^(a+)+$` against 40 characters through the real loader and policy: milliseconds, and still decides', async () => {
-    policyOf([{ id: 'no-as', tool: 'write_file', when: { regex: { content: '^(a+)+$' } }, decision: 'deny' }]);
+    policyOf([
+      { id: 'no-as', tool: 'write_file', when: { regex: { content: '^(a+)+$' } }, decision: 'deny' },
+    ]);
     const loaded = await loadPolicyRules(home, root);
     if (!loaded.ok || !writeTool) throw new Error('setup');
-    const deps = { fence: new PathFence(root), commands: failClosedCommandGuard('test'), sandbox: { kind: 'none' as const, reason: 'test' } };
-    const evil = timed(() => resolvePolicy(gatherFacts(writeTool, { path: 'a.txt', content: `${'a'.repeat(40)}!` }, deps), { rules: loaded.rules, mode: 'manual' }));
+    const deps = {
+      fence: new PathFence(root),
+      commands: failClosedCommandGuard('test'),
+      sandbox: { kind: 'none' as const, reason: 'test' },
+    };
+    const evil = timed(() =>
+      resolvePolicy(gatherFacts(writeTool, { path: 'a.txt', content: `${'a'.repeat(40)}!` }, deps), {
+        rules: loaded.rules,
+        mode: 'manual',
+      }),
+    );
     expect(evil.ms).toBeLessThan(250);
     expect(evil.value.decision).toBe('ask');
-    const hit = resolvePolicy(gatherFacts(writeTool, { path: 'a.txt', content: 'a'.repeat(40) }, deps), { rules: loaded.rules, mode: 'manual' });
+    const hit = resolvePolicy(gatherFacts(writeTool, { path: 'a.txt', content: 'a'.repeat(40) }, deps), {
+      rules: loaded.rules,
+      mode: 'manual',
+    });
     expect(hit).toMatchObject({ decision: 'deny', rule: { id: 'no-as' } });
   });
 
@@ -56,14 +71,22 @@ describe('regular expressions from policy files run in linear time', () => {
     ['a back-reference', '(a)\\1'],
     ['a look-ahead', '^(?=admin)'],
     ['a look-behind', '(?<!x)y'],
-  ])('%s has no linear form: refused at load, naming the file, the rule and the field', async (_label, pattern) => {
-    policyOf([{ tool: 'read_file', decision: 'deny' }, { id: 'evil', tool: 'web_fetch', decision: 'deny', when: { regex: { url: pattern } } }]);
-    const loaded = await loadPolicyRules(home, root);
-    expect(loaded.ok).toBe(false);
-    if (loaded.ok) return;
-    expect(loaded.error).toContain(join(root, '.warden', 'policy.json'));
-    expect(loaded.error).toMatch(/rules\.1\.when\.regex\.url \(rule evil\): not a valid regular expression/);
-  });
+  ])(
+    '%s has no linear form: refused at load, naming the file, the rule and the field',
+    async (_label, pattern) => {
+      policyOf([
+        { tool: 'read_file', decision: 'deny' },
+        { id: 'evil', tool: 'web_fetch', decision: 'deny', when: { regex: { url: pattern } } },
+      ]);
+      const loaded = await loadPolicyRules(home, root);
+      expect(loaded.ok).toBe(false);
+      if (loaded.ok) return;
+      expect(loaded.error).toContain(join(root, '.warden', 'policy.json'));
+      expect(loaded.error).toMatch(
+        /rules\.1\.when\.regex\.url \(rule evil\): not a valid regular expression/,
+      );
+    },
+  );
 });
 
 describe('globs from policy and config files run in linear time', () => {
@@ -73,13 +96,25 @@ describe('globs from policy and config files run in linear time', () => {
     policyOf([{ tool: 'write_file', when: { path: '**/*a*a*a*a*a*a*b' }, decision: 'deny' }]);
     const loaded = await loadPolicyRules(home, root);
     if (!loaded.ok || !writeTool) throw new Error(loaded.ok ? 'no tool' : loaded.error);
-    const deps = { fence: new PathFence(root), commands: failClosedCommandGuard('test'), sandbox: { kind: 'none' as const, reason: 'test' } };
+    const deps = {
+      fence: new PathFence(root),
+      commands: failClosedCommandGuard('test'),
+      sandbox: { kind: 'none' as const, reason: 'test' },
+    };
     // One long segment (a file name may be 255 bytes): picomatch needs about n^6 steps here.
     const path = `${'d/'.repeat(20)}${'a'.repeat(250)}`;
-    const run = timed(() => resolvePolicy(gatherFacts(writeTool, { path, content: 'x' }, deps), { rules: loaded.rules, mode: 'manual' }));
+    const run = timed(() =>
+      resolvePolicy(gatherFacts(writeTool, { path, content: 'x' }, deps), {
+        rules: loaded.rules,
+        mode: 'manual',
+      }),
+    );
     expect(run.ms).toBeLessThan(250);
     expect(run.value).toMatchObject({ decision: 'ask', rule: { source: 'builtin' } });
-    const hit = resolvePolicy(gatherFacts(writeTool, { path: 'd/aaaaaab', content: 'x' }, deps), { rules: loaded.rules, mode: 'manual' });
+    const hit = resolvePolicy(gatherFacts(writeTool, { path: 'd/aaaaaab', content: 'x' }, deps), {
+      rules: loaded.rules,
+      mode: 'manual',
+    });
     expect(hit).toMatchObject({ decision: 'deny', rule: { source: 'project' } });
   });
 
@@ -99,13 +134,81 @@ describe('globs from policy and config files run in linear time', () => {
   ])('%s in a rule is refused at load with the file and the rule named', async (_label, glob, why) => {
     policyOf([{ id: 'g', tool: 'write_file', when: { path: glob }, decision: 'deny' }]);
     const loaded = await loadPolicyRules(home, root);
-    expect(loaded).toMatchObject({ ok: false, error: expect.stringMatching(/policy\.json: rules\.0\.when\.path \(rule g\): /) });
+    expect(loaded).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/policy\.json: rules\.0\.when\.path \(rule g\): /),
+    });
     expect(!loaded.ok && loaded.error).toMatch(why);
   });
 
   // The bounded matcher keeps picomatch's meaning (dot files included) for the syntax policy files use.
-  const globs = ['*', '**', 'src/**', '**/x', 'a/**/b', 'mcp__*', 'mcp__github__*', '*.ts', 'src/*', '{a,b}/*', '[ab]', 'a?c', '**/.env*', 'file.{js,ts}', '{a,b,{c,d}}', 'a{,.min}.js', '[a-c]x', 'src/**/*.ts', '**/*.ts', '.github/workflows/**', '**/*.{pem,key}', 'docs/[0-9]*.md', 'a.b', 'foo(bar)', 'a+b', '**/.git/**'];
-  const inputs = ['.', 'a', 'b', 'd', 'x', 'a/x', 'a/b', 'a/x/y/b', 'src', 'src/a.ts', 'src/a/b.ts', 'mcp__', 'mcp__github__list', 'mcp__a/b', '.ts', 'a.ts', 'b/x', 'abc', 'a/c', 'x/.env.local', '.env', 'file.ts', 'a.js', 'a.min.js', 'bx', '.github/workflows/ci.yml', 'k.pem', 'd/k.key', 'docs/1a.md', 'docs/a.md', 'a.b', 'axb', 'foo(bar)', 'a+b', '.git', 'x/.git/config', 'src/.hidden'];
+  const globs = [
+    '*',
+    '**',
+    'src/**',
+    '**/x',
+    'a/**/b',
+    'mcp__*',
+    'mcp__github__*',
+    '*.ts',
+    'src/*',
+    '{a,b}/*',
+    '[ab]',
+    'a?c',
+    '**/.env*',
+    'file.{js,ts}',
+    '{a,b,{c,d}}',
+    'a{,.min}.js',
+    '[a-c]x',
+    'src/**/*.ts',
+    '**/*.ts',
+    '.github/workflows/**',
+    '**/*.{pem,key}',
+    'docs/[0-9]*.md',
+    'a.b',
+    'foo(bar)',
+    'a+b',
+    '**/.git/**',
+  ];
+  const inputs = [
+    '.',
+    'a',
+    'b',
+    'd',
+    'x',
+    'a/x',
+    'a/b',
+    'a/x/y/b',
+    'src',
+    'src/a.ts',
+    'src/a/b.ts',
+    'mcp__',
+    'mcp__github__list',
+    'mcp__a/b',
+    '.ts',
+    'a.ts',
+    'b/x',
+    'abc',
+    'a/c',
+    'x/.env.local',
+    '.env',
+    'file.ts',
+    'a.js',
+    'a.min.js',
+    'bx',
+    '.github/workflows/ci.yml',
+    'k.pem',
+    'd/k.key',
+    'docs/1a.md',
+    'docs/a.md',
+    'a.b',
+    'axb',
+    'foo(bar)',
+    'a+b',
+    '.git',
+    'x/.git/config',
+    'src/.hidden',
+  ];
   it.each(globs)('%s matches what picomatch matches', (glob) => {
     const mine = compileBoundedGlob(glob);
     if (!mine.ok) throw new Error(mine.error);

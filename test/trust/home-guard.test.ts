@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,13 +36,15 @@ describe('HomeGuard', () => {
     put(name, before);
     const guard = new HomeGuard(home);
     put(name, after);
-    expect(guard.restoreChanged()).toEqual([{ file: name, savedAs: expect.stringContaining(`${name}.rejected-`), restored: true }]);
+    expect(guard.restoreChanged()).toEqual([
+      { file: name, savedAs: expect.stringContaining(`${name}.rejected-`), restored: true },
+    ]);
     expect(read(name)).toBe(before);
     expect(readFileSync(join(home, aside(name)[0] as string), 'utf8')).toBe(after);
     expect(guard.restoreChanged()).toEqual([]);
   });
 
-  it('a forged trust record for a stranger\'s project is removed (there was none)', () => {
+  it("a forged trust record for a stranger's project is removed (there was none)", () => {
     const guard = new HomeGuard(home);
     recordTrust(home, '/evil/project', 'b'.repeat(64));
     expect(guard.restoreChanged()).toMatchObject([{ file: 'trust.json', restored: true }]);

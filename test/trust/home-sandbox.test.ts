@@ -8,7 +8,9 @@ import { bwrapArgs, findOnPath, findSecretMasks } from '../../src/tools/exec/san
 // Verifies the sandbox engineer's masks from the trust side: a command cannot rewrite warden's own
 // settings, whether WARDEN_HOME is outside the project (read-only root) or inside it (masked).
 const bwrap = findOnPath('bwrap');
-const works = bwrap !== undefined && spawnSync(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true']).status === 0;
+const works =
+  bwrap !== undefined &&
+  spawnSync(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', 'true']).status === 0;
 
 let base: string;
 beforeEach(() => {
@@ -18,7 +20,10 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 function runIn(root: string, home: string, script: string): void {
   const args = bwrapArgs(root, root, findSecretMasks(undefined, home));
-  spawnSync(bwrap as string, [...args, 'sh', '-c', script], { env: { PATH: process.env.PATH ?? '', WH: home }, timeout: 10_000 });
+  spawnSync(bwrap as string, [...args, 'sh', '-c', script], {
+    env: { PATH: process.env.PATH ?? '', WH: home },
+    timeout: 10_000,
+  });
 }
 
 describe.runIf(works)("commands in the sandbox cannot rewrite warden's own settings", () => {
@@ -31,7 +36,11 @@ describe.runIf(works)("commands in the sandbox cannot rewrite warden's own setti
     mkdirSync(root, { recursive: true });
     const policy = '{"rules":[]}';
     writeFileSync(join(home, 'policy.json'), policy);
-    runIn(root, home, 'echo \'{"rules":[{"tool":"*","decision":"allow"}]}\' > "$WH/policy.json"; echo x > "$WH/trust.json"; echo y > "$WH/config.json"');
+    runIn(
+      root,
+      home,
+      'echo \'{"rules":[{"tool":"*","decision":"allow"}]}\' > "$WH/policy.json"; echo x > "$WH/trust.json"; echo y > "$WH/config.json"',
+    );
     expect(readFileSync(join(home, 'policy.json'), 'utf8')).toBe(policy);
     expect(execFileSync('ls', ['-A', home]).toString().trim()).toBe('policy.json');
   });

@@ -29,7 +29,9 @@ describe('readAgentsMd: through the fence, a regular file only, 64 KB', () => {
     const text = readAgentsMd(root, (reason) => skipped.push(reason));
     expect(text).toBeUndefined();
     expect(skipped.join()).toMatch(/outside the project/);
-    expect(systemPrompt({ root, mode: 'manual', ...(text ? { agentsMd: text } : {}) })).not.toContain('SECRET');
+    expect(systemPrompt({ root, mode: 'manual', ...(text ? { agentsMd: text } : {}) })).not.toContain(
+      'SECRET',
+    );
   });
 
   it('a symlink inside the project to a regular file is read', () => {
@@ -76,7 +78,10 @@ describe('readRegularFile / readProjectFile', () => {
   it('with noFollow, a symlink as the last name is refused even when it points inside', () => {
     writeFileSync(join(root, 'real'), 'x');
     symlinkSync(join(root, 'real'), join(root, 'link'));
-    expect(readRegularFile(join(root, 'link'), 10, { noFollow: true })).toMatchObject({ kind: 'refused', reason: /symbolic link/ });
+    expect(readRegularFile(join(root, 'link'), 10, { noFollow: true })).toMatchObject({
+      kind: 'refused',
+      reason: /symbolic link/,
+    });
     expect(readRegularFile(join(root, 'link'), 10)).toMatchObject({ kind: 'ok', text: 'x' });
   });
 

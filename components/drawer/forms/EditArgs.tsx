@@ -16,7 +16,12 @@ import { editorFromText, editorKey, editorText, parseArgs } from './args-editor-
  * that every key reads and writes, so a burst of keys (an edit then Ctrl+S, with no render
  * between) saves the latest text; state only mirrors it.
  */
-export function EditArgs(props: { request: ApprovalRequest; width: number; height: number; isActive: boolean }) {
+export function EditArgs(props: {
+  request: ApprovalRequest;
+  width: number;
+  height: number;
+  isActive: boolean;
+}) {
   const { dispatch, gate } = useDrawer();
   const [error, setError] = useState<string | undefined>();
   const theme = useTheme();
@@ -29,7 +34,9 @@ export function EditArgs(props: { request: ApprovalRequest; width: number; heigh
       if (action === 'cancel') return dispatch({ type: 'back' });
       if (action === 'save') {
         const parsed = parseArgs(editorText(latest.current));
-        return parsed.ok ? dispatch({ type: 'decide', decision: { kind: 'edit', args: parsed.value } }) : setError(parsed.error);
+        return parsed.ok
+          ? dispatch({ type: 'decide', decision: { kind: 'edit', args: parsed.value } })
+          : setError(parsed.error);
       }
       latest.current = editorKey(latest.current, input, key);
       setEditor(latest.current);
@@ -37,7 +44,8 @@ export function EditArgs(props: { request: ApprovalRequest; width: number; heigh
     { isActive: props.isActive, gate },
   );
   // File writes can open $EDITOR on the proposed content instead.
-  const external = externalEditField(props.request) !== undefined ? ' · Esc then E: $EDITOR on the content' : '';
+  const external =
+    externalEditField(props.request) !== undefined ? ' · Esc then E: $EDITOR on the content' : '';
   const rows = Math.max(1, props.height - 2);
   const start = Math.max(0, Math.min(editor.row - Math.floor(rows / 2), editor.lines.length - rows));
   const gutter = String(editor.lines.length).length;

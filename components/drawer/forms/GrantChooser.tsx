@@ -25,7 +25,12 @@ const HINT = footerLine(Object.values(GRANT_KEYS));
  * (Not ink-select-input: its handler reads the last render's row, so ↓ then Enter in one read would
  * grant the row above, and it cannot ask the drawer's grace gate.)
  */
-export function GrantChooser(props: { options: GrantScope[]; width: number; height: number; isActive: boolean }) {
+export function GrantChooser(props: {
+  options: GrantScope[];
+  width: number;
+  height: number;
+  isActive: boolean;
+}) {
   const { options, width } = props;
   const { dispatch, gate } = useDrawer();
   const theme = useTheme();
@@ -41,7 +46,11 @@ export function GrantChooser(props: { options: GrantScope[]; width: number; heig
       if (action === 'more') return setMinutesAt((m) => Math.min(GRANT_MINUTES.length - 1, m + 1));
       if (action === 'less') return setMinutesAt((m) => Math.max(0, m - 1));
       const chosen = options[index];
-      if (action === 'grant' && chosen) dispatch({ type: 'decide', decision: { kind: 'approve_all', scope: scopeWithMinutes(chosen, minutes) } });
+      if (action === 'grant' && chosen)
+        dispatch({
+          type: 'decide',
+          decision: { kind: 'approve_all', scope: scopeWithMinutes(chosen, minutes) },
+        });
     },
     { isActive: props.isActive, gate },
   );

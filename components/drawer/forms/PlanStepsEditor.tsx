@@ -25,9 +25,17 @@ export function cleanSteps(steps: string[]): string[] {
  * from anywhere, Esc cancels. The steps live in a ref every key reads and writes, so a burst of
  * keys (text then Ctrl+S) acts on the latest text, not the last render's.
  */
-export function PlanStepsEditor(props: { steps: string[]; width: number; height: number; isActive: boolean }) {
+export function PlanStepsEditor(props: {
+  steps: string[];
+  width: number;
+  height: number;
+  isActive: boolean;
+}) {
   const { dispatch, gate } = useDrawer();
-  const [state, setState] = useState<EditorState>(() => ({ steps: props.steps.length ? props.steps : [''], focus: 0 }));
+  const [state, setState] = useState<EditorState>(() => ({
+    steps: props.steps.length ? props.steps : [''],
+    focus: 0,
+  }));
   // Seeded with the first state only; from then on every key writes it before the render shows it.
   const latest = useRef(state);
   const [error, setError] = useState<string | undefined>();
@@ -59,7 +67,8 @@ export function PlanStepsEditor(props: { steps: string[]; width: number; height:
     if (action === 'save') return save();
     if (action === 'up') return update({ steps, focus: Math.max(0, focus - 1) });
     if (action === 'down') return update({ steps, focus: Math.min(steps.length - 1, focus + 1) });
-    if (action === 'add') update({ steps: [...steps.slice(0, focus + 1), '', ...steps.slice(focus + 1)], focus: focus + 1 });
+    if (action === 'add')
+      update({ steps: [...steps.slice(0, focus + 1), '', ...steps.slice(focus + 1)], focus: focus + 1 });
   };
   const rows = Math.max(1, props.height - 2);
   const start = Math.max(0, Math.min(state.focus - Math.floor(rows / 2), state.steps.length - rows));

@@ -20,7 +20,9 @@ export function RejectReason(props: {
       <Text color={theme.error} bold>
         Reject {props.subject ?? 'this call'}
       </Text>
-      <Text dimColor>Why? The model reads this and should change its plan. {footerLine(Object.values(REJECT_KEYS))}</Text>
+      <Text dimColor>
+        Why? The model reads this and should change its plan. {footerLine(Object.values(REJECT_KEYS))}
+      </Text>
       {/* One Text: a long reason wraps under the label instead of squeezing it. */}
       <Text>
         reason ›{' '}
@@ -29,7 +31,10 @@ export function RejectReason(props: {
           onChange={setReason}
           onSubmit={(value) => {
             const text = value.trim();
-            dispatch({ type: 'decide', decision: text ? { kind: 'reject', reason: text } : { kind: 'reject' } });
+            dispatch({
+              type: 'decide',
+              decision: text ? { kind: 'reject', reason: text } : { kind: 'reject' },
+            });
           }}
           isActive={props.isActive}
           onKey={(input, key) => {

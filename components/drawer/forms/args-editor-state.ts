@@ -33,7 +33,10 @@ function insert(state: ArgsEditorState, text: string): ArgsEditorState {
 export function editorKey(state: ArgsEditorState, input: string, key: Key): ArgsEditorState {
   const { lines, row, col } = state;
   const lineLen = (r: number) => (lines[r] ?? '').length;
-  if (key.upArrow) return row === 0 ? { ...state, col: 0 } : { ...state, row: row - 1, col: Math.min(col, lineLen(row - 1)) };
+  if (key.upArrow)
+    return row === 0
+      ? { ...state, col: 0 }
+      : { ...state, row: row - 1, col: Math.min(col, lineLen(row - 1)) };
   if (key.downArrow) {
     if (row >= lines.length - 1) return { ...state, col: lineLen(row) };
     return { ...state, row: row + 1, col: Math.min(col, lineLen(row + 1)) };
@@ -59,7 +62,11 @@ export function editorKey(state: ArgsEditorState, input: string, key: Key): Args
     }
     if (row === 0) return state;
     const prevLen = lineLen(row - 1);
-    const next = [...lines.slice(0, row - 1), (lines[row - 1] ?? '') + (lines[row] ?? ''), ...lines.slice(row + 1)];
+    const next = [
+      ...lines.slice(0, row - 1),
+      (lines[row - 1] ?? '') + (lines[row] ?? ''),
+      ...lines.slice(row + 1),
+    ];
     return { lines: next, row: row - 1, col: prevLen };
   }
   if (key.ctrl || key.meta || key.escape || key.pageUp || key.pageDown || input === '') return state;

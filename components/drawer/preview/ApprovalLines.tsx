@@ -15,7 +15,12 @@ function tones(theme: Theme): Record<LineTone, { color?: string; bold?: boolean;
 }
 
 /** A scrolled window of prepared lines plus the count of lines outside it. */
-export function ApprovalLines(props: { lines: PreviewLine[]; offset: number; height: number; width: number }) {
+export function ApprovalLines(props: {
+  lines: PreviewLine[];
+  offset: number;
+  height: number;
+  width: number;
+}) {
   const styles = tones(useTheme());
   const rows = Math.max(1, props.height - 1);
   const start = Math.max(0, Math.min(props.offset, props.lines.length - rows));

@@ -21,16 +21,38 @@ export function ApprovalPreview(props: {
   const p = request.preview;
   const offset = preview.offset;
   if (p.kind === 'diff' && preview.model) {
-    return <DiffView path={p.path} model={preview.model} layout={preview.layout} offset={offset} width={width} height={height} />;
+    return (
+      <DiffView
+        path={p.path}
+        model={preview.model}
+        layout={preview.layout}
+        offset={offset}
+        width={width}
+        height={height}
+      />
+    );
   }
   if (p.kind === 'command') {
-    return <CommandPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
+    return (
+      <CommandPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />
+    );
   }
   if (p.kind === 'plan') {
-    return <PlanPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
+    return (
+      <PlanPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />
+    );
   }
   if (p.kind === 'question') {
-    return <QuestionForm preview={p} option={props.card.option} typing={props.card.typing} width={width} height={height} isActive={props.isActive} />;
+    return (
+      <QuestionForm
+        preview={p}
+        option={props.card.option}
+        typing={props.card.typing}
+        width={width}
+        height={height}
+        isActive={props.isActive}
+      />
+    );
   }
   return <ApprovalLines lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
 }

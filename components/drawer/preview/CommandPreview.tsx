@@ -18,7 +18,9 @@ export function CommandPreview(props: {
   const { preview } = props;
   const theme = useTheme();
   // Only a sandboxed run has read-only protected paths to lift; unsandboxed, everything is writable anyway.
-  const lifted = preview.sandboxed ? (preview.writes ?? []).filter((w) => w.protected).map((w) => w.path) : [];
+  const lifted = preview.sandboxed
+    ? (preview.writes ?? []).filter((w) => w.protected).map((w) => w.path)
+    : [];
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       {preview.sandboxed ? (
@@ -32,10 +34,18 @@ export function CommandPreview(props: {
           <Text color={theme.error} bold inverse>
             {' NOT sandboxed '}
           </Text>
-          <Text color={theme.error}> nothing is protected during this run: network, .git, package.json, every file you can write</Text>
+          <Text color={theme.error}>
+            {' '}
+            nothing is protected during this run: network, .git, package.json, every file you can write
+          </Text>
         </Text>
       )}
-      <ApprovalLines lines={props.lines} offset={props.offset} width={props.width} height={props.height - 1} />
+      <ApprovalLines
+        lines={props.lines}
+        offset={props.offset}
+        width={props.width}
+        height={props.height - 1}
+      />
     </Box>
   );
 }

@@ -6,7 +6,11 @@ import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';
 
 /** The plan card's own keys line, from the keymap. */
-const PLAN_HINT = footerLine([CARD_KEYS.approve, { ...CARD_KEYS.edit, ...CARD_KEYS.edit.byKind.plan }, CARD_KEYS.reject]);
+const PLAN_HINT = footerLine([
+  CARD_KEYS.approve,
+  { ...CARD_KEYS.edit, ...CARD_KEYS.edit.byKind.plan },
+  CARD_KEYS.reject,
+]);
 
 /** propose_plan: the title and numbered steps. The drawer's keys approve, edit (the step editor) and reject. */
 export function PlanPreview(props: {
@@ -22,7 +26,12 @@ export function PlanPreview(props: {
         <Text bold>Plan: {displayLine(props.preview.title || '(untitled)')}</Text>
         <Text dimColor> · {PLAN_HINT}</Text>
       </Text>
-      <ApprovalLines lines={props.lines} offset={props.offset} width={props.width} height={props.height - 1} />
+      <ApprovalLines
+        lines={props.lines}
+        offset={props.offset}
+        width={props.width}
+        height={props.height - 1}
+      />
     </Box>
   );
 }

@@ -64,10 +64,14 @@ export function QuestionForm(props: {
           />
         </Text>
       ) : (
-        <Text inverse={option === options.length}>{option === options.length ? '› ' : '  '}✎ type an answer…</Text>
+        <Text inverse={option === options.length}>
+          {option === options.length ? '› ' : '  '}✎ type an answer…
+        </Text>
       )}
       <Text dimColor wrap="truncate-end">
-        {typing ? `${ANSWER_KEYS.send.show} ${ANSWER_KEYS.send.footer} · Esc ${options.length ? 'back to the options' : 'declines'}` : OPTIONS_HINT}
+        {typing
+          ? `${ANSWER_KEYS.send.show} ${ANSWER_KEYS.send.footer} · Esc ${options.length ? 'back to the options' : 'declines'}`
+          : OPTIONS_HINT}
       </Text>
     </Box>
   );

@@ -22,7 +22,16 @@ function wrapped(text: string, width: number, first: string, rest: string, tone:
 export function commandPreviewLines(preview: CommandPreview, width: number): PreviewLine[] {
   const lines = wrapped(preview.command, width, '$ ', '  ', 'command');
   // Right under the command, before anything that scrolls: what the run will write (issue 10 §3).
-  for (const w of preview.writes ?? []) lines.push(...wrapped(`${w.path}${writeTag(w)}`, width, 'writes   ', '         ', w.protected || w.dynamic ? 'note' : 'plain'));
+  for (const w of preview.writes ?? [])
+    lines.push(
+      ...wrapped(
+        `${w.path}${writeTag(w)}`,
+        width,
+        'writes   ',
+        '         ',
+        w.protected || w.dynamic ? 'note' : 'plain',
+      ),
+    );
   if (preview.parts.length > 1) {
     lines.push({ text: `${preview.parts.length} commands run:`, tone: 'label' });
     preview.parts.forEach((part, i) => {

@@ -139,8 +139,10 @@ function rowsFromBlocks(blocks: { kind: 'same' | 'removed' | 'added'; count: num
       else if (k < r) split.push({ kind: 'delete', oldNo: o + k });
       else split.push({ kind: 'insert', newNo: n + k });
     }
-    for (let k = 0; k < r; k++) unified.push({ kind: 'delete', oldNo: o + k, pairNo: k < pairs ? n + k : undefined });
-    for (let k = 0; k < a; k++) unified.push({ kind: 'insert', newNo: n + k, pairNo: k < pairs ? o + k : undefined });
+    for (let k = 0; k < r; k++)
+      unified.push({ kind: 'delete', oldNo: o + k, pairNo: k < pairs ? n + k : undefined });
+    for (let k = 0; k < a; k++)
+      unified.push({ kind: 'insert', newNo: n + k, pairNo: k < pairs ? o + k : undefined });
     o += r;
     n += a;
     removed += r;
@@ -235,7 +237,12 @@ export function projectRows(
       const r = model.split[i];
       if (!r) break;
       if (r.kind === 'context') {
-        rows.push({ cells: [plain(r.oldNo, 'context', line('old', r.oldNo)), plain(r.newNo, 'context', line('new', r.newNo))] });
+        rows.push({
+          cells: [
+            plain(r.oldNo, 'context', line('old', r.oldNo)),
+            plain(r.newNo, 'context', line('new', r.newNo)),
+          ],
+        });
       } else if (r.kind === 'change') {
         const w = wordSegments(line('old', r.oldNo), line('new', r.newNo));
         rows.push({
@@ -245,7 +252,9 @@ export function projectRows(
           ],
         });
       } else if (r.kind === 'delete') {
-        rows.push({ cells: [plain(r.oldNo, 'removed', line('old', r.oldNo)), plain(undefined, 'empty', '')] });
+        rows.push({
+          cells: [plain(r.oldNo, 'removed', line('old', r.oldNo)), plain(undefined, 'empty', '')],
+        });
       } else {
         rows.push({ cells: [plain(undefined, 'empty', ''), plain(r.newNo, 'added', line('new', r.newNo))] });
       }
@@ -254,19 +263,32 @@ export function projectRows(
     const r = model.unified[i];
     if (!r) break;
     if (r.kind === 'context') {
-      rows.push({ sign: ' ', oldNo: r.oldNo, newNo: r.newNo, cells: [plain(r.newNo, 'context', line('new', r.newNo))] });
+      rows.push({
+        sign: ' ',
+        oldNo: r.oldNo,
+        newNo: r.newNo,
+        cells: [plain(r.newNo, 'context', line('new', r.newNo))],
+      });
     } else if (r.kind === 'delete') {
       const segs =
         r.pairNo === undefined
           ? [{ text: line('old', r.oldNo), changed: false }]
           : wordSegments(line('old', r.oldNo), line('new', r.pairNo)).old;
-      rows.push({ sign: '-', oldNo: r.oldNo, cells: [{ no: r.oldNo, tone: 'removed', segments: fitSegments(segs, colWidth) }] });
+      rows.push({
+        sign: '-',
+        oldNo: r.oldNo,
+        cells: [{ no: r.oldNo, tone: 'removed', segments: fitSegments(segs, colWidth) }],
+      });
     } else {
       const segs =
         r.pairNo === undefined
           ? [{ text: line('new', r.newNo), changed: false }]
           : wordSegments(line('old', r.pairNo), line('new', r.newNo)).new;
-      rows.push({ sign: '+', newNo: r.newNo, cells: [{ no: r.newNo, tone: 'added', segments: fitSegments(segs, colWidth) }] });
+      rows.push({
+        sign: '+',
+        newNo: r.newNo,
+        cells: [{ no: r.newNo, tone: 'added', segments: fitSegments(segs, colWidth) }],
+      });
     }
   }
   return { rows, gutter, gutters, colWidth, above: start, below: Math.max(0, total - end), total };

@@ -19,7 +19,8 @@ export function readAwk(argv: readonly string[]): AwkFacts {
   let program: string | undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '-f' || a.startsWith('-f') || a.startsWith('--file') || a === '-E' || a.startsWith('--exec')) return { kind: 'script-file' };
+    if (a === '-f' || a.startsWith('-f') || a.startsWith('--file') || a === '-E' || a.startsWith('--exec'))
+      return { kind: 'script-file' };
     if (a === '--') {
       program = argv[i + 1];
       break;
@@ -37,9 +38,12 @@ export function readAwk(argv: readonly string[]): AwkFacts {
 
 function readProgram(program: string): AwkFacts {
   const code = stripStrings(program);
-  if (/\bsystem\s*\(/.test(code)) return { kind: 'runs', reason: 'awk calls system(), running a shell command the guard cannot read.' };
-  if (/\|/.test(code.replaceAll('||', ''))) return { kind: 'runs', reason: 'awk pipes to or from a command the guard cannot read.' };
-  if (code.includes('@')) return { kind: 'runs', reason: 'awk loads code with @load / @include or calls a function indirectly.' };
+  if (/\bsystem\s*\(/.test(code))
+    return { kind: 'runs', reason: 'awk calls system(), running a shell command the guard cannot read.' };
+  if (/\|/.test(code.replaceAll('||', '')))
+    return { kind: 'runs', reason: 'awk pipes to or from a command the guard cannot read.' };
+  if (code.includes('@'))
+    return { kind: 'runs', reason: 'awk loads code with @load / @include or calls a function indirectly.' };
   if (/\b(printf?)\b/.test(code) && code.includes('>')) return { kind: 'writes' };
   return { kind: 'reads' };
 }

@@ -7,8 +7,16 @@ type Check = (argv: readonly string[], name: string) => string | undefined;
 
 const DELETERS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'rimraf']);
 const PUBLISHERS: Record<string, string> = {
-  npm: 'publish|unpublish', pnpm: 'publish', yarn: 'publish', cargo: 'publish|yank', twine: 'upload',
-  gem: 'push|yank', poetry: 'publish', flit: 'publish', hatch: 'publish', uv: 'publish',
+  npm: 'publish|unpublish',
+  pnpm: 'publish',
+  yarn: 'publish',
+  cargo: 'publish|yank',
+  twine: 'upload',
+  gem: 'push|yank',
+  poetry: 'publish',
+  flit: 'publish',
+  hatch: 'publish',
+  uv: 'publish',
 };
 const CONTAINER_DELETES = /^(rm|rmi|kill)$/;
 const CONTAINER_GROUP_DELETES = /^(rm|prune|remove)$/;
@@ -25,18 +33,24 @@ function files(argv: readonly string[], name: string): string | undefined {
     case 'cp':
     case 'install': {
       const short = name === 'cp' ? 'St' : 'gmoSt';
-      const source = operands(argv, short, ['target-directory', 'suffix', 'mode', 'owner', 'group']).find((o) => EMPTY_SOURCES.test(o));
+      const source = operands(argv, short, ['target-directory', 'suffix', 'mode', 'owner', 'group']).find(
+        (o) => EMPTY_SOURCES.test(o),
+      );
       return source ? `empties or overwrites the destination with ${source} (${name})` : undefined;
     }
     case 'ln':
-      return hasShort(argv, 'f', 'St') || hasLong(argv, 'force', 'remove-destination') ? 'replaces an existing file with a link (ln -f)' : undefined;
+      return hasShort(argv, 'f', 'St') || hasLong(argv, 'force', 'remove-destination')
+        ? 'replaces an existing file with a link (ln -f)'
+        : undefined;
     case 'sed':
     case 'gsed':
       return readSed(argv).inPlace ? 'edits files in place (sed -i)' : undefined;
     case 'tar':
       return hasLong(argv, 'remove-files') ? 'deletes the files it archives (tar --remove-files)' : undefined;
     case 'zip':
-      return hasShort(argv, 'm', 'bnitxP') || argv.some((a) => isLong(a, 'move', 3)) ? 'deletes the files it archives (zip -m)' : undefined;
+      return hasShort(argv, 'm', 'bnitxP') || argv.some((a) => isLong(a, 'move', 3))
+        ? 'deletes the files it archives (zip -m)'
+        : undefined;
     case 'rsync':
       // --del, --delete, --delete-after, --delete-excluded …
       return argv.some((a) => /^--del/.test(a) || isLong(a, 'remove-source-files', 3))
@@ -52,10 +66,18 @@ function container(argv: readonly string[], name: string): string | undefined {
   if (!sub) return undefined;
   const verb = firstOperand(argv, argv.indexOf(sub) + 1);
   if (CONTAINER_DELETES.test(sub)) return `deletes containers or images (${name} ${sub})`;
-  if (/^(system|container|image|volume|network|builder|buildx)$/.test(sub) && verb && CONTAINER_GROUP_DELETES.test(verb)) {
+  if (
+    /^(system|container|image|volume|network|builder|buildx)$/.test(sub) &&
+    verb &&
+    CONTAINER_GROUP_DELETES.test(verb)
+  ) {
     return `deletes ${sub} data (${name} ${sub} ${verb})`;
   }
-  if ((sub === 'compose' || name === 'docker-compose') && argv.includes('down') && has(argv, /^(-v|--volumes|--rmi)$/)) {
+  if (
+    (sub === 'compose' || name === 'docker-compose') &&
+    argv.includes('down') &&
+    has(argv, /^(-v|--volumes|--rmi)$/)
+  ) {
     return `deletes volumes or images (${name} compose down)`;
   }
   return undefined;
@@ -76,10 +98,15 @@ const CHECKS: Record<string, Check> = {
   podman: container,
   'docker-compose': container,
   truncate: () => 'truncates files (truncate)',
-  dd: (argv) => (argv.some((a) => a.startsWith('of=')) ? 'overwrites a file with raw data (dd of=…)' : undefined),
+  dd: (argv) =>
+    argv.some((a) => a.startsWith('of=')) ? 'overwrites a file with raw data (dd of=…)' : undefined,
   find: (argv) => (argv.includes('-delete') ? 'deletes the files it finds (find -delete)' : undefined),
-  kubectl: (argv) => (firstOperand(argv) === 'delete' ? 'deletes cluster resources (kubectl delete)' : undefined),
-  helm: (argv) => (/^(uninstall|delete)$/.test(firstOperand(argv) ?? '') ? 'uninstalls a release (helm uninstall)' : undefined),
+  kubectl: (argv) =>
+    firstOperand(argv) === 'delete' ? 'deletes cluster resources (kubectl delete)' : undefined,
+  helm: (argv) =>
+    /^(uninstall|delete)$/.test(firstOperand(argv) ?? '')
+      ? 'uninstalls a release (helm uninstall)'
+      : undefined,
   terraform: (argv, name) => infraDestroy(argv, name),
   tofu: (argv, name) => infraDestroy(argv, name),
   pulumi: (argv, name) => infraDestroy(argv, name),
@@ -88,7 +115,8 @@ const CHECKS: Record<string, Check> = {
 
 function infraDestroy(argv: readonly string[], name: string): string | undefined {
   const sub = firstOperand(argv);
-  if (sub === 'destroy' || (sub === 'apply' && argv.includes('-destroy'))) return `destroys infrastructure (${name} destroy)`;
+  if (sub === 'destroy' || (sub === 'apply' && argv.includes('-destroy')))
+    return `destroys infrastructure (${name} destroy)`;
   return undefined;
 }
 

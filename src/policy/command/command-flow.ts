@@ -79,7 +79,9 @@ export function isForkBomb(raw: RawCommand, name: string): boolean {
 
 /** Code fed to a command's standard input from the command line itself, and whether it is known. */
 export function stdinSubstitutions(raw: RawCommand): SubRange[] {
-  const fromRedirects = raw.redirects.filter((r) => r.op === '<' || r.op === '<>').flatMap((r) => r.target.subs);
+  const fromRedirects = raw.redirects
+    .filter((r) => r.op === '<' || r.op === '<>')
+    .flatMap((r) => r.target.subs);
   return [...(raw.stdin?.subs ?? []), ...fromRedirects];
 }
 
@@ -119,7 +121,8 @@ export function downloadedFiles(all: readonly RawCommand[]): Set<string> {
         const rest = a.slice(a.indexOf(outLetter) + 1);
         add(rest || argv[i + 1]);
       }
-      if (name === 'curl' && (/^-[A-Za-z]*O/.test(a) || a.startsWith('--remote-name'))) for (const u of urls) add(remoteName(u));
+      if (name === 'curl' && (/^-[A-Za-z]*O/.test(a) || a.startsWith('--remote-name')))
+        for (const u of urls) add(remoteName(u));
     });
     if (name.startsWith('wget') && !named) for (const u of urls) add(remoteName(u));
   }

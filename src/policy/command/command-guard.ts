@@ -40,7 +40,14 @@ async function createGuard(): Promise<CommandGuard> {
 
 /** A guard for when the grammar could not load: every command is `cannot_judge`, so the gate asks. */
 export function failClosedCommandGuard(reason: string): CommandGuard {
-  return { judge: () => ({ kind: 'cannot_judge', reason: `The command guard is unavailable: ${reason}`, parts: [], notes: [] }) };
+  return {
+    judge: () => ({
+      kind: 'cannot_judge',
+      reason: `The command guard is unavailable: ${reason}`,
+      parts: [],
+      notes: [],
+    }),
+  };
 }
 
 function judgeSafely(parser: ParserType, command: string): CommandVerdict {
@@ -58,7 +65,10 @@ function judgeCommand(parser: ParserType, command: string): CommandVerdict {
     return cannot(`The command is ${command.length} characters long (limit ${COMMAND_LIMITS.maxLength}).`);
   }
   if (command.trim() === '') return cannot('The command is empty.');
-  const collector = new CommandCollector(parser, { maxDepth: COMMAND_LIMITS.maxDepth, maxParts: COMMAND_LIMITS.maxParts });
+  const collector = new CommandCollector(parser, {
+    maxDepth: COMMAND_LIMITS.maxDepth,
+    maxParts: COMMAND_LIMITS.maxParts,
+  });
   collector.collectSource(command, rootScope());
   const judged: JudgedPart[] = [];
   // Tracks `cd / && rm -rf *` and `cd src && echo x > out` (writes src/out), per subshell.
@@ -83,7 +93,8 @@ function verdictOf(collector: CommandCollector, judged: readonly JudgedPart[]): 
   }
   const problems = [...collector.problems, ...judged.flatMap((j) => j.problems)];
   if (collector.overflow) problems.unshift(`The command has more than ${COMMAND_LIMITS.maxParts} parts.`);
-  if (problems.length === 0 && parts.length === 0) problems.push('The command runs nothing the guard can see.');
+  if (problems.length === 0 && parts.length === 0)
+    problems.push('The command runs nothing the guard can see.');
   if (problems.length > 0) return cannot(problems[0] as string, parts, notes);
   const destructive = [...new Set(parts.flatMap((p) => (p.destructive ? [p.destructive] : [])))];
   return { kind: 'ok', parts, readOnly: parts.every((p) => p.readOnly), destructive, notes };

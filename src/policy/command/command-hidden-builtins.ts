@@ -12,12 +12,15 @@ const DECLARERS: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', '
  * Environment variables that make a shell or a program run code or another program:
  * `BASH_ENV=./x.sh bash -c ls` sources x.sh first, `PS4='$(…)'` runs under `set -x`.
  */
-const CODE_ENV = /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_.*|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|PATH|CDPATH|GLOBIGNORE|GCONV_PATH|SSH_ASKPASS|SUDO_ASKPASS|MAKEFLAGS|CC|CXX)$/;
+const CODE_ENV =
+  /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|BASH_FUNC_.*|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|GIT_.*|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|PATH|CDPATH|GLOBIGNORE|GCONV_PATH|SSH_ASKPASS|SUDO_ASKPASS|MAKEFLAGS|CC|CXX)$/;
 
 /** Why setting these variables hides code, or undefined. */
 export function hiddenEnvironment(names: readonly string[]): string | undefined {
   const bad = names.find((n) => CODE_ENV.test(n));
-  return bad ? `Setting ${bad} changes what programs run or which code they load, which the guard cannot see.` : undefined;
+  return bad
+    ? `Setting ${bad} changes what programs run or which code they load, which the guard cannot see.`
+    : undefined;
 }
 
 type Check = (argv: readonly string[]) => string | undefined;
@@ -34,10 +37,15 @@ const badName = (name: string, words: readonly string[]): string | undefined => 
 };
 
 const letters = (argv: readonly string[]): string =>
-  argv.slice(1).filter((a) => /^[-+][A-Za-z]+$/.test(a)).map((a) => a.slice(1)).join('');
+  argv
+    .slice(1)
+    .filter((a) => /^[-+][A-Za-z]+$/.test(a))
+    .map((a) => a.slice(1))
+    .join('');
 
 const BUILTINS: Record<string, Check> = {
-  let: (argv) => (argv.slice(1).every((a) => !isDynamic(a) && isLiteralArithmetic(a)) ? undefined : arith('let')),
+  let: (argv) =>
+    argv.slice(1).every((a) => !isDynamic(a) && isLiteralArithmetic(a)) ? undefined : arith('let'),
   declare: declarer,
   typeset: declarer,
   local: declarer,
@@ -58,34 +66,45 @@ const BUILTINS: Record<string, Check> = {
   readarray: callback('readarray'),
   compgen: completion('compgen'),
   complete: completion('complete'),
-  trap: (argv) => (trapCode(argv) === undefined ? undefined : 'trap runs its code later, on a signal or when the shell exits, where the guard cannot follow it.'),
-  enable: (argv) => (letters(argv).includes('f') ? 'enable -f loads a shared library into bash as a builtin.' : undefined),
-  hash: (argv) => (letters(argv).includes('p') ? 'hash -p makes a command name run another program.' : undefined),
+  trap: (argv) =>
+    trapCode(argv) === undefined
+      ? undefined
+      : 'trap runs its code later, on a signal or when the shell exits, where the guard cannot follow it.',
+  enable: (argv) =>
+    letters(argv).includes('f') ? 'enable -f loads a shared library into bash as a builtin.' : undefined,
+  hash: (argv) =>
+    letters(argv).includes('p') ? 'hash -p makes a command name run another program.' : undefined,
 };
 
 function declarer(argv: readonly string[]): string | undefined {
   const name = programName(argv[0]);
   const flags = letters(argv);
-  if (flags.includes('n')) return `${name} -n makes a name refer to another variable, which can hide a subscript that runs code.`;
+  if (flags.includes('n'))
+    return `${name} -n makes a name refer to another variable, which can hide a subscript that runs code.`;
   if (flags.includes('i')) return arith(`${name} -i`);
   const words = argv.slice(1).filter((a) => !/^[-+][A-Za-z]+$/.test(a));
   return hiddenEnvironment(words.map((w) => w.split('=')[0] as string)) ?? badName(name, words);
 }
 
 function testV(argv: readonly string[]): string | undefined {
-  const names = argv.flatMap((a, i) => (a === '-v' && argv[i + 1] !== undefined ? [argv[i + 1] as string] : []));
+  const names = argv.flatMap((a, i) =>
+    a === '-v' && argv[i + 1] !== undefined ? [argv[i + 1] as string] : [],
+  );
   return names.length > 0 ? badName(`${programName(argv[0])} -v`, names) : undefined;
 }
 
 function callback(name: string): Check {
-  return (argv) => (letters(argv).includes('C') ? `${name} -C runs a callback command for each line it reads.` : undefined);
+  return (argv) =>
+    letters(argv).includes('C') ? `${name} -C runs a callback command for each line it reads.` : undefined;
 }
 
 function completion(name: string): Check {
   return (argv) => {
     const f = letters(argv);
-    if (f.includes('C') || f.includes('F')) return `${name} -C / -F names a command or function that runs on completion.`;
-    if (name === 'compgen' && f.includes('W')) return 'compgen -W expands its word list, running any $(…) inside it.';
+    if (f.includes('C') || f.includes('F'))
+      return `${name} -C / -F names a command or function that runs on completion.`;
+    if (name === 'compgen' && f.includes('W'))
+      return 'compgen -W expands its word list, running any $(…) inside it.';
     return undefined;
   };
 }

@@ -5,8 +5,14 @@ import { isLiteralArithmetic, isPlainVariableName } from './command-arith';
 // syntax tree before any command is judged. Each finding is one sentence for the approval card.
 
 const SCANNED = [
-  'arithmetic_expansion', 'compound_statement', 'c_style_for_statement', 'subscript', 'expansion',
-  'test_command', 'heredoc_redirect', 'array',
+  'arithmetic_expansion',
+  'compound_statement',
+  'c_style_for_statement',
+  'subscript',
+  'expansion',
+  'test_command',
+  'heredoc_redirect',
+  'array',
 ];
 const MAY_HIDE = /\$\{|\[|\(\(|<</;
 const ARITH_TEST_OPS = /^-(eq|ne|lt|le|gt|ge)$/;
@@ -25,7 +31,8 @@ export function hiddenContinuation(source: string): string | undefined {
     if ((nl - start) % 2 === 0) continue;
     const before = source[start - 1];
     const after = source[nl + 1];
-    const blank = (c: string | undefined): boolean => c === undefined || c === ' ' || c === '\t' || c === '\n';
+    const blank = (c: string | undefined): boolean =>
+      c === undefined || c === ' ' || c === '\t' || c === '\n';
     if (!blank(before) && !blank(after)) {
       const near = source.slice(Math.max(0, start - 8), nl + 8).replaceAll('\n', '⏎');
       return `A backslash-newline joins text inside a word near "${near}"; bash reads it differently from the parser, so the command cannot be judged.`;
@@ -66,7 +73,9 @@ function judgeNode(node: Node): string | undefined {
     }
     case 'subscript': {
       const index = node.childForFieldName('index')?.text ?? '';
-      return isPlainVariableName(`a[${index}]`) ? undefined : `The array subscript [${index}] is evaluated as arithmetic, which can run code hidden in a variable.`;
+      return isPlainVariableName(`a[${index}]`)
+        ? undefined
+        : `The array subscript [${index}] is evaluated as arithmetic, which can run code hidden in a variable.`;
     }
     case 'expansion':
       return expansion(text);
@@ -76,10 +85,13 @@ function judgeNode(node: Node): string | undefined {
       const start = node.children.find((c) => c?.type === 'heredoc_start')?.text ?? '';
       const body = node.children.find((c) => c?.type === 'heredoc_body')?.text ?? '';
       const quoted = /['"\\]/.test(start);
-      return !quoted && HEREDOC_HIDDEN.test(body) ? 'A here-document expands arithmetic, subscripts or indirect expansions, which can run hidden code.' : undefined;
+      return !quoted && HEREDOC_HIDDEN.test(body)
+        ? 'A here-document expands arithmetic, subscripts or indirect expansions, which can run hidden code.'
+        : undefined;
     }
     case 'array':
-      return /\[[^\]]*\]=/.test(text) && [...text.matchAll(/\[([^\]]*)\]=/g)].some((m) => !isLiteralArithmetic(m[1] ?? ''))
+      return /\[[^\]]*\]=/.test(text) &&
+        [...text.matchAll(/\[([^\]]*)\]=/g)].some((m) => !isLiteralArithmetic(m[1] ?? ''))
         ? `The array keys in ${text} are evaluated as arithmetic, which can run code hidden in a variable.`
         : undefined;
     default:
@@ -106,14 +118,22 @@ function expansion(text: string): string | undefined {
 function testCommand(node: Node): string | undefined {
   for (const b of node.descendantsOfType(['binary_expression', 'unary_expression'])) {
     if (!b) continue;
-    const op = b.children.find((c) => c?.type === 'test_operator')?.text ?? b.childForFieldName('operator')?.text ?? '';
+    const op =
+      b.children.find((c) => c?.type === 'test_operator')?.text ??
+      b.childForFieldName('operator')?.text ??
+      '';
     if (ARITH_TEST_OPS.test(op)) {
       const sides = [b.childForFieldName('left')?.text ?? '', b.childForFieldName('right')?.text ?? ''];
-      if (!sides.every(isLiteralArithmetic)) return `${node.text} compares with ${op}, which evaluates its operands as arithmetic and can run hidden code.`;
+      if (!sides.every(isLiteralArithmetic))
+        return `${node.text} compares with ${op}, which evaluates its operands as arithmetic and can run hidden code.`;
     }
     if (op === '-v') {
-      const operand = b.namedChildren.filter((c) => c && c.type !== 'test_operator').map((c) => c?.text ?? '').join('');
-      if (!isPlainVariableName(unquote(operand))) return `${node.text} tests a subscript, which bash evaluates as arithmetic and can run hidden code.`;
+      const operand = b.namedChildren
+        .filter((c) => c && c.type !== 'test_operator')
+        .map((c) => c?.text ?? '')
+        .join('');
+      if (!isPlainVariableName(unquote(operand)))
+        return `${node.text} tests a subscript, which bash evaluates as arithmetic and can run hidden code.`;
     }
   }
   return undefined;

@@ -21,7 +21,8 @@ export type JudgedPart = { part: CommandPart; deny?: Deny; problems: string[]; n
 
 const FORK_BOMB: Deny = {
   ruleId: 'cmd-fork-bomb',
-  reason: 'A function that starts copies of itself in a pipeline or in the background (a fork bomb) would exhaust the machine.',
+  reason:
+    'A function that starts copies of itself in a pipeline or in the background (a fork bomb) would exhaust the machine.',
 };
 const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ|NO_COLOR|FORCE_COLOR|TERM|COLUMNS|LINES|CI)$/;
 const UNMODELLED: ReadonlySet<string> = new Set(['coproc', '{', '}']);
@@ -38,12 +39,20 @@ export const display = (value: string): string => value.replaceAll(EXPANSION_MAR
  * caller judges in turn.
  */
 export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | null = ''): JudgedPart {
-  const out: JudgedPart = { part: { text: raw.text, argv: raw.args.map((a) => a.value), readOnly: false }, problems: [], notes: [] };
+  const out: JudgedPart = {
+    part: { text: raw.text, argv: raw.args.map((a) => a.value), readOnly: false },
+    problems: [],
+    notes: [],
+  };
   const deny = (d: Deny): void => {
     out.deny ??= d;
   };
   const device = deviceWrite(raw.redirects);
-  if (device) deny({ ruleId: 'cmd-write-device', reason: `Writing to ${device} would overwrite a disk or device directly.` });
+  if (device)
+    deny({
+      ruleId: 'cmd-write-device',
+      reason: `Writing to ${device} would overwrite a disk or device directly.`,
+    });
   if (raw.background) out.notes.push('runs in the background');
   const first = raw.args[0];
   if (!first) {
@@ -60,14 +69,18 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const { layers, scripts, problem } = unwrap(raw.args);
   if (problem) out.problems.push(problem);
   for (const layer of layers) {
-    const d = denyFor(layer.map((a) => a.value), ruleCwd(cwd));
+    const d = denyFor(
+      layer.map((a) => a.value),
+      ruleCwd(cwd),
+    );
     if (d) deny(d);
   }
   const final = layers[layers.length - 1] as Arg[];
   const argv = final.map((a) => a.value);
   const name = programName(argv[0]);
   out.part.argv = argv;
-  if (isDynamic(argv[0] ?? '')) out.problems.push(`The command name ${display(argv[0] ?? '')} is only known at run time.`);
+  if (isDynamic(argv[0] ?? ''))
+    out.problems.push(`The command name ${display(argv[0] ?? '')} is only known at run time.`);
   if (UNMODELLED.has(name)) out.problems.push(`"${name}" is shell syntax the guard does not model.`);
   if (isForkBomb(raw, programName(first.value)) || isForkBomb(raw, name)) deny(FORK_BOMB);
 
@@ -85,7 +98,10 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const written = partWrites(raw, argv, cwd, out);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
-  out.part.readOnly = (isReadOnly(argv) || nested || calledFunction) && written === 0 && assigned.every((n) => SAFE_ENV.test(n));
+  out.part.readOnly =
+    (isReadOnly(argv) || nested || calledFunction) &&
+    written === 0 &&
+    assigned.every((n) => SAFE_ENV.test(n));
   const destructive = destructiveReason(argv) ?? out.part.destructive;
   if (destructive) {
     out.part.destructive = destructive;
@@ -103,7 +119,8 @@ function toolProblems(argv: readonly string[], name: string, out: JudgedPart): v
   const builtin = hiddenBuiltin(argv);
   if (builtin) out.problems.push(builtin);
   if (name === 'sed' || name === 'gsed') {
-    if (readSed(argv).executes) out.problems.push('sed runs shell commands from its script (e / s///e), which the guard cannot read.');
+    if (readSed(argv).executes)
+      out.problems.push('sed runs shell commands from its script (e / s///e), which the guard cannot read.');
   }
   if (/^(awk|gawk|mawk|nawk)$/.test(name)) {
     const awk = readAwk(argv);
@@ -122,14 +139,21 @@ function findStarts(argv: readonly string[]): string[] {
 }
 
 /** `find -exec cmd {} ;` and `fd -x cmd`: the command runs on every file found under `within`. */
-function spawnExec(all: CommandCollector, raw: RawCommand, final: Arg[], marker: RegExp, within: string[]): void {
+function spawnExec(
+  all: CommandCollector,
+  raw: RawCommand,
+  final: Arg[],
+  marker: RegExp,
+  within: string[],
+): void {
   for (let i = 0; i < final.length; i++) {
     if (!marker.test((final[i] as Arg).value)) continue;
     let end = final.findIndex((a, j) => j > i && (a.value === ';' || a.value === '+' || a.value === '\\;'));
     if (end < 0) end = final.length;
     const args = final.slice(i + 1, end);
     // fd adds the path itself when the command names no placeholder.
-    const found = marker === FD_EXEC && !args.some((a) => /\{[/.]*\}/.test(a.value)) ? [{ value: '{}', subs: [] }] : [];
+    const found =
+      marker === FD_EXEC && !args.some((a) => /\{[/.]*\}/.test(a.value)) ? [{ value: '{}', subs: [] }] : [];
     if (args.length > 0) all.spawn(raw, [...args, ...found], within);
     i = end;
   }

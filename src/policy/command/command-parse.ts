@@ -65,7 +65,10 @@ export class CommandCollector {
       case 'command':
         return this.command(node, scope);
       case 'pipeline':
-        return this.pipeline(kids(node).filter((c) => c.isNamed), scope);
+        return this.pipeline(
+          kids(node).filter((c) => c.isNamed),
+          scope,
+        );
       case 'redirected_statement':
         return this.redirected(node, scope);
       case 'function_definition': {
@@ -111,7 +114,9 @@ export class CommandCollector {
 
   private pipeline(stages: readonly Node[], scope: Scope, first = 0, id = this.nextPipe++): void {
     // Every stage of a pipeline runs in its own subshell.
-    stages.forEach((stage, i) => this.walk(stage, { ...this.subshell(scope), pipes: [...scope.pipes, { id, stage: first + i }] }));
+    stages.forEach((stage, i) =>
+      this.walk(stage, { ...this.subshell(scope), pipes: [...scope.pipes, { id, stage: first + i }] }),
+    );
   }
 
   private subshell(scope: Scope): Scope {
@@ -153,9 +158,14 @@ export class CommandCollector {
     const body = node.childForFieldName('body');
     const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
     kids(node).forEach((child, i) => {
-      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect')) readRedirect(child, scope, sink, this);
+      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect'))
+        readRedirect(child, scope, sink, this);
     });
-    const inner: Scope = { ...scope, redirects: [...scope.redirects, ...sink.redirects], stdin: sink.stdin ?? scope.stdin };
+    const inner: Scope = {
+      ...scope,
+      redirects: [...scope.redirects, ...sink.redirects],
+      stdin: sink.stdin ?? scope.stdin,
+    };
     if (sink.pipeTails.length > 0) {
       // `cat <<EOF | sh`: tree-sitter hangs the rest of the pipeline off the here-doc.
       const id = this.nextPipe++;
@@ -174,7 +184,9 @@ export class CommandCollector {
   private walkRedirected(body: Node, scope: Scope, inner: Scope): void {
     const named = kids(body).filter((c) => c.isNamed);
     if (body.type === 'list' && named.length > 0) {
-      named.forEach((c, i) => (i === named.length - 1 ? this.walkRedirected(c, scope, inner) : this.walk(c, scope)));
+      named.forEach((c, i) =>
+        i === named.length - 1 ? this.walkRedirected(c, scope, inner) : this.walk(c, scope),
+      );
     } else if (body.type === 'pipeline' && named.length > 0) {
       const id = this.nextPipe++;
       named.forEach((stage, i) => {
@@ -188,7 +200,10 @@ export class CommandCollector {
     const raw = this.add(node.text, scope);
     const inner = innerScope(scope);
     if (node.type === 'variable_assignment' || node.type === 'variable_assignments') {
-      const assigns = node.type === 'variable_assignment' ? [node] : kids(node).filter((c) => c.type === 'variable_assignment');
+      const assigns =
+        node.type === 'variable_assignment'
+          ? [node]
+          : kids(node).filter((c) => c.type === 'variable_assignment');
       raw.assignments = assigns.map((a) => a.childForFieldName('name')?.text ?? a.text);
       for (const a of assigns) this.evaluate(kids(a), inner);
       return;
@@ -207,7 +222,10 @@ export class CommandCollector {
     const scope = this.subshell(outer);
     if (text.startsWith('`') && text.includes('\\`')) {
       // Escaped backticks nest substitutions; bash unescapes the body and parses it again.
-      this.collectSource(text.slice(1, -1).replace(/\\([\\`$])/g, '$1'), { ...scope, depth: scope.depth + 1 });
+      this.collectSource(text.slice(1, -1).replace(/\\([\\`$])/g, '$1'), {
+        ...scope,
+        depth: scope.depth + 1,
+      });
     } else this.walkChildren(node, scope);
     return { from, to: this.commands.length };
   }
@@ -216,7 +234,14 @@ export class CommandCollector {
   spawn(parent: RawCommand, args: Arg[], within: string[]): void {
     if (this.overflow) return;
     const { pipes, background, functions, depth, shell } = parent;
-    const raw = this.add(args.map((a) => a.value).join(' '), { pipes, background, functions, redirects: [], depth, shell: [...shell, this.newShellId()] });
+    const raw = this.add(args.map((a) => a.value).join(' '), {
+      pipes,
+      background,
+      functions,
+      redirects: [],
+      depth,
+      shell: [...shell, this.newShellId()],
+    });
     raw.args = args.map((a) => (/\{[/.]*\}/.test(a.value) ? { ...a, value: FOUND_FILE } : a));
     raw.within = within;
   }

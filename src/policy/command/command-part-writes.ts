@@ -45,7 +45,8 @@ export function partWrites(raw: RawCommand, argv: readonly string[], cwd: string
     if (r.openedIn === undefined) r.openedIn = cwd;
     count++;
     add(target, r.openedIn);
-    if (TRUNCATING.has(r.op) && !isDynamic(target)) truncated ??= `overwrites ${target} if it exists (${r.op}; >> appends)`;
+    if (TRUNCATING.has(r.op) && !isDynamic(target))
+      truncated ??= `overwrites ${target} if it exists (${r.op}; >> appends)`;
   }
   for (const target of targets.paths) {
     if (HARMLESS.test(target)) continue;
@@ -53,7 +54,8 @@ export function partWrites(raw: RawCommand, argv: readonly string[], cwd: string
     for (const path of expandFound(raw, target)) add(path, cwd);
   }
   const teeTarget = targets.truncated.find((t) => !HARMLESS.test(t) && !isDynamic(t));
-  truncated ??= teeTarget === undefined ? undefined : `overwrites ${teeTarget} if it exists (tee; tee -a appends)`;
+  truncated ??=
+    teeTarget === undefined ? undefined : `overwrites ${teeTarget} if it exists (tee; tee -a appends)`;
   if (writes.length > 0) out.part.writes = writes;
   if (truncated) out.part.destructive = truncated;
   return count;

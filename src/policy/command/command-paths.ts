@@ -3,14 +3,42 @@ import { isDynamic } from './command-words';
 
 /** Top-level directories whose loss breaks the machine or other users' data. */
 const SYSTEM_DIRS: ReadonlySet<string> = new Set([
-  'bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'nix', 'opt',
-  'proc', 'root', 'run', 'sbin', 'snap', 'srv', 'sys', 'tmp', 'usr', 'var',
-  'Applications', 'Library', 'System', 'Users', 'Volumes', 'private', 'cores',
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'media',
+  'mnt',
+  'nix',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'snap',
+  'srv',
+  'sys',
+  'tmp',
+  'usr',
+  'var',
+  'Applications',
+  'Library',
+  'System',
+  'Users',
+  'Volumes',
+  'private',
+  'cores',
 ]);
 /** Parents of home directories: `/home/ann` is a whole home. */
 const HOME_PARENTS: ReadonlySet<string> = new Set(['home', 'Users']);
 /** Devices that are safe to write to: not disks. */
-const SAFE_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/\d+|pts\/\d+|shm(\/.*)?)$/;
+const SAFE_DEVICES =
+  /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/\d+|pts\/\d+|shm(\/.*)?)$/;
 
 const hasGlob = (segment: string): boolean => /[*?[]/.test(segment) || isDynamic(segment);
 
@@ -22,7 +50,10 @@ const hasGlob = (segment: string): boolean => /[*?[]/.test(segment) || isDynamic
 export function isCriticalPath(value: string): boolean {
   if (value.startsWith('~')) return isHomeRoot(value);
   if (!value.startsWith('/')) return false;
-  const segments = posix.normalize(value).split('/').filter((s) => s !== '' && s !== '.');
+  const segments = posix
+    .normalize(value)
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
   const [first, second] = segments;
   if (first === undefined) return true;
   if (segments.length === 1) return SYSTEM_DIRS.has(first) || hasGlob(first);
@@ -37,7 +68,10 @@ export function isCriticalPath(value: string): boolean {
 function isHomeRoot(value: string): boolean {
   const slash = value.indexOf('/');
   const rest = slash < 0 ? '' : value.slice(slash);
-  const segments = posix.normalize(`/${rest}`).split('/').filter((s) => s !== '' && s !== '.');
+  const segments = posix
+    .normalize(`/${rest}`)
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
   // `~/..` normalises to `/`, which is the home's parent: at least as bad.
   if (rest.split('/').includes('..') && segments.length <= 1) return true;
   return segments.length === 0 || (segments.length === 1 && hasGlob(segments[0] as string));

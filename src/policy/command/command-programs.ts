@@ -6,12 +6,39 @@ export function programName(word: string | undefined): string {
 
 /** Programs that fetch from the network and can print what they fetch. */
 export const FETCHERS: ReadonlySet<string> = new Set([
-  'curl', 'wget', 'wget2', 'fetch', 'aria2c', 'http', 'https', 'xh', 'xhs', 'curlie', 'lwp-request', 'GET',
-  'nc', 'ncat', 'netcat', 'socat', 'telnet',
+  'curl',
+  'wget',
+  'wget2',
+  'fetch',
+  'aria2c',
+  'http',
+  'https',
+  'xh',
+  'xhs',
+  'curlie',
+  'lwp-request',
+  'GET',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'telnet',
 ]);
 
 export const SHELLS: ReadonlySet<string> = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'fish',
+  'csh',
+  'tcsh',
+  'yash',
+  'posh',
+  'rbash',
 ]);
 
 /** How an interpreter takes its code: letters that carry inline code, and options that take a value. */
@@ -30,7 +57,16 @@ const INTERPRETERS: Record<string, InterpreterSpec> = {
     inline: 'ep',
     withArg: 'r',
     longInline: ['eval', 'print'],
-    longWithArg: ['require', 'import', 'loader', 'experimental-loader', 'input-type', 'env-file', 'conditions', 'title'],
+    longWithArg: [
+      'require',
+      'import',
+      'loader',
+      'experimental-loader',
+      'input-type',
+      'env-file',
+      'conditions',
+      'title',
+    ],
   },
   // perl's -i, -x, -C, -d take only an attached value; -I, -M, -m attach theirs too.
   perl: { inline: 'eE', withArg: '' },
@@ -43,13 +79,29 @@ const INTERPRETERS: Record<string, InterpreterSpec> = {
 /** The interpreter family of a program name, or undefined when it does not run code it is given. */
 export function interpreterOf(name: string): { kind: 'shell' | 'other'; spec: InterpreterSpec } | undefined {
   if (SHELLS.has(name)) return { kind: 'shell', spec: SHELL_SPEC };
-  if (/^(python|pypy)[0-9.]*$/.test(name)) return { kind: 'other', spec: INTERPRETERS.python as InterpreterSpec };
-  if (name === 'node' || name === 'nodejs') return { kind: 'other', spec: INTERPRETERS.node as InterpreterSpec };
+  if (/^(python|pypy)[0-9.]*$/.test(name))
+    return { kind: 'other', spec: INTERPRETERS.python as InterpreterSpec };
+  if (name === 'node' || name === 'nodejs')
+    return { kind: 'other', spec: INTERPRETERS.node as InterpreterSpec };
   if (/^perl[0-9.]*$/.test(name)) return { kind: 'other', spec: INTERPRETERS.perl as InterpreterSpec };
-  if (/^ruby[0-9.]*$/.test(name) || name === 'irb') return { kind: 'other', spec: INTERPRETERS.ruby as InterpreterSpec };
+  if (/^ruby[0-9.]*$/.test(name) || name === 'irb')
+    return { kind: 'other', spec: INTERPRETERS.ruby as InterpreterSpec };
   if (/^php[0-9.]*$/.test(name)) return { kind: 'other', spec: INTERPRETERS.php as InterpreterSpec };
   if (/^lua(jit|[0-9.]*)$/.test(name)) return { kind: 'other', spec: INTERPRETERS.lua as InterpreterSpec };
-  if (['deno', 'bun', 'Rscript', 'pwsh', 'powershell', 'osascript', 'tclsh', 'wish', 'guile', 'racket'].includes(name)) {
+  if (
+    [
+      'deno',
+      'bun',
+      'Rscript',
+      'pwsh',
+      'powershell',
+      'osascript',
+      'tclsh',
+      'wish',
+      'guile',
+      'racket',
+    ].includes(name)
+  ) {
     return { kind: 'other', spec: INTERPRETERS.generic as InterpreterSpec };
   }
   return undefined;
@@ -59,7 +111,10 @@ export function interpreterOf(name: string): { kind: 'shell' | 'other'; spec: In
  * Where an interpreter's code comes from: standard input, an argument (inline code or a script
  * file), or nowhere. Only meaningful for programs `interpreterOf` knows.
  */
-export type CodeSource = { kind: 'stdin' } | { kind: 'arg'; index: number; inline: boolean } | { kind: 'none' };
+export type CodeSource =
+  | { kind: 'stdin' }
+  | { kind: 'arg'; index: number; inline: boolean }
+  | { kind: 'none' };
 
 /** Reads an interpreter's options the way it would, to find where its code comes from. */
 export function codeSource(argv: readonly string[]): CodeSource {
@@ -78,7 +133,8 @@ export function codeSource(argv: readonly string[]): CodeSource {
     }
     if (a.startsWith('--')) {
       const [name = '', value] = a.slice(2).split('=', 2);
-      if (spec.longInline?.includes(name)) return { kind: 'arg', index: value === undefined ? i + 1 : i, inline: true };
+      if (spec.longInline?.includes(name))
+        return { kind: 'arg', index: value === undefined ? i + 1 : i, inline: true };
       if (spec.longWithArg?.includes(name) && value === undefined) i++;
       continue;
     }
@@ -103,14 +159,28 @@ export function codeSource(argv: readonly string[]): CodeSource {
   return shellInline ? { kind: 'none' } : { kind: 'stdin' };
 }
 
-function restSource(argv: readonly string[], i: number, shell: boolean, inline: boolean, stdin: boolean): CodeSource {
+function restSource(
+  argv: readonly string[],
+  i: number,
+  shell: boolean,
+  inline: boolean,
+  stdin: boolean,
+): CodeSource {
   if (shell && inline) return i < argv.length ? { kind: 'arg', index: i, inline: true } : { kind: 'none' };
   if (stdin || i >= argv.length) return { kind: 'stdin' };
   return { kind: 'arg', index: i, inline: false };
 }
 
 /** Git's global options that take a value in the next word. */
-const GIT_GLOBAL_WITH_ARG = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+const GIT_GLOBAL_WITH_ARG = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+]);
 
 /**
  * Splits `git [global options] <subcommand> [args]`. `plain` is false when a global option could
@@ -123,7 +193,8 @@ export function gitSubcommand(argv: readonly string[]): { sub: string; rest: str
     const a = argv[i] as string;
     if (!a.startsWith('-')) break;
     const name = a.split('=')[0] as string;
-    if (name !== '-C' && name !== '--no-pager' && name !== '-P' && name !== '--no-optional-locks') plain = false;
+    if (name !== '-C' && name !== '--no-pager' && name !== '-P' && name !== '--no-optional-locks')
+      plain = false;
     if (GIT_GLOBAL_WITH_ARG.has(a)) i++;
   }
   return { sub: argv[i] ?? '', rest: argv.slice(i + 1), plain };

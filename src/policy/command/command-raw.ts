@@ -47,7 +47,14 @@ export type RawCommand = {
 };
 
 /** The scope of a whole command line. */
-export const rootScope = (): Scope => ({ pipes: [], background: false, functions: [], redirects: [], depth: 0, shell: [] });
+export const rootScope = (): Scope => ({
+  pipes: [],
+  background: false,
+  functions: [],
+  redirects: [],
+  depth: 0,
+  shell: [],
+});
 
 /** The scope for a command's own words and redirections: the statement's redirections stay behind. */
 export const innerScope = (scope: Scope): Scope => ({

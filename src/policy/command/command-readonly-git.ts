@@ -24,12 +24,15 @@ const SAFE: Record<string, (rest: readonly string[]) => boolean> = {
   var: () => true,
   version: () => true,
   shortlog: () => true,
-  whatchanged: (rest) => !rest.some((a) => /^(-p|-u|--patch|--cc|-c)$/.test(a) || isLong(a, 'patch-with-stat', 7)),
+  whatchanged: (rest) =>
+    !rest.some((a) => /^(-p|-u|--patch|--cc|-c)$/.test(a) || isLong(a, 'patch-with-stat', 7)),
   describe: (rest) => !rest.some((a) => isLong(a, 'dirty', 2) || isLong(a, 'broken', 2)),
   reflog: (rest) => rest.length === 0 || rest[0] === 'show' || rest[0]?.startsWith('-') === true,
   'ls-remote': () => false,
   branch: (rest) => rest.every((a) => BRANCH_LISTING.has(a)),
-  tag: (rest) => (rest.length === 0 || rest[0] === '-l' || rest[0] === '--list') && !rest.some((a) => a === '-v' || isLong(a, 'verify', 2)),
+  tag: (rest) =>
+    (rest.length === 0 || rest[0] === '-l' || rest[0] === '--list') &&
+    !rest.some((a) => a === '-v' || isLong(a, 'verify', 2)),
   remote: (rest) => rest.length === 0 || (rest.length === 1 && rest[0] === '-v') || rest[0] === 'get-url',
   stash: (rest) => rest.length === 1 && rest[0] === 'list',
   worktree: (rest) => rest[0] === 'list',
@@ -37,7 +40,17 @@ const SAFE: Record<string, (rest: readonly string[]) => boolean> = {
 };
 
 const BRANCH_LISTING: ReadonlySet<string> = new Set([
-  '-a', '-r', '-v', '-vv', '--all', '--remotes', '--verbose', '--list', '-l', '--show-current', '--no-color',
+  '-a',
+  '-r',
+  '-v',
+  '-vv',
+  '--all',
+  '--remotes',
+  '--verbose',
+  '--list',
+  '-l',
+  '--show-current',
+  '--no-color',
 ]);
 
 /**
@@ -48,7 +61,9 @@ const BRANCH_LISTING: ReadonlySet<string> = new Set([
 function runsOrWrites(word: string): boolean {
   if (/%G/.test(word)) return true;
   if (word === '-O' || /^-O./.test(word)) return true;
-  return ['output', 'ext-diff', 'textconv', 'show-signature', 'open-files-in-pager', 'paginate', 'exec'].some((o) => isLong(word, o, 3));
+  return ['output', 'ext-diff', 'textconv', 'show-signature', 'open-files-in-pager', 'paginate', 'exec'].some(
+    (o) => isLong(word, o, 3),
+  );
 }
 
 /**

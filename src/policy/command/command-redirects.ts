@@ -26,7 +26,10 @@ export function readRedirect(node: Node, scope: Scope, sink: RedirectSink, walke
     const target = walker.evaluate(dest, inner)[0] ?? { value: '', subs: [] };
     sink.redirects.push({ op, target, ...(fd ? { fd } : {}) });
   } else if (node.type === 'herestring_redirect') {
-    const args = walker.evaluate(kids(node).filter((c) => c.isNamed), inner);
+    const args = walker.evaluate(
+      kids(node).filter((c) => c.isNamed),
+      inner,
+    );
     const text = args.map((a) => a.value).join(' ');
     sink.stdin = { kind: 'herestring', text, dynamic: isDynamic(text), subs: args.flatMap((a) => a.subs) };
   } else if (node.type === 'heredoc_redirect') {
@@ -45,8 +48,10 @@ function readHeredoc(node: Node, scope: Scope, sink: RedirectSink, walker: Redir
       text = child.text;
       // With an unquoted delimiter the body is expanded, and its substitutions run.
       dynamic = !quoted && child.namedChildren.some((c) => c !== null && c.type !== 'heredoc_content');
-      if (!quoted) for (const c of substitutionsIn(child)) subs.push(walker.substitution(c, innerScope(scope)));
-    } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') readRedirect(child, scope, sink, walker);
+      if (!quoted)
+        for (const c of substitutionsIn(child)) subs.push(walker.substitution(c, innerScope(scope)));
+    } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect')
+      readRedirect(child, scope, sink, walker);
     else if (field === 'right') sink.rights.push(child);
     else if (child.type === 'pipeline') sink.pipeTails.push(child);
     else if (child.isNamed && !child.type.startsWith('heredoc_')) sink.rights.push(child);

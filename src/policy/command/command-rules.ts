@@ -17,7 +17,10 @@ const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
 const deny = (ruleId: string, reason: string): Deny => ({ ruleId, reason });
 
 /** Options and operands (resolved against a known `cd`) of a GNU-style command. */
-function readOptions(argv: readonly string[], cwd: string | undefined): { letters: Set<string>; longs: string[]; operands: string[] } {
+function readOptions(
+  argv: readonly string[],
+  cwd: string | undefined,
+): { letters: Set<string>; longs: string[]; operands: string[] } {
   const letters = new Set<string>();
   const longs: string[] = [];
   const operands: string[] = [];
@@ -38,34 +41,47 @@ const longMatches = (longs: readonly string[], full: string, minLength = 2): boo
 const rm: Rule = (argv, _name, cwd) => {
   const { letters, longs, operands } = readOptions(argv, cwd);
   if (longMatches(longs, 'no-preserve-root', 3)) {
-    return deny('cmd-rm-no-preserve-root', 'rm --no-preserve-root switches off the protection against deleting /.');
+    return deny(
+      'cmd-rm-no-preserve-root',
+      'rm --no-preserve-root switches off the protection against deleting /.',
+    );
   }
   const recursive = letters.has('r') || letters.has('R') || longMatches(longs, 'recursive', 1);
   const target = operands.find(isCriticalPath);
   if (recursive && target !== undefined) {
-    return deny('cmd-rm-root', `Recursively deleting ${display(target)} would destroy the system or a home directory.`);
+    return deny(
+      'cmd-rm-root',
+      `Recursively deleting ${display(target)} would destroy the system or a home directory.`,
+    );
   }
   return undefined;
 };
 
-const recursiveOwnership = (ruleId: string): Rule => (argv, name, cwd) => {
-  const { letters, longs, operands } = readOptions(argv, cwd);
-  // The first operand is the mode or owner, unless it came as `--reference=` or a `-w`-style mode.
-  const modeAsOption = name === 'chmod' && [...letters].some((l) => 'rwxXst'.includes(l));
-  const targets = modeAsOption || longMatches(longs, 'reference', 3) ? operands : operands.slice(1);
-  const target = targets.find(isCriticalPath);
-  if ((letters.has('R') || longMatches(longs, 'recursive', 3)) && target !== undefined) {
-    return deny(ruleId, `${name} -R on ${display(target)} would change every file of the system or a home directory.`);
-  }
-  return undefined;
-};
+const recursiveOwnership =
+  (ruleId: string): Rule =>
+  (argv, name, cwd) => {
+    const { letters, longs, operands } = readOptions(argv, cwd);
+    // The first operand is the mode or owner, unless it came as `--reference=` or a `-w`-style mode.
+    const modeAsOption = name === 'chmod' && [...letters].some((l) => 'rwxXst'.includes(l));
+    const targets = modeAsOption || longMatches(longs, 'reference', 3) ? operands : operands.slice(1);
+    const target = targets.find(isCriticalPath);
+    if ((letters.has('R') || longMatches(longs, 'recursive', 3)) && target !== undefined) {
+      return deny(
+        ruleId,
+        `${name} -R on ${display(target)} would change every file of the system or a home directory.`,
+      );
+    }
+    return undefined;
+  };
 
 /** Copying or teeing onto a disk device is as destructive as `dd of=/dev/sda`. */
 const deviceWriter: Rule = (argv, name, cwd) => {
   const { operands } = readOptions(argv, cwd);
   const targets = ['tee', 'shred', 'blkdiscard'].includes(name) ? operands : operands.slice(-1);
   const device = targets.find(isDevicePath);
-  return device ? deny('cmd-write-device', `${name} would write onto the device ${device}, destroying what is on it.`) : undefined;
+  return device
+    ? deny('cmd-write-device', `${name} would write onto the device ${device}, destroying what is on it.`)
+    : undefined;
 };
 
 /** Moving `/`, a system directory or a home away is deleting it from where it belongs. */
@@ -73,13 +89,18 @@ const mv: Rule = (argv, name, cwd) => {
   const onDevice = deviceWriter(argv, name, cwd);
   if (onDevice) return onDevice;
   const source = readOptions(argv, cwd).operands.slice(0, -1).find(isCriticalPath);
-  return source === undefined ? undefined : deny('cmd-mv-root', `Moving ${display(source)} away would break the system or empty a home directory.`);
+  return source === undefined
+    ? undefined
+    : deny('cmd-mv-root', `Moving ${display(source)} away would break the system or empty a home directory.`);
 };
 
 const dd: Rule = (argv) => {
   const out = argv.find((a) => a.startsWith('of='));
   if (out && isDevicePath(out.slice(3))) {
-    return deny('cmd-dd-device', `dd would write raw data onto the device ${out.slice(3)}, destroying what is on it.`);
+    return deny(
+      'cmd-dd-device',
+      `dd would write raw data onto the device ${out.slice(3)}, destroying what is on it.`,
+    );
   }
   return undefined;
 };
@@ -88,15 +109,21 @@ const find: Rule = (argv, _name, cwd) => {
   let i = 1;
   while (i < argv.length && /^-[HLP]$|^-O\d?$|^-D$/.test(argv[i] as string)) i += argv[i] === '-D' ? 2 : 1;
   const starts: string[] = [];
-  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++) starts.push(resolveAgainst(cwd, argv[i] as string));
+  for (; i < argv.length && !/^[-(!]/.test(argv[i] as string); i++)
+    starts.push(resolveAgainst(cwd, argv[i] as string));
   // With no starting point find searches the working directory.
   if (starts.length === 0) starts.push(resolveAgainst(cwd, '.'));
   const rest = argv.slice(i);
   // `find / -name x -exec ls {} +` only reads; `-delete` or `-exec rm` over everything does not.
-  const action = rest.find((a, k) => FIND_ACTIONS.has(a) && (a === '-delete' || !isReadOnly(execArgs(rest, k))));
+  const action = rest.find(
+    (a, k) => FIND_ACTIONS.has(a) && (a === '-delete' || !isReadOnly(execArgs(rest, k))),
+  );
   const root = starts.find(isCriticalPath);
   if (action && root !== undefined) {
-    return deny('cmd-find-root-delete', `find ${display(root)} ${action} would act on every file of the system or a home directory.`);
+    return deny(
+      'cmd-find-root-delete',
+      `find ${display(root)} ${action} would act on every file of the system or a home directory.`,
+    );
   }
   return undefined;
 };
@@ -123,7 +150,9 @@ const kill: Rule = (argv) => {
   // The first dash word is the signal (`-1` there is SIGHUP); only a later `-1` is "every process".
   if (rest[0] === '-s' || rest[0] === '-n') rest.splice(0, 2);
   else if (rest[0]?.startsWith('-')) rest.splice(0, 1);
-  return rest.includes('-1') ? deny('cmd-kill-all', 'kill -1 signals every process you own, including this session.') : undefined;
+  return rest.includes('-1')
+    ? deny('cmd-kill-all', 'kill -1 signals every process you own, including this session.')
+    : undefined;
 };
 
 const powerDeny = (what: string): Deny =>
@@ -160,7 +189,10 @@ const RULES: Record<string, Rule> = {
 export function denyFor(argv: readonly string[], cwd?: string): Deny | undefined {
   const name = programName(argv[0]);
   if (ESCALATORS.has(name)) {
-    return deny('cmd-sudo', `${name} runs a command with another user's rights; warden never escalates privileges.`);
+    return deny(
+      'cmd-sudo',
+      `${name} runs a command with another user's rights; warden never escalates privileges.`,
+    );
   }
   if (/^(mkfs|mke2fs|mkswap|mkdosfs|mkntfs|newfs)/.test(name)) {
     return deny('cmd-mkfs', `${name} formats a disk or partition, erasing everything on it.`);

@@ -37,12 +37,12 @@ export function readSed(argv: readonly string[]): SedFacts {
     else if (a.startsWith('--')) {
       const [name = '', value] = a.slice(2).split('=', 2);
       if (name.length >= 3 && 'in-place'.startsWith(name)) facts.inPlace = true;
-      else if (name.length >= 2 && 'expression'.startsWith(name)) scripts.push(value ?? (argv[++i] as string) ?? '');
+      else if (name.length >= 2 && 'expression'.startsWith(name))
+        scripts.push(value ?? (argv[++i] as string) ?? '');
       else if (name.length >= 2 && 'file'.startsWith(name)) {
         if (value === undefined) i++;
         facts.unreadable = true;
-      }
-      else if (name.length >= 2 && 'sandbox'.startsWith(name)) sandbox = true;
+      } else if (name.length >= 2 && 'sandbox'.startsWith(name)) sandbox = true;
       else if (name.length >= 2 && 'line-length'.startsWith(name) && value === undefined) i++;
     } else {
       for (let k = 1; k < a.length; k++) {
@@ -96,7 +96,8 @@ function readScript(s: string, facts: SedFacts): void {
     const c = s[i++] as string;
     if (SIMPLE.has(c) || c === '{') continue;
     if (c === '#' || c === 'a' || c === 'i' || c === 'c' || c === 'r' || c === 'R') toLineEnd();
-    else if (c === ':' || c === 'b' || c === 't' || c === 'T' || c === 'v') while (i < s.length && !/[;\n]/.test(s[i] as string)) i++;
+    else if (c === ':' || c === 'b' || c === 't' || c === 'T' || c === 'v')
+      while (i < s.length && !/[;\n]/.test(s[i] as string)) i++;
     else if (c === 'q' || c === 'Q' || c === 'l' || c === 'L') while (/[\d ]/.test(s[i] ?? '')) i++;
     else if (c === 'w' || c === 'W') write(toLineEnd());
     else if (c === 'e') {

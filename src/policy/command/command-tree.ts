@@ -9,7 +9,9 @@ export const childNodes = (node: Node): Node[] => node.children.filter((c): c is
 
 /** The outermost `$(…)` / `<(…)` inside a node: nested ones are walked with their parent. */
 export function substitutionsIn(node: Node): Node[] {
-  return node.descendantsOfType([...SUBSTITUTIONS]).filter((found): found is Node => found !== null && !insideAnother(found, node));
+  return node
+    .descendantsOfType([...SUBSTITUTIONS])
+    .filter((found): found is Node => found !== null && !insideAnother(found, node));
 }
 
 function insideAnother(node: Node, top: Node): boolean {

@@ -22,13 +22,33 @@ type WrapperSpec = {
 const WRAPPERS: Record<string, WrapperSpec> = {
   sudo: {
     withArg: 'ugpChDrtTUR',
-    longWithArg: ['user', 'group', 'prompt', 'close-from', 'chdir', 'role', 'type', 'command-timeout', 'other-user', 'host', 'chroot'],
+    longWithArg: [
+      'user',
+      'group',
+      'prompt',
+      'close-from',
+      'chdir',
+      'role',
+      'type',
+      'command-timeout',
+      'other-user',
+      'host',
+      'chroot',
+    ],
     query: 'lVv',
   },
   doas: { withArg: 'uC' },
   pkexec: { longWithArg: ['user'] },
-  run0: { withArg: 'uDg', longWithArg: ['user', 'group', 'chdir', 'unit', 'property', 'description', 'slice', 'nice', 'setenv'] },
-  env: { withArg: 'uC', longWithArg: ['unset', 'chdir'], assignments: true, script: { short: 'S', long: ['split-string'] } },
+  run0: {
+    withArg: 'uDg',
+    longWithArg: ['user', 'group', 'chdir', 'unit', 'property', 'description', 'slice', 'nice', 'setenv'],
+  },
+  env: {
+    withArg: 'uC',
+    longWithArg: ['unset', 'chdir'],
+    assignments: true,
+    script: { short: 'S', long: ['split-string'] },
+  },
   nohup: {},
   builtin: {},
   busybox: {},
@@ -45,14 +65,27 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   caffeinate: { withArg: 'tw' },
   xargs: {
     withArg: 'adEILnPs',
-    longWithArg: ['arg-file', 'delimiter', 'eof', 'replace', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+    longWithArg: [
+      'arg-file',
+      'delimiter',
+      'eof',
+      'replace',
+      'max-lines',
+      'max-args',
+      'max-procs',
+      'max-chars',
+      'process-slot-var',
+    ],
   },
   watch: { withArg: 'nq', longWithArg: ['interval', 'equexit'], joinsScript: true },
   chroot: { longWithArg: ['userspec', 'groups'], positional: 1 },
   strace: { withArg: 'eoOpPsSuEbIXU', query: 'p' },
   ltrace: { withArg: 'eoaAnpsuDEIlLNxX', query: 'p' },
   fakeroot: { withArg: 'ilsb', longWithArg: ['lib', 'faked'] },
-  unshare: { withArg: 'SGRw', longWithArg: ['setuid', 'setgid', 'root', 'wd', 'propagation', 'map-user', 'map-group'] },
+  unshare: {
+    withArg: 'SGRw',
+    longWithArg: ['setuid', 'setgid', 'root', 'wd', 'propagation', 'map-user', 'map-group'],
+  },
   firejail: {},
   // `npx rimraf /` runs rimraf; `npx -c '…'` runs a shell command line.
   npx: { withArg: 'p', longWithArg: ['package'], script: { short: 'c', long: ['call'] } },
@@ -63,7 +96,19 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   torsocks: { withArg: 'uapP' },
   'systemd-run': {
     withArg: 'pEHMu',
-    longWithArg: ['unit', 'property', 'description', 'slice', 'uid', 'gid', 'nice', 'working-directory', 'setenv', 'machine', 'host'],
+    longWithArg: [
+      'unit',
+      'property',
+      'description',
+      'slice',
+      'uid',
+      'gid',
+      'nice',
+      'working-directory',
+      'setenv',
+      'machine',
+      'host',
+    ],
   },
 };
 
@@ -95,7 +140,11 @@ export function unwrap(args: Arg[]): Unwrapped {
     const spec = WRAPPERS[name];
     if (!spec) return { layers, scripts };
     if (layers.length > MAX_WRAPPERS) {
-      return { layers, scripts, problem: `More than ${MAX_WRAPPERS} wrapper commands are nested; too deep to judge.` };
+      return {
+        layers,
+        scripts,
+        problem: `More than ${MAX_WRAPPERS} wrapper commands are nested; too deep to judge.`,
+      };
     }
     const inner = peel(name, current, spec, scripts);
     if (!inner || inner.length === 0) return { layers, scripts };
@@ -104,7 +153,12 @@ export function unwrap(args: Arg[]): Unwrapped {
   }
 }
 
-function peel(name: string, args: Arg[], spec: WrapperSpec, scripts: Unwrapped['scripts']): Arg[] | undefined {
+function peel(
+  name: string,
+  args: Arg[],
+  spec: WrapperSpec,
+  scripts: Unwrapped['scripts'],
+): Arg[] | undefined {
   let positional = spec.positional ?? 0;
   let i = 1;
   for (; i < args.length; i++) {
@@ -115,7 +169,8 @@ function peel(name: string, args: Arg[], spec: WrapperSpec, scripts: Unwrapped['
     }
     if (a.startsWith('--') && a.length > 2) {
       const [long = '', value] = a.slice(2).split('=', 2);
-      if (spec.script?.long?.includes(long)) return pushScript(scripts, name, value === undefined ? args[i + 1] : { ...(args[i] as Arg), value });
+      if (spec.script?.long?.includes(long))
+        return pushScript(scripts, name, value === undefined ? args[i + 1] : { ...(args[i] as Arg), value });
       if (spec.longWithArg?.includes(long) && value === undefined) i++;
       continue;
     }
@@ -147,7 +202,8 @@ function peel(name: string, args: Arg[], spec: WrapperSpec, scripts: Unwrapped['
     const command = rest.length > 0 ? rest : [{ value: 'echo', subs: [] }];
     // `xargs -I{} cmd {}`: every word holding the replace string becomes input from the pipe.
     const replace = xargsReplace(args.slice(1, i).map((a) => a.value));
-    if (replace !== undefined) return command.map((a) => (a.value.includes(replace) ? { ...a, value: XARGS_INPUT } : a));
+    if (replace !== undefined)
+      return command.map((a) => (a.value.includes(replace) ? { ...a, value: XARGS_INPUT } : a));
     return [...command, { value: XARGS_INPUT, subs: [] }];
   }
   return rest;

@@ -88,7 +88,8 @@ function appendDoubleQuoted(node: Node, pieces: Piece[], subs: Node[]): void {
   for (const child of childNodes(node)) {
     if (child.type === '"') continue;
     if (child.type === '$') pieces.push({ text: '$', quoted: true });
-    else if (child.type === 'string_content') pieces.push({ text: unescapeDoubleQuoted(child.text), quoted: true });
+    else if (child.type === 'string_content')
+      pieces.push({ text: unescapeDoubleQuoted(child.text), quoted: true });
     else if (child.type === 'simple_expansion' || child.type === 'expansion') {
       pieces.push({ text: expansionValue(child, atStart(pieces)), quoted: true });
       subs.push(...substitutionsIn(child));
@@ -145,13 +146,25 @@ const atStart = (pieces: readonly Piece[]): boolean => pieces.every((p) => p.tex
 
 function hasSubstitutionOrExpansion(node: Node): boolean {
   return (
-    node.descendantsOfType([...SUBSTITUTIONS, 'simple_expansion', 'expansion', 'arithmetic_expansion']).length > 0
+    node.descendantsOfType([...SUBSTITUTIONS, 'simple_expansion', 'expansion', 'arithmetic_expansion'])
+      .length > 0
   );
 }
 
 const ANSI_SIMPLE: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** Decodes the body of a `$'…'` string the way bash does (enough for every escape that names a letter). */
@@ -160,7 +173,8 @@ export function decodeAnsiC(body: string): string {
     /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
     (whole, esc: string) => {
       const head = esc[0] as string;
-      if (head === 'x' || head === 'u' || head === 'U') return safeCodePoint(Number.parseInt(esc.slice(1), 16), whole);
+      if (head === 'x' || head === 'u' || head === 'U')
+        return safeCodePoint(Number.parseInt(esc.slice(1), 16), whole);
       if (/^[0-7]/.test(esc)) return String.fromCharCode(Number.parseInt(esc, 8) & 0xff);
       if (head === 'c' && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
       return ANSI_SIMPLE[esc] ?? whole;

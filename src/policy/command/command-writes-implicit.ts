@@ -7,14 +7,55 @@ import { firstOperand, gitSubcommand, programName } from './command-programs';
 
 /** git subcommands that never write the repository (some refresh the index, which the sandbox refuses harmlessly). */
 const GIT_NO_WRITE: ReadonlySet<string> = new Set([
-  'status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'describe', 'shortlog', 'ls-tree', 'cat-file',
-  'grep', 'merge-base', 'name-rev', 'count-objects', 'version', 'whatchanged', 'show-ref', 'for-each-ref', 'rev-list',
-  'check-ignore', 'check-attr', 'annotate', 'show-branch', 'var', 'help', 'ls-remote', 'diff-tree', 'diff-files',
-  'diff-index', 'verify-commit', 'verify-tag', 'check-ref-format', 'range-diff', 'cherry', 'fsck', '',
+  'status',
+  'log',
+  'diff',
+  'show',
+  'rev-parse',
+  'ls-files',
+  'blame',
+  'describe',
+  'shortlog',
+  'ls-tree',
+  'cat-file',
+  'grep',
+  'merge-base',
+  'name-rev',
+  'count-objects',
+  'version',
+  'whatchanged',
+  'show-ref',
+  'for-each-ref',
+  'rev-list',
+  'check-ignore',
+  'check-attr',
+  'annotate',
+  'show-branch',
+  'var',
+  'help',
+  'ls-remote',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'verify-commit',
+  'verify-tag',
+  'check-ref-format',
+  'range-diff',
+  'cherry',
+  'fsck',
+  '',
 ]);
 
 const LISTING: Record<string, (rest: readonly string[]) => boolean> = {
-  branch: (rest) => rest.every((a) => /^(-a|-r|-v|-vv|--all|--remotes|--verbose|--list|-l|--show-current|--no-color|--color|--contains|--merged|--no-merged)$/.test(a) || !a.startsWith('-')) && (rest.length === 0 || rest.some((a) => /^(-a|-r|-v|-vv|--all|--remotes|--verbose|--list|-l|--show-current)$/.test(a))),
+  branch: (rest) =>
+    rest.every(
+      (a) =>
+        /^(-a|-r|-v|-vv|--all|--remotes|--verbose|--list|-l|--show-current|--no-color|--color|--contains|--merged|--no-merged)$/.test(
+          a,
+        ) || !a.startsWith('-'),
+    ) &&
+    (rest.length === 0 ||
+      rest.some((a) => /^(-a|-r|-v|-vv|--all|--remotes|--verbose|--list|-l|--show-current)$/.test(a))),
   tag: (rest) => rest.length === 0 || rest[0] === '-l' || rest[0] === '--list',
   remote: (rest) => rest.length === 0 || rest[0] === '-v' || rest[0] === 'get-url' || rest[0] === 'show',
   stash: (rest) => rest[0] === 'list' || rest[0] === 'show',
@@ -39,14 +80,16 @@ function gitWrites(argv: readonly string[]): string[] {
   const out: string[] = [];
   const output = rest.find((a) => isLong(a, 'output', 3)) ? longValue([sub, ...rest], 'output') : undefined;
   if (output !== undefined) out.push(inBase(output));
-  if (sub === 'format-patch') out.push(inBase(shortValue([sub, ...rest], 'o') ?? longValue([sub, ...rest], 'output-directory') ?? '.'));
+  if (sub === 'format-patch')
+    out.push(inBase(shortValue([sub, ...rest], 'o') ?? longValue([sub, ...rest], 'output-directory') ?? '.'));
   if (sub === 'clone') {
     const ops = rest.filter((a) => !a.startsWith('-'));
     const dir = ops[1] ?? posix.basename(ops[0] ?? '').replace(/\.git$/, '');
     if (dir) out.push(inBase(dir));
     return out;
   }
-  if (sub === 'init') return [...out, inBase(posix.join(rest.find((a) => !a.startsWith('-')) ?? '.', '.git'))];
+  if (sub === 'init')
+    return [...out, inBase(posix.join(rest.find((a) => !a.startsWith('-')) ?? '.', '.git'))];
   if (GIT_NO_WRITE.has(sub) || LISTING[sub]?.(rest)) return out;
   return [...out, gitDir === undefined ? inBase('.git') : inBase(gitDir)];
 }
@@ -58,7 +101,10 @@ const MANAGERS: Record<string, Manager> = {
     lock: ['package-lock.json'],
     manifestOnly: /^(pkg|set-script)$/,
   },
-  pnpm: { subs: /^(install|i|add|remove|rm|uninstall|un|update|up|upgrade|prune|dedupe|link|ln|import|init|version)$/, lock: ['pnpm-lock.yaml'] },
+  pnpm: {
+    subs: /^(install|i|add|remove|rm|uninstall|un|update|up|upgrade|prune|dedupe|link|ln|import|init|version)$/,
+    lock: ['pnpm-lock.yaml'],
+  },
   yarn: { subs: /^(install|add|remove|upgrade|up|dedupe|link|import|init|version|)$/, lock: ['yarn.lock'] },
   bun: { subs: /^(install|i|add|a|remove|rm|update|link|init|pm)$/, lock: ['bun.lockb', 'bun.lock'] },
 };
@@ -67,7 +113,12 @@ function packageWrites(name: string, argv: readonly string[]): string[] {
   const manager = MANAGERS[name];
   if (!manager) return [];
   const sub = subcommand(argv);
-  const dir = longValue(argv, 'prefix') ?? longValue(argv, 'dir') ?? longValue(argv, 'cwd') ?? (name === 'pnpm' ? shortValue(argv, 'C') : undefined) ?? '';
+  const dir =
+    longValue(argv, 'prefix') ??
+    longValue(argv, 'dir') ??
+    longValue(argv, 'cwd') ??
+    (name === 'pnpm' ? shortValue(argv, 'C') : undefined) ??
+    '';
   const inDir = (p: string): string => (dir ? posix.join(dir, p) : p);
   if (manager.manifestOnly?.test(sub)) {
     const verb = firstOperand(argv, argv.indexOf(sub) + 1);

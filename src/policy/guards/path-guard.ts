@@ -54,10 +54,17 @@ export class PathFence {
   readonly protectedPatterns: readonly string[];
   private readonly protectedMatch: (relative: string) => string | undefined;
 
-  constructor(root: string, protectedPaths: readonly string[] = DEFAULT_PROTECTED_PATHS, options: PathFenceOptions = {}) {
+  constructor(
+    root: string,
+    protectedPaths: readonly string[] = DEFAULT_PROTECTED_PATHS,
+    options: PathFenceOptions = {},
+  ) {
     this.root = realpathSync.native(resolve(root));
     this.protectedPatterns = [...protectedPaths];
-    this.protectedMatch = protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT);
+    this.protectedMatch = protectedMatcher(
+      protectedPaths,
+      options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT,
+    );
   }
 
   check(input: string): PathVerdict {
@@ -68,7 +75,11 @@ export class PathFence {
     const rel = relative(this.root, real.path);
     const segments = rel === '' ? [] : rel.split(sep);
     if (isAbsolute(rel) || segments[0] === '..') {
-      return { ok: false, ruleId: 'path-fence', reason: `${input} resolves to ${real.path}, outside the project ${this.root}.` };
+      return {
+        ok: false,
+        ruleId: 'path-fence',
+        reason: `${input} resolves to ${real.path}, outside the project ${this.root}.`,
+      };
     }
     const relPosix = segments.join('/');
     const protectedBy = relPosix === '' ? undefined : this.protectedMatch(relPosix);
@@ -77,7 +88,10 @@ export class PathFence {
 }
 
 /** Matches protected patterns, folding case when the file system does; reports the pattern as given. */
-function protectedMatcher(patterns: readonly string[], caseInsensitive: boolean): (relative: string) => string | undefined {
+function protectedMatcher(
+  patterns: readonly string[],
+  caseInsensitive: boolean,
+): (relative: string) => string | undefined {
   if (!caseInsensitive) return compileGlobs(patterns);
   const original = new Map(patterns.map((p) => [p.toLowerCase(), p]));
   const match = compileGlobs([...original.keys()]);
@@ -90,8 +104,10 @@ function protectedMatcher(patterns: readonly string[], caseInsensitive: boolean)
 function describeInvalid(input: string): string | undefined {
   if (typeof input !== 'string' || input.trim() === '') return 'The path is empty.';
   if (input.includes('\0')) return 'The path contains a NUL byte.';
-  if (input.startsWith('~')) return `"${input}" starts with ~, which is not expanded: give a path inside the project.`;
-  if (input.length > MAX_PATH_LENGTH) return `The path is ${input.length} characters long (limit ${MAX_PATH_LENGTH}).`;
+  if (input.startsWith('~'))
+    return `"${input}" starts with ~, which is not expanded: give a path inside the project.`;
+  if (input.length > MAX_PATH_LENGTH)
+    return `The path is ${input.length} characters long (limit ${MAX_PATH_LENGTH}).`;
   return undefined;
 }
 
@@ -106,8 +122,10 @@ function realPathOfNearestAncestor(absolute: string): { path: string } | { error
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') return { error: 'a symbolic link loop.' };
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return { error: `cannot be resolved (${code ?? 'unknown error'}).` };
-      if (isDanglingLink(current)) return { error: `${current} is a symbolic link whose target does not exist; it cannot be checked.` };
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        return { error: `cannot be resolved (${code ?? 'unknown error'}).` };
+      if (isDanglingLink(current))
+        return { error: `${current} is a symbolic link whose target does not exist; it cannot be checked.` };
       const parent = dirname(current);
       if (parent === current) return { error: 'no part of the path exists.' };
       missing.push(current.slice(parent.length).replace(/^[/\\]/, ''));

@@ -26,7 +26,10 @@ export function checkUrl(input: string): UrlVerdict {
     return refuse('ssrf-url', `"${clip(input)}" is not a valid absolute URL.`);
   }
   if (!ALLOWED_SCHEMES.has(url.protocol)) {
-    return refuse('ssrf-scheme', `The ${url.protocol} scheme is not allowed; only http and https URLs can be fetched.`);
+    return refuse(
+      'ssrf-scheme',
+      `The ${url.protocol} scheme is not allowed; only http and https URLs can be fetched.`,
+    );
   }
   // Credentials leak into logs and hide the real host from a reader (http://trusted.com@10.0.0.1/).
   if (url.username !== '' || url.password !== '') {
@@ -35,7 +38,10 @@ export function checkUrl(input: string): UrlVerdict {
   const host = normalizeHostname(url.hostname);
   if (host === '') return refuse('ssrf-url', 'The URL has no host.');
   if (host === 'localhost' || host.endsWith('.localhost')) {
-    return refuse('ssrf-address', `${host} always means this machine (RFC 6761), which web tools may not reach.`);
+    return refuse(
+      'ssrf-address',
+      `${host} always means this machine (RFC 6761), which web tools may not reach.`,
+    );
   }
   // WHATWG parsing has already turned 2130706433, 0x7f.1, 0177.0.0.1 … into dotted decimal.
   const literal = hostLiteral(host);
@@ -89,7 +95,8 @@ function describeRefused(addr: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
   const v6 = addr as ipaddr.IPv6;
   const range = v6.range();
   const embedded = embeddedV4(v6, range);
-  if (embedded === 'opaque') return `an IPv6 address (${range}) whose embedded IPv4 address cannot be located`;
+  if (embedded === 'opaque')
+    return `an IPv6 address (${range}) whose embedded IPv4 address cannot be located`;
   if (embedded.length > 0) {
     for (const v4 of embedded) {
       const problem = describeV4(v4);

@@ -14,7 +14,11 @@ export type CreateProjectEffects = {
 };
 
 export const defaultCreateProjectEffects: CreateProjectEffects = {
-  exists: (path) => lstat(path).then(() => true, () => false),
+  exists: (path) =>
+    lstat(path).then(
+      () => true,
+      () => false,
+    ),
   mkdirp: async (path) => {
     await mkdir(path, { recursive: true });
   },
@@ -25,7 +29,9 @@ export const defaultCreateProjectEffects: CreateProjectEffects = {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const schema = z.strictObject({
-  name: z.string().regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit'),
+  name: z
+    .string()
+    .regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit'),
   type: z.enum(['java', 'python', 'node']),
 });
 
@@ -46,14 +52,16 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.name);
       if (!verdict.ok) return { ok: false, error: verdict.reason };
-      if (await effects.exists(verdict.path)) return { ok: false, error: `${args.name} already exists; choose another name.` };
+      if (await effects.exists(verdict.path))
+        return { ok: false, error: `${args.name} already exists; choose another name.` };
       const files = scaffoldFiles(args.name, args.type);
       const created: string[] = [];
       try {
         await effects.mkdirp(verdict.path);
         // Re-check after mkdir: the folder must still resolve where it did.
         const again = ctx.fence.check(args.name);
-        if (!again.ok || again.path !== verdict.path) return { ok: false, error: `${args.name} changed on disk while being created; stopped.` };
+        if (!again.ok || again.path !== verdict.path)
+          return { ok: false, error: `${args.name} changed on disk while being created; stopped.` };
         for (const file of files) {
           const abs = join(verdict.path, file.path);
           await ctx.recordPreImage?.(abs);
@@ -63,9 +71,17 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
         }
       } catch (err) {
         const sofar = created.length > 0 ? ` Created so far: ${created.join(', ')}.` : '';
-        return { ok: false, error: `Could not create the ${args.type} project: ${describeFsError(err, args.name)}${sofar}`, data: { files: created } };
+        return {
+          ok: false,
+          error: `Could not create the ${args.type} project: ${describeFsError(err, args.name)}${sofar}`,
+          data: { files: created },
+        };
       }
-      const output = [`Created ${args.type} project ${verdict.relative}/ with ${created.length} files:`, ...created.map((f) => `  ${f}`), `Run its tests: cd ${verdict.relative} && ${testCommand(args.type)}`];
+      const output = [
+        `Created ${args.type} project ${verdict.relative}/ with ${created.length} files:`,
+        ...created.map((f) => `  ${f}`),
+        `Run its tests: cd ${verdict.relative} && ${testCommand(args.type)}`,
+      ];
       return { ok: true, output: output.join('\n'), data: { dir: verdict.relative, files: created } };
     },
   });

@@ -1,5 +1,18 @@
 /** Variables kept whatever their name looks like: a shell needs them. */
-const ALWAYS_KEPT = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'TMPDIR', 'PWD', 'COLORTERM']);
+const ALWAYS_KEPT = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'PWD',
+  'COLORTERM',
+]);
 
 // Names that usually hold credentials. Case-insensitive.
 const SECRET_NAME_PATTERNS: readonly RegExp[] = [

@@ -32,7 +32,11 @@ export type ExecuteCommandEffects = {
 
 export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
   run: runInProcessGroup,
-  isDirectory: (path) => stat(path).then((s) => s.isDirectory(), () => false),
+  isDirectory: (path) =>
+    stat(path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ),
   secretMasks: () => findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
   graceMs: 2000,
   ledger: new MountPointLedger(),
@@ -68,7 +72,8 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.cwd ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
-      if (!(await effects.isDirectory(verdict.path))) return { ok: false, error: `cwd ${shownPath(verdict.relative)} is not an existing folder.` };
+      if (!(await effects.isDirectory(verdict.path)))
+        return { ok: false, error: `cwd ${shownPath(verdict.relative)} is not an existing folder.` };
       const timeoutMs = args.timeout_ms ?? COMMAND_DEFAULT_TIMEOUT_MS;
       const sandboxed = ctx.sandbox.kind === 'bwrap';
       const prepared = ctx.sandbox.kind === 'bwrap' ? prepareProtection(ctx, effects) : undefined;
@@ -76,7 +81,15 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       const protection = prepared?.ok ? prepared : undefined;
       const [file, argv] =
         ctx.sandbox.kind === 'bwrap'
-          ? [ctx.sandbox.path, [...bwrapArgs(ctx.root, verdict.path, effects.secretMasks(), protection?.plan), 'bash', '-c', args.command]]
+          ? [
+              ctx.sandbox.path,
+              [
+                ...bwrapArgs(ctx.root, verdict.path, effects.secretMasks(), protection?.plan),
+                'bash',
+                '-c',
+                args.command,
+              ],
+            ]
           : ['bash', ['-c', args.command]];
       let result: GroupRunResult;
       try {
@@ -94,11 +107,24 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       } finally {
         protection?.claim.release();
       }
-      const newGit = protection ? quarantineNewGit(ctx.root, protection.plan, ctx.liftProtected, effects.scanLimit) : [];
-      if (result.kind === 'spawn_failed') return { ok: false, error: `Could not start the command: ${result.message}` };
-      const footer = describeRun(result, timeoutMs, ctx.sandbox, protection?.plan, ctx.liftProtected?.map((p) => shownPath(relative(ctx.root, p))));
-      const hits = protection ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan) : [];
-      const note = (hits.length > 0 ? `\n[${describeHits(hits)}]` : '') + (newGit.length > 0 ? `\n[${describeNewGit(ctx.root, newGit)}]` : '');
+      const newGit = protection
+        ? quarantineNewGit(ctx.root, protection.plan, ctx.liftProtected, effects.scanLimit)
+        : [];
+      if (result.kind === 'spawn_failed')
+        return { ok: false, error: `Could not start the command: ${result.message}` };
+      const footer = describeRun(
+        result,
+        timeoutMs,
+        ctx.sandbox,
+        protection?.plan,
+        ctx.liftProtected?.map((p) => shownPath(relative(ctx.root, p))),
+      );
+      const hits = protection
+        ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan)
+        : [];
+      const note =
+        (hits.length > 0 ? `\n[${describeHits(hits)}]` : '') +
+        (newGit.length > 0 ? `\n[${describeNewGit(ctx.root, newGit)}]` : '');
       const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}${note}\n[${footer}]`;
       const data = {
         exitCode: result.exitCode,
@@ -110,7 +136,9 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         cutBytes: result.cutBytes,
         durationMs: result.durationMs,
         ...(hits.length > 0 ? { protectedHits: hits.map((h) => h.path) } : {}),
-        ...(newGit.length > 0 ? { quarantined: newGit.map((g) => shownPath(relative(ctx.root, g.path))) } : {}),
+        ...(newGit.length > 0
+          ? { quarantined: newGit.map((g) => shownPath(relative(ctx.root, g.path))) }
+          : {}),
       };
       if (result.ending === 'exited') return { ok: true, output: text, data };
       return { ok: false, error: text, data };
@@ -122,9 +150,17 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
  * Plans the protected mounts and claims the placeholders they need.
  * Contract: never throws; a protection the sandbox cannot give refuses the run with the reason.
  */
-function prepareProtection(ctx: ToolContext, effects: ExecuteCommandEffects): { ok: true; plan: ProtectPlan; claim: MountClaim } | { ok: false; reason: string } {
+function prepareProtection(
+  ctx: ToolContext,
+  effects: ExecuteCommandEffects,
+): { ok: true; plan: ProtectPlan; claim: MountClaim } | { ok: false; reason: string } {
   try {
-    const plan = planProtection(ctx.root, ctx.fence.protectedPatterns, ctx.liftProtected ?? [], effects.scanLimit);
+    const plan = planProtection(
+      ctx.root,
+      ctx.fence.protectedPatterns,
+      ctx.liftProtected ?? [],
+      effects.scanLimit,
+    );
     if (plan.refused) return { ok: false, reason: plan.refused };
     const claimed = effects.ledger.claim(plan.placeholders);
     return claimed.ok ? { ok: true, plan, claim: claimed.claim } : claimed;
@@ -135,22 +171,37 @@ function prepareProtection(ctx: ToolContext, effects: ExecuteCommandEffects): { 
 
 function describeNewGit(root: string, found: readonly NewGit[]): string {
   const rel = (p: string) => shownPath(relative(root, p));
-  const moved = found.map((g) => (g.movedTo ? `${rel(g.path)} (moved to ${rel(g.movedTo)})` : `${rel(g.path)} (could not be moved)`));
+  const moved = found.map((g) =>
+    g.movedTo ? `${rel(g.path)} (moved to ${rel(g.movedTo)})` : `${rel(g.path)} (could not be moved)`,
+  );
   return `This run created a git repository inside the project: ${moved.join(', ')}. A new .git is protected (git would run its settings outside the sandbox), so it was set aside; only a person's approval of a run that lists it can create one.`;
 }
 
-function describeRun(result: Extract<GroupRunResult, { kind: 'finished' }>, timeoutMs: number, sandbox: SandboxInfo, plan?: ProtectPlan, lifted?: readonly string[]): string {
+function describeRun(
+  result: Extract<GroupRunResult, { kind: 'finished' }>,
+  timeoutMs: number,
+  sandbox: SandboxInfo,
+  plan?: ProtectPlan,
+  lifted?: readonly string[],
+): string {
   const parts: string[] = [];
-  if (result.ending === 'timed_out') parts.push(`timed out after ${formatSeconds(timeoutMs)}; the process group was killed`);
+  if (result.ending === 'timed_out')
+    parts.push(`timed out after ${formatSeconds(timeoutMs)}; the process group was killed`);
   else if (result.ending === 'aborted') parts.push('cancelled; the process group was killed');
-  else parts.push(result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`);
+  else
+    parts.push(
+      result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`,
+    );
   parts.push(formatSeconds(result.durationMs));
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
   if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
   else parts.push('sandboxed: no network, only the project writable, protected paths read-only');
   if (sandbox.kind === 'bwrap' && lifted?.length) parts.push(`writable for this run: ${lifted.join(', ')}`);
-  if (plan?.truncated) parts.push(`the protected-path scan stopped after ${plan.scanned - 1} entries: deeper .git folders and protected files were not made read-only`);
+  if (plan?.truncated)
+    parts.push(
+      `the protected-path scan stopped after ${plan.scanned - 1} entries: deeper .git folders and protected files were not made read-only`,
+    );
   return parts.join(' · ');
 }
 

@@ -78,7 +78,10 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
   const pid = subprocess.pid;
   if (pid === undefined) {
     const result = await subprocess;
-    return { kind: 'spawn_failed', message: result.shortMessage ?? result.message ?? `could not start ${req.file}` };
+    return {
+      kind: 'spawn_failed',
+      message: result.shortMessage ?? result.message ?? `could not start ${req.file}`,
+    };
   }
   let ending: 'exited' | 'timed_out' | 'aborted' = 'exited';
   let killing: Promise<void> | undefined;
@@ -100,7 +103,13 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
   // Before draining: an escaped process may hold the output pipes open.
   const escaped = await endRun();
   const straysStopped = groupStrays || escaped > 0;
-  const drained = await Promise.race([subprocess.then(() => true, () => true), delay(STREAM_DRAIN_MS).then(() => false)]);
+  const drained = await Promise.race([
+    subprocess.then(
+      () => true,
+      () => true,
+    ),
+    delay(STREAM_DRAIN_MS).then(() => false),
+  ]);
   if (!drained) {
     subprocess.stdout?.destroy();
     subprocess.stderr?.destroy();

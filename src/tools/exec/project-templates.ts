@@ -21,7 +21,17 @@ export function testCommand(type: ProjectType): string {
 }
 
 function nodeFiles(name: string): ScaffoldFile[] {
-  const pkg = { name: name.toLowerCase().replace(/[^a-z0-9._-]/g, '-').replace(/^[._]+/, ''), version: '0.1.0', private: true, type: 'module', main: 'src/index.js', scripts: { start: 'node src/index.js', test: 'node --test' } };
+  const pkg = {
+    name: name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-')
+      .replace(/^[._]+/, ''),
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    main: 'src/index.js',
+    scripts: { start: 'node src/index.js', test: 'node --test' },
+  };
   return [
     { path: 'package.json', content: `${JSON.stringify(pkg, null, 2)}\n` },
     {
@@ -83,7 +93,10 @@ def greet(who: str = "world") -> str:
     return f"Hello, {who}!"
 `,
     },
-    { path: `${module}/__main__.py`, content: `import sys\n\nfrom . import greet\n\nprint(greet(*sys.argv[1:2]))\n` },
+    {
+      path: `${module}/__main__.py`,
+      content: `import sys\n\nfrom . import greet\n\nprint(greet(*sys.argv[1:2]))\n`,
+    },
     { path: 'tests/__init__.py', content: '' },
     {
       path: `tests/test_${module}.py`,

@@ -61,7 +61,10 @@ export function activeRunCount(): number {
  * is dead, or now names another process). Returns the runs and processes found.
  * Contract: never throws.
  */
-export async function sweepLeftoverRuns(dir: string, graceMs = 500): Promise<{ runs: number; processes: number }> {
+export async function sweepLeftoverRuns(
+  dir: string,
+  graceMs = 500,
+): Promise<{ runs: number; processes: number }> {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => RECORD_NAME.test(name));

@@ -19,7 +19,13 @@ const WORD = /[^\s'"`<>|;&()]+/g;
  * name none (sed -i renames a temp file), the protected paths the command text names.
  * Contract: never throws; empty when nothing in the output says a write was denied.
  */
-export function protectedHits(output: string, command: string, root: string, cwd: string, mounts: { readOnly: readonly string[]; pinned: readonly string[] }): ProtectedHit[] {
+export function protectedHits(
+  output: string,
+  command: string,
+  root: string,
+  cwd: string,
+  mounts: { readOnly: readonly string[]; pinned: readonly string[] },
+): ProtectedHit[] {
   const lines = output.split('\n').filter((line) => DENIED.test(line));
   if (lines.length === 0) return [];
   const hits: ProtectedHit[] = [];
@@ -30,7 +36,11 @@ export function protectedHits(output: string, command: string, root: string, cwd
     const hit: ProtectedHit | undefined = held
       ? { kind: 'read_only', path: rel(root, abs), held: rel(root, held) }
       : mounts.pinned.includes(abs)
-        ? { kind: 'pinned', path: rel(root, abs), held: rel(root, mounts.readOnly.find((m) => inside(abs, m)) ?? abs) }
+        ? {
+            kind: 'pinned',
+            path: rel(root, abs),
+            held: rel(root, mounts.readOnly.find((m) => inside(abs, m)) ?? abs),
+          }
         : undefined;
     if (hit && !hits.some((h) => h.path === hit.path)) hits.push(hit);
   };
@@ -51,8 +61,13 @@ export function describeHits(hits: readonly ProtectedHit[]): string {
     const names = readOnly.map((h) => (h.path === h.held ? h.path : `${h.path} (in ${h.held})`)).join(', ');
     parts.push(`${names}: protected, read-only in the sandbox.`);
   }
-  if (pinned.length > 0) parts.push(`${pinned.map((h) => h.path).join(', ')}: holds a protected path (${pinned.map((h) => h.held).join(', ')}), so it cannot be moved or removed.`);
-  parts.push('A command may write a protected path only in a run a person approves with that path listed on the card (a redirect into it, git commit, npm install …); ask the person, or leave it alone.');
+  if (pinned.length > 0)
+    parts.push(
+      `${pinned.map((h) => h.path).join(', ')}: holds a protected path (${pinned.map((h) => h.held).join(', ')}), so it cannot be moved or removed.`,
+    );
+  parts.push(
+    'A command may write a protected path only in a run a person approves with that path listed on the card (a redirect into it, git commit, npm install …); ask the person, or leave it alone.',
+  );
   return parts.join(' ');
 }
 

@@ -8,7 +8,19 @@
  * Only empty placeholders with the recorded device and inode are removed: whatever a person or an
  * approved command put there stays. All of it is synchronous, so runs in one process never interleave.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,7 +54,9 @@ export class MountPointLedger {
    * records them before the run starts.
    * Contract: never throws; if the record cannot be written, what was created is removed and the claim fails.
    */
-  claim(placeholders: readonly Placeholder[]): { ok: true; claim: MountClaim } | { ok: false; reason: string } {
+  claim(
+    placeholders: readonly Placeholder[],
+  ): { ok: true; claim: MountClaim } | { ok: false; reason: string } {
     this.sweep();
     const others = this.liveHeld();
     const held: Held[] = [];
@@ -51,7 +65,8 @@ export class MountPointLedger {
       for (const p of placeholders) {
         const before = identity(p.path);
         if (before) {
-          if (others.some((o) => o.path === p.path && o.dev === before.dev && o.ino === before.ino)) held.push({ ...p, ...before });
+          if (others.some((o) => o.path === p.path && o.dev === before.dev && o.ino === before.ino))
+            held.push({ ...p, ...before });
           continue;
         }
         if (!createEmpty(p)) continue;
@@ -64,10 +79,19 @@ export class MountPointLedger {
       const record: RunRecord = { pid: process.pid, pidStart: processStart(process.pid) ?? '', held };
       writeFileSync(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
-      return { ok: true, claim: { held: held.map(({ path, kind }) => ({ path, kind })), release: () => this.release(file, held) } };
+      return {
+        ok: true,
+        claim: {
+          held: held.map(({ path, kind }) => ({ path, kind })),
+          release: () => this.release(file, held),
+        },
+      };
     } catch (err) {
       removeUnused(created, []);
-      return { ok: false, reason: `the sandbox's mount points cannot be recorded (${(err as Error).message})` };
+      return {
+        ok: false,
+        reason: `the sandbox's mount points cannot be recorded (${(err as Error).message})`,
+      };
     }
   }
 
@@ -93,7 +117,9 @@ export class MountPointLedger {
   }
 
   private liveHeld(): Held[] {
-    return this.records().filter((r) => r.live).flatMap((r) => r.record?.held ?? []);
+    return this.records()
+      .filter((r) => r.live)
+      .flatMap((r) => r.record?.held ?? []);
   }
 
   private records(): { file: string; live: boolean; record?: RunRecord }[] {

@@ -17,7 +17,12 @@ export type NewGit = { path: string; movedTo?: string };
  * and renames each to `.git.warden-quarantine-<time>`.
  * Contract: never throws; a scan that was cut short checks nothing (it cannot tell new from unseen).
  */
-export function quarantineNewGit(root: string, plan: ProtectPlan, lifted: readonly string[] = [], limit = PROTECT_SCAN_LIMIT): NewGit[] {
+export function quarantineNewGit(
+  root: string,
+  plan: ProtectPlan,
+  lifted: readonly string[] = [],
+  limit = PROTECT_SCAN_LIMIT,
+): NewGit[] {
   if (plan.truncated) return [];
   const readOnly = new Set(plan.readOnly);
   const found: NewGit[] = [];

@@ -4,7 +4,16 @@
  * fixed names that do not exist yet get an empty read-only placeholder so a command cannot create
  * them. A person's approved card may lift exactly the paths it listed for one run.
  */
-import { closeSync, type Dirent, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { compileGlobs } from '../../policy/glob';
@@ -72,12 +81,24 @@ export function fixedNames(patterns: readonly string[] = DEFAULT_PROTECTED_PATHS
  * mounts. `lift`: absolute real paths a person approved writing in this run.
  * Contract: never throws; an unreadable folder is skipped (its parent stays writable as before).
  */
-export function planProtection(root: string, patterns: readonly string[], lift: readonly string[] = [], limit = PROTECT_SCAN_LIMIT): ProtectPlan {
+export function planProtection(
+  root: string,
+  patterns: readonly string[],
+  lift: readonly string[] = [],
+  limit = PROTECT_SCAN_LIMIT,
+): ProtectPlan {
   const match = compileGlobs([...ALWAYS, ...patterns]);
   const mayMatch = nameFilter([...ALWAYS, ...patterns]);
   const lifted = lift.filter((p) => isAbsolute(p) && inside(root, p) && p !== root).map((p) => resolve(p));
   const found = new Set<string>();
-  const plan: ProtectPlan = { pinned: [], readOnly: [], writable: [], placeholders: [], scanned: 0, truncated: false };
+  const plan: ProtectPlan = {
+    pinned: [],
+    readOnly: [],
+    writable: [],
+    placeholders: [],
+    scanned: 0,
+    truncated: false,
+  };
   const protect = (path: string) => found.add(path);
 
   const queue: string[] = [root];
@@ -113,7 +134,8 @@ export function planProtection(root: string, patterns: readonly string[], lift: 
         continue;
       }
       protect(path);
-      if (entry.name === '.git' && entry.isFile()) for (const gitDir of linkedGitDirs(root, path)) protect(gitDir);
+      if (entry.name === '.git' && entry.isFile())
+        for (const gitDir of linkedGitDirs(root, path)) protect(gitDir);
     }
     if (plan.truncated) break;
   }
@@ -128,7 +150,8 @@ export function planProtection(root: string, patterns: readonly string[], lift: 
     if (exists(path)) {
       const real = realInside(root, path);
       if (real) protect(real);
-      if (real === path && chain) missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
+      if (real === path && chain)
+        missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
     } else if (chain) {
       missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
       protect(path);
@@ -148,11 +171,13 @@ export function planProtection(root: string, patterns: readonly string[], lift: 
       if (exists(sticky, true) && !lifted.includes(sticky)) plan.readOnly.push(sticky);
     }
   }
-  for (const l of lifted) if (plan.readOnly.some((r) => r !== l && inside(r, l))) liftInside(plan, l, missing);
+  for (const l of lifted)
+    if (plan.readOnly.some((r) => r !== l && inside(r, l))) liftInside(plan, l, missing);
   plan.placeholders = missing;
   const pins = new Set<string>();
   for (const path of plan.readOnly) {
-    for (let up = dirname(path); up !== root && inside(root, up); up = dirname(up)) if (!plan.readOnly.some((r) => inside(r, up))) pins.add(up);
+    for (let up = dirname(path); up !== root && inside(root, up); up = dirname(up))
+      if (!plan.readOnly.some((r) => inside(r, up))) pins.add(up);
   }
   plan.pinned = [...pins].sort(byDepth);
   return plan;

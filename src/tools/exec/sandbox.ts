@@ -10,10 +10,27 @@ export type SandboxMask = { kind: 'dir' | 'file'; path: string };
 // Without a protection plan (the probe), these stay read-only: hooks and config run code outside the sandbox later.
 const READ_ONLY_IN_PROJECT = ['.git/hooks', '.git/config', '.warden'];
 // Credentials under $HOME that a command has no business reading (their contents would reach the model).
-const SECRET_HOME_PATHS = ['.ssh', '.aws', '.gnupg', '.azure', '.kube', '.docker/config.json', '.netrc', '.npmrc', '.pypirc', '.config/gcloud', '.config/gh', '.git-credentials'];
+const SECRET_HOME_PATHS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.azure',
+  '.kube',
+  '.docker/config.json',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.config/gcloud',
+  '.config/gh',
+  '.git-credentials',
+];
 
 /** The mounts of a protection plan (see `planProtection`): absolute paths inside the project. */
-export type ProtectMounts = { pinned: readonly string[]; readOnly: readonly string[]; writable: readonly string[] };
+export type ProtectMounts = {
+  pinned: readonly string[];
+  readOnly: readonly string[];
+  writable: readonly string[];
+};
 
 /**
  * bubblewrap argv (before the command): root read-only, fresh /dev, /proc and private /tmp, the project
@@ -23,11 +40,32 @@ export type ProtectMounts = { pinned: readonly string[]; readOnly: readonly stri
  * No `--new-session`: the caller already runs bwrap in its own session (detached, so no terminal to hijack),
  * and a new session inside would escape the process-group kill.
  */
-export function bwrapArgs(root: string, cwd: string, masks: readonly SandboxMask[] = [], protect?: ProtectMounts): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', root, root];
+export function bwrapArgs(
+  root: string,
+  cwd: string,
+  masks: readonly SandboxMask[] = [],
+  protect?: ProtectMounts,
+): string[] {
+  const args = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    root,
+    root,
+  ];
   if (protect) {
     // Parents before what is inside them; a pinned folder is never inside a read-only one.
-    const mounts = [...protect.pinned.map((path) => ({ path, flag: '--bind' })), ...protect.readOnly.map((path) => ({ path, flag: '--ro-bind' }))];
+    const mounts = [
+      ...protect.pinned.map((path) => ({ path, flag: '--bind' })),
+      ...protect.readOnly.map((path) => ({ path, flag: '--ro-bind' })),
+    ];
     mounts.sort((a, b) => depth(a.path) - depth(b.path));
     for (const m of mounts) args.push(m.flag, m.path, m.path);
     for (const path of protect.writable) args.push('--bind', path, path);
@@ -41,7 +79,15 @@ export function bwrapArgs(root: string, cwd: string, masks: readonly SandboxMask
     else args.push('--dev-bind', '/dev/null', mask.path);
   }
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
-  args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--chdir', cwd);
+  args.push(
+    '--unshare-net',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--die-with-parent',
+    '--chdir',
+    cwd,
+  );
   return args;
 }
 
@@ -56,7 +102,10 @@ function isInside(path: string, folder: string): boolean {
 
 /** The credential folders and files that exist under `home` (and WARDEN_HOME), to hide in the sandbox. */
 export function findSecretMasks(home: string | undefined, wardenHome?: string): SandboxMask[] {
-  const candidates = [...(home ? SECRET_HOME_PATHS.map((rel) => join(home, rel)) : []), ...(wardenHome ? [wardenHome] : [])];
+  const candidates = [
+    ...(home ? SECRET_HOME_PATHS.map((rel) => join(home, rel)) : []),
+    ...(wardenHome ? [wardenHome] : []),
+  ];
   const masks: SandboxMask[] = [];
   for (const path of candidates) {
     try {
@@ -85,7 +134,10 @@ export function findOnPath(name: string, pathEnv: string | undefined = process.e
   return undefined;
 }
 
-export type SandboxProbe = (bwrap: string, args: string[]) => Promise<{ ok: true } | { ok: false; reason: string }>;
+export type SandboxProbe = (
+  bwrap: string,
+  args: string[],
+) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 const defaultProbe: SandboxProbe = async (bwrap, args) => {
   const result = await execa(bwrap, args, { reject: false, timeout: 5000, stdin: 'ignore' });
@@ -99,19 +151,26 @@ const defaultProbe: SandboxProbe = async (bwrap, args) => {
  * with the exact flags `bwrapArgs` uses must succeed here (user namespaces can be disabled).
  * Contract: never throws; anything short of a working sandbox is `{kind:'none', reason}`.
  */
-export async function detectSandbox(options: { pathEnv?: string; probe?: SandboxProbe; platform?: NodeJS.Platform } = {}): Promise<SandboxInfo> {
+export async function detectSandbox(
+  options: { pathEnv?: string; probe?: SandboxProbe; platform?: NodeJS.Platform } = {},
+): Promise<SandboxInfo> {
   const platform = options.platform ?? process.platform;
-  if (platform !== 'linux') return { kind: 'none', reason: `bubblewrap sandboxing needs Linux (this is ${platform})` };
+  if (platform !== 'linux')
+    return { kind: 'none', reason: `bubblewrap sandboxing needs Linux (this is ${platform})` };
   const bwrap = findOnPath('bwrap', options.pathEnv ?? process.env.PATH);
   if (!bwrap) return { kind: 'none', reason: 'bubblewrap (bwrap) is not installed' };
   let scratch: string | undefined;
   try {
     scratch = realpathSync(mkdtempSync(join(tmpdir(), 'warden-sandbox-probe-')));
     const verdict = await (options.probe ?? defaultProbe)(bwrap, [...bwrapArgs(scratch, scratch), 'true']);
-    if (!verdict.ok) return { kind: 'none', reason: `bwrap at ${bwrap} cannot create a sandbox here: ${verdict.reason}` };
+    if (!verdict.ok)
+      return { kind: 'none', reason: `bwrap at ${bwrap} cannot create a sandbox here: ${verdict.reason}` };
     return { kind: 'bwrap', path: bwrap };
   } catch (err) {
-    return { kind: 'none', reason: `bwrap probe failed: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      kind: 'none',
+      reason: `bwrap probe failed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }

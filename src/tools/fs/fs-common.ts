@@ -2,7 +2,12 @@ import { lstat } from 'node:fs/promises';
 export { formatBytes } from '../../text/bytes';
 
 /** What a tool needs to know about a path before touching it. */
-export type PathInfo = { kind: 'file' | 'dir' | 'symlink' | 'other'; size: number; mode: number; mtimeMs: number };
+export type PathInfo = {
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  size: number;
+  mode: number;
+  mtimeMs: number;
+};
 
 /** lstat as a small record; `undefined` when nothing exists at `path`. Contract: other errors throw. */
 export async function pathInfo(path: string): Promise<PathInfo | undefined> {

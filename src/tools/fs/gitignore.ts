@@ -1,6 +1,12 @@
 import picomatch from 'picomatch';
 
-type Rule = { base: string; negate: boolean; dirOnly: boolean; glob: string; test: (relative: string) => boolean };
+type Rule = {
+  base: string;
+  negate: boolean;
+  dirOnly: boolean;
+  glob: string;
+  test: (relative: string) => boolean;
+};
 
 /** Folders no listing or search descends into unless asked. */
 export const ALWAYS_SKIPPED_DIRS: readonly string[] = ['.git', 'node_modules'];
@@ -30,7 +36,12 @@ export class GitIgnore {
     let ignored = false;
     for (const rule of this.rules) {
       if (rule.dirOnly && !isDir) continue;
-      const inside = rule.base === '' ? relative : relative.startsWith(`${rule.base}/`) ? relative.slice(rule.base.length + 1) : undefined;
+      const inside =
+        rule.base === ''
+          ? relative
+          : relative.startsWith(`${rule.base}/`)
+            ? relative.slice(rule.base.length + 1)
+            : undefined;
       if (inside !== undefined && rule.test(inside)) ignored = !rule.negate;
     }
     return ignored;

@@ -19,7 +19,15 @@ export type GlobFilesEffects = {
 
 export const defaultGlobFilesEffects: GlobFilesEffects = {
   async glob(patterns, { cwd, ignore }) {
-    const entries = await fg(patterns, { cwd, ignore, dot: true, onlyFiles: true, followSymbolicLinks: false, stats: true, suppressErrors: true });
+    const entries = await fg(patterns, {
+      cwd,
+      ignore,
+      dot: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      stats: true,
+      suppressErrors: true,
+    });
     return entries.map((e) => ({ path: e.path, mtimeMs: e.stats?.mtimeMs ?? 0 }));
   },
   readText: (path) => readFile(path, 'utf8').catch(() => undefined),
@@ -35,9 +43,11 @@ const SKIP_GLOBS = ALWAYS_SKIPPED_DIRS.map((dir) => `**/${dir}/**`);
 /** Why a glob pattern is refused, or undefined when it stays under its folder. */
 export function describeUnsafePattern(pattern: string): string | undefined {
   if (pattern.includes('\0')) return 'The pattern contains a NUL byte.';
-  if (pattern.startsWith('/') || /^[A-Za-z]:[\\/]/.test(pattern)) return `"${pattern}" is absolute; give a pattern relative to path.`;
+  if (pattern.startsWith('/') || /^[A-Za-z]:[\\/]/.test(pattern))
+    return `"${pattern}" is absolute; give a pattern relative to path.`;
   if (pattern.startsWith('~')) return `"${pattern}" starts with ~; give a pattern relative to path.`;
-  if (pattern.includes('..')) return `"${pattern}" contains "..", which could leave the folder; use the path argument instead.`;
+  if (pattern.includes('..'))
+    return `"${pattern}" contains "..", which could leave the folder; use the path argument instead.`;
   return undefined;
 }
 
@@ -64,15 +74,33 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
       const prefix = verdict.relative === '' ? '' : `${fg.escapePath(verdict.relative)}/`;
       try {
         const ignore = await loadIgnores(effects, ctx.root);
-        const hits = await effects.glob([`${prefix}${args.pattern.replace(/^\.\//, '')}`], { cwd: ctx.root, ignore: [...SKIP_GLOBS, ...ignore.pruneGlobs()] });
+        const hits = await effects.glob([`${prefix}${args.pattern.replace(/^\.\//, '')}`], {
+          cwd: ctx.root,
+          ignore: [...SKIP_GLOBS, ...ignore.pruneGlobs()],
+        });
         const files = hits
-          .filter((hit) => !hit.path.startsWith('../') && !hit.path.startsWith('/') && !ignore.ignores(hit.path, false))
+          .filter(
+            (hit) =>
+              !hit.path.startsWith('../') && !hit.path.startsWith('/') && !ignore.ignores(hit.path, false),
+          )
           .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
-        if (files.length === 0) return { ok: true, output: `No files match ${args.pattern} under ${shown}.`, data: { files: [], total: 0 } };
+        if (files.length === 0)
+          return {
+            ok: true,
+            output: `No files match ${args.pattern} under ${shown}.`,
+            data: { files: [], total: 0 },
+          };
         const shownFiles = files.slice(0, GLOB_MAX_RESULTS).map((f) => f.path);
         const more = files.length - shownFiles.length;
-        const tail = more > 0 ? [`[${more} more files not shown (limit ${GLOB_MAX_RESULTS}); narrow the pattern or path]`] : [];
-        return { ok: true, output: [...shownFiles, ...tail].join('\n'), data: { files: shownFiles, total: files.length } };
+        const tail =
+          more > 0
+            ? [`[${more} more files not shown (limit ${GLOB_MAX_RESULTS}); narrow the pattern or path]`]
+            : [];
+        return {
+          ok: true,
+          output: [...shownFiles, ...tail].join('\n'),
+          data: { files: shownFiles, total: files.length },
+        };
       } catch (err) {
         return { ok: false, error: describeFsError(err, shown) };
       }
@@ -85,7 +113,10 @@ async function loadIgnores(effects: GlobFilesEffects, root: string): Promise<Git
   const ignore = new GitIgnore();
   const rootText = await effects.readText(join(root, '.gitignore'));
   if (rootText !== undefined) ignore.add('', rootText);
-  const nested = await effects.glob(['**/.gitignore'], { cwd: root, ignore: [...SKIP_GLOBS, ...ignore.pruneGlobs()] });
+  const nested = await effects.glob(['**/.gitignore'], {
+    cwd: root,
+    ignore: [...SKIP_GLOBS, ...ignore.pruneGlobs()],
+  });
   const files = nested
     .map((hit) => hit.path)
     .filter((path) => path !== '.gitignore')

@@ -46,7 +46,12 @@ const schema = z.strictObject({
  * The fixed ripgrep argv. The pattern always follows `-e` and the path follows `--`, so neither can be read
  * as a flag; `--no-config` ignores RIPGREP_CONFIG_PATH; nothing here can add `--pre` or `--search-zip`.
  */
-export function buildRgArgs(opts: { pattern: string; glob?: string; ignoreCase: boolean; maxPerFile: number }): string[] {
+export function buildRgArgs(opts: {
+  pattern: string;
+  glob?: string;
+  ignoreCase: boolean;
+  maxPerFile: number;
+}): string[] {
   return [
     '--no-config',
     '--json',
@@ -73,7 +78,8 @@ export function buildRgArgs(opts: { pattern: string; glob?: string; ignoreCase: 
 export function describeUnsafeGlob(glob: string): string | undefined {
   const body = glob.startsWith('!') ? glob.slice(1) : glob;
   if (body === '' || body.includes('\0')) return `glob "${glob}" is empty or contains a NUL byte.`;
-  if (body.startsWith('/') || body.startsWith('~') || body.includes('..')) return `glob "${glob}" must be relative and must not contain "..".`;
+  if (body.startsWith('/') || body.startsWith('~') || body.includes('..'))
+    return `glob "${glob}" must be relative and must not contain "..".`;
   return undefined;
 }
 
@@ -103,13 +109,21 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
       const isFile = info.kind === 'file';
       const cwdRel = isFile ? verdict.relative.split('/').slice(0, -1).join('/') : verdict.relative;
       const cap = args.max_results ?? GREP_DEFAULT_RESULTS;
-      const argv = buildRgArgs({ pattern: args.pattern, ignoreCase: args.ignore_case ?? false, maxPerFile: cap + 1, ...(args.glob === undefined ? {} : { glob: args.glob }) });
+      const argv = buildRgArgs({
+        pattern: args.pattern,
+        ignoreCase: args.ignore_case ?? false,
+        maxPerFile: cap + 1,
+        ...(args.glob === undefined ? {} : { glob: args.glob }),
+      });
       if (isFile) argv[argv.length - 1] = verdict.path.slice(verdict.path.lastIndexOf('/') + 1);
       let rg: string;
       try {
         rg = await effects.rgPath();
       } catch (err) {
-        return { ok: false, error: `ripgrep binary not found (${err instanceof Error ? err.message : String(err)}); reinstall with npm install.` };
+        return {
+          ok: false,
+          error: `ripgrep binary not found (${err instanceof Error ? err.message : String(err)}); reinstall with npm install.`,
+        };
       }
       const env = scrubEnv(process.env).env;
       delete env.RIPGREP_CONFIG_PATH;
@@ -133,28 +147,55 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
       });
       if (result.kind === 'spawn_failed') {
         const missing = result.code === 'ENOENT';
-        return { ok: false, error: missing ? `ripgrep binary not found at ${rg}; reinstall with npm install.` : `could not start ripgrep: ${result.message}` };
+        return {
+          ok: false,
+          error: missing
+            ? `ripgrep binary not found at ${rg}; reinstall with npm install.`
+            : `could not start ripgrep: ${result.message}`,
+        };
       }
       if (ctx.signal.aborted) return { ok: false, error: 'grep_code was cancelled.' };
-      if (result.timedOut) return { ok: false, error: `ripgrep took longer than ${GREP_TIMEOUT_MS / 1000} s; narrow the path or glob.` };
+      if (result.timedOut)
+        return {
+          ok: false,
+          error: `ripgrep took longer than ${GREP_TIMEOUT_MS / 1000} s; narrow the path or glob.`,
+        };
       // rg opened files by path: keep only lines the fenced file really holds (safe-fs-verify.ts).
       const verified = await keepVerifiedMatches(ctx.root, matches);
       matches.splice(0, matches.length, ...verified.kept);
       if (matches.length === 0) {
         if (result.code === 2 && result.stderr) return { ok: false, error: `ripgrep: ${result.stderr}` };
-        return { ok: true, output: `No matches for /${args.pattern}/ in ${shownPath(verdict.relative)}.`, data: { matches: [], truncated: false, suggested_reads: [] } };
+        return {
+          ok: true,
+          output: `No matches for /${args.pattern}/ in ${shownPath(verdict.relative)}.`,
+          data: { matches: [], truncated: false, suggested_reads: [] },
+        };
       }
       matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
       const lineCounts = await countLinesOfTopFiles(effects, ctx.root, matches);
       const reads = suggestReads(matches, lineCounts);
-      const warning = result.code === 2 && result.stderr && !result.stopped ? `\n[ripgrep reported: ${result.stderr.split('\n')[0]}]` : '';
-      const dropped = verified.dropped > 0 ? `\n[${verified.dropped} match(es) left out: the file changed on disk while searching]` : '';
-      return { ok: true, output: formatGrepOutput(matches, reads, truncated, cap) + warning + dropped, data: { matches, truncated, suggested_reads: reads } };
+      const warning =
+        result.code === 2 && result.stderr && !result.stopped
+          ? `\n[ripgrep reported: ${result.stderr.split('\n')[0]}]`
+          : '';
+      const dropped =
+        verified.dropped > 0
+          ? `\n[${verified.dropped} match(es) left out: the file changed on disk while searching]`
+          : '';
+      return {
+        ok: true,
+        output: formatGrepOutput(matches, reads, truncated, cap) + warning + dropped,
+        data: { matches, truncated, suggested_reads: reads },
+      };
     },
   });
 }
 
-async function countLinesOfTopFiles(effects: GrepCodeEffects, root: string, matches: readonly GrepMatch[]): Promise<Map<string, number>> {
+async function countLinesOfTopFiles(
+  effects: GrepCodeEffects,
+  root: string,
+  matches: readonly GrepMatch[],
+): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const read of suggestReads(matches).slice(0, SUGGESTED_MAX)) {
     const lines = await effects.lineCount(join(root, read.path)).catch(() => undefined);

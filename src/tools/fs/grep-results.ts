@@ -25,7 +25,10 @@ function rgText(field: RgText | undefined): string | undefined {
  * folder relative to the root). Contract: never throws; anything but a match gives undefined.
  */
 export function parseRgLine(line: string, base: string): GrepMatch | undefined {
-  let event: { type?: string; data?: { path?: RgText; lines?: RgText; line_number?: number; submatches?: { start?: number }[] } };
+  let event: {
+    type?: string;
+    data?: { path?: RgText; lines?: RgText; line_number?: number; submatches?: { start?: number }[] };
+  };
   try {
     event = JSON.parse(line);
   } catch {
@@ -38,7 +41,11 @@ export function parseRgLine(line: string, base: string): GrepMatch | undefined {
   if (path === undefined || text === undefined || typeof lineNumber !== 'number') return undefined;
   const local = path.replace(/^\.\//, '');
   const trimmed = text.replace(/\r?\n$/, '');
-  return { path: base === '' ? local : `${base}/${local}`, line: lineNumber, text: clip(trimmed, event.data.submatches?.[0]?.start ?? 0) };
+  return {
+    path: base === '' ? local : `${base}/${local}`,
+    line: lineNumber,
+    text: clip(trimmed, event.data.submatches?.[0]?.start ?? 0),
+  };
 }
 
 /** A long line (minified code) is cut to a window around the first match; rg's --max-columns does not apply to --json. */
@@ -53,7 +60,10 @@ function clip(text: string, byteStart: number): string {
  * Ranks files by hit count (ties by path) and gives each a line range: first hit − context to last hit + context,
  * clamped to the file (when its length is known) and to read_file's 2000 lines.
  */
-export function suggestReads(matches: readonly GrepMatch[], lineCounts: ReadonlyMap<string, number> = new Map()): SuggestedRead[] {
+export function suggestReads(
+  matches: readonly GrepMatch[],
+  lineCounts: ReadonlyMap<string, number> = new Map(),
+): SuggestedRead[] {
   const byFile = new Map<string, { hits: number; min: number; max: number }>();
   for (const m of matches) {
     const entry = byFile.get(m.path);
@@ -75,9 +85,16 @@ export function suggestReads(matches: readonly GrepMatch[], lineCounts: Readonly
 }
 
 /** The text the model reads: matches grouped by file, then the suggested reads. */
-export function formatGrepOutput(matches: readonly GrepMatch[], reads: readonly SuggestedRead[], truncated: boolean, cap: number): string {
+export function formatGrepOutput(
+  matches: readonly GrepMatch[],
+  reads: readonly SuggestedRead[],
+  truncated: boolean,
+  cap: number,
+): string {
   const files = new Set(matches.map((m) => m.path));
-  const lines = [`${matches.length} match${matches.length === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}${truncated ? ` (stopped at ${cap}; more exist — narrow the pattern, path or glob)` : ''}:`];
+  const lines = [
+    `${matches.length} match${matches.length === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}${truncated ? ` (stopped at ${cap}; more exist — narrow the pattern, path or glob)` : ''}:`,
+  ];
   let current = '';
   for (const m of matches) {
     if (m.path !== current) {
@@ -88,7 +105,8 @@ export function formatGrepOutput(matches: readonly GrepMatch[], reads: readonly 
   }
   if (reads.length > 0) {
     lines.push('Suggested reads (read_file path/offset/limit):');
-    for (const r of reads) lines.push(`  ${r.path} offset ${r.offset} limit ${r.limit} (${r.hits} hit${r.hits === 1 ? '' : 's'})`);
+    for (const r of reads)
+      lines.push(`  ${r.path} offset ${r.offset} limit ${r.limit} (${r.hits} hit${r.hits === 1 ? '' : 's'})`);
   }
   return lines.join('\n');
 }

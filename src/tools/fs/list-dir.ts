@@ -30,9 +30,18 @@ export const defaultListDirEffects: ListDirEffects = {
       const dirents = await readdir(base, { withFileTypes: true });
       return await Promise.all(
         dirents.map(async (d): Promise<DirEntry> => {
-          const type = d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other';
+          const type = d.isFile()
+            ? 'file'
+            : d.isDirectory()
+              ? 'dir'
+              : d.isSymbolicLink()
+                ? 'symlink'
+                : 'other';
           if (!withSizes || type !== 'file') return { name: d.name, type };
-          const size = await lstat(join(base, d.name)).then((s) => s.size, () => undefined);
+          const size = await lstat(join(base, d.name)).then(
+            (s) => s.size,
+            () => undefined,
+          );
           return { name: d.name, type, ...(size === undefined ? {} : { size }) };
         }),
       );
@@ -40,7 +49,11 @@ export const defaultListDirEffects: ListDirEffects = {
       await handle.close();
     }
   },
-  readText: (path) => readFileSafely({ path }, 1024 * 1024).then((found) => (found.kind === 'file' ? found.bytes.toString('utf8') : undefined), () => undefined),
+  readText: (path) =>
+    readFileSafely({ path }, 1024 * 1024).then(
+      (found) => (found.kind === 'file' ? found.bytes.toString('utf8') : undefined),
+      () => undefined,
+    ),
 };
 
 const schema = z.strictObject({
@@ -74,21 +87,38 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
       const state = { shown: [] as Listed[], omitted: 0, hidden: 0, counting: false, stopped: false };
       const walk = async (abs: string, rel: string, level: number): Promise<void> => {
         const entries = await effects.list(abs, !state.counting);
-        if (!includeIgnored && level > 1 && entries.some((e) => e.name === '.gitignore' && e.type === 'file')) {
+        if (
+          !includeIgnored &&
+          level > 1 &&
+          entries.some((e) => e.name === '.gitignore' && e.type === 'file')
+        ) {
           const text = await effects.readText(join(abs, '.gitignore'));
           if (text !== undefined) ignore.add(rel, text);
         }
-        entries.sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        entries.sort(
+          (a, b) =>
+            Number(b.type === 'dir') - Number(a.type === 'dir') ||
+            (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+        );
         for (const entry of entries) {
           const entryRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
           const isDir = entry.type === 'dir';
-          if (!includeIgnored && ((isDir && ALWAYS_SKIPPED_DIRS.includes(entry.name)) || ignore.matches(entryRel, isDir))) {
+          if (
+            !includeIgnored &&
+            ((isDir && ALWAYS_SKIPPED_DIRS.includes(entry.name)) || ignore.matches(entryRel, isDir))
+          ) {
             state.hidden++;
             continue;
           }
           if (state.shown.length >= LIST_MAX_ENTRIES) state.counting = true;
           if (state.counting) state.omitted++;
-          else state.shown.push({ path: entryRel, type: entry.type, depth: level, ...(entry.size === undefined ? {} : { size: entry.size }) });
+          else
+            state.shown.push({
+              path: entryRel,
+              type: entry.type,
+              depth: level,
+              ...(entry.size === undefined ? {} : { size: entry.size }),
+            });
           if (state.omitted + state.shown.length >= COUNT_LIMIT) {
             state.stopped = true;
             return;
@@ -103,14 +133,26 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
         await walk(verdict.path, verdict.relative, 1);
       } catch (err) {
         const notDir = (err as NodeJS.ErrnoException).code === 'ENOTDIR';
-        return { ok: false, error: notDir ? `${shown} is a file; use read_file to read it.` : describeFsError(err, shown) };
+        return {
+          ok: false,
+          error: notDir ? `${shown} is a file; use read_file to read it.` : describeFsError(err, shown),
+        };
       }
-      return { ok: true, output: render(shown, verdict.relative, state), data: { path: verdict.relative, entries: state.shown, omitted: state.omitted, hidden: state.hidden } };
+      return {
+        ok: true,
+        output: render(shown, verdict.relative, state),
+        data: { path: verdict.relative, entries: state.shown, omitted: state.omitted, hidden: state.hidden },
+      };
     },
   });
 }
 
-async function loadAncestorIgnores(effects: ListDirEffects, root: string, relative: string, ignore: GitIgnore): Promise<void> {
+async function loadAncestorIgnores(
+  effects: ListDirEffects,
+  root: string,
+  relative: string,
+  ignore: GitIgnore,
+): Promise<void> {
   const parts = relative === '' ? [] : relative.split('/');
   for (let i = 0; i <= parts.length; i++) {
     const base = parts.slice(0, i).join('/');
@@ -119,20 +161,30 @@ async function loadAncestorIgnores(effects: ListDirEffects, root: string, relati
   }
 }
 
-function render(shown: string, base: string, state: { shown: Listed[]; omitted: number; hidden: number; stopped: boolean }): string {
+function render(
+  shown: string,
+  base: string,
+  state: { shown: Listed[]; omitted: number; hidden: number; stopped: boolean },
+): string {
   const lines = [`${shown}/`];
   for (const entry of state.shown) {
     const name = base === '' ? entry.path : entry.path.slice(base.length + 1);
     const leaf = name.slice(name.lastIndexOf('/') + 1);
     const indent = '  '.repeat(entry.depth);
     if (entry.type === 'dir') lines.push(`${indent}${leaf}/`);
-    else if (entry.type === 'file') lines.push(`${indent}${leaf}  ${entry.size === undefined ? '?' : formatBytes(entry.size)}`);
+    else if (entry.type === 'file')
+      lines.push(`${indent}${leaf}  ${entry.size === undefined ? '?' : formatBytes(entry.size)}`);
     else lines.push(`${indent}${leaf}  (${entry.type})`);
   }
   if (state.shown.length === 0) lines.push('  (empty)');
   if (state.omitted > 0) {
-    lines.push(`[${state.stopped ? 'more than ' : ''}${state.omitted} more entries not shown (limit ${LIST_MAX_ENTRIES}); list a sub-folder or lower depth]`);
+    lines.push(
+      `[${state.stopped ? 'more than ' : ''}${state.omitted} more entries not shown (limit ${LIST_MAX_ENTRIES}); list a sub-folder or lower depth]`,
+    );
   }
-  if (state.hidden > 0) lines.push(`[${state.hidden} ignored entries hidden (.git, node_modules, .gitignore); include_ignored: true shows them]`);
+  if (state.hidden > 0)
+    lines.push(
+      `[${state.hidden} ignored entries hidden (.git, node_modules, .gitignore); include_ignored: true shows them]`,
+    );
   return lines.join('\n');
 }

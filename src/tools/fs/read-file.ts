@@ -51,19 +51,38 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
       } catch (err) {
         return { ok: false, error: describeFsError(err, shown) };
       }
-      if (found.kind === 'absent') return { ok: false, error: `${shown} does not exist. Use glob_files or list_dir to find the file.` };
+      if (found.kind === 'absent')
+        return { ok: false, error: `${shown} does not exist. Use glob_files or list_dir to find the file.` };
       if (found.kind === 'not-file') {
-        return { ok: false, error: found.what === 'dir' ? `${shown} is a directory; use list_dir to see what it holds.` : `${shown} is not a regular file.` };
+        return {
+          ok: false,
+          error:
+            found.what === 'dir'
+              ? `${shown} is a directory; use list_dir to see what it holds.`
+              : `${shown} is not a regular file.`,
+        };
       }
       if (found.kind === 'too-large') return { ok: false, error: tooLarge(shown, found.size) };
       const buffer = found.bytes;
       if (looksBinary(buffer)) {
-        return { ok: false, error: `${shown} looks binary (a NUL byte at offset ${firstNul(buffer)}); read_file reads text only.` };
+        return {
+          ok: false,
+          error: `${shown} looks binary (a NUL byte at offset ${firstNul(buffer)}); read_file reads text only.`,
+        };
       }
-      const result = numberLines(buffer.toString('utf8'), shown, verdict.relative, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      const result = numberLines(
+        buffer.toString('utf8'),
+        shown,
+        verdict.relative,
+        args.offset ?? 1,
+        args.limit ?? READ_MAX_LINES,
+      );
       if (!result.ok || isUtf8(buffer)) return result;
       // The model must know why a line shows U+FFFD before it tries to rewrite that line.
-      return { ...result, output: `${result.output}\n[${shown} is not valid UTF-8: undecodable bytes show as \uFFFD. write_file keeps them on lines you leave unchanged, but refuses a changed line holding \uFFFD.]` };
+      return {
+        ...result,
+        output: `${result.output}\n[${shown} is not valid UTF-8: undecodable bytes show as \uFFFD. write_file keeps them on lines you leave unchanged, but refuses a changed line holding \uFFFD.]`,
+      };
     },
   });
 }
@@ -76,7 +95,8 @@ function numberLines(text: string, shown: string, relative: string, offset: numb
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   const total = lines.length;
-  if (total === 0) return { ok: true as const, output: `(${shown} is empty)`, data: { path: relative, totalLines: 0 } };
+  if (total === 0)
+    return { ok: true as const, output: `(${shown} is empty)`, data: { path: relative, totalLines: 0 } };
   if (offset > total) {
     return { ok: false as const, error: `offset ${offset} is past the end: ${shown} has ${total} lines.` };
   }
@@ -85,7 +105,10 @@ function numberLines(text: string, shown: string, relative: string, offset: numb
   let end = offset - 1;
   while (end < total && end - offset + 1 < limit && chars < MAX_OUTPUT_CHARS) {
     const line = lines[end] as string;
-    const clipped = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} chars]` : line;
+    const clipped =
+      line.length > MAX_LINE_CHARS
+        ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} chars]`
+        : line;
     const numbered = `${String(end + 1).padStart(6)}→${clipped}`;
     out.push(numbered);
     chars += numbered.length + 1;
@@ -95,6 +118,13 @@ function numberLines(text: string, shown: string, relative: string, offset: numb
   if (remaining > 0) {
     out.push(`[lines ${offset}–${end} of ${total}; ${remaining} more — continue with offset ${end + 1}]`);
   }
-  const data = { path: relative, totalLines: total, startLine: offset, endLine: end, remaining, ...(remaining > 0 ? { nextOffset: end + 1 } : {}) };
+  const data = {
+    path: relative,
+    totalLines: total,
+    startLine: offset,
+    endLine: end,
+    remaining,
+    ...(remaining > 0 ? { nextOffset: end + 1 } : {}),
+  };
   return { ok: true as const, output: out.join('\n'), data };
 }

@@ -29,7 +29,11 @@ export async function resolveRgPath(): Promise<string> {
  */
 export function runRg(file: string, args: string[], options: RgRunOptions): Promise<RgRunResult> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stopped = false;
     let timedOut = false;
@@ -52,9 +56,12 @@ export function runRg(file: string, args: string[], options: RgRunOptions): Prom
     }, options.timeoutMs);
     options.signal.addEventListener('abort', onAbort, { once: true });
     if (options.signal.aborted) stop();
-    child.on('error', (err: NodeJS.ErrnoException) => finish({ kind: 'spawn_failed', code: err.code ?? 'UNKNOWN', message: err.message }));
+    child.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ kind: 'spawn_failed', code: err.code ?? 'UNKNOWN', message: err.message }),
+    );
     child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < STDERR_LIMIT) stderr += chunk.toString('utf8').slice(0, STDERR_LIMIT - stderr.length);
+      if (stderr.length < STDERR_LIMIT)
+        stderr += chunk.toString('utf8').slice(0, STDERR_LIMIT - stderr.length);
     });
     const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
     lines.on('line', (line) => {

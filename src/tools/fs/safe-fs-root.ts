@@ -16,7 +16,11 @@ export function rootGoneMessage(root: string): string {
  * longer a folder, or another folder. Returns a function that stops the watch.
  * Contract: never throws; the timer does not keep the process alive.
  */
-export function watchProjectRoot(root: string, onGone: (message: string) => void, intervalMs = 1000): () => void {
+export function watchProjectRoot(
+  root: string,
+  onGone: (message: string) => void,
+  intervalMs = 1000,
+): () => void {
   // A folder made again at the same path often gets the same inode number; its birth time differs
   // (where the file system records one).
   let first: { dev: number; ino: number; born: number };
@@ -34,7 +38,11 @@ export function watchProjectRoot(root: string, onGone: (message: string) => void
     busy = true;
     void lstat(root)
       .then(
-        (info) => info.isDirectory() && info.dev === first.dev && info.ino === first.ino && info.birthtimeMs === first.born,
+        (info) =>
+          info.isDirectory() &&
+          info.dev === first.dev &&
+          info.ino === first.ino &&
+          info.birthtimeMs === first.born,
         () => false,
       )
       .then((alive) => {

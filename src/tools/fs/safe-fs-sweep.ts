@@ -26,7 +26,13 @@ export type SweepResult = { removed: string[]; truncated: boolean };
  * Contract: never throws; unreadable folders are skipped; at most `maxEntries` entries are looked at.
  */
 export async function sweepStaleTemps(root: string, options: SweepOptions = {}): Promise<SweepResult> {
-  const state = { budget: options.maxEntries ?? 50_000, maxDepth: options.maxDepth ?? 24, now: options.now ?? Date.now(), removed: [] as string[], truncated: false };
+  const state = {
+    budget: options.maxEntries ?? 50_000,
+    maxDepth: options.maxDepth ?? 24,
+    now: options.now ?? Date.now(),
+    removed: [] as string[],
+    truncated: false,
+  };
   try {
     await sweepFolder(root, '', 0, state);
   } catch {
@@ -39,7 +45,9 @@ type State = { budget: number; maxDepth: number; now: number; removed: string[];
 
 async function sweepFolder(path: string, rel: string, depth: number, state: State): Promise<void> {
   // Through a descriptor opened without following links, so a swapped folder cannot lead the sweep outside.
-  const handle: FileHandle | undefined = RACE_FREE_FS ? await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW) : undefined;
+  const handle: FileHandle | undefined = RACE_FREE_FS
+    ? await open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW)
+    : undefined;
   const base = handle ? `/proc/self/fd/${handle.fd}` : path;
   try {
     let entries: Dirent[];
@@ -57,7 +65,10 @@ async function sweepFolder(path: string, rel: string, depth: number, state: Stat
       if (entry.isDirectory()) {
         if (SKIP.has(entry.name) || depth >= state.maxDepth) continue;
         await sweepFolder(`${base}/${entry.name}`, child, depth + 1, state).catch(() => undefined);
-      } else if (entry.isFile() && isStaleTemp(entry.name, await mtimeOf(`${base}/${entry.name}`), state.now)) {
+      } else if (
+        entry.isFile() &&
+        isStaleTemp(entry.name, await mtimeOf(`${base}/${entry.name}`), state.now)
+      ) {
         await unlink(`${base}/${entry.name}`).then(
           () => state.removed.push(child),
           () => undefined,

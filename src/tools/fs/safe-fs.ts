@@ -81,7 +81,8 @@ export async function openFolderSafely(target: FencedPath): Promise<FileHandle> 
 }
 
 /** The path through which a folder opened by `openFolderSafely` is used (its own path without /proc). */
-export const folderPath = (handle: FileHandle, path: string): string => (RACE_FREE_FS ? `/proc/self/fd/${handle.fd}` : path);
+export const folderPath = (handle: FileHandle, path: string): string =>
+  RACE_FREE_FS ? `/proc/self/fd/${handle.fd}` : path;
 
 /** Test hooks for `writeFileSafely`. */
 export type WriteHooks = { rename?: (from: string, to: string) => Promise<void> };
@@ -93,9 +94,16 @@ export type WriteHooks = { rename?: (from: string, to: string) => Promise<void> 
  * Contract: on failure nothing at `target.path` changed and the temp file is gone; never writes
  * outside the folder the fence approved.
  */
-export async function writeFileSafely(target: FencedPath & { root: string }, bytes: Buffer, mode?: number, hooks: WriteHooks = {}): Promise<void> {
+export async function writeFileSafely(
+  target: FencedPath & { root: string },
+  bytes: Buffer,
+  mode?: number,
+  hooks: WriteHooks = {},
+): Promise<void> {
   const name = basename(target.path);
-  const dir = RACE_FREE_FS ? await openFolder(target.root, dirname(target.path)) : await mkdirByPath(target.root, dirname(target.path));
+  const dir = RACE_FREE_FS
+    ? await openFolder(target.root, dirname(target.path))
+    : await mkdirByPath(target.root, dirname(target.path));
   const base = typeof dir === 'string' ? dir : `/proc/self/fd/${dir.fd}`;
   const temp = `${base}/${tempName(name)}`;
   try {
@@ -132,9 +140,11 @@ export async function removeFileSafely(target: FencedPath & { root: string }): P
     throw err;
   }
   try {
-    await unlink(`${folderPath(dir, dirname(target.path))}/${basename(target.path)}`).catch((err: unknown) => {
-      if (code(err) !== 'ENOENT') throw err;
-    });
+    await unlink(`${folderPath(dir, dirname(target.path))}/${basename(target.path)}`).catch(
+      (err: unknown) => {
+        if (code(err) !== 'ENOENT') throw err;
+      },
+    );
   } finally {
     await dir.close();
   }
@@ -177,7 +187,9 @@ async function walkFromRoot(root: string, segments: string[]): Promise<FileHandl
         if (code(err) !== 'EEXIST') throw err;
       });
       const next = await open(step, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW).catch((err: unknown) => {
-        throw code(err) === 'ELOOP' ? raced(`${segment} became a symbolic link while its folder was being created`) : err;
+        throw code(err) === 'ELOOP'
+          ? raced(`${segment} became a symbolic link while its folder was being created`)
+          : err;
       });
       await dir.close();
       dir = next;
@@ -208,7 +220,11 @@ function segmentsBelow(root: string, folder: string): string[] {
 }
 
 /** Throws ERACE unless the descriptor is, right now, exactly `expected` (and inside `root`). */
-async function verifyDescriptor(handle: FileHandle, expected: string, root: string | undefined): Promise<void> {
+async function verifyDescriptor(
+  handle: FileHandle,
+  expected: string,
+  root: string | undefined,
+): Promise<void> {
   if (!RACE_FREE_FS) return;
   const real = await readlink(`/proc/self/fd/${handle.fd}`);
   if (real !== expected || (root !== undefined && !isInside(root, real))) {
@@ -248,7 +264,9 @@ function raced(detail: string): NodeJS.ErrnoException {
 }
 
 function rootGone(root: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`The project folder ${root} no longer exists.`), { code: 'EROOTGONE' satisfies SafeFsCode });
+  return Object.assign(new Error(`The project folder ${root} no longer exists.`), {
+    code: 'EROOTGONE' satisfies SafeFsCode,
+  });
 }
 
 function code(err: unknown): string | undefined {

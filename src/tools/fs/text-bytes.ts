@@ -35,7 +35,12 @@ export function encodeKeepingUnchanged(before: Buffer, after: string, timeoutMs 
   const shown = pieces.map(shownText);
   const wanted = splitText(after);
   const changes = diffArrays(shown, wanted, { timeout: timeoutMs });
-  if (!changes) return { ok: false, reason: 'is not valid UTF-8 and the change is too large to compare line by line, so its other bytes cannot be kept as they are' };
+  if (!changes)
+    return {
+      ok: false,
+      reason:
+        'is not valid UTF-8 and the change is too large to compare line by line, so its other bytes cannot be kept as they are',
+    };
   const out: Buffer[] = [];
   let index = 0;
   let keptRawLines = 0;
@@ -47,7 +52,10 @@ export function encodeKeepingUnchanged(before: Buffer, after: string, timeoutMs 
     if (change.added) {
       const text = change.value.join('');
       if (text.includes(REPLACEMENT)) {
-        return { ok: false, reason: `is not valid UTF-8, and a changed line holds U+FFFD (\uFFFD), which stands for bytes that cannot be shown; write_file can keep such bytes only on lines it leaves unchanged` };
+        return {
+          ok: false,
+          reason: `is not valid UTF-8, and a changed line holds U+FFFD (\uFFFD), which stands for bytes that cannot be shown; write_file can keep such bytes only on lines it leaves unchanged`,
+        };
       }
       out.push(Buffer.from(text, 'utf8'));
       continue;
@@ -60,7 +68,12 @@ export function encodeKeepingUnchanged(before: Buffer, after: string, timeoutMs 
   }
   const bytes = Buffer.concat(out);
   // The promise above, checked rather than assumed.
-  if (shownText(bytes) !== after) return { ok: false, reason: 'is not valid UTF-8 and its lines could not be matched exactly, so its other bytes cannot be kept as they are' };
+  if (shownText(bytes) !== after)
+    return {
+      ok: false,
+      reason:
+        'is not valid UTF-8 and its lines could not be matched exactly, so its other bytes cannot be kept as they are',
+    };
   return { ok: true, bytes, keptRawLines };
 }
 

@@ -70,45 +70,92 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     async execute(args, ctx) {
       const bytes = Buffer.byteLength(args.content, 'utf8');
       if (bytes > WRITE_MAX_BYTES) {
-        return { ok: false, error: `content is ${formatBytes(bytes)}; write_file takes at most 5 MB per file. Split it into smaller files.` };
+        return {
+          ok: false,
+          error: `content is ${formatBytes(bytes)}; write_file takes at most 5 MB per file. Split it into smaller files.`,
+        };
       }
       const first = ctx.fence.check(args.path);
       if (!first.ok) return { ok: false, error: first.reason };
       const shown = shownPath(first.relative);
       try {
         const existing = await effects.read({ path: first.path, root: ctx.root }, READ_MAX_BYTES);
-        if (existing.kind === 'not-file') return { ok: false, error: existing.what === 'dir' ? `${shown} is a directory; give a file path.` : `${shown} is not a regular file.` };
+        if (existing.kind === 'not-file')
+          return {
+            ok: false,
+            error:
+              existing.what === 'dir'
+                ? `${shown} is a directory; give a file path.`
+                : `${shown} is not a regular file.`,
+          };
         if (existing.kind === 'too-large') {
-          return { ok: false, error: `${shown} is ${formatBytes(existing.size)}; write_file does not replace files over 10 MB.` };
+          return {
+            ok: false,
+            error: `${shown} is ${formatBytes(existing.size)}; write_file does not replace files over 10 MB.`,
+          };
         }
         const plan = planBytes(existing, args.content, args.replace_binary === true, shown);
         if (!plan.ok) return { ok: false, error: plan.error };
         if (plan.unchanged) {
-          return { ok: true, output: `${shown} already has this content; nothing written.`, data: { path: first.relative, isNew: false, added: 0, removed: 0, unchanged: true } };
+          return {
+            ok: true,
+            output: `${shown} already has this content; nothing written.`,
+            data: { path: first.relative, isNew: false, added: 0, removed: 0, unchanged: true },
+          };
         }
         // Re-check: a path that now resolves elsewhere is refused before anything is recorded.
         const second = ctx.fence.check(args.path);
         if (!second.ok) return { ok: false, error: second.reason };
-        if (second.path !== first.path) return { ok: false, error: `${shown} changed on disk while writing (now resolves to ${second.path}); nothing written.` };
-        const pre: PreImage = existing.kind === 'file' ? { kind: 'file', bytes: existing.bytes, mode: existing.mode } : { kind: 'absent' };
+        if (second.path !== first.path)
+          return {
+            ok: false,
+            error: `${shown} changed on disk while writing (now resolves to ${second.path}); nothing written.`,
+          };
+        const pre: PreImage =
+          existing.kind === 'file'
+            ? { kind: 'file', bytes: existing.bytes, mode: existing.mode }
+            : { kind: 'absent' };
         try {
           await ctx.recordPreImage?.(second.path, pre);
         } catch (err) {
-          return { ok: false, error: `Could not record ${shown}'s previous content for undo, so nothing was written: ${describeFsError(err, shown)}` };
+          return {
+            ok: false,
+            error: `Could not record ${shown}'s previous content for undo, so nothing was written: ${describeFsError(err, shown)}`,
+          };
         }
         try {
-          await effects.write({ path: second.path, root: ctx.root }, plan.bytes, existing.kind === 'file' ? existing.mode : undefined);
+          await effects.write(
+            { path: second.path, root: ctx.root },
+            plan.bytes,
+            existing.kind === 'file' ? existing.mode : undefined,
+          );
         } catch (err) {
-          return { ok: false, error: `Could not write ${shown}; the original is unchanged. ${describeFsError(err, shown)}` };
+          return {
+            ok: false,
+            error: `Could not write ${shown}; the original is unchanged. ${describeFsError(err, shown)}`,
+          };
         }
-        const { added, removed } = plan.binary ? { added: countLines(args.content), removed: 0 } : countLineChanges(plan.before, args.content);
+        const { added, removed } = plan.binary
+          ? { added: countLines(args.content), removed: 0 }
+          : countLineChanges(plan.before, args.content);
         const isNew = existing.kind === 'absent';
         const summary = plan.binary
           ? `Replaced the binary file ${shown} with text (${added} lines).`
           : isNew
             ? `Created ${shown} (${added} lines).`
             : `Updated ${shown}: +${added} −${removed} lines.${plan.keptRawLines ? ` ${plan.keptRawLines} unchanged lines that are not UTF-8 kept their bytes.` : ''}`;
-        return { ok: true, output: summary, data: { path: first.relative, isNew, added, removed, bytes, ...(plan.binary ? { replacedBinary: true } : {}) } };
+        return {
+          ok: true,
+          output: summary,
+          data: {
+            path: first.relative,
+            isNew,
+            added,
+            removed,
+            bytes,
+            ...(plan.binary ? { replacedBinary: true } : {}),
+          },
+        };
       } catch (err) {
         return { ok: false, error: describeFsError(err, shown) };
       }
@@ -123,7 +170,15 @@ type BytePlan =
 
 /** What to write over `existing`: refuses a binary file without `replaceBinary` and text whose hidden bytes would change. */
 function planBytes(existing: FileRead, content: string, replaceBinary: boolean, shown: string): BytePlan {
-  if (existing.kind !== 'file') return { ok: true, unchanged: false, bytes: Buffer.from(content, 'utf8'), before: '', binary: false, keptRawLines: 0 };
+  if (existing.kind !== 'file')
+    return {
+      ok: true,
+      unchanged: false,
+      bytes: Buffer.from(content, 'utf8'),
+      before: '',
+      binary: false,
+      keptRawLines: 0,
+    };
   if (looksBinary(existing.bytes)) {
     if (!replaceBinary) {
       return {
@@ -131,11 +186,29 @@ function planBytes(existing: FileRead, content: string, replaceBinary: boolean, 
         error: `${shown} is a binary file (${formatBytes(existing.size)}, a NUL byte at offset ${firstNul(existing.bytes)}); write_file would replace it with text. Nothing was written. If that is really intended, call write_file again with replace_binary: true — the person then sees a high-risk card that says so.`,
       };
     }
-    return { ok: true, unchanged: false, bytes: Buffer.from(content, 'utf8'), before: '', binary: true, keptRawLines: 0 };
+    return {
+      ok: true,
+      unchanged: false,
+      bytes: Buffer.from(content, 'utf8'),
+      before: '',
+      binary: true,
+      keptRawLines: 0,
+    };
   }
   const before = shownText(existing.bytes);
   if (before === content) return { ok: true, unchanged: true };
   const encoded = encodeKeepingUnchanged(existing.bytes, content);
-  if (!encoded.ok) return { ok: false, error: `${shown} ${encoded.reason}. Nothing was written; change that line with a command (e.g. sed) or convert the file to UTF-8 first.` };
-  return { ok: true, unchanged: false, bytes: encoded.bytes, before, binary: false, keptRawLines: encoded.keptRawLines };
+  if (!encoded.ok)
+    return {
+      ok: false,
+      error: `${shown} ${encoded.reason}. Nothing was written; change that line with a command (e.g. sed) or convert the file to UTF-8 first.`,
+    };
+  return {
+    ok: true,
+    unchanged: false,
+    bytes: encoded.bytes,
+    before,
+    binary: false,
+    keptRawLines: encoded.keptRawLines,
+  };
 }

@@ -15,7 +15,11 @@ export function createAskUserTool() {
     kind: 'interact',
     interactive: true,
     summary: (args) => args.question,
-    preview: (args) => ({ kind: 'question', question: args.question, ...(args.options ? { options: args.options.map(String) } : {}) }),
+    preview: (args) => ({
+      kind: 'question',
+      question: args.question,
+      ...(args.options ? { options: args.options.map(String) } : {}),
+    }),
     async execute(_args, ctx) {
       if (ctx.answer === undefined) return { ok: false, error: 'No answer was given.' };
       return { ok: true, output: ctx.answer, data: { answer: ctx.answer } };

@@ -10,7 +10,8 @@ const schema = z.strictObject({
 export function createProposePlanTool() {
   return defineTool({
     name: 'propose_plan',
-    description: 'Have the person review a plan before a multi-step change; returns the approved (maybe edited) steps. Each change is still approved on its own.',
+    description:
+      'Have the person review a plan before a multi-step change; returns the approved (maybe edited) steps. Each change is still approved on its own.',
     schema,
     kind: 'interact',
     interactive: true,

@@ -17,7 +17,9 @@ export function createUpdatePlanTool() {
     async execute(args, ctx) {
       if (!ctx.agent || !ctx.agents) return { ok: false, error: 'update_plan needs a calling agent.' };
       const error = ctx.agents.markStep(args.step, args.done);
-      return error ? { ok: false, error } : { ok: true, output: `Step ${args.step} marked ${args.done ? 'done' : 'not done'}.` };
+      return error
+        ? { ok: false, error }
+        : { ok: true, output: `Step ${args.step} marked ${args.done ? 'done' : 'not done'}.` };
     },
   });
 }

@@ -39,7 +39,9 @@ export async function readCapped(
 }
 
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   const decoder = pickDecoder(encoding);
   if (decoder === 'identity') return res;
   if (!decoder) {

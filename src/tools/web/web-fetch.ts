@@ -37,7 +37,8 @@ export const webFetchSchema = z.object({
   url: z.string().min(1).max(8_192).describe('The http(s) URL to fetch.'),
 });
 
-const ACCEPT = 'text/html, application/xhtml+xml, text/markdown;q=0.9, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1';
+const ACCEPT =
+  'text/html, application/xhtml+xml, text/markdown;q=0.9, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1';
 
 /**
  * web_fetch: reads one public web page as markdown (HTML) or as is (other text).
@@ -47,7 +48,11 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
   const limits = { ...WEB_FETCH_DEFAULTS, ...stripUndefined(effects) };
   const lookup = effects.lookup ?? defaultLookup;
   const limiter = createRateLimiter(limits.rateLimit.max, limits.rateLimit.windowMs, effects.now);
-  const headers = { 'user-agent': effects.userAgent ?? 'warden (terminal coding agent)', accept: ACCEPT, 'accept-encoding': 'gzip, deflate, br' };
+  const headers = {
+    'user-agent': effects.userAgent ?? 'warden (terminal coding agent)',
+    accept: ACCEPT,
+    'accept-encoding': 'gzip, deflate, br',
+  };
   return defineTool({
     name: 'web_fetch',
     summary: (args) => args.url,
@@ -64,10 +69,16 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
       const slot = limiter.take();
       if (!slot.ok) {
         const seconds = Math.ceil(slot.retryAfterMs / 1000);
-        return { ok: false, error: `Rate limit: web_fetch allows ${limits.rateLimit.max} requests per ${limits.rateLimit.windowMs / 1000} s; try again in ${seconds} s.` };
+        return {
+          ok: false,
+          error: `Rate limit: web_fetch allows ${limits.rateLimit.max} requests per ${limits.rateLimit.windowMs / 1000} s; try again in ${seconds} s.`,
+        };
       }
       const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(new Error(`web_fetch timed out after ${limits.timeoutMs / 1000} s.`)), limits.timeoutMs);
+      const timer = setTimeout(
+        () => controller.abort(new Error(`web_fetch timed out after ${limits.timeoutMs / 1000} s.`)),
+        limits.timeoutMs,
+      );
       const onCancel = () => controller.abort(new Error('web_fetch was cancelled.'));
       if (ctx.signal.aborted) onCancel();
       ctx.signal.addEventListener('abort', onCancel, { once: true });
@@ -79,7 +90,10 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
           maxBytes: limits.maxBytes,
           signal: controller.signal,
           headers,
-          inspect: (contentType, h) => (classifyContentType(contentType) === 'binary' ? binaryRefusal(contentType, h['content-length']) : undefined),
+          inspect: (contentType, h) =>
+            classifyContentType(contentType) === 'binary'
+              ? binaryRefusal(contentType, h['content-length'])
+              : undefined,
         });
         if (result.kind === 'blocked') return blocked(result.ruleId, result.reason);
         if (result.kind === 'error') return { ok: false, error: result.error };
@@ -109,13 +123,21 @@ export function webFetchDomain(args: unknown): string {
 async function render(response: FetchedResponse, maxChars: number, maxBytes: number): Promise<ToolOutput> {
   const { url, status, statusText, contentType, body } = response;
   const kind = classifyContentType(contentType) ?? sniffContent(body);
-  if (kind === 'binary') return { ok: false, error: binaryRefusal(contentType ?? 'unlabelled binary data', String(body.length)) };
+  if (kind === 'binary')
+    return { ok: false, error: binaryRefusal(contentType ?? 'unlabelled binary data', String(body.length)) };
   const text = decodeBody(body, contentType, kind);
   // The HTML stack (a DOM, Readability, Turndown) is loaded on first use: it is most of the bundle.
-  const page = kind === 'html' ? (await import('./web-markdown')).htmlToMarkdown(text, url.href) : { title: undefined, markdown: text };
+  const page =
+    kind === 'html'
+      ? (await import('./web-markdown')).htmlToMarkdown(text, url.href)
+      : { title: undefined, markdown: text };
   if (status >= 400) {
     const excerpt = capText(page.markdown.trim(), 500).text;
-    return { ok: false, error: `HTTP ${status} ${statusText} from ${url.href}${excerpt ? `\n\n${excerpt}` : ''}`, data: { status } };
+    return {
+      ok: false,
+      error: `HTTP ${status} ${statusText} from ${url.href}${excerpt ? `\n\n${excerpt}` : ''}`,
+      data: { status },
+    };
   }
   const head = [
     page.title ? `# ${page.title}` : undefined,
@@ -125,13 +147,29 @@ async function render(response: FetchedResponse, maxChars: number, maxBytes: num
   const capped = capText(page.markdown, maxChars);
   const notes: string[] = [];
   if (capped.cut > 0) notes.push(`[Cut: ${capped.cut} more characters not shown.]`);
-  if (response.truncated) notes.push(`[Stopped reading at ${formatBytes(maxBytes)}; the rest of the response was not fetched.]`);
+  if (response.truncated)
+    notes.push(`[Stopped reading at ${formatBytes(maxBytes)}; the rest of the response was not fetched.]`);
   const output = [head.join('\n'), capped.text, ...notes].join('\n\n');
-  return { ok: true, output, data: { url: url.href, status, contentType: mediaType(contentType), redirects: response.redirects, cutChars: capped.cut, truncatedBody: response.truncated } };
+  return {
+    ok: true,
+    output,
+    data: {
+      url: url.href,
+      status,
+      contentType: mediaType(contentType),
+      redirects: response.redirects,
+      cutChars: capped.cut,
+      truncatedBody: response.truncated,
+    },
+  };
 }
 
 function blocked(ruleId: string, reason: string): ToolOutput {
-  return { ok: false, error: `Blocked by the SSRF guard (${ruleId}): ${reason}`, data: { blocked: true, ruleId } };
+  return {
+    ok: false,
+    error: `Blocked by the SSRF guard (${ruleId}): ${reason}`,
+    data: { blocked: true, ruleId },
+  };
 }
 
 function binaryRefusal(contentType: string | undefined, length: string | string[] | undefined): string {

@@ -64,7 +64,10 @@ export async function guardedFetch(input: string, options: GuardedFetchOptions):
     if (REDIRECT_STATUSES.has(res.statusCode ?? 0) && location) {
       res.resume();
       if (redirects.length >= options.maxRedirects) {
-        return { kind: 'error', error: `Too many redirects (limit ${options.maxRedirects}); the last one pointed to ${location}.` };
+        return {
+          kind: 'error',
+          error: `Too many redirects (limit ${options.maxRedirects}); the last one pointed to ${location}.`,
+        };
       }
       redirects.push(url.href);
       let next: URL;
@@ -79,7 +82,10 @@ export async function guardedFetch(input: string, options: GuardedFetchOptions):
         if (!verdict.ok) return { kind: 'blocked', ruleId: verdict.ruleId, reason: verdict.reason };
         const checked = await resolveChecked(verdict.url, options);
         if (checked.kind !== 'ok') return checked;
-        return { kind: 'error', error: `The page redirected to another host: ${next.href}. Call web_fetch with that URL if you need it, so the policy can judge that host.` };
+        return {
+          kind: 'error',
+          error: `The page redirected to another host: ${next.href}. Call web_fetch with that URL if you need it, so the policy can judge that host.`,
+        };
       }
       target = next.href;
       continue;
@@ -117,7 +123,10 @@ async function readResponse(
   }
 }
 
-type Checked = { kind: 'ok'; address: ResolvedAddress } | { kind: 'blocked'; ruleId: string; reason: string } | { kind: 'error'; error: string };
+type Checked =
+  | { kind: 'ok'; address: ResolvedAddress }
+  | { kind: 'blocked'; ruleId: string; reason: string }
+  | { kind: 'error'; error: string };
 
 /** Resolves once and checks every address; one refused address refuses the name. */
 async function resolveChecked(url: URL, options: GuardedFetchOptions): Promise<Checked> {
@@ -156,9 +165,17 @@ function requestOnce(url: URL, pinned: ResolvedAddress, options: GuardedFetchOpt
   }) as unknown as LookupFunction;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
-    const req = client.request(url, { method: 'GET', headers: options.headers, lookup, signal: options.signal, agent: false });
+    const req = client.request(url, {
+      method: 'GET',
+      headers: options.headers,
+      lookup,
+      signal: options.signal,
+      agent: false,
+    });
     req.on('response', (res) => resolve({ kind: 'response', res }));
-    req.on('error', (err) => resolve({ kind: 'error', error: `${url.host}: ${describeError(err, options.signal)}` }));
+    req.on('error', (err) =>
+      resolve({ kind: 'error', error: `${url.host}: ${describeError(err, options.signal)}` }),
+    );
     req.end();
   });
 }

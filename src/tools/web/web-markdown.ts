@@ -4,7 +4,18 @@ import TurndownService from 'turndown';
 
 export type Markdown = { title?: string; markdown: string; extractedBy: 'readability' | 'body' };
 
-const DROPPED_ELEMENTS = new Set(['script', 'style', 'noscript', 'iframe', 'svg', 'canvas', 'template', 'form', 'object', 'embed']);
+const DROPPED_ELEMENTS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'iframe',
+  'svg',
+  'canvas',
+  'template',
+  'form',
+  'object',
+  'embed',
+]);
 
 /**
  * Turns a web page into readable markdown: the article Readability finds, or the whole body when
@@ -38,16 +49,27 @@ function readArticle(document: Document): { title?: string; content: string } | 
 }
 
 function createTurndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+  });
   service.remove((node) => DROPPED_ELEMENTS.has(node.nodeName.toLowerCase()));
   return service;
 }
 
-type Queryable = { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }> };
+type Queryable = {
+  querySelectorAll(
+    selector: string,
+  ): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }>;
+};
 
 /** Relative links mean nothing to the model once the page is markdown. */
 function absolutise(document: Queryable, baseUrl: string): void {
-  for (const [selector, attribute] of [['a[href]', 'href'], ['img[src]', 'src']] as const) {
+  for (const [selector, attribute] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
     for (const element of document.querySelectorAll(selector)) {
       const value = element.getAttribute(attribute);
       if (value === null) continue;

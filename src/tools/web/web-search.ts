@@ -7,7 +7,9 @@ import { createSearxngProvider, type SearxngOptions } from './web-searxng';
 export type { SearchProvider, SearchResult } from './search-provider';
 
 /** How the search provider is configured; absent means web_search is not offered. */
-export type WebSearchConfig = ({ kind: 'searxng' } & SearxngOptions) | { kind: 'provider'; provider: SearchProvider };
+export type WebSearchConfig =
+  | ({ kind: 'searxng' } & SearxngOptions)
+  | { kind: 'provider'; provider: SearchProvider };
 
 export type WebToolsConfig = { fetch?: WebFetchEffects; search?: WebSearchConfig };
 
@@ -24,7 +26,10 @@ export const webSearchSchema = z.object({
  * web_search: asks the configured provider and lists titles, URLs and snippets.
  * Contract: never throws; provider failures and timeouts come back as `ok: false`.
  */
-export function createWebSearchTool(provider: SearchProvider, options: WebSearchOptions = {}): ToolDefinition<typeof webSearchSchema> {
+export function createWebSearchTool(
+  provider: SearchProvider,
+  options: WebSearchOptions = {},
+): ToolDefinition<typeof webSearchSchema> {
   const maxResults = options.maxResults ?? 10;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const maxSnippet = options.maxSnippetChars ?? 300;
@@ -44,12 +49,17 @@ export function createWebSearchTool(provider: SearchProvider, options: WebSearch
         if (signal.aborted) return { ok: false, error: `web_search timed out after ${timeoutMs / 1000} s.` };
         return { ok: false, error: `web_search failed: ${err instanceof Error ? err.message : String(err)}` };
       }
-      if (results.length === 0) return { ok: true, output: `No results for "${args.query}".`, data: { results } };
+      if (results.length === 0)
+        return { ok: true, output: `No results for "${args.query}".`, data: { results } };
       const lines = results.map((r, i) => {
         const snippet = r.snippet.length > maxSnippet ? `${r.snippet.slice(0, maxSnippet)}…` : r.snippet;
         return `${i + 1}. ${r.title}\n   ${r.url}${snippet ? `\n   ${snippet}` : ''}`;
       });
-      return { ok: true, output: `Results for "${args.query}" (via ${provider.name}):\n\n${lines.join('\n\n')}`, data: { results } };
+      return {
+        ok: true,
+        output: `Results for "${args.query}" (via ${provider.name}):\n\n${lines.join('\n\n')}`,
+        data: { results },
+      };
     },
   });
 }

@@ -31,9 +31,14 @@ export function createSearxngProvider(options: SearxngOptions): SearchProvider {
       const endpoint = new URL('search', base);
       endpoint.searchParams.set('q', query);
       endpoint.searchParams.set('format', 'json');
-      const res = await doFetch(endpoint, { headers: { accept: 'application/json', ...options.headers }, signal });
+      const res = await doFetch(endpoint, {
+        headers: { accept: 'application/json', ...options.headers },
+        signal,
+      });
       if (res.status === 403) {
-        throw new Error('SearXNG refused the JSON format (HTTP 403): add "json" to search.formats in its settings.yml.');
+        throw new Error(
+          'SearXNG refused the JSON format (HTTP 403): add "json" to search.formats in its settings.yml.',
+        );
       }
       if (!res.ok) throw new Error(`SearXNG answered HTTP ${res.status} ${res.statusText}.`);
       let body: unknown;

@@ -3,14 +3,25 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequest } from '../../../src/protocol';
 import { makeRequest } from '../../helpers/fake-core';
 import { KEY, press, type, waitUntil } from '../../helpers/ink';
-import { burst, commandRequest, grantGlob, grantTool, modifyRequest, renderDrawer } from './approval-drawer-harness';
+import {
+  burst,
+  commandRequest,
+  grantGlob,
+  grantTool,
+  modifyRequest,
+  renderDrawer,
+} from './approval-drawer-harness';
 
 afterEach(() => cleanup());
 
 const three = (): ApprovalRequest[] => [
   modifyRequest({ id: 'req-1' }),
   commandRequest({ id: 'req-2' }),
-  makeRequest({ id: 'req-3', agentName: 'scout', preview: { kind: 'diff', path: 'docs/c.md', before: '', after: 'c\n', isNew: true } }),
+  makeRequest({
+    id: 'req-3',
+    agentName: 'scout',
+    preview: { kind: 'diff', path: 'docs/c.md', before: '', after: 'c\n', isNew: true },
+  }),
 ];
 
 describe('ApprovalDrawer: decisions for tool cards', () => {
@@ -22,7 +33,9 @@ describe('ApprovalDrawer: decisions for tool cards', () => {
     const d = renderDrawer([modifyRequest()]);
     await d.ready();
     await press(d.stdin, key);
-    await waitUntil(() => expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'req-1', decision }]));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'req-1', decision }]),
+    );
   });
 
   it('n opens the reason field; Enter sends the reason', async () => {
@@ -86,7 +99,11 @@ describe('ApprovalDrawer: decisions for tool cards', () => {
     await press(d.stdin, '+', KEY.enter);
     await waitUntil(() =>
       expect(d.core.sentOf('decide')).toEqual([
-        { type: 'decide', id: 'req-1', decision: { kind: 'approve_all', scope: { ...grantGlob, minutes: 15 } } },
+        {
+          type: 'decide',
+          id: 'req-1',
+          decision: { kind: 'approve_all', scope: { ...grantGlob, minutes: 15 } },
+        },
       ]),
     );
   });
@@ -130,7 +147,9 @@ describe('ApprovalDrawer: decisions for tool cards', () => {
     d.rerender({ pending: [{ ...req, editError: 'path escapes the project', revision: 2 }] });
     await d.frame((f) => !f.includes('sending decision…'));
     await press(d.stdin, 'c');
-    await waitUntil(() => expect(d.core.sentOf('decide').map((c) => c.decision.kind)).toEqual(['approve', 'skip', 'cancel_task']));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide').map((c) => c.decision.kind)).toEqual(['approve', 'skip', 'cancel_task']),
+    );
   });
 
   it('? shows the keys; any key closes the help', async () => {
@@ -152,7 +171,9 @@ describe('ApprovalDrawer: unknown keys', () => {
     await d.ready();
     await press(d.stdin, 'x');
     // The hint is the card's footer from the keymap: E, u and f included; no scope offered, no `a all`.
-    await d.frame('unknown key "x" · y approve · n reject · s skip · e edit · E $EDITOR · c cancel · u layout · f full screen · ? help');
+    await d.frame(
+      'unknown key "x" · y approve · n reject · s skip · e edit · E $EDITOR · c cancel · u layout · f full screen · ? help',
+    );
     await press(d.stdin, KEY.enter);
     await waitUntil(() =>
       expect(d.core.sentOf('report_invalid_input')).toEqual([
@@ -169,9 +190,21 @@ describe('ApprovalDrawer: unknown keys', () => {
   });
 
   it.each([
-    ['a diff with scopes', modifyRequest({ grantOptions: [grantTool] }), 'y approve · a all · n reject · s skip · e edit · E $EDITOR · c cancel · u layout'],
-    ['a command', commandRequest(), 'y approve · n reject · s skip · e edit · c cancel · f full screen · ? help · ↑/↓ Tab queue'],
-    ['a plan', makeRequest({ preview: { kind: 'plan', title: 'p', steps: ['a'] } }), 'y approve · n reject · e edit steps · c cancel · ? help · ↑/↓ Tab queue'],
+    [
+      'a diff with scopes',
+      modifyRequest({ grantOptions: [grantTool] }),
+      'y approve · a all · n reject · s skip · e edit · E $EDITOR · c cancel · u layout',
+    ],
+    [
+      'a command',
+      commandRequest(),
+      'y approve · n reject · s skip · e edit · c cancel · f full screen · ? help · ↑/↓ Tab queue',
+    ],
+    [
+      'a plan',
+      makeRequest({ preview: { kind: 'plan', title: 'p', steps: ['a'] } }),
+      'y approve · n reject · e edit steps · c cancel · ? help · ↑/↓ Tab queue',
+    ],
   ])('the footer of %s lists the keys its card takes, from the keymap', async (_name, request, keys) => {
     const d = renderDrawer([request]);
     await d.ready(keys);
@@ -202,7 +235,9 @@ describe('ApprovalDrawer: queue', () => {
     await d.frame('3 of 3');
     await press(d.stdin, 'y');
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'req-3', decision: { kind: 'approve' } }]),
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'req-3', decision: { kind: 'approve' } },
+      ]),
     );
   });
 
@@ -223,7 +258,10 @@ describe('ApprovalDrawer: queue', () => {
     await d.ready();
     await press(d.stdin, KEY.down);
     await d.frame('2 of 3');
-    const newcomer = makeRequest({ id: 'req-0', preview: { kind: 'diff', path: 'z.ts', before: '', after: 'z', isNew: true } });
+    const newcomer = makeRequest({
+      id: 'req-0',
+      preview: { kind: 'diff', path: 'z.ts', before: '', after: 'z', isNew: true },
+    });
     d.rerender({ pending: [newcomer, ...list] });
     await d.frame('3 of 4');
     // Same card under the cursor: no grace window, the key acts at once.
@@ -264,7 +302,9 @@ describe('ApprovalDrawer: grace window', () => {
     d.clock.t += 101;
     await press(d.stdin, 'y');
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'req-2', decision: { kind: 'approve' } }]),
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'req-2', decision: { kind: 'approve' } },
+      ]),
     );
   });
 
@@ -285,7 +325,9 @@ describe('ApprovalDrawer: grace window', () => {
     await d.ready();
     await press(d.stdin, KEY.down, 'c');
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'req-2', decision: { kind: 'cancel_task' } }]),
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'req-2', decision: { kind: 'cancel_task' } },
+      ]),
     );
   });
 });
@@ -338,7 +380,11 @@ describe('ApprovalDrawer: bell and full screen', () => {
 describe('keys that outrun the screen', () => {
   it('↓ then y in one read never approves the card the person moved away from', async () => {
     const first = makeRequest({ id: 'req-1' });
-    const second = makeRequest({ id: 'req-2', args: { path: 'src/b.ts', content: 'b' }, preview: { kind: 'diff', path: 'src/b.ts', before: '', after: 'b', isNew: true } });
+    const second = makeRequest({
+      id: 'req-2',
+      args: { path: 'src/b.ts', content: 'b' },
+      preview: { kind: 'diff', path: 'src/b.ts', before: '', after: 'b', isNew: true },
+    });
     const d = renderDrawer([first, second]);
     await d.ready();
     d.stdin.write('\u001B[By');
@@ -366,7 +412,9 @@ describe('Esc on a card', () => {
     await d.frame((f) => !f.includes('reason ›'));
     expect(d.core.sent.filter((c) => c.type === 'cancel')).toEqual([]);
     await press(d.stdin, KEY.escape);
-    await waitUntil(() => expect(d.core.sent.filter((c) => c.type === 'cancel')).toEqual([{ type: 'cancel' }]));
+    await waitUntil(() =>
+      expect(d.core.sent.filter((c) => c.type === 'cancel')).toEqual([{ type: 'cancel' }]),
+    );
     expect(d.core.sentOf('decide')).toEqual([]);
   });
 });

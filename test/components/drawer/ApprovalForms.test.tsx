@@ -49,7 +49,9 @@ describe('card details', () => {
 
 describe('card details in a short drawer', () => {
   it('keeps what, the risk, undo and a refused edit when rows are few', async () => {
-    const d = renderDrawer([commandRequest({ why: 'long '.repeat(50), editError: 'timeout too long' })], { height: 16 });
+    const d = renderDrawer([commandRequest({ why: 'long '.repeat(50), editError: 'timeout too long' })], {
+      height: 16,
+    });
     const f = await d.ready();
     expect(f).toContain('what  execute_command npm test && rm -rf build · tester');
     expect(f).toContain('risk  HIGH · NOT reversible — deletes files');
@@ -80,9 +82,19 @@ describe('execute_command card', () => {
   });
 
   it('lists every path the command writes right under the command, protected ones marked (issue 10 §3)', async () => {
-    const preview = { kind: 'command' as const, command: 'echo x > package.json | tee out.txt', cwd: '/tmp/project', timeoutMs: 60_000, sandboxed: true, parts: ['echo x', 'tee out.txt'], notes: [] };
+    const preview = {
+      kind: 'command' as const,
+      command: 'echo x > package.json | tee out.txt',
+      cwd: '/tmp/project',
+      timeoutMs: 60_000,
+      sandboxed: true,
+      parts: ['echo x', 'tee out.txt'],
+      notes: [],
+    };
     const writes = [{ path: 'package.json', protected: 'package.json' }, { path: 'out.txt' }];
-    const d = renderDrawer([commandRequest({ args: { command: preview.command }, preview: { ...preview, writes } }, true)]);
+    const d = renderDrawer([
+      commandRequest({ args: { command: preview.command }, preview: { ...preview, writes } }, true),
+    ]);
     const f = await d.ready('writes   package.json (protected)');
     expect(f).toContain('writes   out.txt');
     expect(f.indexOf('$ echo x > package.json')).toBeLessThan(f.indexOf('writes   package.json'));
@@ -111,7 +123,9 @@ describe('json / MCP card', () => {
     expect(f).toContain('"repo": "o/r"');
     await press(d.stdin, 'y');
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'req-mcp', decision: { kind: 'approve' } }]),
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'req-mcp', decision: { kind: 'approve' } },
+      ]),
     );
   });
 });
@@ -158,13 +172,26 @@ describe('plan card', () => {
     await d.ready('Plan: Fix the bug');
     await press(d.stdin, 'e');
     await d.frame('Edit the plan');
-    burst(d.stdin, ...' first', KEY.down, KEY.ctrl('a'), ...'Then ', KEY.ctrl('n'), ...'Run the tests', KEY.down, KEY.enter);
+    burst(
+      d.stdin,
+      ...' first',
+      KEY.down,
+      KEY.ctrl('a'),
+      ...'Then ',
+      KEY.ctrl('n'),
+      ...'Run the tests',
+      KEY.down,
+      KEY.enter,
+    );
     await waitUntil(() =>
       expect(d.core.sentOf('decide')).toEqual([
         {
           type: 'decide',
           id: 'req-plan',
-          decision: { kind: 'approve_plan', steps: ['Read the code first', 'Then Write a test', 'Run the tests', 'Fix it'] },
+          decision: {
+            kind: 'approve_plan',
+            steps: ['Read the code first', 'Then Write a test', 'Run the tests', 'Fix it'],
+          },
         },
       ]),
     );
@@ -177,7 +204,10 @@ describe('plan card', () => {
     await d.frame('Edit the plan');
     burst(d.stdin, KEY.ctrl('u'), KEY.down, KEY.down, '!', KEY.ctrl('s'));
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'approve_plan', steps: ['Write a test', 'Fix it!'] }),
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({
+        kind: 'approve_plan',
+        steps: ['Write a test', 'Fix it!'],
+      }),
     );
   });
 
@@ -219,7 +249,9 @@ describe('question card', () => {
     await d.frame('answer ›');
     await type(d.stdin, 'DuckDB');
     await press(d.stdin, KEY.enter);
-    await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'DuckDB' }));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'DuckDB' }),
+    );
   });
 
   it('a free answer typed in one burst keeps every key, up to the Enter that sends it', async () => {
@@ -245,10 +277,12 @@ describe('question card', () => {
     expect(d.lastFrame()).not.toContain('answer › no');
     d.clock.t += 1000;
     burst(d.stdin, ...'yes', KEY.enter);
-    await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'yes' }));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'yes' }),
+    );
   });
 
-  it('a form field never sees keys while the card\'s key map owns them', async () => {
+  it("a form field never sees keys while the card's key map owns them", async () => {
     const d = renderDrawer([questionRequest(['Postgres'])]);
     await d.ready('Which database?');
     await press(d.stdin, 't');
@@ -277,7 +311,9 @@ describe('question card', () => {
     await d.ready('answer ›');
     await type(d.stdin, 'no');
     await press(d.stdin, KEY.enter);
-    await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'no' }));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'answer', text: 'no' }),
+    );
     const d2 = renderDrawer([questionRequest()]);
     await d2.ready('answer ›');
     await press(d2.stdin, KEY.escape);
@@ -288,7 +324,9 @@ describe('question card', () => {
     const d = renderDrawer([questionRequest(['a'])]);
     await d.ready('Which database?');
     await press(d.stdin, 'z');
-    await waitUntil(() => expect(d.core.sentOf('report_invalid_input')).toEqual([{ type: 'report_invalid_input', id: 'req-q' }]));
+    await waitUntil(() =>
+      expect(d.core.sentOf('report_invalid_input')).toEqual([{ type: 'report_invalid_input', id: 'req-q' }]),
+    );
   });
 });
 
@@ -313,7 +351,11 @@ describe('edit arguments', () => {
     await press(d.stdin, KEY.ctrl('s'));
     await waitUntil(() =>
       expect(d.core.sentOf('decide')).toEqual([
-        { type: 'decide', id: 'req-1', decision: { kind: 'edit', args: { path: 'src/a.tsx', content: 'a' } } },
+        {
+          type: 'decide',
+          id: 'req-1',
+          decision: { kind: 'edit', args: { path: 'src/a.tsx', content: 'a' } },
+        },
       ]),
     );
   });
@@ -323,9 +365,25 @@ describe('edit arguments', () => {
     await d.ready();
     await press(d.stdin, 'e');
     await d.frame('Edit arguments (JSON)');
-    burst(d.stdin, KEY.down, KEY.ctrl('e'), KEY.left, KEY.left, 'x', KEY.down, KEY.ctrl('e'), KEY.left, 'b', 'c', KEY.ctrl('s'));
+    burst(
+      d.stdin,
+      KEY.down,
+      KEY.ctrl('e'),
+      KEY.left,
+      KEY.left,
+      'x',
+      KEY.down,
+      KEY.ctrl('e'),
+      KEY.left,
+      'b',
+      'c',
+      KEY.ctrl('s'),
+    );
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'edit', args: { path: 'src/a.tsx', content: 'abc' } }),
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({
+        kind: 'edit',
+        args: { path: 'src/a.tsx', content: 'abc' },
+      }),
     );
   });
 

@@ -20,11 +20,27 @@ const VIEW: CardView = { width: 120, total: 50, viewport: 10, initial: 5 };
 const T = 1_000_000;
 
 const req = (id: string, overrides: Partial<ApprovalRequest> = {}) => makeRequest({ id, ...overrides });
-const diff = (id = 'r1') => req(id, { args: { path: 'a.ts', content: 'new' }, preview: { kind: 'diff', path: 'a.ts', before: 'old', after: 'new', isNew: false } });
+const diff = (id = 'r1') =>
+  req(id, {
+    args: { path: 'a.ts', content: 'new' },
+    preview: { kind: 'diff', path: 'a.ts', before: 'old', after: 'new', isNew: false },
+  });
 const command = (id = 'c1') =>
-  req(id, { tool: 'execute_command', preview: { kind: 'command', command: 'ls', cwd: '/p', timeoutMs: 1, sandboxed: true, parts: ['ls'], notes: [] } });
+  req(id, {
+    tool: 'execute_command',
+    preview: {
+      kind: 'command',
+      command: 'ls',
+      cwd: '/p',
+      timeoutMs: 1,
+      sandboxed: true,
+      parts: ['ls'],
+      notes: [],
+    },
+  });
 const plan = (id = 'p1') => req(id, { preview: { kind: 'plan', title: 't', steps: ['one', 'two'] } });
-const question = (options?: string[]) => req('q1', { preview: { kind: 'question', question: 'Which?', options } });
+const question = (options?: string[]) =>
+  req('q1', { preview: { kind: 'question', question: 'Which?', options } });
 
 /** Key ids as the keymap names them, or whole actions. */
 type Step = string | DrawerAction;
@@ -48,19 +64,47 @@ function play(pending: ApprovalRequest[], steps: Step[], from: DrawerState = ini
 describe('drawer-state: keys on a tool card → what is sent', () => {
   it.each<[string, ApprovalRequest, Step[], unknown[]]>([
     ['y approves', diff(), ['y'], [{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }]],
-    ['y twice sends once (locked until the request leaves)', diff(), ['y', 'y'], [{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }]],
+    [
+      'y twice sends once (locked until the request leaves)',
+      diff(),
+      ['y', 'y'],
+      [{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }],
+    ],
     ['s skips', command(), ['s'], [{ type: 'decide', id: 'c1', decision: { kind: 'skip' } }]],
     ['c cancels the task', diff(), ['c'], [{ type: 'decide', id: 'r1', decision: { kind: 'cancel_task' } }]],
     ['Esc cancels the turn', diff(), ['esc'], [{ type: 'cancel' }]],
     ['x is reported', diff(), ['x'], [{ type: 'report_invalid_input', id: 'r1' }]],
     ['Enter is a mistake', diff(), ['enter'], [{ type: 'report_invalid_input', id: 'r1' }]],
     ['a chord is nothing', diff(), ['ctrl+x', 'left'], []],
-    ['u and E are mistakes on a command card', command(), ['u', 'E'], [{ type: 'report_invalid_input', id: 'c1' }, { type: 'report_invalid_input', id: 'c1' }]],
-    ['y on a plan approves its steps', plan(), ['y'], [{ type: 'decide', id: 'p1', decision: { kind: 'approve_plan', steps: ['one', 'two'] } }]],
+    [
+      'u and E are mistakes on a command card',
+      command(),
+      ['u', 'E'],
+      [
+        { type: 'report_invalid_input', id: 'c1' },
+        { type: 'report_invalid_input', id: 'c1' },
+      ],
+    ],
+    [
+      'y on a plan approves its steps',
+      plan(),
+      ['y'],
+      [{ type: 'decide', id: 'p1', decision: { kind: 'approve_plan', steps: ['one', 'two'] } }],
+    ],
     ['s on a plan is a mistake', plan(), ['s'], [{ type: 'report_invalid_input', id: 'p1' }]],
     ['n opens the reason; y then goes to the form, not the card', diff(), ['n', 'y'], []],
-    ['the reason form sends the rejection', diff(), ['n', { type: 'decide', decision: { kind: 'reject', reason: 'no' } }], [{ type: 'decide', id: 'r1', decision: { kind: 'reject', reason: 'no' } }]],
-    ['a form Esc goes back; y then approves', diff(), ['a', { type: 'back' }, 'y'], [{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }]],
+    [
+      'the reason form sends the rejection',
+      diff(),
+      ['n', { type: 'decide', decision: { kind: 'reject', reason: 'no' } }],
+      [{ type: 'decide', id: 'r1', decision: { kind: 'reject', reason: 'no' } }],
+    ],
+    [
+      'a form Esc goes back; y then approves',
+      diff(),
+      ['a', { type: 'back' }, 'y'],
+      [{ type: 'decide', id: 'r1', decision: { kind: 'approve' } }],
+    ],
     ['? opens help; any key closes it and acts on nothing', diff(), ['?', 'y'], []],
   ])('%s', (_name, request, steps, sent) => {
     expect(play([request], steps).sent).toEqual(sent);
@@ -73,7 +117,12 @@ describe('drawer-state: keys on a tool card → what is sent', () => {
     ['e on a plan', plan(), ['e'], 'plan_edit'],
     ['?', diff(), ['?'], 'help'],
     ['? then any key', diff(), ['?', 'q'], 'keys'],
-    ['a saved plan edit', plan(), ['e', { type: 'decide', decision: { kind: 'approve_plan', steps: ['x'] } }], 'keys'],
+    [
+      'a saved plan edit',
+      plan(),
+      ['e', { type: 'decide', decision: { kind: 'approve_plan', steps: ['x'] } }],
+      'keys',
+    ],
   ])('mode after %s', (_name, request, steps, mode) => {
     expect(play([request], steps).state.card.mode).toBe(mode);
   });
@@ -84,11 +133,16 @@ describe('drawer-state: unknown keys', () => {
     expect(play([diff()], ['x']).state.message?.text).toBe(
       'unknown key "x" · y approve · n reject · s skip · e edit · E $EDITOR · c cancel · u layout · f full screen · ? help · ↑/↓ Tab queue',
     );
-    expect(play([req('g', { grantOptions: [grantTool] })], ['x']).state.message?.text).toContain('y approve · a all · n reject');
+    expect(play([req('g', { grantOptions: [grantTool] })], ['x']).state.message?.text).toContain(
+      'y approve · a all · n reject',
+    );
   });
 
   it('counts from the core are kept per request and dropped when it leaves', () => {
-    const { state } = play([diff('a'), diff('b')], [{ type: 'invalid_count', requestId: 'a', count: 2, limit: 5 }]);
+    const { state } = play(
+      [diff('a'), diff('b')],
+      [{ type: 'invalid_count', requestId: 'a', count: 2, limit: 5 }],
+    );
     expect(state.invalid).toEqual({ a: { count: 2, limit: 5 } });
     expect(reduceDrawer(state, { type: 'sync', pending: [diff('b')], now: T }).state.invalid).toEqual({});
   });
@@ -99,8 +153,15 @@ describe('drawer-state: queue cursor and grace window', () => {
     const r = reduceDrawer(initialDrawerState(), { type: 'sync', pending: [diff()], now: T });
     expect(r.effects).toEqual([{ kind: 'bell' }, { kind: 'grace_timer', ms: GRACE_MS }]);
     expect(r.state.waiting).toBe(true);
-    expect(gateKey(r.state, T + GRACE_MS - 1)).toMatchObject({ allowed: false, effects: [{ kind: 'grace_timer', ms: 1 }] });
-    expect(gateKey(r.state, T + GRACE_MS)).toMatchObject({ allowed: true, state: { waiting: false }, effects: [{ kind: 'grace_cancel' }] });
+    expect(gateKey(r.state, T + GRACE_MS - 1)).toMatchObject({
+      allowed: false,
+      effects: [{ kind: 'grace_timer', ms: 1 }],
+    });
+    expect(gateKey(r.state, T + GRACE_MS)).toMatchObject({
+      allowed: true,
+      state: { waiting: false },
+      effects: [{ kind: 'grace_cancel' }],
+    });
   });
 
   it('↓ moves on purpose: no window, but keys wait for the screen', () => {
@@ -122,9 +183,17 @@ describe('drawer-state: queue cursor and grace window', () => {
 
   it('the cursor follows its id when the list shifts, and stays at its place when its request leaves', () => {
     const { state } = play([diff('a'), diff('b'), diff('c')], ['down']);
-    const shifted = reduceDrawer(state, { type: 'sync', pending: [diff('z'), diff('a'), diff('b'), diff('c')], now: T }).state;
+    const shifted = reduceDrawer(state, {
+      type: 'sync',
+      pending: [diff('z'), diff('a'), diff('b'), diff('c')],
+      now: T,
+    }).state;
     expect(selected(shifted)?.id).toBe('b');
-    const left = reduceDrawer(shifted, { type: 'sync', pending: [diff('z'), diff('a'), diff('c')], now: T + 5 });
+    const left = reduceDrawer(shifted, {
+      type: 'sync',
+      pending: [diff('z'), diff('a'), diff('c')],
+      now: T + 5,
+    });
     expect(selected(left.state)?.id).toBe('c');
     // The card changed by itself: keys wait GRACE_MS.
     expect(left.effects).toEqual([{ kind: 'grace_timer', ms: GRACE_MS }]);
@@ -134,7 +203,11 @@ describe('drawer-state: queue cursor and grace window', () => {
   it('a refused edit (a new revision) unlocks the card', () => {
     const { state } = play([diff()], ['y']);
     expect(isDeciding(state, selected(state))).toBe(true);
-    const back = reduceDrawer(state, { type: 'sync', pending: [{ ...diff(), revision: 2, editError: 'no' }], now: T }).state;
+    const back = reduceDrawer(state, {
+      type: 'sync',
+      pending: [{ ...diff(), revision: 2, editError: 'no' }],
+      now: T,
+    }).state;
     expect(isDeciding(back, selected(back))).toBe(false);
     expect(back.card.id).toBe('r1');
   });
@@ -161,21 +234,45 @@ describe('drawer-state: scroll, layout, full screen, $EDITOR', () => {
     const wide = play([diff()], ['u']).state;
     expect(wide.layout).toBe('unified');
     expect(wide.message).toBeUndefined();
-    const narrow = reduceDrawer(play([diff()], []).state, { type: 'key', id: 'u', view: { ...VIEW, width: 80 } }).state;
+    const narrow = reduceDrawer(play([diff()], []).state, {
+      type: 'key',
+      id: 'u',
+      view: { ...VIEW, width: 80 },
+    }).state;
     expect(narrow.message?.text).toContain('side by side needs 100 columns');
   });
 
   it('f toggles full screen and tells the shell', () => {
     const r = play([diff()], ['f', 'f']);
-    expect(r.effects).toEqual([{ kind: 'full_screen', on: true }, { kind: 'full_screen', on: false }]);
+    expect(r.effects).toEqual([
+      { kind: 'full_screen', on: true },
+      { kind: 'full_screen', on: false },
+    ]);
   });
 
   it('E opens $EDITOR on the content; a change is sent as an edit, no change says so', () => {
     const r = play([diff()], ['E']);
-    expect(r.effects).toEqual([{ kind: 'external_edit', id: 'r1', field: 'content', content: 'new', fileName: 'a.ts' }]);
-    const changed = play([diff()], [{ type: 'external_edit_done', id: 'r1', field: 'content', result: { kind: 'changed', content: 'mine' } }]);
-    expect(changed.sent).toEqual([{ type: 'decide', id: 'r1', decision: { kind: 'edit', args: { path: 'a.ts', content: 'mine' } } }]);
-    const same = play([diff()], [{ type: 'external_edit_done', id: 'r1', field: 'content', result: { kind: 'unchanged' } }]);
+    expect(r.effects).toEqual([
+      { kind: 'external_edit', id: 'r1', field: 'content', content: 'new', fileName: 'a.ts' },
+    ]);
+    const changed = play(
+      [diff()],
+      [
+        {
+          type: 'external_edit_done',
+          id: 'r1',
+          field: 'content',
+          result: { kind: 'changed', content: 'mine' },
+        },
+      ],
+    );
+    expect(changed.sent).toEqual([
+      { type: 'decide', id: 'r1', decision: { kind: 'edit', args: { path: 'a.ts', content: 'mine' } } },
+    ]);
+    const same = play(
+      [diff()],
+      [{ type: 'external_edit_done', id: 'r1', field: 'content', result: { kind: 'unchanged' } }],
+    );
     expect(same.sent).toEqual([]);
     expect(same.state.message?.text).toBe('editor closed without changes; nothing sent');
   });
@@ -187,7 +284,12 @@ describe('drawer-state: question cards', () => {
     ['n declines', ['A'], ['n'], { kind: 'reject' }],
     ['Esc declines', ['A'], ['esc'], { kind: 'reject' }],
     ['c cancels the task', ['A'], ['c'], { kind: 'cancel_task' }],
-    ['the field sends its text', ['A'], ['t', { type: 'decide', decision: { kind: 'answer', text: 'C' } }], { kind: 'answer', text: 'C' }],
+    [
+      'the field sends its text',
+      ['A'],
+      ['t', { type: 'decide', decision: { kind: 'answer', text: 'C' } }],
+      { kind: 'answer', text: 'C' },
+    ],
     ['without options the field is open and Esc declines', undefined, [{ type: 'back' }], { kind: 'reject' }],
   ])('%s', (_name, options, steps, decision) => {
     expect(play([question(options)], steps).sent).toEqual([{ type: 'decide', id: 'q1', decision }]);
@@ -201,6 +303,8 @@ describe('drawer-state: question cards', () => {
   });
 
   it('an unknown letter is reported; arrows past the ends are not', () => {
-    expect(play([question(['A'])], ['z', 'up', 'left']).sent).toEqual([{ type: 'report_invalid_input', id: 'q1' }]);
+    expect(play([question(['A'])], ['z', 'up', 'left']).sent).toEqual([
+      { type: 'report_invalid_input', id: 'q1' },
+    ]);
   });
 });

@@ -83,7 +83,7 @@ describe('one table, many views', () => {
     for (const k of hidden) expect(keys).not.toContain(k);
     // Every help row's first key acts on this card.
     for (const k of keys) {
-      const id = k === 'Esc' ? 'esc' : k === '↑/↓ Tab' ? 'up' : k.split('/')[0] ?? k;
+      const id = k === 'Esc' ? 'esc' : k === '↑/↓ Tab' ? 'up' : (k.split('/')[0] ?? k);
       expect(cardKeyAction(id, kind, new Set<CardOffer>(['grants', 'external_edit'])).kind).toBe('action');
     }
   });
@@ -92,13 +92,24 @@ describe('one table, many views', () => {
     expect(CHORDS).toEqual({ sidebar: 't', agents: 'g' });
     expect(lookup(APP_KEYS, keyId('t', { ...NO_KEY, ctrl: true }))).toBe('toggle_sidebar');
     expect(lookup(APP_KEYS, keyId('', { ...NO_KEY, tab: true, shift: true }))).toBe('cycle_mode');
-    expect(KEY_HELP.map((r) => r.keys)).toEqual(['Enter', '↑ / ↓', 'Tab', 'Shift+Tab', 'Esc', 'Ctrl+T', 'Ctrl+G', 'Ctrl+C ×2']);
+    expect(KEY_HELP.map((r) => r.keys)).toEqual([
+      'Enter',
+      '↑ / ↓',
+      'Tab',
+      'Shift+Tab',
+      'Esc',
+      'Ctrl+T',
+      'Ctrl+G',
+      'Ctrl+C ×2',
+    ]);
   });
 
   it('the audit browser footers are written from its tables', () => {
     expect(footerLine(Object.values(AUDIT_KEYS))).toBe(
       '←→ day · ↑↓ move · Enter details · t tool · o outcome · p approver · g agent · / search · x clear · Esc close',
     );
-    expect(footerLine(Object.values(AUDIT_DETAIL_KEYS))).toBe('↑↓ previous/next record · Esc back to the list');
+    expect(footerLine(Object.values(AUDIT_DETAIL_KEYS))).toBe(
+      '↑↓ previous/next record · Esc back to the list',
+    );
   });
 });

@@ -17,7 +17,13 @@ const agents: AgentInfo[] = [
 
 const DAYS: Record<string, AuditRecord[]> = {
   [TODAY]: [
-    makeAuditRecord({ tool: 'write_file', outcome: 'executed', approver: 'human', args: { path: 'src/a.ts' }, rule: 'ask-writes' }),
+    makeAuditRecord({
+      tool: 'write_file',
+      outcome: 'executed',
+      approver: 'human',
+      args: { path: 'src/a.ts' },
+      rule: 'ask-writes',
+    }),
     makeAuditRecord({
       tool: 'execute_command',
       outcome: 'rejected',
@@ -35,9 +41,23 @@ const DAYS: Record<string, AuditRecord[]> = {
       editedArgs: { command: 'npm test -- --run' },
       rule: 'grant-npm',
     }),
-    makeAuditRecord({ tool: 'read_file', outcome: 'executed', approver: 'policy', args: { path: 'TOKEN=[REDACTED:token]' }, rule: 'allow-reads' }),
+    makeAuditRecord({
+      tool: 'read_file',
+      outcome: 'executed',
+      approver: 'policy',
+      args: { path: 'TOKEN=[REDACTED:token]' },
+      rule: 'allow-reads',
+    }),
   ],
-  [YESTERDAY]: [makeAuditRecord({ tool: 'web_fetch', outcome: 'blocked', approver: 'none', args: { url: 'http://10.0.0.1' }, rule: 'ssrf' })],
+  [YESTERDAY]: [
+    makeAuditRecord({
+      tool: 'web_fetch',
+      outcome: 'blocked',
+      approver: 'none',
+      args: { url: 'http://10.0.0.1' },
+      rule: 'ssrf',
+    }),
+  ],
 };
 
 function setup(width = 100) {
@@ -60,7 +80,17 @@ function setup(width = 100) {
     queueMicrotask(() => c.emit({ type: 'audit_result', queryId: command.queryId, records, stats }));
   };
   const onClose = vi.fn();
-  const view = render(<AuditBrowser client={core} agents={agents} isActive width={width} height={30} onClose={onClose} now={now} />);
+  const view = render(
+    <AuditBrowser
+      client={core}
+      agents={agents}
+      isActive
+      width={width}
+      height={30}
+      onClose={onClose}
+      now={now}
+    />,
+  );
   return { ...view, core, onClose };
 }
 
@@ -98,7 +128,12 @@ describe('AuditBrowser', () => {
   it('ignores an answer to a query it no longer waits for', async () => {
     const { lastFrame, core } = setup();
     await waitForFrame(lastFrame, '4 records');
-    core.emit({ type: 'audit_result', queryId: 'someone-else', records: [], stats: makeStats({ total: 99 }) });
+    core.emit({
+      type: 'audit_result',
+      queryId: 'someone-else',
+      records: [],
+      stats: makeStats({ total: 99 }),
+    });
     await press({ write: () => {} });
     expect(lastFrame()).toContain('4 records');
     expect(lastFrame()).not.toContain('99 records');

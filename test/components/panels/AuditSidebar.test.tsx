@@ -6,19 +6,34 @@ import type { AgentInfo } from '../../../src/protocol';
 import { makeAuditRecord } from '../../helpers/fake-core';
 import { stripAnsi } from '../../helpers/ink';
 
-const agents: AgentInfo[] = [{ id: 'sub-1', name: 'scout', parentId: 'main', taskId: 't', task: 'x', status: 'running' }];
+const agents: AgentInfo[] = [
+  { id: 'sub-1', name: 'scout', parentId: 'main', taskId: 't', task: 'x', status: 'running' },
+];
 
 const frameOf = (node: Parameters<typeof render>[0]) => stripAnsi(render(node).lastFrame() ?? '');
 
 describe('AuditSidebar', () => {
   it('says when there are no decisions yet', () => {
-    expect(frameOf(<AuditSidebar records={[]} agents={agents} width={40} height={10} />)).toContain('no decisions yet');
+    expect(frameOf(<AuditSidebar records={[]} agents={agents} width={40} height={10} />)).toContain(
+      'no decisions yet',
+    );
   });
 
   it('shows time, tool, agent name, outcome and approver, newest first', () => {
     const records = [
-      makeAuditRecord({ ts: '2025-01-02T10:00:00.000Z', tool: 'write_file', outcome: 'executed', approver: 'human' }),
-      makeAuditRecord({ ts: '2025-01-02T10:05:00.000Z', tool: 'execute_command', agentId: 'sub-1', outcome: 'blocked', approver: 'policy' }),
+      makeAuditRecord({
+        ts: '2025-01-02T10:00:00.000Z',
+        tool: 'write_file',
+        outcome: 'executed',
+        approver: 'human',
+      }),
+      makeAuditRecord({
+        ts: '2025-01-02T10:05:00.000Z',
+        tool: 'execute_command',
+        agentId: 'sub-1',
+        outcome: 'blocked',
+        approver: 'policy',
+      }),
     ];
     const frame = frameOf(<AuditSidebar records={records} agents={agents} width={40} height={10} />);
     expect(frame).toContain(`${clock('2025-01-02T10:05:00.000Z')} execute_command`);
@@ -28,8 +43,15 @@ describe('AuditSidebar', () => {
   });
 
   it('shows the decision of a line written before execution', () => {
-    const record = makeAuditRecord({ phase: 'decision', outcome: undefined, decision: 'ask', approver: 'human' });
-    expect(frameOf(<AuditSidebar records={[record]} agents={[]} width={40} height={8} />)).toContain('main ask by human');
+    const record = makeAuditRecord({
+      phase: 'decision',
+      outcome: undefined,
+      decision: 'ask',
+      approver: 'human',
+    });
+    expect(frameOf(<AuditSidebar records={[record]} agents={[]} width={40} height={8} />)).toContain(
+      'main ask by human',
+    );
   });
 
   it('keeps only as many of the latest records as fit its height', () => {

@@ -20,7 +20,9 @@ const grant = (id: string, overrides: Partial<Grant> = {}): Grant => ({
 function setup(grants: Grant[], rows = 30) {
   const core = new FakeCore();
   const onClose = vi.fn();
-  const view = render(<GrantsPanel client={core} grants={grants} isActive width={90} rows={rows} onClose={onClose} />);
+  const view = render(
+    <GrantsPanel client={core} grants={grants} isActive width={90} rows={rows} onClose={onClose} />,
+  );
   return { ...view, core, onClose };
 }
 
@@ -74,7 +76,9 @@ describe('GrantsPanel', () => {
     await waitForFrame(lastFrame, 'Grants (2)');
     await press(stdin, KEY.down);
     await waitForFrame(lastFrame, '› grant g2');
-    rerender(<GrantsPanel client={core} grants={[grant('g1')]} isActive width={90} rows={30} onClose={onClose} />);
+    rerender(
+      <GrantsPanel client={core} grants={[grant('g1')]} isActive width={90} rows={30} onClose={onClose} />,
+    );
     await waitForFrame(lastFrame, '› grant g1');
     await press(stdin, 'r');
     await waitUntil(() => expect(core.sent).toEqual([{ type: 'revoke_grant', grantId: 'g1' }]));

@@ -15,7 +15,11 @@ const trust = (overrides: Partial<ProjectTrustState> = {}): ProjectTrustState =>
   store: '/home/tester/.warden/trust.json',
   items: [
     { kind: 'rule', file: '/p/.warden/policy.json', text: 'allow * (every tool, every call) — project#1' },
-    { kind: 'setting', file: '/p/.warden/config.json', text: 'mode "auto-edit": file writes inside the project would run without asking' },
+    {
+      kind: 'setting',
+      file: '/p/.warden/config.json',
+      text: 'mode "auto-edit": file writes inside the project would run without asking',
+    },
   ],
   ...overrides,
 });
@@ -48,7 +52,9 @@ describe('TrustCard', () => {
     const view = await renderApp(core);
     await waitForFrame(view.lastFrame, 'Trust this project');
     await press(view.stdin, 'x', 't');
-    await waitUntil(() => expect(core.sent).toContainEqual({ type: 'trust_project', trust: true, hash: HASH }));
+    await waitUntil(() =>
+      expect(core.sent).toContainEqual({ type: 'trust_project', trust: true, hash: HASH }),
+    );
     core.update({ trust: trust({ status: 'trusted', asking: false, by: 'person' }) });
     await waitForFrame(view.lastFrame, (f) => !f.includes('Trust this project'));
     expect(core.sent.some((c) => c.type === 'submit')).toBe(false);

@@ -22,7 +22,10 @@ function pane(transcript: TranscriptEntry[], props: Partial<PaneProps> = {}) {
     ...props,
   };
   const view = render(<ConversationPane {...all} />);
-  return { ...view, rerenderWith: (next: Partial<PaneProps>) => view.rerender(<ConversationPane {...all} {...next} />) };
+  return {
+    ...view,
+    rerenderWith: (next: Partial<PaneProps>) => view.rerender(<ConversationPane {...all} {...next} />),
+  };
 }
 
 const tool = (status: ToolCardStatus, result?: string): TranscriptEntry => ({
@@ -37,7 +40,17 @@ const tool = (status: ToolCardStatus, result?: string): TranscriptEntry => ({
 
 describe('ConversationPane', () => {
   it('renders user messages, assistant markdown with a boxed code block and a bulleted list', async () => {
-    const text = ['Here is the plan:', '', '- read `a.ts`', '- write **b.ts**', '', '```ts', 'const x = 1;', '```', 'Done.'].join('\n');
+    const text = [
+      'Here is the plan:',
+      '',
+      '- read `a.ts`',
+      '- write **b.ts**',
+      '',
+      '```ts',
+      'const x = 1;',
+      '```',
+      'Done.',
+    ].join('\n');
     const { lastFrame } = pane([
       { kind: 'user', id: 'u1', text: 'fix the bug' },
       { kind: 'assistant', id: 'a1', agentId: 'main', text, streaming: false },
@@ -53,16 +66,36 @@ describe('ConversationPane', () => {
   });
 
   it('shows an unclosed fence of a streaming message as code', async () => {
-    const { lastFrame } = pane([{ kind: 'assistant', id: 'a1', agentId: 'main', text: 'Look:\n```\nnpm test', streaming: true }]);
+    const { lastFrame } = pane([
+      { kind: 'assistant', id: 'a1', agentId: 'main', text: 'Look:\n```\nnpm test', streaming: true },
+    ]);
     const frame = await waitForFrame(lastFrame, 'npm test');
     expect(frame).toMatch(/│ npm test\s+│/);
   });
 
   it('shows every tool status as a word, with a one-line result', async () => {
-    const statuses: ToolCardStatus[] = ['waiting', 'executed', 'rejected', 'blocked', 'skipped', 'cancelled', 'timeout', 'error'];
+    const statuses: ToolCardStatus[] = [
+      'waiting',
+      'executed',
+      'rejected',
+      'blocked',
+      'skipped',
+      'cancelled',
+      'timeout',
+      'error',
+    ];
     const { lastFrame } = pane([...statuses.map((s) => tool(s)), tool('running', 'line one\nline two')]);
     const frame = await waitForFrame(lastFrame, 'running');
-    for (const word of ['waiting for approval', 'executed', 'rejected', 'blocked', 'skipped', 'cancelled', 'timed out', 'error']) {
+    for (const word of [
+      'waiting for approval',
+      'executed',
+      'rejected',
+      'blocked',
+      'skipped',
+      'cancelled',
+      'timed out',
+      'error',
+    ]) {
       expect(frame).toContain(`· ${word}`);
     }
     expect(frame).toContain('write_file src/executed.ts');
@@ -72,10 +105,27 @@ describe('ConversationPane', () => {
   it('labels sub-agent entries and groups sub-agents with name, task and status', async () => {
     const agents: AgentInfo[] = [
       { id: 'main', name: 'main', taskId: 't1', task: 'lead', status: 'running' },
-      { id: 's1', name: 'scout', parentId: 'main', taskId: 't1', task: 'find the callers of parse()', status: 'running' },
-      { id: 's2', name: 'fixer', parentId: 'main', taskId: 't1', task: 'patch the parser', status: 'done', report: 'patched 2 files' },
+      {
+        id: 's1',
+        name: 'scout',
+        parentId: 'main',
+        taskId: 't1',
+        task: 'find the callers of parse()',
+        status: 'running',
+      },
+      {
+        id: 's2',
+        name: 'fixer',
+        parentId: 'main',
+        taskId: 't1',
+        task: 'patch the parser',
+        status: 'done',
+        report: 'patched 2 files',
+      },
     ];
-    const transcript: TranscriptEntry[] = [{ kind: 'tool', id: 't1', agentId: 's1', tool: 'grep', summary: 'parse(', status: 'running' }];
+    const transcript: TranscriptEntry[] = [
+      { kind: 'tool', id: 't1', agentId: 's1', tool: 'grep', summary: 'parse(', status: 'running' },
+    ];
     const { lastFrame, rerenderWith } = pane(transcript, { agents });
     const frame = await waitForFrame(lastFrame, 'scout');
     expect(frame).toContain('[scout]');
@@ -102,7 +152,9 @@ describe('ConversationPane', () => {
 
   it('keeps only the newest lines of a long live tail', async () => {
     const text = Array.from({ length: 30 }, (_, i) => `streamed line ${i}`).join('\n');
-    const { lastFrame } = pane([{ kind: 'assistant', id: 'a1', agentId: 'main', text, streaming: true }], { liveRows: 5 });
+    const { lastFrame } = pane([{ kind: 'assistant', id: 'a1', agentId: 'main', text, streaming: true }], {
+      liveRows: 5,
+    });
     const frame = await waitForFrame(lastFrame, 'streamed line 29');
     expect(frame).not.toContain('streamed line 20');
     expect(frame.split('\n').length).toBeLessThanOrEqual(5);

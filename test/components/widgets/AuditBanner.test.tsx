@@ -8,7 +8,9 @@ describe('the audit banner', () => {
     const core = new FakeCore();
     const { lastFrame } = await renderApp(core);
     expect(lastFrame()).not.toContain('AUDIT LOG UNAVAILABLE');
-    core.update({ auditUnavailable: { error: 'ENOSPC: no space left on device', since: '2025-01-02T10:00:00.000Z' } });
+    core.update({
+      auditUnavailable: { error: 'ENOSPC: no space left on device', since: '2025-01-02T10:00:00.000Z' },
+    });
     await waitUntil(() => expect(lastFrame()).toContain('AUDIT LOG UNAVAILABLE'));
     const frame = lastFrame() ?? '';
     expect(frame).toContain('nothing runs until it can be written');

@@ -26,7 +26,12 @@ function bar(overrides: Partial<CoreState> = {}, extra: { width?: number; home?:
 
 describe('StatusBar', () => {
   it('shows model, mode, sandbox, tokens and the project root', () => {
-    const frame = bar({ model: { name: 'gpt-4o', demo: false }, mode: 'auto-edit', usage: { promptTokens: 12_000, completionTokens: 345 }, root: '/srv/app' });
+    const frame = bar({
+      model: { name: 'gpt-4o', demo: false },
+      mode: 'auto-edit',
+      usage: { promptTokens: 12_000, completionTokens: 345 },
+      root: '/srv/app',
+    });
     expect(frame).toContain('gpt-4o');
     expect(frame).toContain('mode auto-edit');
     expect(frame).toContain('sandbox on');
@@ -65,7 +70,10 @@ describe('StatusBar', () => {
   });
 
   it('drops middle segments of a long root and stays on one line', () => {
-    const frame = bar({ root: '/home/ada/very/deep/nested/folders/of/a/project/named/warden' }, { home: '/home/ada', width: 80 });
+    const frame = bar(
+      { root: '/home/ada/very/deep/nested/folders/of/a/project/named/warden' },
+      { home: '/home/ada', width: 80 },
+    );
     expect(frame).toContain('warden');
     expect(frame).toContain('…');
     expect(frame.split('\n')).toHaveLength(1);

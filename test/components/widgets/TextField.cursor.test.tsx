@@ -17,11 +17,20 @@ const DIM = '\u001B[2m';
 /** SGR parameters that set a foreground/background colour. */
 const COLOR_SGR = /\u001B\[(?:\d+;)*(?:3\d|4\d|9[0-7]|10[0-7])(?:;\d+)*m/;
 /** The frame with the inverse-video cell shown as [x]. */
-const marked = (frame: string | undefined) => (frame ?? '').replaceAll(INVERSE, '[').replaceAll(INVERSE_OFF, ']');
+const marked = (frame: string | undefined) =>
+  (frame ?? '').replaceAll(INVERSE, '[').replaceAll(INVERSE_OFF, ']');
 
 function field(value: string, props: { isActive?: boolean; placeholder?: string } = {}) {
   const noop = () => {};
-  return render(<TextField value={value} onChange={noop} onSubmit={noop} isActive={props.isActive ?? true} placeholder={props.placeholder} />);
+  return render(
+    <TextField
+      value={value}
+      onChange={noop}
+      onSubmit={noop}
+      isActive={props.isActive ?? true}
+      placeholder={props.placeholder}
+    />,
+  );
 }
 
 describe('TextField drawing', () => {

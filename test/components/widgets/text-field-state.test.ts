@@ -1,7 +1,13 @@
 import type { Key } from 'ink';
 import { NO_KEY } from '../../helpers/ink';
 import { describe, expect, it } from 'vitest';
-import { charAt, type FieldState, fieldAt, fieldKey, typeChunk } from '../../../components/widgets/text-field-state';
+import {
+  charAt,
+  type FieldState,
+  fieldAt,
+  fieldKey,
+  typeChunk,
+} from '../../../components/widgets/text-field-state';
 
 const k = (partial: Partial<Key> = {}): Key => ({ ...NO_KEY, ...partial });
 

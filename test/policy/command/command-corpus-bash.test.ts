@@ -3,7 +3,17 @@
 // corpus says it does — hidden code really runs, destructive commands really lose data, reads
 // really change nothing, and the listed write paths are really written.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +45,8 @@ function buildTemplate(): void {
   const hook = join(base, 'hook.sh');
   writeFileSync(hook, `#!/bin/sh\ntouch ${MARK}\ncat\n`, { mode: 0o755 });
   mkdirSync(join(base, 'hooks'));
-  for (const h of ['post-index-change', 'reference-transaction', 'post-checkout']) writeFileSync(join(base, 'hooks', h), `#!/bin/sh\ntouch ${MARK}\n`, { mode: 0o755 });
+  for (const h of ['post-index-change', 'reference-transaction', 'post-checkout'])
+    writeFileSync(join(base, 'hooks', h), `#!/bin/sh\ntouch ${MARK}\n`, { mode: 0o755 });
   writeFileSync(join(work, 'f'), 'data\n');
   writeFileSync(join(work, 'g'), 'more data\n');
   writeFileSync(join(work, 'a.txt'), 'a\nx\n');
@@ -44,20 +55,23 @@ function buildTemplate(): void {
   writeFileSync(join(work, 'script.sh'), 'touch MARK\n');
   mkdirSync(join(work, 'dir'));
   writeFileSync(join(work, 'dir', 'x'), 'x\n');
-  sh(work, [
-    'git init -q -b master . && git config user.email t@t && git config user.name t',
-    "echo '*.txt diff=tc filter=fl' > .gitattributes",
-    'git add a.txt b.txt dir .gitattributes script.sh && git commit -qm init',
-    // a commit with a signature header, so that log.showSignature calls gpg.program
-    'c=$(printf "tree %s\\nparent %s\\nauthor t <t@t> 1700000000 +0000\\ncommitter t <t@t> 1700000000 +0000\\ngpgsig -----BEGIN PGP SIGNATURE-----\\n \\n abc\\n -----END PGP SIGNATURE-----\\n\\nsigned\\n" $(git rev-parse HEAD^{tree}) $(git rev-parse HEAD) | git hash-object -t commit -w --stdin) && git update-ref refs/heads/master $c',
-    `git config core.fsmonitor ${hook} && git config diff.tc.textconv ${hook} && git config diff.external ${hook}`,
-    `git config filter.fl.clean ${hook} && git config log.showSignature true && git config gpg.program ${hook}`,
-    `git config core.pager ${hook} && git config core.hooksPath ${join(base, 'hooks')}`,
-    // an uncommitted change for the data-loss forms to lose; old timestamps so git re-reads files
-    "printf 'a\\nx\\nlocal edit\\n' > a.txt && touch -d 2000-01-01 a.txt b.txt",
-    // fewer files to copy for every case
-    'rm -f .git/hooks/*.sample .git/description .git/info/exclude',
-  ].join(' && '));
+  sh(
+    work,
+    [
+      'git init -q -b master . && git config user.email t@t && git config user.name t',
+      "echo '*.txt diff=tc filter=fl' > .gitattributes",
+      'git add a.txt b.txt dir .gitattributes script.sh && git commit -qm init',
+      // a commit with a signature header, so that log.showSignature calls gpg.program
+      'c=$(printf "tree %s\\nparent %s\\nauthor t <t@t> 1700000000 +0000\\ncommitter t <t@t> 1700000000 +0000\\ngpgsig -----BEGIN PGP SIGNATURE-----\\n \\n abc\\n -----END PGP SIGNATURE-----\\n\\nsigned\\n" $(git rev-parse HEAD^{tree}) $(git rev-parse HEAD) | git hash-object -t commit -w --stdin) && git update-ref refs/heads/master $c',
+      `git config core.fsmonitor ${hook} && git config diff.tc.textconv ${hook} && git config diff.external ${hook}`,
+      `git config filter.fl.clean ${hook} && git config log.showSignature true && git config gpg.program ${hook}`,
+      `git config core.pager ${hook} && git config core.hooksPath ${join(base, 'hooks')}`,
+      // an uncommitted change for the data-loss forms to lose; old timestamps so git re-reads files
+      "printf 'a\\nx\\nlocal edit\\n' > a.txt && touch -d 2000-01-01 a.txt b.txt",
+      // fewer files to copy for every case
+      'rm -f .git/hooks/*.sample .git/description .git/info/exclude',
+    ].join(' && '),
+  );
   cpSync(work, template, { recursive: true, verbatimSymlinks: true });
 }
 
@@ -87,8 +101,33 @@ const safeRead = (path: string): string => (existsSync(path) ? readFileSync(path
 function runInSandbox(cmd: string): string {
   const r = spawnSync(
     'bwrap',
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', base, base, '--unshare-net', '--die-with-parent', '--chdir', work, 'bash', '-c', cmd],
-    { env: { ...process.env, ...ENV, GIT_PAGER: '', PAGER: 'cat' }, encoding: 'utf8', timeout: 15_000, input: '' },
+    [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--bind',
+      base,
+      base,
+      '--unshare-net',
+      '--die-with-parent',
+      '--chdir',
+      work,
+      'bash',
+      '-c',
+      cmd,
+    ],
+    {
+      env: { ...process.env, ...ENV, GIT_PAGER: '', PAGER: 'cat' },
+      encoding: 'utf8',
+      timeout: 15_000,
+      input: '',
+    },
   );
   return `${r.stdout ?? ''}${r.stderr ?? ''}`.slice(0, 400);
 }
@@ -110,8 +149,14 @@ function check(c: Case): void {
       expect(existsSync(MARK), `bash did not run the hidden code: ${why}`).toBe(true);
       break;
     case 'reads':
-      expect([...after].filter(([k, v]) => before.get(k) !== v).map(([k]) => k), why).toEqual([]);
-      expect([...before.keys()].filter((k) => !after.has(k)), why).toEqual([]);
+      expect(
+        [...after].filter(([k, v]) => before.get(k) !== v).map(([k]) => k),
+        why,
+      ).toEqual([]);
+      expect(
+        [...before.keys()].filter((k) => !after.has(k)),
+        why,
+      ).toEqual([]);
       break;
     case 'loses': {
       const lost = [...before].filter(([k, v]) => !k.startsWith('.git/') && after.get(k) !== v);
@@ -120,7 +165,8 @@ function check(c: Case): void {
     }
     case 'writes':
       for (const path of c.writes ?? []) {
-        const written = path === '.git' ? changedUnder(before, after, '.git/') : changedUnder(before, after, path);
+        const written =
+          path === '.git' ? changedUnder(before, after, '.git/') : changedUnder(before, after, path);
         expect(written, `${path} was not written: ${why}`).toBe(true);
       }
       break;

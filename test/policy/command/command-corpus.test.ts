@@ -30,7 +30,11 @@ describe('command corpus (issue 10)', () => {
     describe(name, () => {
       it.each(cases.map((c) => [c.cmd, c] as const))('%j', (_cmd, c) => {
         const v = guard.judge(c.cmd);
-        const detail = JSON.stringify({ kind: v.kind, reason: v.kind === 'cannot_judge' ? v.reason : undefined, parts: v.parts });
+        const detail = JSON.stringify({
+          kind: v.kind,
+          reason: v.kind === 'cannot_judge' ? v.reason : undefined,
+          parts: v.parts,
+        });
         expect(kindOf(v), detail).toBe(c.kind);
         if (v.kind === 'deny') expect(v.ruleId).toBe(c.rule);
         if (c.says && v.kind === 'cannot_judge') expect(v.reason).toMatch(c.says);

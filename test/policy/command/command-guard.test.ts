@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_LIMITS, failClosedCommandGuard, loadCommandGuard } from '../../../src/policy/command/command-guard';
+import {
+  COMMAND_LIMITS,
+  failClosedCommandGuard,
+  loadCommandGuard,
+} from '../../../src/policy/command/command-guard';
 import type { CommandGuard } from '../../../src/policy/command/command-types';
 
 let guard: CommandGuard;
@@ -69,7 +73,7 @@ const DENIED: Array<[string, string]> = [
   ['bash -c "rm -rf /"', 'cmd-rm-root'],
   ["sh -c 'rm -rf ~'", 'cmd-rm-root'],
   ["zsh -lc 'cd /tmp && rm -rf /'", 'cmd-rm-root'],
-  ["bash -c \"bash -c 'rm -rf /'\"", 'cmd-rm-root'],
+  ['bash -c "bash -c \'rm -rf /\'"', 'cmd-rm-root'],
   ['echo $(rm -rf /)', 'cmd-rm-root'],
   ['echo `rm -rf /`', 'cmd-rm-root'],
   ['echo "$(rm -rf ~)"', 'cmd-rm-root'],
@@ -302,7 +306,11 @@ const CANNOT_JUDGE: Array<[string, string, RegExp]> = [
   ['a command name from $(…)', '$(which rm) -rf x', /only known at run time/],
   ['a bash -c script from a variable', 'bash -c "$SCRIPT"', /only known at run time/],
   ['an expanded here-doc fed to a shell', 'bash <<EOF\nrm $TARGET\nEOF', /cannot read/],
-  ['inline python', 'curl -s x | python3 -c "import json,sys; print(json.load(sys.stdin))"', /python3 code the guard cannot read: import json/],
+  [
+    'inline python',
+    'curl -s x | python3 -c "import json,sys; print(json.load(sys.stdin))"',
+    /python3 code the guard cannot read: import json/,
+  ],
   ['a trap', "trap 'echo done' EXIT", /trap runs its code later/],
   ['a shell reading a file through a pipe', 'cat script.sh | bash', /cannot read/],
   ['wrappers nested too deep', 'nice nice nice nice nice nice nice nice nice nice ls', /too deep/],
@@ -346,7 +354,12 @@ describe('command guard: cannot judge', () => {
 describe('command guard: parts, classification and notes', () => {
   it('splits compound commands into parts after quote removal', () => {
     const verdict = guard.judge(`ls -la && r''m -r "a b" | \\grep x; echo $'\\x41'`);
-    expect(verdict.parts.map((p) => p.argv)).toEqual([['ls', '-la'], ['rm', '-r', 'a b'], ['grep', 'x'], ['echo', 'A']]);
+    expect(verdict.parts.map((p) => p.argv)).toEqual([
+      ['ls', '-la'],
+      ['rm', '-r', 'a b'],
+      ['grep', 'x'],
+      ['echo', 'A'],
+    ]);
   });
 
   it('records the inner command of wrappers as argv', () => {
@@ -385,7 +398,12 @@ describe('command guard: parts, classification and notes', () => {
   });
 
   it('does not mark harmless git as destructive', () => {
-    for (const command of ['git push', 'git restore --staged a.ts', 'git checkout -b feature', 'git clean -n']) {
+    for (const command of [
+      'git push',
+      'git restore --staged a.ts',
+      'git checkout -b feature',
+      'git clean -n',
+    ]) {
       const verdict = guard.judge(command);
       expect(verdict.kind === 'ok' && verdict.destructive, command).toEqual([]);
     }

@@ -17,10 +17,26 @@ beforeAll(() => {
     writeFileSync(join(root, rel), text);
   };
   for (const rel of [
-    'a.txt', 'sub/b.txt', 'sub/.env.local', '.env', '.git/config', 'sub/.git/HEAD', 'package.json', 'sub/package.json',
-    'package-lock.json', 'yarn.lock', '.github/workflows/ci.yml', '.github/CODEOWNERS', '.warden/policy.json',
-    'src/index.ts', 'with space/file name.txt', 'ünï/日本.txt', '..foo', ' leading space.txt',
-  ]) file(rel);
+    'a.txt',
+    'sub/b.txt',
+    'sub/.env.local',
+    '.env',
+    '.git/config',
+    'sub/.git/HEAD',
+    'package.json',
+    'sub/package.json',
+    'package-lock.json',
+    'yarn.lock',
+    '.github/workflows/ci.yml',
+    '.github/CODEOWNERS',
+    '.warden/policy.json',
+    'src/index.ts',
+    'with space/file name.txt',
+    'ünï/日本.txt',
+    '..foo',
+    ' leading space.txt',
+  ])
+    file(rel);
   mkdirSync(join(base, 'outside'));
   writeFileSync(join(base, 'outside', 'secret.txt'), 'secret');
   mkdirSync(join(base, 'proj-evil'));
@@ -43,8 +59,14 @@ afterAll(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-type Expect = { ok: true; relative: string; protectedBy?: string } | { ok: false; ruleId: 'path-fence' | 'path-invalid' };
-const inside = (relative: string, protectedBy?: string): Expect => ({ ok: true, relative, ...(protectedBy ? { protectedBy } : {}) });
+type Expect =
+  | { ok: true; relative: string; protectedBy?: string }
+  | { ok: false; ruleId: 'path-fence' | 'path-invalid' };
+const inside = (relative: string, protectedBy?: string): Expect => ({
+  ok: true,
+  relative,
+  ...(protectedBy ? { protectedBy } : {}),
+});
 const fenced: Expect = { ok: false, ruleId: 'path-fence' };
 const invalid: Expect = { ok: false, ruleId: 'path-invalid' };
 
@@ -115,7 +137,11 @@ const CASES: Array<[string, string, Expect]> = [
   ['protected: package-lock.json', 'package-lock.json', inside('package-lock.json', 'package-lock.json')],
   ['protected: yarn.lock', 'yarn.lock', inside('yarn.lock', 'yarn.lock')],
   ['protected: pnpm-lock.yaml (new)', 'pnpm-lock.yaml', inside('pnpm-lock.yaml', 'pnpm-lock.yaml')],
-  ['protected: workflow', '.github/workflows/ci.yml', inside('.github/workflows/ci.yml', '.github/workflows/')],
+  [
+    'protected: workflow',
+    '.github/workflows/ci.yml',
+    inside('.github/workflows/ci.yml', '.github/workflows/'),
+  ],
   ['protected: .warden', '.warden/policy.json', inside('.warden/policy.json', '.warden/')],
   ['protected through a symlink', 'link-to-git-config', inside('.git/config', '.git/')],
   ['not protected: other .github file', '.github/CODEOWNERS', inside('.github/CODEOWNERS')],
@@ -146,7 +172,9 @@ describe('PathFence.check', () => {
   });
 
   it('explains refusals in words', () => {
-    expect(fence.check('../outside/secret.txt')).toMatchObject({ reason: expect.stringMatching(/outside the project/) });
+    expect(fence.check('../outside/secret.txt')).toMatchObject({
+      reason: expect.stringMatching(/outside the project/),
+    });
     expect(fence.check('dangling')).toMatchObject({ reason: expect.stringMatching(/symbolic link/) });
     expect(fence.check('loop-a')).toMatchObject({ reason: expect.stringMatching(/loop/) });
     expect(fence.check('~/x')).toMatchObject({ reason: expect.stringMatching(/~/) });

@@ -98,6 +98,8 @@ describe('checkAddress', () => {
 
   it('explains the refusal in one sentence', () => {
     const verdict = checkAddress('10.0.0.1');
-    expect(verdict.ok || verdict.reason).toBe('10.0.0.1 is a private-network address, which web tools may not reach.');
+    expect(verdict.ok || verdict.reason).toBe(
+      '10.0.0.1 is a private-network address, which web tools may not reach.',
+    );
   });
 });

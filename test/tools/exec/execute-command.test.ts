@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createExecuteCommandTool, defaultExecuteCommandEffects } from '../../../src/tools/exec/execute-command';
+import {
+  createExecuteCommandTool,
+  defaultExecuteCommandEffects,
+} from '../../../src/tools/exec/execute-command';
 import type { GroupRunRequest } from '../../../src/tools/exec/process-group';
 import { processAlive } from '../../../src/tools/exec/process-kill';
 import { makeToolContext, type TestToolContext } from '../../helpers/tool-context';
@@ -11,17 +14,30 @@ const tool = createExecuteCommandTool({ ...defaultExecuteCommandEffects, graceMs
 let t: TestToolContext;
 afterEach(() => t?.cleanup());
 
-type Data = { exitCode: number | null; timedOut: boolean; cancelled: boolean; cutBytes: number; outputBytes: number };
+type Data = {
+  exitCode: number | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  cutBytes: number;
+  outputBytes: number;
+};
 const data = (result: { data?: unknown }) => result.data as Data;
-const text = (result: { ok: boolean; output?: string; error?: string }) => (result.ok ? result.output : result.error) ?? '';
+const text = (result: { ok: boolean; output?: string; error?: string }) =>
+  (result.ok ? result.output : result.error) ?? '';
 
 async function waitForPidFile(file: string): Promise<number> {
-  await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toMatch(/^\d+\n$/), { timeout: 10_000, interval: 20 });
+  await vi.waitFor(() => expect(readFileSync(file, 'utf8')).toMatch(/^\d+\n$/), {
+    timeout: 10_000,
+    interval: 20,
+  });
   return Number(readFileSync(file, 'utf8'));
 }
 
 async function expectGone(pid: number): Promise<void> {
-  await vi.waitFor(() => expect(processAlive(pid), `pid ${pid} still alive`).toBe(false), { timeout: 10_000, interval: 25 });
+  await vi.waitFor(() => expect(processAlive(pid), `pid ${pid} still alive`).toBe(false), {
+    timeout: 10_000,
+    interval: 25,
+  });
 }
 
 describe('execute_command', () => {
@@ -39,8 +55,14 @@ describe('execute_command', () => {
   it('runs in a cwd inside the fence and refuses one outside or missing', async () => {
     t = makeToolContext({ files: { 'sub/.keep': '' } });
     expect(text(await tool.execute({ command: 'pwd', cwd: 'sub' }, t.ctx))).toContain(join(t.root, 'sub'));
-    expect(await tool.execute({ command: 'pwd', cwd: '..' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
-    expect(await tool.execute({ command: 'pwd', cwd: 'nope' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('not an existing folder') });
+    expect(await tool.execute({ command: 'pwd', cwd: '..' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('outside the project'),
+    });
+    expect(await tool.execute({ command: 'pwd', cwd: 'nope' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not an existing folder'),
+    });
   });
 
   it('ignores stdin, so a command reading it ends at once', async () => {
@@ -51,7 +73,10 @@ describe('execute_command', () => {
 
   it('caps output at 8 KB keeping head and tail', async () => {
     t = makeToolContext();
-    const result = await tool.execute({ command: "printf 'START'; head -c 100000 /dev/zero | tr '\\0' m; printf 'END'" }, t.ctx);
+    const result = await tool.execute(
+      { command: "printf 'START'; head -c 100000 /dev/zero | tr '\\0' m; printf 'END'" },
+      t.ctx,
+    );
     const out = text(result);
     expect(out.startsWith('START')).toBe(true);
     expect(out).toContain('END\n[exit code 0');
@@ -63,7 +88,10 @@ describe('execute_command', () => {
   it('on timeout kills the whole process group, a background child included', async () => {
     t = makeToolContext();
     const pidFile = join(t.root, 'child.pid');
-    const result = await tool.execute({ command: `sleep 1000 & echo $! > ${pidFile}; wait`, timeout_ms: 300 }, t.ctx);
+    const result = await tool.execute(
+      { command: `sleep 1000 & echo $! > ${pidFile}; wait`, timeout_ms: 300 },
+      t.ctx,
+    );
     expect(result).toMatchObject({ ok: false, data: { timedOut: true } });
     expect(text(result)).toContain('timed out after 0.3 s; the process group was killed');
     await expectGone(await waitForPidFile(pidFile));
@@ -72,7 +100,10 @@ describe('execute_command', () => {
   it('escalates to SIGKILL for a child that ignores SIGTERM', async () => {
     t = makeToolContext();
     const pidFile = join(t.root, 'child.pid');
-    const result = await tool.execute({ command: `(trap '' TERM; exec sleep 1000) & echo $! > ${pidFile}; wait`, timeout_ms: 300 }, t.ctx);
+    const result = await tool.execute(
+      { command: `(trap '' TERM; exec sleep 1000) & echo $! > ${pidFile}; wait`, timeout_ms: 300 },
+      t.ctx,
+    );
     expect(data(result).timedOut).toBe(true);
     await expectGone(await waitForPidFile(pidFile));
   });
@@ -99,7 +130,13 @@ describe('execute_command', () => {
 
   it('hides secret-looking variables and keeps the ordinary ones', async () => {
     t = makeToolContext();
-    const names = ['WARDEN_FAKE_API_KEY', 'OPENAI_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD'];
+    const names = [
+      'WARDEN_FAKE_API_KEY',
+      'OPENAI_API_KEY',
+      'GITHUB_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'DB_PASSWORD',
+    ];
     const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
     for (const n of names) process.env[n] = 'sk-test-value';
     try {
@@ -127,7 +164,17 @@ describe('execute_command', () => {
       secretMasks: () => [],
       run: async (request) => {
         seen = request;
-        return { kind: 'finished', ending: 'exited', exitCode: 0, signal: null, output: '', totalBytes: 0, cutBytes: 0, straysStopped: false, durationMs: 1 };
+        return {
+          kind: 'finished',
+          ending: 'exited',
+          exitCode: 0,
+          signal: null,
+          output: '',
+          totalBytes: 0,
+          cutBytes: 0,
+          straysStopped: false,
+          durationMs: 1,
+        };
       },
     });
     const result = await spy.execute({ command: 'make test', cwd: 'sub' }, t.ctx);
@@ -145,7 +192,10 @@ describe('execute_command', () => {
   it('reports a program that cannot start', async () => {
     t = makeToolContext({ sandbox: { kind: 'bwrap', path: join('/nonexistent', 'bwrap') } });
     const result = await tool.execute({ command: 'true' }, t.ctx);
-    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('Could not start the command') });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Could not start the command'),
+    });
     expect(existsSync('/nonexistent')).toBe(false);
   });
 });

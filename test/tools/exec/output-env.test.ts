@@ -42,12 +42,29 @@ describe('scrubEnv', () => {
     expect(isSecretVariable(name, 'x')).toBe(true);
   });
 
-  it.each(['PATH', 'HOME', 'LANG', 'TERM', 'USER', 'SHELL', 'LC_ALL', 'NODE_ENV', 'KEYTIMEOUT', 'EDITOR', 'JAVA_HOME'])('keeps %s', (name) => {
+  it.each([
+    'PATH',
+    'HOME',
+    'LANG',
+    'TERM',
+    'USER',
+    'SHELL',
+    'LC_ALL',
+    'NODE_ENV',
+    'KEYTIMEOUT',
+    'EDITOR',
+    'JAVA_HOME',
+  ])('keeps %s', (name) => {
     expect(isSecretVariable(name, '/usr/bin')).toBe(false);
   });
 
   it('removes URLs that carry a password, whatever the name, and reports names only', () => {
-    const { env, removed } = scrubEnv({ PATH: '/bin', MY_DB: 'postgres://u:hunter2@db/x', SITE: 'https://example.com/a:b@c', API_TOKEN: 't' });
+    const { env, removed } = scrubEnv({
+      PATH: '/bin',
+      MY_DB: 'postgres://u:hunter2@db/x',
+      SITE: 'https://example.com/a:b@c',
+      API_TOKEN: 't',
+    });
     expect(env).toEqual({ PATH: '/bin', SITE: 'https://example.com/a:b@c' });
     expect(removed).toEqual(['API_TOKEN', 'MY_DB']);
   });

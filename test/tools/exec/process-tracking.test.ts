@@ -33,26 +33,50 @@ function temp(): string {
 
 /** Resolves with the pid a process wrote to `file` (waiting for it), remembered for cleanup. */
 async function pidIn(file: string): Promise<number> {
-  await vi.waitFor(() => expect(existsSync(file) && readFileSync(file, 'utf8').trim() !== '').toBe(true), { timeout: 5000, interval: 10 });
+  await vi.waitFor(() => expect(existsSync(file) && readFileSync(file, 'utf8').trim() !== '').toBe(true), {
+    timeout: 5000,
+    interval: 10,
+  });
   const pid = Number(readFileSync(file, 'utf8').trim());
   pids.push(pid);
   return pid;
 }
 
 const run = (command: string, cwd: string) =>
-  runInProcessGroup({ file: 'bash', args: ['-c', command], cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeoutMs: 10_000, signal: new AbortController().signal, graceMs: 300, maxOutputBytes: 4096 });
+  runInProcessGroup({
+    file: 'bash',
+    args: ['-c', command],
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+    graceMs: 300,
+    maxOutputBytes: 4096,
+  });
 
 describe.skipIf(process.platform !== 'linux')('processes that leave the group', () => {
   it.each([
     ['setsid', `setsid bash -c 'echo $$ > PIDFILE; exec sleep 300' > /dev/null 2>&1 & echo started`],
-    ['setsid, nohup and disown', `nohup setsid bash -c 'echo $$ > PIDFILE; exec sleep 300' > /dev/null 2>&1 & disown; echo started`],
-    ['a double fork inside a new session', `setsid bash -c '( bash -c "echo \\$\\$ > PIDFILE; exec sleep 300" & ) ' > /dev/null 2>&1 & echo started`],
-    ['setsid holding the output pipe open', `setsid bash -c 'echo $$ > PIDFILE; exec sleep 300' & echo started`],
+    [
+      'setsid, nohup and disown',
+      `nohup setsid bash -c 'echo $$ > PIDFILE; exec sleep 300' > /dev/null 2>&1 & disown; echo started`,
+    ],
+    [
+      'a double fork inside a new session',
+      `setsid bash -c '( bash -c "echo \\$\\$ > PIDFILE; exec sleep 300" & ) ' > /dev/null 2>&1 & echo started`,
+    ],
+    [
+      'setsid holding the output pipe open',
+      `setsid bash -c 'echo $$ > PIDFILE; exec sleep 300' & echo started`,
+    ],
   ])('%s: stopped when the command ends', async (_label, command) => {
     const dir = temp();
     const pidFile = join(dir, 'pid');
     const started = Date.now();
-    const result = await run(`${command.replaceAll('PIDFILE', pidFile)}; while [ ! -s ${pidFile} ]; do sleep 0.01; done`, dir);
+    const result = await run(
+      `${command.replaceAll('PIDFILE', pidFile)}; while [ ! -s ${pidFile} ]; do sleep 0.01; done`,
+      dir,
+    );
     expect(result).toMatchObject({ kind: 'finished', ending: 'exited', exitCode: 0, straysStopped: true });
     expect((result as { output: string }).output).toContain('started');
     const pid = await pidIn(pidFile);
@@ -80,7 +104,11 @@ describe.skipIf(process.platform !== 'linux')('processes that leave the group', 
 describe.skipIf(process.platform !== 'linux')('leftovers of a warden that is gone', () => {
   /** A process carrying a run id, as a command's escapee would. */
   function marked(runId: string): number {
-    const child = spawn('sleep', ['300'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [RUN_ID_VARIABLE]: runId }, detached: true, stdio: 'ignore' });
+    const child = spawn('sleep', ['300'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [RUN_ID_VARIABLE]: runId },
+      detached: true,
+      stdio: 'ignore',
+    });
     child.unref();
     pids.push(child.pid as number);
     return child.pid as number;
@@ -94,8 +122,17 @@ describe.skipIf(process.platform !== 'linux')('leftovers of a warden that is gon
   it('ends the runs whose owner is gone (or whose pid now names another process); keeps live owners’ runs', async () => {
     const dir = temp();
     mkdirSync(dir, { recursive: true });
-    const ids = { dead: crypto.randomUUID(), reused: crypto.randomUUID(), live: crypto.randomUUID(), corrupt: crypto.randomUUID() };
-    const record = (runId: string, owner: unknown) => writeFileSync(join(dir, `${runId}.json`), JSON.stringify({ runId, owner, startedAt: new Date().toISOString() }));
+    const ids = {
+      dead: crypto.randomUUID(),
+      reused: crypto.randomUUID(),
+      live: crypto.randomUUID(),
+      corrupt: crypto.randomUUID(),
+    };
+    const record = (runId: string, owner: unknown) =>
+      writeFileSync(
+        join(dir, `${runId}.json`),
+        JSON.stringify({ runId, owner, startedAt: new Date().toISOString() }),
+      );
     record(ids.dead, { pid: await deadPid() });
     record(ids.reused, { pid: process.pid, startTime: 'not-this-process' });
     record(ids.live, { pid: process.pid, startTime: processStartTime(process.pid) });
@@ -115,9 +152,15 @@ describe.skipIf(process.platform !== 'linux')('leftovers of a warden that is gon
   });
 
   /** The fixture: a process running one command whose grandchild escaped with setsid. */
-  async function startOwner(ledger: string, pidFile: string, mode: 'exit' | 'hang'): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
+  async function startOwner(
+    ledger: string,
+    pidFile: string,
+    mode: 'exit' | 'hang',
+  ): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
     const script = join(import.meta.dirname, 'fixtures', 'run-and-wait.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ledger, pidFile, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ledger, pidFile, mode], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     pids.push(child.pid as number);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let out = '';

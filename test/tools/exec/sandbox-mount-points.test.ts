@@ -1,6 +1,15 @@
 /** The placeholder ledger: created, recorded, removed by the last holder, and swept after a kill -9. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +32,8 @@ const holders = (): Placeholder[] => [
   { path: join(root, 'package.json'), kind: 'file', content: '{}' },
   { path: join(root, '.env'), kind: 'file' },
 ];
-const records = () => (existsSync(ledgerDir) ? readdirSync(ledgerDir).filter((n) => n.endsWith('.json')) : []);
+const records = () =>
+  existsSync(ledgerDir) ? readdirSync(ledgerDir).filter((n) => n.endsWith('.json')) : [];
 
 describe('MountPointLedger', () => {
   it('creates parents first, records them, and the release removes them and the record', () => {
@@ -71,7 +81,9 @@ describe('MountPointLedger', () => {
       `process.stdout.write(c.ok ? 'claimed\\n' : 'failed\\n');`,
       'setInterval(() => {}, 1000);',
     ].join('\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();

@@ -11,7 +11,13 @@ import { makeToolContext, type TestToolContext } from '../../helpers/tool-contex
 let t: TestToolContext;
 afterEach(() => t?.cleanup());
 const rel = (paths: readonly string[]) => paths.map((p) => p.slice(t.root.length + 1));
-const plan = (lift: string[] = [], limit?: number) => planProtection(t.root, DEFAULT_PROTECTED_PATHS, lift.map((p) => join(t.root, p)), limit);
+const plan = (lift: string[] = [], limit?: number) =>
+  planProtection(
+    t.root,
+    DEFAULT_PROTECTED_PATHS,
+    lift.map((p) => join(t.root, p)),
+    limit,
+  );
 
 describe('planProtection', () => {
   it('finds every .git, .warden and protected file, pins their folders, skips node_modules', () => {
@@ -28,7 +34,18 @@ describe('planProtection', () => {
       },
     });
     const p = plan();
-    expect(rel(p.readOnly)).toEqual(expect.arrayContaining(['.git', 'package.json', 'packages/a/package.json', 'packages/b/.git', 'src/.env.local', '.warden', '.github/workflows', 'yarn.lock']));
+    expect(rel(p.readOnly)).toEqual(
+      expect.arrayContaining([
+        '.git',
+        'package.json',
+        'packages/a/package.json',
+        'packages/b/.git',
+        'src/.env.local',
+        '.warden',
+        '.github/workflows',
+        'yarn.lock',
+      ]),
+    );
     // The submodule's gitdir lies inside .git: covered by it, never a mount (or a writable pin) of its own.
     expect(rel(p.readOnly)).not.toContain('.git/modules/lib');
     expect(rel(p.pinned)).toEqual(['.github', 'packages', 'src', 'packages/a', 'packages/b']);
@@ -54,24 +71,76 @@ describe('planProtection', () => {
         { path: '.env', kind: 'file' },
       ]),
     );
-    expect(names.findIndex((n) => n.path === '.github')).toBeLessThan(names.findIndex((n) => n.path === '.github/workflows'));
+    expect(names.findIndex((n) => n.path === '.github')).toBeLessThan(
+      names.findIndex((n) => n.path === '.github/workflows'),
+    );
   });
 
-  type LiftCase = { name: string; files: Record<string, string>; lift: string[]; ro: string[]; notRo: string[]; writable: string[] };
+  type LiftCase = {
+    name: string;
+    files: Record<string, string>;
+    lift: string[];
+    ro: string[];
+    notRo: string[];
+    writable: string[];
+  };
   it.each<LiftCase>([
-    { name: 'an exact lift drops the mount', files: { 'package.json': '{}' }, lift: ['package.json'], ro: [], notRo: ['package.json'], writable: [] },
-    { name: 'a lifted .git keeps hooks and config read-only', files: { '.git/HEAD': 'r', '.git/hooks/x': '', '.git/config': '' }, lift: ['.git'], ro: ['.git/hooks', '.git/config'], notRo: ['.git'], writable: [] },
-    { name: 'lifting .git/config by name lifts it', files: { '.git/HEAD': 'r', '.git/config': '' }, lift: ['.git/config'], ro: ['.git'], notRo: [], writable: ['.git/config'] },
-    { name: 'a lift inside a read-only folder is bound writable', files: { '.github/workflows/ci.yml': '' }, lift: ['.github/workflows/x.yml'], ro: ['.github/workflows'], notRo: [], writable: ['.github/workflows/x.yml'] },
-    { name: 'a lift of a missing fixed name makes no placeholder', files: {}, lift: ['package.json'], ro: [], notRo: ['package.json'], writable: [] },
-    { name: 'a lift outside the project is ignored', files: { 'package.json': '{}' }, lift: ['../elsewhere'], ro: ['package.json'], notRo: [], writable: [] },
+    {
+      name: 'an exact lift drops the mount',
+      files: { 'package.json': '{}' },
+      lift: ['package.json'],
+      ro: [],
+      notRo: ['package.json'],
+      writable: [],
+    },
+    {
+      name: 'a lifted .git keeps hooks and config read-only',
+      files: { '.git/HEAD': 'r', '.git/hooks/x': '', '.git/config': '' },
+      lift: ['.git'],
+      ro: ['.git/hooks', '.git/config'],
+      notRo: ['.git'],
+      writable: [],
+    },
+    {
+      name: 'lifting .git/config by name lifts it',
+      files: { '.git/HEAD': 'r', '.git/config': '' },
+      lift: ['.git/config'],
+      ro: ['.git'],
+      notRo: [],
+      writable: ['.git/config'],
+    },
+    {
+      name: 'a lift inside a read-only folder is bound writable',
+      files: { '.github/workflows/ci.yml': '' },
+      lift: ['.github/workflows/x.yml'],
+      ro: ['.github/workflows'],
+      notRo: [],
+      writable: ['.github/workflows/x.yml'],
+    },
+    {
+      name: 'a lift of a missing fixed name makes no placeholder',
+      files: {},
+      lift: ['package.json'],
+      ro: [],
+      notRo: ['package.json'],
+      writable: [],
+    },
+    {
+      name: 'a lift outside the project is ignored',
+      files: { 'package.json': '{}' },
+      lift: ['../elsewhere'],
+      ro: ['package.json'],
+      notRo: [],
+      writable: [],
+    },
   ])('$name', ({ files, lift, ro, notRo, writable }) => {
     t = makeToolContext({ files });
     const p = plan(lift);
     expect(rel(p.readOnly)).toEqual(expect.arrayContaining(ro));
     for (const path of notRo) expect(rel(p.readOnly)).not.toContain(path);
     expect(rel(p.writable)).toEqual(writable);
-    if (lift[0] === 'package.json') expect(rel(p.placeholders.map((h) => h.path))).not.toContain('package.json');
+    if (lift[0] === 'package.json')
+      expect(rel(p.placeholders.map((h) => h.path))).not.toContain('package.json');
   });
 
   it('refuses a .git that is a symbolic link; protects the inside target of another linked protected name', () => {
@@ -106,11 +175,36 @@ describe('planProtection', () => {
 describe('protectedHits', () => {
   const mounts = { readOnly: ['/p/package.json', '/p/.git', '/p/.warden'], pinned: ['/p/wt'] };
   it.each([
-    { out: 'bash: line 1: package.json: Read-only file system', cmd: 'echo > package.json', cwd: '/p', hits: ['package.json'] },
-    { out: "touch: cannot touch '.git/commondir': Read-only file system", cmd: 'touch .git/commondir', cwd: '/p', hits: ['.git/commondir'] },
-    { out: "mv: cannot move '.git' to 'g2': Device or resource busy", cmd: 'mv .git g2', cwd: '/p', hits: ['.git'] },
-    { out: 'sed: cannot rename ./sedAb12: Device or resource busy', cmd: "sed -i 's/a/b/' package.json", cwd: '/p', hits: ['package.json'] },
-    { out: 'bash: ../package.json: Read-only file system', cmd: 'echo > ../package.json', cwd: '/p/src', hits: ['package.json'] },
+    {
+      out: 'bash: line 1: package.json: Read-only file system',
+      cmd: 'echo > package.json',
+      cwd: '/p',
+      hits: ['package.json'],
+    },
+    {
+      out: "touch: cannot touch '.git/commondir': Read-only file system",
+      cmd: 'touch .git/commondir',
+      cwd: '/p',
+      hits: ['.git/commondir'],
+    },
+    {
+      out: "mv: cannot move '.git' to 'g2': Device or resource busy",
+      cmd: 'mv .git g2',
+      cwd: '/p',
+      hits: ['.git'],
+    },
+    {
+      out: 'sed: cannot rename ./sedAb12: Device or resource busy',
+      cmd: "sed -i 's/a/b/' package.json",
+      cwd: '/p',
+      hits: ['package.json'],
+    },
+    {
+      out: 'bash: ../package.json: Read-only file system',
+      cmd: 'echo > ../package.json',
+      cwd: '/p/src',
+      hits: ['package.json'],
+    },
     { out: "mv: cannot move 'wt' to 'x': Device or resource busy", cmd: 'mv wt x', cwd: '/p', hits: ['wt'] },
     { out: "touch: cannot touch '/usr/x': Read-only file system", cmd: 'touch /usr/x', cwd: '/p', hits: [] },
     { out: 'package.json updated', cmd: 'echo > package.json', cwd: '/p', hits: [] },
@@ -119,7 +213,15 @@ describe('protectedHits', () => {
   });
 
   it('tells the model what it hit and that a person must approve', () => {
-    const text = describeHits(protectedHits("mv: cannot move 'wt' to 'x': Device or resource busy\nbash: .git/config: Read-only file system", 'x', '/p', '/p', { readOnly: ['/p/.git', '/p/wt/.git'], pinned: ['/p/wt'] }));
+    const text = describeHits(
+      protectedHits(
+        "mv: cannot move 'wt' to 'x': Device or resource busy\nbash: .git/config: Read-only file system",
+        'x',
+        '/p',
+        '/p',
+        { readOnly: ['/p/.git', '/p/wt/.git'], pinned: ['/p/wt'] },
+      ),
+    );
     expect(text).toContain('.git/config (in .git): protected, read-only in the sandbox.');
     expect(text).toContain('wt: holds a protected path (wt/.git), so it cannot be moved or removed.');
     expect(text).toContain('only in a run a person approves');
@@ -128,8 +230,14 @@ describe('protectedHits', () => {
 
 describe('bwrapArgs with a plan', () => {
   it('binds pins and read-only paths by depth, lifted paths last, and drops capabilities as root', () => {
-    const args = bwrapArgs('/p', '/p', [], { pinned: ['/p/a'], readOnly: ['/p/a/.git', '/p/.git'], writable: ['/p/.git/x'] }).join(' ');
-    expect(args).toContain('--bind /p /p --bind /p/a /p/a --ro-bind /p/.git /p/.git --ro-bind /p/a/.git /p/a/.git --bind /p/.git/x /p/.git/x');
+    const args = bwrapArgs('/p', '/p', [], {
+      pinned: ['/p/a'],
+      readOnly: ['/p/a/.git', '/p/.git'],
+      writable: ['/p/.git/x'],
+    }).join(' ');
+    expect(args).toContain(
+      '--bind /p /p --bind /p/a /p/a --ro-bind /p/.git /p/.git --ro-bind /p/a/.git /p/a/.git --bind /p/.git/x /p/.git/x',
+    );
     expect(args).not.toContain('--ro-bind-try');
     if (process.getuid?.() === 0) expect(args).toContain('--cap-drop ALL');
   });

@@ -2,7 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createExecuteCommandTool, defaultExecuteCommandEffects } from '../../../src/tools/exec/execute-command';
+import {
+  createExecuteCommandTool,
+  defaultExecuteCommandEffects,
+} from '../../../src/tools/exec/execute-command';
 import { bwrapArgs, detectSandbox, findOnPath, findSecretMasks } from '../../../src/tools/exec/sandbox';
 import type { SandboxInfo } from '../../../src/tools/types';
 import { makeToolContext, type TestToolContext } from '../../helpers/tool-context';
@@ -43,10 +46,18 @@ describe('bwrapArgs', () => {
 
 describe('detectSandbox', () => {
   it('says why when bwrap is missing, broken, or the platform is not Linux', async () => {
-    expect(await detectSandbox({ pathEnv: '/nonexistent' })).toEqual({ kind: 'none', reason: 'bubblewrap (bwrap) is not installed' });
-    expect(await detectSandbox({ platform: 'darwin' })).toMatchObject({ kind: 'none', reason: expect.stringContaining('needs Linux') });
+    expect(await detectSandbox({ pathEnv: '/nonexistent' })).toEqual({
+      kind: 'none',
+      reason: 'bubblewrap (bwrap) is not installed',
+    });
+    expect(await detectSandbox({ platform: 'darwin' })).toMatchObject({
+      kind: 'none',
+      reason: expect.stringContaining('needs Linux'),
+    });
     if (hasBwrap) {
-      const broken = await detectSandbox({ probe: async () => ({ ok: false, reason: 'No permissions to create new namespace' }) });
+      const broken = await detectSandbox({
+        probe: async () => ({ ok: false, reason: 'No permissions to create new namespace' }),
+      });
       expect(broken).toMatchObject({ kind: 'none', reason: expect.stringContaining('No permissions') });
     }
   });
@@ -64,7 +75,11 @@ describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
   const tool = createExecuteCommandTool({ ...defaultExecuteCommandEffects, graceMs: 300 });
   const run = async (command: string, timeout_ms?: number) => {
     const result = await tool.execute({ command, ...(timeout_ms ? { timeout_ms } : {}) }, t.ctx);
-    return { ...result, text: result.ok ? result.output : result.error, exitCode: (result.data as { exitCode: number | null }).exitCode };
+    return {
+      ...result,
+      text: result.ok ? result.output : result.error,
+      exitCode: (result.data as { exitCode: number | null }).exitCode,
+    };
   };
 
   beforeAll(async () => {
@@ -116,8 +131,18 @@ describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
   });
 
   it('keeps .git/hooks read-only and hides credential folders inside the project', async () => {
-    t = makeToolContext({ sandbox, files: { '.git/hooks/pre-commit.sample': '#', 'home/.ssh/id_rsa': 'PRIVATE', 'home/.npmrc': '//r/:_authToken=abc' } });
-    const masked = createExecuteCommandTool({ ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(join(t.root, 'home')) });
+    t = makeToolContext({
+      sandbox,
+      files: {
+        '.git/hooks/pre-commit.sample': '#',
+        'home/.ssh/id_rsa': 'PRIVATE',
+        'home/.npmrc': '//r/:_authToken=abc',
+      },
+    });
+    const masked = createExecuteCommandTool({
+      ...defaultExecuteCommandEffects,
+      secretMasks: () => findSecretMasks(join(t.root, 'home')),
+    });
     const hooks = await masked.execute({ command: 'touch .git/hooks/pre-commit' }, t.ctx);
     expect((hooks.data as { exitCode: number }).exitCode).not.toBe(0);
     expect(existsSync(join(t.root, '.git/hooks/pre-commit'))).toBe(false);
@@ -133,7 +158,10 @@ describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
     const marker = `${9_000_000 + (process.pid % 900_000)}`;
     const result = await run(`sleep ${marker} & sleep ${marker}`, 400);
     expect(result.text).toContain('timed out');
-    await vi.waitFor(() => expect(liveProcessesWithArg(marker)).toEqual([]), { timeout: 10_000, interval: 25 });
+    await vi.waitFor(() => expect(liveProcessesWithArg(marker)).toEqual([]), {
+      timeout: 10_000,
+      interval: 25,
+    });
   });
 });
 
@@ -151,4 +179,3 @@ function liveProcessesWithArg(arg: string): number[] {
   }
   return found;
 }
-

@@ -56,7 +56,10 @@ describe('glob_files', () => {
     }
     const all = await tool.execute({ pattern: '**/*' }, t.ctx);
     expect(files(all.data)).not.toContain('link/x');
-    expect(await tool.execute({ pattern: '*', path: '..' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
+    expect(await tool.execute({ pattern: '*', path: '..' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('outside the project'),
+    });
   });
 
   it('drops results a brace expansion makes absolute', async () => {
@@ -77,7 +80,10 @@ describe('glob_files', () => {
 
   it('says so when nothing matches', async () => {
     t = makeToolContext();
-    expect(await tool.execute({ pattern: '*.rs' }, t.ctx)).toMatchObject({ ok: true, output: expect.stringContaining('No files match') });
+    expect(await tool.execute({ pattern: '*.rs' }, t.ctx)).toMatchObject({
+      ok: true,
+      output: expect.stringContaining('No files match'),
+    });
   });
 });
 

@@ -9,13 +9,21 @@ const tool = createGrepCodeTool();
 let t: TestToolContext;
 afterEach(() => t?.cleanup());
 
-type Data = { matches: GrepMatch[]; truncated: boolean; suggested_reads: { path: string; offset: number; limit: number; hits: number }[] };
+type Data = {
+  matches: GrepMatch[];
+  truncated: boolean;
+  suggested_reads: { path: string; offset: number; limit: number; hits: number }[];
+};
 const data = (result: { data?: unknown }) => result.data as Data;
 
 describe('grep_code', () => {
   it('finds matches with root-relative paths and ranks suggested reads by hits', async () => {
-    const many = Array.from({ length: 40 }, (_, i) => (i === 9 || i === 19 || i === 29 ? 'call needle()' : `line ${i}`)).join('\n');
-    t = makeToolContext({ files: { 'src/many.ts': many, 'src/one.ts': 'needle\n', 'lib/two.ts': 'a\nneedle\nb\nneedle\n' } });
+    const many = Array.from({ length: 40 }, (_, i) =>
+      i === 9 || i === 19 || i === 29 ? 'call needle()' : `line ${i}`,
+    ).join('\n');
+    t = makeToolContext({
+      files: { 'src/many.ts': many, 'src/one.ts': 'needle\n', 'lib/two.ts': 'a\nneedle\nb\nneedle\n' },
+    });
     const result = await tool.execute({ pattern: 'needle' }, t.ctx);
     if (!result.ok) throw new Error(result.error);
     expect(data(result).matches).toHaveLength(6);
@@ -49,7 +57,14 @@ describe('grep_code', () => {
   });
 
   it('a folder search leaves credential files out, even when the glob names them; a named one is searched (the gate asked)', async () => {
-    t = makeToolContext({ files: { 'a.txt': 'needle', 'certs/server.pem': 'needle', 'config/credentials.json': 'needle', 'deploy/Prod.KEY': 'needle' } });
+    t = makeToolContext({
+      files: {
+        'a.txt': 'needle',
+        'certs/server.pem': 'needle',
+        'config/credentials.json': 'needle',
+        'deploy/Prod.KEY': 'needle',
+      },
+    });
     const paths = async (args: { pattern: string; glob?: string; path?: string }) => {
       const result = await tool.execute(args, t.ctx);
       if (!result.ok) throw new Error(result.error);
@@ -76,7 +91,10 @@ describe('grep_code', () => {
     process.env.RIPGREP_CONFIG_PATH = join(t.root, 'rg.conf');
     let env: Record<string, string> = {};
     try {
-      const spy = createGrepCodeTool({ ...defaultGrepCodeEffects, run: (file, args, options) => ((env = options.env), defaultGrepCodeEffects.run(file, args, options)) });
+      const spy = createGrepCodeTool({
+        ...defaultGrepCodeEffects,
+        run: (file, args, options) => ((env = options.env), defaultGrepCodeEffects.run(file, args, options)),
+      });
       const result = await spy.execute({ pattern: 'needle', glob: '*.txt' }, t.ctx);
       expect(data(result).matches.map((m) => m.path)).toEqual(['a.txt']);
       expect(env.RIPGREP_CONFIG_PATH).toBeUndefined();
@@ -88,15 +106,27 @@ describe('grep_code', () => {
 
   it('filters with a glob, excludes with a leading !, and refuses globs that climb out', async () => {
     t = makeToolContext({ files: { 'a.ts': 'needle', 'b.md': 'needle' } });
-    expect(data(await tool.execute({ pattern: 'needle', glob: '*.ts' }, t.ctx)).matches.map((m) => m.path)).toEqual(['a.ts']);
-    expect(data(await tool.execute({ pattern: 'needle', glob: '!*.ts' }, t.ctx)).matches.map((m) => m.path)).toEqual(['b.md']);
+    expect(
+      data(await tool.execute({ pattern: 'needle', glob: '*.ts' }, t.ctx)).matches.map((m) => m.path),
+    ).toEqual(['a.ts']);
+    expect(
+      data(await tool.execute({ pattern: 'needle', glob: '!*.ts' }, t.ctx)).matches.map((m) => m.path),
+    ).toEqual(['b.md']);
     for (const glob of ['../*', '!../**', '/etc/*']) {
       expect(await tool.execute({ pattern: 'needle', glob }, t.ctx), glob).toMatchObject({ ok: false });
     }
   });
 
   it('honours .gitignore, skips node_modules and hidden files, even outside a git repository', async () => {
-    t = makeToolContext({ files: { '.gitignore': 'dist/\n', 'dist/a.js': 'needle', 'node_modules/m/i.js': 'needle', '.env': 'needle', 'src/a.js': 'needle' } });
+    t = makeToolContext({
+      files: {
+        '.gitignore': 'dist/\n',
+        'dist/a.js': 'needle',
+        'node_modules/m/i.js': 'needle',
+        '.env': 'needle',
+        'src/a.js': 'needle',
+      },
+    });
     const result = await tool.execute({ pattern: 'needle' }, t.ctx);
     expect(data(result).matches.map((m) => m.path)).toEqual(['src/a.js']);
   });
@@ -121,26 +151,41 @@ describe('grep_code', () => {
 
   it('treats no matches as a normal result and a bad regex as an error', async () => {
     t = makeToolContext({ files: { 'a.txt': 'hay' } });
-    expect(await tool.execute({ pattern: 'needle' }, t.ctx)).toMatchObject({ ok: true, output: expect.stringContaining('No matches') });
-    expect(await tool.execute({ pattern: '(unclosed' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('regex') });
+    expect(await tool.execute({ pattern: 'needle' }, t.ctx)).toMatchObject({
+      ok: true,
+      output: expect.stringContaining('No matches'),
+    });
+    expect(await tool.execute({ pattern: '(unclosed' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('regex'),
+    });
   });
 
   it('explains a missing ripgrep binary', async () => {
     t = makeToolContext({ files: { 'a.txt': 'needle' } });
     const gone = createGrepCodeTool({ ...defaultGrepCodeEffects, rgPath: async () => '/nonexistent/bin/rg' });
-    expect(await gone.execute({ pattern: 'needle' }, t.ctx)).toEqual({ ok: false, error: 'ripgrep binary not found at /nonexistent/bin/rg; reinstall with npm install.' });
+    expect(await gone.execute({ pattern: 'needle' }, t.ctx)).toEqual({
+      ok: false,
+      error: 'ripgrep binary not found at /nonexistent/bin/rg; reinstall with npm install.',
+    });
     const noPackage = createGrepCodeTool({
       ...defaultGrepCodeEffects,
       rgPath: async () => {
         throw new Error('Could not find @vscode/ripgrep-linux-x64.');
       },
     });
-    expect(await noPackage.execute({ pattern: 'needle' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringMatching(/ripgrep binary not found.*npm install/) });
+    expect(await noPackage.execute({ pattern: 'needle' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/ripgrep binary not found.*npm install/),
+    });
   });
 
   it('refuses paths outside the fence', async () => {
     t = makeToolContext();
-    expect(await tool.execute({ pattern: 'x', path: '../' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
+    expect(await tool.execute({ pattern: 'x', path: '../' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('outside the project'),
+    });
   });
 });
 
@@ -148,7 +193,14 @@ describe('suggestReads', () => {
   const hit = (path: string, line: number): GrepMatch => ({ path, line, text: '' });
 
   it('ranks by hits then path, keeps five, clamps to the file and to 2000 lines', () => {
-    const matches = [hit('z.ts', 3), hit('z.ts', 9), hit('a.ts', 100), hit('a.ts', 5000), hit('b.ts', 1), ...['c', 'd', 'e', 'f'].map((n) => hit(`${n}.ts`, 50))];
+    const matches = [
+      hit('z.ts', 3),
+      hit('z.ts', 9),
+      hit('a.ts', 100),
+      hit('a.ts', 5000),
+      hit('b.ts', 1),
+      ...['c', 'd', 'e', 'f'].map((n) => hit(`${n}.ts`, 50)),
+    ];
     const reads = suggestReads(matches, new Map([['z.ts', 11]]));
     expect(reads.map((r) => r.path)).toEqual(['a.ts', 'z.ts', 'b.ts', 'c.ts', 'd.ts']);
     expect(reads[0]).toEqual({ path: 'a.ts', offset: 95, limit: 2000, hits: 2 });

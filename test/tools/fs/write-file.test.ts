@@ -1,7 +1,21 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countLineChanges, createWriteFileTool, defaultWriteFileEffects, WRITE_MAX_BYTES } from '../../../src/tools/fs/write-file';
+import {
+  countLineChanges,
+  createWriteFileTool,
+  defaultWriteFileEffects,
+  WRITE_MAX_BYTES,
+} from '../../../src/tools/fs/write-file';
 import { writeFileSafely } from '../../../src/tools/fs/safe-fs';
 import { makeToolContext, type TestToolContext } from '../../helpers/tool-context';
 
@@ -59,7 +73,10 @@ describe('write_file', () => {
     t = makeToolContext();
     const atCap = await tool.execute({ path: 'cap.txt', content: 'x'.repeat(WRITE_MAX_BYTES) }, t.ctx);
     expect(atCap.ok).toBe(true);
-    const over = await tool.execute({ path: 'over.txt', content: 'é'.repeat(WRITE_MAX_BYTES / 2 + 1) }, t.ctx);
+    const over = await tool.execute(
+      { path: 'over.txt', content: 'é'.repeat(WRITE_MAX_BYTES / 2 + 1) },
+      t.ctx,
+    );
     expect(over).toMatchObject({ ok: false, error: expect.stringContaining('at most 5 MB') });
     expect(readdirSync(t.root)).toEqual(['cap.txt']);
   });
@@ -70,7 +87,10 @@ describe('write_file', () => {
     symlinkSync(outside, join(t.root, 'link'));
     for (const path of ['../evil.txt', join(outside, 'evil.txt'), 'link/evil.txt', 'link/sub/evil.txt']) {
       const result = await tool.execute({ path, content: 'x' }, t.ctx);
-      expect(result, path).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
+      expect(result, path).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('outside the project'),
+      });
     }
     expect(readdirSync(outside)).toEqual([]);
     expect(t.preImages).toEqual([]);
@@ -78,8 +98,14 @@ describe('write_file', () => {
 
   it('refuses a directory and reports an unchanged file without writing', async () => {
     t = makeToolContext({ files: { 'src/a.ts': 'same' } });
-    expect(await tool.execute({ path: 'src', content: 'x' }, t.ctx)).toMatchObject({ ok: false, error: expect.stringContaining('is a directory') });
-    expect(await tool.execute({ path: 'src/a.ts', content: 'same' }, t.ctx)).toMatchObject({ ok: true, data: { unchanged: true } });
+    expect(await tool.execute({ path: 'src', content: 'x' }, t.ctx)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('is a directory'),
+    });
+    expect(await tool.execute({ path: 'src/a.ts', content: 'same' }, t.ctx)).toMatchObject({
+      ok: true,
+      data: { unchanged: true },
+    });
     expect(t.preImages).toEqual([]);
   });
 
@@ -90,7 +116,14 @@ describe('write_file', () => {
     const fence = t.ctx.fence;
     t.ctx.fence = {
       root: fence.root,
-      check: (input: string) => (++checks === 1 ? fence.check(input) : { ok: false, ruleId: 'path-fence', reason: `${input} resolves to ${outside}, outside the project.` }),
+      check: (input: string) =>
+        ++checks === 1
+          ? fence.check(input)
+          : {
+              ok: false,
+              ruleId: 'path-fence',
+              reason: `${input} resolves to ${outside}, outside the project.`,
+            },
     } as typeof fence;
     const result = await tool.execute({ path: 'dir/new/file.txt', content: 'x' }, t.ctx);
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('outside the project') });
@@ -107,9 +140,17 @@ describe('write_file keeps bytes the diff does not show', () => {
     const original = latin1('# caf\xe9\nvalue = 1\n# na\xefve\n');
     writeFileSync(join(t.root, 'conf.txt'), original);
     const shown = original.toString('utf8');
-    const result = await tool.execute({ path: 'conf.txt', content: shown.replace('value = 1', 'value = 2') }, t.ctx);
-    expect(result).toMatchObject({ ok: true, output: expect.stringContaining('2 unchanged lines that are not UTF-8 kept their bytes') });
-    expect(readFileSync(join(t.root, 'conf.txt')).equals(latin1('# caf\xe9\nvalue = 2\n# na\xefve\n'))).toBe(true);
+    const result = await tool.execute(
+      { path: 'conf.txt', content: shown.replace('value = 1', 'value = 2') },
+      t.ctx,
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      output: expect.stringContaining('2 unchanged lines that are not UTF-8 kept their bytes'),
+    });
+    expect(readFileSync(join(t.root, 'conf.txt')).equals(latin1('# caf\xe9\nvalue = 2\n# na\xefve\n'))).toBe(
+      true,
+    );
   });
 
   it('refuses to change a line holding an undecodable byte, and writes nothing', async () => {
@@ -125,16 +166,22 @@ describe('write_file keeps bytes the diff does not show', () => {
   it.each([
     ['a PNG header', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00])],
     ['text with a NUL after 8 KB', Buffer.concat([Buffer.alloc(9000, 'a'), Buffer.from([0, 0x0a])])],
-  ])('refuses to overwrite a binary file (%s) with text unless replace_binary is given', async (_name, bytes) => {
-    t = makeToolContext();
-    writeFileSync(join(t.root, 'img.bin'), bytes);
-    const refused = await tool.execute({ path: 'img.bin', content: 'text\n' }, t.ctx);
-    expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('replace_binary: true') });
-    expect(readFileSync(join(t.root, 'img.bin')).equals(bytes)).toBe(true);
-    const replaced = await tool.execute({ path: 'img.bin', content: 'text\n', replace_binary: true }, t.ctx);
-    expect(replaced).toMatchObject({ ok: true, data: { replacedBinary: true } });
-    expect(readFileSync(join(t.root, 'img.bin'), 'utf8')).toBe('text\n');
-  });
+  ])(
+    'refuses to overwrite a binary file (%s) with text unless replace_binary is given',
+    async (_name, bytes) => {
+      t = makeToolContext();
+      writeFileSync(join(t.root, 'img.bin'), bytes);
+      const refused = await tool.execute({ path: 'img.bin', content: 'text\n' }, t.ctx);
+      expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('replace_binary: true') });
+      expect(readFileSync(join(t.root, 'img.bin')).equals(bytes)).toBe(true);
+      const replaced = await tool.execute(
+        { path: 'img.bin', content: 'text\n', replace_binary: true },
+        t.ctx,
+      );
+      expect(replaced).toMatchObject({ ok: true, data: { replacedBinary: true } });
+      expect(readFileSync(join(t.root, 'img.bin'), 'utf8')).toBe('text\n');
+    },
+  );
 
   it('hands the bytes it read to the checkpoint, so undo does not reopen the path', async () => {
     t = makeToolContext();

@@ -7,7 +7,9 @@ export type Hit = { method: string; url: string; host: string | undefined };
 export type LocalServer = { port: number; hits: Hit[]; close(): Promise<void> };
 
 /** An HTTP server on 127.0.0.1 (port 0) that records every request it receives. */
-export async function startServer(handler: http.RequestListener = (_req, res) => res.end('ok')): Promise<LocalServer> {
+export async function startServer(
+  handler: http.RequestListener = (_req, res) => res.end('ok'),
+): Promise<LocalServer> {
   const hits: Hit[] = [];
   const server = http.createServer((req, res) => {
     hits.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host });

@@ -23,7 +23,8 @@ const lookup: Resolver = async (host) => {
   return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 const allowAddress = (host: string, address: string) =>
-  (host === 'public.test' || host === 'mixed.test' || host === 'other-public.test') && address === '127.0.0.1';
+  (host === 'public.test' || host === 'mixed.test' || host === 'other-public.test') &&
+  address === '127.0.0.1';
 
 beforeAll(async () => {
   victim = await startServer();
@@ -82,7 +83,8 @@ describe('web_fetch SSRF corpus', () => {
     for (const url of urls) {
       const result = await tool.execute({ url }, testContext());
       expect(result.ok, url).toBe(false);
-      if (!result.ok) expect(result.error, url).toMatch(/Blocked by the SSRF guard \(ssrf-(url|scheme|address)\)/);
+      if (!result.ok)
+        expect(result.error, url).toMatch(/Blocked by the SSRF guard \(ssrf-(url|scheme|address)\)/);
     }
     expect(victim.hits).toEqual([]);
     // The redirecting server was reached (it is "public"), so the refusals came from the redirect hop.
@@ -92,7 +94,12 @@ describe('web_fetch SSRF corpus', () => {
   it('does not follow a redirect to another (public) host: the model must ask for that host itself, so domain rules see it', async () => {
     const tool = createWebFetchTool({ lookup, allowAddress, rateLimit: { max: 1000, windowMs: 60_000 } });
     const before = victim.hits.length;
-    const result = await tool.execute({ url: `http://public.test:${publicServer.port}/to/${encodeURIComponent(`http://other-public.test:${victim.port}/`)}` }, testContext());
+    const result = await tool.execute(
+      {
+        url: `http://public.test:${publicServer.port}/to/${encodeURIComponent(`http://other-public.test:${victim.port}/`)}`,
+      },
+      testContext(),
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(/redirected to another host: http:\/\/other-public\.test/);
     expect(victim.hits.length).toBe(before);

@@ -21,15 +21,25 @@ ${'<p>A gate stops every tool call that changes the world, and a person decides 
 
 const routes: Record<string, (res: import('node:http').ServerResponse) => void> = {
   '/article': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
-  '/tiny': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Hi <b>there</b></p></body></html>'),
-  '/json': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": [1, 2, {"b": null}]}\n'),
+  '/tiny': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<html><body><p>Hi <b>there</b></p></body></html>'),
+  '/json': (res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"a": [1, 2, {"b": null}]}\n'),
   '/text': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(20_000)),
-  '/png': (res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': '2048' }).end(Buffer.alloc(2048, 1)),
+  '/png': (res) =>
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': '2048' }).end(Buffer.alloc(2048, 1)),
   '/unlabelled-binary': (res) => res.writeHead(200).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])),
-  '/latin1': (res) => res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9])),
+  '/latin1': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' })
+      .end(Buffer.from([0x63, 0x61, 0x66, 0xe9])),
   '/missing': (res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page'),
   '/gzip-bomb': (res) =>
-    res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(20 * 1024 * 1024, 'a'))),
+    res
+      .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
+      .end(gzipSync(Buffer.alloc(20 * 1024 * 1024, 'a'))),
   '/hang': () => {},
   '/hang-body': (res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
@@ -82,7 +92,9 @@ describe('web_fetch', () => {
     const result = await tool().execute({ url: `${base}/article` }, testContext());
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.output).toMatch(/^# Guide to Gates\nURL: http:\/\/public\.test:\d+\/article\nContent-Type: text\/html/);
+    expect(result.output).toMatch(
+      /^# Guide to Gates\nURL: http:\/\/public\.test:\d+\/article\nContent-Type: text\/html/,
+    );
     expect(result.output).toContain('## Why it matters');
     expect(result.output).toContain(`[the policy docs](${base}/docs/policy)`);
     expect(result.output).toMatch(/-\s+approve once/);
@@ -110,7 +122,10 @@ describe('web_fetch', () => {
   it.each(['/png', '/unlabelled-binary'])('refuses binary content (%s)', async (path) => {
     const result = await tool().execute({ url: `${base}${path}` }, testContext());
     expect(result).toMatchObject({ ok: false });
-    if (!result.ok) expect(result.error).toMatch(/^Refused: the response is binary \(.+\); web_fetch reads only HTML and text\.$/);
+    if (!result.ok)
+      expect(result.error).toMatch(
+        /^Refused: the response is binary \(.+\); web_fetch reads only HTML and text\.$/,
+      );
   });
 
   it('caps the output and says how much was cut', async () => {
@@ -125,22 +140,31 @@ describe('web_fetch', () => {
   it('reports HTTP errors with the status', async () => {
     const result = await tool().execute({ url: `${base}/missing` }, testContext());
     expect(result).toMatchObject({ ok: false, data: { status: 404 } });
-    if (!result.ok) expect(result.error).toMatch(/^HTTP 404 Not Found from http:\/\/public\.test:\d+\/missing\n\nno such page$/);
+    if (!result.ok)
+      expect(result.error).toMatch(
+        /^HTTP 404 Not Found from http:\/\/public\.test:\d+\/missing\n\nno such page$/,
+      );
   });
 
   it('follows up to 5 redirects, checking each hop', async () => {
     const result = await tool().execute({ url: `${base}/r/5` }, testContext());
-    expect(result.ok && result.output).toMatch(/URL: http:\/\/public\.test:\d+\/r\/0 \(redirected from .*\/r\/5\)[\s\S]*arrived$/);
+    expect(result.ok && result.output).toMatch(
+      /URL: http:\/\/public\.test:\d+\/r\/0 \(redirected from .*\/r\/5\)[\s\S]*arrived$/,
+    );
     const before = server.hits.filter((h) => /^\/r\//.test(h.url)).length;
     const refused = await tool().execute({ url: `${base}/r/6` }, testContext());
-    expect(refused).toMatchObject({ ok: false, error: 'Too many redirects (limit 5); the last one pointed to /r/0.' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: 'Too many redirects (limit 5); the last one pointed to /r/0.',
+    });
     expect(server.hits.filter((h) => /^\/r\//.test(h.url)).length - before).toBe(6);
   });
 
   it('stops reading an endless body at 5 MB and hangs up', async () => {
     const result = await tool().execute({ url: `${base}/endless` }, testContext());
     expect(result).toMatchObject({ ok: true, data: { truncatedBody: true } });
-    if (result.ok) expect(result.output).toContain('[Stopped reading at 5 MB; the rest of the response was not fetched.]');
+    if (result.ok)
+      expect(result.output).toContain('[Stopped reading at 5 MB; the rest of the response was not fetched.]');
     expect(await endlessClosed).toBeGreaterThanOrEqual(5 * 1024 * 1024 - 64 * 1024);
   });
 
@@ -152,7 +176,10 @@ describe('web_fetch', () => {
 
   it('times out', async () => {
     const result = await tool({ timeoutMs: 150 }).execute({ url: `${base}/hang` }, testContext());
-    expect(result).toEqual({ ok: false, error: 'public.test:' + server.port + ': web_fetch timed out after 0.15 s.' });
+    expect(result).toEqual({
+      ok: false,
+      error: 'public.test:' + server.port + ': web_fetch timed out after 0.15 s.',
+    });
   });
 
   it('times out a body that stops arriving', async () => {
@@ -165,15 +192,22 @@ describe('web_fetch', () => {
     const pending = tool().execute({ url: `${base}/hang` }, testContext(controller.signal));
     await vi.waitFor(() => expect(server.hits.some((h) => h.url === '/hang')).toBe(true));
     controller.abort();
-    expect(await pending).toMatchObject({ ok: false, error: expect.stringContaining('web_fetch was cancelled.') });
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('web_fetch was cancelled.'),
+    });
   });
 
   it('allows 30 requests a minute per tool instance, then explains the limit', async () => {
     let now = 1_000_000;
     const limited = tool({ now: () => now });
-    for (let i = 0; i < 30; i++) expect((await limited.execute({ url: `${base}/json` }, testContext())).ok).toBe(true);
+    for (let i = 0; i < 30; i++)
+      expect((await limited.execute({ url: `${base}/json` }, testContext())).ok).toBe(true);
     const refused = await limited.execute({ url: `${base}/json` }, testContext());
-    expect(refused).toEqual({ ok: false, error: 'Rate limit: web_fetch allows 30 requests per 60 s; try again in 60 s.' });
+    expect(refused).toEqual({
+      ok: false,
+      error: 'Rate limit: web_fetch allows 30 requests per 60 s; try again in 60 s.',
+    });
     now += 60_000;
     expect((await limited.execute({ url: `${base}/json` }, testContext())).ok).toBe(true);
   });

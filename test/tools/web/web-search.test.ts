@@ -11,7 +11,12 @@ const SEARXNG_ANSWER = {
   query: 'warden gate',
   number_of_results: 3,
   results: [
-    { url: 'https://example.com/gates', title: 'Gates explained', content: 'A gate  stops\n every call.', engine: 'ddg' },
+    {
+      url: 'https://example.com/gates',
+      title: 'Gates explained',
+      content: 'A gate  stops\n every call.',
+      engine: 'ddg',
+    },
     { url: 'javascript:alert(1)', title: 'Bad', content: 'ignored' },
     { url: 'https://example.org/plain', content: '' },
   ],
@@ -28,8 +33,11 @@ beforeAll(async () => {
       if (q === 'forbidden') return void res.writeHead(403).end('Forbidden');
       if (q === 'broken') return void res.writeHead(500, 'Internal Server Error').end();
       if (q === 'html') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
-      if (q === 'nothing') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}');
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(SEARXNG_ANSWER));
+      if (q === 'nothing')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}');
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(SEARXNG_ANSWER));
     }
     res.writeHead(404).end();
   });
@@ -38,7 +46,10 @@ afterAll(() => fake.close());
 
 describe('SearXNG provider', () => {
   it('asks GET {url}/search?q=…&format=json with the configured headers and maps the results', async () => {
-    const provider = createSearxngProvider({ url: `http://127.0.0.1:${fake.port}`, headers: { authorization: 'Bearer t' } });
+    const provider = createSearxngProvider({
+      url: `http://127.0.0.1:${fake.port}`,
+      headers: { authorization: 'Bearer t' },
+    });
     const results = await provider.search('warden gate', new AbortController().signal);
     expect(lastQuery?.get('q')).toBe('warden gate');
     expect(lastQuery?.get('format')).toBe('json');
@@ -86,16 +97,23 @@ describe('web_search tool', () => {
 
   it('turns provider failures into a result', async () => {
     const result = await createWebSearchTool(searxng()).execute({ query: 'broken' }, testContext());
-    expect(result).toEqual({ ok: false, error: 'web_search failed: SearXNG answered HTTP 500 Internal Server Error.' });
+    expect(result).toEqual({
+      ok: false,
+      error: 'web_search failed: SearXNG answered HTTP 500 Internal Server Error.',
+    });
   });
 
   const hanging: SearchProvider = {
     name: 'hang',
-    search: (_q, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    search: (_q, signal) =>
+      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
   };
 
   it('times out a provider that never answers', async () => {
-    const result = await createWebSearchTool(hanging, { timeoutMs: 50 }).execute({ query: 'x' }, testContext());
+    const result = await createWebSearchTool(hanging, { timeoutMs: 50 }).execute(
+      { query: 'x' },
+      testContext(),
+    );
     expect(result).toEqual({ ok: false, error: 'web_search timed out after 0.05 s.' });
   });
 
@@ -110,9 +128,14 @@ describe('web_search tool', () => {
 describe('createWebTools', () => {
   it('offers web_search only when a provider is configured', () => {
     expect(createWebTools().map((t) => t.name)).toEqual(['web_fetch']);
-    expect(createWebTools({ search: { kind: 'searxng', url: 'http://127.0.0.1:1' } }).map((t) => t.name)).toEqual(['web_fetch', 'web_search']);
+    expect(
+      createWebTools({ search: { kind: 'searxng', url: 'http://127.0.0.1:1' } }).map((t) => t.name),
+    ).toEqual(['web_fetch', 'web_search']);
     const provider: SearchProvider = { name: 'custom', search: async () => [] };
     const tools = createWebTools({ search: { kind: 'provider', provider } });
-    expect(tools.map((t) => [t.name, t.kind])).toEqual([['web_fetch', 'network'], ['web_search', 'network']]);
+    expect(tools.map((t) => [t.name, t.kind])).toEqual([
+      ['web_fetch', 'network'],
+      ['web_search', 'network'],
+    ]);
   });
 });

@@ -1,6 +1,11 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { editorFromText, editorKey, editorText, parseArgs } from '../../../../components/drawer/forms/args-editor-state';
+import {
+  editorFromText,
+  editorKey,
+  editorText,
+  parseArgs,
+} from '../../../../components/drawer/forms/args-editor-state';
 import { scopeWithMinutes } from '../../../../components/drawer/forms/GrantChooser';
 import { cleanSteps } from '../../../../components/drawer/forms/PlanStepsEditor';
 import { NO_KEY } from '../../../helpers/ink';
@@ -35,7 +40,14 @@ describe('args editor state', () => {
 
 describe('small pure helpers', () => {
   it('scopeWithMinutes sets or removes minutes', () => {
-    const scope = { tool: 't', match: { kind: 'tool' as const }, agents: { kind: 'all' as const }, label: 'l', ruleText: 'r', minutes: 5 };
+    const scope = {
+      tool: 't',
+      match: { kind: 'tool' as const },
+      agents: { kind: 'all' as const },
+      label: 'l',
+      ruleText: 'r',
+      minutes: 5,
+    };
     expect(scopeWithMinutes(scope, 15).minutes).toBe(15);
     expect('minutes' in scopeWithMinutes(scope, undefined)).toBe(false);
   });

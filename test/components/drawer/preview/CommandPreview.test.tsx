@@ -9,7 +9,16 @@ afterEach(() => cleanup());
 const writing = (sandboxed: boolean): ApprovalRequest => {
   const base = commandRequest({}, sandboxed);
   if (base.preview.kind !== 'command') throw new Error('not a command');
-  return { ...base, args: { command: 'npm pkg set name=x' }, preview: { ...base.preview, command: 'npm pkg set name=x', parts: ['npm pkg set name=x'], writes: [{ path: 'package.json', protected: 'package.json' }, { path: 'dist/x' }] } };
+  return {
+    ...base,
+    args: { command: 'npm pkg set name=x' },
+    preview: {
+      ...base.preview,
+      command: 'npm pkg set name=x',
+      parts: ['npm pkg set name=x'],
+      writes: [{ path: 'package.json', protected: 'package.json' }, { path: 'dist/x' }],
+    },
+  };
 };
 
 describe('command card: protected paths', () => {

@@ -19,12 +19,15 @@ const bodyRows = (frame: string) => frame.split('\n').filter((l) => /^\s*\d+ /.t
 /** The card body: everything under the card's rule line. */
 const afterRule = (frame: string) => frame.slice(frame.lastIndexOf('─') + 1);
 
-const lines = (n: number, f = (i: number) => `line ${i + 1}`) => Array.from({ length: n }, (_, i) => f(i)).join('\n');
+const lines = (n: number, f = (i: number) => `line ${i + 1}`) =>
+  Array.from({ length: n }, (_, i) => f(i)).join('\n');
 
 describe('DiffView', () => {
   it('shows a new file as new: every line added, one column', () => {
     const model = buildDiffModel('', 'alpha\nbeta\n', true);
-    const r = render(<DiffView path="src/new.ts" model={model} layout="unified" offset={0} width={100} height={6} />);
+    const r = render(
+      <DiffView path="src/new.ts" model={model} layout="unified" offset={0} width={100} height={6} />,
+    );
     const f = stripAnsi(r.lastFrame() ?? '');
     expect(f).toContain('src/new.ts new file · 2 lines');
     expect(f).toMatch(/^1 \+ alpha/m);
@@ -47,7 +50,9 @@ describe('DiffView', () => {
 
   it('unified rows carry both line numbers and highlight words too', () => {
     const model = buildDiffModel('x = old\n', 'x = new\n', false);
-    const r = render(<DiffView path="a.ts" model={model} layout="unified" offset={0} width={80} height={5} />);
+    const r = render(
+      <DiffView path="a.ts" model={model} layout="unified" offset={0} width={80} height={5} />,
+    );
     const raw = r.lastFrame() ?? '';
     const f = stripAnsi(raw);
     expect(f).toMatch(/^1\s+- x = old/m);
@@ -58,7 +63,9 @@ describe('DiffView', () => {
 
   it('truncates long lines with an ellipsis and expands tabs; rows never wrap', () => {
     const model = buildDiffModel('', `\tindent ${'w'.repeat(400)}\nshort\n`, true);
-    const r = render(<DiffView path="a.ts" model={model} layout="unified" offset={0} width={60} height={5} />);
+    const r = render(
+      <DiffView path="a.ts" model={model} layout="unified" offset={0} width={60} height={5} />,
+    );
     const f = stripAnsi(r.lastFrame() ?? '');
     const row = f.split('\n')[1] ?? '';
     expect(row).toMatch(/^1 \+ {5}indent w+…$/);
@@ -70,7 +77,9 @@ describe('DiffView', () => {
     const big = lines(100_000, (i) => `row ${i} ${'x'.repeat(45)}`);
     expect(big.length).toBeGreaterThan(5_000_000);
     const model = buildDiffModel(big, big.replace('row 50000 ', 'row FIFTY '), false);
-    const r = render(<DiffView path="big.txt" model={model} layout="split" offset={49_990} width={140} height={22} />);
+    const r = render(
+      <DiffView path="big.txt" model={model} layout="split" offset={49_990} width={140} height={22} />,
+    );
     const f = stripAnsi(r.lastFrame() ?? '');
     expect(bodyRows(f)).toHaveLength(20);
     expect(f).toContain('↑ 49990 lines above · ↓ 49990 below');
@@ -82,7 +91,13 @@ describe('diff card in the drawer', () => {
   const longModify = () => {
     const before = lines(200);
     return modifyRequest({
-      preview: { kind: 'diff', path: 'src/a.ts', before, after: before.replace('line 100\n', 'line one hundred\n'), isNew: false },
+      preview: {
+        kind: 'diff',
+        path: 'src/a.ts',
+        before,
+        after: before.replace('line 100\n', 'line one hundred\n'),
+        isNew: false,
+      },
     });
   };
 
@@ -140,9 +155,12 @@ describe('diff card in the drawer', () => {
 
   it('the diff of a 5 MB new file fills the view and no more', async () => {
     const big = lines(100_000, (i) => `row ${i} ${'y'.repeat(45)}`);
-    const d = renderDrawer([makeRequest({ preview: { kind: 'diff', path: 'big.txt', before: '', after: big, isNew: true } })], {
-      height: 30,
-    });
+    const d = renderDrawer(
+      [makeRequest({ preview: { kind: 'diff', path: 'big.txt', before: '', after: big, isNew: true } })],
+      {
+        height: 30,
+      },
+    );
     const f = await d.ready('new file · 100000 lines');
     const rows = bodyRows(afterRule(f));
     expect(rows.length).toBeGreaterThan(5);

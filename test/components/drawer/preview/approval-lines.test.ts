@@ -4,14 +4,22 @@ import { makeRequest } from '../../../helpers/fake-core';
 
 describe('argsPreviewLines', () => {
   it('puts what the call will do above its arguments', () => {
-    const request = makeRequest({ tool: 'revert_turn', args: { turns: 1 }, preview: { kind: 'json', effects: ['Reverts 1 turn(s):', 'restore /p/a.txt'] } });
+    const request = makeRequest({
+      tool: 'revert_turn',
+      args: { turns: 1 },
+      preview: { kind: 'json', effects: ['Reverts 1 turn(s):', 'restore /p/a.txt'] },
+    });
     const text = argsPreviewLines(request, 80).map((l) => l.text);
     expect(text.slice(0, 3)).toEqual(['Reverts 1 turn(s):', 'restore /p/a.txt', 'arguments']);
     expect(text.join('\n')).toContain('"turns": 1');
   });
 
   it('names the MCP server and tool and shows only the arguments when there are no effects', () => {
-    const request = makeRequest({ tool: 'mcp__github__create_issue', args: { title: 't' }, preview: { kind: 'json' } });
+    const request = makeRequest({
+      tool: 'mcp__github__create_issue',
+      args: { title: 't' },
+      preview: { kind: 'json' },
+    });
     const text = argsPreviewLines(request, 80).map((l) => l.text);
     expect(text[0]).toBe('MCP server github · tool create_issue');
     expect(text).not.toContain('arguments');
@@ -28,7 +36,11 @@ describe('commandPreviewLines', () => {
       sandboxed: true,
       parts: ['npm test', 'echo x', 'echo y'],
       notes: [],
-      writes: [{ path: 'out.txt' }, { path: 'package.json', protected: 'package.json' }, { path: '/tmp/t', scratch: true as const }],
+      writes: [
+        { path: 'out.txt' },
+        { path: 'package.json', protected: 'package.json' },
+        { path: '/tmp/t', scratch: true as const },
+      ],
     };
     const lines = commandPreviewLines(preview, 100);
     expect(lines.slice(1, 4)).toEqual([
@@ -36,6 +48,8 @@ describe('commandPreviewLines', () => {
       { text: 'writes   package.json (protected)', tone: 'note' },
       { text: 'writes   /tmp/t (sandbox scratch, discarded)', tone: 'plain' },
     ]);
-    expect(commandPreviewLines({ ...preview, writes: undefined }, 100).some((l) => l.text.startsWith('writes'))).toBe(false);
+    expect(
+      commandPreviewLines({ ...preview, writes: undefined }, 100).some((l) => l.text.startsWith('writes')),
+    ).toBe(false);
   });
 });

@@ -35,7 +35,14 @@ describe('buildDiffModel', () => {
   it('pairs a replaced block side by side and keeps context', () => {
     const m = buildDiffModel('a\nb\nc\nd\n', 'a\nB\nX\nd\n', false);
     expect(m.split.map((r) => r.kind)).toEqual(['context', 'change', 'change', 'context']);
-    expect(m.unified.map((r) => r.kind)).toEqual(['context', 'delete', 'delete', 'insert', 'insert', 'context']);
+    expect(m.unified.map((r) => r.kind)).toEqual([
+      'context',
+      'delete',
+      'delete',
+      'insert',
+      'insert',
+      'context',
+    ]);
     expect(m.added).toBe(2);
     expect(m.removed).toBe(2);
     expect(m.hunks.split).toEqual([1]);
@@ -130,7 +137,11 @@ describe('text helpers', () => {
   it('fits segments to an exact width', () => {
     const s = fitSegments([{ text: 'abc', changed: true }], 6);
     expect(s.map((x) => x.text).join('')).toBe('abc   ');
-    expect(fitSegments([{ text: 'abcdefgh', changed: false }], 4).map((x) => x.text).join('')).toBe('abc…');
+    expect(
+      fitSegments([{ text: 'abcdefgh', changed: false }], 4)
+        .map((x) => x.text)
+        .join(''),
+    ).toBe('abc…');
   });
   it('truncates and wraps', () => {
     expect(truncate('hello world', 5)).toBe('hell…');

@@ -10,7 +10,7 @@ export const ABBREVIATIONS: Case[] = [
   ok('sort -o out.txt a.txt', { writes: ['out.txt'], proof: 'writes' }),
   ok('sort -ro out.txt a.txt', { writes: ['out.txt'], proof: 'writes' }),
   ok('sort -rn -oout.txt a.txt', { writes: ['out.txt'], proof: 'writes' }),
-  ok("sort --compress-prog=sh -S 1 a.txt", {}),
+  ok('sort --compress-prog=sh -S 1 a.txt', {}),
   reads('sort -k1,1 -t: a.txt', { proof: 'reads' }),
   reads('sort -r --unique a.txt', { proof: 'reads' }),
   ok('git grep --open=vi TODO', {}),

@@ -29,7 +29,9 @@ export type Case = {
 };
 
 type Extra = Omit<Case, 'cmd' | 'kind'>;
-const make = (kind: Kind) => (cmd: string, extra: Extra = {}): Case => ({ cmd, kind, ...extra });
+const make =
+  (kind: Kind) =>
+  (cmd: string, extra: Extra = {}): Case => ({ cmd, kind, ...extra });
 
 /** Bash runs code the parse tree does not show: the guard asks. */
 export const cannot = make('cannot_judge');
