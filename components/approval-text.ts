@@ -3,6 +3,8 @@
  * into a fixed number of columns so the drawer's layout never depends on what a file contains.
  */
 import { sanitizeSameLength, sanitizeText } from '../src/text/sanitize';
+import { truncateCells } from '../src/text/truncate';
+import { charWidth, textWidth } from '../src/text/width';
 
 const TAB_STOP = 4;
 
@@ -38,57 +40,9 @@ export function displayLine(text: string): string {
   return sanitizeText(expandTabs(text.replace(/\r?\n/g, ' ')), 'exact');
 }
 
-/** Terminal cells a code point takes: 2 for East Asian wide and emoji, 0 for combining marks. */
-export function charWidth(ch: string): number {
-  const cp = ch.codePointAt(0) ?? 0;
-  if (cp >= 0x300 && cp <= 0x36f) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
-}
-
-/** Display width of a string in terminal cells. */
-export function textWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += charWidth(ch);
-  return w;
-}
-
-/** The longest prefix of `text` that fits in `width` cells. */
-export function takeWidth(text: string, width: number): string {
-  let out = '';
-  let w = 0;
-  for (const ch of text) {
-    const cw = charWidth(ch);
-    if (w + cw > width) break;
-    out += ch;
-    w += cw;
-  }
-  return out;
-}
-
-/** Cuts `text` to at most `width` cells, ending in an ellipsis when something was cut. */
-export function truncate(text: string, width: number): string {
-  if (width <= 0) return '';
-  if (text.length <= width && textWidth(text) <= width) return text;
-  if (textWidth(text) <= width) return text;
-  return `${takeWidth(text, width - 1)}…`;
-}
-
 /** Pads with spaces to exactly `width` cells (after truncating). */
 export function fit(text: string, width: number): string {
-  const cut = truncate(text, width);
+  const cut = truncateCells(text, width);
   return cut + ' '.repeat(Math.max(0, width - textWidth(cut)));
 }
 
@@ -126,7 +80,7 @@ export function wrap(text: string, width: number, maxLines = Number.POSITIVE_INF
   if (lines.length <= maxLines) return lines;
   const kept = lines.slice(0, Math.max(0, maxLines));
   const last = kept.length - 1;
-  if (last >= 0) kept[last] = truncate(`${kept[last]}…`, w);
+  if (last >= 0) kept[last] = truncateCells(`${kept[last]}…`, w);
   return kept;
 }
 
@@ -143,22 +97,4 @@ export function formatDuration(ms: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
   return `${Math.floor(s / 3600)}h`;
-}
-
-/** Compact JSON for one line; never throws (cycles and BigInt fall back to String). */
-export function compactJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** Pretty JSON for the editor and the JSON preview; never throws. */
-export function prettyJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

@@ -1,4 +1,5 @@
 /** Small pure formatters shared by the components. */
+import { truncateChars } from '../src/text/truncate';
 
 /** HH:MM:SS of an ISO timestamp, in local time. */
 export function clock(iso: string): string {
@@ -12,13 +13,6 @@ export function compactNumber(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-}
-
-/** Shortens to `max` columns with an ellipsis; never returns more than `max` characters. */
-export function truncate(text: string, max: number): string {
-  if (max <= 0) return '';
-  if (text.length <= max) return text;
-  return max === 1 ? '…' : `${text.slice(0, max - 1)}…`;
 }
 
 /** First line of a text, whitespace collapsed. */
@@ -40,7 +34,7 @@ export function shortenPath(path: string, home: string | undefined, max: number)
     const candidate = [parts[0], '…', ...parts.slice(1)].join('/');
     if (candidate.length <= max) return candidate;
   }
-  return truncate(p, max);
+  return truncateChars(p, max);
 }
 
 /** 1234 → "1.2s", 90_000 → "1m30s", null → "–". */
@@ -56,14 +50,4 @@ export function duration(ms: number | null | undefined): string {
 /** 0.456 → "46%". */
 export function percent(share: number): string {
   return `${Math.round(share * 100)}%`;
-}
-
-/** Pretty JSON for a detail view; strings stay readable, cycles can't occur in parsed data. */
-export function prettyJson(value: unknown): string {
-  if (value === undefined) return '(none)';
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import type { ApprovalRequest } from '../../src/protocol';
-import { truncate } from '../approval-text';
+import { truncateCells } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 import { HELP_CLOSE } from '../keys/keymap';
 import { type CardMode, cardKeysLine, type FooterMessage, type InvalidCount } from './drawer-state';
@@ -37,7 +37,7 @@ export function ApprovalFooter(props: {
   return (
     <Text wrap="truncate-end">
       <Text color={left.color} dimColor={left.dim}>
-        {truncate(left.text, room).padEnd(room)}
+        {truncateCells(left.text, room).padEnd(room)}
       </Text>
       {right ? (
         <Text color={theme.error} bold>

@@ -3,7 +3,8 @@
  * width, so the card knows exactly how many rows they take.
  */
 import type { ApprovalRequest } from '../../src/protocol';
-import { compactJson, formatAge, formatDuration, wrap } from '../approval-text';
+import { formatAge, formatDuration, wrap } from '../approval-text';
+import { compactJson } from '../../src/text/json';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
 export type DetailLine = { label: string; text: string; tone: DetailTone };

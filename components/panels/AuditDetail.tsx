@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { clock, duration, prettyJson, truncate } from '../format';
+import { clock, duration } from '../format';
+import { prettyJson } from '../../src/text/json';
+import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 
 type Props = { record: AuditRecord; width: number; rows: number; agentName: (id: string) => string };
@@ -20,7 +22,7 @@ function JsonColumn({
   width: number;
   rows: number;
 }): ReactNode {
-  const lines = prettyJson(value).split('\n');
+  const lines = (value === undefined ? '(none)' : prettyJson(value)).split('\n');
   const shown = lines.slice(0, Math.max(1, rows));
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
@@ -28,7 +30,7 @@ function JsonColumn({
         {title}
       </Text>
       {shown.map((line, i) => (
-        <Text key={i}>{truncate(line, width - 1)}</Text>
+        <Text key={i}>{truncateChars(line, width - 1)}</Text>
       ))}
       {lines.length > shown.length ? <Text dimColor>… {lines.length - shown.length} more lines</Text> : null}
     </Box>

@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { auditResultWord, outcomeColor } from './audit-look';
-import { clock, oneLine, truncate } from '../format';
+import { clock, oneLine } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { windowStart } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 
@@ -14,7 +15,7 @@ type Props = {
   agentName: (id: string) => string;
 };
 
-const pad = (text: string, n: number) => truncate(text, n).padEnd(n);
+const pad = (text: string, n: number) => truncateChars(text, n).padEnd(n);
 
 /** A window of audit rows around the cursor: time, agent, tool, outcome, approver, rule, reason. */
 export function AuditList({ records, cursor, rows, width, agentName }: Props): ReactNode {
@@ -43,7 +44,7 @@ export function AuditList({ records, cursor, rows, width, agentName }: Props): R
             {pad(r.tool, 19)}
             <Text color={outcomeColor(result, theme)}>{pad(result, 11)}</Text>
             {pad(r.approver, 7)}
-            <Text dimColor>{truncate(oneLine(r.reason ? `${r.rule}: ${r.reason}` : r.rule), rest)}</Text>
+            <Text dimColor>{truncateChars(oneLine(r.reason ? `${r.rule}: ${r.reason}` : r.rule), rest)}</Text>
           </Text>
         );
       })}

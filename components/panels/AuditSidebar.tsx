@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
 import type { AgentInfo } from '../../src/protocol';
-import { clock, truncate } from '../format';
+import { clock } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 import { auditResultWord, outcomeColor } from './audit-look';
 
@@ -35,11 +36,11 @@ export const AuditSidebar = memo(function AuditSidebar({ records, agents, width,
           <Box key={`${r.ts}:${r.requestId ?? ''}:${r.phase}:${i}`} flexDirection="column">
             <Text wrap="truncate-end">
               <Text dimColor>{clock(r.ts)} </Text>
-              <Text bold>{truncate(r.tool, inner - 9)}</Text>
+              <Text bold>{truncateChars(r.tool, inner - 9)}</Text>
             </Text>
             <Text wrap="truncate-end">
               {'  '}
-              {truncate(r.agentName ?? names.get(r.agentId) ?? r.agentId, 12)}{' '}
+              {truncateChars(r.agentName ?? names.get(r.agentId) ?? r.agentId, 12)}{' '}
               <Text color={outcomeColor(result, theme)}>{result}</Text> <Text dimColor>by {r.approver}</Text>
             </Text>
           </Box>

@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, Grant } from '../../src/protocol';
-import { clock, truncate } from '../format';
+import { clock } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useListCursor, windowStart } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
@@ -63,7 +64,7 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
           <Box key={g.id} flexDirection="column">
             <Text bold={selected} color={selected ? theme.accent : undefined} wrap="truncate-end">
               {selected ? '› ' : '  '}
-              {truncate(g.label, width - 6)}
+              {truncateChars(g.label, width - 6)}
             </Text>
             <Text dimColor wrap="truncate-end">
               {'    '}

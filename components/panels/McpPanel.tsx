@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, CoreState } from '../../src/protocol';
-import { oneLine, truncate } from '../format';
+import { oneLine } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useListCursor } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
@@ -55,7 +56,7 @@ export function McpPanel({ client, servers, isActive, width, onClose }: Props): 
             {s.error ? (
               <Text color={theme.error} wrap="truncate-end">
                 {'    '}
-                {truncate(oneLine(s.error), width - 8)}
+                {truncateChars(oneLine(s.error), width - 8)}
               </Text>
             ) : null}
           </Box>

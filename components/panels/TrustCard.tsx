@@ -1,7 +1,8 @@
 import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { CoreClient, ProjectTrustState } from '../../src/protocol';
-import { oneLine, truncate } from '../format';
+import { oneLine } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useKeys } from '../keys/use-keys';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
@@ -46,11 +47,11 @@ export function TrustCard({ client, trust, width, maxRows, isActive }: Props): R
       footer={ANSWERS.map((a) => a.label).join(' · ')}
       width={width}
     >
-      <Text wrap="wrap">{truncate(oneLine(files.join(' and ')), inner * 2)} would loosen the gate:</Text>
+      <Text wrap="wrap">{truncateChars(oneLine(files.join(' and ')), inner * 2)} would loosen the gate:</Text>
       {shown.map((item, i) => (
         <Text key={i} wrap="truncate-end">
           <Text color={theme.warn}>{item.kind === 'rule' ? '  rule    ' : '  setting '}</Text>
-          {truncate(oneLine(item.text), inner - 10)}
+          {truncateChars(oneLine(item.text), inner - 10)}
         </Text>
       ))}
       {trust.items.length > shown.length ? (

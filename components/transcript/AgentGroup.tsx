@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AgentInfo, AgentStatus } from '../../src/protocol';
-import { oneLine, truncate } from '../format';
+import { oneLine } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 
 const GLYPH: Record<AgentStatus, string> = {
@@ -48,7 +49,10 @@ export function AgentGroup({ agents, expanded, width }: Props): ReactNode {
                 <Text color={color}>{GLYPH[a.status]} </Text>
                 <Text bold>{a.name}</Text>
                 <Text color={color}> {a.status}</Text>
-                <Text dimColor> — {truncate(oneLine(detail), Math.max(10, width - a.name.length - 20))}</Text>
+                <Text dimColor>
+                  {' '}
+                  — {truncateChars(oneLine(detail), Math.max(10, width - a.name.length - 20))}
+                </Text>
               </Text>
             );
           })

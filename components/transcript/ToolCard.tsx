@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import type { ReactNode } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
-import { oneLine, truncate } from '../format';
+import { oneLine } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 import { statusLook } from './tool-status';
 
@@ -30,11 +31,11 @@ export function ToolCard({
           {entry.status === 'running' ? <Spinner type="dots" /> : look.glyph}{' '}
         </Text>
         {agentLabel ? <Text dimColor>[{agentLabel}] </Text> : null}
-        <Text bold>{truncate(head, room)}</Text>
+        <Text bold>{truncateChars(head, room)}</Text>
         <Text color={look.color}> · {look.label}</Text>
       </Box>
       {entry.result ? (
-        <Text dimColor> ⎿ {truncate(oneLine(entry.result), Math.max(10, width - 6))}</Text>
+        <Text dimColor> ⎿ {truncateChars(oneLine(entry.result), Math.max(10, width - 6))}</Text>
       ) : null}
     </Box>
   );

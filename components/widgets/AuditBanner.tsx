@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { CoreState } from '../../src/protocol';
-import { truncate } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 
 type Props = {
@@ -22,7 +22,7 @@ export const AuditBanner = memo(function AuditBanner({ problem, width }: Props):
   return (
     <Box width={width} height={1} overflow="hidden">
       <Text bold inverse color={theme.error} wrap="truncate-end">
-        {truncate(text, Math.max(1, width))}
+        {truncateChars(text, Math.max(1, width))}
       </Text>
     </Box>
   );

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { complete, SLASH_COMMANDS } from '../commands';
-import { truncate } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { usePromptHistory } from './use-prompt-history';
 import { useKeys } from '../keys/use-keys';
 import { useTheme } from '../hooks/use-theme';
@@ -90,7 +90,7 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
         </Box>
       </Box>
       <Text color={hintColor} dimColor={!hint.level} wrap="truncate-end">
-        {truncate(hint.text, width) || ' '}
+        {truncateChars(hint.text, width) || ' '}
       </Text>
     </Box>
   );

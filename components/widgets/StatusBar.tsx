@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { CoreState } from '../../src/protocol';
-import { compactNumber, shortenPath, truncate } from '../format';
+import { compactNumber, shortenPath } from '../format';
+import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 
 type Props = {
@@ -36,7 +37,7 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
             {width >= 100 ? '[DEMO · scripted model, no API key]' : '[DEMO · no API key]'}
           </Text>
         ) : (
-          <Text bold>{truncate(model.name, 28)}</Text>
+          <Text bold>{truncateChars(model.name, 28)}</Text>
         )}
         <Sep />
         <Text>mode </Text>

@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
 import { useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../../src/protocol';
-import { displayLine, prettyJson, truncate } from '../../approval-text';
+import { displayLine } from '../../approval-text';
+import { prettyJson } from '../../../src/text/json';
+import { truncateCells } from '../../../src/text/truncate';
 import { useTheme } from '../../hooks/use-theme';
 import { ARGS_EDITOR_KEYS, footerLine, keyId, lookup } from '../../keys/keymap';
 import { useKeys } from '../../keys/use-keys';
@@ -74,10 +76,10 @@ export function EditArgs(props: {
               <>
                 {displayLine(text.slice(0, col))}
                 <Text inverse>{displayLine(text.slice(col, col + 1)) || ' '}</Text>
-                {truncate(displayLine(text.slice(col + 1)), Math.max(1, room - col - 1))}
+                {truncateCells(displayLine(text.slice(col + 1)), Math.max(1, room - col - 1))}
               </>
             ) : (
-              truncate(displayLine(text), room)
+              truncateCells(displayLine(text), room)
             )}
           </Text>
         );

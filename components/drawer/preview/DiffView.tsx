@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo } from 'react';
 import { ApprovalScrollCounts } from './ApprovalScrollCounts';
-import { truncate } from '../../approval-text';
+import { truncateCells } from '../../../src/text/truncate';
 import { type Cell, type DiffLayout, type DiffModel, gutterText, projectRows, type Tone } from './diff-rows';
 import type { Theme } from '../../theme';
 import { useTheme } from '../../hooks/use-theme';
@@ -36,7 +36,7 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
   return (
     <Box flexDirection="column" width={width} height={props.height} overflow="hidden">
       <Text wrap="truncate-end">
-        <Text bold>{truncate(props.path, Math.max(8, width - summary.length - 14))}</Text>
+        <Text bold>{truncateCells(props.path, Math.max(8, width - summary.length - 14))}</Text>
         <Text color={model.isNew ? colors.added : undefined}> {summary}</Text>
         <Text dimColor>{mode}</Text>
       </Text>

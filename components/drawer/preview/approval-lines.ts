@@ -3,7 +3,8 @@
  * line fits the width already, so a view of N rows is exactly N terminal lines.
  */
 import type { ApprovalPreview, ApprovalRequest } from '../../../src/protocol';
-import { formatDuration, prettyJson, wrap } from '../../approval-text';
+import { formatDuration, wrap } from '../../approval-text';
+import { prettyJson } from '../../../src/text/json';
 
 export type LineTone = 'command' | 'label' | 'note' | 'plain' | 'dim';
 export type PreviewLine = { text: string; tone: LineTone };

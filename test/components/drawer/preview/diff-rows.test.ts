@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { displayLine, textWidth, truncate, wrap } from '../../../../components/approval-text';
+import { displayLine, wrap } from '../../../../components/approval-text';
+import { truncateCells } from '../../../../src/text/truncate';
+import { textWidth } from '../../../../src/text/width';
 import {
   buildDiffModel,
   effectiveLayout,
@@ -144,7 +146,7 @@ describe('text helpers', () => {
     ).toBe('abc…');
   });
   it('truncates and wraps', () => {
-    expect(truncate('hello world', 5)).toBe('hell…');
+    expect(truncateCells('hello world', 5)).toBe('hell…');
     expect(wrap('abcdefgh', 3)).toEqual(['abc', 'def', 'gh']);
     expect(wrap('abcdefgh', 3, 2)).toEqual(['abc', 'de…']);
   });
