@@ -1,6 +1,4 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
-import { ModelError, type ModelRequest } from '../../src/llm/types';
 import {
   answer,
   chunk,
@@ -11,6 +9,7 @@ import {
   startFaultServer,
   toolCall,
 } from '../helpers/fault-openai';
+import { clientFor, failure, request } from '../helpers/openai-client';
 
 let server: FaultServer | undefined;
 // The first fetch of a process loads undici and can take longer than the short idle settings here.
@@ -27,30 +26,6 @@ afterEach(async () => {
 async function serve(...steps: FaultStep[]): Promise<FaultServer> {
   server = await startFaultServer(steps);
   return server;
-}
-
-const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
-  createOpenAIClient({
-    baseUrl: url,
-    model: 'fault-model',
-    retry: { baseDelayMs: 1, maxDelayMs: 4 },
-    ...extra,
-  });
-
-const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  messages: [{ role: 'user', content: 'Hello' }],
-  tools: [{ name: 'read_file', description: 'Read', parameters: { type: 'object' } }],
-  signal: new AbortController().signal,
-  ...extra,
-});
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelError);
-  return err as ModelError;
 }
 
 /** Runs `work` and returns how long it took, in ms. */

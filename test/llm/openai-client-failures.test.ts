@@ -1,36 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
-import { isAbortError, ModelError, type ModelRequest } from '../../src/llm/types';
+import { isAbortError, ModelError } from '../../src/llm/types';
 import type { FakeStep } from '../helpers/fake-openai';
 import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
+import { clientFor, failure, request } from '../helpers/openai-client';
 
 const serve = serveFakeOpenAI();
-
-const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
-  createOpenAIClient({
-    baseUrl: url,
-    model: 'fake-model',
-    retry: { baseDelayMs: 1, maxDelayMs: 4 },
-    ...extra,
-  });
-
-const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  messages: [{ role: 'user', content: 'Hello' }],
-  tools: [{ name: 'read_file', description: 'Read', parameters: { type: 'object' } }],
-  signal: new AbortController().signal,
-  ...extra,
-});
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelError);
-  return err as ModelError;
-}
 
 const errorBody = (message: string, code: string | null = null) => ({
   error: { message, type: 'invalid_request_error', code },

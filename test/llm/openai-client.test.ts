@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
 import type { ChatMessage, ModelRequest, ToolSpec } from '../../src/llm/types';
 import { type FakeWireStyle, toolNames } from '../helpers/fake-openai';
 import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
+import { clientFor } from '../helpers/openai-client';
 
 const tools: ToolSpec[] = [
   {
@@ -18,14 +18,6 @@ const messages: ChatMessage[] = [
 ];
 
 const serve = serveFakeOpenAI();
-
-const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
-  createOpenAIClient({
-    baseUrl: url,
-    model: 'fake-model',
-    retry: { baseDelayMs: 1, maxDelayMs: 4 },
-    ...extra,
-  });
 
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
   messages,
