@@ -32,6 +32,24 @@ export type ProtectMounts = {
   writable: readonly string[];
 };
 
+/** The layout every sandbox starts from: `/` read-only, fresh /dev and /proc, a private /tmp, `writable` bound read-write. */
+export function bwrapBaseArgs(writable: string): string[] {
+  return [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    writable,
+    writable,
+  ];
+}
+
 /**
  * bubblewrap argv (before the command): root read-only, fresh /dev, /proc and private /tmp, the project
  * writable except its protected paths (`protect`; without one, .git/hooks, .git/config and .warden),
@@ -46,20 +64,7 @@ export function bwrapArgs(
   masks: readonly SandboxMask[] = [],
   protect?: ProtectMounts,
 ): string[] {
-  const args = [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--bind',
-    root,
-    root,
-  ];
+  const args = bwrapBaseArgs(root);
   if (protect) {
     // Parents before what is inside them; a pinned folder is never inside a read-only one.
     const mounts = [

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bwrapBaseArgs } from '../../../src/tools/exec/sandbox';
 import { ALL_CASES } from './command-corpus/index';
 import type { Case } from './command-corpus/types';
 
@@ -102,18 +103,8 @@ function runInSandbox(cmd: string): string {
   const r = spawnSync(
     'bwrap',
     [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--tmpfs',
-      '/tmp',
-      '--bind',
-      base,
-      base,
+      // The sandbox's own layout, without its protections: the proofs see every write.
+      ...bwrapBaseArgs(base),
       '--unshare-net',
       '--die-with-parent',
       '--chdir',
