@@ -5,9 +5,9 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../src/llm/openai-client';
-import type { ChatMessage, ToolSpec } from '../src/llm/types';
-import { createSession } from '../src/session/session';
+import type { ToolSpec } from '../src/llm/types';
 import { type FakeReply, type FakeRequestBody, startFakeOpenAI } from '../test/helpers/fake-openai';
+import { bareRounds, benchSession, PROMPT, toolSpecsOf } from './agent-common';
 import { median, printRow } from './stats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -61,26 +61,15 @@ type WardenRun = { calls: number[]; tools: ToolSpec[]; system: string; result: s
 
 async function viaWarden(): Promise<WardenRun> {
   const stamps = script();
-  const session = await createSession({
-    root,
-    home,
-    model,
-    mode: 'manual',
-    approvalTimeoutSec: 60,
-    sandbox: 'off',
+  const session = await benchSession({ root, home }, model, {
     maxStepsPerTurn: CALLS + 5,
     contextWindowTokens: 100_000_000,
   });
-  await session.ready;
-  const result = await session.run('read a.txt many times');
+  const result = await session.run(PROMPT);
   await session.close();
   if (result.status !== 'done') throw new Error(`bench turn failed: ${result.text}`);
   const sent = lastBody;
-  const tools = (sent?.tools ?? []).map((t) => ({
-    name: t.function.name,
-    description: t.function.description ?? '',
-    parameters: t.function.parameters as Record<string, unknown>,
-  }));
+  const tools = toolSpecsOf(sent);
   const system = String(sent?.messages[0]?.content ?? '');
   const lastTool = sent?.messages.filter((m) => m.role === 'tool').at(-1);
   return { calls: perCall(stamps), tools, system, result: lastTool?.role === 'tool' ? lastTool.content : '' };
@@ -89,20 +78,7 @@ async function viaWarden(): Promise<WardenRun> {
 /** The same requests with no session, gate, tool or audit: the floor any client pays. */
 async function bareClient({ tools, system, result }: WardenRun): Promise<number[]> {
   const stamps = script();
-  const messages: ChatMessage[] = [
-    { role: 'system', content: system },
-    { role: 'user', content: 'read a.txt many times' },
-  ];
-  for (let i = 0; i <= CALLS; i++) {
-    const turn = await model.complete({ messages, tools, signal: new AbortController().signal });
-    messages.push({
-      role: 'assistant',
-      content: turn.text || null,
-      ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}),
-    });
-    for (const call of turn.toolCalls)
-      messages.push({ role: 'tool', tool_call_id: call.id, content: result });
-  }
+  await bareRounds(model, { tools, system, result }, CALLS);
   lastBodyKb = JSON.stringify(lastBody ?? {}).length / 1024;
   return perCall(stamps);
 }

@@ -5,9 +5,8 @@ import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../src/llm/openai-client';
-import type { ChatMessage } from '../src/llm/types';
-import { createSession } from '../src/session/session';
 import { startFakeOpenAI } from '../test/helpers/fake-openai';
+import { bareRounds, benchSession, PROMPT, toolSpecsOf } from './agent-common';
 import { median, printRow } from './stats';
 
 const ROUND_TRIPS = 40;
@@ -25,19 +24,12 @@ const model = createOpenAIClient({ baseUrl: fake.url, apiKey: 'bench', model: 'b
 
 async function viaWarden(): Promise<number> {
   for (const step of script()) fake.push(step);
-  const session = await createSession({
-    root,
-    home,
-    model,
-    mode: 'manual',
-    approvalTimeoutSec: 60,
-    sandbox: 'off',
+  const session = await benchSession({ root, home }, model, {
     maxStepsPerTurn: 100,
     contextWindowTokens: 1_000_000,
   });
-  await session.ready;
   const start = performance.now();
-  const result = await session.run('read a.txt many times');
+  const result = await session.run(PROMPT);
   const ms = performance.now() - start;
   await session.close();
   if (result.status !== 'done') throw new Error(`bench turn failed: ${result.text}`);
@@ -48,27 +40,11 @@ async function viaWarden(): Promise<number> {
 async function bareClient(): Promise<number> {
   for (const step of script()) fake.push(step);
   const sent = wardenRequest();
-  const messages: ChatMessage[] = [
-    { role: 'system', content: String(sent?.messages[0]?.content) },
-    { role: 'user', content: 'read a.txt many times' },
-  ];
-  const tools = (sent?.tools ?? []).map((t) => ({
-    name: t.function.name,
-    description: t.function.description ?? '',
-    parameters: t.function.parameters as Record<string, unknown>,
-  }));
+  const system = String(sent?.messages[0]?.content);
+  const tools = toolSpecsOf(sent);
   const result = JSON.stringify({ status: 'executed', output: readFileSync(join(root, 'a.txt'), 'utf8') });
   const start = performance.now();
-  for (let i = 0; i <= ROUND_TRIPS; i++) {
-    const turn = await model.complete({ messages, tools, signal: new AbortController().signal });
-    messages.push({
-      role: 'assistant',
-      content: turn.text || null,
-      ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}),
-    });
-    for (const call of turn.toolCalls)
-      messages.push({ role: 'tool', tool_call_id: call.id, content: result });
-  }
+  await bareRounds(model, { system, tools, result }, ROUND_TRIPS);
   return performance.now() - start;
 }
 
