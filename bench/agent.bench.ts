@@ -1,7 +1,7 @@
 // Agent core figures: the size of what every request sends (system prompt + tool schemas), and
 // the overhead warden adds per tool round trip (model → gate → tool → audit → model) against the
 // fake OpenAI server, compared with the bare client sending the same requests with no gate or tool.
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../src/llm/openai-client';
@@ -74,3 +74,5 @@ printRow('round trip, bare client, same requests (ms)', perTripBare.toFixed(3));
 printRow('warden overhead per tool round trip (ms)', (perTripWarden - perTripBare).toFixed(3));
 printRow('ratio warden / bare', (perTripWarden / perTripBare).toFixed(2));
 await fake.close();
+rmSync(root, { recursive: true, force: true });
+rmSync(home, { recursive: true, force: true });
