@@ -12,7 +12,8 @@ const roots = ['src', 'components'];
 
 /**
  * The layers from the design, top (may import anything below) to bottom. A folder arrow from a
- * lower layer to a higher one runs back up. Folders in one layer may import each other.
+ * lower layer to a higher one runs back up. Folders in one layer may import each other. A folder in
+ * no layer is reported (`unlayered`): its arrows could not be judged.
  */
 const layers = [
   ['src/cli', 'components'],
@@ -22,7 +23,7 @@ const layers = [
   ['src/tools'],
   ['src/policy', 'src/trust', 'src/config', 'src/llm'],
   ['src/audit'],
-  ['src/protocol', 'src/text', 'src/*'],
+  ['src/protocol', 'src/text', 'src/os', 'src/*'],
 ];
 
 /** Every .ts/.tsx file under a folder, relative to the repository. */
@@ -129,6 +130,7 @@ for (const [from, targets] of graph) {
     }
   }
 }
+const unlayered = [...new Set(files.map(folderOf))].filter((f) => layerOf(f) === -1).sort();
 const fileCircles = circles(graph);
 const folderGraph = new Map();
 for (const arrow of folderArrows) {
@@ -145,6 +147,7 @@ const result = {
   circles: fileCircles,
   folderCircles,
   backArrows: Object.fromEntries([...backArrows].sort()),
+  unlayered,
 };
 
 if (process.argv.includes('--json')) {
@@ -162,5 +165,6 @@ if (process.argv.includes('--json')) {
   for (const c of result.folderCircles) console.log(`  ${c.join(' ↔ ')}`);
   console.log(`arrows running back up     ${backArrows.size}`);
   for (const [arrow, via] of backArrows) console.log(`  ${arrow}   (${via.join(', ')})`);
+  if (unlayered.length > 0) console.log(`folders in no layer        ${unlayered.join(', ')}`);
   if (process.argv.includes('--list')) for (const a of result.folderArrows) console.log(`  ${a}`);
 }

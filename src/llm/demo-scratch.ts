@@ -4,7 +4,7 @@
  */
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive, processStartTime } from '../tools/exec/process-kill';
+import { processAlive, processStartTime } from '../os/process';
 
 /** Who made a scratch folder: a pid and, where known, its start time (pids are reused). */
 export type ScratchOwner = { pid: number; startTime?: string };

@@ -3,7 +3,7 @@ import { parseConfigText } from '../config/read-file';
 import { type HeldSetting, screenProjectConfig } from '../config/screen';
 import { loadPolicyRulesSync } from '../policy/load-policy';
 import { type LoadedRule, type PolicyRule, RuleSchema } from '../policy/rules';
-import { canonicalJson } from '../gate/hash';
+import { canonicalJson } from '../text/canonical-json';
 import type { CoreEvent, ProjectTrustState } from '../protocol';
 import { looseningItems } from './describe';
 import { type ProjectSnapshot, readProjectSnapshot } from './project-files';

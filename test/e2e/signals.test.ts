@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { processAlive } from '../../src/tools/exec/process-kill';
+import { processAlive } from '../../src/os/process';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { type PtyApp, WARDEN_BIN, startWarden } from '../helpers/pty';
 

@@ -2,6 +2,7 @@
  * "Executors are reachable only through the gate", proven two ways: the executor refuses without
  * a token only the gate mints, and the source shows no other road to a tool's `execute`.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -308,6 +309,23 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
       .map((name) => join(src, name))
       .filter((p) => p !== protocol);
     expect(importsInto(sourceFiles(protocol), others)).toEqual([]);
+  });
+
+  it('no folder arrow runs back up the layers, and every folder has a layer (scripts/import-graph.mjs)', () => {
+    // The layer table lives in the script only; the test reads the script's own verdict.
+    const out = execFileSync(process.execPath, [join(repo, 'scripts', 'import-graph.mjs'), '--json'], {
+      encoding: 'utf8',
+    });
+    const graph = JSON.parse(out) as {
+      files: number;
+      folderArrows: string[];
+      backArrows: object;
+      unlayered: string[];
+    };
+    expect(graph.files).toBeGreaterThan(200);
+    expect(graph.folderArrows).toContain('src/gate → src/tools');
+    expect(graph.backArrows).toEqual({});
+    expect(graph.unlayered).toEqual([]);
   });
 
   it('the policy imports nothing from the layers above it (tools, gate, agent, session, mcp, llm)', () => {

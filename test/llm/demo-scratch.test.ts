@@ -19,7 +19,7 @@ import {
   scratchOwner,
   sweepStaleDemoScratch,
 } from '../../src/llm/demo-scratch';
-import { processStartTime } from '../../src/tools/exec/process-kill';
+import { processStartTime } from '../../src/os/process';
 
 const dirs: string[] = [];
 afterEach(() => {

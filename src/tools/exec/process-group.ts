@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { HeadTailBuffer } from './output-cap';
-import { groupAlive, killGroup } from './process-kill';
+import { groupAlive, killGroup } from '../../os/process';
 import { RUN_ID_VARIABLE } from './process-sweep';
 import { beginRun, endRun } from './run-ledger';
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { processAlive } from './process-kill';
+import { processAlive } from '../../os/process';
 
 /**
  * The variable every command warden runs carries, with its run's id. A process that leaves the

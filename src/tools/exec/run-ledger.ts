@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive, processStartTime } from './process-kill';
+import { processAlive, processStartTime } from '../../os/process';
 import { killMarkedSync, stopMarked } from './process-sweep';
 
 /**

@@ -6,7 +6,7 @@ import {
   defaultExecuteCommandEffects,
 } from '../../../src/tools/exec/execute-command';
 import type { GroupRunRequest } from '../../../src/tools/exec/process-group';
-import { processAlive } from '../../../src/tools/exec/process-kill';
+import { processAlive } from '../../../src/os/process';
 import { makeToolContext, type TestToolContext } from '../../helpers/tool-context';
 
 // A short grace keeps the SIGTERM → SIGKILL escalation quick in tests.

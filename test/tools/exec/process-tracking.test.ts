@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runInProcessGroup } from '../../../src/tools/exec/process-group';
-import { processAlive, processStartTime } from '../../../src/tools/exec/process-kill';
+import { processAlive, processStartTime } from '../../../src/os/process';
 import { RUN_ID_VARIABLE, findMarked, runIdOf } from '../../../src/tools/exec/process-sweep';
 import { sweepLeftoverRuns } from '../../../src/tools/exec/run-ledger';
 import { makeTemp } from '../../audit/helpers';
