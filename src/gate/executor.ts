@@ -1,7 +1,7 @@
 import type { CallFacts, FactDeps } from '../policy/facts';
 import { gatherFacts } from '../policy/facts';
 import { hardGuardDenial } from '../policy/guards/hard-guards';
-import type { AnyTool, ToolContext, ToolOutput } from '../tools/types';
+import type { AnyTool, FencedPath, ToolContext, ToolOutput } from '../tools/types';
 import { hashArgs } from './hash';
 import { readExisting } from './preview';
 import type { ApprovalToken, TokenMint } from './tokens';
@@ -50,12 +50,20 @@ export class GuardedExecutor {
         if (changed) return { kind: 'file_changed', reason: `${changed} changed since you approved.` };
       }
       const started = performance.now();
-      const output = await tool.execute(args, ctx);
+      // The tool gets the verdicts just checked, for these very arguments, instead of resolving its paths again.
+      const output = await tool.execute(args, { ...ctx, paths: fencedPaths(facts) });
       return { kind: 'ran', output, durationMs: performance.now() - started };
     } catch (err) {
       return { kind: 'crashed', reason: `${name} failed: ${(err as Error).message}` };
     }
   }
+}
+
+/** The path verdicts of facts that passed the hard guards (so every one is ok), keyed by argument field. */
+function fencedPaths(facts: CallFacts): Readonly<Record<string, FencedPath>> {
+  const paths: Record<string, FencedPath> = {};
+  for (const { field, verdict } of facts.paths) if (verdict.ok) paths[field] = verdict;
+  return Object.freeze(paths);
 }
 
 async function targetChanged(facts: CallFacts, expected: string): Promise<string | undefined> {

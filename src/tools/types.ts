@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ApprovalPreview } from '../protocol';
 import type { CommandGuard } from '../policy/command/command-types';
-import type { PathFence } from '../policy/guards/path-guard';
+import type { PathFence, PathVerdict } from '../policy/guards/path-guard';
 import type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
 
 export type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
@@ -28,11 +28,20 @@ export type AgentPorts = {
   markStep(step: number, done: boolean): string | undefined;
 };
 
+/** A path the fence let through: its real absolute path and its project-relative form. */
+export type FencedPath = Extract<PathVerdict, { ok: true }>;
+
 /** What every executor receives besides its arguments. */
 export type ToolContext = {
   /** Real path of the project root. */
   root: string;
   fence: PathFence;
+  /**
+   * The fence's verdicts on this call's declared path arguments (`guarded.paths`), keyed by argument
+   * field: the ones the executor checked the guards on at execution time, for exactly these arguments.
+   * Read them through `fencedPath`; absent when a tool is called outside the gate (unit tests).
+   */
+  paths?: Readonly<Record<string, FencedPath>>;
   commands: CommandGuard;
   sandbox: SandboxInfo;
   signal: AbortSignal;
@@ -87,6 +96,15 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 };
+
+/**
+ * The fenced path of argument `field` (whose value is `value`, '.' when an optional path is absent): the
+ * verdict the gate made at execution time when it is on `ctx.paths`, else the fence's check now.
+ * Contract: never throws; a refused path is `ok:false` with the fence's reason.
+ */
+export function fencedPath(ctx: ToolContext, field: string, value: string): PathVerdict {
+  return ctx.paths?.[field] ?? ctx.fence.check(value);
+}
 
 /** Helps inference: `defineTool({...})` keeps the schema's type for `execute`. */
 export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition<S> {

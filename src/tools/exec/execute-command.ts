@@ -9,7 +9,7 @@ import { describeHits, protectedHits } from './sandbox-denials';
 import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
 import { type NewGit, quarantineNewGit } from './sandbox-new-git';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
-import { defineTool, type SandboxInfo, type ToolContext } from '../types';
+import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
 export const COMMAND_MAX_TIMEOUT_MS = 600_000;
@@ -70,7 +70,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       'Run a bash command in the project (tests, builds, git); 8 KB of output, 60 s default timeout, sandboxed without network when possible. Not for reading files (read_file) or searching (grep_code).',
     schema,
     async execute(args, ctx) {
-      const verdict = ctx.fence.check(args.cwd ?? '.');
+      const verdict = fencedPath(ctx, 'cwd', args.cwd ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       if (!(await effects.isDirectory(verdict.path)))
         return { ok: false, error: `cwd ${shownPath(verdict.relative)} is not an existing folder.` };

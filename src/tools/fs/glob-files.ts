@@ -4,7 +4,7 @@ import fg from 'fast-glob';
 import { z } from 'zod';
 import { describeFsError, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
-import { defineTool } from '../types';
+import { defineTool, fencedPath } from '../types';
 
 export const GLOB_MAX_RESULTS = 200;
 
@@ -68,7 +68,7 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
     async execute(args, ctx) {
       const unsafe = describeUnsafePattern(args.pattern);
       if (unsafe) return { ok: false, error: unsafe };
-      const verdict = ctx.fence.check(args.path ?? '.');
+      const verdict = fencedPath(ctx, 'path', args.path ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const shown = shownPath(verdict.relative);
       const prefix = verdict.relative === '' ? '' : `${fg.escapePath(verdict.relative)}/`;

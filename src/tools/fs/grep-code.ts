@@ -7,7 +7,7 @@ import { pathInfo, shownPath } from './fs-common';
 import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
 import { resolveRgPath, type RgRunOptions, type RgRunResult, runRg } from './rg-runner';
 import { keepVerifiedMatches } from './safe-fs-verify';
-import { defineTool } from '../types';
+import { defineTool, fencedPath } from '../types';
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 500;
@@ -101,7 +101,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
         const unsafe = describeUnsafeGlob(args.glob);
         if (unsafe) return { ok: false, error: unsafe };
       }
-      const verdict = ctx.fence.check(args.path ?? '.');
+      const verdict = fencedPath(ctx, 'path', args.path ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const info = await pathInfo(verdict.path).catch(() => undefined);
       if (!info) return { ok: false, error: `${shownPath(verdict.relative)} does not exist.` };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
 import { folderPath, openFolderSafely, readFileSafely } from './safe-fs';
-import { defineTool } from '../types';
+import { defineTool, fencedPath } from '../types';
 
 export const LIST_MAX_DEPTH = 5;
 export const LIST_MAX_ENTRIES = 500;
@@ -78,7 +78,7 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
       "List a folder's entries with type and size (depth 1-5). Hides .git, node_modules and ignored files unless include_ignored. To find files by name use glob_files.",
     schema,
     async execute(args, ctx) {
-      const verdict = ctx.fence.check(args.path ?? '.');
+      const verdict = fencedPath(ctx, 'path', args.path ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const shown = shownPath(verdict.relative);
       const includeIgnored = args.include_ignored ?? false;

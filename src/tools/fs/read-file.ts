@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
 import { firstNul, looksBinary } from './text-bytes';
-import { defineTool } from '../types';
+import { defineTool, fencedPath } from '../types';
 
 /** Most lines one read_file call returns. */
 export const READ_MAX_LINES = 2000;
@@ -42,7 +42,7 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
       'Read a text file as numbered lines, 2000 per call (continue at the offset it gives). Not for folders (list_dir) or searching (grep_code).',
     schema,
     async execute(args, ctx) {
-      const verdict = ctx.fence.check(args.path);
+      const verdict = fencedPath(ctx, 'path', args.path);
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const shown = shownPath(verdict.relative);
       let found: FileRead;

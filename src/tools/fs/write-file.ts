@@ -4,7 +4,7 @@ import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';
 import { type FencedPath, type FileRead, readFileSafely, writeFileSafely } from './safe-fs';
 import { encodeKeepingUnchanged, firstNul, looksBinary, shownText } from './text-bytes';
-import { defineTool, type PreImage } from '../types';
+import { defineTool, fencedPath, type PreImage } from '../types';
 
 /** Largest content one write_file call accepts (UTF-8 bytes). */
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
@@ -75,7 +75,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
           error: `content is ${formatBytes(bytes)}; write_file takes at most 5 MB per file. Split it into smaller files.`,
         };
       }
-      const first = ctx.fence.check(args.path);
+      const first = fencedPath(ctx, 'path', args.path);
       if (!first.ok) return { ok: false, error: first.reason };
       const shown = shownPath(first.relative);
       try {
