@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { keyId, lookup, PROMPT_KEYS } from '../keys/keymap';
 import { useKeys } from '../keys/use-keys';
 
 /** How long after a first Ctrl+C a second one quits. */
@@ -14,7 +15,7 @@ export function useCtrlC(onQuit: () => void, options: { isActive: boolean; windo
   const windowMs = options.windowMs ?? CTRL_C_WINDOW_MS;
   useKeys(
     (input, key) => {
-      if (!(key.ctrl && input === 'c')) return;
+      if (lookup(PROMPT_KEYS, keyId(input, key)) !== 'quit') return;
       if (timer.current) {
         clearTimeout(timer.current);
         timer.current = undefined;

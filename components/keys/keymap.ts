@@ -363,6 +363,101 @@ export const AUDIT_DETAIL_KEYS = {
   back: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'back to the list', help: 'back to the list' },
 } as const satisfies Record<string, KeyRow>;
 
+/** The audit browser while its search field has the keys (Enter keeps the search: TextField). */
+export const AUDIT_SEARCH_KEYS = {
+  clear: { keys: ['esc'], show: 'Esc', help: 'clear the search and leave the field' },
+} as const satisfies Record<string, KeyRow>;
+
+/** Any panel's list cursor (use-list-cursor); the panels' footers show it as their ↑↓ row. */
+export const LIST_KEYS = {
+  up: { keys: ['up'], show: '↑↓', help: 'move the cursor' },
+  down: { keys: ['down'], show: '↓', help: 'next row' },
+  page_up: { keys: ['pgup'], show: 'PgUp', help: 'a page up' },
+  page_down: { keys: ['pgdn'], show: 'PgDn', help: 'a page down' },
+  top: { keys: ['home'], show: 'Home', help: 'the first row' },
+  bottom: { keys: ['end'], show: 'End', help: 'the last row' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of a list cursor. */
+export type ListAction = keyof typeof LIST_KEYS;
+
+/** /grants. `d` revokes too; not Backspace: Ink reports it as delete, and a stray one should not revoke. */
+export const GRANTS_KEYS = {
+  select: { keys: ['up', 'down'], show: '↑↓', footer: 'select', help: 'move the cursor (use-list-cursor)' },
+  revoke: { keys: ['r', 'd'], show: 'r', footer: 'revoke', help: 'revoke the grant under the cursor' },
+  save_project: {
+    keys: ['p'],
+    show: 'p',
+    footer: 'save to project',
+    help: 'save the grant as a rule of the project policy (shows the rule first)',
+  },
+  save_user: {
+    keys: ['u'],
+    show: 'u',
+    footer: 'save to user',
+    help: 'save the grant as a rule of the user policy (shows the rule first)',
+  },
+  close: { keys: ['esc', 'q'], show: 'Esc', footer: 'close', help: 'close the panel' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of /grants. */
+export type GrantsAction = keyof typeof GRANTS_KEYS;
+
+/** /grants while a rule to save is shown: Enter writes it, Esc does not. */
+export const GRANT_SAVE_KEYS = {
+  save: { keys: ['enter'], show: 'Enter', footer: 'saves', help: 'write the rule to the policy file' },
+  cancel: { keys: ['esc'], show: 'Esc', footer: 'cancels', help: 'back to the list, nothing written' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of /grants' save confirmation. */
+export type GrantSaveAction = keyof typeof GRANT_SAVE_KEYS;
+
+/** /mcp. */
+export const MCP_KEYS = {
+  select: { keys: ['up', 'down'], show: '↑↓', footer: 'select', help: 'move the cursor (use-list-cursor)' },
+  restart: { keys: ['r'], show: 'r', footer: 'restart', help: 'restart the server under the cursor' },
+  close: { keys: ['esc', 'q'], show: 'Esc', footer: 'close', help: 'close the panel' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of /mcp. */
+export type McpAction = keyof typeof MCP_KEYS;
+
+/** /policy: read only. */
+export const POLICY_KEYS = {
+  close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the panel' },
+} as const satisfies Record<string, KeyRow>;
+
+/** /help: read only. */
+export const HELP_PANEL_KEYS = {
+  close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the help' },
+} as const satisfies Record<string, KeyRow>;
+
+/** The project trust card: each answer sends trust_project. */
+export const TRUST_KEYS = {
+  trust: {
+    keys: ['t'],
+    show: 't',
+    footer: 'trust these files',
+    help: "trust the project's .warden files (recorded for exactly these contents)",
+  },
+  keep: { keys: ['n', 'esc'], show: 'n / Esc', footer: 'keep them held back', help: 'keep them held back' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An answer of the trust card. */
+export type TrustAction = keyof typeof TRUST_KEYS;
+
+/** A panel's footer: its table's rows, in order. */
+export const PANEL_FOOTERS = {
+  grants: footerLine(Object.values(GRANTS_KEYS)),
+  grant_save: footerLine(Object.values(GRANT_SAVE_KEYS)),
+  mcp: footerLine(Object.values(MCP_KEYS)),
+  policy: footerLine(Object.values(POLICY_KEYS)),
+  help: footerLine(Object.values(HELP_PANEL_KEYS)),
+  trust: footerLine(Object.values(TRUST_KEYS)),
+  audit: footerLine(Object.values(AUDIT_KEYS)),
+  audit_detail: footerLine(Object.values(AUDIT_DETAIL_KEYS)),
+} as const;
+
 // ── The app ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Keys the app handles while no drawer or panel owns the keyboard (use-app-keys). */
@@ -376,6 +471,7 @@ export const APP_KEYS = {
   toggle_sidebar: {
     keys: ['ctrl+t'],
     show: 'Ctrl+T',
+    footer: 'audit',
     help: 'show / hide the audit trail sidebar (latest decisions)',
   },
   toggle_agents: { keys: ['ctrl+g'], show: 'Ctrl+G', help: 'collapse / expand the sub-agent group' },
@@ -384,13 +480,29 @@ export const APP_KEYS = {
 /** An app-wide action. */
 export type AppAction = keyof typeof APP_KEYS;
 
-/** Keys of the prompt (PromptInput) and quitting (use-ctrl-c), listed in /help. */
+/** Keys of the prompt (PromptInput; Enter is TextField's) and quitting (use-ctrl-c), listed in /help. */
 export const PROMPT_KEYS = {
-  send: { keys: ['enter'], show: 'Enter', help: 'send the prompt (or run a /command)' },
-  history: { keys: ['up', 'down'], show: '↑ / ↓', help: 'previous / next submitted prompt' },
-  complete: { keys: ['tab'], show: 'Tab', help: 'complete a /command or its argument' },
-  quit: { keys: ['ctrl+c'], show: 'Ctrl+C ×2', help: 'quit (press twice within 2 s)' },
+  send: { keys: ['enter'], show: 'Enter', footer: 'send', help: 'send the prompt (or run a /command)' },
+  history_older: {
+    keys: ['up'],
+    show: '↑ / ↓',
+    footer: 'history',
+    help: 'previous / next submitted prompt',
+  },
+  history_newer: { keys: ['down'], show: '↓', help: 'next submitted prompt' },
+  complete: { keys: ['tab'], show: 'Tab', footer: 'complete', help: 'complete a /command or its argument' },
+  quit: { keys: ['ctrl+c'], show: 'Ctrl+C ×2', footer: 'quit', help: 'quit (press twice within 2 s)' },
 } as const satisfies Record<string, KeyRow>;
+
+/** An action of the prompt. */
+export type PromptAction = keyof typeof PROMPT_KEYS;
+
+/** The line under an empty prompt: its keys, where /help is, the audit sidebar and quitting. */
+export const PROMPT_HINT = [
+  footerLine([PROMPT_KEYS.send, PROMPT_KEYS.history_older, PROMPT_KEYS.complete]),
+  '/help',
+  footerLine([APP_KEYS.toggle_sidebar, PROMPT_KEYS.quit]),
+].join(' · ');
 
 /**
  * Ctrl+<letter> chords the app handles itself. Ink reports Ctrl+T as input "t" with key.ctrl;
@@ -408,7 +520,7 @@ export type HelpRow = { keys: string; does: string };
 /** /help's key table, in the order a newcomer needs them. */
 export const KEY_HELP: HelpRow[] = helpRows([
   PROMPT_KEYS.send,
-  PROMPT_KEYS.history,
+  PROMPT_KEYS.history_older,
   PROMPT_KEYS.complete,
   APP_KEYS.cycle_mode,
   APP_KEYS.cancel_turn,

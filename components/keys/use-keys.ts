@@ -1,5 +1,6 @@
 import { type Key, useInput } from 'ink';
 import { useCallback, useLayoutEffect, useRef } from 'react';
+import { type KeyRow, keyId, lookup } from './keymap';
 
 /** Asked before each key; a refused key is dropped (the approval drawer's grace window). */
 export type KeyGate = () => boolean;
@@ -25,4 +26,29 @@ export function useKeys(
     current.handler(input, key);
   }, []);
   useInput(stable, { isActive: options.isActive });
+}
+
+/**
+ * useKeys over one key table: a key is looked up in `table` and its action's handler runs; keys
+ * the table does not bind do nothing. `handlers` is a `Record` over the table's actions, so a row
+ * added to a table does not compile until its context says what it does.
+ */
+export function useKeyTable<A extends string>(
+  table: Record<A, KeyRow>,
+  handlers: Record<A, () => void>,
+  options: { isActive: boolean; gate?: KeyGate },
+): void {
+  useKeys((input, key) => runKey(table, handlers, input, key), options);
+}
+
+/** Runs the handler of the action `table` binds to this key press; false when it binds none. */
+export function runKey<A extends string>(
+  table: Record<A, KeyRow>,
+  handlers: Record<A, () => void>,
+  input: string,
+  key: Key,
+): boolean {
+  const action = lookup<A>(table, keyId(input, key));
+  if (action) handlers[action]();
+  return action !== undefined;
 }

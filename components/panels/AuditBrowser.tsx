@@ -18,8 +18,16 @@ import { useListCursor } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
 import { TextField } from '../widgets/TextField';
-import { AUDIT_DETAIL_KEYS, AUDIT_KEYS, type AuditAction, footerLine, keyId, lookup } from '../keys/keymap';
-import { useKeys } from '../keys/use-keys';
+import {
+  AUDIT_DETAIL_KEYS,
+  AUDIT_KEYS,
+  AUDIT_SEARCH_KEYS,
+  type AuditAction,
+  keyId,
+  lookup,
+  PANEL_FOOTERS,
+} from '../keys/keymap';
+import { useKeyTable, useKeys } from '../keys/use-keys';
 
 /** The filter each filter key cycles. */
 const FILTER_OF: Partial<Record<AuditAction, FilterField>> = {
@@ -28,8 +36,6 @@ const FILTER_OF: Partial<Record<AuditAction, FilterField>> = {
   filter_approver: 'approver',
   filter_agent: 'agent',
 };
-const LIST_FOOTER = footerLine(Object.values(AUDIT_KEYS));
-const DETAIL_FOOTER = footerLine(Object.values(AUDIT_DETAIL_KEYS));
 
 type Props = {
   client: CoreClient;
@@ -97,12 +103,13 @@ export function AuditBrowser({
     },
     { isActive: isActive && !searching },
   );
-  useKeys(
-    (_input, key) => {
-      if (key.escape) {
+  useKeyTable(
+    AUDIT_SEARCH_KEYS,
+    {
+      clear: () => {
         setSearch('');
         setSearching(false);
-      }
+      },
     },
     { isActive: isActive && searching },
   );
@@ -110,7 +117,7 @@ export function AuditBrowser({
   const active = Object.entries(filters).filter(([, v]) => v !== undefined);
   const filterText = active.map(([k, v]) => `${k}=${k === 'agent' && v ? agentName(v) : v}`).join(' ');
   const record = shown[cursor];
-  const footer = detail ? DETAIL_FOOTER : LIST_FOOTER;
+  const footer = detail ? PANEL_FOOTERS.audit_detail : PANEL_FOOTERS.audit;
   return (
     <Panel
       title={`Audit · ${day}${day === today ? ' (today)' : ''}`}

@@ -6,7 +6,8 @@ import { truncateChars } from '../../src/text/truncate';
 import { useListCursor, windowStart } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
-import { useKeys } from '../keys/use-keys';
+import { GRANT_SAVE_KEYS, GRANTS_KEYS, PANEL_FOOTERS } from '../keys/keymap';
+import { runKey, useKeys } from '../keys/use-keys';
 
 type Props = {
   client: CoreClient;
@@ -26,37 +27,51 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
   const [feedback, setFeedback] = useState('');
   // Saving a grant writes a policy file: the exact rule is shown first and Enter confirms it.
   const [confirm, setConfirm] = useState<{ grant: Grant; target: 'project' | 'user' } | undefined>();
+  const grant = grants[cursor];
+  const askToSave = (target: 'project' | 'user') => () => grant && setConfirm({ grant, target });
+  // One subscription for both tables: a second hook switched on by `confirm` would subscribe only
+  // in a passive effect, and a key arriving before it would be lost.
   useKeys(
     (input, key) => {
       if (confirm) {
-        if (key.return) {
-          client.send({ type: 'save_grant', grantId: confirm.grant.id, target: confirm.target });
-          setFeedback(`asked to save to the ${confirm.target} policy: ${confirm.grant.ruleText}`);
-        }
-        if (key.return || key.escape) setConfirm(undefined);
+        runKey(
+          GRANT_SAVE_KEYS,
+          {
+            save: () => {
+              client.send({ type: 'save_grant', grantId: confirm.grant.id, target: confirm.target });
+              setFeedback(`asked to save to the ${confirm.target} policy: ${confirm.grant.ruleText}`);
+              setConfirm(undefined);
+            },
+            cancel: () => setConfirm(undefined),
+          },
+          input,
+          key,
+        );
         return;
       }
-      if (key.escape || input === 'q') return onClose();
-      const grant = grants[cursor];
-      if (!grant) return;
-      // Not key.delete: Ink reports Backspace as delete, and a stray Backspace should not revoke.
-      if (input === 'r' || input === 'd') {
-        client.send({ type: 'revoke_grant', grantId: grant.id });
-        setFeedback(`revoked: ${grant.label}`);
-      } else if (input === 'p' || input === 'u') {
-        setConfirm({ grant, target: input === 'p' ? 'project' : 'user' });
-      }
+      runKey(
+        GRANTS_KEYS,
+        {
+          select: () => {}, // the list cursor moves
+          revoke: () => {
+            if (!grant) return;
+            client.send({ type: 'revoke_grant', grantId: grant.id });
+            setFeedback(`revoked: ${grant.label}`);
+          },
+          save_project: askToSave('project'),
+          save_user: askToSave('user'),
+          close: onClose,
+        },
+        input,
+        key,
+      );
     },
     { isActive },
   );
   const visible = Math.max(1, Math.floor((rows - 5) / 2));
   const start = windowStart(cursor, grants.length, visible);
   return (
-    <Panel
-      title={`Grants (${grants.length})`}
-      footer="↑↓ select · r revoke · p save to project · u save to user · Esc close"
-      width={width}
-    >
+    <Panel title={`Grants (${grants.length})`} footer={PANEL_FOOTERS.grants} width={width}>
       {grants.length === 0 ? <Text dimColor>No approve-all grants in this session.</Text> : null}
       {grants.slice(start, start + visible).map((g, i) => {
         const selected = start + i === cursor;
@@ -81,7 +96,7 @@ export function GrantsPanel({ client, grants, isActive, width, rows, onClose }: 
             {confirm.target === 'project' ? '.warden/policy.json' : '$WARDEN_HOME/policy.json'})?
           </Text>
           <Text color={theme.accent}>{confirm.grant.ruleText}</Text>
-          <Text dimColor>Enter saves · Esc cancels</Text>
+          <Text dimColor>{PANEL_FOOTERS.grant_save}</Text>
         </Box>
       ) : null}
       {feedback ? (

@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { SLASH_COMMANDS } from '../commands';
-import { KEY_HELP } from '../keys/keymap';
+import { HELP_PANEL_KEYS, KEY_HELP, PANEL_FOOTERS } from '../keys/keymap';
 import { Panel } from '../widgets/Panel';
-import { useKeys } from '../keys/use-keys';
+import { useKeyTable } from '../keys/use-keys';
 
 type Props = { isActive: boolean; width: number; maxRows: number; onClose: () => void };
 
@@ -12,18 +12,13 @@ const NATURAL_ROWS = KEY_HELP.length + SLASH_COMMANDS.length + 7;
 
 /** /help: every key and command, from the same tables the handlers use. */
 export function HelpOverlay({ isActive, width, maxRows, onClose }: Props): ReactNode {
-  useKeys(
-    (input, key) => {
-      if (key.escape || key.return || input === 'q') onClose();
-    },
-    { isActive },
-  );
+  useKeyTable(HELP_PANEL_KEYS, { close: onClose }, { isActive });
   const keyWidth = Math.max(...KEY_HELP.map((k) => k.keys.length)) + 2;
   const cmdWidth = Math.max(...SLASH_COMMANDS.map((c) => c.usage.length)) + 2;
   return (
     <Panel
       title="Help"
-      footer="Esc closes"
+      footer={PANEL_FOOTERS.help}
       width={width}
       height={maxRows < NATURAL_ROWS ? maxRows : undefined}
     >

@@ -6,7 +6,8 @@ import { truncateChars } from '../../src/text/truncate';
 import { useListCursor } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
-import { useKeys } from '../keys/use-keys';
+import { MCP_KEYS, PANEL_FOOTERS } from '../keys/keymap';
+import { useKeyTable } from '../keys/use-keys';
 
 type Props = {
   client: CoreClient;
@@ -23,19 +24,22 @@ export function McpPanel({ client, servers, isActive, width, onClose }: Props): 
   const theme = useTheme();
   const [cursor] = useListCursor(servers.length, { isActive });
   const [feedback, setFeedback] = useState('');
-  useKeys(
-    (input, key) => {
-      if (key.escape || input === 'q') return onClose();
-      const server = servers[cursor];
-      if (input === 'r' && server) {
+  useKeyTable(
+    MCP_KEYS,
+    {
+      select: () => {}, // the list cursor moves
+      restart: () => {
+        const server = servers[cursor];
+        if (!server) return;
         client.send({ type: 'restart_mcp', server: server.name });
         setFeedback(`restarting ${server.name}…`);
-      }
+      },
+      close: onClose,
     },
     { isActive },
   );
   return (
-    <Panel title={`MCP servers (${servers.length})`} footer="↑↓ select · r restart · Esc close" width={width}>
+    <Panel title={`MCP servers (${servers.length})`} footer={PANEL_FOOTERS.mcp} width={width}>
       {servers.length === 0 ? <Text dimColor>No MCP servers configured.</Text> : null}
       {servers.map((s, i) => {
         const selected = i === cursor;

@@ -5,7 +5,8 @@ import type { CoreState, Mode } from '../../src/protocol';
 import { oneLine } from '../format';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
-import { useKeys } from '../keys/use-keys';
+import { PANEL_FOOTERS, POLICY_KEYS } from '../keys/keymap';
+import { useKeyTable } from '../keys/use-keys';
 
 type Props = {
   mode: Mode;
@@ -82,11 +83,16 @@ function ProjectTrustLines({ trust }: { trust: CoreState['trust'] }): ReactNode 
 export function PolicyPanel(props: Props): ReactNode {
   const { mode, sandboxed, grants, policy, trust, recentAudit, isActive, width, maxRows, onClose } = props;
   const theme = useTheme();
-  useKeys((input, key) => (key.escape || key.return || input === 'q' ? onClose() : undefined), { isActive });
+  useKeyTable(POLICY_KEYS, { close: onClose }, { isActive });
   const rules = recentRules(recentAudit);
   return (
     // Clipped at maxRows on a short terminal; the order and sources come first, so they stay.
-    <Panel title="Policy" footer="Esc closes" width={width} height={maxRows < 24 ? maxRows : undefined}>
+    <Panel
+      title="Policy"
+      footer={PANEL_FOOTERS.policy}
+      width={width}
+      height={maxRows < 24 ? maxRows : undefined}
+    >
       <Text>
         <Text bold>mode {mode}</Text>: {MODE_MEANING[mode]}
       </Text>

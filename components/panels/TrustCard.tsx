@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import type { CoreClient, ProjectTrustState } from '../../src/protocol';
 import { oneLine } from '../format';
 import { truncateChars } from '../../src/text/truncate';
-import { useKeys } from '../keys/use-keys';
+import { PANEL_FOOTERS, TRUST_KEYS } from '../keys/keymap';
+import { useKeyTable } from '../keys/use-keys';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
 
@@ -15,12 +16,6 @@ type Props = {
   isActive: boolean;
 };
 
-/** The card's answers: one row each, with its keys and the command it sends. */
-const ANSWERS = [
-  { keys: ['t'], label: 't trust these files', trust: true },
-  { keys: ['n', 'escape'], label: 'n / Esc keep them held back', trust: false },
-] as const;
-
 /**
  * The trust card: shown when a project's `.warden` files would loosen the gate (allow rules,
  * `mode: "auto-edit"`, `webSearch`) and the person has not trusted exactly this content. It
@@ -29,24 +24,15 @@ const ANSWERS = [
  */
 export function TrustCard({ client, trust, width, maxRows, isActive }: Props): ReactNode {
   const theme = useTheme();
-  useKeys(
-    (input, key) => {
-      const answer = ANSWERS.find((a) => a.keys.some((k) => (k === 'escape' ? key.escape : input === k)));
-      if (answer) client.send({ type: 'trust_project', trust: answer.trust, hash: trust.hash });
-    },
-    { isActive },
-  );
+  const answer = (yes: boolean) => () => client.send({ type: 'trust_project', trust: yes, hash: trust.hash });
+  useKeyTable(TRUST_KEYS, { trust: answer(true), keep: answer(false) }, { isActive });
   const files = [...new Set(trust.items.map((i) => i.file))];
   // Title, two intro lines, two closing lines, footer and borders; the rest lists the items.
   const room = Math.max(1, maxRows - 9);
   const shown = trust.items.slice(0, room);
   const inner = Math.max(10, width - 4);
   return (
-    <Panel
-      title="Trust this project's settings?"
-      footer={ANSWERS.map((a) => a.label).join(' · ')}
-      width={width}
-    >
+    <Panel title="Trust this project's settings?" footer={PANEL_FOOTERS.trust} width={width}>
       <Text wrap="wrap">{truncateChars(oneLine(files.join(' and ')), inner * 2)} would loosen the gate:</Text>
       {shown.map((item, i) => (
         <Text key={i} wrap="truncate-end">

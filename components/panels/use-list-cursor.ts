@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useKeys } from '../keys/use-keys';
+import { LIST_KEYS } from '../keys/keymap';
+import { useKeyTable } from '../keys/use-keys';
 
 /**
  * A cursor over `length` rows moved with ↑/↓, PgUp/PgDn, Home/End; kept in range when the list
@@ -11,15 +12,16 @@ export function useListCursor(length: number, options: { isActive: boolean; page
   useEffect(() => {
     setCursor((c) => Math.max(0, Math.min(c, length - 1)));
   }, [length]);
-  useKeys(
-    (_input, key) => {
-      const move = (delta: number) => setCursor((c) => Math.max(0, Math.min(length - 1, c + delta)));
-      if (key.upArrow) move(-1);
-      else if (key.downArrow) move(1);
-      else if (key.pageUp) move(-page);
-      else if (key.pageDown) move(page);
-      else if (key.home) setCursor(0);
-      else if (key.end) setCursor(Math.max(0, length - 1));
+  const move = (delta: number) => () => setCursor((c) => Math.max(0, Math.min(length - 1, c + delta)));
+  useKeyTable(
+    LIST_KEYS,
+    {
+      up: move(-1),
+      down: move(1),
+      page_up: move(-page),
+      page_down: move(page),
+      top: () => setCursor(0),
+      bottom: () => setCursor(Math.max(0, length - 1)),
     },
     { isActive: options.isActive },
   );

@@ -3,7 +3,8 @@ import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { complete, SLASH_COMMANDS } from '../commands';
 import { truncateChars } from '../../src/text/truncate';
 import { usePromptHistory } from './use-prompt-history';
-import { useKeys } from '../keys/use-keys';
+import { PROMPT_HINT, PROMPT_KEYS } from '../keys/keymap';
+import { useKeyTable } from '../keys/use-keys';
 import { useTheme } from '../hooks/use-theme';
 import { TextField } from './TextField';
 
@@ -16,8 +17,6 @@ type Props = {
   /** Feedback for the hint line (an unknown command, a notice from the core). */
   message?: PromptMessage;
 };
-
-const IDLE_HINT = 'Enter send · ↑↓ history · Tab complete · /help · Ctrl+T audit · Ctrl+C×2 quit';
 
 /** What the line under the prompt says for the current input. */
 function hintFor(
@@ -37,7 +36,7 @@ function hintFor(
     return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
   }
   if (message) return message;
-  return { text: value || !isActive ? '' : IDLE_HINT };
+  return { text: value || !isActive ? '' : PROMPT_HINT };
 }
 
 /** The prompt line with ↑/↓ history, slash-command completion and a hint line below it. */
@@ -52,18 +51,15 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
   }, []);
   const history = usePromptHistory();
 
-  useKeys(
-    (_input, key) => {
-      if (key.upArrow) {
-        const text = history.older(latest.current);
-        if (text !== undefined) setValue(text);
-      } else if (key.downArrow) {
-        const text = history.newer();
-        if (text !== undefined) setValue(text);
-      } else if (key.tab && !key.shift) {
-        const { completed } = complete(latest.current);
-        if (completed !== undefined) setValue(completed);
-      }
+  const setIfAny = (text: string | undefined) => text !== undefined && setValue(text);
+  useKeyTable(
+    PROMPT_KEYS,
+    {
+      send: () => {}, // TextField submits
+      history_older: () => setIfAny(history.older(latest.current)),
+      history_newer: () => setIfAny(history.newer()),
+      complete: () => setIfAny(complete(latest.current).completed),
+      quit: () => {}, // use-ctrl-c
     },
     { isActive },
   );

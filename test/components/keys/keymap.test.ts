@@ -4,6 +4,7 @@ import {
   APP_KEYS,
   AUDIT_DETAIL_KEYS,
   AUDIT_KEYS,
+  AUDIT_SEARCH_KEYS,
   CARD_KEYS,
   type CardKind,
   type CardOffer,
@@ -11,10 +12,21 @@ import {
   cardHelp,
   cardKeyAction,
   footerLine,
+  GRANT_SAVE_KEYS,
+  GRANTS_KEYS,
+  HELP_PANEL_KEYS,
   KEY_HELP,
+  type KeyRow,
   keyId,
+  LIST_KEYS,
   lookup,
+  MCP_KEYS,
+  PANEL_FOOTERS,
+  POLICY_KEYS,
+  PROMPT_HINT,
+  PROMPT_KEYS,
   QUESTION_KEYS,
+  TRUST_KEYS,
 } from '../../../components/keys/keymap';
 import { NO_KEY } from '../../helpers/ink';
 
@@ -67,7 +79,23 @@ describe('approvalKeyAction', () => {
 
 describe('one table, many views', () => {
   it('no key is bound twice within a table', () => {
-    for (const table of [CARD_KEYS, QUESTION_KEYS, APP_KEYS, AUDIT_KEYS, AUDIT_DETAIL_KEYS]) {
+    const tables: Record<string, KeyRow>[] = [
+      CARD_KEYS,
+      QUESTION_KEYS,
+      APP_KEYS,
+      PROMPT_KEYS,
+      AUDIT_KEYS,
+      AUDIT_DETAIL_KEYS,
+      AUDIT_SEARCH_KEYS,
+      LIST_KEYS,
+      GRANTS_KEYS,
+      GRANT_SAVE_KEYS,
+      MCP_KEYS,
+      POLICY_KEYS,
+      HELP_PANEL_KEYS,
+      TRUST_KEYS,
+    ];
+    for (const table of tables) {
       const keys = Object.values(table).flatMap((row) => [...row.keys]);
       expect(new Set(keys).size).toBe(keys.length);
     }
@@ -110,6 +138,57 @@ describe('one table, many views', () => {
     );
     expect(footerLine(Object.values(AUDIT_DETAIL_KEYS))).toBe(
       '↑↓ previous/next record · Esc back to the list',
+    );
+  });
+
+  it.each<[keyof typeof PANEL_FOOTERS, Record<string, KeyRow>]>([
+    ['grants', GRANTS_KEYS],
+    ['grant_save', GRANT_SAVE_KEYS],
+    ['mcp', MCP_KEYS],
+    ['policy', POLICY_KEYS],
+    ['help', HELP_PANEL_KEYS],
+    ['trust', TRUST_KEYS],
+    ['audit', AUDIT_KEYS],
+    ['audit_detail', AUDIT_DETAIL_KEYS],
+  ])('the %s footer lists every action of its table, in table order', (panel, table) => {
+    const footer = PANEL_FOOTERS[panel];
+    let from = 0;
+    for (const row of Object.values(table)) {
+      if (!row.footer) continue;
+      const at = footer.indexOf(`${row.show} ${row.footer}`, from);
+      expect(at, `${panel}: ${row.show} ${row.footer}`).toBeGreaterThanOrEqual(from);
+      from = at + 1;
+      // The key shown is a key the row binds (↑↓ / ←→ stand for their arrows).
+      const first = row.show.split(' / ')[0] ?? row.show;
+      const id =
+        { Esc: 'esc', Enter: 'enter', '↑↓': 'up', '←→': 'left', 'Ctrl+C ×2': 'ctrl+c' }[first] ?? first;
+      expect(row.keys).toContain(id);
+    }
+    // Panels hide nothing: every action has a footer word (the audit's → folds into ←→).
+    const unshown = Object.entries(table).filter(([, r]) => !r.footer);
+    expect(unshown.map(([a]) => a)).toEqual(panel === 'audit' ? ['day_next'] : []);
+  });
+
+  it('the panels keep their keys and hints', () => {
+    expect(PANEL_FOOTERS.grants).toBe(
+      '↑↓ select · r revoke · p save to project · u save to user · Esc close',
+    );
+    expect(PANEL_FOOTERS.grant_save).toBe('Enter saves · Esc cancels');
+    expect(PANEL_FOOTERS.mcp).toBe('↑↓ select · r restart · Esc close');
+    expect(PANEL_FOOTERS.policy).toBe('Esc closes');
+    expect(PANEL_FOOTERS.trust).toBe('t trust these files · n / Esc keep them held back');
+    expect(lookup(GRANTS_KEYS, 'd')).toBe('revoke');
+    expect(lookup(GRANTS_KEYS, 'backspace')).toBeUndefined();
+    expect(lookup(GRANTS_KEYS, 'q')).toBe('close');
+    expect(lookup(POLICY_KEYS, 'enter')).toBe('close');
+    expect(lookup(TRUST_KEYS, 'esc')).toBe('keep');
+    expect(lookup(PROMPT_KEYS, keyId('', { ...NO_KEY, tab: true, shift: true }))).toBeUndefined();
+    expect(lookup(PROMPT_KEYS, keyId('c', { ...NO_KEY, ctrl: true }))).toBe('quit');
+  });
+
+  it("the prompt's idle hint is written from the prompt and app tables", () => {
+    expect(PROMPT_HINT).toBe(
+      'Enter send · ↑ / ↓ history · Tab complete · /help · Ctrl+T audit · Ctrl+C ×2 quit',
     );
   });
 });
