@@ -37,16 +37,6 @@ export function shortenPath(path: string, home: string | undefined, max: number)
   return truncateChars(p, max);
 }
 
-/** 1234 → "1.2s", 90_000 → "1m30s", null → "–". */
-export function duration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return '–';
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1).replace(/\.0$/, '')}s`;
-  const m = Math.floor(ms / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
-  return `${m}m${String(s).padStart(2, '0')}s`;
-}
-
 /** 0.456 → "46%". */
 export function percent(share: number): string {
   return `${Math.round(share * 100)}%`;

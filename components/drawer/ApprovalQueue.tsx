@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../src/protocol';
 import { riskLabel, shortArgs } from './approval-details';
-import { displayLine, fit, formatAge } from '../approval-text';
+import { formatAge } from '../../src/text/duration';
+import { displayLine, fit } from '../../src/text/wrap';
 import { useTheme } from '../hooks/use-theme';
 
 /**

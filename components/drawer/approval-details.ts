@@ -3,7 +3,8 @@
  * width, so the card knows exactly how many rows they take.
  */
 import type { ApprovalRequest } from '../../src/protocol';
-import { formatAge, formatDuration, wrap } from '../approval-text';
+import { formatAge, formatDurationCoarse } from '../../src/text/duration';
+import { wrap } from '../../src/text/wrap';
 import { compactJson } from '../../src/text/json';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
@@ -56,7 +57,7 @@ export function approvalDetailLines(
   const timing = [`asked ${formatAge(request.createdAt, nowMs)} ago`];
   if (request.expiresAt) {
     const left = Date.parse(request.expiresAt) - nowMs;
-    if (!Number.isNaN(left)) timing.push(left > 0 ? `expires in ${formatDuration(left)}` : 'expired');
+    if (!Number.isNaN(left)) timing.push(left > 0 ? `expires in ${formatDurationCoarse(left)}` : 'expired');
   }
   const undo = request.reversible ? 'reversible (undo restores it)' : 'NOT reversible';
   add('undo', `${undo} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');

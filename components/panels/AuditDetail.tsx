@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { clock, duration } from '../format';
+import { formatDurationCompact } from '../../src/text/duration';
+import { clock } from '../format';
 import { prettyJson } from '../../src/text/json';
 import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
@@ -52,7 +53,7 @@ export function AuditDetail({ record: r, width, rows, agentName }: Props): React
       </Text>
       <Text wrap="truncate-end">
         decision {r.decision} · outcome {r.outcome ?? '–'} · by {r.approver} · rule {r.rule} · risk {r.risk} ·
-        wait {duration(r.waitMs)} · ran {duration(r.durationMs)}
+        wait {formatDurationCompact(r.waitMs)} · ran {formatDurationCompact(r.durationMs)}
       </Text>
       {r.reason ? (
         <Text color={theme.warn} wrap="truncate-end">

@@ -1,7 +1,8 @@
 import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditStats } from '../../src/protocol/audit';
-import { duration, percent } from '../format';
+import { formatDurationCompact } from '../../src/text/duration';
+import { percent } from '../format';
 
 const counts = (byKey: Partial<Record<string, number>>): string =>
   Object.entries(byKey)
@@ -20,7 +21,7 @@ export function AuditStatsHeader({ stats }: { stats: AuditStats | undefined }): 
       <Text wrap="truncate-end">
         approvers: {counts(stats.byApprover)} · approve {percent(stats.approveRate)} · reject{' '}
         {percent(stats.rejectRate)} · edit {percent(stats.editRate)} · wait median{' '}
-        {duration(stats.waitMedianMs)} · p95 {duration(stats.waitP95Ms)}
+        {formatDurationCompact(stats.waitMedianMs)} · p95 {formatDurationCompact(stats.waitP95Ms)}
       </Text>
     </>
   );

@@ -1,6 +1,6 @@
 import { type Key, Text } from 'ink';
 import type { ReactNode } from 'react';
-import { sanitize } from '../approval-text';
+import { sanitizeSameLength } from '../../src/text/sanitize';
 import { useTextField } from './use-text-field';
 import { charAt } from './text-field-state';
 
@@ -50,17 +50,17 @@ export function TextField({
       </Text>
     );
   }
-  // sanitize keeps "\n" and "\t" and swaps one code unit for one, so the cursor's offsets hold.
-  if (!isActive) return <Text>{sanitize(state.value)}</Text>;
+  // sanitizeSameLength keeps "\n" and "\t" and swaps one code unit for one, so the cursor's offsets hold.
+  if (!isActive) return <Text>{sanitizeSameLength(state.value)}</Text>;
   const at = charAt(state);
   // At the end, or on a line break, the cursor is a block after the text rather than the break.
   const block = at === '' || at === '\n' ? ' ' : at;
   const after = state.value.slice(state.cursor + (at === '\n' ? 0 : at.length));
   return (
     <Text>
-      {sanitize(state.value.slice(0, state.cursor))}
-      <Text inverse>{sanitize(block)}</Text>
-      {sanitize(after)}
+      {sanitizeSameLength(state.value.slice(0, state.cursor))}
+      <Text inverse>{sanitizeSameLength(block)}</Text>
+      {sanitizeSameLength(after)}
     </Text>
   );
 }

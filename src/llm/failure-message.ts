@@ -4,6 +4,7 @@
  */
 import type { Failure } from './failure';
 import { ModelError } from './types';
+import { formatMsOrSeconds } from '../text/duration';
 
 export type FailureContext = {
   baseUrl: string;
@@ -15,7 +16,6 @@ export type FailureContext = {
   midStream?: boolean;
 };
 
-const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
 const times = (n: number): string =>
   ['', 'once', 'twice', 'three times', 'four times', 'five times'][n] ?? `${n} times`;
 const tries = (n: number): string => (n === 1 ? '' : ` after ${n} attempts`);
@@ -26,7 +26,7 @@ const IDLE_HINT = 'raise streamIdleTimeoutSec in config.json if the server is ju
 
 /** What the idle timer saw, as a clause: "sent nothing for 2 s". */
 function idleClause(f: Extract<Failure, { kind: 'idle' }>): string {
-  const d = `${duration(f.afterMs)} (streamIdleTimeoutSec)`;
+  const d = `${formatMsOrSeconds(f.afterMs)} (streamIdleTimeoutSec)`;
   if (f.seen === 'nothing') return `sent nothing for ${d}`;
   if (f.seen === 'empty') return `sent only empty chunks (no part of an answer) for ${d}`;
   return `stopped sending for ${d}`;
@@ -39,7 +39,7 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
   if (f.kind === 'deadline') {
     const partial = ctx.midStream ? '; the partial answer was not kept' : '';
     return new ModelError(
-      `${at} did not finish its answer within ${duration(f.afterMs)}, the limit for one answer (turnTimeoutSec)${partial}. Ask for a smaller step, or raise turnTimeoutSec in config.json.`,
+      `${at} did not finish its answer within ${formatMsOrSeconds(f.afterMs)}, the limit for one answer (turnTimeoutSec)${partial}. Ask for a smaller step, or raise turnTimeoutSec in config.json.`,
       'turn_timeout',
     );
   }
@@ -49,7 +49,7 @@ export function toModelError(f: Failure, ctx: FailureContext): ModelError {
   ) {
     const why =
       f.kind === 'idle'
-        ? `the idle timer fired: nothing arrived for ${duration(f.afterMs)} (streamIdleTimeoutSec)`
+        ? `the idle timer fired: nothing arrived for ${formatMsOrSeconds(f.afterMs)} (streamIdleTimeoutSec)`
         : f.kind === 'truncated'
           ? `the stream ended with no finish_reason and no [DONE], so ${calls(f.toolCalls)}`
           : f.detail;
@@ -119,12 +119,12 @@ export function retryNotice(
       : f.kind === 'truncated'
         ? 'ended its answer early'
         : 'could not be reached';
-  return `The model server at ${ctx.baseUrl} ${what}; ${next} in ${duration(ctx.delayMs)}.`;
+  return `The model server at ${ctx.baseUrl} ${what}; ${next} in ${formatMsOrSeconds(ctx.delayMs)}.`;
 }
 
 function httpMessage(f: Extract<Failure, { kind: 'http' }>, ctx: FailureContext, at: string): string {
   if (ctx.stop === 'retry_after_too_long')
-    return `${at} answered ${f.status} and asked to wait ${duration(f.retryAfterMs ?? 0)} before retrying (${f.detail}); try again later.`;
+    return `${at} answered ${f.status} and asked to wait ${formatMsOrSeconds(f.retryAfterMs ?? 0)} before retrying (${f.detail}); try again later.`;
   if (f.status === 401 || f.status === 403)
     return `${at} refused the API key (${f.status}: ${f.detail}); check OPENAI_API_KEY.`;
   if (f.status === 404)

@@ -4,6 +4,7 @@
  * words one line per server for stderr.
  */
 import type { CoreState } from '../protocol';
+import { formatMsOrSeconds } from '../text/duration';
 
 /** Longer than the manager's own per-server start timeout (30 s), so a server's own error wins. */
 export const HEADLESS_MCP_WAIT_MS = 35_000;
@@ -39,6 +40,6 @@ function describe(s: ServerLine, waitedMs: number): string {
     return `${name}: ready, ${s.tools} tool${s.tools === 1 ? '' : 's'} offered to the model.`;
   if (s.status === 'failed')
     return `${name}: not started, its tools are not offered: ${s.error ?? 'no reason given'}`;
-  const waited = waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 1000)} s`;
+  const waited = formatMsOrSeconds(waitedMs);
   return `${name}: still starting after ${waited}; its tools are not offered to this run.`;
 }

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useRef, useState } from 'react';
 import type { ApprovalRequest } from '../../../src/protocol';
-import { displayLine } from '../../approval-text';
+import { displayLine } from '../../../src/text/wrap';
 import { prettyJson } from '../../../src/text/json';
 import { truncateCells } from '../../../src/text/truncate';
 import { useTheme } from '../../hooks/use-theme';

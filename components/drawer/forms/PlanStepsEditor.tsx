@@ -1,6 +1,6 @@
 import { Box, type Key, Text } from 'ink';
 import { useRef, useState } from 'react';
-import { displayLine } from '../../approval-text';
+import { displayLine } from '../../../src/text/wrap';
 import { useTheme } from '../../hooks/use-theme';
 import { footerLine, keyId, lookup, PLAN_EDITOR_KEYS } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ApprovalPreview } from '../../../src/protocol';
-import { displayLine } from '../../approval-text';
+import { displayLine } from '../../../src/text/wrap';
 import { CARD_KEYS, footerLine } from '../../keys/keymap';
 import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';

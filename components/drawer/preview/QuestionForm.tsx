@@ -1,7 +1,7 @@
 import { Box, type Key, Text } from 'ink';
 import { useState } from 'react';
 import type { ApprovalPreview } from '../../../src/protocol';
-import { displayLine, wrap } from '../../approval-text';
+import { displayLine, wrap } from '../../../src/text/wrap';
 import { ANSWER_KEYS, footerLine, keyId, lookup, QUESTION_KEYS } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';

@@ -3,7 +3,8 @@
  * line fits the width already, so a view of N rows is exactly N terminal lines.
  */
 import type { ApprovalPreview, ApprovalRequest } from '../../../src/protocol';
-import { formatDuration, wrap } from '../../approval-text';
+import { formatDurationCoarse } from '../../../src/text/duration';
+import { wrap } from '../../../src/text/wrap';
 import { prettyJson } from '../../../src/text/json';
 
 export type LineTone = 'command' | 'label' | 'note' | 'plain' | 'dim';
@@ -41,7 +42,7 @@ export function commandPreviewLines(preview: CommandPreview, width: number): Pre
     });
   }
   lines.push(...wrapped(preview.cwd, width, 'cwd      ', '         ', 'plain'));
-  lines.push({ text: `timeout  ${formatDuration(preview.timeoutMs)}`, tone: 'plain' });
+  lines.push({ text: `timeout  ${formatDurationCoarse(preview.timeoutMs)}`, tone: 'plain' });
   for (const note of preview.notes) lines.push(...wrapped(note, width, 'note     ', '         ', 'note'));
   return lines;
 }

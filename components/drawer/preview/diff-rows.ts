@@ -4,7 +4,7 @@
  * truncation cost O(visible rows) however large the file is.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
-import { displayLine, fit } from '../../approval-text';
+import { displayLine, fit } from '../../../src/text/wrap';
 import { takeWidth, textWidth } from '../../../src/text/width';
 
 export type DiffLayout = 'split' | 'unified';

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { z } from 'zod';
+import { formatSecondsTenths } from '../../text/duration';
 import { scrubEnv } from './env-scrub';
 import { shownPath } from '../fs/fs-common';
 import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './process-group';
@@ -186,13 +187,13 @@ function describeRun(
 ): string {
   const parts: string[] = [];
   if (result.ending === 'timed_out')
-    parts.push(`timed out after ${formatSeconds(timeoutMs)}; the process group was killed`);
+    parts.push(`timed out after ${formatSecondsTenths(timeoutMs)}; the process group was killed`);
   else if (result.ending === 'aborted') parts.push('cancelled; the process group was killed');
   else
     parts.push(
       result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`,
     );
-  parts.push(formatSeconds(result.durationMs));
+  parts.push(formatSecondsTenths(result.durationMs));
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
   if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
@@ -203,8 +204,4 @@ function describeRun(
       `the protected-path scan stopped after ${plan.scanned - 1} entries: deeper .git folders and protected files were not made read-only`,
     );
   return parts.join(' · ');
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }

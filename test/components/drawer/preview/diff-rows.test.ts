@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayLine, wrap } from '../../../../components/approval-text';
+import { displayLine, wrap } from '../../../../src/text/wrap';
 import { truncateCells } from '../../../../src/text/truncate';
 import { textWidth } from '../../../../src/text/width';
 import {

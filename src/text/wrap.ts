@@ -1,23 +1,15 @@
 /**
- * Text helpers for the approval drawer: make untrusted text safe to print, measure it, and fit it
- * into a fixed number of columns so the drawer's layout never depends on what a file contains.
+ * Laying untrusted text out in a fixed number of terminal columns: tabs expanded, unsafe
+ * characters made visible, lines padded or wrapped, so a layout never depends on what a file
+ * contains.
  */
-import { sanitizeSameLength, sanitizeText } from '../src/text/sanitize';
-import { truncateCells } from '../src/text/truncate';
-import { charWidth, textWidth } from '../src/text/width';
+import { sanitizeText } from './sanitize';
+import { truncateCells } from './truncate';
+import { charWidth, textWidth } from './width';
 
 const TAB_STOP = 4;
 
-/**
- * Replaces control, bidi and invisible characters with visible stand-ins, one code unit for one
- * (a text field's cursor offsets hold). File contents and commands come from the model, so an
- * escape sequence printed raw could repaint the screen and hide what is approved.
- */
-export function sanitize(text: string): string {
-  return sanitizeSameLength(text);
-}
-
-/** Expands tabs to the next tab stop (columns counted in code points). */
+/** Expands tabs to the next tab stop (columns counted in terminal cells). */
 export function expandTabs(text: string, tabStop = TAB_STOP): string {
   if (!text.includes('\t')) return text;
   let out = '';
@@ -82,19 +74,4 @@ export function wrap(text: string, width: number, maxLines = Number.POSITIVE_INF
   const last = kept.length - 1;
   if (last >= 0) kept[last] = truncateCells(`${kept[last]}…`, w);
   return kept;
-}
-
-/** "12s", "3m", "2h" — how long ago `iso` was, at `nowMs`. */
-export function formatAge(iso: string, nowMs: number): string {
-  const then = Date.parse(iso);
-  if (Number.isNaN(then)) return '?';
-  return formatDuration(nowMs - then);
-}
-
-/** A duration in the largest whole unit, never negative. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  return `${Math.floor(s / 3600)}h`;
 }
