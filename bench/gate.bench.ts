@@ -156,7 +156,7 @@ const POLICY_TOOLS = new Map<string, AnyTool>(
       description: '',
       schema: z.any(),
       kind: 'execute',
-      guarded: { command: 'command', paths: ['cwd'] },
+      guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
       execute: async () => OUTPUT,
     }),
     defineTool({

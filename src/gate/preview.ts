@@ -27,8 +27,7 @@ export async function buildPreview(
   defaultTimeoutMs: number,
   declared: DeclaredPreview = {},
 ): Promise<Preview> {
-  const a = facts.args;
-  if (facts.kind === 'write' && typeof a.content === 'string') {
+  if (facts.kind === 'write' && facts.content !== undefined) {
     const target = facts.paths[0]?.verdict;
     if (target?.ok) {
       const before = await readExisting(target.path);
@@ -37,7 +36,7 @@ export async function buildPreview(
           kind: 'diff',
           path: target.relative,
           before: before.text ?? '',
-          after: a.content,
+          after: facts.content,
           isNew: before.text === undefined,
           ...(before.binary ? { binary: true as const } : {}),
         },
@@ -46,13 +45,13 @@ export async function buildPreview(
     }
   }
   if (facts.command) {
-    const cwd = facts.paths.find((p) => p.field === 'cwd')?.verdict;
+    const cwd = facts.commandCwd;
     return {
       preview: {
         kind: 'command',
-        command: String(a.command ?? ''),
-        cwd: cwd?.ok ? cwd.path : String(a.cwd ?? '.'),
-        timeoutMs: typeof a.timeout_ms === 'number' ? a.timeout_ms : defaultTimeoutMs,
+        command: facts.commandText ?? '',
+        cwd: cwd?.ok ? cwd.path : '.',
+        timeoutMs: facts.timeoutMs ?? defaultTimeoutMs,
         sandboxed: facts.sandboxed,
         parts: facts.command.parts.map((p) => p.text),
         notes:

@@ -18,6 +18,12 @@ export type CallFacts = {
   /** Every path argument, checked by the fence (an absent optional path is the project root). */
   paths: { field: string; verdict: PathVerdict }[];
   command?: CommandVerdict;
+  /** The command as written, where it runs, and its timeout argument, when the tool declares them. */
+  commandText?: string;
+  commandCwd?: PathVerdict;
+  timeoutMs?: number;
+  /** The whole new content of the first path (a write the card shows as a diff). */
+  content?: string;
   /** Every path the command writes (its parts' `writes`), checked by the fence from the command's cwd. */
   writes?: WriteFact[];
   /** A credential file the call reads (`.env`, `id_rsa`, `*.pem` …): its content would leave with the reply. */
@@ -52,20 +58,22 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     paths,
     sandboxed: deps.sandbox.kind !== 'none',
   };
+  if (g.content !== undefined && typeof args[g.content] === 'string')
+    facts.content = args[g.content] as string;
   if (g.command && typeof args[g.command] === 'string') {
-    facts.command = deps.commands.judge(args[g.command] as string);
-    const writes = commandWrites(
-      facts.command,
-      paths.find((p) => p.field === 'cwd')?.verdict,
-      deps.fence,
-      facts.sandboxed,
-    );
+    facts.commandText = args[g.command] as string;
+    facts.command = deps.commands.judge(facts.commandText);
+    const cwd = paths.find((p) => p.field === g.cwd)?.verdict;
+    if (cwd) facts.commandCwd = cwd;
+    const timeout = g.timeout === undefined ? undefined : args[g.timeout];
+    if (typeof timeout === 'number') facts.timeoutMs = timeout;
+    const writes = commandWrites(facts.command, cwd, deps.fence, facts.sandboxed);
     if (writes.length > 0) facts.writes = writes;
     const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
     if (named) facts.secret = named;
     // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
     if (facts.command.kind === 'ok' && facts.command.readOnly && facts.sandboxed && !named) {
-      const outside = wordOutside(facts.command, paths.find((p) => p.field === 'cwd')?.verdict, deps.fence);
+      const outside = wordOutside(facts.command, cwd, deps.fence);
       if (outside !== undefined) facts.readsOutside = outside;
     }
   } else if (tool.kind === 'read') {

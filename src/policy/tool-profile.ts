@@ -14,7 +14,14 @@ export type SandboxInfo = { kind: 'bwrap'; path: string } | { kind: 'none'; reas
 export type GuardedArgs = {
   /** Path arguments; an absent optional path means the project root. */
   paths?: string[];
+  /** The argument holding a shell command, judged by the command guard. */
   command?: string;
+  /** The path argument (one of `paths`) a command runs in; absent, the project root. */
+  cwd?: string;
+  /** The argument giving a command's timeout in milliseconds, shown on the card. */
+  timeout?: string;
+  /** The argument holding the whole new content of the first path: the card shows a diff, the token binds the file's pre-image. */
+  content?: string;
   url?: string;
   /** A string argument whose UTF-8 size is capped (write_file content). */
   maxBytes?: { field: string; bytes: number };

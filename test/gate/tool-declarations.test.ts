@@ -55,6 +55,48 @@ describe('tools declare themselves', () => {
     expect(await asked).toMatchObject({ status: 'skipped' });
   });
 
+  it('guarded content, cwd and timeout: the diff and command cards come from the declarations, not argument names', async () => {
+    const save = defineTool({
+      name: 'save_note',
+      description: 'save_note',
+      schema: z.strictObject({ file: z.string(), body: z.string() }),
+      kind: 'write',
+      guarded: { paths: ['file'], content: 'body' },
+      execute: async () => ({ ok: true, output: 'saved' }),
+    });
+    const shell = defineTool({
+      name: 'run_script',
+      description: 'run_script',
+      schema: z.strictObject({
+        script: z.string(),
+        dir: z.string().optional(),
+        limit: z.number().optional(),
+      }),
+      kind: 'execute',
+      guarded: { command: 'script', paths: ['dir'], cwd: 'dir', timeout: 'limit' },
+      execute: async () => ({ ok: true, output: 'ran' }),
+    });
+    h = createGateHarness({ tools: [save, shell] });
+    h.write('sub/.keep', '');
+    const wrote = h.call('save_note', { file: 'n.txt', body: 'hello\n' });
+    const diff = await h.nextRequest();
+    expect(diff.preview).toMatchObject({
+      kind: 'diff',
+      path: 'n.txt',
+      before: '',
+      after: 'hello\n',
+      isNew: true,
+    });
+    h.gate.decide(diff.id, { kind: 'skip' });
+    await wrote;
+    const ran = h.call('run_script', { script: 'make build', dir: 'sub', limit: 1234 });
+    const command = await h.nextRequest();
+    expect(command.preview).toMatchObject({ kind: 'command', command: 'make build', timeoutMs: 1234 });
+    expect((command.preview as { cwd: string }).cwd).toMatch(/\/sub$/);
+    h.gate.decide(command.id, { kind: 'skip' });
+    await ran;
+  });
+
   it('forSubAgents: false leaves a tool out of a sub-agent’s specs only', () => {
     h = createGateHarness({ tools: [tool({ name: 'start_helpers', forSubAgents: false })] });
     expect(h.gate.specs(false).map((s) => s.name)).toContain('start_helpers');

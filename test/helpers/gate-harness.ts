@@ -263,7 +263,11 @@ export function stubTools(ranLog: string): AnyTool[] {
       description: 'Writes a file of the project.',
       schema: z.strictObject({ path: z.string(), content: z.string() }),
       kind: 'write',
-      guarded: { paths: ['path'], maxBytes: { field: 'content', bytes: 5 * 1024 * 1024 } },
+      guarded: {
+        paths: ['path'],
+        content: 'content',
+        maxBytes: { field: 'content', bytes: 5 * 1024 * 1024 },
+      },
       reversible: true,
       autoEditable: true,
       async execute(args, ctx) {
@@ -284,7 +288,7 @@ export function stubTools(ranLog: string): AnyTool[] {
         timeout_ms: z.number().int().positive().optional(),
       }),
       kind: 'execute',
-      guarded: { command: 'command', paths: ['cwd'] },
+      guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
       async execute(args) {
         ran('execute_command', args);
         return { ok: true, output: `ran ${args.command}` };

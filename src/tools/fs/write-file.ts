@@ -62,7 +62,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     autoEditable: true,
     summary: (args) => args.path,
     kind: 'write',
-    guarded: { paths: ['path'], maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
+    guarded: { paths: ['path'], content: 'content', maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
     description:
       'Create a file or replace its whole content (max 5 MB), creating folders. Read an existing file first; send the complete new text.',
