@@ -3,6 +3,7 @@
  * handlers look keys up here, and the footers, inline hints, the drawer's `?` help and /help are
  * all written from the same rows, so they cannot drift apart. Each table is a
  * `Record<Action, KeyRow>`: an action without its keys and help text does not compile.
+ * Over 400 lines on purpose: it is data, and every key of the UI in one file is the point.
  */
 import type { Key } from 'ink';
 

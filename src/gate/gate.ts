@@ -5,7 +5,8 @@
  * (policy/resolve); the session's grants; a person, for whatever still asks (broker); a one-time
  * token bound to the hash of the arguments (tokens); the guards again at execution (executor);
  * and one audit record per decision and per outcome, written before any effect.
- * This file is the orchestration; each step lives in its own module.
+ * This file is the orchestration; each step lives in its own module. Over 400 lines since the
+ * formatter wrapped it at 110 columns: the ask → decide → run sequence reads best in one place.
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';

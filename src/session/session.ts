@@ -1,6 +1,8 @@
 /**
  * The composition root: builds the guards, policy, gate, audit, tools and agents of one session
  * and exposes them to a UI only as a `CoreClient`. The only module that creates tools.
+ * Over 400 lines: the composition root wires every part once, in order, with no late binding;
+ * the wiring of trust, MCP and the home guard is next to split out (src/session/wire-*.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
