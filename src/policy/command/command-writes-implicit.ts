@@ -88,10 +88,30 @@ function gitWrites(argv: readonly string[]): string[] {
     if (dir) out.push(inBase(dir));
     return out;
   }
-  if (sub === 'init')
-    return [...out, inBase(posix.join(rest.find((a) => !a.startsWith('-')) ?? '.', '.git'))];
+  if (sub === 'init') return [...out, inBase(posix.join(initDirectory(rest) ?? '.', '.git'))];
   if (GIT_NO_WRITE.has(sub) || LISTING[sub]?.(rest)) return out;
   return [...out, gitDir === undefined ? inBase('.git') : inBase(gitDir)];
+}
+
+/** `git init` options that take the next word as their value (`-b main` names a branch, not the folder). */
+const INIT_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  '-b',
+  '--initial-branch',
+  '--template',
+  '--separate-git-dir',
+  '--object-format',
+  '--ref-format',
+]);
+
+/** The folder `git init` makes its repository in: its first operand, option values skipped. */
+function initDirectory(rest: readonly string[]): string | undefined {
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] as string;
+    if (a === '--') return rest[i + 1];
+    if (INIT_VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }
 
 type Manager = { subs: RegExp; lock: string[]; manifestOnly?: RegExp };
