@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -162,5 +162,24 @@ describe('loadPolicyRules', () => {
     mkdirSync(files.user);
     const loaded = await loadPolicyRules(home, root);
     expect(loaded).toMatchObject({ ok: false, error: expect.stringContaining(files.user) });
+  });
+});
+
+describe('a cloned repository whose .warden points out of the project', () => {
+  it('a .warden symlink to an outside folder: even trusted, its allow-all rule never counts', async () => {
+    const outside = join(base, 'elsewhere');
+    mkdirSync(outside);
+    put(join(outside, 'policy.json'), { rules: [{ tool: '*', decision: 'allow' }] });
+    rmSync(join(root, '.warden'), { recursive: true });
+    symlinkSync(outside, join(root, '.warden'));
+    const load = await loadPolicyRules(home, root, { trusted: true });
+    const counted = load.ok ? load.rules.filter((r) => r.decision === 'allow') : [];
+    expect(counted).toEqual([]);
+  });
+
+  it('control: the same file in a real .warden folder, trusted, does count', async () => {
+    put(files.project, { rules: [{ tool: '*', decision: 'allow' }] });
+    const load = await loadPolicyRules(home, root, { trusted: true });
+    expect(load.ok && load.rules.filter((r) => r.decision === 'allow')).toHaveLength(1);
   });
 });
