@@ -28,7 +28,7 @@ import { createGrepCodeTool } from '../../../src/tools/fs/grep-code';
 import { createListDirTool } from '../../../src/tools/fs/list-dir';
 import { createReadFileTool } from '../../../src/tools/fs/read-file';
 import { RACE_FREE_FS } from '../../../src/tools/fs/safe-fs';
-import { defineTool } from '../../../src/tools/types';
+import { type AnyTool, defineTool } from '../../../src/tools/types';
 import { createWriteFileTool } from '../../../src/tools/fs/write-file';
 import { createGateHarness, type GateHarness } from '../../helpers/gate-harness';
 import { findSwapper, startSwapper } from '../../helpers/swapper';
@@ -112,6 +112,27 @@ function count(tally: Tally, result: ToolResultEnvelope): void {
 
 const tally = (): Tally => ({ executed: 0, blocked: 0, refused: 0, outsideBytes: 0 });
 
+/** Sets up the harness and the arena, then one reader and one writer agent race the swapper. */
+async function readAndWriteUnderSwapper(tools: AnyTool[]) {
+  h = createGateHarness({ mode: 'auto-edit', tools });
+  outside = arena(h);
+  const before = tree(outside);
+  const swapping = await startSwapper(
+    swapper as Exclude<typeof swapper, { kind: 'none' }>,
+    join(h.root, 'work'),
+    join(h.root, 'swap'),
+  );
+  const reads = tally();
+  const writes = tally();
+  let swaps = 0;
+  try {
+    await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
+  } finally {
+    swaps = await swapping.stop();
+  }
+  return { dir: outside, before, reads, writes, swaps };
+}
+
 /** read_file as it was before safe-fs: the fence's path, lstat, then open with O_NOFOLLOW and read. */
 const naiveReadFile = defineTool({
   name: 'read_file',
@@ -140,28 +161,17 @@ describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)(
   'read_file and write_file under a folder/link swapper',
   () => {
     it(`two agents, ${ROUNDS} reads and ${ROUNDS} writes through the gate: 0 outside files written, 0 outside bytes read`, async () => {
-      h = createGateHarness({ mode: 'auto-edit', tools: [createReadFileTool(), createWriteFileTool()] });
-      outside = arena(h);
-      const before = tree(outside);
-      const swapping = await startSwapper(
-        swapper as Exclude<typeof swapper, { kind: 'none' }>,
-        join(h.root, 'work'),
-        join(h.root, 'swap'),
+      const { dir, before, reads, writes, swaps } = await readAndWriteUnderSwapper([
+        createReadFileTool(),
+        createWriteFileTool(),
+      ]);
+      console.log(
+        `race (${swapper.kind}): ${swaps} swaps; reads ${JSON.stringify(reads)}; writes ${JSON.stringify(writes)}; outside now ${JSON.stringify(tree(dir))}`,
       );
-      const reads = tally();
-      const writes = tally();
-      try {
-        await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
-      } finally {
-        const swaps = await swapping.stop();
-        console.log(
-          `race (${swapper.kind}): ${swaps} swaps; reads ${JSON.stringify(reads)}; writes ${JSON.stringify(writes)}; outside now ${JSON.stringify(tree(outside))}`,
-        );
-        expect(swaps).toBeGreaterThan(ROUNDS);
-      }
+      expect(swaps).toBeGreaterThan(ROUNDS);
       expect(reads.outsideBytes).toBe(0);
-      expect(tree(outside)).toEqual(before);
-      expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('outside a.txt\n');
+      expect(tree(dir)).toEqual(before);
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('outside a.txt\n');
       // The swap was visible to warden (the fence saw the link), and work still got done.
       expect(reads.blocked + writes.blocked).toBeGreaterThan(0);
       expect(reads.executed).toBeGreaterThan(0);
@@ -171,22 +181,8 @@ describe.skipIf(swapper.kind === 'none' || !RACE_FREE_FS)(
 
     it('control: the naive tools (fence check, then open by path) leak under the same swapper', async () => {
       // The harness's stub write_file is that: check, record, mkdir -p, writeFileSync the path.
-      h = createGateHarness({ mode: 'auto-edit', tools: [naiveReadFile] });
-      outside = arena(h);
-      const before = tree(outside);
-      const swapping = await startSwapper(
-        swapper as Exclude<typeof swapper, { kind: 'none' }>,
-        join(h.root, 'work'),
-        join(h.root, 'swap'),
-      );
-      const reads = tally();
-      const writes = tally();
-      try {
-        await Promise.all([reader(h, ROUNDS, reads), writer(h, ROUNDS, writes)]);
-      } finally {
-        await swapping.stop();
-      }
-      const written = tree(outside).filter((p) => !before.includes(p));
+      const { dir, before, reads } = await readAndWriteUnderSwapper([naiveReadFile]);
+      const written = tree(dir).filter((p) => !before.includes(p));
       console.log(
         `control: reads ${JSON.stringify(reads)}; outside files written ${written.length} in ${ROUNDS} writes`,
       );
