@@ -1,93 +1,131 @@
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode, useMemo } from 'react';
 import { useTheme } from '../hooks/use-theme';
-import { type Block, parseBlocks, parseInline } from './markdown-blocks';
+import { type Block, type ListItem, parseMarkdown, type Run } from './markdown-blocks';
+import { layoutTable } from './markdown-table';
 
-/** Inline spans of one line: `code` in the code color (or backticks kept without color), **bold**. */
-function Inline({ text }: { text: string }): ReactNode {
+/** Inline runs: bold, italic, strike-through, `code` in the code colour, a link's target dim after it. */
+function Runs({ runs }: { runs: readonly Run[] }): ReactNode {
   const theme = useTheme();
-  return parseInline(text).map((span, i) => {
-    const key = `${i}:${span.kind}`;
-    if (span.kind === 'bold')
+  return runs.map((run, i) => {
+    const key = `${i}`;
+    if (run.href !== undefined)
       return (
-        <Text key={key} bold>
-          {span.text}
+        <Text key={key} dimColor>
+          {run.text}
         </Text>
       );
-    if (span.kind === 'code') {
-      // Without color the backticks are the only cue that this is code, so keep them.
-      return (
-        <Text key={key} color={theme.code}>
-          {theme.noColor ? `\`${span.text}\`` : span.text}
-        </Text>
-      );
-    }
-    return <Text key={key}>{span.text}</Text>;
+    // Without colour the backticks are the only cue that this is code, so keep them.
+    const text = run.code && theme.noColor ? `\`${run.text}\`` : run.text;
+    return (
+      <Text
+        key={key}
+        bold={run.bold}
+        italic={run.italic}
+        strikethrough={run.strike}
+        color={run.code ? theme.code : undefined}
+      >
+        {text}
+      </Text>
+    );
   });
 }
 
-function BlockView({ block }: { block: Block }): ReactNode {
+function ListView(props: { items: readonly ListItem[]; depth: number; width: number }): ReactNode {
+  const { items, depth, width } = props;
+  const markerWidth = Math.max(...items.map((item) => item.marker.length)) + 1;
+  return (
+    <Box flexDirection="column">
+      {items.map((item, i) => (
+        <Box key={i}>
+          <Box width={markerWidth} flexShrink={0}>
+            <Text>{item.marker === '•' ? (depth % 2 === 0 ? '•' : '◦') : item.marker}</Text>
+          </Box>
+          <Box flexDirection="column" flexShrink={1}>
+            <Blocks blocks={item.blocks} width={width - markerWidth} gap={false} depth={depth + 1} />
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function TableView({ block, width }: { block: Block & { kind: 'table' }; width: number }): ReactNode {
+  const table = layoutTable(block.header, block.rows, block.align, width);
+  return (
+    <Box flexDirection="column">
+      <Text bold>{table.header.join('\n')}</Text>
+      <Text dimColor>{table.rule}</Text>
+      {table.rows.length > 0 ? <Text>{table.rows.flat().join('\n')}</Text> : null}
+    </Box>
+  );
+}
+
+function BlockView({ block, width, depth }: { block: Block; width: number; depth: number }): ReactNode {
   const theme = useTheme();
   switch (block.kind) {
-    case 'blank':
-      return <Text> </Text>;
-    case 'rule':
-      return <Text dimColor>────────</Text>;
-    case 'heading':
-      return (
-        <Text bold underline={block.level <= 2}>
-          <Inline text={block.text} />
-        </Text>
-      );
     case 'paragraph':
       return (
         <Text>
-          <Inline text={block.lines.join('\n')} />
+          <Runs runs={block.runs} />
         </Text>
       );
-    case 'quote':
+    case 'heading':
       return (
-        <Box flexDirection="column">
-          {block.lines.map((line, i) => (
-            <Text key={i} dimColor>
-              │ {line}
-            </Text>
-          ))}
+        <Text bold underline={block.level <= 2}>
+          <Runs runs={block.runs} />
+        </Text>
+      );
+    case 'rule':
+      return <Text dimColor>{'─'.repeat(Math.max(8, Math.min(40, width)))}</Text>;
+    case 'quote':
+      // Ink draws the bar as a border: one column for every row of the quote, however it wraps.
+      return (
+        <Box borderStyle="bold" borderTop={false} borderRight={false} borderBottom={false} borderDimColor>
+          <Box flexDirection="column" paddingLeft={1} flexShrink={1}>
+            <Blocks blocks={block.blocks} width={Math.max(10, width - 2)} gap depth={depth} />
+          </Box>
         </Box>
       );
     case 'list':
+      return <ListView items={block.items} depth={depth} width={width} />;
+    case 'table':
+      return <TableView block={block} width={width} />;
+    case 'code':
+      // No border and no indent: a mouse selection of the block copies the code and nothing else.
       return (
         <Box flexDirection="column">
-          {block.items.map((item, i) => (
-            <Box key={i} paddingLeft={item.depth * 2}>
-              <Text>{/^\d/.test(item.marker) ? `${item.marker} ` : '• '}</Text>
-              <Box flexShrink={1}>
-                <Text>
-                  <Inline text={item.text} />
-                </Text>
-              </Box>
-            </Box>
-          ))}
-        </Box>
-      );
-    case 'code':
-      return (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.border} paddingX={1}>
           {block.lang ? <Text dimColor>{block.lang}</Text> : null}
-          <Text>{block.lines.join('\n') || ' '}</Text>
+          <Text color={theme.code}>{block.text || ' '}</Text>
         </Box>
       );
   }
 }
 
-/** Model text rendered readably: fenced code boxed, lists bulleted with hanging indent. */
-export function Markdown({ text }: { text: string }): ReactNode {
-  const blocks = parseBlocks(text);
+function Blocks(props: { blocks: readonly Block[]; width: number; gap: boolean; depth: number }): ReactNode {
+  const { blocks, width, gap, depth } = props;
+  return blocks.map((block, i) => (
+    <Box key={i} marginTop={gap && i > 0 ? 1 : 0} flexDirection="column">
+      <BlockView block={block} width={Math.max(10, width)} depth={depth} />
+    </Box>
+  ));
+}
+
+/**
+ * Model text rendered from `marked`'s tokens: headings, emphasis, code, links with their target,
+ * quotes, nested lists, tables that fit `width`, borderless code blocks. Memoised by text and width.
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  width = 80,
+}: {
+  text: string;
+  width?: number;
+}): ReactNode {
+  const blocks = useMemo(() => parseMarkdown(text), [text]);
   return (
     <Box flexDirection="column">
-      {blocks.map((block, i) => (
-        <BlockView key={i} block={block} />
-      ))}
+      <Blocks blocks={blocks} width={width} gap depth={0} />
     </Box>
   );
-}
+});

@@ -28,7 +28,7 @@ export const TranscriptItem = memo(function TranscriptItem({ entry, width, agent
       return (
         <Box flexDirection="column" paddingLeft={2}>
           {agentLabel ? <Text dimColor>[{agentLabel}]</Text> : null}
-          <Markdown text={entry.text || (entry.streaming ? '…' : '')} />
+          <Markdown text={entry.text || (entry.streaming ? '…' : '')} width={width - 2} />
         </Box>
       );
     case 'tool':

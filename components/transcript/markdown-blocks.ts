@@ -1,93 +1,172 @@
 /**
- * A markdown-lite parser for model output: fenced code, lists, headings, quotes and paragraphs.
- * It never fails: anything it does not recognise is a paragraph line, and an unclosed fence
- * (still streaming) is a code block up to the end.
+ * Model text as blocks and styled runs, read from `marked`'s lexer tokens (a maintained CommonMark +
+ * GFM parser) instead of a hand-written one. Pure: the component only draws what this returns.
+ * Every leaf string is sanitised here (model output may carry escape sequences), and partial
+ * markdown while a message streams (an open fence, a lone `**`) parses like any other text.
  */
+import { lexer, type Token, type Tokens } from 'marked';
+import { sanitizeText } from '../../src/text/sanitize';
+
+/** A piece of inline text with its style; nested emphasis is flattened into the flags. */
+export type Run = {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  code?: boolean;
+  /** Link text; the (sanitised) target is shown after it unless it is the same text. */
+  href?: string;
+};
+
+export type ListItem = { marker: string; blocks: Block[] };
+export type Align = 'left' | 'right' | 'center';
+
 export type Block =
-  | { kind: 'paragraph'; lines: string[] }
-  | { kind: 'code'; lang: string; lines: string[] }
-  | { kind: 'list'; items: { marker: string; text: string; depth: number }[] }
-  | { kind: 'heading'; level: number; text: string }
-  | { kind: 'quote'; lines: string[] }
-  | { kind: 'rule' }
-  | { kind: 'blank' };
+  | { kind: 'paragraph'; runs: Run[] }
+  | { kind: 'heading'; level: number; runs: Run[] }
+  | { kind: 'code'; lang: string; text: string }
+  | { kind: 'quote'; blocks: Block[] }
+  | { kind: 'list'; ordered: boolean; items: ListItem[] }
+  | { kind: 'table'; header: string[]; rows: string[][]; align: Align[] }
+  | { kind: 'rule' };
 
-const FENCE = /^\s*(```|~~~)\s*([\w+-]*)/;
-const LIST = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/;
-const HEADING = /^(#{1,6})\s+(.*)$/;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
 
-export function parseBlocks(text: string): Block[] {
-  const blocks: Block[] = [];
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
-  const last = () => blocks[blocks.length - 1];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const fence = FENCE.exec(line);
-    if (fence) {
-      const code: string[] = [];
-      const closer = fence[1] ?? '```';
-      i++;
-      while (i < lines.length && !(lines[i] ?? '').trim().startsWith(closer)) code.push(lines[i++] ?? '');
-      blocks.push({ kind: 'code', lang: fence[2] ?? '', lines: code });
-      continue;
+/** Sanitised display text with the five HTML entities marked leaves in place read back. */
+function clean(text: string): string {
+  return sanitizeText(text.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ENTITIES[name] ?? ''));
+}
+
+/** Runs of inline tokens, each carrying the style of the tokens around it. */
+export function inlineRuns(tokens: readonly Token[] | undefined, style: Omit<Run, 'text'> = {}): Run[] {
+  const runs: Run[] = [];
+  for (const token of tokens ?? []) {
+    switch (token.type) {
+      case 'strong':
+        runs.push(...inlineRuns(token.tokens, { ...style, bold: true }));
+        break;
+      case 'em':
+        runs.push(...inlineRuns(token.tokens, { ...style, italic: true }));
+        break;
+      case 'del':
+        runs.push(...inlineRuns(token.tokens, { ...style, strike: true }));
+        break;
+      case 'codespan':
+        runs.push({ ...style, code: true, text: clean(token.text) });
+        break;
+      case 'br':
+        runs.push({ ...style, text: '\n' });
+        break;
+      case 'link': {
+        const href = clean(token.href);
+        const inner = inlineRuns(token.tokens, style);
+        runs.push(...inner);
+        if (inner.map((r) => r.text).join('') !== href) runs.push({ text: ` (${href})`, href });
+        break;
+      }
+      case 'image':
+        runs.push({ ...style, text: `[image: ${clean(token.text)}] (${clean(token.href)})` });
+        break;
+      default: {
+        // text (possibly with nested tokens), escape, html, and anything a later marked adds.
+        const nested = 'tokens' in token && Array.isArray(token.tokens) ? token.tokens : undefined;
+        if (nested && nested.length > 0) runs.push(...inlineRuns(nested, style));
+        else if ('text' in token && typeof token.text === 'string')
+          runs.push({ ...style, text: token.type === 'escape' ? token.text : clean(token.text) });
+      }
     }
-    if (line.trim() === '') {
-      if (blocks.length > 0 && last()?.kind !== 'blank') blocks.push({ kind: 'blank' });
-      continue;
-    }
-    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
-      blocks.push({ kind: 'rule' });
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      blocks.push({ kind: 'heading', level: heading[1]?.length ?? 1, text: heading[2] ?? '' });
-      continue;
-    }
-    const item = LIST.exec(line);
-    if (item) {
-      const entry = {
-        depth: Math.floor((item[1]?.length ?? 0) / 2),
-        marker: item[2] ?? '-',
-        text: item[3] ?? '',
-      };
-      const prev = last();
-      if (prev?.kind === 'list') prev.items.push(entry);
-      else blocks.push({ kind: 'list', items: [entry] });
-      continue;
-    }
-    const prev = last();
-    if (line.startsWith('>')) {
-      const quoted = line.replace(/^>\s?/, '');
-      if (prev?.kind === 'quote') prev.lines.push(quoted);
-      else blocks.push({ kind: 'quote', lines: [quoted] });
-      continue;
-    }
-    // A continuation line indented under a list item belongs to that item.
-    if (prev?.kind === 'list' && /^\s+/.test(line)) {
-      const lastItem = prev.items[prev.items.length - 1];
-      if (lastItem) lastItem.text += ` ${line.trim()}`;
-      continue;
-    }
-    if (prev?.kind === 'paragraph') prev.lines.push(line);
-    else blocks.push({ kind: 'paragraph', lines: [line] });
   }
-  while (last()?.kind === 'blank') blocks.pop();
+  return runs;
+}
+
+/** The plain text of runs (table cells, comparisons). */
+export function runsText(runs: readonly Run[]): string {
+  return runs.map((r) => r.text).join('');
+}
+
+function listItem(item: Tokens.ListItem, marker: string): ListItem {
+  const blocks = toBlocks(item.tokens);
+  return { marker: item.task ? `${marker} [${item.checked ? 'x' : ' '}]` : marker, blocks };
+}
+
+/** Block tokens as blocks; `space` tokens (blank lines) are dropped, the view spaces blocks itself. */
+export function toBlocks(tokens: readonly Token[]): Block[] {
+  const blocks: Block[] = [];
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'space':
+      case 'def':
+        break;
+      case 'heading':
+        blocks.push({ kind: 'heading', level: token.depth, runs: inlineRuns(token.tokens) });
+        break;
+      case 'code':
+        blocks.push({
+          kind: 'code',
+          lang: clean((token.lang ?? '').split(/\s/)[0] ?? ''),
+          text: clean(token.text),
+        });
+        break;
+      case 'blockquote':
+        blocks.push({ kind: 'quote', blocks: toBlocks(token.tokens ?? []) });
+        break;
+      case 'list': {
+        const start = typeof token.start === 'number' ? token.start : 1;
+        const items = (token.items as Tokens.ListItem[]).map((item, i) =>
+          listItem(item, token.ordered ? `${start + i}.` : '•'),
+        );
+        blocks.push({ kind: 'list', ordered: token.ordered, items });
+        break;
+      }
+      case 'table': {
+        const t = token as Tokens.Table;
+        blocks.push({
+          kind: 'table',
+          header: t.header.map((cell) => runsText(inlineRuns(cell.tokens))),
+          rows: t.rows.map((row) => row.map((cell) => runsText(inlineRuns(cell.tokens)))),
+          align: t.align.map((a) => a ?? 'left'),
+        });
+        break;
+      }
+      case 'hr':
+        blocks.push({ kind: 'rule' });
+        break;
+      case 'checkbox':
+        // marked ≥ 16 puts a task item's box in its tokens; listItem writes it into the marker.
+        break;
+      default: {
+        // paragraph, text (tight list items), html, and whatever a later marked adds: their text.
+        const nested = 'tokens' in token && Array.isArray(token.tokens) ? token.tokens : undefined;
+        const runs = nested
+          ? inlineRuns(nested)
+          : [{ text: clean('text' in token ? String(token.text) : '') }];
+        const prev = blocks[blocks.length - 1];
+        // Two text tokens in a row (a tight item's lines) read as one paragraph.
+        if (token.type === 'text' && prev?.kind === 'paragraph') prev.runs.push({ text: '\n' }, ...runs);
+        else blocks.push({ kind: 'paragraph', runs });
+      }
+    }
+  }
   return blocks;
 }
 
-export type Span = { kind: 'text' | 'code' | 'bold'; text: string };
+const CACHE_MAX = 256;
+const cache = new Map<string, Block[]>();
 
-/** Inline `code` and **bold**; unmatched markers stay literal text. */
-export function parseInline(text: string): Span[] {
-  const spans: Span[] = [];
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*/g;
-  let at = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m.index > at) spans.push({ kind: 'text', text: text.slice(at, m.index) });
-    spans.push(m[1] !== undefined ? { kind: 'code', text: m[1] } : { kind: 'bold', text: m[2] ?? '' });
-    at = m.index + m[0].length;
+/**
+ * The blocks of `text`, memoised by text (a re-render or a reprint costs a map lookup).
+ * Contract: never throws; if the lexer does, the text is one plain paragraph.
+ */
+export function parseMarkdown(text: string): Block[] {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  let blocks: Block[];
+  try {
+    blocks = toBlocks(lexer(text.replace(/\r\n/g, '\n'), { gfm: true }));
+  } catch {
+    blocks = [{ kind: 'paragraph', runs: [{ text: clean(text) }] }];
   }
-  if (at < text.length) spans.push({ kind: 'text', text: text.slice(at) });
-  return spans;
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(text, blocks);
+  return blocks;
 }

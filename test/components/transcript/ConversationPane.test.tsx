@@ -39,7 +39,7 @@ const tool = (status: ToolCardStatus, result?: string): TranscriptEntry => ({
 });
 
 describe('ConversationPane', () => {
-  it('renders user messages, assistant markdown with a boxed code block and a bulleted list', async () => {
+  it('renders user messages, assistant markdown with a borderless code block and a bulleted list', async () => {
     const text = [
       'Here is the plan:',
       '',
@@ -59,9 +59,9 @@ describe('ConversationPane', () => {
     expect(frame).toContain('› fix the bug');
     expect(frame).toContain('• read a.ts');
     expect(frame).toContain('• write b.ts');
-    expect(frame).toMatch(/╭─+╮/);
-    expect(frame).toMatch(/│ ts\s+│/);
-    expect(frame).toMatch(/│ const x = 1;\s+│/);
+    expect(frame).not.toMatch(/[╭╮╰╯│]/);
+    expect(frame).toMatch(/^ {2}ts$/m);
+    expect(frame).toMatch(/^ {2}const x = 1;$/m);
     expect(frame).not.toContain('```');
   });
 
@@ -70,7 +70,7 @@ describe('ConversationPane', () => {
       { kind: 'assistant', id: 'a1', agentId: 'main', text: 'Look:\n```\nnpm test', streaming: true },
     ]);
     const frame = await waitForFrame(lastFrame, 'npm test');
-    expect(frame).toMatch(/│ npm test\s+│/);
+    expect(frame).toMatch(/^ {2}npm test$/m);
   });
 
   it('shows every tool status as a word, with a one-line result', async () => {
