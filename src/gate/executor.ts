@@ -2,7 +2,7 @@ import type { CallFacts, FactDeps } from '../policy/facts';
 import { gatherFacts } from '../policy/facts';
 import { hardGuardDenial } from '../policy/guards/hard-guards';
 import type { AnyTool, FencedPath, ToolContext, ToolOutput } from '../tools/types';
-import { hashArgs } from './hash';
+import { hashArgs, hashContent } from './hash';
 import { readExisting } from './preview';
 import type { ApprovalToken, TokenMint } from './tokens';
 
@@ -51,7 +51,12 @@ export class GuardedExecutor {
       }
       const started = performance.now();
       // The tool gets the verdicts just checked, for these very arguments, instead of resolving its paths again.
-      const output = await tool.execute(args, { ...ctx, paths: fencedPaths(facts) });
+      const bound = redemption.fileHash;
+      const output = await tool.execute(args, {
+        ...ctx,
+        paths: fencedPaths(facts),
+        ...(bound !== undefined ? { preImageMatches: (bytes: Buffer) => hashContent(bytes) === bound } : {}),
+      });
       return { kind: 'ran', output, durationMs: performance.now() - started };
     } catch (err) {
       return { kind: 'crashed', reason: `${name} failed: ${(err as Error).message}` };

@@ -35,7 +35,7 @@ import {
 import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
-import { buildPreview, readExisting } from './preview';
+import { buildPreview, declaredOf, readExisting } from './preview';
 import { rejectionKey } from './rejection-key';
 import { copyArgs, editedTargetHash, protectedWrites, ruleApprover, safeHash, scopeKey } from './gate-steps';
 import { toolSpecs } from './specs';
@@ -311,12 +311,13 @@ export class Gate {
     note?: string,
   ): Promise<ToolResultEnvelope> {
     const { tool, args, facts, policy } = checked;
-    const { preview, fileHash } = await buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000, {
-      ...(tool.preview ? { preview: () => tool.preview?.(args) } : {}),
-      ...(tool.describeEffects
-        ? { effects: () => (tool.describeEffects as NonNullable<AnyTool['describeEffects']>)(args) }
-        : {}),
-    });
+    const { preview, fileHash, invalid } = await buildPreview(
+      facts,
+      this.o.defaultCommandTimeoutMs ?? 60_000,
+      declaredOf(tool, args),
+    );
+    // An edit that cannot apply to the file as it is: the model learns why; nobody is asked to approve it.
+    if (invalid !== undefined) return this.refuse({ ...call, args }, caller, 'edit-not-applicable', invalid);
     const request: ApprovalRequest = {
       id: randomUUID(),
       agentId: caller.agentId,

@@ -3,17 +3,31 @@ import type { CallFacts } from '../policy/facts';
 import { formatBytes } from '../text/bytes';
 import { readFileSafely } from '../tools/fs/safe-fs';
 import { looksBinary, shownText } from '../tools/fs/text-bytes';
+import type { AnyTool } from '../tools/types';
 import { hashContent } from './hash';
 
 const PREVIEW_LIMIT_BYTES = 5 * 1024 * 1024;
 
-export type Preview = { preview: ApprovalPreview; fileHash?: string };
+/** `invalid`: a declared text edit that cannot apply to the file as it is (nobody is asked; the model gets it). */
+export type Preview = { preview: ApprovalPreview; fileHash?: string; invalid?: string };
 
 /** What a tool declares of its own card: its preview (a plan, a question) and the lines saying what it will do. */
 export type DeclaredPreview = {
   preview?: () => ApprovalPreview | undefined;
   effects?: () => Promise<string[]>;
+  /** A write that changes the file's current text (edit_file): the diff's `after`, from the text the card shows. */
+  editText?: (before: string) => { ok: true; after: string } | { ok: false; error: string };
 };
+
+/** What `tool` declares of its card for these (schema-valid) arguments. */
+export function declaredOf(tool: AnyTool, args: Record<string, unknown>): DeclaredPreview {
+  const { preview, describeEffects, editText } = tool;
+  return {
+    ...(preview ? { preview: () => preview(args) } : {}),
+    ...(describeEffects ? { effects: () => describeEffects(args) } : {}),
+    ...(editText ? { editText: (before: string) => editText(args, before) } : {}),
+  };
+}
 
 /**
  * What the person sees before deciding: the diff of a write, the details of a command, or what the
@@ -27,16 +41,19 @@ export async function buildPreview(
   defaultTimeoutMs: number,
   declared: DeclaredPreview = {},
 ): Promise<Preview> {
-  if (facts.kind === 'write' && facts.content !== undefined) {
+  if (facts.kind === 'write' && (facts.content !== undefined || declared.editText)) {
     const target = facts.paths[0]?.verdict;
     if (target?.ok) {
       const before = await readExisting(target.path);
+      const edited = facts.content === undefined ? editedText(before, target.relative, declared) : undefined;
+      if (edited && !edited.ok)
+        return { preview: { kind: 'json' }, fileHash: before.hash, invalid: edited.error };
       return {
         preview: {
           kind: 'diff',
           path: target.relative,
           before: before.text ?? '',
-          after: facts.content,
+          after: edited?.ok ? edited.after : (facts.content ?? ''),
           isNew: before.text === undefined,
           ...(before.binary ? { binary: true as const } : {}),
         },
@@ -68,6 +85,31 @@ export async function buildPreview(
   return { preview: effects?.length ? { kind: 'json', effects } : { kind: 'json' } };
 }
 
+/** A declared text edit over the file as read: only a readable text file can be edited (and shown). */
+function editedText(
+  before: Existing,
+  shown: string,
+  declared: DeclaredPreview,
+): { ok: true; after: string } | { ok: false; error: string } | undefined {
+  if (!declared.editText) return undefined;
+  if (before.state !== 'text') {
+    const why: Record<Existing['state'], string> = {
+      absent: 'does not exist; create it with write_file',
+      binary: 'is a binary file; only text files can be edited',
+      'too-large': 'is too large to show as a diff (over 5 MB), so it cannot be edited',
+      'not-file': 'is not a regular file',
+      unreadable: 'cannot be read',
+      text: '',
+    };
+    return { ok: false, error: `${shown} ${why[before.state]}; nothing was written.` };
+  }
+  try {
+    return declared.editText(before.text ?? '');
+  } catch (err) {
+    return { ok: false, error: `${shown}: the edit could not be applied (${(err as Error).message}).` };
+  }
+}
+
 type ShownWrite = NonNullable<Extract<ApprovalPreview, { kind: 'command' }>['writes']>[number];
 
 /** A command's write target as the card lists it: project-relative when inside, flagged when protected. */
@@ -83,30 +125,40 @@ function shownWrite(w: NonNullable<CallFacts['writes']>[number]): ShownWrite {
  * Read through a verified descriptor (safe-fs.ts): a swapped folder cannot put an outside file on the
  * card. A binary file (a NUL byte anywhere) is described, not shown, and flagged `binary`.
  */
-export async function readExisting(path: string): Promise<{ text?: string; hash: string; binary?: true }> {
+export async function readExisting(path: string): Promise<Existing> {
   try {
     const found = await readFileSafely({ path }, PREVIEW_LIMIT_BYTES);
     switch (found.kind) {
       case 'absent':
-        return { hash: hashContent(undefined) };
+        return { state: 'absent', hash: hashContent(undefined) };
       case 'not-file':
-        return { hash: 'not-a-file' };
+        return { state: 'not-file', hash: 'not-a-file' };
       case 'too-large':
         return {
+          state: 'too-large',
           text: `(existing file of ${found.size} bytes is too large to preview)`,
           hash: `size:${found.size}:${found.mtimeMs}`,
         };
       case 'file':
         if (looksBinary(found.bytes)) {
           return {
+            state: 'binary',
             text: `(binary file of ${formatBytes(found.size)}, not shown: the text below replaces all of it)`,
             hash: hashContent(found.bytes),
             binary: true,
           };
         }
-        return { text: shownText(found.bytes), hash: hashContent(found.bytes) };
+        return { state: 'text', text: shownText(found.bytes), hash: hashContent(found.bytes) };
     }
   } catch {
-    return { text: '', hash: 'unreadable' };
+    return { state: 'unreadable', text: '', hash: 'unreadable' };
   }
 }
+
+/** A write target as the card and the token see it: what it is, its text when shown, and its hash. */
+export type Existing = {
+  state: 'absent' | 'text' | 'binary' | 'too-large' | 'not-file' | 'unreadable';
+  text?: string;
+  hash: string;
+  binary?: true;
+};

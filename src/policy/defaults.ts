@@ -26,6 +26,7 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
   builtin('spawn_agents', 'allow', 'starting sub-agents is allowed; each of their calls passes the gate'),
   builtin('update_plan', 'allow', 'ticking off plan steps is allowed'),
   builtin('write_file', 'ask', 'writing a file asks by default'),
+  builtin('edit_file', 'ask', 'editing a file asks by default'),
   builtin('execute_command', 'ask', 'running a command asks by default'),
   builtin('create_project', 'ask', 'creating a project asks by default'),
   builtin('revert_turn', 'ask', 'reverting earlier turns asks by default'),

@@ -1,4 +1,5 @@
 import { createCreateProjectTool } from './exec/create-project';
+import { createEditFileTool } from './fs/edit-file';
 import { createExecuteCommandTool, defaultExecuteCommandEffects } from './exec/execute-command';
 import { createGlobFilesTool } from './fs/glob-files';
 import { createGrepCodeTool } from './fs/grep-code';
@@ -22,6 +23,7 @@ export function createCoreTools(home?: string): AnyTool[] {
     createListDirTool(),
     createGlobFilesTool(),
     createGrepCodeTool(),
+    createEditFileTool(),
     createWriteFileTool(),
     createExecuteCommandTool(commandEffects),
     createCreateProjectTool(),

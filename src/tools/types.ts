@@ -61,6 +61,12 @@ export type ToolContext = {
    * when a person approved (or edited) a card that listed them; never by a rule, a grant or a mode.
    */
   liftProtected?: string[];
+  /**
+   * Set by the executor when the token binds a write's pre-image (a person saw the file as it was):
+   * true when `bytes` are that very content. A tool that changes the current text (edit_file) checks
+   * the bytes it read, so a change after the card fails closed instead of being edited blind.
+   */
+  preImageMatches?: (bytes: Buffer) => boolean;
 };
 
 /** What an executor returns. `output` is the text the model reads; `data` is structured extra. */
@@ -90,6 +96,12 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   preview?(args: z.infer<S>): ApprovalPreview | undefined;
   /** One line for the call on a tool card (its path, command, question …); the gate falls back to the first plain argument. */
   summary?(args: z.infer<S>): string;
+  /**
+   * A write that changes the current text of its first path (edit_file): the card's diff is the file
+   * → `after`, and the token binds the file's pre-image. Contract: never throws; an edit that cannot
+   * apply is `ok:false` with the reason the model gets, and nobody is asked.
+   */
+  editText?(args: z.infer<S>, before: string): { ok: true; after: string } | { ok: false; error: string };
   /** Lines for the approval card saying what the call will do, when its arguments alone do not. */
   describeEffects?(args: z.infer<S>): Promise<string[]>;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
