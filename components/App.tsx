@@ -12,6 +12,7 @@ import { useCoreState } from './hooks/use-core-state';
 import { useTerminalSize } from './hooks/use-terminal-size';
 import { computeLayout } from './layout';
 import { OverlayHost } from './panels/OverlayHost';
+import { ModeConfirm } from './widgets/ModeConfirm';
 import { PromptInput } from './widgets/PromptInput';
 import { StatusBar } from './widgets/StatusBar';
 import { TrustCard } from './panels/TrustCard';
@@ -127,9 +128,12 @@ export function App({
               onFullScreen={ui.setDrawerFull}
             />
           ) : null}
+          {ui.confirmAuto && !trustCard ? (
+            <ModeConfirm from={state.mode} isActive onAnswer={ui.answerAuto} />
+          ) : null}
           <Box display={ui.drawerFull || showBrowser ? 'none' : 'flex'}>
             <PromptInput
-              isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard}
+              isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard && !ui.confirmAuto}
               width={layout.leftWidth}
               onSubmit={ui.run}
               message={ui.hint}

@@ -1,7 +1,8 @@
 import { useApp } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CoreClient, CoreState } from '../../src/protocol';
+import type { CoreClient, CoreState, Mode } from '../../src/protocol';
 import { nextMode } from '../commands';
+import type { ModeConfirmAction } from '../keys/keymap';
 import type { PromptMessage } from '../widgets/PromptInput';
 import { useAppKeys } from './use-app-keys';
 import { useCoreNotices } from './use-core-notices';
@@ -20,6 +21,8 @@ export function useAppController(client: CoreClient, state: CoreState) {
   const [drawerFull, setDrawerFull] = useState(false);
   const [message, setMessage] = useState<PromptMessage | undefined>(undefined);
   const [reprintKey, setReprintKey] = useState(0);
+  // Shift+Tab into auto waits here for one confirmation; other modes switch at once.
+  const [confirmAuto, setConfirmAuto] = useState(false);
   const drawerOpen = state.pending.length > 0;
 
   // A drawer that asked for the whole screen gives it back when the queue empties.
@@ -40,19 +43,38 @@ export function useAppController(client: CoreClient, state: CoreState) {
     client.send({ type: 'quit' });
     exit();
   }, [client, exit]);
-  const armed = useCtrlC(quit, { isActive: true });
+  const armed = useCtrlC(
+    { onQuit: quit, onInterrupt: () => client.send({ type: 'cancel' }) },
+    { isActive: true, busy: state.busy },
+  );
+  const setMode = useCallback((mode: Mode) => client.send({ type: 'set_mode', mode }), [client]);
+  const answerAuto = useCallback(
+    (answer: ModeConfirmAction) => {
+      setConfirmAuto(false);
+      if (answer === 'confirm') setMode('auto');
+      if (answer === 'skip') setMode(nextMode('auto'));
+    },
+    [setMode],
+  );
   useCoreNotices(client, setMessage);
   const closeOverlay = useCallback(() => setOverlay('none'), []);
   const run = useSlashCommands({ client, mode: state.mode, openOverlay: setOverlay, say: setMessage, quit });
   useAppKeys(
     {
       cancel_turn: () => client.send({ type: 'cancel' }),
-      cycle_mode: () => client.send({ type: 'set_mode', mode: nextMode(state.mode) }),
+      cycle_mode: () => {
+        const next = nextMode(state.mode);
+        if (next === 'auto') setConfirmAuto(true);
+        else setMode(next);
+      },
       toggle_sidebar: () => setSidebar((s) => !s),
       toggle_agents: () => setAgentsExpanded((e) => !e),
     },
     // The trust card owns the keyboard (its Esc answers it) while it asks.
-    { isActive: !drawerOpen && overlay === 'none' && state.trust?.asking !== true, busy: state.busy },
+    {
+      isActive: !drawerOpen && overlay === 'none' && state.trust?.asking !== true && !confirmAuto,
+      busy: state.busy,
+    },
   );
 
   const hint: PromptMessage | undefined = armed
@@ -69,5 +91,8 @@ export function useAppController(client: CoreClient, state: CoreState) {
     hint,
     run,
     reprintKey,
+    /** The auto-mode confirm row is showing (it owns the keyboard). */
+    confirmAuto: confirmAuto && !drawerOpen && overlay === 'none',
+    answerAuto,
   };
 }

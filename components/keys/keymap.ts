@@ -492,11 +492,26 @@ export const PROMPT_KEYS = {
   },
   history_newer: { keys: ['down'], show: '↓', help: 'next submitted prompt' },
   complete: { keys: ['tab'], show: 'Tab', footer: 'complete', help: 'complete a /command or its argument' },
-  quit: { keys: ['ctrl+c'], show: 'Ctrl+C ×2', footer: 'quit', help: 'quit (press twice within 2 s)' },
+  quit: {
+    keys: ['ctrl+c'],
+    show: 'Ctrl+C ×2',
+    footer: 'quit',
+    help: 'interrupt the running turn; when idle, quit (press twice within 2 s)',
+  },
 } as const satisfies Record<string, KeyRow>;
 
 /** An action of the prompt. */
 export type PromptAction = keyof typeof PROMPT_KEYS;
+
+/** The confirm row Shift+Tab shows before switching into `auto` (nothing asks there). */
+export const MODE_CONFIRM_KEYS = {
+  confirm: { keys: ['y', 'enter'], show: 'y', footer: 'switch to auto', help: 'switch to auto mode' },
+  keep: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'keep', help: 'stay in the current mode' },
+  skip: { keys: ['shift+tab'], show: 'Shift+Tab', footer: 'skip to manual', help: 'go on to manual mode' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of the auto-mode confirm row. */
+export type ModeConfirmAction = keyof typeof MODE_CONFIRM_KEYS;
 
 /** The line under an empty prompt: its keys, where /help is, the audit sidebar and quitting. */
 export const PROMPT_HINT = [

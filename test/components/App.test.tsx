@@ -63,11 +63,11 @@ describe('App', () => {
     await waitUntil(() => expect(core.sent).toEqual([{ type: 'quit' }]));
   });
 
-  it('Shift+Tab cycles the mode', async () => {
-    const core = new FakeCore({ mode: 'plan' });
+  it('Shift+Tab cycles the mode (into auto only after a confirmation: App.polish.test.tsx)', async () => {
+    const core = new FakeCore({ mode: 'manual' });
     const { stdin } = await renderApp(core);
     await press(stdin, KEY.shiftTab);
-    await waitUntil(() => expect(core.sent).toEqual([{ type: 'set_mode', mode: 'auto' }]));
+    await waitUntil(() => expect(core.sent).toEqual([{ type: 'set_mode', mode: 'auto-edit' }]));
   });
 
   it('Ctrl+T toggles the audit sidebar, which follows recentAudit live', async () => {

@@ -19,6 +19,7 @@ import {
   type KeyRow,
   keyId,
   LIST_KEYS,
+  MODE_CONFIRM_KEYS,
   lookup,
   MCP_KEYS,
   PANEL_FOOTERS,
@@ -94,6 +95,7 @@ describe('one table, many views', () => {
       POLICY_KEYS,
       HELP_PANEL_KEYS,
       TRUST_KEYS,
+      MODE_CONFIRM_KEYS,
     ];
     for (const table of tables) {
       const keys = Object.values(table).flatMap((row) => [...row.keys]);
