@@ -153,6 +153,7 @@ export function App({
           busy={state.busy}
           width={size.columns}
           home={home}
+          grantCount={state.grants.length}
         />
       </Box>
     </ThemeContext.Provider>

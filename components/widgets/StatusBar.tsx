@@ -16,6 +16,8 @@ type Props = {
   busy: boolean;
   width: number;
   home?: string;
+  /** Approve-all grants in force: calls they cover run without asking, so the bar keeps them in view. */
+  grantCount?: number;
 };
 
 const Sep = () => <Text dimColor> │ </Text>;
@@ -25,7 +27,7 @@ const Sep = () => <Text dimColor> │ </Text>;
  * are ordered by importance, so when the line is cut at the terminal's width the root goes first.
  */
 export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
-  const { model, mode, sandboxed, pendingCount, usage, root, mcp, busy, width, home } = props;
+  const { model, mode, sandboxed, pendingCount, usage, root, mcp, busy, width, home, grantCount = 0 } = props;
   const theme = useTheme();
   const failing = mcp.filter((s) => s.status === 'failed').map((s) => s.name);
   const tokens = usage.promptTokens + usage.completionTokens;
@@ -44,6 +46,14 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
         <Text bold color={mode === 'auto' ? theme.warn : theme.accent}>
           {mode}
         </Text>
+        {grantCount > 0 ? (
+          <>
+            <Sep />
+            <Text color={theme.warn}>
+              ✓ {grantCount} grant{grantCount === 1 ? '' : 's'}
+            </Text>
+          </>
+        ) : null}
         <Sep />
         {sandboxed ? (
           <Text>sandbox on</Text>

@@ -16,6 +16,11 @@ export function scopeWithMinutes(scope: GrantScope, minutes: number | undefined)
   return minutes === undefined ? rest : { ...rest, minutes };
 }
 
+/** Which agents a grant covers, as the rule preview says it. */
+export function agentsCovered(agents: GrantScope['agents']): string {
+  return agents.kind === 'all' ? 'all agents' : `this agent only (${agents.agentName})`;
+}
+
 /** The chooser's keys line, from the keymap. */
 const HINT = footerLine(Object.values(GRANT_KEYS));
 
@@ -62,7 +67,7 @@ export function GrantChooser(props: {
       </Box>
     );
   }
-  const ruleRows = Math.max(1, props.height - options.length - 3);
+  const ruleRows = Math.max(1, props.height - options.length - 4);
   return (
     <Box flexDirection="column" width={width} height={props.height} overflow="hidden">
       <Text bold>Approve all calls like this one — pick a scope</Text>
@@ -72,6 +77,9 @@ export function GrantChooser(props: {
             {i === index ? '› ' : '  '}
             {displayLine(o.label)}
           </Text>
+          {i === index ? (
+            <Text dimColor wrap="truncate-end">{`    covers ${agentsCovered(o.agents)}`}</Text>
+          ) : null}
           {i === index
             ? wrap(`rule ${o.ruleText}`, width - 4, ruleRows).map((line, k) => (
                 <Text key={`r${k}`} dimColor>{`    ${line}`}</Text>
