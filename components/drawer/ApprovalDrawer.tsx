@@ -19,7 +19,7 @@ import {
   selected,
 } from './drawer-state';
 import { editExternally, type SpawnEditor } from './external-editor';
-import { buildDiffModel } from './preview/diff-rows';
+import { cachedDiffModel } from './preview/diff-rows';
 
 export type ApprovalDrawerProps = {
   client: CoreClient;
@@ -145,7 +145,9 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   // The line diff runs once per request and argument hash (an accepted edit changes the hash).
   const model = useMemo(() => {
     const p = request?.preview;
-    return p?.kind === 'diff' ? buildDiffModel(p.before, p.after, p.isNew) : undefined;
+    return p?.kind === 'diff'
+      ? cachedDiffModel(`${request?.id}:${request?.argsHash}`, p.before, p.after, p.isNew)
+      : undefined;
   }, [request?.id, request?.argsHash]);
   const lines = useMemo(() => request && previewLines(request, width), [request, width]);
   const preview =
@@ -157,6 +159,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
       { width, bodyHeight: geometry.bodyHeight },
       state.layout,
       state.card.scroll,
+      state.card,
     );
   const deciding = isDeciding(state, request);
 

@@ -11,13 +11,9 @@ import {
   type PreviewLine,
   planPreviewLines,
 } from './preview/approval-lines';
-import {
-  type DiffLayout,
-  type DiffModel,
-  effectiveLayout,
-  initialOffset,
-  rowCount,
-} from './preview/diff-rows';
+import { changeOffset, currentChange, type FoldedDiff, foldDiff } from './preview/diff-fold';
+import { columnWidth, widestLine } from './preview/diff-project';
+import { type DiffLayout, type DiffModel, effectiveLayout } from './preview/diff-rows';
 
 /** Rows a preview spends on headers and counts, by kind. */
 const CHROME = { diff: 2, command: 2, json: 1, plan: 2, question: 0 } as const;
@@ -51,6 +47,10 @@ export function previewLines(request: ApprovalRequest, width: number): PreviewLi
 /** What the preview body shows and how it scrolls. */
 export type CardPreview = {
   model?: DiffModel;
+  /** Diff cards: the folded rows in view order, the change in view and the sideways scroll. */
+  folded?: FoldedDiff;
+  change?: number;
+  shift?: number;
   lines?: PreviewLine[];
   layout: DiffLayout;
   offset: number;
@@ -64,13 +64,45 @@ export function cardPreview(
   size: { width: number; bodyHeight: number },
   preferred: DiffLayout,
   scroll: number | undefined,
+  diff: { change?: number; unfolded?: boolean; shift?: number } = {},
 ): CardPreview {
   const { model, lines } = content;
   const layout = model ? effectiveLayout(model, preferred, size.width) : 'unified';
   const viewport = Math.max(1, size.bodyHeight - CHROME[request.preview.kind]);
-  const total = model ? rowCount(model, layout) : (lines?.length ?? 0);
-  const initial = model ? initialOffset(model, layout) : 0;
+  if (!model) {
+    const total = lines?.length ?? 0;
+    const offset = Math.max(0, Math.min(scroll ?? 0, Math.max(0, total - viewport)));
+    return { model, lines, layout, offset, view: { width: size.width, total, viewport, initial: 0 } };
+  }
+  const folded = foldDiff(model, layout, diff.unfolded === true);
+  const total = folded.rows.length;
   const max = Math.max(0, total - viewport);
+  // Opens with as many changes as fit (folded, the first is a few rows down); a jump shows its change.
+  const initial =
+    diff.change !== undefined
+      ? changeOffset(folded.changes, diff.change)
+      : diff.unfolded || (folded.changes[0] ?? 0) >= viewport
+        ? changeOffset(folded.changes, 0)
+        : 0;
   const offset = Math.max(0, Math.min(scroll ?? initial, max));
-  return { model, lines, layout, offset, view: { width: size.width, total, viewport, initial } };
+  const change = currentChange(folded.changes, offset, viewport, diff.change);
+  const col = columnWidth(model, layout, size.width);
+  const shiftMax = Math.max(0, widestLine(model, folded, layout, offset, offset + viewport) - col + 2);
+  const shift = Math.min(diff.shift ?? 0, shiftMax);
+  return {
+    model,
+    folded,
+    change,
+    shift,
+    lines,
+    layout,
+    offset,
+    view: {
+      width: size.width,
+      total,
+      viewport,
+      initial,
+      diff: { changes: folded.changes, change, shiftMax, shiftStep: Math.max(4, Math.floor(col / 2)) },
+    },
+  };
 }

@@ -20,6 +20,7 @@ import {
   QUESTION_KEYS,
   type QuestionAction,
 } from '../keys/keymap';
+import { JUMP_LEAD } from './preview/diff-fold';
 import type { DiffLayout } from './preview/diff-rows';
 
 /** How long keys are ignored after the card under the cursor changed by itself. */
@@ -46,6 +47,12 @@ export type CardState = {
   option: number;
   /** Question cards: the free-answer field is open. */
   typing: boolean;
+  /** Diff cards: the change a jump went to (undefined: the one in view); see diff-fold.ts. */
+  change?: number;
+  /** Diff cards: every unchanged line shown instead of folded runs. */
+  unfolded?: boolean;
+  /** Diff cards: cells long lines are scrolled sideways. */
+  shift?: number;
 };
 
 export type DrawerState = {
@@ -71,7 +78,14 @@ export type DrawerState = {
 };
 
 /** What the drawer measured of the card in view, for keys that depend on it. */
-export type CardView = { width: number; total: number; viewport: number; initial: number };
+export type CardView = {
+  width: number;
+  total: number;
+  viewport: number;
+  initial: number;
+  /** Diff cards: where each change starts (rows), the change in view, and how far lines scroll sideways. */
+  diff?: { changes: readonly number[]; change: number; shiftMax: number; shiftStep: number };
+};
 
 export type DrawerAction =
   | { type: 'sync'; pending: readonly ApprovalRequest[]; now: number }
@@ -298,9 +312,12 @@ function cardKey(
       ...state,
       card: {
         ...state.card,
+        change: undefined,
         scroll: scrolled(state.card.scroll ?? view.initial, move, view.total, view.viewport),
       },
     });
+  const diffStep = diffKey(state, action, view);
+  if (diffStep) return diffStep;
   switch (action) {
     case 'approve':
       return decide(
@@ -346,6 +363,49 @@ function cardKey(
       return queue(state, 1);
     default:
       return same(state);
+  }
+}
+
+/** The change after (or before) the one a jump would put at `offset`: JUMP_LEAD rows keep its context above it. */
+function nearby(changes: readonly number[], offset: number, next: boolean): number {
+  if (next) {
+    const k = changes.findIndex((c) => c > offset + JUMP_LEAD);
+    return k < 0 ? changes.length : k;
+  }
+  let k = -1;
+  for (let i = 0; i < changes.length; i++) if ((changes[i] ?? 0) < offset + JUMP_LEAD) k = i;
+  return k;
+}
+
+/** The diff card's own keys: jump between changes, fold or unfold, scroll long lines sideways. */
+function diffKey(state: DrawerState, action: CardAction, view: CardView): DrawerStep | undefined {
+  const d = view.diff;
+  if (!d) return undefined;
+  const card = state.card;
+  switch (action) {
+    case 'next_change':
+    case 'prev_change': {
+      const next = action === 'next_change';
+      const target =
+        card.change !== undefined
+          ? card.change + (next ? 1 : -1)
+          : nearby(d.changes, card.scroll ?? view.initial, next);
+      if (d.changes.length === 0) return say(state, 'no changes', 'info');
+      if (target < 0) return say(state, 'this is the first change', 'info');
+      if (target >= d.changes.length) return say(state, 'this is the last change', 'info');
+      return same({ ...state, card: { ...card, change: target, scroll: undefined } });
+    }
+    case 'toggle_folds':
+      // The change in view stays in view.
+      return withCard(state, { unfolded: !card.unfolded, change: d.change, scroll: undefined });
+    case 'scroll_right':
+    case 'scroll_left': {
+      const delta = action === 'scroll_right' ? d.shiftStep : -d.shiftStep;
+      const shift = Math.max(0, Math.min(d.shiftMax, (card.shift ?? 0) + delta));
+      return shift === (card.shift ?? 0) ? same(state) : same({ ...state, card: { ...card, shift } });
+    }
+    default:
+      return undefined;
   }
 }
 

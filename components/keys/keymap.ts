@@ -160,6 +160,28 @@ export const CARD_KEYS = {
     help: 'unified / side-by-side (side by side needs 100 columns)',
     on: ['diff'],
   },
+  next_change: {
+    keys: [']'],
+    show: ']/[',
+    footer: 'change',
+    help: 'next / previous change (the header says which: "change 2 of 3 · line 1000")',
+    on: ['diff'],
+  },
+  prev_change: { keys: ['['], show: '[', help: 'previous change', on: ['diff'] },
+  toggle_folds: {
+    keys: ['z'],
+    show: 'z',
+    footer: 'unfold',
+    help: 'show every unchanged line / fold them again (folded: 3 lines of context around each change)',
+    on: ['diff'],
+  },
+  scroll_right: {
+    keys: ['right'],
+    show: '←/→',
+    help: 'scroll long lines sideways (a changed line always keeps its change in view)',
+    on: ['diff'],
+  },
+  scroll_left: { keys: ['left'], show: '←', help: 'scroll long lines back', on: ['diff'] },
   toggle_full_screen: { keys: ['f'], show: 'f', footer: 'full screen', help: 'full screen on/off', on: TOOL },
   help: { keys: ['?'], show: '?', footer: 'help', help: 'show these keys', on: ALL },
   cancel_turn: {
@@ -195,6 +217,8 @@ export type CardAction = keyof typeof CARD_KEYS;
 
 /** Rows the `?` help folds into the row before them (j/k, the scroll pages, ↓). */
 const FOLDED: ReadonlySet<CardAction> = new Set([
+  'prev_change',
+  'scroll_left',
   'line_up',
   'page_up',
   'page_down',

@@ -20,15 +20,19 @@ export function ApprovalPreview(props: {
   const { request, preview, width, height } = props;
   const p = request.preview;
   const offset = preview.offset;
-  if (p.kind === 'diff' && preview.model) {
+  if (p.kind === 'diff' && preview.model && preview.folded) {
     return (
       <DiffView
         path={p.path}
         model={preview.model}
+        folded={preview.folded}
         layout={preview.layout}
         offset={offset}
         width={width}
         height={height}
+        change={preview.change}
+        shift={preview.shift}
+        unfolded={props.card.unfolded}
       />
     );
   }

@@ -1,11 +1,10 @@
 /**
  * Pure diff model for the approval drawer. `buildDiffModel` runs the line diff once per request;
- * `projectRows` turns only the rows in view into printable cells, so word diffs, tab expansion and
- * truncation cost O(visible rows) however large the file is.
+ * diff-fold.ts folds its rows and diff-project.ts turns only the rows in view into printable cells,
+ * so word diffs, tab expansion and cuts cost O(visible rows) however large the file is.
  */
-import { diffLines, diffWordsWithSpace } from 'diff';
-import { displayLine, fit } from '../../../src/text/wrap';
-import { takeWidth, textWidth } from '../../../src/text/width';
+import { diffLines } from 'diff';
+import { fit } from '../../../src/text/wrap';
 
 export type DiffLayout = 'split' | 'unified';
 
@@ -36,32 +35,8 @@ export type DiffModel = {
   hunks: Record<DiffLayout, number[]>;
 };
 
-export type Segment = { text: string; changed: boolean };
-export type Tone = 'context' | 'removed' | 'added' | 'empty';
-export type Cell = { no?: number; tone: Tone; segments: Segment[] };
-/**
- * One printable row: two cells side by side, or (unified) one cell with a +/-/space sign and the
- * old and new line numbers.
- */
-export type VisibleRow = { sign?: ' ' | '-' | '+'; oldNo?: number; newNo?: number; cells: Cell[] };
-
-export type Projection = {
-  rows: VisibleRow[];
-  gutter: number;
-  /** Unified rows show both line numbers, except for a new file (there is no old side). */
-  gutters: 1 | 2;
-  colWidth: number;
-  above: number;
-  below: number;
-  total: number;
-};
-
 /** Above this many milliseconds the line diff gives up and shows a whole replacement. */
 const DIFF_TIMEOUT_MS = 1000;
-/** Word diffs look at no more than this many characters of a line. */
-const WORD_DIFF_LIMIT = 2000;
-/** Characters of a line prepared for display; far more than any terminal is wide. */
-const LINE_LIMIT = 4000;
 
 /** Splits text into lines the way `diffLines` counts them (a final newline adds no line). */
 export function splitLines(text: string): string[] {
@@ -162,151 +137,31 @@ export function rowCount(model: DiffModel, layout: DiffLayout): number {
   return layout === 'split' ? model.split.length : model.unified.length;
 }
 
-/** Word-level segments of a changed line pair: what each side has that the other lacks. */
-export function wordSegments(oldText: string, newText: string): { old: Segment[]; new: Segment[] } {
-  const a = oldText.slice(0, WORD_DIFF_LIMIT);
-  const b = newText.slice(0, WORD_DIFF_LIMIT);
-  const old: Segment[] = [];
-  const neu: Segment[] = [];
-  for (const c of diffWordsWithSpace(a, b)) {
-    if (!c.added) old.push({ text: c.value, changed: c.removed });
-    if (!c.removed) neu.push({ text: c.value, changed: c.added });
-  }
-  if (oldText.length > a.length) old.push({ text: oldText.slice(a.length), changed: false });
-  if (newText.length > b.length) neu.push({ text: newText.slice(b.length), changed: false });
-  return { old, new: neu };
-}
-
-/** Cuts segments to `width` cells with an ellipsis, then pads with spaces to exactly `width`. */
-export function fitSegments(segments: Segment[], width: number): Segment[] {
-  const out: Segment[] = [];
-  const fits = widthUpTo(segments, width + 1) <= width;
-  let room = fits ? width : width - 1;
-  for (const s of segments) {
-    if (room <= 0) break;
-    const text = takeWidth(s.text, room);
-    if (text) out.push({ text, changed: s.changed });
-    room -= textWidth(text);
-  }
-  const tail = fits ? '' : '…';
-  if (tail || room > 0) out.push({ text: tail + ' '.repeat(Math.max(0, room)), changed: false });
-  return out;
-}
-
-/** Width of the segments, counting no further than `limit` (long lines cost O(limit)). */
-function widthUpTo(segments: Segment[], limit: number): number {
-  let w = 0;
-  for (const s of segments) {
-    w += textWidth(takeWidth(s.text, limit - w));
-    if (w >= limit) return w;
-  }
-  return w;
-}
-
-/**
- * Printable rows for the window [offset, offset+height). Only these rows are expanded, word-diffed
- * and truncated. `offset` is clamped to the rows available.
- */
-export function projectRows(
-  model: DiffModel,
-  layout: DiffLayout,
-  offset: number,
-  height: number,
-  width: number,
-): Projection {
-  const total = rowCount(model, layout);
-  const maxNo = Math.max(model.oldLines.length, model.newLines.length, 1);
-  const gutter = String(maxNo).length;
-  const start = clampOffset(offset, total, height);
-  const end = Math.min(total, start + Math.max(0, height));
-  const rows: VisibleRow[] = [];
-  const gutters = model.isNew ? 1 : 2;
-  const colWidth =
-    layout === 'split'
-      ? Math.max(1, Math.floor((width - 3 - 2 * (gutter + 1)) / 2))
-      : Math.max(1, width - gutters * (gutter + 1) - 2);
-  // A line longer than LINE_LIMIT is wider than any column, so the rest is never shown.
-  const line = (side: 'old' | 'new', no: number) =>
-    displayLine(((side === 'old' ? model.oldLines : model.newLines)[no - 1] ?? '').slice(0, LINE_LIMIT));
-  const plain = (no: number | undefined, tone: Tone, text: string): Cell => ({
-    no,
-    tone,
-    segments: fitSegments([{ text, changed: false }], colWidth),
-  });
-  for (let i = start; i < end; i++) {
-    if (layout === 'split') {
-      const r = model.split[i];
-      if (!r) break;
-      if (r.kind === 'context') {
-        rows.push({
-          cells: [
-            plain(r.oldNo, 'context', line('old', r.oldNo)),
-            plain(r.newNo, 'context', line('new', r.newNo)),
-          ],
-        });
-      } else if (r.kind === 'change') {
-        const w = wordSegments(line('old', r.oldNo), line('new', r.newNo));
-        rows.push({
-          cells: [
-            { no: r.oldNo, tone: 'removed', segments: fitSegments(w.old, colWidth) },
-            { no: r.newNo, tone: 'added', segments: fitSegments(w.new, colWidth) },
-          ],
-        });
-      } else if (r.kind === 'delete') {
-        rows.push({
-          cells: [plain(r.oldNo, 'removed', line('old', r.oldNo)), plain(undefined, 'empty', '')],
-        });
-      } else {
-        rows.push({ cells: [plain(undefined, 'empty', ''), plain(r.newNo, 'added', line('new', r.newNo))] });
-      }
-      continue;
-    }
-    const r = model.unified[i];
-    if (!r) break;
-    if (r.kind === 'context') {
-      rows.push({
-        sign: ' ',
-        oldNo: r.oldNo,
-        newNo: r.newNo,
-        cells: [plain(r.newNo, 'context', line('new', r.newNo))],
-      });
-    } else if (r.kind === 'delete') {
-      const segs =
-        r.pairNo === undefined
-          ? [{ text: line('old', r.oldNo), changed: false }]
-          : wordSegments(line('old', r.oldNo), line('new', r.pairNo)).old;
-      rows.push({
-        sign: '-',
-        oldNo: r.oldNo,
-        cells: [{ no: r.oldNo, tone: 'removed', segments: fitSegments(segs, colWidth) }],
-      });
-    } else {
-      const segs =
-        r.pairNo === undefined
-          ? [{ text: line('new', r.newNo), changed: false }]
-          : wordSegments(line('old', r.pairNo), line('new', r.newNo)).new;
-      rows.push({
-        sign: '+',
-        newNo: r.newNo,
-        cells: [{ no: r.newNo, tone: 'added', segments: fitSegments(segs, colWidth) }],
-      });
-    }
-  }
-  return { rows, gutter, gutters, colWidth, above: start, below: Math.max(0, total - end), total };
-}
-
 /** Keeps a window of `height` rows inside `total` rows. */
 export function clampOffset(offset: number, total: number, height: number): number {
   return Math.max(0, Math.min(offset, total - Math.max(1, height)));
 }
 
-/** Where to open the view: a little context above the first change. */
-export function initialOffset(model: DiffModel, layout: DiffLayout): number {
-  const first = model.hunks[layout][0] ?? 0;
-  return Math.max(0, first - 3);
-}
-
 /** "3" right-aligned in the gutter, or blanks for a row without that side. */
 export function gutterText(no: number | undefined, gutter: number): string {
   return no === undefined ? ' '.repeat(gutter) : fit(String(no).padStart(gutter), gutter);
+}
+
+/** Models kept by key (a request id and argument hash, a review's path): the line diff runs once each. */
+const MODELS = new Map<string, { model: DiffModel; size: string }>();
+const MODELS_KEPT = 16;
+
+/**
+ * `buildDiffModel`, memoised by `key` (the last few kept; a key whose texts changed length is
+ * rebuilt). Contract: never throws.
+ */
+export function cachedDiffModel(key: string, before: string, after: string, isNew: boolean): DiffModel {
+  const size = `${before.length}:${after.length}:${isNew}`;
+  const hit = MODELS.get(key);
+  if (hit && hit.size === size) return hit.model;
+  const model = buildDiffModel(before, after, isNew);
+  MODELS.delete(key);
+  MODELS.set(key, { model, size });
+  if (MODELS.size > MODELS_KEPT) MODELS.delete(MODELS.keys().next().value as string);
+  return model;
 }

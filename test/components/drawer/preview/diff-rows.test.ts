@@ -2,15 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { displayLine, wrap } from '../../../../src/text/wrap';
 import { truncateCells } from '../../../../src/text/truncate';
 import { textWidth } from '../../../../src/text/width';
+import { windowSegments, wordSegments } from '../../../../components/drawer/preview/diff-line';
+import { foldDiff } from '../../../../components/drawer/preview/diff-fold';
+import { projectView } from '../../../../components/drawer/preview/diff-project';
 import {
   buildDiffModel,
+  cachedDiffModel,
+  type DiffLayout,
+  type DiffModel,
   effectiveLayout,
-  fitSegments,
-  initialOffset,
-  projectRows,
   splitLines,
-  wordSegments,
 } from '../../../../components/drawer/preview/diff-rows';
+
+/** The old full-row projection: every row, no folds, not scrolled sideways. */
+const projectRows = (m: DiffModel, layout: DiffLayout, offset: number, height: number, width: number) =>
+  projectView(m, foldDiff(m, layout, true), layout, { offset, height, width, shift: 0 });
 
 const text = (cells: { segments: { text: string }[] }[]) =>
   cells.map((c) => c.segments.map((s) => s.text).join('')).join('|');
@@ -72,11 +78,10 @@ describe('buildDiffModel', () => {
     expect(m.split.every((r) => r.kind === 'change')).toBe(true);
   });
 
-  it('opens near the first change', () => {
-    const before = Array.from({ length: 50 }, (_, i) => `l${i}`).join('\n');
-    const after = before.replace('l30', 'L30');
-    const m = buildDiffModel(before, after, false);
-    expect(initialOffset(m, 'split')).toBe(27);
+  it('is built once per key', () => {
+    const a = cachedDiffModel('req-1:h', 'a\n', 'b\n', false);
+    expect(cachedDiffModel('req-1:h', 'a\n', 'b\n', false)).toBe(a);
+    expect(cachedDiffModel('req-1:h', 'a\n', 'bb\n', false)).not.toBe(a);
   });
 });
 
@@ -98,9 +103,12 @@ describe('projectRows', () => {
     expect(p.rows).toHaveLength(10);
     expect(p.above).toBe(45);
     expect(p.below).toBe(45);
-    const changed = p.rows.find((r) => r.cells[0]?.tone === 'removed');
-    expect(changed?.cells[0]?.no).toBe(50);
-    expect(changed?.cells[1]?.segments.find((s) => s.changed)?.text).toBe('fifty');
+    const changed = p.rows.find((r) => r.kind === 'split' && r.cells[0].tone === 'removed');
+    if (changed?.kind !== 'split') throw new Error('no changed row');
+    expect(changed.cells[0].no).toBe(50);
+    expect(changed.cells[0].marker).toBe('-');
+    expect(changed.cells[1].marker).toBe('+');
+    expect(changed.cells[1].segments.find((s) => s.changed)?.text).toBe('fifty');
   });
 
   it('renders only the visible rows of a 5 MB file', () => {
@@ -124,8 +132,8 @@ describe('projectRows', () => {
   it('truncates long lines to the column with an ellipsis and expands tabs', () => {
     const m = buildDiffModel('', `\tx${'y'.repeat(300)}\n`, true);
     const p = projectRows(m, 'unified', 0, 5, 60);
-    const cell = p.rows[0]?.cells[0];
-    const shown = text(cell ? [cell] : []);
+    const row = p.rows[0];
+    const shown = text(row?.kind === 'unified' ? [row.cell] : []);
     expect(textWidth(shown)).toBe(p.colWidth);
     expect(shown.startsWith('    xy')).toBe(true);
     expect(shown.endsWith('…')).toBe(true);
@@ -137,10 +145,10 @@ describe('text helpers', () => {
     expect(displayLine('a\u001b[2Jb')).toBe('a\u241b[2Jb');
   });
   it('fits segments to an exact width', () => {
-    const s = fitSegments([{ text: 'abc', changed: true }], 6);
+    const s = windowSegments([{ text: 'abc', changed: true }], 6);
     expect(s.map((x) => x.text).join('')).toBe('abc   ');
     expect(
-      fitSegments([{ text: 'abcdefgh', changed: false }], 4)
+      windowSegments([{ text: 'abcdefgh', changed: false }], 4)
         .map((x) => x.text)
         .join(''),
     ).toBe('abc…');
