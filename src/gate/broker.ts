@@ -166,6 +166,8 @@ export class ApprovalBroker {
     }
     entry.invalid = 0;
     if (decision.kind === 'edit') return this.applyEdit(entry, decision.args);
+    // A staged edit (the person reviewed their own version): their approve runs that version, checked again.
+    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.request.args);
     if (decision.kind === 'cancel_task') {
       this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
       return { ok: true };
@@ -177,6 +179,8 @@ export class ApprovalBroker {
   /** Resolves every pending request the predicate picks as approved by a grant. */
   approveWhere(predicate: (request: ApprovalRequest) => boolean): void {
     for (const entry of [...this.queue.values()]) {
+      // A grant for the model's call must not settle a card showing the person's edit (it would run the model's).
+      if (entry.request.edited) continue;
       if (predicate(entry.request))
         this.finish(entry.request.id, { kind: 'decided', decision: { kind: 'approve' }, approver: 'grant' });
     }
@@ -222,12 +226,7 @@ export class ApprovalBroker {
       return { ok: false, error: 'The gate failed while reviewing the edit.' };
     }
     if (review.kind === 'invalid') {
-      entry.request = {
-        ...entry.request,
-        editError: review.error,
-        revision: (entry.request.revision ?? 0) + 1,
-      };
-      this.emit({ type: 'updated', request: entry.request });
+      this.refuseEdit(entry.request.id, review.error);
       return { ok: false, error: review.error };
     }
     if (review.kind === 'blocked') {
@@ -240,6 +239,29 @@ export class ApprovalBroker {
       approver: 'human',
     });
     return { ok: true };
+  }
+
+  /** A person's edit was refused: the request stays pending and says why (`editError`, a new `revision`). */
+  refuseEdit(id: string, error: string): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    entry.request = { ...entry.request, editError: error, revision: (entry.request.revision ?? 0) + 1 };
+    this.emit({ type: 'updated', request: entry.request });
+  }
+
+  /**
+   * Shows a person's accepted edit on the pending card: the edited arguments, hash and preview, and what
+   * differs from the model's call. No approve-all is offered for it; the person's next approve runs it.
+   */
+  stageEdit(
+    id: string,
+    edit: Required<Pick<ApprovalRequest, 'args' | 'argsHash' | 'preview' | 'edited'>>,
+  ): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    const { editError: _refused, ...rest } = entry.request;
+    entry.request = { ...rest, ...edit, grantOptions: [], revision: (rest.revision ?? 0) + 1 };
+    this.emit({ type: 'updated', request: entry.request });
   }
 
   private finish(id: string, outcome: Settlement): void {

@@ -32,6 +32,7 @@ import {
   endingWithoutRun,
   gateError,
 } from './envelopes';
+import { describeChanges, editedResult } from './edited-call';
 import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
@@ -242,7 +243,41 @@ export class Gate {
       });
       if (!parsed.ok) return { ok: false, error: parsed.error };
     }
+    if (decision.kind === 'edit' && decision.review) return this.stageEdit(id, decision.args);
     return this.broker.decide(id, decision);
+  }
+
+  /**
+   * A person's edit to review before it runs: re-checked now (schema, guards, policy), then shown on the
+   * card with its own preview (`request.edited`); the person's next approve runs it. Contract: a refused
+   * edit keeps the request pending with `editError`; nothing runs here.
+   */
+  private stageEdit(id: string, edited: unknown): { ok: true } | { ok: false; error: string } {
+    const request = this.broker.pending().find((r) => r.id === id);
+    const tool = request && this.tools.get(request.tool);
+    if (!request || !tool) return { ok: false, error: `No pending request ${id}.` };
+    const review = this.reviewEdit(tool, edited);
+    if (review.kind !== 'accept') {
+      const error = review.kind === 'invalid' ? review.error : `blocked (${review.ruleId}): ${review.reason}`;
+      this.broker.refuseEdit(id, error);
+      return { ok: false, error };
+    }
+    const { args, facts } = review.checked;
+    const proposed = request.edited?.proposed ?? request.args;
+    const refuse = (error: string) => this.broker.refuseEdit(id, error);
+    void buildPreview(facts, this.o.defaultCommandTimeoutMs ?? 60_000, declaredOf(tool, args)).then(
+      ({ preview, invalid }) =>
+        invalid !== undefined
+          ? refuse(invalid)
+          : this.broker.stageEdit(id, {
+              args: copyArgs(args),
+              argsHash: hashArgs(args),
+              preview,
+              edited: { proposed, changes: describeChanges(proposed, args) },
+            }),
+      (err: unknown) => refuse(`The edited call could not be previewed: ${(err as Error)?.message}`),
+    );
+    return { ok: true };
   }
 
   private check(tool: AnyTool, raw: unknown): { ok: true; checked: Checked } | { ok: false; error: string } {
@@ -411,7 +446,10 @@ export class Gate {
           'The file changed since you approved; here is the new diff.',
         );
     }
-    return envelope;
+    // The model is told the person changed its call, and how, so it keeps their version next turn.
+    return final.edited && outcome.decision.kind === 'edit'
+      ? { ...envelope, edited: editedResult(final.args, describeChanges(args, final.args)) }
+      : envelope;
   }
 
   private finalArgs(

@@ -83,6 +83,11 @@ export type ApprovalRequest = {
    * so the UI knows a decision it sent was answered and the request takes a new one.
    */
   revision?: number;
+  /**
+   * The person's edit, re-checked and waiting for their `approve`: `args`, `argsHash` and `preview` are
+   * then the edited call's; `proposed` is what the model sent and `changes` says what differs, one line each.
+   */
+  edited?: { proposed: unknown; changes: string[] };
 };
 
 export type Decision =
@@ -90,7 +95,11 @@ export type Decision =
   | { kind: 'approve_all'; scope: GrantScope }
   | { kind: 'reject'; reason?: string }
   | { kind: 'skip' }
-  | { kind: 'edit'; args: unknown }
+  /**
+   * The person's arguments instead of the model's. `review`: do not run yet: the core re-checks them and
+   * shows the edited call (its diff, `request.edited`), and the next `approve` runs it.
+   */
+  | { kind: 'edit'; args: unknown; review?: true }
   | { kind: 'cancel_task' }
   /** Answers for propose_plan (edited steps) and ask_user. */
   | { kind: 'answer'; text: string }
@@ -123,4 +132,9 @@ export type ToolResultEnvelope = {
   retry?: boolean;
   output?: string;
   data?: unknown;
+  /**
+   * The person edited the call before it ran: the arguments that ran (long text shortened; `changes`
+   * says what differs from the model's call), so the model keeps the person's version.
+   */
+  edited?: { by: 'user'; note: string; args: unknown; changes: string[] };
 };
