@@ -160,10 +160,10 @@ export const CARD_KEYS = {
     help: 'unified / side-by-side (side by side needs 100 columns)',
     on: ['diff'],
   },
+  // The diff keys have no footer word: the diff's own count line offers them when they apply.
   next_change: {
     keys: [']'],
     show: ']/[',
-    footer: 'change',
     help: 'next / previous change (the header says which: "change 2 of 3 · line 1000")',
     on: ['diff'],
   },
@@ -171,7 +171,6 @@ export const CARD_KEYS = {
   toggle_folds: {
     keys: ['z'],
     show: 'z',
-    footer: 'unfold',
     help: 'show every unchanged line / fold them again (folded: 3 lines of context around each change)',
     on: ['diff'],
   },

@@ -104,8 +104,12 @@ describe('one table, many views', () => {
   });
 
   it.each<[CardKind, string[], string[]]>([
-    ['diff', ['y', 'a', 'n', 's', 'e', 'E', 'c', 'u', 'f', '?', 'Esc', 'j/k', '↑/↓ Tab'], []],
-    ['command', ['y', 'a', 'n', 's', 'e', 'c', 'f', '?'], ['E', 'u']],
+    [
+      'diff',
+      ['y', 'a', 'n', 's', 'e', 'E', 'c', 'u', ']/[', 'z', '←/→', 'f', '?', 'Esc', 'j/k', '↑/↓ Tab'],
+      [],
+    ],
+    ['command', ['y', 'a', 'n', 's', 'e', 'c', 'f', '?'], ['E', 'u', ']/[', 'z', '←/→']],
     ['plan', ['y', 'n', 'e', 'c', '?', 'j/k'], ['a', 's', 'E', 'u', 'f']],
   ])('the ? help of a %s card lists exactly the keys it takes', (kind, shown, hidden) => {
     const keys = cardHelp(kind).map((r) => r.keys);
@@ -113,7 +117,8 @@ describe('one table, many views', () => {
     for (const k of hidden) expect(keys).not.toContain(k);
     // Every help row's first key acts on this card.
     for (const k of keys) {
-      const id = k === 'Esc' ? 'esc' : k === '↑/↓ Tab' ? 'up' : (k.split('/')[0] ?? k);
+      const id =
+        k === 'Esc' ? 'esc' : k === '↑/↓ Tab' ? 'up' : k === '←/→' ? 'right' : (k.split('/')[0] ?? k);
       expect(cardKeyAction(id, kind, new Set<CardOffer>(['grants', 'external_edit'])).kind).toBe('action');
     }
   });
