@@ -1,0 +1,150 @@
+import type { TurnJournal } from '../agent/turn-journal';
+import type { CoreEvent, Mode, SessionSummary } from '../protocol';
+import { type SessionLog, openSessionLog } from './store-file';
+import { sessionFile, titleOf, writeIndexEntry } from './store-index';
+import { type SessionMeta, type SessionRecord, keepsEvent } from './store-records';
+
+const EARLY_LIMIT = 100;
+
+/** What a session writes about itself as it goes (issue 15 §1). */
+export type SessionRecorder = {
+  /** Handed to the main agent: its history as it grows. */
+  journal: TurnJournal;
+  /** Every core event; the ones a resume needs are kept. Contract: never throws. */
+  onEvent(event: CoreEvent): void;
+  /** `/clear` forgot the conversation. */
+  cleared(): void;
+  /** Writes what is queued and releases the file. Contract: never rejects. */
+  close(): Promise<void>;
+};
+
+export type RecorderOptions = {
+  home: string;
+  sessionId: string;
+  root: string;
+  model: string;
+  mode: () => Mode;
+  /** Told once when the file cannot be written; the session goes on, unsaved from then. */
+  onError: (error: Error) => void;
+  /** A resumed session appends to its own file and keeps its index entry's title and counts. */
+  resumed?: SessionSummary;
+  /** How many history messages the resumed file already holds. */
+  recorded?: number;
+};
+
+/**
+ * Records a session under `$WARDEN_HOME/sessions/`: the conversation and its events in `<id>.jsonl`
+ * and a summary in `index/<id>.json`. A new session writes nothing until its first prompt (so an
+ * opened-and-quit app leaves no empty session); what happened before is kept in memory until then.
+ */
+export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
+  const now = () => new Date().toISOString();
+  const summary: SessionSummary = o.resumed
+    ? { ...o.resumed }
+    : {
+        id: o.sessionId,
+        root: o.root,
+        title: '',
+        model: o.model,
+        createdAt: now(),
+        updatedAt: now(),
+        turns: 0,
+      };
+  let log: SessionLog | undefined;
+  let failed = false;
+  let early: SessionRecord[] = [];
+  let lastMode: Mode | undefined;
+
+  const fail = (err: Error): void => {
+    if (failed) return;
+    failed = true;
+    early = [];
+    o.onError(err);
+  };
+  const start = (): void => {
+    try {
+      log = openSessionLog({ path: sessionFile(o.home, o.sessionId), sessionId: o.sessionId, onError: fail });
+    } catch (err) {
+      return fail(err as Error);
+    }
+    if (!o.resumed) {
+      const meta: SessionMeta = {
+        t: 'meta',
+        v: 1,
+        sessionId: o.sessionId,
+        root: o.root,
+        model: o.model,
+        createdAt: summary.createdAt,
+      };
+      log.append(meta);
+    }
+    for (const record of early) log.append(record);
+    early = [];
+  };
+  const index = (): void => {
+    if (failed || !log) return;
+    summary.updatedAt = now();
+    try {
+      writeIndexEntry(o.home, summary);
+    } catch (err) {
+      fail(err as Error);
+    }
+  };
+  const append = (record: SessionRecord): void => {
+    if (failed) return;
+    const mode = o.mode();
+    if (mode !== lastMode) {
+      lastMode = mode;
+      put({ t: 'mode', ts: record.t === 'meta' ? now() : record.ts, mode });
+    }
+    put(record);
+  };
+  const put = (record: SessionRecord): void => {
+    if (log) log.append(record);
+    // Before the first prompt only start-up notices come; a bounded few are kept for the transcript.
+    else if (early.length < EARLY_LIMIT) early.push(record);
+  };
+  if (o.resumed) start();
+
+  // Messages of the main history recorded so far (the system prompt at [0] not counted).
+  let recorded = o.recorded ?? 0;
+  return {
+    journal: {
+      prompt(text) {
+        // The first prompt opens the file: a session exists once the person asked something.
+        if (!log && !failed) start();
+        append({ t: 'prompt', ts: now(), text });
+        summary.turns += 1;
+        if (!summary.title) summary.title = titleOf(text);
+        index();
+      },
+      sync(history) {
+        const offset = history[0]?.role === 'system' ? 1 : 0;
+        const length = history.length - offset;
+        if (length < recorded) append({ t: 'dropped', ts: now(), count: recorded - length });
+        else if (length > recorded)
+          append({ t: 'history', ts: now(), messages: history.slice(offset + recorded) });
+        recorded = length;
+      },
+      asked(content, calls) {
+        append({ t: 'asked', ts: now(), content, calls: [...calls] });
+      },
+    },
+    onEvent(event) {
+      try {
+        if (!keepsEvent(event)) return;
+        append({ t: 'event', ts: now(), event });
+        if (event.type === 'turn_done') index();
+      } catch (err) {
+        fail(err as Error);
+      }
+    },
+    cleared() {
+      recorded = 0;
+      append({ t: 'clear', ts: now() });
+    },
+    async close() {
+      await log?.close();
+    },
+  };
+}
