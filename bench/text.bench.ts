@@ -87,7 +87,7 @@ printRow(
 );
 printRow('sanitizeText, text full of sequences (exact)', `${mbPerSecond(dirty, 'exact').toFixed(0)} MB/s`);
 const chars = transcript(1000).reduce(
-  (n, e) => n + ('text' in e ? e.text.length : (e.result?.length ?? 0)),
+  (n, e) => n + ('text' in e ? e.text.length : e.kind === 'tool' ? (e.result?.length ?? 0) : 0),
   0,
 );
 printRow(

@@ -12,6 +12,7 @@ import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } 
 import { runHeadless } from './session/headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
+import { endpointHost } from './llm/endpoint-host';
 import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
@@ -75,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
       protectedPaths: config.protectedPaths,
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       mcpServers: config.mcpServers,
+      endpoint: endpointHost(config.baseUrl),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo
         ? {

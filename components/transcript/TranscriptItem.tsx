@@ -3,6 +3,7 @@ import { memo, type ReactNode } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
 import { useTheme } from '../hooks/use-theme';
 import { Markdown } from './Markdown';
+import { StartBanner } from './StartBanner';
 import { ToolCard } from './ToolCard';
 
 type Props = { entry: TranscriptEntry; width: number; agentLabel?: string };
@@ -37,6 +38,8 @@ export const TranscriptItem = memo(function TranscriptItem({ entry, width, agent
           <ToolCard entry={entry} width={width - 2} agentLabel={agentLabel} />
         </Box>
       );
+    case 'banner':
+      return <StartBanner start={entry.start} />;
     case 'notice': {
       const color = entry.level === 'info' ? theme.info : entry.level === 'warn' ? theme.warn : theme.error;
       return (

@@ -45,5 +45,7 @@ export function estimateRows(entry: TranscriptEntry, width: number): number {
       return entry.result ? 2 : 1;
     case 'notice':
       return wrapped(entry.text, width - 4);
+    case 'banner':
+      return 5;
   }
 }

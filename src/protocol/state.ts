@@ -29,7 +29,24 @@ export type TranscriptEntry =
       status: ToolCardStatus;
       result?: string;
     }
-  | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string };
+  | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string }
+  /** The start banner: what this session runs with, first in the transcript. */
+  | { kind: 'banner'; id: string; start: StartInfo };
+
+/**
+ * What a session started with, as its banner shows it: the model, the endpoint's host (never a key
+ * or a path), the project root, the mode, whether commands run in the bubblewrap sandbox (and why
+ * not), and whether this is the scripted demo model.
+ */
+export type StartInfo = {
+  model: string;
+  demo: boolean;
+  /** Host (and port) of the model endpoint; absent for the demo model. */
+  endpoint?: string;
+  root: string;
+  mode: Mode;
+  sandbox: { kind: 'bubblewrap' } | { kind: 'off'; reason: string };
+};
 
 export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
 

@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../protocol/audit';
-import type { CoreEvent, CoreState, ToolResultEnvelope, TranscriptEntry } from '../protocol';
+import type { CoreEvent, CoreState, StartInfo, ToolResultEnvelope, TranscriptEntry } from '../protocol';
 import { callLine } from '../text/call-line';
 
 const RECENT_AUDIT = 50;
@@ -46,6 +46,11 @@ export class SessionState {
 
   notice(level: 'info' | 'warn' | 'error', text: string): void {
     this.push({ kind: 'notice', id: this.id(), level, text });
+  }
+
+  /** The start banner (model, endpoint host, root, mode, sandbox), first in the transcript. */
+  banner(start: StartInfo): void {
+    this.push({ kind: 'banner', id: this.id(), start });
   }
 
   clear(): void {

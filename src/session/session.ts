@@ -71,6 +71,8 @@ export type SessionOptions = {
   sessionId?: string;
   /** A first notice in the transcript (the demo says it is a demo). */
   banner?: string;
+  /** The model endpoint's host, for the start banner (never a key: `endpointHost` keeps the host only). */
+  endpoint?: string;
   /** The project's files as the config loader read them and whether they are trusted; read here when absent. */
   project?: ProjectStart;
 };
@@ -157,6 +159,14 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       }
     }
   };
+  view.banner({
+    model: o.model.name,
+    demo: o.model.demo,
+    ...(o.endpoint && !o.model.demo ? { endpoint: o.endpoint } : {}),
+    root: fence.root,
+    mode,
+    sandbox: sandbox.kind === 'none' ? { kind: 'off', reason: sandbox.reason } : { kind: 'bubblewrap' },
+  });
   if (o.banner) view.notice('info', o.banner);
   void guardReady.then(() => guardWarning && emit({ type: 'notice', level: 'warn', text: guardWarning }));
   if (sandbox.kind === 'none')

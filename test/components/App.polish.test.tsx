@@ -1,7 +1,7 @@
 /** Ctrl+C interrupts then quits; Shift+Tab into auto asks once (issue 13 §5). */
 import { describe, expect, it } from 'vitest';
 import { CTRL_C_IDLE, type CtrlCState, ctrlCStep } from '../../components/hooks/use-ctrl-c';
-import type { Mode } from '../../src/protocol';
+import type { Mode, StartInfo, TranscriptEntry } from '../../src/protocol';
 import { FakeCore } from '../helpers/fake-core';
 import { KEY, press, waitForFrame, waitUntil } from '../helpers/ink';
 import { renderApp } from './app-harness';
@@ -129,5 +129,55 @@ describe('Shift+Tab into auto', () => {
     await waitUntil(() => expect(core.sent).toEqual(sent));
     // The answer key went to the row, not into the prompt.
     expect(lastFrame()).not.toMatch(/› [yn]/);
+  });
+});
+
+describe('start banner', () => {
+  const start: StartInfo = {
+    model: 'gpt-4o',
+    demo: false,
+    endpoint: 'llm.example.com:8443',
+    root: '/srv/proj',
+    mode: 'manual',
+    sandbox: { kind: 'bubblewrap' },
+  };
+  const banner = (s: Partial<StartInfo>): TranscriptEntry => ({
+    kind: 'banner',
+    id: 'b',
+    start: { ...start, ...s },
+  });
+
+  it.each<[string, Partial<StartInfo>, string[], string[]]>([
+    [
+      'model, endpoint host, root, mode, sandbox on',
+      {},
+      [
+        'warden · model gpt-4o at llm.example.com:8443',
+        'project /srv/proj',
+        'mode manual · sandbox on (bubblewrap)',
+      ],
+      ['DEMO'],
+    ],
+    [
+      'sandbox off with its reason',
+      { sandbox: { kind: 'off', reason: 'bubblewrap (bwrap) is not installed' }, mode: 'auto' },
+      ['mode auto · ⚠ sandbox off (bubblewrap (bwrap) is not installed): every command asks'],
+      ['sandbox on'],
+    ],
+    [
+      'the demo model, labelled',
+      { demo: true, model: 'scripted-demo', endpoint: undefined },
+      ['warden DEMO · scripted model scripted-demo, no API key'],
+      [' at '],
+    ],
+    ['model text sanitised', { model: 'gpt\u001b]0;pwned\u0007' }, ['gpt␛]0;pwned␇'], ['\u001b]0;']],
+  ])('%s', async (_, patch, shows, hides) => {
+    const core = new FakeCore({ transcript: [banner(patch)] });
+    const { lastFrame } = await renderApp(core, { columns: 140 });
+    const frame = await waitForFrame(lastFrame, 'project /srv/proj');
+    // The banner's box only (the status bar below says some of the same words).
+    const box = frame.slice(frame.indexOf('╭'), frame.indexOf('╯') + 1);
+    for (const text of shows) expect(box).toContain(text);
+    for (const text of hides) expect(box).not.toContain(text);
   });
 });
