@@ -1,19 +1,19 @@
 import { Box, Text } from 'ink';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentInfo, CoreClient } from '../../src/protocol';
 import { AuditDetail } from './AuditDetail';
 import { AuditList } from './AuditList';
 import { AuditStatsHeader } from './AuditStatsHeader';
 import {
   type AuditFilters,
-  applyFilters,
   cycle,
   type FilterField,
   localDay,
   shiftDay,
-  valuesOf,
+  mergeSeen,
+  type SeenValues,
 } from './audit-filters';
-import { useAuditDay } from './use-audit-query';
+import { type AuditSelection, useAuditPages } from './use-audit-query';
 import { useListCursor } from './use-list-cursor';
 import { useTheme } from '../hooks/use-theme';
 import { Panel } from '../widgets/Panel';
@@ -65,11 +65,20 @@ export function AuditBrowser({
   const [search, setSearch] = useState('');
   const [searching, setSearching] = useState(false);
   const [detail, setDetail] = useState(false);
-  const result = useAuditDay(client, day);
-  const shown = useMemo(
-    () => applyFilters(result.records, filters, search),
-    [result.records, filters, search],
+  // The core filters and searches (from the file's end, a page at a time); the list shows what came back.
+  const selection = useMemo<AuditSelection>(
+    () => ({ ...filters, text: search }) as AuditSelection,
+    [filters, search],
   );
+  const result = useAuditPages(client, day, selection);
+  const shown = result.records;
+  const seenRef = useRef<{ day: string; values: SeenValues } | undefined>(undefined);
+  const seen = useMemo(() => {
+    const prev = seenRef.current?.day === day ? seenRef.current.values : undefined;
+    const values = mergeSeen(prev, result.records);
+    seenRef.current = { day, values };
+    return values;
+  }, [day, result.records]);
   // Records carry the agent's name; the live agent list covers records written before they did.
   const names = useMemo(() => {
     const map = new Map(agents.map((a) => [a.id, a.name]));
@@ -79,6 +88,11 @@ export function AuditBrowser({
   const agentName = (id: string) => names.get(id) ?? id;
   const listRows = Math.max(1, height - 9);
   const [cursor] = useListCursor(shown.length, { isActive: isActive && !searching, page: listRows });
+  // Older records load as the cursor nears the last one loaded.
+  const { more, loadMore } = result;
+  useEffect(() => {
+    if (more && cursor >= shown.length - listRows) loadMore();
+  }, [more, loadMore, cursor, shown.length, listRows]);
 
   useKeys(
     (input, key) => {
@@ -98,7 +112,7 @@ export function AuditBrowser({
         setSearch('');
       } else if (action && FILTER_OF[action]) {
         const field = FILTER_OF[action];
-        setFilters((f) => ({ ...f, [field]: cycle(f[field], valuesOf(result.records, field)) }));
+        setFilters((f) => ({ ...f, [field]: cycle(f[field], seen[field]) }));
       }
     },
     { isActive: isActive && !searching },
@@ -125,13 +139,14 @@ export function AuditBrowser({
       width={width}
       height={height}
     >
-      <AuditStatsHeader stats={result.loading ? undefined : result.stats} />
+      <AuditStatsHeader stats={result.stats} />
       <Text wrap="truncate-end">
         <Text color={active.length ? theme.accent : undefined}>filters: {filterText || 'none'}</Text>
         {search && !searching ? <Text> · search “{search}”</Text> : null}
         <Text dimColor>
           {' '}
-          · showing {shown.length} of {result.records.length}
+          · newest first, {shown.length}
+          {result.more ? '+' : ''} shown{result.stats ? ` of ${result.stats.total} that day` : ''}
         </Text>
       </Text>
       {searching ? (
@@ -149,7 +164,7 @@ export function AuditBrowser({
         {result.loading ? <Text dimColor>loading {day}…</Text> : null}
         {!result.loading && shown.length === 0 ? (
           <Text dimColor>
-            {result.records.length === 0 ? `no audit records on ${day}` : 'nothing matches the filters'}
+            {active.length === 0 && !search ? `no audit records on ${day}` : 'nothing matches the filters'}
           </Text>
         ) : null}
         {detail && record ? (

@@ -7,14 +7,26 @@ export type AuditFilters = Partial<Record<FilterField, string>>;
 const fieldOf = (record: AuditRecord, field: FilterField): string | undefined =>
   field === 'agent' ? record.agentId : record[field];
 
-/** Distinct values of `field` in `records`, sorted, for cycling. */
-export function valuesOf(records: AuditRecord[], field: FilterField): string[] {
-  const values = new Set<string>();
-  for (const r of records) {
-    const v = fieldOf(r, field);
-    if (v) values.add(v);
+/** The values of each filter field seen in a day so far, sorted, for cycling. */
+export type SeenValues = Record<FilterField, string[]>;
+
+const FIELDS: readonly FilterField[] = ['tool', 'outcome', 'approver', 'agent'];
+
+/**
+ * `seen` plus the values in `records`. The browser loads pages already filtered by the core, so a
+ * filter cycles through every value the day has shown, not only those the current filters left.
+ */
+export function mergeSeen(seen: SeenValues | undefined, records: readonly AuditRecord[]): SeenValues {
+  const out = {} as SeenValues;
+  for (const field of FIELDS) {
+    const values = new Set(seen?.[field]);
+    for (const r of records) {
+      const v = fieldOf(r, field);
+      if (v) values.add(v);
+    }
+    out[field] = [...values].sort();
   }
-  return [...values].sort();
+  return out;
 }
 
 /** none → first value → … → last value → none. */
@@ -23,24 +35,6 @@ export function cycle(current: string | undefined, values: string[]): string | u
   if (current === undefined) return values[0];
   const i = values.indexOf(current);
   return i === -1 || i === values.length - 1 ? undefined : values[i + 1];
-}
-
-/** The searchable text of a record: every field, args included (already redacted). */
-export function recordText(record: AuditRecord): string {
-  return JSON.stringify(record).toLowerCase();
-}
-
-/** Records matching every set filter and containing `search` (case-insensitive). */
-export function applyFilters(records: AuditRecord[], filters: AuditFilters, search: string): AuditRecord[] {
-  const needle = search.trim().toLowerCase();
-  const active = (Object.entries(filters) as [FilterField, string | undefined][]).filter(
-    ([, v]) => v !== undefined,
-  );
-  return records.filter(
-    (r) =>
-      active.every(([field, value]) => fieldOf(r, field) === value) &&
-      (!needle || recordText(r).includes(needle)),
-  );
 }
 
 /** YYYY-MM-DD of a date in local time (the day a person means by "today"). */

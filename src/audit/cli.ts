@@ -3,7 +3,8 @@ import { formatAuditSummary, formatAuditTable } from './format';
 import { describeUnreadable, scanAudit } from './reader';
 import { auditStats } from './stats';
 import { safeJsonLine } from '../text/safe-output';
-import type { AuditQuery } from '../protocol/audit';
+import type { AuditQuery, AuditRecord } from '../protocol/audit';
+import { readAuditPageSync } from './audit-page';
 
 type Sink = { write(text: string): unknown };
 
@@ -70,9 +71,9 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
     io.stdout.write(AUDIT_HELP);
     return 0;
   }
-  const { records, unreadable } = scanAudit(io.auditDir, options.query, now);
-  // Lines that hold no record are counted and located, never silently dropped (stderr: stdout stays parseable).
-  if (unreadable.count > 0) io.stderr.write(`warden audit: ${describeUnreadable(unreadable)}\n`);
+  const { records, unreadable } = readRecords(io.auditDir, options.query, now);
+  // Lines that hold no record are counted, never silently dropped (stderr: stdout stays parseable).
+  if (unreadable) io.stderr.write(`warden audit: ${unreadable}\n`);
   if (options.json) {
     // Records hold model-written text: escape what JSON leaves raw (C1, bidi) so a terminal acts on none of it.
     io.stdout.write(records.map((r) => safeJsonLine(r)).join(''));
@@ -89,6 +90,32 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
   io.stdout.write(formatAuditTable(records, io.columns ?? 120));
   io.stdout.write(formatAuditSummary(auditStats(records)));
   return 0;
+}
+
+/**
+ * The records to print, oldest first, and a sentence about unreadable lines (empty when none).
+ * With `--limit`, only the newest records are read, from the file's end, so the answer costs the
+ * same on a day of 200 000 records as on a day of 20; unreadable lines are then counted in the
+ * part read, and the whole day's scan (without `--limit`) locates them.
+ */
+function readRecords(
+  dir: string,
+  query: AuditQuery,
+  now: Date,
+): { records: AuditRecord[]; unreadable: string } {
+  if (query.limit === undefined) {
+    const scan = scanAudit(dir, query, now);
+    return { records: scan.records, unreadable: describeUnreadable(scan.unreadable) };
+  }
+  const page = readAuditPageSync(dir, query, { limit: query.limit, now });
+  const n = page.unreadable;
+  return {
+    records: page.records.reverse(),
+    unreadable:
+      n === 0
+        ? ''
+        : `${n} unreadable audit line${n === 1 ? '' : 's'} among the latest read, not shown; run without --limit to locate them.`,
+  };
 }
 
 /** Parses the flags after `audit`; accepts `--flag value` and `--flag=value`. */

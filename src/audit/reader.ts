@@ -112,14 +112,15 @@ function readLines(path: string): { lines: string[]; openEnd: boolean } {
   return { lines, openEnd };
 }
 
-type Parsed =
+/** What one audit line holds. */
+export type Parsed =
   | { kind: 'record'; record: AuditRecord }
   | { kind: 'repair' }
   | { kind: 'blank' }
   | { kind: 'unreadable' };
 
 /** A line is a record when it parses to an object with the fields every reader relies on. */
-function parseLine(line: string): Parsed {
+export function parseLine(line: string): Parsed {
   if (line.trim() === '') return { kind: 'blank' };
   let value: unknown;
   try {
@@ -134,7 +135,8 @@ function parseLine(line: string): Parsed {
   return ok ? { kind: 'record', record: value as AuditRecord } : { kind: 'unreadable' };
 }
 
-function compileFilter(query: AuditQuery): (record: AuditRecord, line: string) => boolean {
+/** The query's filters as one predicate over a record and its raw line. */
+export function compileFilter(query: AuditQuery): (record: AuditRecord, line: string) => boolean {
   const text = query.text?.toLowerCase();
   const tool = query.tool;
   const toolPrefix = tool?.endsWith('*') ? tool.slice(0, -1) : undefined;

@@ -35,6 +35,9 @@ export type AuditRecord = {
   result?: string;
 };
 
+/** Where an older page of audit records starts: a day and a byte offset in its file. */
+export type AuditCursor = { day: string; offset: number };
+
 export type AuditQuery = {
   /** Inclusive dates, YYYY-MM-DD. */
   from?: string;

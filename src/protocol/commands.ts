@@ -4,7 +4,7 @@
  * snapshot sees the effect too. A command that cannot be carried out is answered by a `notice`.
  */
 import type { Decision } from './approval';
-import type { AuditQuery } from './audit';
+import type { AuditCursor, AuditQuery } from './audit';
 import type { Mode } from './state';
 
 export type CoreCommand =
@@ -41,8 +41,13 @@ export type CoreCommand =
   | { type: 'undo'; turns: number }
   /** Cancels any turn and empties the transcript. Answered by `state_changed`. */
   | { type: 'clear' }
-  /** Reads the audit log. Answered by `audit_result` with the same `queryId`. */
-  | { type: 'query_audit'; queryId: string; query: AuditQuery }
+  /**
+   * Reads one page of the audit log, newest first (`query.limit` records, 200 by default), below
+   * `before` when given. Answered by `audit_result` with the same `queryId`; with `stats`, also by
+   * `audit_stats` for the whole of `query.from` once counted. A newer query supersedes an unanswered
+   * one, which is then never answered.
+   */
+  | { type: 'query_audit'; queryId: string; query: AuditQuery; before?: AuditCursor; stats?: boolean }
   /** Restarts an MCP server and drops its grants. Answered by a `notice` (restarted, or the error), and `state_changed` as it comes up. */
   | { type: 'restart_mcp'; server: string }
   /**

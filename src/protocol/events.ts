@@ -1,6 +1,6 @@
 /** Events of the UI↔core contract: facts the core reports, in the past tense. */
 import type { ApprovalRequest, Approver, Outcome, ToolResultEnvelope } from './approval';
-import type { AuditRecord, AuditStats } from './audit';
+import type { AuditCursor, AuditRecord, AuditStats } from './audit';
 import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './state';
 
 /**
@@ -40,7 +40,10 @@ export type CoreEvent =
   /** A turn ended; `stop` says why when it ended early (which timer fired, a cut stream, …). */
   | { type: 'turn_done'; agentId: string; text: string; stop?: TurnStop }
   | { type: 'audit_recorded'; record: AuditRecord }
-  | { type: 'audit_result'; queryId: string; records: AuditRecord[]; stats: AuditStats }
+  /** A page of audit records, newest first; `before` is where the next (older) page starts, absent at the end. */
+  | { type: 'audit_result'; queryId: string; records: AuditRecord[]; before?: AuditCursor }
+  /** The stats of the queried day, sent after its `audit_result` once the whole day is counted. */
+  | { type: 'audit_stats'; queryId: string; stats: AuditStats }
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }

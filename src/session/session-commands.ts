@@ -1,6 +1,4 @@
 import type { AgentHub } from '../agent/hub';
-import { readAudit } from '../audit/reader';
-import { auditStats } from '../audit/stats';
 import type { Gate } from '../gate/gate';
 import type { GrantStore } from '../gate/grants';
 import type { LoadedRule } from '../policy/rules';
@@ -8,6 +6,7 @@ import { saveRule } from '../policy/save-rule';
 import type { CoreCommand, CoreEvent, Mode } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
+import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 
@@ -36,7 +35,12 @@ export class SessionCommands {
   /** Turns running now, so shutdown can wait for them to end. */
   private readonly turns = new Set<Promise<unknown>>();
 
-  constructor(private readonly d: SessionCommandDeps) {}
+  /** Pages and stats for the audit browser. */
+  private readonly audit: AuditQueries;
+
+  constructor(private readonly d: SessionCommandDeps) {
+    this.audit = new AuditQueries(d.auditDir, d.emit);
+  }
 
   handle(command: CoreCommand): void {
     try {
@@ -124,11 +128,9 @@ export class SessionCommands {
         d.view.clear();
         d.emit({ type: 'state_changed' });
         return;
-      case 'query_audit': {
-        const records = readAudit(d.auditDir, c.query);
-        d.emit({ type: 'audit_result', queryId: c.queryId, records, stats: auditStats(records) });
+      case 'query_audit':
+        this.audit.run(c.queryId, c.query, c.before, c.stats === true);
         return;
-      }
       case 'restart_mcp':
         void d.restartMcp(c.server).then(
           () => this.notice('info', `Restarted the MCP server ${c.server}; its grants were dropped.`),

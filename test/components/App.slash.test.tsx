@@ -63,14 +63,10 @@ describe('App slash commands', () => {
     const core = new FakeCore();
     core.onCommand = (cmd, c) => {
       if (cmd.type === 'query_audit') {
-        queueMicrotask(() =>
-          c.emit({
-            type: 'audit_result',
-            queryId: cmd.queryId,
-            records: [makeAuditRecord({ tool: 'grep' })],
-            stats: makeStats({ total: 1 }),
-          }),
-        );
+        queueMicrotask(() => {
+          c.emit({ type: 'audit_result', queryId: cmd.queryId, records: [makeAuditRecord({ tool: 'grep' })] });
+          c.emit({ type: 'audit_stats', queryId: cmd.queryId, stats: makeStats({ total: 1 }) });
+        });
       }
     };
     const { stdin, lastFrame, frames } = await renderApp(core);

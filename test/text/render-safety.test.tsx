@@ -192,9 +192,10 @@ describe('untrusted text in rendered components', () => {
             result: `result ${EVIL}`,
           }),
         ];
-        queueMicrotask(() =>
-          c.emit({ type: 'audit_result', queryId: cmd.queryId, records, stats: makeStats({ total: 1 }) }),
-        );
+        queueMicrotask(() => {
+          c.emit({ type: 'audit_result', queryId: cmd.queryId, records });
+          c.emit({ type: 'audit_stats', queryId: cmd.queryId, stats: makeStats({ total: 1 }) });
+        });
       }
     };
     const { lastFrame, frames, stdin } = await renderApp(core, { columns: 200, rows: 50 });

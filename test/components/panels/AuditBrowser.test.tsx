@@ -64,12 +64,24 @@ function setup(width = 100) {
   const core = new FakeCore();
   core.onCommand = (command, c) => {
     if (command.type !== 'query_audit') return;
-    const day = command.query.from ?? '';
-    const records = DAYS[day] ?? [];
+    const { query } = command;
+    const all = DAYS[query.from ?? ''] ?? [];
+    // Like the core: filters and search applied there, newest first.
+    const text = query.text?.toLowerCase();
+    const records = all
+      .filter(
+        (r) =>
+          (query.tool === undefined || r.tool === query.tool) &&
+          (query.outcome === undefined || r.outcome === query.outcome) &&
+          (query.approver === undefined || r.approver === query.approver) &&
+          (query.agent === undefined || r.agentId === query.agent) &&
+          (text === undefined || JSON.stringify(r).toLowerCase().includes(text)),
+      )
+      .reverse();
     const stats = makeStats({
-      total: records.length,
-      byOutcome: { executed: records.filter((r) => r.outcome === 'executed').length },
-      byApprover: { human: records.filter((r) => r.approver === 'human').length },
+      total: all.length,
+      byOutcome: { executed: all.filter((r) => r.outcome === 'executed').length },
+      byApprover: { human: all.filter((r) => r.approver === 'human').length },
       approveRate: 0.5,
       rejectRate: 0.5,
       editRate: 0.25,
@@ -77,7 +89,10 @@ function setup(width = 100) {
       waitP95Ms: 9000,
     });
     // Answer asynchronously, like the real core reading files.
-    queueMicrotask(() => c.emit({ type: 'audit_result', queryId: command.queryId, records, stats }));
+    queueMicrotask(() => {
+      c.emit({ type: 'audit_result', queryId: command.queryId, records });
+      if (command.stats) c.emit({ type: 'audit_stats', queryId: command.queryId, stats });
+    });
   };
   const onClose = vi.fn();
   const view = render(
@@ -99,14 +114,14 @@ describe('AuditBrowser', () => {
     const { lastFrame, core } = setup();
     const frame = await waitForFrame(lastFrame, '4 records');
     expect(core.sentOf('query_audit')).toEqual([
-      { type: 'query_audit', queryId: expect.any(String), query: { from: TODAY, to: TODAY } },
+      { type: 'query_audit', queryId: expect.any(String), query: { from: TODAY, to: TODAY }, stats: true },
     ]);
     expect(frame).toContain(`Audit · ${TODAY} (today)`);
     expect(frame).toContain('outcomes: executed 3');
     expect(frame).toContain('approvers: human 2');
     expect(frame).toContain('approve 50% · reject 50% · edit 25%');
     expect(frame).toContain('wait median 2.1s · p95 9s');
-    expect(frame).toContain('showing 4 of 4');
+    expect(frame).toContain('4 shown of 4 that day');
     expect(frame).toContain('scout');
   });
 
@@ -128,12 +143,8 @@ describe('AuditBrowser', () => {
   it('ignores an answer to a query it no longer waits for', async () => {
     const { lastFrame, core } = setup();
     await waitForFrame(lastFrame, '4 records');
-    core.emit({
-      type: 'audit_result',
-      queryId: 'someone-else',
-      records: [],
-      stats: makeStats({ total: 99 }),
-    });
+    core.emit({ type: 'audit_result', queryId: 'someone-else', records: [] });
+    core.emit({ type: 'audit_stats', queryId: 'someone-else', stats: makeStats({ total: 99 }) });
     await press({ write: () => {} });
     expect(lastFrame()).toContain('4 records');
     expect(lastFrame()).not.toContain('99 records');
@@ -144,14 +155,14 @@ describe('AuditBrowser', () => {
     await waitForFrame(lastFrame, '4 records');
     await press(stdin, 't');
     let frame = await waitForFrame(lastFrame, 'filters: tool=execute_command');
-    expect(frame).toContain('showing 2 of 4');
+    expect(frame).toContain('2 shown of 4 that day');
     await press(stdin, 'o');
     frame = await waitForFrame(lastFrame, 'outcome=executed');
-    expect(frame).toContain('showing 1 of 4');
+    expect(frame).toContain('1 shown of 4 that day');
     expect(frame).toContain('grant-npm');
     await press(stdin, 'x', 'p');
     frame = await waitForFrame(lastFrame, 'filters: approver=grant');
-    expect(frame).toContain('showing 1 of 4');
+    expect(frame).toContain('1 shown of 4 that day');
     await press(stdin, 'p', 'p');
     frame = await waitForFrame(lastFrame, 'filters: approver=policy');
     expect(frame).toContain('allow-reads');
@@ -159,7 +170,7 @@ describe('AuditBrowser', () => {
     await waitForFrame(lastFrame, 'filters: none');
     await press(stdin, 'g', 'g');
     frame = await waitForFrame(lastFrame, 'filters: agent=scout');
-    expect(frame).toContain('showing 1 of 4');
+    expect(frame).toContain('1 shown of 4 that day');
   });
 
   it('searches the records text with /, and Esc in the field clears the search', async () => {
@@ -170,12 +181,12 @@ describe('AuditBrowser', () => {
     await type(stdin, 'clean');
     await press(stdin, KEY.enter);
     let frame = await waitForFrame(lastFrame, 'search “clean”');
-    expect(frame).toContain('showing 1 of 4');
+    expect(frame).toContain('1 shown of 4 that day');
     expect(frame).toContain('use npm run clean');
     await press(stdin, '/');
     await waitForFrame(lastFrame, 'search /');
     await press(stdin, KEY.escape);
-    frame = await waitForFrame(lastFrame, 'showing 4 of 4');
+    frame = await waitForFrame(lastFrame, '4 shown of 4 that day');
     expect(frame).not.toContain('search “');
   });
 
@@ -186,14 +197,13 @@ describe('AuditBrowser', () => {
     await waitForFrame(lastFrame, 'search /');
     await press(stdin);
     for (const key of ['c', 'l', 'x', KEY.backspace, 'e', 'a', 'n', KEY.enter]) stdin.write(key);
-    const frame = await waitForFrame(lastFrame, 'search “clean”');
-    expect(frame).toContain('showing 1 of 4');
+    await waitForFrame(lastFrame, (f) => f.includes('search “clean”') && f.includes('1 shown of 4 that day'));
   });
 
   it('opens a detail view with args and editedArgs side by side, and closes it with Esc', async () => {
     const { lastFrame, stdin, onClose } = setup(100);
     await waitForFrame(lastFrame, '4 records');
-    await press(stdin, KEY.down, KEY.down, KEY.enter);
+    await press(stdin, KEY.down, KEY.enter);
     const frame = await waitForFrame(lastFrame, 'editedArgs');
     const header = frame.split('\n').find((l) => l.includes('args') && l.includes('editedArgs'));
     expect(header).toBeDefined();
@@ -201,7 +211,7 @@ describe('AuditBrowser', () => {
     expect(both).toBeDefined();
     expect(frame).toContain('by grant · rule grant-npm');
     await press(stdin, KEY.escape);
-    await waitForFrame(lastFrame, 'showing 4 of 4');
+    await waitForFrame(lastFrame, '4 shown of 4 that day');
     expect(onClose).not.toHaveBeenCalled();
     await press(stdin, KEY.escape);
     await waitUntil(() => expect(onClose).toHaveBeenCalledTimes(1));
@@ -210,7 +220,7 @@ describe('AuditBrowser', () => {
   it('stacks args and editedArgs when narrow', async () => {
     const { lastFrame, stdin } = setup(70);
     await waitForFrame(lastFrame, 'records');
-    await press(stdin, KEY.down, KEY.down, KEY.enter);
+    await press(stdin, KEY.down, KEY.enter);
     const frame = await waitForFrame(lastFrame, 'editedArgs');
     const lines = frame.split('\n');
     const argsAt = lines.findIndex((l) => /│ args\s/.test(l));
@@ -223,7 +233,47 @@ describe('AuditBrowser', () => {
   it('shows redacted args as the core wrote them', async () => {
     const { lastFrame, stdin } = setup();
     await waitForFrame(lastFrame, '4 records');
-    await press(stdin, KEY.end, KEY.enter);
+    await press(stdin, KEY.enter);
     await waitForFrame(lastFrame, '[REDACTED:token]');
+  });
+
+  it('opens at the newest page and loads older pages as the cursor reaches the last loaded record', async () => {
+    const core = new FakeCore();
+    const day = Array.from({ length: 25 }, (_, i) =>
+      makeAuditRecord({ tool: 'read_file', rule: `rule-${i}` }),
+    );
+    core.onCommand = (command, c) => {
+      if (command.type !== 'query_audit') return;
+      // Pages of 10, newest first; the cursor is the index of the oldest record sent.
+      const end = command.before?.offset ?? day.length;
+      const records = day.slice(Math.max(0, end - 10), end).reverse();
+      const next = end - records.length;
+      queueMicrotask(() =>
+        c.emit({
+          type: 'audit_result',
+          queryId: command.queryId,
+          records,
+          ...(next > 0 ? { before: { day: TODAY, offset: next } } : {}),
+        }),
+      );
+    };
+    const { lastFrame, stdin } = render(
+      <AuditBrowser
+        client={core}
+        agents={agents}
+        isActive
+        width={100}
+        height={30}
+        onClose={() => {}}
+        now={now}
+      />,
+    );
+    let frame = await waitForFrame(lastFrame, 'rule-24');
+    expect(frame).toContain('10+ shown');
+    await press(stdin, KEY.end);
+    frame = await waitForFrame(lastFrame, '25 shown');
+    expect(core.sentOf('query_audit').map((q) => q.before?.offset)).toEqual([undefined, 15, 5]);
+    await press(stdin, KEY.end);
+    await waitForFrame(lastFrame, 'rule-0');
   });
 });
