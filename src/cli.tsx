@@ -85,6 +85,8 @@ async function main(argv: string[]): Promise<number> {
         : {}),
     });
   } catch (err) {
+      escalation: config.escalation,
+      ...(config.suggestions ? { suggestions: config.suggestions } : {}),
     return fail((err as Error).message);
   }
   // Headless has no trust card: the project's loosening stays out, said once.

@@ -8,14 +8,29 @@ import type {
   Usage,
 } from '../llm/types';
 import { ModelError, isAbortError } from '../llm/types';
-import type { CoreEvent, ToolResultEnvelope, TurnStop } from '../protocol';
+import type { CoreEvent, EscalationTrigger, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
+import { escalationAnswerOf } from '../tools/interact/escalate';
+import { type EscalationThresholds, FailureWatch } from './escalation';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
+import type { TurnJournal } from './turn-journal';
 
 /** The gate as the agent sees it: one door, no executors; `summary` is the tool's own line for a call's card. */
 export type GateDoor = {
   intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope>;
   summary?(tool: string, args: unknown): string;
+  /** The gate's "same call" key for repeat rejections (escalation counts rejections of similar calls by it). */
+  similarKey?(tool: string, args: unknown): string | undefined;
+};
+
+/** Pause and the person's inbox, as the loop sees them (src/agent/pause.ts). */
+export type LoopControl = {
+  /** Resolves once the agent may go on (not paused, or cancelled). Contract: never rejects. */
+  hold(caller: Caller): Promise<void>;
+  /** What the person said or did for this agent since its last model request. */
+  drain(agentId: string): string[];
+  /** Pauses the agent (the person took over from an escalation). */
+  pause(agentId: string): void;
 };
 
 export type LoopDeps = {
@@ -27,6 +42,9 @@ export type LoopDeps = {
   /** Tools whose calls of one turn may run side by side (read-only ones). */
   runsInParallel: (tool: string) => boolean;
   onUsage?: (usage: Usage) => void;
+  control?: LoopControl;
+  /** The hard rule that stops an agent and asks the person; `tool` is the escalate tool the card goes through. */
+  escalation?: { thresholds: EscalationThresholds; tool: string };
 };
 
 /** How a turn ended; `stop` says why when it ended early. */
@@ -65,11 +83,25 @@ export async function runTurn(
   tools: ToolSpec[],
   caller: Caller,
   deps: LoopDeps,
+  journal?: TurnJournal,
 ): Promise<TurnResult> {
   const { emit, model } = deps;
   const limits = historyLimits(deps.contextWindowTokens);
-  for (let step = 1; step <= deps.maxSteps; step++) {
+  const watch = deps.escalation ? new FailureWatch(deps.escalation.thresholds) : undefined;
+  let budget = deps.maxSteps;
+  for (let step = 1; ; step++) {
+    if (step > budget) {
+      // The step limit is a hard rule too: the person may give more steps instead of the turn failing.
+      if (!watch) break;
+      const next = await escalate('max_steps', watch, history, caller, deps);
+      if (next.kind === 'stop') return next.result;
+      budget += deps.maxSteps;
+    }
+    // Paused: no new model request until resumed; then what the person said and did comes first.
+    await deps.control?.hold(caller);
     if (caller.signal.aborted) return cancelled(caller, emit);
+    const notes = deps.control?.drain(caller.agentId) ?? [];
+    if (notes.length > 0) history.push({ role: 'user', content: notes.join('\n\n') });
     const estimate = estimateTokens(history, tools);
     if (estimate > deps.contextWindowTokens) {
       return fail(
@@ -104,10 +136,14 @@ export async function runTurn(
     const content = text ? headTail(text, limits.textChars) : null;
     if (calls.length === 0) {
       history.push({ role: 'assistant', content });
+      journal?.sync(history);
       emit({ type: 'turn_done', agentId: caller.agentId, text });
       return { status: 'done', text };
     }
     const why = text.trim() ? text.trim().slice(-400) : undefined;
+    // Saved before any call runs: warden stopping now leaves a step a resume can settle (src/session/resume*.ts).
+    journal?.sync(history);
+    journal?.asked(content, calls);
     // Cut at the output limit, the last call's arguments are incomplete: none of them runs.
     const results =
       turn.finishReason === 'length'
@@ -124,6 +160,14 @@ export async function runTurn(
         tool_call_id: call.id,
         content: boundResult(results[i] as ToolResultEnvelope, limits.resultChars),
       });
+    }
+    journal?.sync(history);
+    // Cancelled while its calls ran: no further model request.
+    if (caller.signal.aborted) return cancelled(caller, emit);
+    const trigger = watch && observe(watch, calls, results, deps);
+    if (trigger) {
+      const next = await escalate(trigger, watch, history, caller, deps);
+      if (next.kind === 'stop') return next.result;
     }
   }
   return fail(
@@ -180,17 +224,37 @@ async function runCalls(
   const results: ToolResultEnvelope[] = new Array(calls.length);
   const one = async (i: number) => {
     const call = calls[i] as ToolCallRequest;
+    // Paused: a new call waits (it does not fail); calls already in flight finish.
+    if (!caller.signal.aborted) await deps.control?.hold(caller);
+    deps.emit(started(call, caller, deps));
     if (caller.signal.aborted) {
-      results[i] = {
+      // Shown and told as cancelled, like the card the person cancelled: it never reaches the gate.
+      const result: ToolResultEnvelope = {
         status: 'cancelled',
         by: 'user',
-        reason: 'The turn was cancelled before this call ran.',
+        reason: cancelReason(caller, 'before this call ran'),
       };
+      results[i] = result;
+      deps.emit({
+        type: 'tool_finished',
+        agentId: caller.agentId,
+        callId: call.id,
+        tool: call.function.name,
+        result,
+      });
       return;
     }
-    deps.emit(started(call, caller, deps));
+    // What the call prints while it runs goes out as it comes (the session coalesces it).
+    const onOutput = (chunk: string) =>
+      deps.emit({ type: 'tool_output', agentId: caller.agentId, callId: call.id, chunk });
     const result = await deps.gate.intercept(
-      { id: call.id, tool: call.function.name, args: call.function.arguments, ...(why ? { why } : {}) },
+      {
+        id: call.id,
+        tool: call.function.name,
+        args: call.function.arguments,
+        ...(why ? { why } : {}),
+        onOutput,
+      },
       caller,
     );
     results[i] = result;
@@ -219,6 +283,7 @@ function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps): CoreEve
     tool: call.function.name,
     args,
     ...(summary !== undefined ? { summary } : {}),
+    ...(caller.step ? { step: caller.step } : {}),
   };
 }
 
@@ -230,6 +295,91 @@ function displayArgs(call: ToolCallRequest): unknown {
   } catch {
     return args;
   }
+}
+
+/** Feeds a step's results to the watch; the first trigger, or whether the model's own escalation was answered. */
+function observe(
+  watch: FailureWatch,
+  calls: ToolCallRequest[],
+  results: ToolResultEnvelope[],
+  deps: LoopDeps,
+): EscalationTrigger | undefined {
+  for (const [i, call] of calls.entries()) {
+    const result = results[i] as ToolResultEnvelope;
+    const name = call.function.name;
+    if (name === deps.escalation?.tool) {
+      // The model escalated itself and the person answered: counting starts again; take over pauses it.
+      watch.reset();
+      continue;
+    }
+    const args = displayArgs(call);
+    const line = `${name} ${deps.gate.summary?.(name, args) ?? ''}`.trim();
+    const key = result.status === 'rejected' ? deps.gate.similarKey?.(name, args) : undefined;
+    const trigger = watch.observe(line, result, key);
+    if (trigger) return trigger;
+  }
+  return undefined;
+}
+
+type Next = { kind: 'go' } | { kind: 'stop'; result: TurnResult };
+
+/**
+ * Stops the agent and asks the person with an escalation card, through the gate like any call (so
+ * it is queued, audited and answered in the drawer). Retry adds the person's instruction, take over
+ * pauses the agent, skip tells it to go on without the step; cancel ends the task; no answer (no
+ * person, a timeout) ends the turn as `escalated`. Contract: never throws.
+ */
+async function escalate(
+  trigger: EscalationTrigger,
+  watch: FailureWatch,
+  history: ChatMessage[],
+  caller: Caller,
+  deps: LoopDeps,
+): Promise<Next> {
+  const tool = deps.escalation?.tool ?? '';
+  const goal = history.find((m) => m.role === 'user')?.content ?? '';
+  const step = caller.step ? ` (plan step ${caller.step.index}: ${caller.step.title ?? ''})` : '';
+  const card = watch.card(trigger, `${goal}${step}`, deps.maxSteps);
+  const call: ToolCallRequest = {
+    id: `escalation-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+    type: 'function',
+    function: { name: tool, arguments: JSON.stringify(card) },
+  };
+  deps.emit(started(call, caller, deps));
+  const result = await deps.gate.intercept({ id: call.id, tool, args: card }, caller);
+  deps.emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool, result });
+  watch.reset();
+  if (caller.signal.aborted) return { kind: 'stop', result: cancelled(caller, deps.emit) };
+  const said = `You were stopped and the person was asked for help: ${card.needs}`;
+  const answer = result.status === 'executed' ? escalationAnswerOf(result.data) : undefined;
+  if (answer?.choice === 'retry') {
+    const how = answer.instruction ? ` with this instruction: ${answer.instruction}` : '';
+    history.push({ role: 'user', content: `${said}\nThe person answered: retry${how}.` });
+    return { kind: 'go' };
+  }
+  if (answer?.choice === 'take_over') {
+    deps.control?.pause(caller.agentId);
+    history.push({
+      role: 'user',
+      content: `${said}\nThe person took over this step by hand; what they did and their note follow.`,
+    });
+    return { kind: 'go' };
+  }
+  if (result.status === 'skipped') {
+    history.push({
+      role: 'user',
+      content: `${said}\nThe person says: skip this step and go on with the next one; do not retry it.`,
+    });
+    return { kind: 'go' };
+  }
+  const message = `${caller.agentName} stopped and escalated: ${card.needs} No answer let it go on (${result.status}: ${result.reason ?? ''}).`;
+  return { kind: 'stop', result: fail(caller, deps.emit, message, 'escalated') };
+}
+
+/** The reason a cancelled call gives the model: the task_cancelled code and who cancelled. */
+function cancelReason(caller: Caller, when: string): string {
+  const why = typeof caller.signal.reason === 'string' ? caller.signal.reason : 'The turn was cancelled.';
+  return `task_cancelled: ${why} (${when})`;
 }
 
 function cancelled(caller: Caller, emit: LoopDeps['emit']): TurnResult {

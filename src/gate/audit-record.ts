@@ -13,9 +13,11 @@ export type RecordBase = {
   waitMs?: number;
   durationMs?: number;
   editedArgs?: unknown;
+  /** The original request's id when this call was offered again after a restart. */
+  resumedFrom?: string;
 };
 
-type Who = { agentId: string; agentName: string; taskId: string };
+type Who = { agentId: string; agentName: string; taskId: string; origin?: 'person' };
 
 /**
  * One audit line: the decision (no `stage`), a request queued for a person (`'requested'`) or the
@@ -51,6 +53,8 @@ export function auditRecord(
   const output = ending?.envelope.output;
   // Redacted before the cut: a token the cut would split must not keep its first half in the file.
   if (output) record.result = redactThenCut(output, 200);
+  if (base.resumedFrom) record.resumedFrom = base.resumedFrom;
+  if (caller.origin) record.origin = caller.origin;
   return record;
 }
 

@@ -53,7 +53,20 @@ export type ApprovalPreview =
   | { kind: 'plan'; title: string; steps: string[] }
   | { kind: 'question'; question: string; options?: string[] }
   /** `effects`: what the call will do, in the tool's own words (e.g. the files a revert restores). */
-  | { kind: 'json'; effects?: string[] };
+  | { kind: 'json'; effects?: string[] }
+  /** An agent stopped and asks for help (see `Escalation`). */
+  | ({ kind: 'escalation' } & Escalation);
+
+/** What made an agent stop and ask: a hard rule of the loop, or the model itself (the escalate tool). */
+export type EscalationTrigger = 'failures' | 'rejections' | 'max_steps' | 'model';
+
+/** An escalation card's content: the goal, what was tried (calls and short results), what is needed. */
+export type Escalation = {
+  trigger: EscalationTrigger;
+  goal: string;
+  tried: { call: string; result: string }[];
+  needs: string;
+};
 
 export type ApprovalRequest = {
   id: string;
@@ -103,7 +116,9 @@ export type Decision =
   | { kind: 'cancel_task' }
   /** Answers for propose_plan (edited steps) and ask_user. */
   | { kind: 'answer'; text: string }
-  | { kind: 'approve_plan'; steps: string[] };
+  | { kind: 'approve_plan'; steps: string[] }
+  /** Answers an escalation card: retry with the person's instruction, or take over (the agent pauses). Skip and cancel use `skip` and `cancel_task`. */
+  | { kind: 'escalation'; choice: 'retry' | 'take_over'; instruction?: string };
 
 export type Outcome = 'executed' | 'rejected' | 'skipped' | 'blocked' | 'cancelled' | 'timeout' | 'error';
 export type Approver = 'policy' | 'rule' | 'grant' | 'human' | 'none';

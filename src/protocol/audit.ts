@@ -33,6 +33,10 @@ export type AuditRecord = {
   waitMs?: number;
   durationMs?: number;
   result?: string;
+  /** Who started the call: absent or `agent` for the model's calls, `person` for a `!command` the person ran. */
+  origin?: 'agent' | 'person';
+  /** The id of the request, pending when warden stopped, that this resumed call re-offered. */
+  resumedFrom?: string;
 };
 
 /** Where an older page of audit records starts: a day and a byte offset in its file. */

@@ -7,6 +7,7 @@ import type { CoreCommand, CoreEvent, Mode } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { AuditQueries } from './audit-queries';
+import { PersonControl } from './person-control';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 
@@ -33,6 +34,8 @@ export type SessionCommandDeps = {
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
 export class SessionCommands {
   /** Turns running now, so shutdown can wait for them to end. */
+  /** The tool a person's `!command` runs through (execute_command). */
+  personTool?: string | undefined;
   private readonly turns = new Set<Promise<unknown>>();
 
   /** Pages and stats for the audit browser. */
@@ -50,7 +53,20 @@ export class SessionCommands {
     }
   }
 
+  /** Cancel, pause, resume, notes, plan edits and `!command` (issue 14 §1, §2). */
+  private readonly person: PersonControl;
+
   /** Runs a prompt as the main agent's next turn. Contract: never throws. */
+    this.person = new PersonControl({
+      hub: d.hub,
+      gate: d.gate,
+      emit: d.emit,
+      ...(d.personTool ? { personTool: d.personTool } : {}),
+      track: (run) => {
+        this.turns.add(run);
+        void run.finally(() => this.turns.delete(run));
+      },
+    });
   async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
     if (this.d.hub.busy) {
       this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
@@ -119,8 +135,12 @@ export class SessionCommands {
       case 'save_grant':
         void this.saveGrant(c.grantId, c.target);
         return;
+        const taskId =
+          c.decision?.kind === 'cancel_task' ? d.gate.pending().find((r) => r.id === c.id)?.taskId : undefined;
       case 'undo':
         void this.undo(c.turns);
+        // `c` ends the requesting agent's whole task, not only its card.
+        else this.person.cancelTaskOf(taskId);
         return;
       case 'clear':
         d.hub.cancel();
@@ -180,6 +200,14 @@ export class SessionCommands {
     const rule = JSON.parse(grant.ruleText);
     const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
     if (!saved.ok) return this.notice('error', saved.error);
+        this.person.stop();
+        return;
+      case 'pause':
+      case 'resume':
+      case 'add_note':
+      case 'run_as_person':
+      case 'edit_plan':
+        this.person.handle(c);
     if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
     // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
     this.d.trust.refresh(target === 'project' ? rule : undefined);

@@ -47,6 +47,8 @@ import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { HomeGuard } from '../trust/home-guard';
+import { createEscalateTool } from '../tools/interact/escalate';
+import { DEFAULT_ESCALATION, type EscalationThresholds } from '../agent/escalation';
 import { homePatternsInProject } from '../trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from '../trust/project-trust';
 import { startWithoutConfig } from '../trust/start';
@@ -89,6 +91,8 @@ export type Session = {
   mcpStarted: Promise<void>;
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
+  /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
+  escalation?: EscalationThresholds;
   close(): Promise<void>;
 };
 
@@ -307,6 +311,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
             emit({ type: 'state_changed' });
           },
         });
+  const escalate = createEscalateTool();
   const mcpStarted = mcp ? mcp.start() : Promise.resolve();
 
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
@@ -315,6 +320,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       mode = to.mode;
       state.mode = to.mode;
       emit({
+    escalate,
         type: 'notice',
         level: 'info',
         text: `Mode: ${to.mode} (from the project's config.json, ${to === o.project?.values.trusted ? 'now trusted' : 'no longer trusted'}).`,
@@ -357,6 +363,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     emit,
     home: o.home,
     root: fence.root,
+    journal: recorder.journal,
+    context: (): string | undefined => feedback.context(),
+    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
+    recordCancel: (task, reason) => gate.recordCancel(task, reason),
     auditDir: join(o.home, 'audit'),
     undoTool: revertTurn.name,
     setMode: (next) => {
@@ -470,6 +480,8 @@ async function pickSandbox(setting: SessionOptions['sandbox']): Promise<SandboxI
   return found;
 }
 
+    // The person's `!command` runs through the tool that judges commands (execute_command).
+    personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
 function withAgentsMd(text: string | undefined): { agentsMd?: string } {
   return text ? { agentsMd: text } : {};
 }
@@ -510,6 +522,8 @@ function approvalEvent(e: ApprovalEvent): CoreEvent {
               ? 'cancelled'
               : 'error',
         approver: 'none',
+      ...(hub.paused() ? { paused: hub.paused() } : {}),
+      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
         reason: `${o.code}: ${o.reason}`,
       };
     }

@@ -1,0 +1,77 @@
+import type { Escalation, EscalationTrigger, ToolResultEnvelope } from '../protocol';
+
+/** When the loop stops an agent and asks the person: failed results in a row, rejections of similar calls. */
+export type EscalationThresholds = { failures: number; rejections: number };
+
+export const DEFAULT_ESCALATION: EscalationThresholds = { failures: 3, rejections: 2 };
+
+/** Calls kept for the card's "what it tried". */
+const TRIED = 5;
+const SHORT = 160;
+
+const short = (text: string): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > SHORT ? `${line.slice(0, SHORT - 1)}…` : line;
+};
+
+/**
+ * Whether a result is a failure: an error, a block, or a command that ran and exited non-zero
+ * (execute_command reports exit codes as data, not as errors).
+ */
+export function isFailure(result: ToolResultEnvelope): boolean {
+  if (result.status === 'error' || result.status === 'blocked') return true;
+  const exit = (result.data as { exitCode?: unknown } | undefined)?.exitCode;
+  return result.status === 'executed' && typeof exit === 'number' && exit !== 0;
+}
+
+/**
+ * The hard rule that decides when an agent must stop and escalate — the loop's, not the model's.
+ * Feed it every result of one agent's turn in order; it trips on `failures` failed results in a
+ * row, or `rejections` rejections of calls with the same rejection key (the gate's notion of "the
+ * same call"). Contract: pure bookkeeping; never throws.
+ */
+export class FailureWatch {
+  private streak = 0;
+  private readonly rejected = new Map<string, number>();
+  private readonly recent: { call: string; result: string }[] = [];
+
+  constructor(private readonly limits: EscalationThresholds) {}
+
+  /** Records one result; returns the trigger when a threshold is reached. */
+  observe(line: string, result: ToolResultEnvelope, similarKey?: string): EscalationTrigger | undefined {
+    this.recent.push({ call: short(line), result: short(resultText(result)) });
+    if (this.recent.length > TRIED) this.recent.shift();
+    if (result.status === 'rejected') {
+      const key = similarKey ?? line;
+      const count = (this.rejected.get(key) ?? 0) + 1;
+      this.rejected.set(key, count);
+      return count >= this.limits.rejections ? 'rejections' : undefined;
+    }
+    if (result.status === 'skipped' || result.status === 'cancelled') return undefined;
+    this.streak = isFailure(result) ? this.streak + 1 : 0;
+    return this.streak >= this.limits.failures ? 'failures' : undefined;
+  }
+
+  /** After the person answered: counting starts again. */
+  reset(): void {
+    this.streak = 0;
+    this.rejected.clear();
+  }
+
+  /** The card's content for `trigger`. */
+  card(trigger: EscalationTrigger, goal: string, maxSteps: number): Escalation {
+    const last = this.recent.at(-1)?.call ?? 'the last call';
+    const needs =
+      trigger === 'failures'
+        ? `${this.limits.failures} tool calls failed in a row (the last: ${last}). It needs an instruction, or you to do this step by hand.`
+        : trigger === 'rejections'
+          ? `You rejected ${this.limits.rejections} similar calls (${last}). It needs to know what you want instead.`
+          : `It used its ${maxSteps} steps for this turn without finishing. Retry gives it ${maxSteps} more.`;
+    return { trigger, goal: short(goal) || '(no goal stated)', tried: [...this.recent], needs };
+  }
+}
+
+function resultText(result: ToolResultEnvelope): string {
+  if (result.status === 'executed') return `${isFailure(result) ? 'failed' : 'ok'}: ${result.output ?? ''}`;
+  return `${result.status}: ${result.reason ?? ''}`;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { defineTool } from '../types';
+
+const schema = z.strictObject({
+  goal: z.string().min(1).max(2000).describe('What you were trying to achieve'),
+  tried: z
+    .array(z.strictObject({ call: z.string().min(1).max(400), result: z.string().max(400) }))
+    .max(10)
+    .default([])
+    .describe('What you tried: each call and its short result'),
+  needs: z.string().min(1).max(2000).describe('What you need from the person'),
+  trigger: z.enum(['failures', 'rejections', 'max_steps', 'model']).default('model'),
+});
+
+/** The person's answer to an escalation card, as the gate hands it on (`ctx.answer`). */
+export type EscalationAnswer = { choice: 'retry' | 'take_over'; instruction?: string };
+
+/** Reads an escalation answer from a tool result's `data`; undefined for anything else. */
+export function escalationAnswerOf(data: unknown): EscalationAnswer | undefined {
+  const d = data as { escalation?: EscalationAnswer } | undefined;
+  const choice = d?.escalation?.choice;
+  return choice === 'retry' || choice === 'take_over' ? d?.escalation : undefined;
+}
+
+/**
+ * `escalate`: the agent stops and asks the person for help with a structured card (goal, what it
+ * tried, what it needs); the person answers with an instruction to retry, takes over, skips or
+ * cancels the task. The loop also raises it itself when a hard rule trips (src/agent/escalation.ts).
+ * Contract: interactive — it always asks, in every mode, and no grant covers it.
+ */
+export function createEscalateTool() {
+  return defineTool({
+    name: 'escalate',
+    description:
+      'Stop and ask the person for help when you are stuck (the same step keeps failing, you lack access or information). Say the goal, what you tried, and what you need.',
+    schema,
+    kind: 'interact',
+    interactive: true,
+    summary: (args) => args.needs,
+    preview: (args) => ({
+      kind: 'escalation',
+      trigger: args.trigger,
+      goal: args.goal,
+      tried: args.tried.map((t) => ({ call: t.call, result: t.result })),
+      needs: args.needs,
+    }),
+    async execute(_args, ctx) {
+      let answer: EscalationAnswer | undefined;
+      try {
+        answer = escalationAnswerOf({ escalation: JSON.parse(ctx.answer ?? '') });
+      } catch {
+        answer = undefined;
+      }
+      if (!answer) return { ok: false, error: 'No answer was given.' };
+      const output =
+        answer.choice === 'take_over'
+          ? 'The person is taking over this step by hand. You are paused; when you go on, their note and what they did are in the conversation.'
+          : `The person answered: retry${answer.instruction ? ` with this instruction: ${answer.instruction}` : ''}.`;
+      return { ok: true, output, data: { escalation: answer } };
+    },
+  });
+}
