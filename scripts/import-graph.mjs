@@ -20,7 +20,7 @@ const layers = [
   ['src/session'],
   ['src/agent', 'src/mcp'],
   ['src/gate'],
-  ['src/tools'],
+  ['src/tools', 'src/checkpoint'],
   ['src/policy', 'src/trust', 'src/config', 'src/llm'],
   ['src/audit'],
   ['src/protocol', 'src/text', 'src/os', 'src/*'],

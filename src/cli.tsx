@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
       sandbox: config.sandbox,
       maxStepsPerTurn: config.maxStepsPerTurn,
       contextWindowTokens: config.contextWindowTokens,
+      reviewTurns: config.reviewTurns && !args.headless,
       protectedPaths: config.protectedPaths,
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       mcpServers: config.mcpServers,
@@ -85,8 +86,6 @@ async function main(argv: string[]): Promise<number> {
         : {}),
     });
   } catch (err) {
-      escalation: config.escalation,
-      ...(config.suggestions ? { suggestions: config.suggestions } : {}),
     return fail((err as Error).message);
   }
   // Headless has no trust card: the project's loosening stays out, said once.

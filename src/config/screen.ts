@@ -37,6 +37,10 @@ export function screenProjectConfig(file: ConfigFile, path: string, warnings: st
     delete out.baseUrl;
     refuse('baseUrl', 'a project cannot choose where your API key is sent');
   }
+  if (out.reviewTurns === false) {
+    delete out.reviewTurns;
+    refuse('reviewTurns false', 'a project cannot hide what a turn changed');
+  }
   if (out.protectedPaths) out.protectedPaths = usablePatterns(out.protectedPaths, path, warnings);
 
   const untrusted = { ...out };

@@ -52,17 +52,13 @@ export type Caller = {
   step?: ApprovalRequest['step'];
   signal: AbortSignal;
   recordPreImage?: ToolContext['recordPreImage'];
+  /** Takes a checkpoint before a call whose tool declares `changesFiles`; a rejection fails the call closed (`checkpoint_failed`). */
+  checkpoint?: (label: string) => Promise<void>;
   /** The agent layer's ports for this caller (sub-agents, plan); handed to the tool like `recordPreImage`. */
   agents?: ToolContext['agents'];
 };
 
 export type ToolCall = { id: string; tool: string; args: unknown; why?: string };
-  /**
-   * `person`: the person typed this call themselves (`!command`). Guards and deny rules hold as for any
-   * call; what would ask runs as the person's own decision (approver `human`), audited with `origin: person`.
-   * Only the session's command handler builds such a caller; nothing the model sends can.
-   */
-  origin?: 'person';
 
 /** What the approval queue tells its listener (requested, updated, resolved, invalid input). */
 export type ApprovalEvent = BrokerEvent;
@@ -132,7 +128,6 @@ export class Gate {
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
   }
-  'escalation',
 
   /** Replaces every tool whose name starts with `prefix` (MCP servers come and go). */
   replaceTools(prefix: string, tools: readonly AnyTool[]): void {
@@ -141,7 +136,6 @@ export class Gate {
   }
 
   /** The requests waiting for a person, in arrival order (copies the UI may keep). */
-  'escalation',
   pending(): ApprovalRequest[] {
     return this.broker.pending();
   }
@@ -229,10 +223,7 @@ export class Gate {
       return { ok: false, error: 'An approve-all time limit must be a positive number of minutes.' };
     }
     const request =
-      decision.kind === 'approve_all' ||
-      decision.kind === 'answer' ||
-      decision.kind === 'approve_plan' ||
-      decision.kind === 'escalation'
+      decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan'
         ? this.broker.pending().find((r) => r.id === id)
         : undefined;
     if (request && decision.kind === 'approve_all') {
@@ -265,8 +256,6 @@ export class Gate {
    */
   private stageEdit(id: string, edited: unknown): { ok: true } | { ok: false; error: string } {
     const request = this.broker.pending().find((r) => r.id === id);
-    if (request && decision.kind === 'escalation' && request.preview.kind !== 'escalation')
-      return { ok: false, error: `An escalation answer does not apply to ${request.tool}.` };
     const tool = request && this.tools.get(request.tool);
     if (!request || !tool) return { ok: false, error: `No pending request ${id}.` };
     const review = this.reviewEdit(tool, edited);
@@ -323,56 +312,15 @@ export class Gate {
         policy.explanation,
         policy.rule.source === 'guard' ? 'guard' : 'policy',
         ruleApprover(policy),
-  /** The repeat-rejection key of a call ("the same call" for the gate), or undefined when its arguments do not parse. Never throws. */
-  similarKey(name: string, raw: unknown): string | undefined {
-    const tool = this.tools.get(name);
-    if (!tool) return undefined;
-    try {
-      const result = this.check(tool, raw);
-      if (!result.ok) return undefined;
-      const { args, facts } = result.checked;
-      return rejectionKey(tool.name, tool.guarded?.command, facts, hashArgs(args));
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * Audits a task's cancellation by the person (one outcome line, outcome `cancelled`, approver
-   * `human`). Contract: never throws.
-   */
-  recordCancel(task: { agentId: string; agentName: string; taskId: string }, reason: string): void {
-    const args = { cancelled: task.taskId };
-    const ending: Ending = {
-      envelope: { status: 'cancelled', by: 'user', reason },
-      outcome: 'cancelled',
-      approver: 'human',
-      reason: `task_cancelled: ${reason}`,
-    };
-    this.audit(
-      { id: `cancel-${task.taskId}`, tool: 'task', args },
-      { ...task, signal: new AbortController().signal },
-      { decision: 'deny', rule: 'person', risk: 'low', argsHash: safeHash(args) },
-      'human',
-      ending,
-    );
-  }
-
       );
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
     }
     // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
-    // A person's own `!command` is their decision: what would ask runs as theirs (never what is denied).
-    if (policy.decision === 'allow' || caller.origin === 'person')
-      return this.run(
-        tool,
-        args,
-        caller,
-        { ...base, call: { ...call, args } },
-        caller.origin === 'person' ? 'human' : ruleApprover(policy),
-        { checked: facts },
-      );
+    if (policy.decision === 'allow')
+      return this.run(tool, args, caller, { ...base, call: { ...call, args } }, ruleApprover(policy), {
+        checked: facts,
+      });
     const rejectedKey = rejectionKey(tool.name, tool.guarded?.command, facts, argsHash);
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
       const reason =
@@ -464,12 +412,7 @@ export class Gate {
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
-    const answer =
-      outcome.decision.kind === 'answer'
-        ? outcome.decision.text
-        : outcome.decision.kind === 'escalation'
-          ? JSON.stringify({ choice: outcome.decision.choice, instruction: outcome.decision.instruction })
-          : undefined;
+    const answer = outcome.decision.kind === 'answer' ? outcome.decision.text : undefined;
     // Only a person's approval of this very card lifts the read-only mounts of the protected paths it listed.
     const lift =
       approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit')
@@ -572,6 +515,18 @@ export class Gate {
       const ending = auditUnavailable(decided.error, approver);
       this.audit(base.call, caller, base, approver, ending);
       return ending.envelope;
+    }
+    // No way back, no change: the checkpoint is taken after the decision and before any effect.
+    if (tool.changesFiles && caller.checkpoint) {
+      const failed = await caller.checkpoint(tool.name).then(
+        () => undefined,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      );
+      if (failed !== undefined) {
+        const ending = { ...gateError(`checkpoint_failed: no checkpoint could be taken (${failed}); nothing ran.`), approver };
+        this.audit(base.call, caller, base, approver, ending);
+        return ending.envelope;
+      }
     }
     const token = this.mint.issue(
       fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash },

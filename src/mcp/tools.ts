@@ -63,6 +63,8 @@ export function buildMcpTools(
       // Every MCP tool asks by default; the policy decides, never the server's own hints.
       kind: 'execute',
       reversible: false,
+      // A server's own hints are not trusted: any MCP tool may change files, so each is checkpointed.
+      changesFiles: true,
       execute: (args: unknown, ctx) => call(remoteName, isRecord(args) ? args : {}, ctx.signal),
     });
   }

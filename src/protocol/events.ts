@@ -1,14 +1,14 @@
 /** Events of the UI↔core contract: facts the core reports, in the past tense. */
 import type { ApprovalRequest, Approver, Outcome, ToolResultEnvelope } from './approval';
 import type { AuditCursor, AuditRecord, AuditStats } from './audit';
+import type { TurnChange } from './review';
 import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './state';
 
 /**
  * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
  * streamIdleTimeoutSec), `turn_timeout` (one answer took longer than turnTimeoutSec), `truncated`
  * (the stream ended with no finish_reason and no [DONE]; its tool calls did not run),
- * `context_window`, `max_steps`, `model_error` (any other failure of the model server), or `escalated`
- * (the agent asked the person for help and got no answer it can go on with).
+ * `context_window`, `max_steps`, or `model_error` (any other failure of the model server).
  */
 export type TurnStop =
   | 'idle_timeout'
@@ -16,9 +16,7 @@ export type TurnStop =
   | 'truncated'
   | 'context_window'
   | 'max_steps'
-  | 'model_error'
-  /** The agent escalated to the person and no answer came that lets it go on. */
-  | 'escalated';
+  | 'model_error';
 
 /** Everything the core tells the UI; each `CoreCommand` names the event that answers it. */
 export type CoreEvent =
@@ -50,4 +48,20 @@ export type CoreEvent =
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }
+  /**
+   * A turn ended having changed these files (by any tool, commands included): the changeset. Sent at
+   * every such turn end, review on or off (headless `--json` prints it as a line); no file contents.
+   */
+  | { type: 'turn_changes'; turnId: string; files: Pick<TurnChange, 'path' | 'kind' | 'tooLarge'>[] }
+  /** The turn review card (the output gate): `files` with their text on each side; answered by `review_turn`. */
+  | { type: 'turn_review_requested'; turnId: string; files: TurnChange[] }
+  /** A review ended: kept, or `reverted` files put back (through the gate, audited as revert_turn). */
+  | {
+      type: 'turn_review_resolved';
+      turnId: string;
+      action: 'keep' | 'revert';
+      outcome: 'kept' | 'reverted' | 'refused';
+      reverted?: string[];
+      reason?: string;
+    }
   | { type: 'error'; message: string };

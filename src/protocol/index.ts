@@ -8,4 +8,5 @@ export * from './audit';
 export * from './client';
 export * from './commands';
 export * from './events';
+export * from './review';
 export * from './state';

@@ -1,6 +1,7 @@
 /** The core's state as the UI sees it: `CoreClient.snapshot()` returns a `CoreState`. */
 import type { ApprovalRequest, Grant, Outcome, RuleSource } from './approval';
 import type { AuditRecord } from './audit';
+import type { TurnReview } from './review';
 
 export type Mode = 'manual' | 'auto-edit' | 'plan' | 'auto';
 export const MODES: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
@@ -97,13 +98,10 @@ export type CoreState = {
   policy?: { sources: PolicySourceInfo[] };
   /** The project's trust; absent from a core that does not report it. */
   trust?: ProjectTrustState;
+  /** The turn review waiting for the person (the latest turn that changed files), when reviews are on. */
+  review?: TurnReview;
+  /** How checkpoints are kept: a shadow git repository, or (without git) copies of warden's own writes only. */
+  checkpoints?: { kind: 'git' } | { kind: 'copies'; reason: string };
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
 };
-  /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
-  prompt?: number;
-  /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
-  paused?: PauseState;
-
-/** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */
-export type PauseState = { all: boolean; agents: string[] };

@@ -6,8 +6,9 @@ import { saveRule } from '../policy/save-rule';
 import type { CoreCommand, CoreEvent, Mode } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
+import { TurnReviews } from './turn-review';
+import type { CheckpointStore } from '../agent/checkpoints';
 import { AuditQueries } from './audit-queries';
-import { PersonControl } from './person-control';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 
@@ -29,19 +30,31 @@ export type SessionCommandDeps = {
   restartMcp: (name: string) => Promise<void>;
   /** The name of the tool /undo calls through the gate (revert_turn), as the composition root built it. */
   undoTool: string;
+  /** The session's checkpoints: each turn ends there, and its changes go to the turn review. */
+  checkpoints: CheckpointStore;
+  /** Show the turn review card after a turn that changed files. */
+  reviewTurns: boolean;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
 export class SessionCommands {
   /** Turns running now, so shutdown can wait for them to end. */
-  /** The tool a person's `!command` runs through (execute_command). */
-  personTool?: string | undefined;
   private readonly turns = new Set<Promise<unknown>>();
 
   /** Pages and stats for the audit browser. */
   private readonly audit: AuditQueries;
 
+  /** The turn review (the output gate). */
+  private readonly reviews: TurnReviews;
+
   constructor(private readonly d: SessionCommandDeps) {
+    this.reviews = new TurnReviews({
+      checkpoints: d.checkpoints,
+      gate: d.gate,
+      emit: d.emit,
+      reviewTurns: d.reviewTurns,
+      revertTool: d.undoTool,
+    });
     this.audit = new AuditQueries(d.auditDir, d.emit);
   }
 
@@ -53,20 +66,7 @@ export class SessionCommands {
     }
   }
 
-  /** Cancel, pause, resume, notes, plan edits and `!command` (issue 14 §1, §2). */
-  private readonly person: PersonControl;
-
   /** Runs a prompt as the main agent's next turn. Contract: never throws. */
-    this.person = new PersonControl({
-      hub: d.hub,
-      gate: d.gate,
-      emit: d.emit,
-      ...(d.personTool ? { personTool: d.personTool } : {}),
-      track: (run) => {
-        this.turns.add(run);
-        void run.finally(() => this.turns.delete(run));
-      },
-    });
   async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
     if (this.d.hub.busy) {
       this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
@@ -79,7 +79,11 @@ export class SessionCommands {
     // loosening waits for the trust card.
     this.d.homeGuard.acceptAll();
     this.d.trust.refresh();
-    const turn = this.d.hub.runPrompt(text);
+    // The turn's last checkpoint and its review belong to the turn: shutdown waits for them too.
+    const turn = this.d.hub.runPrompt(text).then(async (r) => {
+      await this.reviews.afterTurn();
+      return r;
+    });
     this.turns.add(turn);
     const result = await turn.finally(() => this.turns.delete(turn));
     this.d.emit({ type: 'state_changed' });
@@ -135,12 +139,11 @@ export class SessionCommands {
       case 'save_grant':
         void this.saveGrant(c.grantId, c.target);
         return;
-        const taskId =
-          c.decision?.kind === 'cancel_task' ? d.gate.pending().find((r) => r.id === c.id)?.taskId : undefined;
+      case 'review_turn':
+        void this.reviews.answer(c.turnId, c.action, c.paths);
+        return;
       case 'undo':
         void this.undo(c.turns);
-        // `c` ends the requesting agent's whole task, not only its card.
-        else this.person.cancelTaskOf(taskId);
         return;
       case 'clear':
         d.hub.cancel();
@@ -200,14 +203,6 @@ export class SessionCommands {
     const rule = JSON.parse(grant.ruleText);
     const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
     if (!saved.ok) return this.notice('error', saved.error);
-        this.person.stop();
-        return;
-      case 'pause':
-      case 'resume':
-      case 'add_note':
-      case 'run_as_person':
-      case 'edit_plan':
-        this.person.handle(c);
     if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
     // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
     this.d.trust.refresh(target === 'project' ? rule : undefined);

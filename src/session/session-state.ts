@@ -157,6 +157,12 @@ export class SessionState {
       case 'error':
         this.notice('error', event.message);
         return;
+      case 'turn_review_requested':
+        s.review = { turnId: event.turnId, files: event.files };
+        return;
+      case 'turn_review_resolved':
+        if (s.review?.turnId === event.turnId) delete s.review;
+        return;
       case 'turn_done': {
         const entry = this.get<Assistant>(this.streaming.get(event.agentId));
         this.streaming.delete(event.agentId);

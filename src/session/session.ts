@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { CheckpointStore } from '../agent/checkpoints';
+import { createCheckpointStore } from '../agent/checkpoints';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import type { AuditWrite } from '../protocol/audit';
@@ -47,8 +47,6 @@ import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { HomeGuard } from '../trust/home-guard';
-import { createEscalateTool } from '../tools/interact/escalate';
-import { DEFAULT_ESCALATION, type EscalationThresholds } from '../agent/escalation';
 import { homePatternsInProject } from '../trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from '../trust/project-trust';
 import { startWithoutConfig } from '../trust/start';
@@ -71,6 +69,10 @@ export type SessionOptions = {
   webSearchUrl?: string;
   mcpServers?: Record<string, McpServerConfig & { source?: 'user' | 'project' }>;
   sessionId?: string;
+  /** The review card after a turn that changed files (default on); headless never shows it. */
+  reviewTurns?: boolean;
+  /** The git binary for checkpoints; `null` forces the copies fallback (tests); found on PATH when absent. */
+  checkpointGit?: string | null;
   /** A first notice in the transcript (the demo says it is a demo). */
   banner?: string;
   /** The model endpoint's host, for the start banner (never a key: `endpointHost` keeps the host only). */
@@ -91,8 +93,6 @@ export type Session = {
   mcpStarted: Promise<void>;
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
-  /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
-  escalation?: EscalationThresholds;
   close(): Promise<void>;
 };
 
@@ -218,15 +218,26 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     },
   };
   const grants = new GrantStore();
-  // A revert writes and removes project files through verified folders, like write_file (safe-fs.ts).
-  const checkpoints = new CheckpointStore(join(o.home, 'checkpoints', sessionId), {
-    write: (path, bytes, mode) => writeFileSafely({ path, root: fence.root }, bytes, mode),
-    remove: (path) => removeFileSafely({ path, root: fence.root }),
+  // Checkpoints: a shadow git repository of the project (commands' changes included), else copies of writes.
+  const checkpoints = createCheckpointStore({
+    home: o.home,
+    root: fence.root,
+    sessionId,
+    files: {
+      write: (path, bytes, mode) => writeFileSafely({ path, root: fence.root }, bytes, mode),
+      remove: (path) => removeFileSafely({ path, root: fence.root }),
+    },
+    exclude: homePatternsInProject(o.home, fence.root).map((p) => p.replace(/^\/|\/$/g, '')),
+    ...(o.checkpointGit !== undefined ? { git: o.checkpointGit } : {}),
   });
-  const revertTurn = createRevertTurnTool(
-    (turns) => checkpoints.revert(turns),
-    (turns) => checkpoints.plan(turns),
-  );
+  state.checkpoints =
+    checkpoints.mode.kind === 'git' ? { kind: 'git' } : { kind: 'copies', reason: checkpoints.mode.reason };
+  if (checkpoints.mode.kind === 'copies')
+    view.notice(
+      'warn',
+      `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`,
+    );
+  const revertTurn = createRevertTurnTool(checkpoints);
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
     ...createCoreTools(o.home),
@@ -311,7 +322,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
             emit({ type: 'state_changed' });
           },
         });
-  const escalate = createEscalateTool();
   const mcpStarted = mcp ? mcp.start() : Promise.resolve();
 
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
@@ -320,7 +330,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       mode = to.mode;
       state.mode = to.mode;
       emit({
-    escalate,
         type: 'notice',
         level: 'info',
         text: `Mode: ${to.mode} (from the project's config.json, ${to === o.project?.values.trusted ? 'now trusted' : 'no longer trusted'}).`,
@@ -363,12 +372,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     emit,
     home: o.home,
     root: fence.root,
-    journal: recorder.journal,
-    context: (): string | undefined => feedback.context(),
-    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
-    recordCancel: (task, reason) => gate.recordCancel(task, reason),
     auditDir: join(o.home, 'audit'),
     undoTool: revertTurn.name,
+    checkpoints,
+    reviewTurns: o.reviewTurns !== false,
     setMode: (next) => {
       mode = next;
       state.mode = next;
@@ -480,8 +487,6 @@ async function pickSandbox(setting: SessionOptions['sandbox']): Promise<SandboxI
   return found;
 }
 
-    // The person's `!command` runs through the tool that judges commands (execute_command).
-    personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
 function withAgentsMd(text: string | undefined): { agentsMd?: string } {
   return text ? { agentsMd: text } : {};
 }
@@ -522,8 +527,6 @@ function approvalEvent(e: ApprovalEvent): CoreEvent {
               ? 'cancelled'
               : 'error',
         approver: 'none',
-      ...(hub.paused() ? { paused: hub.paused() } : {}),
-      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
         reason: `${o.code}: ${o.reason}`,
       };
     }

@@ -104,6 +104,11 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   editText?(args: z.infer<S>, before: string): { ok: true; after: string } | { ok: false; error: string };
   /** Lines for the approval card saying what the call will do, when its arguments alone do not. */
   describeEffects?(args: z.infer<S>): Promise<string[]>;
+  /**
+   * The call can change files in the project (a write, a command, an opaque MCP tool): the session takes
+   * a checkpoint of the project before it runs, so /undo and the turn review can put its changes back.
+   */
+  changesFiles?: true;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
   reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;

@@ -432,7 +432,10 @@ function toolNames(): string[] {
     createProposePlanTool(),
     createUpdatePlanTool(),
     createAskUserTool(),
-    createRevertTurnTool(async () => ({ restored: [], removed: [], turns: 0 })),
+    createRevertTurnTool({
+      plan: async () => ({ turns: 0, changes: [] }),
+      revert: async () => ({ restored: [], removed: [], skipped: [], turns: 0 }),
+    }),
   ];
   return tools.map((t) => t.name);
 }

@@ -46,6 +46,7 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
     kind: 'write',
     guarded: { paths: ['name'] },
     reversible: true,
+    changesFiles: true,
     description:
       'Scaffold a small runnable java, python or node project with one passing test in a new folder.',
     schema,

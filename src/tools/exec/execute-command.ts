@@ -66,6 +66,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     name: 'execute_command',
     summary: (args) => args.command,
     kind: 'execute',
+    changesFiles: true,
     guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
     description:
       'Run a bash command in the project (tests, builds, git); 8 KB of output, 60 s default timeout, sandboxed without network when possible. Not for reading files (read_file) or searching (grep_code).',

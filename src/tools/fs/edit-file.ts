@@ -55,6 +55,7 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
     kind: 'write',
     guarded: { paths: ['path'] },
     reversible: true,
+    changesFiles: true,
     description:
       'Replace exact text in an existing file (read it first). New file or full rewrite: write_file.',
     schema,

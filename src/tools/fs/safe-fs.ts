@@ -157,6 +157,15 @@ function tempName(name: string): string {
   return `.${short}.${process.pid}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
 }
 
+/**
+ * Opens `folder` (inside `root`) for creating an entry in it, creating missing folders from the root
+ * down without following a link: a verified descriptor, or (without /proc) the folder's path.
+ * Used by checkpoint restores that put back a symbolic link. Contract: throws ERACE/ELOOP rather than leave the project.
+ */
+export async function openFolderForWrite(root: string, folder: string): Promise<FileHandle | string> {
+  return RACE_FREE_FS ? openFolder(root, folder) : mkdirByPath(root, folder);
+}
+
 /** Opens `folder` (inside `root`) as a verified descriptor, creating missing folders below the root. */
 async function openFolder(root: string, folder: string): Promise<FileHandle> {
   try {

@@ -64,6 +64,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     kind: 'write',
     guarded: { paths: ['path'], content: 'content', maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
+    changesFiles: true,
     description:
       'Create a file or replace its whole content (max 5 MB), creating folders. Read an existing file first; send the complete new text.',
     schema,

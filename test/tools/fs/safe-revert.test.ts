@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CheckpointStore, type RevertFiles } from '../../../src/agent/checkpoints';
+import { PreImageStore, type RevertFiles } from '../../../src/agent/checkpoints';
 import { RACE_FREE_FS, removeFileSafely, writeFileSafely } from '../../../src/tools/fs/safe-fs';
 
 const dirs: string[] = [];
@@ -37,7 +37,7 @@ async function recorded(files: RevertFiles | undefined) {
   const outside = tempDir('warden-outside-');
   mkdirSync(join(root, 'work'));
   writeFileSync(join(outside, 'new.txt'), 'outside file\n');
-  const store = new CheckpointStore(tempDir('warden-cp-'), files);
+  const store = new PreImageStore(tempDir('warden-cp-'), files);
   store.beginTurn();
   await store.recordPreImage(join(root, 'work', '.bashrc'), {
     kind: 'file',
@@ -60,7 +60,7 @@ describe.skipIf(!RACE_FREE_FS)('revert through safe-fs', () => {
     };
     const t = await recorded(files);
     root = t.root;
-    await expect(t.store.revert(1)).rejects.toThrow();
+    await expect(t.store.revert({ turns: 1 })).rejects.toThrow();
     expect(readdirSync(t.outside)).toEqual(['new.txt']);
     expect(readFileSync(join(t.outside, 'new.txt'), 'utf8')).toBe('outside file\n');
   });
@@ -71,7 +71,7 @@ describe.skipIf(!RACE_FREE_FS)('revert through safe-fs', () => {
       write: (path, bytes, mode) => writeFileSafely({ path, root }, bytes, mode),
       remove: (path) => removeFileSafely({ path, root }),
     };
-    const store = new CheckpointStore(tempDir('warden-cp-'), files);
+    const store = new PreImageStore(tempDir('warden-cp-'), files);
     store.beginTurn();
     await store.recordPreImage(join(root, 'a', 'b.txt'), {
       kind: 'file',
@@ -80,7 +80,7 @@ describe.skipIf(!RACE_FREE_FS)('revert through safe-fs', () => {
     });
     await store.recordPreImage(join(root, 'c.txt'), { kind: 'absent' });
     writeFileSync(join(root, 'c.txt'), 'created\n');
-    expect(await store.revert(1)).toMatchObject({
+    expect(await store.revert({ turns: 1 })).toMatchObject({
       restored: [join(root, 'a', 'b.txt')],
       removed: [join(root, 'c.txt')],
     });
@@ -90,7 +90,7 @@ describe.skipIf(!RACE_FREE_FS)('revert through safe-fs', () => {
 
   it('control: the path-based revert writes and removes outside', async () => {
     const t = await recorded(undefined);
-    await t.store.revert(1);
+    await t.store.revert({ turns: 1 });
     expect(readdirSync(t.outside).sort()).toEqual(['.bashrc']);
   });
 });

@@ -1,0 +1,229 @@
+/**
+ * A shadow git repository of one project: its GIT_DIR under `$WARDEN_HOME/checkpoints/<project-id>/git`,
+ * its work tree the project. Never touches the project's own `.git`. A checkpoint is `git add -A`
+ * (the project's .gitignore honoured; the index kept between calls, with the untracked cache, so the
+ * next one only looks at what changed), then write-tree and commit-tree — plumbing, which runs no hook.
+ * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
+ * All git runs through simple-git with the environment of git-env.ts.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type SimpleGit, simpleGit } from 'simple-git';
+import { GIT_ENV_KEYS, gitEnv, writeRepoSettings } from './git-env';
+import type { Checkpoint, LargeFile } from './types';
+
+export type ShadowRepoOptions = {
+  /** `$WARDEN_HOME/checkpoints/<project-id>` */
+  dir: string;
+  /** The project root (real path). */
+  root: string;
+  git: string;
+  /** Files larger than this are listed, not copied. */
+  maxFileBytes: number;
+  /** Root-relative paths never checkpointed (WARDEN_HOME inside the project). */
+  exclude?: readonly string[];
+};
+
+/** A tree entry of a checkpoint: a file (mode 0o644/0o755), a symbolic link, or something git keeps but warden cannot restore. */
+export type TreeEntry =
+  | { kind: 'file'; sha: string; mode: number }
+  | { kind: 'link'; sha: string }
+  | { kind: 'other'; sha: string };
+
+/** One line of `git diff-tree --raw`. */
+export type RawChange = { path: string; status: 'A' | 'D' | 'M'; before?: TreeEntry; after?: TreeEntry };
+
+const EMPTY_TREE = '4b825dc642cb6eb5a060e54bf8d69288fbee4904';
+
+export class ShadowRepo {
+  private readonly git: SimpleGit;
+  private readonly gitDir: string;
+  private ready = false;
+  private head: { commit: string; tree: string; large: LargeFile[] } | undefined;
+  /** Checkpoints run one at a time (parallel sub-agents share the index). */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly o: ShadowRepoOptions) {
+    this.gitDir = join(o.dir, 'git');
+    const emptyHome = join(o.dir, 'empty-home');
+    mkdirSync(emptyHome, { recursive: true, mode: 0o700 });
+    this.git = simpleGit({
+      baseDir: o.root,
+      binary: o.git,
+      maxConcurrentProcesses: 4,
+      trimmed: false,
+      // GIT_CONFIG_GLOBAL=/dev/null is how the person's own config is kept out.
+      unsafe: { allowUnsafeConfigPaths: true },
+      allowEnvironment: [...GIT_ENV_KEYS],
+    }).env(gitEnv(this.gitDir, o.root, emptyHome));
+  }
+
+  /** Takes a checkpoint of the whole work tree. Contract: rejects when git fails; the caller fails closed. */
+  snapshot(label: string): Promise<Checkpoint> {
+    const next = this.queue.then(() => this.take(label));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async take(label: string): Promise<Checkpoint> {
+    await this.open();
+    const status = await this.git.raw([
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+    ]);
+    const head = this.head;
+    if (head && status === '' && (await this.sameLarge(head.large)))
+      return { commit: head.commit, large: head.large };
+    const large = await this.largeFiles(changedPaths(status), head?.large ?? []);
+    const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
+    await this.git.raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+    // A tracked file that grew past the cap leaves the index: the checkpoint lists it instead.
+    const tracked = large.map((f) => f.path);
+    if (tracked.length > 0)
+      await this.git.raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
+    const tree = (await this.git.raw(['write-tree'])).trim();
+    if (head && tree === head.tree && sameList(large, head.large))
+      return { commit: head.commit, large: head.large };
+    const message = JSON.stringify({ warden: 1, label, large });
+    const args = ['commit-tree', tree, '-m', message, ...(head ? ['-p', head.commit] : [])];
+    const commit = (await this.git.raw(args)).trim();
+    await this.git.raw(['update-ref', 'refs/heads/checkpoints', commit]);
+    this.head = { commit, tree, large };
+    return { commit, large };
+  }
+
+  /** Creates the repository on first use and writes its settings; finds the latest checkpoint. */
+  private async open(): Promise<void> {
+    if (this.ready) return;
+    if (!existsSync(join(this.gitDir, 'HEAD'))) {
+      mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+      await this.git.raw(['init', '-q']);
+      // HEAD names the checkpoints' branch, so `status` compares the work tree with the latest checkpoint.
+      await this.git.raw(['symbolic-ref', 'HEAD', 'refs/heads/checkpoints']);
+    }
+    // Written on every open: our settings win over anything left in the folder.
+    writeRepoSettings(this.gitDir, this.o.exclude ?? []);
+    const commit = (
+      await this.git.raw(['rev-parse', '-q', '--verify', 'refs/heads/checkpoints']).catch(() => '')
+    ).trim();
+    if (commit) {
+      const tree = (await this.git.raw(['rev-parse', `${commit}^{tree}`])).trim();
+      this.head = { commit, tree, large: await this.largeOf(commit) };
+    }
+    this.ready = true;
+  }
+
+  /** The files a checkpoint listed instead of copying (from its commit message). */
+  async largeOf(commit: string): Promise<LargeFile[]> {
+    const body = await this.git.raw(['cat-file', 'commit', commit]);
+    const message = body.slice(body.indexOf('\n\n') + 2);
+    try {
+      const parsed = JSON.parse(message) as { large?: LargeFile[] };
+      return Array.isArray(parsed.large) ? parsed.large : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** What changed between two checkpoints, file by file (no rename detection: a move is a delete and a create). */
+  async diff(from: string | undefined, to: string): Promise<RawChange[]> {
+    await this.open();
+    const out = await this.git.raw([
+      'diff-tree',
+      '-r',
+      '-z',
+      '--raw',
+      '--no-renames',
+      from ?? EMPTY_TREE,
+      to,
+    ]);
+    const parts = out.split('\0');
+    const changes: RawChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const meta = parts[i]?.replace(/^:/, '').split(' ') ?? [];
+      const path = parts[i + 1] ?? '';
+      const [oldMode, newMode, oldSha, newSha, code] = meta;
+      const status = code?.[0] === 'A' ? 'A' : code?.[0] === 'D' ? 'D' : 'M';
+      changes.push({
+        path,
+        status,
+        ...(status !== 'A' ? { before: entry(oldMode ?? '', oldSha ?? '') } : {}),
+        ...(status !== 'D' ? { after: entry(newMode ?? '', newSha ?? '') } : {}),
+      });
+    }
+    return changes;
+  }
+
+  /** The entries of `paths` in a checkpoint (absent paths are left out). */
+  async entries(commit: string, paths: readonly string[]): Promise<Map<string, TreeEntry>> {
+    await this.open();
+    const found = new Map<string, TreeEntry>();
+    if (paths.length === 0) return found;
+    const out = await this.git.raw([
+      '--literal-pathspecs',
+      'ls-tree',
+      '-r',
+      '-z',
+      '--full-tree',
+      commit,
+      '--',
+      ...paths,
+    ]);
+    for (const line of out.split('\0')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, , sha] = line.slice(0, tab).split(' ');
+      found.set(line.slice(tab + 1), entry(mode ?? '', sha ?? ''));
+    }
+    return found;
+  }
+
+  /** A blob's bytes (a file's content, or a link's target). */
+  async blob(sha: string): Promise<Buffer> {
+    return this.git.binaryCatFile(['blob', sha]);
+  }
+
+  /** Current large files: the ones listed before that are still large, plus changed files over the cap. */
+  private async largeFiles(changed: string[], before: readonly LargeFile[]): Promise<LargeFile[]> {
+    const out = new Map<string, LargeFile>();
+    for (const path of new Set([...before.map((f) => f.path), ...changed])) {
+      const info = await lstat(join(this.o.root, path)).catch(() => undefined);
+      if (info?.isFile() && info.size > this.o.maxFileBytes)
+        out.set(path, { path, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
+    }
+    return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** True when the listed large files are all still there, unchanged (size and time). */
+  private async sameLarge(large: readonly LargeFile[]): Promise<boolean> {
+    const now = await this.largeFiles([], large);
+    return sameList(now, large);
+  }
+}
+
+/** Paths `git status --porcelain -z` names (with --no-renames every record is one path). */
+function changedPaths(status: string): string[] {
+  return status
+    .split('\0')
+    .filter((r) => r.length > 3)
+    .map((r) => r.slice(3));
+}
+
+function sameList(a: readonly LargeFile[], b: readonly LargeFile[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((f, i) => f.path === b[i]?.path && f.size === b[i]?.size && f.mtimeMs === b[i]?.mtimeMs)
+  );
+}
+
+function entry(mode: string, sha: string): TreeEntry {
+  if (mode === '120000') return { kind: 'link', sha };
+  if (mode === '100755') return { kind: 'file', sha, mode: 0o755 };
+  if (mode === '100644') return { kind: 'file', sha, mode: 0o644 };
+  return { kind: 'other', sha };
+}

@@ -1,0 +1,26 @@
+/** The turn review (the output gate): what a turn changed, as the core reports it and the review card shows it. */
+
+/** What a turn did to one file. */
+export type FileChangeKind = 'created' | 'modified' | 'deleted';
+
+/**
+ * One file a turn changed (path relative to the project, `/`-separated). `before`/`after`: its text on
+ * each side (absent where the file did not exist, was binary, or too large to copy). `tooLarge`: its
+ * earlier content was over the size cap, so it was listed, not copied, and cannot be restored.
+ * `binary`: not text (no diff to show). `link`: a symbolic link (its target is the text).
+ */
+export type TurnChange = {
+  path: string;
+  kind: FileChangeKind;
+  before?: string;
+  after?: string;
+  tooLarge?: boolean;
+  binary?: boolean;
+  link?: boolean;
+};
+
+/** A review waiting for the person: the turn and every file it changed. */
+export type TurnReview = { turnId: string; files: TurnChange[] };
+
+/** The person's answer to a review: keep everything, or revert (all the turn's files, or `paths`). */
+export type ReviewAction = 'keep' | 'revert';

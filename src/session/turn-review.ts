@@ -1,0 +1,91 @@
+/**
+ * The output gate (issue 14 §4): at the end of a turn that changed files — by any tool, commands
+ * included — the session reports the changeset (`turn_changes`, always) and, when reviews are on,
+ * asks the person to review it (`turn_review_requested`). Reverting from the review goes through the
+ * gate as `revert_turn`, like /undo: a card unless a rule allows it, and an audit line either way.
+ */
+import type { CheckpointStore } from '../agent/checkpoints';
+import type { Gate } from '../gate/gate';
+import type { CoreEvent } from '../protocol';
+
+export type TurnReviewDeps = {
+  checkpoints: CheckpointStore;
+  gate: Gate;
+  emit: (event: CoreEvent) => void;
+  /** Show the review card (the person's config; off in headless runs). */
+  reviewTurns: boolean;
+  /** revert_turn's name, as the composition root built it. */
+  revertTool: string;
+};
+
+export class TurnReviews {
+  constructor(private readonly d: TurnReviewDeps) {}
+
+  /** Ends the checkpoint turn and reports what it changed. Contract: never rejects; a failure is a notice. */
+  async afterTurn(): Promise<void> {
+    try {
+      const ended = await this.d.checkpoints.endTurn();
+      if (!ended || ended.changes.length === 0) return;
+      const { turnId, changes } = ended;
+      this.d.emit({
+        type: 'turn_changes',
+        turnId,
+        files: changes.map((c) => ({
+          path: c.path,
+          kind: c.kind,
+          ...(c.tooLarge ? { tooLarge: true } : {}),
+        })),
+      });
+      if (this.d.reviewTurns) this.d.emit({ type: 'turn_review_requested', turnId, files: changes });
+    } catch (err) {
+      this.d.emit({
+        type: 'notice',
+        level: 'error',
+        text: `The end-of-turn checkpoint failed (${(err as Error).message}); /undo may not cover this turn.`,
+      });
+    }
+  }
+
+  /** The person's answer to a review. Contract: never rejects; answered by `turn_review_resolved` or a notice. */
+  async answer(turnId: string, action: 'keep' | 'revert', paths?: readonly string[]): Promise<void> {
+    if (action === 'keep') {
+      this.d.emit({ type: 'turn_review_resolved', turnId, action, outcome: 'kept' });
+      return;
+    }
+    const known = await this.d.checkpoints.turnChanges(turnId).catch(() => []);
+    if (known.length === 0) {
+      this.d.emit({ type: 'notice', level: 'warn', text: `No changes of turn ${turnId} to revert.` });
+      return;
+    }
+    const result = await this.d.gate.intercept(
+      {
+        id: `review-${Date.now()}`,
+        tool: this.d.revertTool,
+        args: { turn: turnId, ...(paths && paths.length > 0 ? { paths: [...paths] } : {}) },
+        why: paths?.length
+          ? 'You chose files to revert on the turn review.'
+          : 'You chose to revert the turn on the review.',
+      },
+      { agentId: 'user', agentName: 'you', taskId: `review-${turnId}`, signal: new AbortController().signal },
+    );
+    if (result.status !== 'executed') {
+      this.d.emit({
+        type: 'turn_review_resolved',
+        turnId,
+        action,
+        outcome: 'refused',
+        reason: `${result.status}${result.reason ? `: ${result.reason}` : ''}`,
+      });
+      return;
+    }
+    const data = result.data as { restored?: string[]; removed?: string[] } | undefined;
+    this.d.emit({
+      type: 'turn_review_resolved',
+      turnId,
+      action,
+      outcome: 'reverted',
+      reverted: [...(data?.restored ?? []), ...(data?.removed ?? [])],
+    });
+    if (result.output) this.d.emit({ type: 'notice', level: 'info', text: result.output });
+  }
+}

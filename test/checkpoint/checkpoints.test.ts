@@ -1,0 +1,272 @@
+/**
+ * Shadow-git checkpoints through the real store (temp WARDEN_HOME and project): what a "command" (here:
+ * plain fs changes between beforeChange and endTurn, as a command makes them) created, modified and
+ * deleted comes back; after a restart too; the project's .gitignore counts; large files are listed, not
+ * copied; the project's own .git is untouched; a hostile project cannot make this git run a program;
+ * a link comes back as a link; without git the copies fallback says so.
+ */
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CheckpointStore, createCheckpointStore } from '../../src/agent/checkpoints';
+import { removeFileSafely, writeFileSafely } from '../../src/tools/fs/safe-fs';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const temp = (prefix: string) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  dirs.push(dir);
+  return dir;
+};
+
+function setup(files: Record<string, string> = {}) {
+  const root = temp('warden-cp-proj-');
+  const home = temp('warden-cp-home-');
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return { root, home };
+}
+
+function store(
+  root: string,
+  home: string,
+  extra: { git?: string | null; maxFileBytes?: number; sessionId?: string } = {},
+): CheckpointStore {
+  return createCheckpointStore({
+    home,
+    root,
+    sessionId: extra.sessionId ?? 'session-aaaa',
+    files: {
+      write: (path, bytes, mode) => writeFileSafely({ path, root }, bytes, mode),
+      remove: (path) => removeFileSafely({ path, root }),
+    },
+    ...(extra.git !== undefined ? { git: extra.git } : {}),
+    ...(extra.maxFileBytes ? { maxFileBytes: extra.maxFileBytes } : {}),
+  });
+}
+
+/** One turn in which `change` does what a command would, after the checkpoint before the call. */
+async function turn(s: CheckpointStore, change: () => void) {
+  s.beginTurn();
+  await s.beforeChange('execute_command');
+  change();
+  return s.endTurn();
+}
+
+/** A hash of every file under a folder (names, bytes), to prove it did not change. */
+function treeHash(dir: string): string {
+  const h = createHash('sha256');
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const info = lstatSync(p);
+      h.update(`${p}\0${info.mode}\0`);
+      if (info.isDirectory()) walk(p);
+      else if (info.isFile()) h.update(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return h.digest('hex');
+}
+
+describe('shadow-git checkpoints', () => {
+  it('a command that creates, modifies and deletes files: the turn lists all three, /undo restores all three', async () => {
+    const { root, home } = setup({ 'keep.txt': 'same\n', 'mod.txt': 'old\n', 'gone.txt': 'bye\n' });
+    const s = store(root, home);
+    expect(s.mode.kind).toBe('git');
+    const ended = await turn(s, () => {
+      writeFileSync(join(root, 'mod.txt'), 'new\n');
+      unlinkSync(join(root, 'gone.txt'));
+      mkdirSync(join(root, 'out'));
+      writeFileSync(join(root, 'out', 'made.txt'), 'made\n');
+    });
+    expect(ended?.changes.map((c) => [c.path, c.kind])).toEqual([
+      ['gone.txt', 'deleted'],
+      ['mod.txt', 'modified'],
+      ['out/made.txt', 'created'],
+    ]);
+    expect(ended?.changes.find((c) => c.path === 'mod.txt')).toMatchObject({
+      before: 'old\n',
+      after: 'new\n',
+    });
+    const plan = await s.plan({ turns: 1 });
+    expect(plan.changes).toHaveLength(3);
+    const done = await s.revert({ turns: 1 });
+    expect(done).toMatchObject({ turns: 1, skipped: [] });
+    expect(done.restored.sort()).toEqual(['gone.txt', 'mod.txt']);
+    expect(done.removed).toEqual(['out/made.txt']);
+    expect(readFileSync(join(root, 'mod.txt'), 'utf8')).toBe('old\n');
+    expect(readFileSync(join(root, 'gone.txt'), 'utf8')).toBe('bye\n');
+    expect(existsSync(join(root, 'out', 'made.txt'))).toBe(false);
+    expect(readFileSync(join(root, 'keep.txt'), 'utf8')).toBe('same\n');
+    // A reverted turn is not offered again.
+    expect((await s.plan({ turns: 1 })).turns).toBe(0);
+  });
+
+  it('after a restart (a new store over the same WARDEN_HOME) the turn can still be undone', async () => {
+    const { root, home } = setup({ 'a.txt': 'one\n' });
+    await turn(store(root, home, { sessionId: 'first-session' }), () =>
+      writeFileSync(join(root, 'a.txt'), 'two\n'),
+    );
+    const again = store(root, home, { sessionId: 'second-session' });
+    expect((await again.plan({ turns: 1 })).changes.map((c) => c.path)).toEqual(['a.txt']);
+    await again.revert({ turns: 1 });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n');
+  });
+
+  it("honours the project's .gitignore: ignored files are neither listed nor touched", async () => {
+    const { root, home } = setup({ '.gitignore': 'build/\n*.log\n', 'src.txt': 'x\n' });
+    const ended = await turn(store(root, home), () => {
+      mkdirSync(join(root, 'build'));
+      writeFileSync(join(root, 'build', 'out.js'), 'built\n');
+      writeFileSync(join(root, 'debug.log'), 'log\n');
+      writeFileSync(join(root, 'src.txt'), 'y\n');
+    });
+    expect(ended?.changes.map((c) => c.path)).toEqual(['src.txt']);
+  });
+
+  it('a file over the cap is listed, not copied, and the plan says it cannot be restored', async () => {
+    const { root, home } = setup({ 'big.bin': 'x'.repeat(2000), 'small.txt': 'a\n' });
+    const s = store(root, home, { maxFileBytes: 1000 });
+    const ended = await turn(s, () => {
+      writeFileSync(join(root, 'big.bin'), 'y'.repeat(3000));
+      writeFileSync(join(root, 'small.txt'), 'b\n');
+    });
+    expect(ended?.changes).toEqual([
+      { path: 'big.bin', kind: 'modified', tooLarge: true },
+      expect.objectContaining({ path: 'small.txt', kind: 'modified' }),
+    ]);
+    const objects = execFileSync('find', [
+      join(home, 'checkpoints'),
+      '-type',
+      'f',
+      '-size',
+      '+1k',
+      '-path',
+      '*objects*',
+    ]);
+    expect(objects.toString()).toBe('');
+    const done = await s.revert({ turns: 1 });
+    expect(done.skipped).toEqual([{ path: 'big.bin', reason: expect.stringMatching(/size cap/) }]);
+    expect(readFileSync(join(root, 'big.bin'), 'utf8')).toBe('y'.repeat(3000));
+    expect(readFileSync(join(root, 'small.txt'), 'utf8')).toBe('a\n');
+  });
+
+  it("never touches the project's own .git (its contents hash the same before and after)", async () => {
+    const { root, home } = setup({ 'a.txt': 'a\n' });
+    execFileSync('git', ['init', '-q'], { cwd: root, env: { PATH: process.env.PATH, HOME: home } });
+    writeFileSync(join(root, '.git', 'marker'), 'mine\n');
+    const before = treeHash(join(root, '.git'));
+    const s = store(root, home);
+    await turn(s, () => writeFileSync(join(root, 'a.txt'), 'b\n'));
+    await s.revert({ turns: 1 });
+    expect(treeHash(join(root, '.git'))).toBe(before);
+  });
+
+  it('a hostile project (filter, fsmonitor, hooks in its .git/config and .gitattributes) runs no program through the shadow git', async () => {
+    const { root, home } = setup({ 'a.txt': 'a\r\n' });
+    const marker = join(home, 'pwned');
+    const evil = join(root, 'evil.sh');
+    writeFileSync(evil, `#!/bin/sh\ntouch ${marker}\ncat\n`);
+    chmodSync(evil, 0o755);
+    execFileSync('git', ['init', '-q'], { cwd: root, env: { PATH: process.env.PATH, HOME: home } });
+    writeFileSync(
+      join(root, '.git', 'config'),
+      `[core]\n\tfsmonitor = ${evil}\n\thooksPath = ${root}\n[filter "x"]\n\tclean = ${evil}\n\tsmudge = ${evil}\n\tprocess = ${evil}\n[diff "x"]\n\ttextconv = ${evil}\n`,
+    );
+    writeFileSync(join(root, '.gitattributes'), '* filter=x diff=x text eol=lf\n');
+    for (const hook of ['pre-commit', 'post-commit', 'post-index-change', 'reference-transaction'])
+      writeFileSync(join(root, hook), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    // The ambient environment is the attacker's too.
+    const saved = { ...process.env };
+    process.env.GIT_CONFIG_GLOBAL = join(root, '.git', 'config');
+    process.env.GIT_EXTERNAL_DIFF = evil;
+    try {
+      const s = store(root, home);
+      const ended = await turn(s, () => writeFileSync(join(root, 'a.txt'), 'b\r\n'));
+      expect(ended?.changes.map((c) => c.path)).toEqual(['a.txt']);
+      await s.revert({ turns: 1 });
+    } finally {
+      process.env = saved;
+    }
+    expect(existsSync(marker)).toBe(false);
+    // Bytes in, bytes out: no CRLF conversion from the project's attributes.
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a\r\n');
+  });
+
+  it('a link is restored as a link, never followed out of the project', async () => {
+    const { root, home } = setup({ 'a.txt': 'a\n' });
+    const outside = temp('warden-cp-outside-');
+    writeFileSync(join(outside, 'secret'), 'outside\n');
+    symlinkSync(join(outside, 'secret'), join(root, 'link'));
+    const s = store(root, home);
+    await turn(s, () => {
+      unlinkSync(join(root, 'link'));
+      writeFileSync(join(root, 'link'), 'now a file\n');
+    });
+    await s.revert({ turns: 1 });
+    expect(lstatSync(join(root, 'link')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(root, 'link'))).toBe(join(outside, 'secret'));
+    expect(readFileSync(join(outside, 'secret'), 'utf8')).toBe('outside\n');
+  });
+
+  it('a restore through a folder swapped for a link to outside is refused, and nothing outside changes', async () => {
+    const { root, home } = setup({ 'work/f.txt': 'old\n' });
+    const outside = temp('warden-cp-outside-');
+    const s = store(root, home);
+    await turn(s, () => writeFileSync(join(root, 'work', 'f.txt'), 'new\n'));
+    rmSync(join(root, 'work'), { recursive: true });
+    symlinkSync(outside, join(root, 'work'));
+    const done = await s.revert({ turns: 1 });
+    expect(done.skipped.map((x) => x.path)).toEqual(['work/f.txt']);
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('reverting chosen files of one turn leaves its other files as they are', async () => {
+    const { root, home } = setup({ 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
+    const s = store(root, home);
+    const ended = await turn(s, () => {
+      writeFileSync(join(root, 'a.txt'), 'a2\n');
+      writeFileSync(join(root, 'b.txt'), 'b2\n');
+    });
+    const turnId = ended?.turnId ?? '';
+    expect((await s.turnChanges(turnId)).map((c) => c.path)).toEqual(['a.txt', 'b.txt']);
+    await s.revert({ turnId, paths: ['b.txt', '../etc/passwd'] });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a2\n');
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b1\n');
+  });
+
+  it('a turn that changed nothing leaves nothing to undo', async () => {
+    const { root, home } = setup({ 'a.txt': 'a\n' });
+    const s = store(root, home);
+    expect(await turn(s, () => undefined)).toEqual({ turnId: expect.any(String), changes: [] });
+    expect((await s.plan({ turns: 1 })).turns).toBe(0);
+  });
+
+  it('without git: the copies fallback, and it says why', () => {
+    const { root, home } = setup();
+    const s = store(root, home, { git: null });
+    expect(s.mode).toEqual({ kind: 'copies', reason: 'git was not found on PATH' });
+  });
+});
