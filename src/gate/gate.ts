@@ -523,7 +523,10 @@ export class Gate {
         (err: unknown) => (err instanceof Error ? err.message : String(err)),
       );
       if (failed !== undefined) {
-        const ending = { ...gateError(`checkpoint_failed: no checkpoint could be taken (${failed}); nothing ran.`), approver };
+        const ending = {
+          ...gateError(`checkpoint_failed: no checkpoint could be taken (${failed}); nothing ran.`),
+          approver,
+        };
         this.audit(base.call, caller, base, approver, ending);
         return ending.envelope;
       }

@@ -5,6 +5,7 @@ import { type CallFacts, protectedPath } from '../policy/facts';
 import { domainMatches } from '../policy/matchers';
 import { commandCoveredBy, partCoveredBy } from '../policy/rule-command';
 import type { PolicyRule } from '../policy/rules';
+import { planCovers, planKeyOf, planSteps } from './plan-scope';
 
 export type GrantCaller = { agentId: string; agentName: string };
 
@@ -50,6 +51,26 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
   return options.flatMap((o) => agents.map((a) => describeScope(o.tool, o.match, a)));
 }
 
+/**
+ * The scopes a plan card may offer (issue 14 §6): "the plan's known steps", for the proposing agent
+ * or all agents, when the plan names at least one exact command or path. The grant lasts until this
+ * plan is done or replaced (see `GrantStore`). Never covers high risk, protected paths, deny rules
+ * or guards: grants are consulted only after them.
+ */
+export function planGrantOptions(
+  plan: { title: string; steps: readonly string[] },
+  caller: GrantCaller,
+): GrantScope[] {
+  const steps = planSteps(plan.steps);
+  if (steps.commands.length === 0 && steps.paths.length === 0) return [];
+  const match: GrantMatch = { kind: 'plan_steps', plan: planKeyOf(plan.title, plan.steps), ...steps };
+  const agents: GrantScope['agents'][] = [
+    { kind: 'agent', agentId: caller.agentId, agentName: caller.agentName },
+    { kind: 'all' },
+  ];
+  return agents.map((a) => describeScope('*', match, a));
+}
+
 /** A folder name as a literal glob: `app/[id]` must not also cover `app/i` and `app/d`. */
 function escapeGlob(path: string): string {
   return path.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
@@ -71,14 +92,38 @@ function describeScope(tool: string, match: GrantMatch, agents: GrantScope['agen
     what = `${tool} to ${match.domain}`;
   }
   const who = agents.kind === 'all' ? 'all agents' : `only ${agents.agentName}`;
+  if (match.kind === 'plan_steps') {
+    const named = [...match.commands.map((c) => `\`${c}\``), ...match.paths];
+    const list =
+      named.length > 4 ? `${named.slice(0, 4).join(', ')} and ${named.length - 4} more` : named.join(', ');
+    // A plan grant is no policy rule: it ends with its plan, so there is nothing to save.
+    return {
+      tool,
+      match,
+      agents,
+      label: `the plan's known steps (${list}) until it is done, ${who}`,
+      ruleText: '',
+    };
+  }
   return { tool, match, agents, label: `${what}, ${who}`, ruleText: JSON.stringify(rule) };
 }
 
-/** Session grants made by approve-all. Contract: `match` never covers a call `grantable` refuses. */
+/**
+ * Session grants made by approve-all. Contract: `match` never covers a call `grantable` refuses.
+ * A plan grant covers calls only while its plan is the current one (`planKey`), and is dropped once
+ * that plan was current and no longer is (done or replaced). It is made before its plan is adopted
+ * (the plan card's approval runs propose_plan after granting), so until then it waits, covering nothing.
+ */
 export class GrantStore {
   private grants: Grant[] = [];
+  /** Plan grants whose plan has been current at least once. */
+  private readonly adopted = new Set<string>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `planKey`: the key of the plan in force (undefined when there is none or it is done). */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly planKey: () => string | undefined = () => undefined,
+  ) {}
 
   add(scope: GrantScope): Grant {
     const created = this.now();
@@ -115,14 +160,29 @@ export class GrantStore {
   match(facts: CallFacts, risk: Risk, caller: GrantCaller): Grant | undefined {
     if (!grantable(facts, risk)) return undefined;
     this.dropExpired();
-    const grant = this.grants.find((g) => scopeCovers(g, facts, caller));
+    const plan = this.planKey();
+    const grant = this.grants.find(
+      (g) => (g.match.kind !== 'plan_steps' || g.match.plan === plan) && scopeCovers(g, facts, caller),
+    );
     if (grant) grant.uses += 1;
     return grant;
   }
 
+  /** Whether a plan grant may act now: its plan is the one in force. */
+  planActive(grant: Grant): boolean {
+    return grant.match.kind !== 'plan_steps' || grant.match.plan === this.planKey();
+  }
+
   private dropExpired(): void {
     const now = this.now();
-    this.grants = this.grants.filter((g) => !g.expiresAt || Date.parse(g.expiresAt) > now);
+    const plan = this.planKey();
+    this.grants = this.grants.filter((g) => {
+      if (g.expiresAt && Date.parse(g.expiresAt) <= now) return false;
+      if (g.match.kind !== 'plan_steps') return true;
+      if (g.match.plan === plan) this.adopted.add(g.id);
+      else if (this.adopted.has(g.id)) return false;
+      return true;
+    });
   }
 }
 
@@ -145,6 +205,8 @@ export function scopeCovers(scope: GrantScope, facts: CallFacts, caller: GrantCa
       return commandCoveredBy(facts.command, { tokens: m.tokens, open: true });
     case 'domain':
       return facts.url !== undefined && domainMatches(m.domain, facts.url);
+    case 'plan_steps':
+      return planCovers(m, facts);
   }
 }
 

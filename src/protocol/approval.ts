@@ -15,7 +15,12 @@ export type GrantMatch =
   | { kind: 'command_prefix'; tokens: string[] }
   | { kind: 'mcp_server'; server: string }
   /** web_fetch to exactly this host (no subdomains). */
-  | { kind: 'domain'; domain: string };
+  | { kind: 'domain'; domain: string }
+  /**
+   * The known steps of an approved plan (issue 14 §6): exactly the commands (in backticks) and the
+   * paths its steps named, until that plan (`plan`: its key) is done or replaced. Never high risk.
+   */
+  | { kind: 'plan_steps'; plan: string; commands: string[]; paths: string[] };
 
 export type GrantScope = {
   /** Tool name the grant covers (for an MCP server grant: `mcp__<server>__*`). */

@@ -5,6 +5,7 @@
  */
 import type { Decision } from './approval';
 import type { AuditCursor, AuditQuery } from './audit';
+import type { SuggestionTarget } from './feedback';
 import type { Mode } from './state';
 
 export type CoreCommand =
@@ -71,3 +72,11 @@ export type CoreCommand =
   | { type: 'input_closed' }
   /** The UI is leaving: the running turn is cancelled (its `turn_done`); the UI does not wait for more. */
   | { type: 'quit' };
+  /**
+   * Accepts an offered suggestion (`suggestion_offered`): a rule is appended to the `target` policy
+   * file (default project), a preference line to the project's AGENTS.md, exactly as shown. Answered
+   * by `suggestion_resolved` and a `notice` naming the file (or the error). An unknown id gets a `notice`.
+   */
+  | { type: 'accept_suggestion'; id: string; target?: SuggestionTarget }
+  /** Declines an offered suggestion: it is never offered again this session. Answered by `suggestion_resolved`. */
+  | { type: 'decline_suggestion'; id: string }

@@ -1,6 +1,8 @@
 /** Events of the UI↔core contract: facts the core reports, in the past tense. */
 import type { ApprovalRequest, Approver, Outcome, ToolResultEnvelope } from './approval';
 import type { AuditCursor, AuditRecord, AuditStats } from './audit';
+import type { Suggestion } from './feedback';
+import type { SessionSummary } from './sessions';
 import type { TurnChange } from './review';
 import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './state';
 
@@ -65,3 +67,9 @@ export type CoreEvent =
       reason?: string;
     }
   | { type: 'error'; message: string };
+  /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
+  | { type: 'suggestion_offered'; suggestion: Suggestion }
+  /** An offer was accepted (written to `file`), declined, or failed to be written. */
+  | { type: 'suggestion_resolved'; id: string; outcome: 'accepted' | 'declined' | 'failed'; file?: string }
+  /** This project's saved sessions, newest first (answers `list_sessions`). */
+  | { type: 'sessions_listed'; sessions: SessionSummary[] }

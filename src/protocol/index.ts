@@ -8,5 +8,6 @@ export * from './audit';
 export * from './client';
 export * from './commands';
 export * from './events';
+export * from './feedback';
 export * from './review';
 export * from './state';

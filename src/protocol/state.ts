@@ -2,6 +2,7 @@
 import type { ApprovalRequest, Grant, Outcome, RuleSource } from './approval';
 import type { AuditRecord } from './audit';
 import type { TurnReview } from './review';
+import type { Suggestion } from './feedback';
 
 export type Mode = 'manual' | 'auto-edit' | 'plan' | 'auto';
 export const MODES: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
@@ -105,3 +106,5 @@ export type CoreState = {
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
 };
+  /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
+  suggestions?: Suggestion[];
