@@ -85,6 +85,8 @@ async function main(argv: string[]): Promise<number> {
           }
         : {}),
     });
+      escalation: config.escalation,
+      ...(config.suggestions ? { suggestions: config.suggestions } : {}),
   } catch (err) {
     return fail((err as Error).message);
   }

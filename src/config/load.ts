@@ -49,8 +49,15 @@ export type ResolvedConfig = {
   webSearch?: WebSearchConfig;
   mcpServers: Record<string, ResolvedMcpServer>;
 };
+  /** When an agent stops and asks the person; the lower of the user's and the project's value counts. */
+  escalation: { failures: number; rejections: number };
+  /** Rule and preference offers (issue 14 §5), from the user's config only. */
+  suggestions?: ConfigFile['suggestions'];
 
-type ScalarKey = Exclude<keyof ResolvedConfig, 'protectedPaths' | 'mcpServers'>;
+type ScalarKey = Exclude<
+  keyof ResolvedConfig,
+  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions'
+>;
 export type ConfigSources = Record<ScalarKey, ConfigSource>;
 
 /** Command-line settings that override everything else. */
@@ -180,7 +187,14 @@ type Layers = {
 
 /** flags > env > project > user > defaults; protectedPaths are a union; MCP servers by name, tagged with their file. */
 function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
-  const config: ResolvedConfig = { ...CONFIG_DEFAULTS, protectedPaths: [], mcpServers: {} };
+  const config: ResolvedConfig = {
+    ...CONFIG_DEFAULTS,
+    protectedPaths: [],
+    mcpServers: {},
+    escalation: escalationOf(l.user.escalation, l.project.escalation),
+    // A repository does not choose how often warden offers to loosen the gate for it.
+    ...(l.user.suggestions ? { suggestions: l.user.suggestions } : {}),
+  };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [
     [l.user, () => ({ kind: 'user', path: l.userPath })],
@@ -258,4 +272,14 @@ function readEnv(env: Env): EnvLayer {
     values.mode = parsed.data;
   }
   return { ok: true, values };
+}
+
+/** The user's thresholds (else the defaults), lowered by the project's: a repository may make an agent stop sooner, never later. */
+function escalationOf(
+  user: ConfigFile['escalation'],
+  project: ConfigFile['escalation'],
+): ResolvedConfig['escalation'] {
+  const pick = (key: 'failures' | 'rejections'): number =>
+    Math.min(user?.[key] ?? ESCALATION_DEFAULTS[key], project?.[key] ?? Number.POSITIVE_INFINITY);
+  return { failures: pick('failures'), rejections: pick('rejections') };
 }

@@ -59,6 +59,26 @@ export const WebSearchSchema = z.strictObject({
 });
 export type WebSearchConfig = z.infer<typeof WebSearchSchema>;
 
+/** When an agent stops and asks the person (issue 14 §3): failed results in a row, rejections of similar calls. */
+export const EscalationSchema = z.strictObject({
+  failures: positiveInt(100).optional(),
+  rejections: positiveInt(100).optional(),
+});
+
+/**
+ * Offers to save repeated approvals as rules and repeated edits as preferences (issue 14 §5): how
+ * many repeats make an offer. Offers are never taken without consent; `enabled: false` stops them.
+ */
+export const SuggestionsSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  /** Approvals of the same plain command (default 3). */
+  commandApprovals: positiveInt(100).optional(),
+  /** Approved writes under the same folder (default 5). */
+  pathApprovals: positiveInt(100).optional(),
+  /** The same edit of the model's arguments (default 2). */
+  editRepeats: positiveInt(100).optional(),
+});
+
 export const ModeSchema = z.enum(MODES);
 export const SandboxSchema = z.enum(['auto', 'off', 'require']);
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
@@ -87,6 +107,10 @@ export const ConfigFileSchema = z.strictObject({
   mcpServers: z.record(serverName, McpServerSchema).optional(),
   /** The review card at the end of a turn that changed files (issue 14 §4); only your own config may turn it off. */
   reviewTurns: z.boolean().optional(),
+  /** Escalation thresholds; a project's file may only lower them (stop sooner), never raise them. */
+  escalation: EscalationSchema.optional(),
+  /** Rule and preference offers; only your own config.json counts (a project's is ignored). */
+  suggestions: SuggestionsSchema.optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -94,6 +118,8 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 export const KNOWN_KEYS = {
   root: Object.keys(ConfigFileSchema.shape),
   webSearch: Object.keys(WebSearchSchema.shape),
+  escalation: Object.keys(EscalationSchema.shape),
+  suggestions: Object.keys(SuggestionsSchema.shape),
   mcpServer: [
     ...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)]),
   ],
@@ -112,3 +138,8 @@ export const CONFIG_DEFAULTS = {
   streamIdleTimeoutSec: 120,
   reviewTurns: true,
 } as const satisfies Partial<ConfigFile>;
+
+/** The escalation thresholds when no file sets them. */
+export const ESCALATION_DEFAULTS = { failures: 3, rejections: 2 } as const satisfies Required<
+  NonNullable<ConfigFile['escalation']>
+>;

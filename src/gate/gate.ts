@@ -57,6 +57,12 @@ export type Caller = {
   /** The agent layer's ports for this caller (sub-agents, plan); handed to the tool like `recordPreImage`. */
   agents?: ToolContext['agents'];
 };
+  /**
+   * `person`: the person typed this call themselves (`!command`). Guards and deny rules hold as for any
+   * call; what would ask runs as the person's own decision (approver `human`), audited with `origin: person`.
+   * Only the session's command handler builds such a caller; nothing the model sends can.
+   */
+  origin?: 'person';
 
 export type ToolCall = { id: string; tool: string; args: unknown; why?: string };
 
@@ -126,6 +132,7 @@ export class Gate {
     this.broker = broker ?? new ApprovalBroker(o.approvals);
     this.loading = o.ready;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
+  'escalation',
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
   }
 
@@ -134,6 +141,7 @@ export class Gate {
     for (const name of [...this.tools.keys()]) if (name.startsWith(prefix)) this.tools.delete(name);
     for (const tool of tools) if (tool.name.startsWith(prefix)) this.tools.set(tool.name, tool);
   }
+  'escalation',
 
   /** The requests waiting for a person, in arrival order (copies the UI may keep). */
   pending(): ApprovalRequest[] {
@@ -223,7 +231,10 @@ export class Gate {
       return { ok: false, error: 'An approve-all time limit must be a positive number of minutes.' };
     }
     const request =
-      decision.kind === 'approve_all' || decision.kind === 'answer' || decision.kind === 'approve_plan'
+      decision.kind === 'approve_all' ||
+      decision.kind === 'answer' ||
+      decision.kind === 'approve_plan' ||
+      decision.kind === 'escalation'
         ? this.broker.pending().find((r) => r.id === id)
         : undefined;
     if (request && decision.kind === 'approve_all') {
@@ -254,6 +265,8 @@ export class Gate {
    * card with its own preview (`request.edited`); the person's next approve runs it. Contract: a refused
    * edit keeps the request pending with `editError`; nothing runs here.
    */
+    if (request && decision.kind === 'escalation' && request.preview.kind !== 'escalation')
+      return { ok: false, error: `An escalation answer does not apply to ${request.tool}.` };
   private stageEdit(id: string, edited: unknown): { ok: true } | { ok: false; error: string } {
     const request = this.broker.pending().find((r) => r.id === id);
     const tool = request && this.tools.get(request.tool);
@@ -310,6 +323,41 @@ export class Gate {
       const ending = blocked(
         policy.rule.id,
         policy.explanation,
+  /** The repeat-rejection key of a call ("the same call" for the gate), or undefined when its arguments do not parse. Never throws. */
+  similarKey(name: string, raw: unknown): string | undefined {
+    const tool = this.tools.get(name);
+    if (!tool) return undefined;
+    try {
+      const result = this.check(tool, raw);
+      if (!result.ok) return undefined;
+      const { args, facts } = result.checked;
+      return rejectionKey(tool.name, tool.guarded?.command, facts, hashArgs(args));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Audits a task's cancellation by the person (one outcome line, outcome `cancelled`, approver
+   * `human`). Contract: never throws.
+   */
+  recordCancel(task: { agentId: string; agentName: string; taskId: string }, reason: string): void {
+    const args = { cancelled: task.taskId };
+    const ending: Ending = {
+      envelope: { status: 'cancelled', by: 'user', reason },
+      outcome: 'cancelled',
+      approver: 'human',
+      reason: `task_cancelled: ${reason}`,
+    };
+    this.audit(
+      { id: `cancel-${task.taskId}`, tool: 'task', args },
+      { ...task, signal: new AbortController().signal },
+      { decision: 'deny', rule: 'person', risk: 'low', argsHash: safeHash(args) },
+      'human',
+      ending,
+    );
+  }
+
         policy.rule.source === 'guard' ? 'guard' : 'policy',
         ruleApprover(policy),
       );
@@ -317,10 +365,16 @@ export class Gate {
       return ending.envelope;
     }
     // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
-    if (policy.decision === 'allow')
-      return this.run(tool, args, caller, { ...base, call: { ...call, args } }, ruleApprover(policy), {
-        checked: facts,
-      });
+    // A person's own `!command` is their decision: what would ask runs as theirs (never what is denied).
+    if (policy.decision === 'allow' || caller.origin === 'person')
+      return this.run(
+        tool,
+        args,
+        caller,
+        { ...base, call: { ...call, args } },
+        caller.origin === 'person' ? 'human' : ruleApprover(policy),
+        { checked: facts },
+      );
     const rejectedKey = rejectionKey(tool.name, tool.guarded?.command, facts, argsHash);
     if (this.rejected.get(caller.taskId)?.has(rejectedKey)) {
       const reason =
@@ -412,7 +466,12 @@ export class Gate {
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
-    const answer = outcome.decision.kind === 'answer' ? outcome.decision.text : undefined;
+    const answer =
+      outcome.decision.kind === 'answer'
+        ? outcome.decision.text
+        : outcome.decision.kind === 'escalation'
+          ? JSON.stringify({ choice: outcome.decision.choice, instruction: outcome.decision.instruction })
+          : undefined;
     // Only a person's approval of this very card lifts the read-only mounts of the protected paths it listed.
     const lift =
       approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit')

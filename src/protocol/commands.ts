@@ -80,3 +80,34 @@ export type CoreCommand =
   | { type: 'accept_suggestion'; id: string; target?: SuggestionTarget }
   /** Declines an offered suggestion: it is never offered again this session. Answered by `suggestion_resolved`. */
   | { type: 'decline_suggestion'; id: string }
+  /** The UI is leaving: the running turn is cancelled (its `turn_done`); the UI does not wait for more. */
+  | { type: 'quit' }
+  /** Lists this project's saved sessions, newest first. Answered by `sessions_listed`. */
+  | { type: 'list_sessions' }
+  /**
+   * Resumes saved session `id` in place of this one (the app starts it again; grants are not carried
+   * over). Answered by a `notice` when it cannot be (a turn is running, unknown id, already this session).
+   */
+  | { type: 'resume_session'; id: string }
+  /**
+   * Pauses agent `agentId` ('main' for the main agent), or every agent when absent: no new model
+   * requests and no new tool calls (calls in flight finish; new ones wait). Answered by a `notice`
+   * and `state_changed` (`paused` in the snapshot).
+   */
+  | { type: 'pause'; agentId?: string }
+  /**
+   * Resumes every paused agent; `note` is added to their conversation first, with what the person
+   * did while they were paused. Answered by a `notice` and `state_changed`.
+   */
+  | { type: 'resume'; note?: string }
+  /** A note for the paused agents (or the next prompt), read at their next model request. Answered by a `notice`. */
+  | { type: 'add_note'; text: string }
+  /**
+   * Runs `command` as the person (`!command`): through the gate like the model's commands (same
+   * sandbox, guards and deny rules; a person's own command does not ask), audited with
+   * `approver: human, origin: person`. Only while paused or idle. Answered by `tool_started` and
+   * `tool_finished` (agentId 'person'); its output is added to the paused agents' conversation.
+   */
+  | { type: 'run_as_person'; command: string }
+  /** Replaces the plan's steps (the person's edit); the agents are told. Answered by `plan_updated`, or a `notice` without a plan. */
+  | { type: 'edit_plan'; steps: string[] };

@@ -10,7 +10,8 @@ import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './sta
  * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
  * streamIdleTimeoutSec), `turn_timeout` (one answer took longer than turnTimeoutSec), `truncated`
  * (the stream ended with no finish_reason and no [DONE]; its tool calls did not run),
- * `context_window`, `max_steps`, or `model_error` (any other failure of the model server).
+ * `context_window`, `max_steps`, `model_error` (any other failure of the model server), or `escalated`
+ * (the agent asked the person for help and got no answer it can go on with).
  */
 export type TurnStop =
   | 'idle_timeout'
@@ -18,7 +19,9 @@ export type TurnStop =
   | 'truncated'
   | 'context_window'
   | 'max_steps'
-  | 'model_error';
+  | 'model_error'
+  /** The agent escalated to the person and no answer came that lets it go on. */
+  | 'escalated';
 
 /** Everything the core tells the UI; each `CoreCommand` names the event that answers it. */
 export type CoreEvent =

@@ -106,5 +106,10 @@ export type CoreState = {
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
 };
-  /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
-  suggestions?: Suggestion[];
+
+/** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */
+export type PauseState = { all: boolean; agents: string[] };
+  /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
+  prompt?: number;
+  /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
+  paused?: PauseState;

@@ -7,6 +7,10 @@ import type { CoreCommand, CoreEvent, Mode } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { TurnReviews } from './turn-review';
+import { attachMentions } from './attachments';
+import { completePath } from './path-complete';
+import type { PathFence } from '../policy/guards/path-guard';
+import { PersonControl } from './person-control';
 import type { CheckpointStore } from '../agent/checkpoints';
 import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
@@ -33,6 +37,12 @@ export type SessionCommandDeps = {
   /** The session's checkpoints: each turn ends there, and its changes go to the turn review. */
   checkpoints: CheckpointStore;
   /** Show the turn review card after a turn that changed files. */
+  /** The tool that reads a file a person attaches with `@path` (read_file), called through the gate as the person. */
+  attachTool?: string;
+  /** The path fence: `@path` completion lists and attachments resolve through it. */
+  fence?: PathFence;
+  /** The tool a person's `!command` runs through (execute_command). */
+  personTool?: string | undefined;
   reviewTurns: boolean;
 };
 
@@ -50,7 +60,20 @@ export class SessionCommands {
   constructor(private readonly d: SessionCommandDeps) {
     this.reviews = new TurnReviews({
       checkpoints: d.checkpoints,
+  /** Cancel, pause, resume, notes, plan edits and `!command` (issue 14 §1, §2). */
+  private readonly person: PersonControl;
+
       gate: d.gate,
+    this.person = new PersonControl({
+      hub: d.hub,
+      gate: d.gate,
+      emit: d.emit,
+      ...(d.personTool ? { personTool: d.personTool } : {}),
+      track: (run) => {
+        this.turns.add(run);
+        void run.finally(() => this.turns.delete(run));
+      },
+    });
       emit: d.emit,
       reviewTurns: d.reviewTurns,
       revertTool: d.undoTool,
@@ -119,8 +142,12 @@ export class SessionCommands {
         const result = d.gate.decide(c.id, c.decision);
         if (!result.ok) this.notice('warn', result.error);
         d.emit({ type: 'state_changed' });
+        const taskId =
+          c.decision?.kind === 'cancel_task' ? d.gate.pending().find((r) => r.id === c.id)?.taskId : undefined;
         return;
       }
+        // `c` ends the requesting agent's whole task, not only its card.
+        else this.person.cancelTaskOf(taskId);
       case 'report_invalid_input':
         d.gate.reportInvalid(c.id);
         return;
@@ -185,10 +212,38 @@ export class SessionCommands {
       {
         agentId: 'user',
         agentName: 'you',
+        this.person.stop();
+        return;
+      case 'pause':
+      case 'resume':
+      case 'add_note':
+      case 'run_as_person':
+      case 'edit_plan':
+        this.person.handle(c);
         taskId: `undo-${Date.now()}`,
         signal: new AbortController().signal,
       },
     );
+  /**
+   * The prompt with the files it names as `@path` attached, each read through the gate as the
+   * person: the fence, the credential-file rule (it asks) and the audit apply (attachments.ts).
+   * Contract: never rejects.
+   */
+  private withAttachments(text: string): Promise<string> {
+    const { attachTool: tool, fence } = this.d;
+    if (!tool || !fence) return Promise.resolve(text);
+    const taskId = `attach-${Date.now()}`;
+    return attachMentions(text, {
+      fence,
+      read: (path) =>
+        this.d.gate.intercept(
+          { id: `${taskId}-${path}`, tool, args: { path }, why: `You attached @${path} to your prompt.` },
+          { agentId: 'user', agentName: 'you', taskId, signal: new AbortController().signal },
+        ),
+      notice: (level, line) => this.notice(level, line),
+    });
+  }
+
     this.notice(
       result.status === 'executed' ? 'info' : 'warn',
       result.status === 'executed'

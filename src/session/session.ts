@@ -47,6 +47,8 @@ import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { HomeGuard } from '../trust/home-guard';
+import { createEscalateTool } from '../tools/interact/escalate';
+import { DEFAULT_ESCALATION, type EscalationThresholds } from '../agent/escalation';
 import { homePatternsInProject } from '../trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from '../trust/project-trust';
 import { startWithoutConfig } from '../trust/start';
@@ -90,6 +92,8 @@ export type Session = {
   /** Resolves once the parts that load in the background (the shell parser) are ready. */
   ready: Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
+  /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
+  escalation?: EscalationThresholds;
   mcpStarted: Promise<void>;
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
@@ -308,6 +312,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
           hold: (name) =>
             o.mcpServers?.[name]?.source === 'project'
               ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it."
+  const escalate = createEscalateTool();
               : undefined,
           onStatus: (status) => {
             if (!mcp) return;
@@ -316,6 +321,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
               status: s.status,
               tools: s.tools,
               ...(s.error ? { error: s.error } : {}),
+    escalate,
             }));
             gate.replaceTools('mcp__', mcp.tools());
             if (status.status !== 'ready') grants.dropServer(status.name);
@@ -358,6 +364,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         type: 'notice',
         level: 'error',
         text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}`,
+    journal: recorder.journal,
+    context: (): string | undefined => feedback.context(),
+    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
+    recordCancel: (task, reason) => gate.recordCancel(task, reason),
       });
     }
   }
@@ -471,6 +481,10 @@ function policySources(
     {
       source: 'project',
       path: files.project,
+    attachTool: READ_FILE_TOOL,
+    fence,
+    // The person's `!command` runs through the tool that judges commands (execute_command).
+    personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
       rules: count('project'),
       ...(trust.status === 'untrusted' ? { held: trust.items.filter((i) => i.kind === 'rule').length } : {}),
     },
@@ -511,6 +525,8 @@ function approvalEvent(e: ApprovalEvent): CoreEvent {
         };
       if (o.kind === 'blocked')
         return {
+      ...(hub.paused() ? { paused: hub.paused() } : {}),
+      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
           type: 'approval_resolved',
           requestId: e.request.id,
           outcome: 'blocked',
