@@ -87,6 +87,9 @@ async function main(argv: string[]): Promise<number> {
     });
       escalation: config.escalation,
       ...(config.suggestions ? { suggestions: config.suggestions } : {}),
+  let session: Session;
+  try {
+    session = await open(args.continue ? saved[0]?.id : undefined);
   } catch (err) {
     return fail((err as Error).message);
   }

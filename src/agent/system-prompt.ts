@@ -26,6 +26,8 @@ export function systemPrompt(options: {
   mode: Mode;
   agentsMd?: string;
   subAgent?: { name: string };
+  /** The session's feedback for every agent: rejections and saved preferences (session/feedback). */
+  context?: string;
 }): string {
   template ??= readFileSync(join(assetsDir(), 'system-prompt.md'), 'utf8');
   let text = template.replace('{{root}}', options.root).replace('{{mode}}', MODE_NOTES[options.mode]);
@@ -33,6 +35,7 @@ export function systemPrompt(options: {
     text += `\nYou are the sub-agent "${options.subAgent.name}". Do only the task you were given, then end with a short report: what you changed, what you ran, what failed.`;
   }
   if (options.agentsMd?.trim()) text += `\n\nThe project's AGENTS.md:\n${options.agentsMd}`;
+  if (options.context?.trim()) text += `\n\n${options.context}`;
   return text;
 }
 

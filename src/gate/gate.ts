@@ -34,7 +34,7 @@ import {
 } from './envelopes';
 import { describeChanges, editedResult } from './edited-call';
 import { GuardedExecutor } from './executor';
-import { type GrantStore, grantOptions, grantable, scopeCovers } from './grants';
+import { type GrantStore, grantOptions, grantable, planGrantOptions, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, declaredOf, readExisting } from './preview';
 import { rejectionKey } from './rejection-key';
@@ -64,7 +64,16 @@ export type Caller = {
    */
   origin?: 'person';
 
-export type ToolCall = { id: string; tool: string; args: unknown; why?: string };
+/** `onOutput`: hears the call's output while it runs (handed to the tool as `ToolContext.onOutput`). */
+export type ToolCall = {
+  id: string;
+  tool: string;
+  args: unknown;
+  why?: string;
+  onOutput?: (chunk: string) => void;
+  /** A request pending when warden stopped, offered again after a resume: checked again, whole (resume-check.ts). */
+  resumedFrom?: ResumedCall;
+};
 
 /** What the approval queue tells its listener (requested, updated, resolved, invalid input). */
 export type ApprovalEvent = BrokerEvent;
@@ -73,6 +82,22 @@ export type ApprovalEvent = BrokerEvent;
 export type ApprovalOptions = BrokerOptions;
 
 /** Why everything pending ends at once: the input is gone (also refuses later asks), the approver left, or the session stops. */
+/**
+ * A person's decision on a call, as the session's feedback hears it (issue 14 §5): repeated approvals
+ * and edits become offers, rejections are remembered for the task's agents. `edited`: the accepted
+ * edit's arguments when they differ from the model's.
+ */
+export type DecidedCall = {
+  decision: Decision;
+  tool: string;
+  facts: CallFacts;
+  policy: PolicyResult;
+  caller: Caller;
+  args: Record<string, unknown>;
+  edited?: Record<string, unknown>;
+  summary: string;
+};
+
 export type CloseCode = 'input_closed' | 'no_approver' | 'task_cancelled';
 
 /** Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs nothing otherwise. */
@@ -91,6 +116,8 @@ export type GateOptions = {
   /** Resolves when every guard is loaded (the shell parser loads in the background); calls wait for it. */
   ready?: Promise<void>;
 };
+  /** Hears every person's decision (approve, edit, reject …) before its call runs. Its failure changes nothing. */
+  onDecided?: (decided: DecidedCall) => void;
 
 type Checked = { tool: AnyTool; args: Record<string, unknown>; facts: CallFacts; policy: PolicyResult };
 type Asked = { facts: CallFacts; policy: PolicyResult; caller: Caller };
@@ -427,7 +454,15 @@ export class Gate {
       preview,
       reversible: tool.reversible === true,
       createdAt: new Date().toISOString(),
-      grantOptions: grantOptions(facts, policy.risk, caller),
+      // A plan card may grant its known steps (issue 14 §6); a tool card the scopes of its call.
+      grantOptions:
+        preview.kind === 'plan'
+          ? planGrantOptions(preview, caller)
+          : grantOptions(facts, policy.risk, caller),
+      ...(fileHash !== undefined ? { preImageHash: fileHash } : {}),
+      ...(call.resumedFrom
+        ? resumedRequestFields(call.resumedFrom, fileHash, this.o.approvals.timeoutMs)
+        : {}),
     };
     this.asked.set(request.id, { facts, policy, caller });
     // The accepted edit stays here, out of reach of event listeners; the broker only sees a copy.
@@ -465,6 +500,7 @@ export class Gate {
       throw new Error(`no decision to run on (${outcome.kind})`);
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
+    if (outcome.kind === 'decided') this.heard(outcome.decision, checked, caller, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
     const answer =
       outcome.decision.kind === 'answer'
@@ -547,10 +583,40 @@ export class Gate {
     if (result.checked.policy.decision === 'deny')
       return {
         kind: 'blocked',
+    // A plan grant drains nothing before its plan is in force.
+    if (!this.o.grants.planActive(grant)) return;
         ruleId: result.checked.policy.rule.id,
         reason: result.checked.policy.explanation,
       };
     return { kind: 'accept', checked: result.checked };
+  }
+
+  /** Tells the session's feedback what the person decided. Contract: never throws. */
+  private heard(
+    decision: Decision,
+    checked: Checked,
+    caller: Caller,
+    accepted?: Record<string, unknown>,
+  ): void {
+    if (!this.o.onDecided) return;
+    try {
+      const edited =
+        decision.kind === 'edit' && accepted && canonicalJson(accepted) !== canonicalJson(checked.args)
+          ? accepted
+          : undefined;
+      this.o.onDecided({
+        decision,
+        tool: checked.tool.name,
+        facts: checked.facts,
+        policy: checked.policy,
+        caller,
+        args: checked.args,
+        ...(edited ? { edited } : {}),
+        summary: this.summary(checked.tool.name, checked.args),
+      });
+    } catch {
+      // Feedback is advice: its failure must not change a decision.
+    }
   }
 
   /**

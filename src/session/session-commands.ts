@@ -1,7 +1,8 @@
 import type { AgentHub } from '../agent/hub';
 import type { Gate } from '../gate/gate';
 import type { GrantStore } from '../gate/grants';
-import type { LoadedRule } from '../policy/rules';
+import type { Feedback } from './feedback/feedback';
+import type { LoadedRule, PolicyRule } from '../policy/rules';
 import { saveRule } from '../policy/save-rule';
 import type { CoreCommand, CoreEvent, Mode } from '../protocol';
 import { MODES } from '../protocol';
@@ -24,6 +25,8 @@ export type SessionCommandDeps = {
   hub: AgentHub;
   gate: Gate;
   grants: GrantStore;
+  /** Offers made from repeated approvals and edits (accept_suggestion, decline_suggestion). */
+  feedback?: Feedback;
   view: SessionState;
   emit: (event: CoreEvent) => void;
   home: string;
@@ -166,6 +169,14 @@ export class SessionCommands {
       case 'save_grant':
         void this.saveGrant(c.grantId, c.target);
         return;
+      case 'accept_suggestion':
+        void this.acceptSuggestion(c.id, c.target === 'user' ? 'user' : 'project');
+        return;
+      case 'decline_suggestion':
+        if (!d.feedback?.decline(c.id)) this.notice('warn', 'No such suggestion.');
+        else this.notice('info', 'Not saved; warden will not offer it again this session.');
+        d.emit({ type: 'state_changed' });
+        return;
       case 'review_turn':
         void this.reviews.answer(c.turnId, c.action, c.paths);
         return;
@@ -256,13 +267,37 @@ export class SessionCommands {
     const grant = this.d.grants.get(grantId);
     if (!grant) return this.notice('warn', 'No such grant.');
     const rule = JSON.parse(grant.ruleText);
-    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
+    const saved = await this.writeRule(target, rule);
     if (!saved.ok) return this.notice('error', saved.error);
     if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
     // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
+    // A plan grant ends with its plan: it is no rule to keep.
+    if (!grant.ruleText)
+      return this.notice('warn', 'This grant ends with its plan; it cannot be saved as a rule.');
     this.d.trust.refresh(target === 'project' ? rule : undefined);
+    return saved;
+  }
+
+  private async acceptSuggestion(id: string, target: 'project' | 'user'): Promise<void> {
+    const feedback = this.d.feedback;
+    if (!feedback) return this.notice('warn', 'No such suggestion.');
+    const shown = feedback.pending().find((s) => s.id === id);
+    const result = await feedback.accept(id, target);
+    this.d.emit({ type: 'state_changed' });
+    if (!result.ok) return this.notice(shown ? 'error' : 'warn', result.error);
+    const what = shown?.kind === 'preference' ? shown.line : shown?.kind === 'rule' ? shown.ruleText : '';
+    this.notice('info', `Saved to ${result.file}: ${what}`);
+  }
     this.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
   }
+
+  /** The one policy-save path (grants and accepted suggestions). Contract: never rejects. */
+  async writeRule(
+    target: 'project' | 'user',
+    rule: PolicyRule,
+  ): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
+    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
+    if (!saved.ok) return saved;
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
     this.d.emit({ type: 'notice', level, text });

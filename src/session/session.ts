@@ -27,6 +27,7 @@ import type {
   CoreEvent,
   CoreState,
   Mode,
+  PlanState,
   PolicySourceInfo,
   ProjectTrustState,
   TurnStop,
@@ -34,6 +35,16 @@ import type {
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { SessionState, initialCoreState } from './session-state';
+import { settleInterrupted } from './resume-turn';
+import { loadSession, replayTranscript, resumeNotices } from './session-resume';
+import { createSessionRecorder } from './store';
+import { listSessions } from './store-index';
+import type { TurnResult } from '../agent/loop';
+import type { Caller } from '../gate/gate';
+import type { ChatMessage } from '../llm/types';
+import { Feedback, type SuggestionThresholds } from './feedback/feedback';
+import { planKeyOf } from '../gate/plan-scope';
+import { OutputRelay } from './output-relay';
 import { createAskUserTool } from '../tools/interact/ask-user';
 import { createCoreTools } from '../tools/index';
 import { createProposePlanTool } from '../tools/interact/propose-plan';
@@ -73,6 +84,10 @@ export type SessionOptions = {
   sessionId?: string;
   /** The review card after a turn that changed files (default on); headless never shows it. */
   reviewTurns?: boolean;
+  /** A saved session to resume (its id): its conversation, transcript, mode and plan come back; grants do not. */
+  resume?: string;
+  /** The UI asked to resume another saved session (`resume_session`); without it the command is refused. */
+  onResume?: (sessionId: string) => void;
   /** The git binary for checkpoints; `null` forces the copies fallback (tests); found on PATH when absent. */
   checkpointGit?: string | null;
   /** A first notice in the transcript (the demo says it is a demo). */
@@ -85,6 +100,8 @@ export type SessionOptions = {
 
 export type Session = {
   client: CoreClient;
+  /** Offers to save repeated approvals and edits (issue 14 §5): thresholds, or `enabled: false`. */
+  suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
   /** Runs one prompt to its end (headless). Contract: never throws. */
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
@@ -102,7 +119,7 @@ export type Session = {
 
 /** Builds a session. Contract: rejects with a clear message for a broken policy file or a required sandbox that is missing. */
 export async function createSession(o: SessionOptions): Promise<Session> {
-  const sessionId = o.sessionId ?? randomUUID();
+  const sessionId = o.resume ?? o.sessionId ?? randomUUID();
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
   const fence = new PathFence(o.root, [
     ...DEFAULT_PROTECTED_PATHS,
@@ -166,7 +183,31 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         // A UI listener's failure must not break the core.
       }
     }
+  if (loaded) replayTranscript(view, loaded.restored.replay);
+  // The conversation and its events go to $WARDEN_HOME/sessions/ as they happen (store.ts).
+  const recorder = createSessionRecorder({
+    home: o.home,
+    sessionId,
+    root: fence.root,
+    model: o.model.name,
+    mode: () => mode,
+    onError: (err) =>
+      emit({
+        type: 'notice',
+        level: 'warn',
+        text: `This session cannot be saved (${err.message}); it goes on, but cannot be resumed later.`,
+      }),
+    ...(loaded ? { resumed: loaded.summary, recorded: loaded.restored.history.length } : {}),
+  });
+  listeners.add((event) => recorder.onEvent(event));
+  // A running call's output is coalesced (one event per call per ~50 ms, only the newest text kept).
+  const relay = new OutputRelay((event) => deliver(event));
   };
+    if (event.type === 'tool_output') return relay.push(event);
+    if (event.type === 'tool_finished') relay.end(event.callId);
+    deliver(event);
+  };
+  const deliver = (event: CoreEvent) => {
   view.banner({
     model: o.model.name,
     demo: o.model.demo,
@@ -221,7 +262,26 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       return { ok: true };
     },
   };
-  const grants = new GrantStore();
+  // A plan grant covers calls only while its plan is the one in force and not done (issue 14 §6).
+  const grants: GrantStore = new GrantStore(Date.now, (): string | undefined => {
+    const plan: PlanState | undefined = hub.currentPlan();
+    if (!plan || plan.steps.every((step) => step.done)) return undefined;
+    return planKeyOf(
+      plan.title,
+      plan.steps.map((step) => step.text),
+    );
+  });
+  // Repeated approvals and edits become offers (never rules by themselves); rejections reach every agent.
+  const feedback: Feedback = new Feedback({
+    home: o.home,
+    root: fence.root,
+    emit: (event) => emit(event),
+    audit: (entry) => audit.append(entry),
+    saveRule: (target, rule): ReturnType<SessionCommands['writeRule']> =>
+      commandsHandler.writeRule(target, rule),
+    ...(o.suggestions ? { thresholds: o.suggestions, enabled: o.suggestions.enabled !== false } : {}),
+  });
+  // A revert writes and removes project files through verified folders, like write_file (safe-fs.ts).
   // Checkpoints: a shadow git repository of the project (commands' changes included), else copies of writes.
   const checkpoints = createCheckpointStore({
     home: o.home,
@@ -252,12 +312,20 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     createAskUserTool(),
     revertTurn,
   ];
+  const escalate = createEscalateTool();
   const gate = new Gate({
     tools,
     deps: { fence, commands, sandbox },
     ready: guardReady,
     policy: () => ({ rules, mode }),
-    approvals: { timeoutMs: o.approvalTimeoutSec * 1000, onEvent: (e) => emit(approvalEvent(e)) },
+    approvals: {
+      timeoutMs: o.approvalTimeoutSec * 1000,
+      onEvent: (e) => {
+        // The decided request's final preview (an edit included) is the diff its transcript card keeps.
+        if (e.type === 'resolved') view.rememberApproved(e.request);
+        emit(approvalEvent(e));
+      },
+    },
     grants,
     audit,
     sessionId,
@@ -272,6 +340,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     emit,
     maxSteps: o.maxStepsPerTurn,
     contextWindowTokens: o.contextWindowTokens,
+    onDecided: (decided) => {
+      feedback.heard(decided);
+      if (decided.decision.kind === 'reject') hub.refreshPrompts();
+    },
     runsInParallel: (name) => readOnly.has(name),
     onUsage: (u) => {
       state.usage.promptTokens += u.promptTokens;
@@ -292,9 +364,18 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         level: 'info',
         text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.`,
       });
+    journal: recorder.journal,
+    context: (): string | undefined => feedback.context(),
+    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
+    recordCancel: (task, reason) => gate.recordCancel(task, reason),
   });
   // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
   let rootGone: string | undefined;
+  if (loaded) {
+    hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
+    for (const n of resumeNotices(loaded)) view.notice(n.level, n.text);
+  }
+
   const stopRootWatch = watchProjectRoot(fence.root, (message) => {
     rootGone = message;
     emit({ type: 'error', message });
@@ -306,29 +387,35 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const servers = o.mcpServers ?? {};
   const mcp: McpManager | undefined =
     Object.keys(servers).length === 0
-      ? undefined
-      : (await import('../mcp/manager')).createMcpManager({
-          servers,
-          hold: (name) =>
-            o.mcpServers?.[name]?.source === 'project'
-              ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it."
-  const escalate = createEscalateTool();
-              : undefined,
-          onStatus: (status) => {
-            if (!mcp) return;
-            state.mcp = mcp.status().map((s) => ({
-              name: s.name,
-              status: s.status,
-              tools: s.tools,
-              ...(s.error ? { error: s.error } : {}),
-    escalate,
-            }));
-            gate.replaceTools('mcp__', mcp.tools());
-            if (status.status !== 'ready') grants.dropServer(status.name);
-            emit({ type: 'state_changed' });
-          },
-        });
-  const mcpStarted = mcp ? mcp.start() : Promise.resolve();
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => setImmediate(resolve))
+          .then(async () => {
+            const { createMcpManager } = await import('../mcp/manager');
+            if (closed) return; // warden ended before its first frame: start nothing
+            mcp = createMcpManager({
+              servers,
+              hold: (name) =>
+                o.mcpServers?.[name]?.source === 'project'
+                  ? "Declared by this project's .warden/config.json, so not started automatically; start it from /mcp (r) if you trust it."
+                  : undefined,
+              onStatus: (status) => {
+                if (!mcp) return;
+                state.mcp = mcp.status().map((s) => ({
+                  name: s.name,
+                  status: s.status,
+                  tools: s.tools,
+                  ...(s.error ? { error: s.error } : {}),
+                }));
+                gate.replaceTools('mcp__', mcp.tools());
+                if (status.status !== 'ready') grants.dropServer(status.name);
+                emit({ type: 'state_changed' });
+              },
+            });
+            await mcp.start();
+          })
+          .catch((err: Error) =>
+            emit({ type: 'notice', level: 'error', text: `MCP servers did not start: ${err.message}` }),
+          );
 
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
   function applyTrustValues(to: TrustedValues, from: TrustedValues): void {
@@ -364,10 +451,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         type: 'notice',
         level: 'error',
         text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}`,
-    journal: recorder.journal,
-    context: (): string | undefined => feedback.context(),
-    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
-    recordCancel: (task, reason) => gate.recordCancel(task, reason),
       });
     }
   }
@@ -391,6 +474,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       state.mode = next;
     },
     reloadRules: (next) => {
+    feedback,
       rules = next;
     },
     restartMcp: async (name) => {
@@ -436,11 +520,16 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-      send: (command) =>
-        rootGone && command.type === 'submit'
-          ? emit({ type: 'error', message: rootGone })
-          : commandsHandler.handle(command),
+      send: (command) => {
+        if (rootGone && command.type === 'submit') return emit({ type: 'error', message: rootGone });
+        if (command.type === 'list_sessions' || command.type === 'resume_session')
+          return sessionsCommand(command);
+        commandsHandler.handle(command);
+        if (command.type === 'clear') recorder.cleared();
+      },
       snapshot,
+      ...(hub.paused() ? { paused: hub.paused() } : {}),
+      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
     },
     run: (prompt) =>
       rootGone
@@ -449,6 +538,23 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     attachApprover: () => gate.attachApprover(),
     ready: guardReady,
     mcpStarted,
+  let continuing: Promise<TurnResult> | undefined;
+  /** /resume's list, and its choice handed to the app (which starts the chosen session in place of this one). */
+  const sessionsCommand = (c: Extract<CoreCommand, { type: 'list_sessions' | 'resume_session' }>): void => {
+    if (c.type === 'list_sessions')
+      return emit({ type: 'sessions_listed', sessions: listSessions(o.home, fence.root) });
+    const refusal = !o.onResume
+      ? 'Resuming another session needs the app (warden --continue or --resume).'
+      : hub.busy
+        ? 'A turn is running: wait for it or cancel it (Esc) before resuming another session.'
+        : c.id === sessionId
+          ? 'That is this session.'
+          : !listSessions(o.home, fence.root).some((s) => s.id === c.id)
+            ? `There is no saved session ${c.id} for this project.`
+            : undefined;
+    if (refusal) return emit({ type: 'notice', level: 'warn', text: refusal });
+    o.onResume?.(c.id);
+  };
     // MCP tools are opaque: any of them may change something.
     changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
     async close() {
@@ -466,6 +572,18 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       writer.close();
     },
   };
+    resumeTurn(): Promise<TurnResult | undefined> {
+      const step = loaded?.restored.interrupted;
+      if (!step || continuing || closed) return Promise.resolve(undefined);
+      const settle = (caller: Caller): Promise<ChatMessage[]> =>
+        settleInterrupted(step, caller, { gate, emit, contextWindowTokens: o.contextWindowTokens });
+      const turn: Promise<TurnResult> = hub
+        .continueTurn(settle)
+        .finally(() => emit({ type: 'state_changed' }));
+      continuing = turn;
+      emit({ type: 'state_changed' });
+      return turn;
+    },
 }
 
 /** Where the rules in force came from, for /policy. */
@@ -474,11 +592,16 @@ function policySources(
   files: { user: string; project: string },
   trust: ProjectTrustState,
 ): PolicySourceInfo[] {
+      relay.close();
+      // The saved session ends as it stood: a waiting request is offered again on resume, not failed.
+      recorder.freeze();
   const count = (source: 'user' | 'project') => rules.filter((r) => r.source === source).length;
   return [
     { source: 'builtin', rules: DEFAULT_RULES.length },
     { source: 'user', path: files.user, rules: count('user') },
     {
+      if (continuing) await settledWithin(continuing, SHUTDOWN_WAIT_MS);
+      await recorder.close();
       source: 'project',
       path: files.project,
     attachTool: READ_FILE_TOOL,
@@ -525,8 +648,6 @@ function approvalEvent(e: ApprovalEvent): CoreEvent {
         };
       if (o.kind === 'blocked')
         return {
-      ...(hub.paused() ? { paused: hub.paused() } : {}),
-      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
           type: 'approval_resolved',
           requestId: e.request.id,
           outcome: 'blocked',
@@ -547,4 +668,19 @@ function approvalEvent(e: ApprovalEvent): CoreEvent {
       };
     }
   }
+}
+
+/** Resolves once `turn` settles or `ms` pass, whichever is first. Never rejects. */
+async function settledWithin(turn: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    turn.then(
+      () => {},
+      () => {},
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }
