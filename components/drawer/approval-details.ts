@@ -70,6 +70,11 @@ export function approvalDetailLines(
     );
   }
   if (request.editError) add('edit', `refused: ${request.editError}`, 'error', 2);
+  if (request.edited) {
+    add('edit', editedLine(request.edited), 'ok', 2);
+    // What differs from the model's call; a file's changed lines are in the diff below.
+    for (const change of request.edited.changes.slice(0, 3)) add('', change.split('\n')[0] ?? '', 'plain');
+  }
   return out;
 }
 
@@ -95,5 +100,14 @@ export function compactDetailLines(request: ApprovalRequest, width: number): Det
   ];
   if (request.editError)
     out.push({ label: 'edit', text: wrap(`refused: ${request.editError}`, w, 1)[0] ?? '', tone: 'error' });
+  if (request.edited)
+    out.push({ label: 'edit', text: wrap(editedLine(request.edited), w, 1)[0] ?? '', tone: 'ok' });
   return out;
+}
+
+/** The card's word on a staged edit: the person sees their version and one more key runs it. */
+function editedLine(edited: NonNullable<ApprovalRequest['edited']>): string {
+  return edited.changes.length > 0
+    ? 'edited by you: this is your version · y runs it · e edits again · n rejects'
+    : "your edit matches the model's call · y runs it · e edits again";
 }

@@ -488,9 +488,11 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
       const r = action.result;
       if (r.kind === 'failed') return say(state, `editor failed: ${r.message}`, 'info');
       if (r.kind === 'unchanged') return say(state, 'editor closed without changes; nothing sent', 'info');
+      // review: the card shows the edited call's diff and waits for one more approve before it runs.
       return decide(state, {
         kind: 'edit',
         args: { ...(request.args as Record<string, unknown>), [action.field]: r.content },
+        review: true,
       });
     }
   }

@@ -55,25 +55,33 @@ function deleteWordBack({ value, cursor }: FieldState): FieldState {
   return { value: value.slice(0, from) + value.slice(cursor), cursor: from };
 }
 
+/** One step of a chunk of typed input: text to insert, or one erase to the left. */
+export type TypedPiece = { kind: 'text'; text: string } | { kind: 'erase' };
+
 /**
- * Applies a chunk of text as typed: printable characters insert, DEL and BS inside the chunk
- * erase (fast typing can put Backspace and letters in one read), "\n" inserts a line break, and
- * other control characters are dropped so they never reach the screen.
+ * A chunk of input as typed, in order: DEL and BS erase (fast typing, or several Backspaces, can
+ * arrive in one read, which Ink then reports as text), "\n" and "\t" are text, and other control
+ * characters are dropped so they never reach the screen. Every editor reads chunks through this.
  */
-export function typeChunk(state: FieldState, chunk: string): FieldState {
-  let current = state;
+export function typedPieces(chunk: string): TypedPiece[] {
+  const out: TypedPiece[] = [];
   let pending = '';
-  const flush = () => {
-    if (pending) current = insert(current, pending);
-    pending = '';
-  };
   for (const char of chunk) {
     if (char === '\u007f' || char === '\b') {
-      flush();
-      current = deleteBack(current);
+      if (pending) out.push({ kind: 'text', text: pending });
+      pending = '';
+      out.push({ kind: 'erase' });
     } else if (char === '\n' || char === '\t' || char >= ' ') pending += char;
   }
-  flush();
+  if (pending) out.push({ kind: 'text', text: pending });
+  return out;
+}
+
+/** Applies a chunk of text as typed (see `typedPieces`). */
+export function typeChunk(state: FieldState, chunk: string): FieldState {
+  let current = state;
+  for (const piece of typedPieces(chunk))
+    current = piece.kind === 'erase' ? deleteBack(current) : insert(current, piece.text);
   return current;
 }
 

@@ -37,7 +37,7 @@ export function EditArgs(props: {
       if (action === 'save') {
         const parsed = parseArgs(editorText(latest.current));
         return parsed.ok
-          ? dispatch({ type: 'decide', decision: { kind: 'edit', args: parsed.value } })
+          ? dispatch({ type: 'decide', decision: { kind: 'edit', args: parsed.value, review: true } })
           : setError(parsed.error);
       }
       latest.current = editorKey(latest.current, input, key);

@@ -3,6 +3,7 @@
  * count UTF-16 code units, which is exact for JSON's ASCII punctuation and close enough for text.
  */
 import type { Key } from 'ink';
+import { typedPieces } from '../../widgets/text-field-state';
 
 export type ArgsEditorState = { lines: string[]; row: number; col: number };
 
@@ -53,24 +54,32 @@ export function editorKey(state: ArgsEditorState, input: string, key: Key): Args
   if (key.end || (key.ctrl && input === 'e')) return { ...state, col: lineLen(row) };
   if (key.return) return insert(state, '\n');
   if (key.tab) return insert(state, '  ');
-  if (key.backspace || key.delete) {
-    if (col > 0) {
-      const current = lines[row] ?? '';
-      const next = [...lines];
-      next[row] = current.slice(0, col - 1) + current.slice(col);
-      return { lines: next, row, col: col - 1 };
-    }
-    if (row === 0) return state;
-    const prevLen = lineLen(row - 1);
-    const next = [
-      ...lines.slice(0, row - 1),
-      (lines[row - 1] ?? '') + (lines[row] ?? ''),
-      ...lines.slice(row + 1),
-    ];
-    return { lines: next, row: row - 1, col: prevLen };
-  }
+  if (key.backspace || key.delete) return eraseBack(state);
   if (key.ctrl || key.meta || key.escape || key.pageUp || key.pageDown || input === '') return state;
-  return insert(state, input);
+  // A chunk may hold several keys (three Backspaces in one read arrive as "\x7f\x7f\x7f"): as typed.
+  let next = state;
+  for (const piece of typedPieces(input))
+    next = piece.kind === 'erase' ? eraseBack(next) : insert(next, piece.text);
+  return next;
+}
+
+/** Backspace: the character left of the cursor, or the line break before the line. */
+function eraseBack(state: ArgsEditorState): ArgsEditorState {
+  const { lines, row, col } = state;
+  if (col > 0) {
+    const current = lines[row] ?? '';
+    const next = [...lines];
+    next[row] = current.slice(0, col - 1) + current.slice(col);
+    return { lines: next, row, col: col - 1 };
+  }
+  if (row === 0) return state;
+  const prevLen = (lines[row - 1] ?? '').length;
+  const next = [
+    ...lines.slice(0, row - 1),
+    (lines[row - 1] ?? '') + (lines[row] ?? ''),
+    ...lines.slice(row + 1),
+  ];
+  return { lines: next, row: row - 1, col: prevLen };
 }
 
 /** Reports the first JSON parse problem, or the parsed value. */

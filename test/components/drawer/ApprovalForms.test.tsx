@@ -354,7 +354,7 @@ describe('edit arguments', () => {
         {
           type: 'decide',
           id: 'req-1',
-          decision: { kind: 'edit', args: { path: 'src/a.tsx', content: 'a' } },
+          decision: { kind: 'edit', args: { path: 'src/a.tsx', content: 'a' }, review: true },
         },
       ]),
     );
@@ -383,6 +383,7 @@ describe('edit arguments', () => {
       expect(d.core.sentOf('decide')[0]?.decision).toEqual({
         kind: 'edit',
         args: { path: 'src/a.tsx', content: 'abc' },
+        review: true,
       }),
     );
   });
@@ -422,6 +423,7 @@ describe('edit arguments', () => {
     expect(d.core.sentOf('decide')[0]?.decision).toEqual({
       kind: 'edit',
       args: { path: 'src/a.ts', content: 'export const a = 2;\n' },
+      review: true,
     });
   });
 

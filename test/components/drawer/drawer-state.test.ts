@@ -267,7 +267,11 @@ describe('drawer-state: scroll, layout, full screen, $EDITOR', () => {
       ],
     );
     expect(changed.sent).toEqual([
-      { type: 'decide', id: 'r1', decision: { kind: 'edit', args: { path: 'a.ts', content: 'mine' } } },
+      {
+        type: 'decide',
+        id: 'r1',
+        decision: { kind: 'edit', args: { path: 'a.ts', content: 'mine' }, review: true },
+      },
     ]);
     const same = play(
       [diff()],
