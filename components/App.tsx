@@ -100,6 +100,8 @@ export function App({
           agentsExpanded={ui.agentsExpanded}
           showAgents={!showBrowser && (state.busy || subAgentsActive)}
           reprintKey={ui.reprintKey}
+          detailed={ui.detailed}
+          prompt={state.prompt}
           aside={layout.sidebar.placement === 'side' ? sidebar : null}
         >
           <OverlayHost

@@ -21,6 +21,7 @@ export function useAppController(client: CoreClient, state: CoreState) {
   const [drawerFull, setDrawerFull] = useState(false);
   const [message, setMessage] = useState<PromptMessage | undefined>(undefined);
   const [reprintKey, setReprintKey] = useState(0);
+  const [detailed, setDetailed] = useState(false);
   // Shift+Tab into auto waits here for one confirmation; other modes switch at once.
   const [confirmAuto, setConfirmAuto] = useState(false);
   const drawerOpen = state.pending.length > 0;
@@ -69,6 +70,11 @@ export function useAppController(client: CoreClient, state: CoreState) {
       },
       toggle_sidebar: () => setSidebar((s) => !s),
       toggle_agents: () => setAgentsExpanded((e) => !e),
+      // The printed history shows the cards as they were printed: print it again, detailed or not.
+      toggle_detail: () => {
+        setDetailed((d) => !d);
+        setReprintKey((k) => k + 1);
+      },
     },
     // The trust card owns the keyboard (its Esc answers it) while it asks.
     {
@@ -91,6 +97,8 @@ export function useAppController(client: CoreClient, state: CoreState) {
     hint,
     run,
     reprintKey,
+    /** Ctrl+O: tool cards show their whole output. */
+    detailed,
     /** The auto-mode confirm row is showing (it owns the keyboard). */
     confirmAuto: confirmAuto && !drawerOpen && overlay === 'none',
     answerAuto,

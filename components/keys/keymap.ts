@@ -499,6 +499,11 @@ export const APP_KEYS = {
     help: 'show / hide the audit trail sidebar (latest decisions)',
   },
   toggle_agents: { keys: ['ctrl+g'], show: 'Ctrl+G', help: 'collapse / expand the sub-agent group' },
+  toggle_detail: {
+    keys: ['ctrl+o'],
+    show: 'Ctrl+O',
+    help: "detailed transcript: every tool card with its whole output (again: each card's last lines)",
+  },
 } as const satisfies Record<string, KeyRow>;
 
 /** An app-wide action. */
@@ -552,6 +557,8 @@ export const CHORDS = {
   sidebar: APP_KEYS.toggle_sidebar.keys[0].slice('ctrl+'.length),
   /** Sub-agent group collapsed/expanded. */
   agents: APP_KEYS.toggle_agents.keys[0].slice('ctrl+'.length),
+  /** Detailed transcript on/off. */
+  detail: APP_KEYS.toggle_detail.keys[0].slice('ctrl+'.length),
 } as const;
 
 export type HelpRow = { keys: string; does: string };
@@ -565,5 +572,6 @@ export const KEY_HELP: HelpRow[] = helpRows([
   APP_KEYS.cancel_turn,
   APP_KEYS.toggle_sidebar,
   APP_KEYS.toggle_agents,
+  APP_KEYS.toggle_detail,
   PROMPT_KEYS.quit,
 ]);

@@ -3,7 +3,7 @@ import { type ReactNode, useMemo } from 'react';
 import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
 import { LiveTail } from './LiveTail';
 import { TranscriptHistory } from './TranscriptHistory';
-import { splitTranscript, subAgentLabels } from './transcript-split';
+import { promptSubAgents, splitTranscript, subAgentLabels } from './transcript-split';
 
 type Props = {
   transcript: TranscriptEntry[];
@@ -17,6 +17,10 @@ type Props = {
   agentsExpanded: boolean;
   /** Whether the sub-agent group is shown (a running turn, or sub-agents still active). */
   showAgents: boolean;
+  /** The person's latest prompt (CoreState.prompt): the group shows its sub-agents only. */
+  prompt?: number;
+  /** Ctrl+O: every tool card with its whole output (the app reprints the history when it changes). */
+  detailed?: boolean;
   /** Changing it clears the screen and prints the history again (after a full-screen view). */
   reprintKey?: number;
   /** What sits under the live tail in the same column (panel, drawer, prompt). */
@@ -42,13 +46,21 @@ export function ConversationPane(props: Props): ReactNode {
     reprintKey,
     children,
     aside,
+    prompt,
+    detailed = false,
   } = props;
   const { history, live } = useMemo(() => splitTranscript(transcript), [transcript]);
   const labels = useMemo(() => subAgentLabels(agents), [agents]);
-  const subAgents = useMemo(() => agents.filter((a) => a.parentId !== undefined), [agents]);
+  const subAgents = useMemo(() => promptSubAgents(agents, prompt), [agents, prompt]);
   return (
     <>
-      <TranscriptHistory history={history} labels={labels} width={width} reprintKey={reprintKey} />
+      <TranscriptHistory
+        history={history}
+        labels={labels}
+        width={width}
+        reprintKey={reprintKey}
+        detailed={detailed}
+      />
       <Box flexDirection="row">
         <Box flexDirection="column" width={liveWidth} justifyContent="flex-end">
           <LiveTail
@@ -59,6 +71,7 @@ export function ConversationPane(props: Props): ReactNode {
             rows={liveRows}
             agentsExpanded={agentsExpanded}
             showAgents={showAgents}
+            detailed={detailed}
           />
           {children}
         </Box>

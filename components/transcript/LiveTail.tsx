@@ -14,14 +14,15 @@ type Props = {
   rows: number;
   agentsExpanded: boolean;
   showAgents: boolean;
+  detailed?: boolean;
 };
 
 /** Entries still changing, clipped to `rows` keeping the newest lines, then the sub-agent group. */
 export const LiveTail = memo(function LiveTail(props: Props): ReactNode {
-  const { live, subAgents, labels, width, rows, agentsExpanded, showAgents } = props;
+  const { live, subAgents, labels, width, rows, agentsExpanded, showAgents, detailed } = props;
   const groupRows = showAgents && subAgents.length > 0 ? 1 + (agentsExpanded ? subAgents.length : 0) : 0;
   const tailRows = Math.max(0, rows - groupRows);
-  const estimate = live.reduce((sum, e) => sum + estimateRows(e, width), 0);
+  const estimate = live.reduce((sum, e) => sum + estimateRows(e, width, detailed), 0);
   return (
     <>
       {live.length > 0 && tailRows > 0 ? (
@@ -38,6 +39,7 @@ export const LiveTail = memo(function LiveTail(props: Props): ReactNode {
                 entry={entry}
                 width={width}
                 agentLabel={labels.get(entryAgent(entry) ?? '')}
+                detailed={detailed}
               />
             ))}
           </Box>

@@ -4,7 +4,14 @@ import type { TranscriptEntry } from '../../src/protocol';
 import { useStaticHistory } from './use-static-history';
 import { TranscriptItem } from './TranscriptItem';
 
-type Props = { history: TranscriptEntry[]; labels: Map<string, string>; width: number; reprintKey?: number };
+type Props = {
+  history: TranscriptEntry[];
+  labels: Map<string, string>;
+  width: number;
+  reprintKey?: number;
+  /** Tool cards with their whole output; changing it goes with a reprint (`reprintKey`). */
+  detailed?: boolean;
+};
 
 export function entryAgent(entry: TranscriptEntry): string | undefined {
   return entry.kind === 'assistant' || entry.kind === 'tool' ? entry.agentId : undefined;
@@ -19,13 +26,19 @@ export const TranscriptHistory = memo(function TranscriptHistory({
   labels,
   width,
   reprintKey,
+  detailed,
 }: Props): ReactNode {
   const epoch = useStaticHistory(history, width, reprintKey);
   return (
     <Static key={epoch} items={history}>
       {(entry) => (
         <Box key={entry.id} width={width}>
-          <TranscriptItem entry={entry} width={width} agentLabel={labels.get(entryAgent(entry) ?? '')} />
+          <TranscriptItem
+            entry={entry}
+            width={width}
+            agentLabel={labels.get(entryAgent(entry) ?? '')}
+            detailed={detailed}
+          />
         </Box>
       )}
     </Static>

@@ -6,12 +6,18 @@ import { Markdown } from './Markdown';
 import { StartBanner } from './StartBanner';
 import { ToolCard } from './ToolCard';
 
-type Props = { entry: TranscriptEntry; width: number; agentLabel?: string };
+/** `detailed`: tool cards show their whole output (Ctrl+O). */
+type Props = { entry: TranscriptEntry; width: number; agentLabel?: string; detailed?: boolean };
 
 const NOTICE_GLYPH = { info: 'ℹ', warn: '⚠', error: '✗' } as const;
 
 /** One transcript entry; memoised so the live tail re-renders only entries that changed. */
-export const TranscriptItem = memo(function TranscriptItem({ entry, width, agentLabel }: Props): ReactNode {
+export const TranscriptItem = memo(function TranscriptItem({
+  entry,
+  width,
+  agentLabel,
+  detailed,
+}: Props): ReactNode {
   const theme = useTheme();
   switch (entry.kind) {
     case 'user':
@@ -35,7 +41,7 @@ export const TranscriptItem = memo(function TranscriptItem({ entry, width, agent
     case 'tool':
       return (
         <Box paddingLeft={2}>
-          <ToolCard entry={entry} width={width - 2} agentLabel={agentLabel} />
+          <ToolCard entry={entry} width={width - 2} agentLabel={agentLabel} detailed={detailed} />
         </Box>
       );
     case 'banner':

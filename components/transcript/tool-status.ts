@@ -11,7 +11,8 @@ const LOOKS: Record<ToolCardStatus, Look> = {
   rejected: { glyph: '✗', label: 'rejected', color: 'error' },
   blocked: { glyph: '⊘', label: 'blocked', color: 'error' },
   skipped: { glyph: '»', label: 'skipped', color: undefined },
-  cancelled: { glyph: '–', label: 'cancelled', color: undefined },
+  // The person stopped it (cancel, Esc, Ctrl+C): not a failure of the call.
+  cancelled: { glyph: '■', label: 'stopped', color: 'warn' },
   timeout: { glyph: '⧗', label: 'timed out', color: 'warn' },
   error: { glyph: '!', label: 'error', color: 'error' },
 };

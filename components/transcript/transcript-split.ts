@@ -1,4 +1,5 @@
 import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
+import { cardLines } from './tool-lines';
 import { isFinalStatus } from './tool-status';
 
 /** An entry that will not change again (and so may be printed once, into <Static>). */
@@ -21,6 +22,17 @@ export function splitTranscript(transcript: TranscriptEntry[]): {
   return { history: transcript.slice(0, cut), live: transcript.slice(cut) };
 }
 
+/**
+ * The sub-agents the group shows: those of the person's latest prompt (`prompt`), not every one the
+ * session ever started. A core that does not number prompts gets them all.
+ */
+export function promptSubAgents(agents: AgentInfo[], prompt: number | undefined): AgentInfo[] {
+  return agents.filter(
+    (a) =>
+      a.parentId !== undefined && (prompt === undefined || a.prompt === undefined || a.prompt === prompt),
+  );
+}
+
 /** agentId → name for sub-agents only; the main agent's entries carry no label. */
 export function subAgentLabels(agents: AgentInfo[]): Map<string, string> {
   return new Map(agents.filter((a) => a.parentId !== undefined).map((a) => [a.id, a.name]));
@@ -33,7 +45,7 @@ const wrapped = (text: string, width: number): number =>
  * A cheap upper-ish estimate of the rows an entry takes at `width`. Used only to decide whether
  * the live tail needs clipping; being off by a row or two costs a row of slack, not correctness.
  */
-export function estimateRows(entry: TranscriptEntry, width: number): number {
+export function estimateRows(entry: TranscriptEntry, width: number, detailed = false): number {
   switch (entry.kind) {
     case 'user':
       return 1 + wrapped(entry.text, width - 2);
@@ -41,8 +53,13 @@ export function estimateRows(entry: TranscriptEntry, width: number): number {
       const fences = (entry.text.match(/^\s*(```|~~~)/gm) ?? []).length;
       return 1 + wrapped(entry.text, width - 6) + fences * 2;
     }
-    case 'tool':
-      return entry.result ? 2 : 1;
+    case 'tool': {
+      const body = cardLines(entry, detailed);
+      const rows = detailed
+        ? body.lines.reduce((n, line) => n + wrapped(line, width - 5), 0)
+        : body.lines.length;
+      return 1 + rows + (body.hidden > 0 ? 1 : 0);
+    }
     case 'notice':
       return wrapped(entry.text, width - 4);
     case 'banner':

@@ -87,6 +87,14 @@ export function endingWithoutRun(outcome: BrokerOutcome): Ending | undefined {
 export function endingOfExecution(run: Execution, approver: Approver): Ending {
   switch (run.kind) {
     case 'ran':
+      // The person stopped it (cancel): the truth is "cancelled", with what it printed until then.
+      if (!run.output.ok && run.output.stopped)
+        return {
+          envelope: { status: 'cancelled', by: 'user', reason: run.output.error, retry: false },
+          outcome: 'cancelled',
+          approver,
+          reason: run.output.error,
+        };
       return run.output.ok
         ? {
             envelope: {

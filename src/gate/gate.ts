@@ -442,6 +442,7 @@ export class Gate {
       agentName: caller.agentName,
       ...(caller.parentAgentId ? { parentAgentId: caller.parentAgentId } : {}),
       taskId: caller.taskId,
+      callId: call.id,
       ...(caller.step ? { step: caller.step } : {}),
       ...(call.why ? { why: call.why } : {}),
       tool: tool.name,
@@ -672,6 +673,7 @@ export class Gate {
     if (caller.agents) ctx.agents = caller.agents;
     if (answer !== undefined) ctx.answer = answer;
     if (lift && approver === 'human') ctx.liftProtected = lift;
+    if (base.call.onOutput) ctx.onOutput = base.call.onOutput;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
     const ending = endingOfExecution(execution, approver);
     this.audit(

@@ -52,9 +52,10 @@ export function planSteps(steps: readonly string[]): PlanSteps {
     for (const m of step.matchAll(BACKTICKED)) {
       const text = (m[1] ?? '').trim();
       const single = !/\s/.test(text);
-      const path = single && /[/.]/.test(text) && !text.startsWith('./') ? asPath(text) : undefined;
-      if (path) {
-        paths.add(path);
+      // A single path-like word is a path or nothing (`../x`, `/etc/passwd`); only `./script` may be a command.
+      if (single && /[/.]/.test(text) && !text.startsWith('./')) {
+        const path = asPath(text);
+        if (path) paths.add(path);
         continue;
       }
       const words = asCommand(text);

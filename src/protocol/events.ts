@@ -4,7 +4,7 @@ import type { AuditCursor, AuditRecord, AuditStats } from './audit';
 import type { Suggestion } from './feedback';
 import type { SessionSummary } from './sessions';
 import type { TurnChange } from './review';
-import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState } from './state';
+import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState, ToolStep } from './state';
 
 /**
  * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
@@ -29,7 +29,23 @@ export type CoreEvent =
   | { type: 'message_delta'; agentId: string; text: string }
   | { type: 'message_done'; agentId: string; text: string }
   /** `summary`: the tool's own one line for the call (its path, command, question …). */
-  | { type: 'tool_started'; agentId: string; callId: string; tool: string; args: unknown; summary?: string }
+  /** `step`: the plan step the calling agent is on, when it works on this prompt's plan. */
+  | {
+      type: 'tool_started';
+      agentId: string;
+      callId: string;
+      tool: string;
+      args: unknown;
+      summary?: string;
+      step?: ToolStep;
+    }
+  /**
+   * A running call printed `chunk`: the newest output since the last such event, at most one per call
+   * every ~50 ms, sanitised (an escape sequence split between reads is held until it is whole; a lone
+   * CR stays, to overwrite a line). `skippedLines`: lines of a burst left out before `chunk` (only the
+   * newest part is kept). The call's result still comes whole, from the tool, in `tool_finished`.
+   */
+  | { type: 'tool_output'; agentId: string; callId: string; chunk: string; skippedLines?: number }
   | { type: 'tool_finished'; agentId: string; callId: string; tool: string; result: ToolResultEnvelope }
   | { type: 'approval_requested'; request: ApprovalRequest }
   | {

@@ -16,9 +16,15 @@ export type AgentInfo = {
   task: string;
   status: AgentStatus;
   report?: string;
+  /** Which of the person's prompts started it (CoreState.prompt at the time): the group shows this prompt's. */
+  prompt?: number;
 };
 
 export type ToolCardStatus = 'running' | 'waiting' | Outcome;
+/** A plan step: 1-based `index` of `total`, and its text. */
+export type ToolStep = { index: number; total?: number; title?: string };
+/** The last lines a running call printed (at most 5; the last may be unfinished), of `total` lines so far. */
+export type ToolOutputTail = { lines: string[]; total: number };
 export type TranscriptEntry =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'assistant'; id: string; agentId: string; text: string; streaming: boolean }
@@ -29,7 +35,16 @@ export type TranscriptEntry =
       tool: string;
       summary: string;
       status: ToolCardStatus;
+      /** The result's first line (its output, or the reason it did not run). */
       result?: string;
+      /** The result's whole text (the tool's own capped output, or the reason), for the last lines and Ctrl+O. */
+      output?: string;
+      /** While running: the newest lines of its output. */
+      tail?: ToolOutputTail;
+      /** When it began running (ms since the epoch; reset when a person approves it), for the elapsed time. */
+      startedAt?: number;
+      /** The plan step its agent was on. */
+      step?: ToolStep;
     }
   | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string }
   /** The start banner: what this session runs with, first in the transcript. */
@@ -105,6 +120,8 @@ export type CoreState = {
   checkpoints?: { kind: 'git' } | { kind: 'copies'; reason: string };
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
+  /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
+  prompt?: number;
 };
 
 /** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */
@@ -113,3 +130,5 @@ export type PauseState = { all: boolean; agents: string[] };
   prompt?: number;
   /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
   paused?: PauseState;
+  /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
+  suggestions?: Suggestion[];

@@ -1,9 +1,12 @@
 import type { AuditRecord } from '../protocol/audit';
 import type { CoreEvent, CoreState, StartInfo, ToolResultEnvelope, TranscriptEntry } from '../protocol';
 import { callLine } from '../text/call-line';
+import { emptyTail, foldTail, publishTail, type TailState } from './output-tail';
 
 const RECENT_AUDIT = 50;
 const RESULT_PREVIEW = 160;
+/** A card keeps at most this much of a result (the largest tool cap, read_file's); the middle of more is cut. */
+const OUTPUT_KEEP = 200_000;
 
 /** A session's state before anything happened. */
 export function initialCoreState(
@@ -37,6 +40,9 @@ export class SessionState {
   private readonly streaming = new Map<string, string>();
   private readonly toolCards = new Map<string, string>();
   private readonly position = new Map<string, number>();
+  /** Card id → its live output, folded; request id → the card it asks about. */
+  private readonly tails = new Map<string, TailState>();
+  private readonly asking = new Map<string, string>();
 
   constructor(readonly state: CoreState) {}
 
@@ -60,6 +66,8 @@ export class SessionState {
     this.streaming.clear();
     this.toolCards.clear();
     this.position.clear();
+    this.tails.clear();
+    this.asking.clear();
   }
 
   private push(entry: TranscriptEntry): void {
@@ -70,6 +78,12 @@ export class SessionState {
   private get<K extends TranscriptEntry>(id: string | undefined): K | undefined {
     const at = id === undefined ? undefined : this.position.get(id);
     return at === undefined ? undefined : (this.state.transcript[at] as K);
+  }
+
+  /** Puts `entry` in place of the entry with its id. */
+  private replace(entry: TranscriptEntry): void {
+    const at = this.position.get(entry.id);
+    if (at !== undefined) this.state.transcript[at] = entry;
   }
 
   /** Replaces an entry with an updated copy. */
@@ -121,16 +135,43 @@ export class SessionState {
           tool: event.tool,
           summary: cut(event.summary ?? callLine(event.args)),
           status: 'running',
+          startedAt: Date.now(),
+          ...(event.step ? { step: { ...event.step } } : {}),
         });
+        return;
+      }
+      case 'tool_output': {
+        const card = this.get<ToolCard>(this.toolCards.get(event.callId));
+        if (!card) return;
+        const tail = foldTail(this.tails.get(card.id) ?? emptyTail(), event.chunk, event.skippedLines);
+        this.tails.set(card.id, tail);
+        this.update(card, { tail: publishTail(tail) });
         return;
       }
       case 'tool_finished': {
         const card = this.get<ToolCard>(this.toolCards.get(event.callId));
         this.toolCards.delete(event.callId);
-        if (card) this.update(card, { status: event.result.status, result: resultLine(event.result) });
+        if (!card) return;
+        this.tails.delete(card.id);
+        const { tail: _live, ...rest } = card;
+        this.replace({
+          ...rest,
+          status: event.result.status,
+          result: resultLine(event.result),
+          output: keep(resultText(event.result)),
+        });
         return;
       }
-      case 'approval_requested':
+      case 'approval_requested': {
+        // The request names its call: only that card waits (a queue of requests waits card by card).
+        const byCall = event.request.callId ? this.toolCards.get(event.request.callId) : undefined;
+        const card = this.get<ToolCard>(byCall);
+        if (card) {
+          this.asking.set(event.request.id, card.id);
+          if (card.status === 'running') this.update(card, { status: 'waiting' });
+          return;
+        }
+        if (event.request.callId) return;
         for (const id of this.toolCards.values()) {
           const card = this.get<ToolCard>(id);
           if (
@@ -142,12 +183,15 @@ export class SessionState {
             this.update(card, { status: 'waiting' });
         }
         return;
-      case 'approval_resolved':
-        for (const id of this.toolCards.values()) {
-          const card = this.get<ToolCard>(id);
-          if (card?.status === 'waiting') this.update(card, { status: 'running' });
-        }
+      }
+      case 'approval_resolved': {
+        // Only the card this request was about; the others are still waiting their turn.
+        const card = this.get<ToolCard>(this.asking.get(event.requestId));
+        this.asking.delete(event.requestId);
+        if (card?.status === 'waiting' && event.outcome === 'executed')
+          this.update(card, { status: 'running', startedAt: Date.now() });
         return;
+      }
       case 'plan_updated':
         s.plan = { title: event.plan.title, steps: event.plan.steps.map((x) => ({ ...x })) };
         return;
@@ -185,8 +229,20 @@ function cut(line: string): string {
   return line.slice(0, RESULT_PREVIEW);
 }
 
+/** The text a result shows: the output it ran with, else why it did not run. */
+function resultText(result: ToolResultEnvelope): string {
+  return result.status === 'executed' ? (result.output ?? '') : (result.reason ?? result.status);
+}
+
+/** `text`, or its head and tail around a marker when it is longer than OUTPUT_KEEP. */
+function keep(text: string): string {
+  if (text.length <= OUTPUT_KEEP) return text;
+  const half = OUTPUT_KEEP / 2;
+  return `${text.slice(0, half)}\n… [${text.length - OUTPUT_KEEP} characters cut] …\n${text.slice(-half)}`;
+}
+
 function resultLine(result: ToolResultEnvelope): string {
-  const text = result.status === 'executed' ? (result.output ?? '') : (result.reason ?? result.status);
+  const text = resultText(result);
   const first = text.split('\n').find((l) => l.trim()) ?? '';
   return first.length > RESULT_PREVIEW ? `${first.slice(0, RESULT_PREVIEW - 1)}…` : first;
 }

@@ -34,6 +34,7 @@ import type {
 } from '../protocol';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
+import { OutputRelay } from './output-relay';
 import { SessionState, initialCoreState } from './session-state';
 import { settleInterrupted } from './resume-turn';
 import { loadSession, replayTranscript, resumeNotices } from './session-resume';
@@ -173,7 +174,14 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     sandboxed: sandbox.kind !== 'none',
   });
   const view = new SessionState(state);
+  // A running call's output is coalesced (one event per call per ~50 ms, only the newest text kept).
+  const relay = new OutputRelay((event) => deliver(event));
   const emit = (event: CoreEvent) => {
+    if (event.type === 'tool_output') return relay.push(event);
+    if (event.type === 'tool_finished') relay.end(event.callId);
+    deliver(event);
+  };
+  const deliver = (event: CoreEvent) => {
     view.apply(event);
     if (event.type === 'tool_finished') guardHome(event.tool);
     for (const listener of [...listeners]) {
@@ -499,6 +507,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       pending: gate.pending(),
       grants: grants.list(),
       busy: hub.busy,
+      prompt: hub.prompts,
       agents: hub.agents().map((a) => ({ ...a })),
       transcript: [...state.transcript],
       recentAudit: [...state.recentAudit],
@@ -561,6 +570,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       if (closed) return;
       closed = true;
       stopRootWatch();
+      relay.close();
       hub.cancel();
       gate.close('input_closed', 'warden is shutting down.');
       // Every way out ends the same way: the cancelled turns kill their commands and write their

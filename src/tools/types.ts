@@ -67,12 +67,19 @@ export type ToolContext = {
    * the bytes it read, so a change after the card fails closed instead of being edited blind.
    */
   preImageMatches?: (bytes: Buffer) => boolean;
+  /**
+   * Hears a running call's output as it arrives (decoded text, stdout and stderr interleaved, raw: not
+   * sanitised, not capped), for a live view; the result still carries the tool's own capped output.
+   * Contract: called synchronously from the output stream; must be cheap, and a throw is ignored.
+   */
+  onOutput?: (chunk: string) => void;
 };
 
 /** What an executor returns. `output` is the text the model reads; `data` is structured extra. */
 export type ToolOutput =
   | { ok: true; output: string; data?: unknown }
-  | { ok: false; error: string; data?: unknown };
+  /** `stopped`: the call's signal aborted it (the person cancelled); reported as `cancelled`, not as an error. */
+  | { ok: false; error: string; data?: unknown; stopped?: true };
 
 /** A tool as the model sees it plus its executor. Executors are reachable only through the gate. */
 export type ToolDefinition<S extends z.ZodType = z.ZodType> = {

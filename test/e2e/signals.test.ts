@@ -156,7 +156,7 @@ describe.skipIf(process.platform !== 'linux')('signals to headless warden', () =
       const lines = audit(s.home).filter((r) => r.tool === 'execute_command');
       expect(lines.map((r) => r.phase)).toEqual(['decision', 'outcome']);
       expect(lines[1]).toMatchObject({
-        outcome: 'error',
+        outcome: 'cancelled',
         reason: expect.stringMatching(/cancelled; the process group was killed/),
       });
     },

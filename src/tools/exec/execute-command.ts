@@ -58,8 +58,9 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string
 /**
  * execute_command: `bash -c` in its own process group, under bubblewrap when available; output capped at
  * 8 KB (head and tail), timeout 60 s by default (max 10 min), then the whole group is killed.
- * Contract: never throws. A command that ran is ok whatever its exit code; a timeout, a cancel or a
- * failure to start is `ok:false`.
+ * Output is streamed to `ctx.onOutput` while the command runs.
+ * Contract: never throws. A command that ran is ok whatever its exit code; a timeout, a cancel (marked
+ * `stopped`) or a failure to start is `ok:false`.
  */
 export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaultExecuteCommandEffects) {
   return defineTool({
@@ -105,6 +106,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           signal: ctx.signal,
           graceMs: effects.graceMs,
           maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
+          ...(ctx.onOutput ? { onOutput: ctx.onOutput } : {}),
         });
       } finally {
         protection?.claim.release();
@@ -143,6 +145,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           : {}),
       };
       if (result.ending === 'exited') return { ok: true, output: text, data };
+      if (result.ending === 'aborted') return { ok: false, error: text, data, stopped: true };
       return { ok: false, error: text, data };
     },
   });

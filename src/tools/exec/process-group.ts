@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { HeadTailBuffer } from './output-cap';
@@ -17,6 +18,8 @@ export type GroupRunRequest = {
   graceMs: number;
   /** Output kept (head + tail), in bytes. */
   maxOutputBytes: number;
+  /** Hears the output as it arrives (decoded, stdout and stderr interleaved, raw); see ToolContext.onOutput. */
+  onOutput?: (text: string) => void;
 };
 
 export type GroupRunResult =
@@ -71,7 +74,12 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
     return { kind: 'spawn_failed', message: err instanceof Error ? err.message : String(err) };
   }
   const output = new HeadTailBuffer(req.maxOutputBytes);
-  subprocess.all?.on('data', (chunk: Buffer) => output.push(chunk));
+  // A character split between two reads is decoded whole with the next one.
+  const decoder = req.onOutput ? new StringDecoder('utf8') : undefined;
+  subprocess.all?.on('data', (chunk: Buffer) => {
+    output.push(chunk);
+    if (decoder) hear(req.onOutput, decoder.write(chunk));
+  });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -125,6 +133,16 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
     straysStopped: ending === 'exited' && straysStopped,
     durationMs: Date.now() - started,
   };
+}
+
+/** A listener's failure must not stop the output being kept. */
+function hear(listener: ((text: string) => void) | undefined, text: string): void {
+  if (!listener || text === '') return;
+  try {
+    listener(text);
+  } catch {
+    // The live view is a convenience; the result still carries the output.
+  }
 }
 
 function spawnGrouped(req: GroupRunRequest) {

@@ -28,7 +28,7 @@ function pane(transcript: TranscriptEntry[], props: Partial<PaneProps> = {}) {
   };
 }
 
-const tool = (status: ToolCardStatus, result?: string): TranscriptEntry => ({
+const tool = (status: ToolCardStatus, result = `${status}.ts`): TranscriptEntry => ({
   kind: 'tool',
   id: `t-${status}`,
   agentId: 'main',
@@ -92,14 +92,14 @@ describe('ConversationPane', () => {
       'rejected',
       'blocked',
       'skipped',
-      'cancelled',
+      'stopped',
       'timed out',
       'error',
     ]) {
       expect(frame).toContain(`· ${word}`);
     }
     expect(frame).toContain('write_file src/executed.ts');
-    expect(frame).toContain('⎿ line one line two');
+    expect(frame).toContain('⎿ executed.ts');
   });
 
   it('labels sub-agent entries and groups sub-agents with name, task and status', async () => {
