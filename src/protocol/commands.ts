@@ -10,6 +10,12 @@ import type { Mode } from './state';
 
 export type CoreCommand =
   /**
+   * Project paths starting with `prefix`, for `@path` completion in the prompt (one folder level,
+   * through the path fence, without what .gitignore hides). Answered by `path_completions` with the
+   * same `requestId`.
+   */
+  | { type: 'complete_path'; requestId: string; prefix: string }
+  /**
    * A prompt for the main agent's next turn (ignored when blank). Answered by `state_changed` (the
    * user's line), then the turn's `message_delta`/`tool_started`/… and `turn_done`; while a turn
    * runs, a `notice` says to wait instead.

@@ -85,6 +85,8 @@ export type CoreEvent =
       reverted?: string[];
       reason?: string;
     }
+  /** Answers `complete_path`: relative paths, folders ending in `/`; [] when nothing matches or the prefix leaves the project. */
+  | { type: 'path_completions'; requestId: string; prefix: string; matches: string[] }
   | { type: 'error'; message: string };
   /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
   | { type: 'suggestion_offered'; suggestion: Suggestion }

@@ -7,6 +7,9 @@ import { saveRule } from '../policy/save-rule';
 import type { CoreCommand, CoreEvent, Mode } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
+import { attachMentions } from './attachments';
+import { completePath } from './path-complete';
+import type { PathFence } from '../policy/guards/path-guard';
 import { TurnReviews } from './turn-review';
 import { attachMentions } from './attachments';
 import { completePath } from './path-complete';
@@ -37,6 +40,10 @@ export type SessionCommandDeps = {
   restartMcp: (name: string) => Promise<void>;
   /** The name of the tool /undo calls through the gate (revert_turn), as the composition root built it. */
   undoTool: string;
+  /** The tool that reads a file a person attaches with `@path` (read_file), called through the gate as the person. */
+  attachTool?: string;
+  /** The path fence: `@path` completion lists and attachments resolve through it. */
+  fence?: PathFence;
   /** The session's checkpoints: each turn ends there, and its changes go to the turn review. */
   checkpoints: CheckpointStore;
   /** Show the turn review card after a turn that changed files. */
@@ -106,7 +113,7 @@ export class SessionCommands {
     this.d.homeGuard.acceptAll();
     this.d.trust.refresh();
     // The turn's last checkpoint and its review belong to the turn: shutdown waits for them too.
-    const turn = this.d.hub.runPrompt(text).then(async (r) => {
+    const turn = this.d.hub.runPrompt(await this.withAttachments(text)).then(async (r) => {
       await this.reviews.afterTurn();
       return r;
     });
@@ -201,6 +208,11 @@ export class SessionCommands {
       case 'trust_project':
         this.d.trust.decide(c.trust === true, String(c.hash));
         return;
+      case 'complete_path': {
+        const matches = d.fence ? completePath(d.fence, String(c.prefix)) : [];
+        d.emit({ type: 'path_completions', requestId: c.requestId, prefix: c.prefix, matches });
+        return;
+      }
       case 'input_closed':
         d.gate.close('input_closed');
         d.hub.cancel();
@@ -209,6 +221,26 @@ export class SessionCommands {
         d.hub.cancel();
         return;
     }
+  }
+
+  /**
+   * The prompt with the files it names as `@path` attached, each read through the gate as the
+   * person: the fence, the credential-file rule (it asks) and the audit apply (attachments.ts).
+   * Contract: never rejects.
+   */
+  private withAttachments(text: string): Promise<string> {
+    const { attachTool: tool, fence } = this.d;
+    if (!tool || !fence) return Promise.resolve(text);
+    const taskId = `attach-${Date.now()}`;
+    return attachMentions(text, {
+      fence,
+      read: (path) =>
+        this.d.gate.intercept(
+          { id: `${taskId}-${path}`, tool, args: { path }, why: `You attached @${path} to your prompt.` },
+          { agentId: 'user', agentName: 'you', taskId, signal: new AbortController().signal },
+        ),
+      notice: (level, line) => this.notice(level, line),
+    });
   }
 
   /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */

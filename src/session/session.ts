@@ -53,6 +53,7 @@ import { createRevertTurnTool } from '../tools/interact/revert-turn';
 import { detectSandbox } from '../tools/exec/sandbox';
 import { MountPointLedger } from '../tools/exec/sandbox-mount-points';
 import { createSpawnAgentsTool } from '../tools/interact/spawn-agents';
+import { READ_FILE_TOOL } from '../tools/fs/read-file';
 import type { AnyTool, SandboxInfo } from '../tools/types';
 import { createUpdatePlanTool } from '../tools/interact/update-plan';
 import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
@@ -475,6 +476,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     root: fence.root,
     auditDir: join(o.home, 'audit'),
     undoTool: revertTurn.name,
+    attachTool: READ_FILE_TOOL,
+    fence,
     checkpoints,
     reviewTurns: o.reviewTurns !== false,
     setMode: (next) => {

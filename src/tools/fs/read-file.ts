@@ -5,6 +5,9 @@ import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
 import { firstNul, looksBinary } from './text-bytes';
 import { defineTool, fencedPath } from '../types';
 
+/** The tool's name, for the composition root (a person's `@path` attachment reads through it). */
+export const READ_FILE_TOOL = 'read_file';
+
 /** Most lines one read_file call returns. */
 export const READ_MAX_LINES = 2000;
 /** Larger files are refused: the model should grep them instead. */
@@ -34,7 +37,7 @@ const schema = z.strictObject({
  */
 export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEffects) {
   return defineTool({
-    name: 'read_file',
+    name: READ_FILE_TOOL,
     summary: (args) => args.path,
     kind: 'read',
     guarded: { paths: ['path'] },
