@@ -25,6 +25,20 @@ export type ToolCardStatus = 'running' | 'waiting' | Outcome;
 export type ToolStep = { index: number; total?: number; title?: string };
 /** The last lines a running call printed (at most 5; the last may be unfinished), of `total` lines so far. */
 export type ToolOutputTail = { lines: string[]; total: number };
+/** One line of a transcript diff: `no` is the old line for `-`, the new line otherwise. */
+export type ToolDiffLine = { sign: ' ' | '-' | '+'; no: number; text: string };
+/**
+ * The folded diff an approved write keeps in the transcript: at most a few hunks (`skipped`
+ * unchanged lines before each), each line cut; `more` changed lines past the caps.
+ */
+export type ToolDiff = {
+  path: string;
+  isNew: boolean;
+  added: number;
+  removed: number;
+  hunks: { skipped: number; lines: ToolDiffLine[] }[];
+  more: number;
+};
 export type TranscriptEntry =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'assistant'; id: string; agentId: string; text: string; streaming: boolean }
@@ -45,6 +59,8 @@ export type TranscriptEntry =
       startedAt?: number;
       /** The plan step its agent was on. */
       step?: ToolStep;
+      /** An executed write the person approved: its folded diff, bounded (src/session/compact-diff.ts). */
+      diff?: ToolDiff;
     }
   | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string }
   /** The start banner: what this session runs with, first in the transcript. */

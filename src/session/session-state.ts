@@ -158,7 +158,9 @@ export class SessionState {
           ...rest,
           status: event.result.status,
           result: resultLine(event.result),
-          output: keep(resultText(event.result)),
+          output: keep(resultText(event.result) + editedNote(event.result)),
+          // The person changed the call before it ran: the card says so, and its output ends with what changed.
+          ...(event.result.edited ? { summary: cut(`${rest.summary} · edited by you`) } : {}),
         });
         return;
       }
@@ -227,6 +229,12 @@ export class SessionState {
 /** A tool card's call line, at most RESULT_PREVIEW characters (the tool's summary, or the generic line). */
 function cut(line: string): string {
   return line.slice(0, RESULT_PREVIEW);
+}
+
+/** What the person's edit changed, as lines after a result's text ('' when the call was not edited). */
+function editedNote(result: ToolResultEnvelope): string {
+  const changes = result.edited?.changes ?? [];
+  return changes.length ? `\n✎ edited by you: ${changes.join('\n')}` : '';
 }
 
 /** The text a result shows: the output it ran with, else why it did not run. */
