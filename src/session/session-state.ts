@@ -1,6 +1,8 @@
 import type { AuditRecord } from '../protocol/audit';
 import type { CoreEvent, CoreState, StartInfo, ToolResultEnvelope, TranscriptEntry } from '../protocol';
+import type { ApprovalPreview } from '../protocol/approval';
 import { callLine } from '../text/call-line';
+import { compactDiff } from './compact-diff';
 import { emptyTail, foldTail, publishTail, type TailState } from './output-tail';
 
 const RECENT_AUDIT = 50;
@@ -43,6 +45,8 @@ export class SessionState {
   /** Card id → its live output, folded; request id → the card it asks about. */
   private readonly tails = new Map<string, TailState>();
   private readonly asking = new Map<string, string>();
+  /** Call id → the diff preview a person approved, until the call finishes (then its card keeps it folded). */
+  private readonly approvedDiffs = new Map<string, ApprovedDiff>();
 
   constructor(readonly state: CoreState) {}
 
@@ -162,6 +166,7 @@ export class SessionState {
           // The person changed the call before it ran: the card says so, and its output ends with what changed.
           ...(event.result.edited ? { summary: cut(`${rest.summary} · edited by you`) } : {}),
         });
+        this.keepApprovedDiff(card.id, event.callId, event.result.status);
         return;
       }
       case 'approval_requested': {
@@ -224,7 +229,26 @@ export class SessionState {
     this.seq += 1;
     return `e${this.seq}`;
   }
+
+  /** A request the person decided (with its final preview, an edit included): a write's diff is kept for its card. */
+  rememberApproved(request: { callId?: string; preview: ApprovalPreview }): void {
+    const p = request.preview;
+    if (!request.callId || p.kind !== 'diff' || p.binary) return;
+    this.approvedDiffs.set(request.callId, { path: p.path, before: p.before, after: p.after, isNew: p.isNew });
+    // Calls that never finish (a crashed turn) must not pile up.
+    if (this.approvedDiffs.size > 64) this.approvedDiffs.delete(this.approvedDiffs.keys().next().value as string);
+  }
+
+  private keepApprovedDiff(cardId: string, callId: string, status: string): void {
+    const d = this.approvedDiffs.get(callId);
+    this.approvedDiffs.delete(callId);
+    const card = this.get<ToolCard>(cardId);
+    if (!d || !card || status !== 'executed') return;
+    this.update(card, { diff: compactDiff(d.path, d.before, d.after, d.isNew) });
+  }
 }
+
+type ApprovedDiff = { path: string; before: string; after: string; isNew: boolean };
 
 /** A tool card's call line, at most RESULT_PREVIEW characters (the tool's summary, or the generic line). */
 function cut(line: string): string {
