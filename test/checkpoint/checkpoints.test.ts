@@ -215,6 +215,19 @@ describe('shadow-git checkpoints', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a\r\n');
   });
 
+  it("control: a plain git with the attacker's environment does run the filter (the marker test can fail)", () => {
+    const { root, home } = setup({ 'a.txt': 'a\n' });
+    const marker = join(home, 'pwned');
+    const evilConfig = join(root, 'evil.cfg');
+    writeFileSync(evilConfig, `[filter "x"]\n\tclean = sh -c 'touch ${marker}; cat'\n`);
+    writeFileSync(join(root, '.gitattributes'), '* filter=x\n');
+    const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_GLOBAL: evilConfig };
+    const gitDir = join(home, 'plain');
+    execFileSync('git', ['--git-dir', gitDir, 'init', '-q'], { env });
+    execFileSync('git', ['--git-dir', gitDir, '--work-tree', root, 'add', '-A'], { env });
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it('a link is restored as a link, never followed out of the project', async () => {
     const { root, home } = setup({ 'a.txt': 'a\n' });
     const outside = temp('warden-cp-outside-');
