@@ -218,8 +218,10 @@ describe('shadow-git checkpoints', () => {
   it("control: a plain git with the attacker's environment does run the filter (the marker test can fail)", () => {
     const { root, home } = setup({ 'a.txt': 'a\n' });
     const marker = join(home, 'pwned');
+    const evil = join(root, 'evil.sh');
+    writeFileSync(evil, `#!/bin/sh\ntouch ${marker}\ncat\n`, { mode: 0o755 });
     const evilConfig = join(root, 'evil.cfg');
-    writeFileSync(evilConfig, `[filter "x"]\n\tclean = sh -c 'touch ${marker}; cat'\n`);
+    writeFileSync(evilConfig, `[filter "x"]\n\tclean = ${evil}\n`);
     writeFileSync(join(root, '.gitattributes'), '* filter=x\n');
     const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_GLOBAL: evilConfig };
     const gitDir = join(home, 'plain');
