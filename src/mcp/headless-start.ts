@@ -21,7 +21,6 @@ export async function awaitMcpServers(
   status: () => readonly ServerLine[],
   timeoutMs: number = HEADLESS_MCP_WAIT_MS,
 ): Promise<string[]> {
-  if (status().length === 0) return [];
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);
