@@ -164,7 +164,7 @@ export async function runTurn(
     journal?.sync(history);
     // Cancelled while its calls ran: no further model request.
     if (caller.signal.aborted) return cancelled(caller, emit);
-    const trigger = watch && observe(watch, calls, results, deps);
+    const trigger = watch && observe(watch, calls, results, caller, deps);
     if (trigger) {
       const next = await escalate(trigger, watch, history, caller, deps);
       if (next.kind === 'stop') return next.result;
@@ -297,11 +297,12 @@ function displayArgs(call: ToolCallRequest): unknown {
   }
 }
 
-/** Feeds a step's results to the watch; the first trigger, or whether the model's own escalation was answered. */
+/** Feeds a step's results to the watch and returns the first trigger; the model's own escalation answered "take over" pauses it. */
 function observe(
   watch: FailureWatch,
   calls: ToolCallRequest[],
   results: ToolResultEnvelope[],
+  caller: Caller,
   deps: LoopDeps,
 ): EscalationTrigger | undefined {
   for (const [i, call] of calls.entries()) {
@@ -310,6 +311,7 @@ function observe(
     if (name === deps.escalation?.tool) {
       // The model escalated itself and the person answered: counting starts again; take over pauses it.
       watch.reset();
+      if (escalationAnswerOf(result.data)?.choice === 'take_over') deps.control?.pause(caller.agentId);
       continue;
     }
     const args = displayArgs(call);
