@@ -32,6 +32,8 @@ type Props = {
   now?: () => Date;
   /** Home directory, shown as ~ in the status bar. */
   home?: string;
+  /** A panel open from the start (`warden --resume` opens the saved sessions). */
+  openAtStart?: 'sessions';
 };
 
 /**
@@ -45,12 +47,13 @@ export function App({
   drawer: Drawer = ApprovalDrawer,
   now,
   home = homedir(),
+  openAtStart,
 }: Props): ReactNode {
   const client = useMemo(() => safeClient(coreClient), [coreClient]);
   const state = useCoreState(client);
   const size = useTerminalSize();
   const theme = useMemo(() => makeTheme(), []);
-  const ui = useAppController(client, state);
+  const ui = useAppController(client, state, openAtStart);
   const browser = ui.overlay === 'audit';
   const panel = browser ? 'none' : ui.overlay;
   // The trust card waits for the person's answer; an approval drawer or an open panel comes first.

@@ -24,6 +24,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'policy', usage: '/policy', does: 'the mode and where rules come from' },
   { name: 'undo', usage: '/undo [n]', does: 'revert the last n turns (default 1)' },
   { name: 'clear', usage: '/clear', does: 'clear the conversation' },
+  { name: 'resume', usage: '/resume', does: 'pick a saved session of this project to resume' },
   { name: 'cancel', usage: '/cancel', does: 'cancel the running turn' },
   { name: 'mcp', usage: '/mcp', does: 'MCP servers; r restarts the selected one' },
   { name: 'quit', usage: '/quit', does: 'quit warden' },

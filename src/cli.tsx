@@ -2,7 +2,7 @@
  * Entry point: flags → config → Session → the Ink <App/> or the headless runner.
  * The only file of src/ that may import ink, react or components/.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { runAuditCli } from './audit/cli';
@@ -18,6 +18,7 @@ import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
 import { type Session, createSession } from './session/session';
 import { startFromConfig } from './trust/start';
+import { listSessions } from './session/store-index';
 import { guardIo } from './text/safe-output';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
@@ -62,9 +63,21 @@ async function main(argv: string[]): Promise<number> {
   // Ink, React and the app are loaded while the session starts (wasm parser, sandbox probe).
   const ui = args.headless ? undefined : Promise.all([import('ink'), import('../components/App')]);
 
-  let session: Session;
-  try {
-    session = await createSession({
+  // --continue / --resume: this project's saved sessions (src/session/store*.ts).
+  const saved = args.continue || args.resume ? listSessions(home, realRoot(root)) : [];
+  if ((args.continue || args.resume) && saved.length === 0)
+    return fail(
+      `there is no saved session for ${root} to ${args.continue ? 'continue' : 'resume'} (sessions are kept in ${join(home, 'sessions')}); start without ${args.continue ? '--continue' : '--resume'}`,
+    );
+  // The app's /resume picker hands its choice here: the app closes and starts again on that session.
+  const switcher: { to?: string; request?: () => void } = {};
+  const open = async (resume?: string): Promise<Session> =>
+    createSession({
+      ...(resume ? { resume } : {}),
+      onResume: (id) => {
+        switcher.to = id;
+        switcher.request?.();
+      },
       root,
       home,
       model: demo ? createDemoModel() : await openAIModel(config),
@@ -72,6 +85,8 @@ async function main(argv: string[]): Promise<number> {
       approvalTimeoutSec: config.approvalTimeoutSec,
       sandbox: config.sandbox,
       maxStepsPerTurn: config.maxStepsPerTurn,
+      escalation: config.escalation,
+      ...(config.suggestions ? { suggestions: config.suggestions } : {}),
       contextWindowTokens: config.contextWindowTokens,
       reviewTurns: config.reviewTurns && !args.headless,
       protectedPaths: config.protectedPaths,
@@ -85,8 +100,6 @@ async function main(argv: string[]): Promise<number> {
           }
         : {}),
     });
-      escalation: config.escalation,
-      ...(config.suggestions ? { suggestions: config.suggestions } : {}),
   let session: Session;
   try {
     session = await open(args.continue ? saved[0]?.id : undefined);
@@ -99,8 +112,26 @@ async function main(argv: string[]): Promise<number> {
   try {
     // A signal during start-up: nothing ran yet, nothing more starts.
     if (signals.received) return SIGNAL_EXIT_CODES[signals.received];
-    if (args.headless) return await runHeadless(session, args.prompt ?? '', { json: args.json }, io, signals);
-    return await runApp(session, await (ui as NonNullable<typeof ui>), args.prompt, demo, root, signals);
+    if (args.headless) {
+      // A resumed turn goes on first; its waiting requests fail as no_approver (nobody can decide here).
+      await session.resumeTurn();
+      return await runHeadless(session, args.prompt ?? '', { json: args.json }, io, signals);
+    }
+    const modules = await (ui as NonNullable<typeof ui>);
+    let first = { prompt: args.prompt, picker: args.resume };
+    for (;;) {
+      const code = await runApp(session, modules, first.prompt, demo, root, signals, first.picker, switcher);
+      const next = switcher.to;
+      if (next === undefined || signals.received) return code;
+      switcher.to = undefined;
+      first = { prompt: undefined, picker: false };
+      await session.close();
+      try {
+        session = await open(next);
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+    }
   } finally {
     // Cancels what runs, waits for its commands to be killed and its outcome lines written, flushes the audit.
     await session.close();
@@ -116,6 +147,8 @@ async function runApp(
   demo: boolean,
   root: string,
   signals: ExitSignals,
+  picker = false,
+  switcher: { request?: () => void } = {},
 ): Promise<number> {
   const detach = session.attachApprover();
   // With the keyboard gone nobody can decide: pending requests fail closed and the app ends.
@@ -124,7 +157,15 @@ async function runApp(
     app.unmount();
   };
   process.stdin.once('end', onInputClosed);
-  const app = render(<App client={session.client} />, { exitOnCtrlC: false });
+  const app = render(
+    <App client={session.client} {...(picker ? { openAtStart: 'sessions' as const } : {})} />,
+    {
+      exitOnCtrlC: false,
+    },
+  );
+  switcher.request = () => app.unmount();
+  // A resumed session's waiting requests are offered again now that someone can decide them.
+  void session.resumeTurn();
   // A signal ends the app like Ctrl+C twice: pending requests fail closed (input_closed), the turn is
   // cancelled (its commands killed, outcome lines written by session.close), the terminal restored.
   const detachSignals = signals.on(() => {
@@ -160,6 +201,15 @@ async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
 /** The one stderr line of a headless run in an untrusted project that would loosen the gate. */
 function heldLine(trust: ProjectTrustState): string {
   return `this project's .warden files are not trusted: ${trust.items.length} loosening rule(s)/setting(s) ignored (${trust.items.map((i) => i.text).join('; ')}); trust them in the app, or pass --trust-project.`;
+}
+
+/** The project's real path, as sessions record it (the root as given when it cannot be resolved). */
+function realRoot(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function isDirectory(path: string): boolean {

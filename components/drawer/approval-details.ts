@@ -61,6 +61,7 @@ export function approvalDetailLines(
   }
   const undo = request.reversible ? 'reversible (undo restores it)' : 'NOT reversible';
   add('undo', `${undo} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');
+  if (request.resumedFrom) add('was', resumedLine(request.resumedFrom), 'medium', 2);
   if (request.preview.kind !== 'plan' && request.preview.kind !== 'question') {
     const grants = request.grantOptions.map((g) => g.label).join(' | ');
     add(
@@ -98,6 +99,8 @@ export function compactDetailLines(request: ApprovalRequest, width: number): Det
       tone: request.risk.level,
     },
   ];
+  if (request.resumedFrom)
+    out.push({ label: 'was', text: wrap(resumedLine(request.resumedFrom), w, 1)[0] ?? '', tone: 'medium' });
   if (request.editError)
     out.push({ label: 'edit', text: wrap(`refused: ${request.editError}`, w, 1)[0] ?? '', tone: 'error' });
   if (request.edited)
@@ -110,4 +113,9 @@ function editedLine(edited: NonNullable<ApprovalRequest['edited']>): string {
   return edited.changes.length > 0
     ? 'edited by you: this is your version · y runs it · e edits again · n rejects'
     : "your edit matches the model's call · y runs it · e edits again";
+}
+
+/** The mark of a request offered again after a restart (issue 15 §2). */
+export function resumedLine(resumed: NonNullable<ApprovalRequest['resumedFrom']>): string {
+  return `from before the restart — checked again now${resumed.fileChanged ? '; the file changed since it was first asked: this is the new diff' : ''}`;
 }

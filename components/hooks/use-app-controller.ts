@@ -13,9 +13,9 @@ import { type OverlayKind, useSlashCommands } from './use-slash-commands';
  * The app's own UI state (open panel, sidebar, group collapse, drawer size, hint line) and the
  * keys and commands that change it. Core state stays in the core; this is only presentation.
  */
-export function useAppController(client: CoreClient, state: CoreState) {
+export function useAppController(client: CoreClient, state: CoreState, openAtStart: OverlayKind = 'none') {
   const { exit } = useApp();
-  const [overlay, setOverlay] = useState<OverlayKind>('none');
+  const [overlay, setOverlay] = useState<OverlayKind>(openAtStart);
   const [sidebar, setSidebar] = useState(false);
   const [agentsExpanded, setAgentsExpanded] = useState(true);
   const [drawerFull, setDrawerFull] = useState(false);

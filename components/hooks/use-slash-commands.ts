@@ -3,7 +3,7 @@ import type { CoreClient, Mode } from '../../src/protocol';
 import { MODE_ORDER, parseSlash } from '../commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
-export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp';
+export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions';
 
 type Deps = {
   client: CoreClient;
@@ -34,6 +34,8 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
         case 'policy':
         case 'mcp':
           return openOverlay(name);
+        case 'resume':
+          return openOverlay('sessions');
         case 'mode': {
           if (arg === undefined)
             return say({

@@ -446,6 +446,21 @@ export const MCP_KEYS = {
 /** An action of /mcp. */
 export type McpAction = keyof typeof MCP_KEYS;
 
+/** /resume: the saved sessions of this project. */
+export const SESSIONS_KEYS = {
+  select: { keys: ['up', 'down'], show: '↑↓', footer: 'select', help: 'move the cursor (use-list-cursor)' },
+  resume: {
+    keys: ['enter'],
+    show: 'Enter',
+    footer: 'resume',
+    help: 'resume the session under the cursor (grants are not restored)',
+  },
+  close: { keys: ['esc', 'q'], show: 'Esc', footer: 'close', help: 'close the list' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of /resume. */
+export type SessionsAction = keyof typeof SESSIONS_KEYS;
+
 /** /policy: read only. */
 export const POLICY_KEYS = {
   close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the panel' },
@@ -475,6 +490,7 @@ export const PANEL_FOOTERS = {
   grants: footerLine(Object.values(GRANTS_KEYS)),
   grant_save: footerLine(Object.values(GRANT_SAVE_KEYS)),
   mcp: footerLine(Object.values(MCP_KEYS)),
+  sessions: footerLine(Object.values(SESSIONS_KEYS)),
   policy: footerLine(Object.values(POLICY_KEYS)),
   help: footerLine(Object.values(HELP_PANEL_KEYS)),
   trust: footerLine(Object.values(TRUST_KEYS)),

@@ -7,6 +7,7 @@ import { HelpOverlay } from './HelpOverlay';
 import type { OverlayKind } from '../hooks/use-slash-commands';
 import { McpPanel } from './McpPanel';
 import { PolicyPanel } from './PolicyPanel';
+import { SessionsPanel } from './SessionsPanel';
 
 type Props = {
   kind: OverlayKind;
@@ -37,6 +38,18 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
             width={width}
             rows={rows}
             onClose={onClose}
+          />
+        );
+      case 'sessions':
+        return (
+          <SessionsPanel
+            client={client}
+            current={state.sessionId}
+            isActive={isActive}
+            width={width}
+            rows={rows}
+            onClose={onClose}
+            now={now}
           />
         );
       case 'mcp':

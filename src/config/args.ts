@@ -15,6 +15,10 @@ export type CliArgs =
       demo: boolean;
       /** `--trust-project`: the project's .warden files count for this run, as if trusted (nothing is recorded). */
       trustProject: boolean;
+      /** `--continue`: resume this project's most recent saved session. */
+      continue: boolean;
+      /** `--resume`: pick a saved session of this project to resume (the app's picker). */
+      resume: boolean;
     }
   | { kind: 'help' }
   | { kind: 'version' }
@@ -32,7 +36,10 @@ const VALUE_FLAGS: Record<string, 'prompt' | 'root' | 'mode' | 'model'> = {
   '--mode': 'mode',
   '--model': 'model',
 };
-const BOOLEAN_FLAGS: Record<string, 'headless' | 'json' | 'demo' | 'trustProject'> = {
+const BOOLEAN_FLAGS: Record<string, 'headless' | 'json' | 'demo' | 'trustProject' | 'continue' | 'resume'> = {
+  '-c': 'continue',
+  '--continue': 'continue',
+  '--resume': 'resume',
   '--headless': 'headless',
   '--json': 'json',
   '--demo': 'demo',
@@ -51,7 +58,15 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
 
-  const args: RunArgs = { kind: 'run', headless: false, json: false, demo: false, trustProject: false };
+  const args: RunArgs = {
+    kind: 'run',
+    headless: false,
+    json: false,
+    demo: false,
+    trustProject: false,
+    continue: false,
+    resume: false,
+  };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -90,6 +105,12 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   }
   if (args.json && !args.headless) return fail('--json only works with --headless');
   if (args.demo && args.model !== undefined) return fail('--demo uses the scripted demo model; drop --model');
+  if (args.continue && args.resume)
+    return fail('give either --continue (the latest session) or --resume (pick one)');
+  if (args.resume && args.headless)
+    return fail('--resume shows a picker, which needs the app; with --headless use --continue');
+  if (args.demo && (args.continue || args.resume))
+    return fail('the demo runs on a fresh scratch project each time; there is no demo session to resume');
   return { ok: true, args };
 }
 
@@ -147,6 +168,8 @@ Options:
       --demo            use the scripted demo model on a scratch demo project
       --trust-project   let this project's .warden rules and settings loosen the gate for this
                         run without the trust card (nothing is recorded in trust.json)
+  -c, --continue        resume this project's latest saved session (also with --headless)
+      --resume          pick a saved session of this project to resume (title, age, turns)
   -h, --help            show this help
   -v, --version         show the version
 
@@ -163,5 +186,6 @@ Files:
   <project>/.warden/config.json, policy.json
                                            a project's own; what loosens counts only once trusted
   $WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl
+  $WARDEN_HOME/sessions/<id>.jsonl         saved conversations (redacted); index/<id>.json lists them
 `;
 }

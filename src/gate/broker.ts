@@ -111,17 +111,23 @@ export class ApprovalBroker {
       const { timeoutMs } = this.options;
       // setTimeout fires at once for delays past 2^31-1 ms; an infinite timeout means no timer at all.
       const finite = Number.isFinite(timeoutMs);
-      const timer = finite
-        ? setTimeout(
-            () =>
-              this.finish(request.id, {
-                kind: 'failed',
-                code: 'timeout',
-                reason: `No decision within ${Math.round(timeoutMs / 1000)} s.`,
-              }),
-            Math.min(timeoutMs, MAX_TIMER_MS),
-          )
-        : undefined;
+      // A request offered again after a restart keeps its first deadline (approvalTimeoutSec counts from then).
+      const resumed = request.resumedFrom !== undefined && request.expiresAt !== undefined;
+      const delay = resumed ? Math.max(0, Date.parse(request.expiresAt ?? '') - started) : timeoutMs;
+      const timer =
+        finite || resumed
+          ? setTimeout(
+              () =>
+                this.finish(request.id, {
+                  kind: 'failed',
+                  code: resumed ? 'expired' : 'timeout',
+                  reason: resumed
+                    ? `No decision before it expired (${request.expiresAt}; approvalTimeoutSec counts from when it was first asked).`
+                    : `No decision within ${Math.round(timeoutMs / 1000)} s.`,
+                }),
+              Math.min(Number.isFinite(delay) ? delay : 0, MAX_TIMER_MS),
+            )
+          : undefined;
       timer?.unref?.();
       const queued: ApprovalRequest =
         request.expiresAt || !finite

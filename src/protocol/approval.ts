@@ -106,6 +106,16 @@ export type ApprovalRequest = {
    * then the edited call's; `proposed` is what the model sent and `changes` says what differs, one line each.
    */
   edited?: { proposed: unknown; changes: string[] };
+  /** The model's tool-call id this request answers (a resumed session re-offers it under the same id). */
+  callId?: string;
+  /** The hash of the file a write replaces, as the preview read it (absent for new files and other tools). */
+  preImageHash?: string;
+  /**
+   * Set when the request was pending when warden stopped and is offered again after a resume: the
+   * original request's id; `fileChanged` when the file is not what it was then (this is a new diff).
+   * `createdAt` stays the original's, and `approvalTimeoutSec` counts from it.
+   */
+  resumedFrom?: { requestId: string; fileChanged?: true };
 };
 
 export type Decision =

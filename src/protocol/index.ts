@@ -11,3 +11,4 @@ export * from './events';
 export * from './feedback';
 export * from './review';
 export * from './state';
+export * from './sessions';

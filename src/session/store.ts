@@ -14,6 +14,11 @@ export type SessionRecorder = {
   onEvent(event: CoreEvent): void;
   /** `/clear` forgot the conversation. */
   cleared(): void;
+  /**
+   * Records nothing more: warden is stopping, and what shutdown does next (pending requests failed
+   * as `input_closed`, the turn cancelled) must not be what a resume finds. Writes what is queued.
+   */
+  freeze(): void;
   /** Writes what is queued and releases the file. Contract: never rejects. */
   close(): Promise<void>;
 };
@@ -90,8 +95,9 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
       fail(err as Error);
     }
   };
+  let frozen = false;
   const append = (record: SessionRecord): void => {
-    if (failed) return;
+    if (failed || frozen) return;
     const mode = o.mode();
     if (mode !== lastMode) {
       lastMode = mode;
@@ -143,7 +149,12 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
       recorded = 0;
       append({ t: 'clear', ts: now() });
     },
+    freeze() {
+      frozen = true;
+      log?.flush();
+    },
     async close() {
+      frozen = true;
       await log?.close();
     },
   };

@@ -7,6 +7,8 @@ const run = (extra: Partial<Extract<CliArgs, { kind: 'run' }>> = {}): CliArgs =>
   json: false,
   demo: false,
   trustProject: false,
+  continue: false,
+  resume: false,
   ...extra,
 });
 
