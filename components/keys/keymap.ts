@@ -383,7 +383,10 @@ export type AuditAction = keyof typeof AUDIT_KEYS;
 
 /** The audit browser's detail view. */
 export const AUDIT_DETAIL_KEYS = {
-  move: { keys: ['up', 'down'], show: '↑↓', footer: 'previous/next record', help: 'previous / next record' },
+  scroll: { keys: ['up', 'down'], show: '↑↓', footer: 'scroll', help: 'scroll the record a line' },
+  page: { keys: ['pgup', 'pgdn'], show: 'PgUp/PgDn', footer: 'page', help: 'scroll the record a page' },
+  ends: { keys: ['home', 'end'], show: 'Home/End', footer: 'top/end', help: 'the top / the end of the record' },
+  record: { keys: ['left', 'right'], show: '←→', footer: 'previous/next record', help: 'previous / next record' },
   back: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'back to the list', help: 'back to the list' },
 } as const satisfies Record<string, KeyRow>;
 

@@ -87,7 +87,11 @@ export function AuditBrowser({
   }, [agents, result.records]);
   const agentName = (id: string) => names.get(id) ?? id;
   const listRows = Math.max(1, height - 9);
-  const [cursor] = useListCursor(shown.length, { isActive: isActive && !searching, page: listRows });
+  // In the detail view ↑↓ scroll the record (AuditDetail); ←→ step through the records.
+  const [cursor, setCursor] = useListCursor(shown.length, {
+    isActive: isActive && !searching && !detail,
+    page: listRows,
+  });
   // Older records load as the cursor nears the last one loaded.
   const { more, loadMore } = result;
   useEffect(() => {
@@ -98,7 +102,10 @@ export function AuditBrowser({
     (input, key) => {
       const id = keyId(input, key);
       if (detail) {
-        if (lookup(AUDIT_DETAIL_KEYS, id) === 'back') setDetail(false);
+        const step = lookup(AUDIT_DETAIL_KEYS, id);
+        if (step === 'back') setDetail(false);
+        else if (step === 'record')
+          setCursor((c) => Math.max(0, Math.min(shown.length - 1, c + (id === 'left' ? -1 : 1))));
         return;
       }
       const action = lookup<AuditAction>(AUDIT_KEYS, id);
@@ -168,7 +175,13 @@ export function AuditBrowser({
           </Text>
         ) : null}
         {detail && record ? (
-          <AuditDetail record={record} width={width - 4} rows={height - 7} agentName={agentName} />
+          <AuditDetail
+            record={record}
+            width={width - 4}
+            rows={height - 7}
+            agentName={agentName}
+            isActive={isActive && !searching}
+          />
         ) : (
           <AuditList
             records={shown}

@@ -1,81 +1,65 @@
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { formatDurationCompact } from '../../src/text/duration';
-import { clock } from '../format';
-import { prettyJson } from '../../src/text/json';
-import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
+import { AUDIT_DETAIL_KEYS, keyId, lookup } from '../keys/keymap';
+import { useKeys } from '../keys/use-keys';
+import { auditDetailRows, scrollTo } from './audit-detail-rows';
 
-type Props = { record: AuditRecord; width: number; rows: number; agentName: (id: string) => string };
-
-/** Side-by-side needs room for two readable JSON columns. */
-const SIDE_BY_SIDE_MIN = 90;
-
-function JsonColumn({
-  title,
-  value,
-  width,
-  rows,
-}: {
-  title: string;
-  value: unknown;
+type Props = {
+  record: AuditRecord;
   width: number;
   rows: number;
-}): ReactNode {
-  const lines = (value === undefined ? '(none)' : prettyJson(value)).split('\n');
-  const shown = lines.slice(0, Math.max(1, rows));
-  return (
-    <Box flexDirection="column" width={width} flexShrink={0}>
-      <Text bold underline>
-        {title}
-      </Text>
-      {shown.map((line, i) => (
-        <Text key={i}>{truncateChars(line, width - 1)}</Text>
-      ))}
-      {lines.length > shown.length ? <Text dimColor>… {lines.length - shown.length} more lines</Text> : null}
-    </Box>
-  );
-}
+  agentName: (id: string) => string;
+  /** Whether its scroll keys are live (↑↓ PgUp PgDn Home End); the browser keeps ←→ and Esc. */
+  isActive?: boolean;
+};
 
-/** One audit record in full; args and editedArgs side by side when wide, stacked when narrow. */
-export function AuditDetail({ record: r, width, rows, agentName }: Props): ReactNode {
+/**
+ * One audit record in full, nothing cut: args and editedArgs side by side when wide, stacked when
+ * narrow, long lines wrapped; the view scrolls over it, with its position on the last row.
+ */
+export function AuditDetail({ record, width, rows, agentName, isActive = false }: Props): ReactNode {
   const theme = useTheme();
-  const edited = r.editedArgs !== undefined;
-  const wide = width >= SIDE_BY_SIDE_MIN;
-  const jsonRows = Math.max(3, (wide || !edited ? rows - 7 : Math.floor((rows - 8) / 2)) - 1);
-  const colWidth = edited && wide ? Math.floor((width - 2) / 2) : width;
+  const all = useMemo(() => auditDetailRows(record, width, agentName), [record, width, agentName]);
+  const visible = Math.max(1, rows - 1);
+  const [offset, setOffset] = useState(0);
+  // Another record starts at its top.
+  useEffect(() => setOffset(0), [record]);
+  const by = (delta: number) => setOffset((o) => scrollTo(o, delta, all.length, visible));
+  useKeys(
+    (input, key) => {
+      const id = keyId(input, key);
+      const action = lookup(AUDIT_DETAIL_KEYS, id);
+      const back = id === 'up' || id === 'pgup' || id === 'home' ? -1 : 1;
+      if (action === 'scroll') by(back);
+      else if (action === 'page') by(back * visible);
+      else if (action === 'ends') by(back * all.length);
+    },
+    { isActive },
+  );
+  const top = scrollTo(offset, 0, all.length, visible);
+  const shown = all.slice(top, top + visible);
+  const last = Math.min(all.length, top + visible);
+  const scrolls = all.length > visible;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
-        <Text bold>{r.tool}</Text> · {clock(r.ts)} · agent {agentName(r.agentId)} · task {r.taskId} ·{' '}
-        {r.phase} line
-      </Text>
-      <Text wrap="truncate-end">
-        decision {r.decision} · outcome {r.outcome ?? '–'} · by {r.approver} · rule {r.rule} · risk {r.risk} ·
-        wait {formatDurationCompact(r.waitMs)} · ran {formatDurationCompact(r.durationMs)}
-      </Text>
-      {r.reason ? (
-        <Text color={theme.warn} wrap="truncate-end">
-          reason: {r.reason}
+      {shown.map((row, i) => (
+        <Text
+          key={top + i}
+          wrap="truncate-end"
+          bold={row.tone === 'title'}
+          dimColor={row.tone === 'dim'}
+          color={row.tone === 'warn' ? theme.warn : undefined}
+        >
+          {row.text || ' '}
         </Text>
-      ) : null}
-      {r.result ? <Text wrap="truncate-end">result: {r.result}</Text> : null}
-      <Text dimColor wrap="truncate-end">
-        args hash {r.argsHash}
-        {r.requestId ? ` · request ${r.requestId}` : ''}
+      ))}
+      <Text dimColor>
+        {scrolls
+          ? `lines ${top + 1}–${last} of ${all.length}${top > 0 ? ' · ↑ more above' : ''}${last < all.length ? ' · ↓ more below' : ''}`
+          : `all ${all.length} lines`}
       </Text>
-      <Box flexDirection={edited && wide ? 'row' : 'column'} marginTop={1}>
-        <JsonColumn title="args" value={r.args} width={colWidth} rows={jsonRows} />
-        {edited ? (
-          <JsonColumn
-            title="editedArgs (as edited by a person)"
-            value={r.editedArgs}
-            width={colWidth}
-            rows={jsonRows}
-          />
-        ) : null}
-      </Box>
     </Box>
   );
 }

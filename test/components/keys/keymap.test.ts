@@ -124,7 +124,7 @@ describe('one table, many views', () => {
   });
 
   it('the app keys, /help and the chords come from one table', () => {
-    expect(CHORDS).toEqual({ sidebar: 't', agents: 'g' });
+    expect(CHORDS).toEqual({ sidebar: 't', agents: 'g', detail: 'o' });
     expect(lookup(APP_KEYS, keyId('t', { ...NO_KEY, ctrl: true }))).toBe('toggle_sidebar');
     expect(lookup(APP_KEYS, keyId('', { ...NO_KEY, tab: true, shift: true }))).toBe('cycle_mode');
     expect(KEY_HELP.map((r) => r.keys)).toEqual([
@@ -135,6 +135,7 @@ describe('one table, many views', () => {
       'Esc',
       'Ctrl+T',
       'Ctrl+G',
+      'Ctrl+O',
       'Ctrl+C ×2',
     ]);
   });
@@ -144,7 +145,7 @@ describe('one table, many views', () => {
       '←→ day · ↑↓ move · Enter details · t tool · o outcome · p approver · g agent · / search · x clear · Esc close',
     );
     expect(footerLine(Object.values(AUDIT_DETAIL_KEYS))).toBe(
-      '↑↓ previous/next record · Esc back to the list',
+      '↑↓ scroll · PgUp/PgDn page · Home/End top/end · ←→ previous/next record · Esc back to the list',
     );
   });
 
@@ -168,7 +169,15 @@ describe('one table, many views', () => {
       // The key shown is a key the row binds (↑↓ / ←→ stand for their arrows).
       const first = row.show.split(' / ')[0] ?? row.show;
       const id =
-        { Esc: 'esc', Enter: 'enter', '↑↓': 'up', '←→': 'left', 'Ctrl+C ×2': 'ctrl+c' }[first] ?? first;
+        {
+          Esc: 'esc',
+          Enter: 'enter',
+          '↑↓': 'up',
+          '←→': 'left',
+          'Ctrl+C ×2': 'ctrl+c',
+          'PgUp/PgDn': 'pgup',
+          'Home/End': 'home',
+        }[first] ?? first;
       expect(row.keys).toContain(id);
     }
     // Panels hide nothing: every action has a footer word (the audit's → folds into ←→).
