@@ -14,6 +14,7 @@ import { computeLayout } from './layout';
 import { OverlayHost } from './panels/OverlayHost';
 import { ModeConfirm } from './widgets/ModeConfirm';
 import { PromptInput } from './widgets/PromptInput';
+import { usePathCompletion } from './widgets/use-path-completion';
 import { StatusBar } from './widgets/StatusBar';
 import { TrustCard } from './panels/TrustCard';
 import { makeTheme, ThemeContext } from './theme';
@@ -53,6 +54,7 @@ export function App({
   const state = useCoreState(client);
   const size = useTerminalSize();
   const theme = useMemo(() => makeTheme(), []);
+  const completePath = usePathCompletion(client);
   const ui = useAppController(client, state, openAtStart);
   const browser = ui.overlay === 'audit';
   const panel = browser ? 'none' : ui.overlay;
@@ -141,6 +143,7 @@ export function App({
               isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard && !ui.confirmAuto}
               width={layout.leftWidth}
               onSubmit={ui.run}
+              completePath={completePath}
               message={ui.hint}
             />
           </Box>

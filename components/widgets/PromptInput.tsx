@@ -7,6 +7,7 @@ import { PROMPT_HINT, PROMPT_KEYS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
 import { useTheme } from '../hooks/use-theme';
 import { TextField } from './TextField';
+import { applyCompletion, trailingMention } from './path-completion';
 
 export type PromptMessage = { level: 'info' | 'warn' | 'error'; text: string };
 
@@ -16,7 +17,12 @@ type Props = {
   onSubmit: (text: string) => void;
   /** Feedback for the hint line (an unknown command, a notice from the core). */
   message?: PromptMessage;
+  /** Project paths starting with a prefix (the core's `complete_path`); without it Tab leaves `@path` alone. */
+  completePath?: (prefix: string) => Promise<string[]>;
 };
+
+/** Matches listed under the prompt at most; the rest are counted. */
+const LIST_ROWS = 6;
 
 /** What the line under the prompt says for the current input. */
 function hintFor(
@@ -36,11 +42,16 @@ function hintFor(
     return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
   }
   if (message) return message;
+  if (isActive && trailingMention(value))
+    return { text: 'Tab completes a project path · the file is attached to the prompt when you send it' };
   return { text: value || !isActive ? '' : PROMPT_HINT };
 }
 
-/** The prompt line with ↑/↓ history, slash-command completion and a hint line below it. */
-export function PromptInput({ isActive, width, onSubmit, message }: Props): ReactNode {
+/**
+ * The prompt line with ↑/↓ history, Tab completion of slash commands and of `@path` (through the
+ * core; several matches are listed under the prompt), and a hint line below it.
+ */
+export function PromptInput({ isActive, width, onSubmit, message, completePath }: Props): ReactNode {
   const theme = useTheme();
   const [value, setValueState] = useState('');
   // ↑/↓/Tab read the value from here: it is current even before React re-renders.
@@ -50,6 +61,20 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
     setValueState(next);
   }, []);
   const history = usePromptHistory();
+  // The matches of the last @path Tab, shown while the value is still the one they were for.
+  const [paths, setPaths] = useState<{ forValue: string; list: string[]; none: boolean }>();
+  const completeMention = (value: string): boolean => {
+    const mention = trailingMention(value);
+    if (!mention || !completePath) return false;
+    void completePath(mention.prefix).then((matches) => {
+      // Typed on meanwhile: this answer is for a value that is gone.
+      if (latest.current !== value) return;
+      const done = applyCompletion(value, mention, matches);
+      if (done.value !== value) setValue(done.value);
+      setPaths({ forValue: done.value, list: done.list, none: done.none });
+    });
+    return true;
+  };
 
   const setIfAny = (text: string | undefined) => text !== undefined && setValue(text);
   useKeyTable(
@@ -58,7 +83,7 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
       send: () => {}, // TextField submits
       history_older: () => setIfAny(history.older(latest.current)),
       history_newer: () => setIfAny(history.newer()),
-      complete: () => setIfAny(complete(latest.current).completed),
+      complete: () => completeMention(latest.current) || setIfAny(complete(latest.current).completed),
       quit: () => {}, // use-ctrl-c
     },
     { isActive },
@@ -73,7 +98,10 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
     onSubmit(trimmed);
   };
 
-  const hint = hintFor(value, message, isActive);
+  const shownPaths = paths?.forValue === value ? paths : undefined;
+  const hint = shownPaths?.none
+    ? { text: `no project path starts with @${trailingMention(value)?.prefix ?? ''}`, level: 'warn' as const }
+    : hintFor(value, message, isActive);
   const hintColor = hint.level === 'error' ? theme.error : hint.level === 'warn' ? theme.warn : undefined;
   return (
     <Box flexDirection="column" width={width}>
@@ -85,6 +113,15 @@ export function PromptInput({ isActive, width, onSubmit, message }: Props): Reac
           <TextField value={value} onChange={setValue} onSubmit={submit} isActive={isActive} />
         </Box>
       </Box>
+      {shownPaths && shownPaths.list.length > 0 ? (
+        <Text dimColor>
+          {shownPaths.list
+            .slice(0, LIST_ROWS)
+            .map((p) => `  ${truncateChars(p, width - 2)}`)
+            .join('\n')}
+          {shownPaths.list.length > LIST_ROWS ? `\n  +${shownPaths.list.length - LIST_ROWS} more` : ''}
+        </Text>
+      ) : null}
       <Text color={hintColor} dimColor={!hint.level} wrap="truncate-end">
         {truncateChars(hint.text, width) || ' '}
       </Text>
