@@ -52,12 +52,13 @@ describe('parseToolArgs', () => {
 describe('tool schemas', () => {
   const tools = createCoreTools();
 
-  it('lists the seven core tools with unique snake_case names', () => {
+  it('lists the eight core tools with unique snake_case names', () => {
     expect(tools.map((t) => t.name)).toEqual([
       'read_file',
       'list_dir',
       'glob_files',
       'grep_code',
+      'edit_file',
       'write_file',
       'execute_command',
       'create_project',

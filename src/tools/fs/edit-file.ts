@@ -21,8 +21,7 @@ const schema = z.strictObject({
       }),
     )
     .min(1)
-    .max(EDIT_MAX_EDITS)
-    .describe('In order, all or none; old_string exact and unique unless replace_all'),
+    .max(EDIT_MAX_EDITS),
 });
 
 type EditArgs = z.infer<typeof schema>;
@@ -56,8 +55,7 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
     guarded: { paths: ['path'] },
     reversible: true,
     changesFiles: true,
-    description:
-      'Replace exact text in an existing file (read it first). New file or full rewrite: write_file.',
+    description: 'Replace exact, unique text in a file (edits in order, all or none).',
     schema,
     editText: (args, before) => editText(args, before, args.path),
     async execute(args, ctx) {

@@ -94,7 +94,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
     kind: 'read',
     guarded: { paths: ['path'] },
     description:
-      'Search file contents by regex (ripgrep, honours .gitignore). Returns matches and suggested_reads: files and line ranges to read next.',
+      'Search file contents by regex (ripgrep, honours .gitignore); returns matches and suggested_reads.',
     schema,
     async execute(args, ctx) {
       if (args.glob !== undefined) {

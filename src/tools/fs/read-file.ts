@@ -41,8 +41,7 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
     summary: (args) => args.path,
     kind: 'read',
     guarded: { paths: ['path'] },
-    description:
-      'Read a text file as numbered lines, 2000 per call (continue at the offset it gives). Not for folders (list_dir) or searching (grep_code).',
+    description: 'Read a text file as numbered lines, 2000 per call (continue at the offset it gives).',
     schema,
     async execute(args, ctx) {
       const verdict = fencedPath(ctx, 'path', args.path);

@@ -25,10 +25,7 @@ export const defaultWriteFileEffects: WriteFileEffects = {
 const schema = z.strictObject({
   path: z.string(),
   content: z.string(),
-  replace_binary: z
-    .boolean()
-    .optional()
-    .describe('Only to replace a binary file with text on purpose; the person then sees a high-risk card.'),
+  replace_binary: z.boolean().optional().describe('Replace a binary file on purpose (a high-risk card).'),
 });
 
 /** Lines added and removed between two texts; falls back to whole-file counts when a diff would be too costly. */
@@ -65,8 +62,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     guarded: { paths: ['path'], content: 'content', maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
     changesFiles: true,
-    description:
-      'Create a file or replace its whole content (max 5 MB), creating folders. Read an existing file first; send the complete new text.',
+    description: 'Create a file or replace all of it (max 5 MB): send the complete text.',
     schema,
     async execute(args, ctx) {
       const bytes = Buffer.byteLength(args.content, 'utf8');

@@ -34,7 +34,7 @@ export const WEB_FETCH_DEFAULTS = {
 } as const;
 
 export const webFetchSchema = z.object({
-  url: z.string().min(1).max(8_192).describe('The http(s) URL to fetch.'),
+  url: z.string().min(1).max(8_192),
 });
 
 const ACCEPT =
@@ -56,9 +56,7 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
   return defineTool({
     name: 'web_fetch',
     summary: (args) => args.url,
-    description:
-      'Fetch a public http(s) URL and return its content: web pages as readable markdown, other text (JSON, XML, plain) as is. ' +
-      `Binary files are refused. Output is capped at ${limits.maxOutputChars} characters. Private and local addresses are blocked.`,
+    description: `Fetch a public http(s) URL: a page as markdown, other text as is (up to ${limits.maxOutputChars} characters; binary and private addresses refused).`,
     schema: webFetchSchema,
     kind: 'network',
     guarded: { url: 'url' },
