@@ -1,0 +1,98 @@
+/**
+ * The real binary in a pty (issue 13 §5): the start banner says model, endpoint host (never the
+ * key), project and mode; Ctrl+C first interrupts a running turn — its pending request fails
+ * closed on the record, nothing is written — and only a second press when idle quits, exit 0.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
+import { type PtyApp, startWarden } from '../helpers/pty';
+
+let app: PtyApp | undefined;
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  app?.kill();
+  await app?.exited;
+  await fake?.close();
+  app = undefined;
+  fake = undefined;
+});
+
+const KEY = 'sk-test-DO-NOT-SHOW-4242';
+
+async function launch(
+  script: FakeStep[],
+  prompt?: string,
+): Promise<{ app: PtyApp; root: string; home: string }> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-polish-proj-')));
+  const home = mkdtempSync(join(tmpdir(), 'warden-polish-home-'));
+  fake = await startFakeOpenAI(script, { whenExhausted: { text: 'All done.' } });
+  app = startWarden(['--root', root, ...(prompt ? [prompt] : [])], {
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: KEY,
+    WARDEN_MODEL: 'fake-model-x',
+    WARDEN_HOME: home,
+  });
+  return { app, root, home };
+}
+
+const auditLines = (home: string): { tool: string; outcome: string; reason?: string }[] =>
+  existsSync(join(home, 'audit'))
+    ? readdirSync(join(home, 'audit')).flatMap((f) =>
+        readFileSync(join(home, 'audit', f), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      )
+    : [];
+
+describe('polish in the real binary', () => {
+  it('the start banner shows model, endpoint host, project, mode and sandbox — never the key', async () => {
+    const { app, root } = await launch([]);
+    const host = new URL(fake?.url ?? '').host;
+    await app.waitFor(`warden · model fake-model-x at ${host}`);
+    const screen = app.screen();
+    expect(screen).toContain(`project ${root}`);
+    expect(screen).toMatch(/mode manual · (sandbox on \(bubblewrap\)|⚠ sandbox off)/);
+    expect(screen).not.toContain('DO-NOT-SHOW');
+    app.press('\u0003');
+    await app.waitFor('press Ctrl+C again to quit');
+    app.press('\u0003');
+    expect(await app.exited).toBe(0);
+  });
+
+  it('Ctrl+C interrupts the running turn (its pending write fails closed), then twice when idle quits with 0', async () => {
+    const { app, root, home } = await launch(
+      [{ text: 'Writing.', toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x\n' } }] }],
+      'write x',
+    );
+    await app.waitFor('Approval needed');
+    app.press('\u0003');
+    // The turn ends: the card goes, nothing asks to quit yet, the process lives on.
+    await app.waitUntil(
+      (s) => !s.includes('Approval needed') && !s.includes('working'),
+      15_000,
+      'the turn to end',
+    );
+    expect(app.screen()).not.toContain('press Ctrl+C again to quit');
+    // Fail closed on the record: the write's decision line says cancelled, with its reason code.
+    await vi.waitFor(
+      () =>
+        expect(auditLines(home).filter((l) => l.tool === 'write_file')).toContainEqual(
+          expect.objectContaining({
+            outcome: 'cancelled',
+            reason: expect.stringMatching(/^task_cancelled: /),
+          }),
+        ),
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(existsSync(join(root, 'x.txt'))).toBe(false);
+    app.press('\u0003');
+    await app.waitFor('press Ctrl+C again to quit');
+    app.press('\u0003');
+    expect(await app.exited).toBe(0);
+  });
+});
