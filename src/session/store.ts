@@ -5,6 +5,7 @@ import { sessionFile, titleOf, writeIndexEntry } from './store-index';
 import { type SessionMeta, type SessionRecord, keepsEvent } from './store-records';
 
 const EARLY_LIMIT = 100;
+const INDEX_EVERY_MS = 500;
 
 /** What a session writes about itself as it goes (issue 15 §1). */
 export type SessionRecorder = {
@@ -86,13 +87,29 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
     for (const record of early) log.append(record);
     early = [];
   };
+  // The index entry is a small file replaced whole, which costs milliseconds on some disks: the first
+  // is written at once (the session must be findable after a crash), later ones at most every
+  // INDEX_EVERY_MS off the turn's path, and at close. A stale count after a kill -9 is recounted on resume.
+  let indexed = false;
+  let indexTimer: NodeJS.Timeout | undefined;
+  const writeIndex = (): void => {
+    clearTimeout(indexTimer);
+    indexTimer = undefined;
+    if (failed || !log) return;
+    try {
+      writeIndexEntry(o.home, summary);
+      indexed = true;
+    } catch (err) {
+      fail(err as Error);
+    }
+  };
   const index = (): void => {
     if (failed || !log) return;
     summary.updatedAt = now();
-    try {
-      writeIndexEntry(o.home, summary);
-    } catch (err) {
-      fail(err as Error);
+    if (!indexed) return writeIndex();
+    if (!indexTimer) {
+      indexTimer = setTimeout(writeIndex, INDEX_EVERY_MS);
+      indexTimer.unref?.();
     }
   };
   let frozen = false;
@@ -152,9 +169,11 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
     freeze() {
       frozen = true;
       log?.flush();
+      if (indexTimer) writeIndex();
     },
     async close() {
       frozen = true;
+      if (indexTimer) writeIndex();
       await log?.close();
     },
   };

@@ -1,0 +1,205 @@
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { restoreSession } from '../../src/session/resume';
+import { loadSession } from '../../src/session/session-resume';
+import { createSessionRecorder } from '../../src/session/store';
+import { openSessionLog } from '../../src/session/store-file';
+import { latestSession, listSessions, sessionFile, writeIndexEntry } from '../../src/session/store-index';
+import { readSessionFile } from '../../src/session/store-read';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const home = () => {
+  const d = mkdtempSync(join(tmpdir(), 'warden-store-'));
+  dirs.push(d);
+  return d;
+};
+const meta = (id = 's1', root = '/p') =>
+  `${JSON.stringify({ t: 'meta', v: 1, sessionId: id, root, model: 'm', createdAt: '2025-01-01T00:00:00.000Z' })}\n`;
+const line = (record: object) => `${JSON.stringify({ ts: '2025-01-01T00:00:01.000Z', ...record })}\n`;
+
+describe('reading a session file', () => {
+  it.each([
+    ['a torn last line is skipped', `${meta()}${line({ t: 'prompt', text: 'hi' })}{"t":"hist`, 1, true],
+    [
+      'a last line whole but for its newline counts',
+      `${meta()}${line({ t: 'prompt', text: 'hi' })}`.slice(0, -1),
+      1,
+      false,
+    ],
+    [
+      'a torn line closed by a repair marker is skipped',
+      `${meta()}{"t":"pro\n${JSON.stringify({ repair: 'torn_line', ts: 'x', sessionId: 's1', tornBytes: 7, note: 'n' })}\n${line({ t: 'prompt', text: 'again' })}`,
+      1,
+      false,
+    ],
+  ])('%s', (_name, text, records, torn) => {
+    const h = home();
+    const path = join(h, 's.jsonl');
+    writeFileSync(path, text);
+    const read = readSessionFile(path);
+    expect(read.ok && read.file.records.length).toBe(records);
+    expect(read.ok && read.file.tornTail).toBe(torn);
+  });
+
+  it.each([
+    [
+      'a damaged line in the middle',
+      `${meta()}not json\n${line({ t: 'prompt', text: 'hi' })}`,
+      /line 2 is not a session record/,
+    ],
+    ['a record of an unknown kind', `${meta()}${line({ t: 'mystery' })}`, /line 2/],
+    ['no header', line({ t: 'prompt', text: 'hi' }), /does not start with a session header/],
+  ])('%s: a clear error, and the file is left as it is', (_name, text, error) => {
+    const h = home();
+    const path = join(h, 's.jsonl');
+    writeFileSync(path, text);
+    const read = readSessionFile(path);
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.error).toMatch(error);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('loadSession refuses an unknown id, a bad id and another project', () => {
+    const h = home();
+    mkdirSync(join(h, 'sessions'));
+    writeFileSync(sessionFile(h, 's1'), meta('s1', '/p'));
+    expect(() => loadSession(h, 'nope', '/p')).toThrow(/no saved session nope/);
+    expect(() => loadSession(h, '../etc', '/p')).toThrow(/not a session id/);
+    expect(() => loadSession(h, 's1', '/other')).toThrow(/belongs to the project at \/p/);
+  });
+});
+
+describe('writing a session file', () => {
+  it('a boundary record is on disk at once; others within a tick; a torn tail is repaired first', async () => {
+    const h = home();
+    const path = join(h, 'sessions', 's.jsonl');
+    const first = openSessionLog({ path, sessionId: 's', onError: () => {} });
+    first.append({ t: 'event', ts: 't', event: { type: 'notice', level: 'info', text: 'queued' } });
+    expect(existsSync(path) && readFileSync(path, 'utf8')).toBe('');
+    first.append({ t: 'prompt', ts: 't', text: 'boundary' });
+    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(3);
+    await first.close();
+    appendFileSync(path, '{"t":"prom');
+    const second = openSessionLog({ path, sessionId: 's', onError: () => {} });
+    second.append({ t: 'prompt', ts: 't', text: 'after the crash' });
+    await second.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines.at(-2)).toContain('"repair":"torn_line"');
+    expect(JSON.parse(lines.at(-1) ?? '')).toMatchObject({ text: 'after the crash' });
+  });
+
+  it('secrets are redacted like the audit, and nothing is written before the first prompt', async () => {
+    const h = home();
+    const rec = createSessionRecorder({
+      home: h,
+      sessionId: 'abc',
+      root: '/p',
+      model: 'm',
+      mode: () => 'manual',
+      onError: (e) => {
+        throw e;
+      },
+    });
+    rec.onEvent({ type: 'notice', level: 'info', text: 'before' });
+    expect(existsSync(sessionFile(h, 'abc'))).toBe(false);
+    expect(listSessions(h)).toEqual([]);
+    rec.journal.prompt('use the key AKIAIOSFODNN7EXAMPLE please');
+    rec.journal.sync([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'api_key=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' },
+    ]);
+    await rec.close();
+    const text = readFileSync(sessionFile(h, 'abc'), 'utf8');
+    expect(text).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(text).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(text).toContain('[REDACTED');
+    expect(text).toContain('"before"');
+    expect(text).not.toContain('"sys"');
+    expect(listSessions(h, '/p')).toMatchObject([{ id: 'abc', turns: 1, model: 'm' }]);
+  });
+
+  it('after freeze nothing more is recorded (shutdown must not resolve what a resume offers again)', async () => {
+    const h = home();
+    const rec = createSessionRecorder({
+      home: h,
+      sessionId: 'f',
+      root: '/p',
+      model: 'm',
+      mode: () => 'manual',
+      onError: () => {},
+    });
+    rec.journal.prompt('go');
+    rec.freeze();
+    rec.onEvent({ type: 'approval_resolved', requestId: 'r', outcome: 'error', approver: 'none' });
+    await rec.close();
+    expect(readFileSync(sessionFile(h, 'f'), 'utf8')).not.toContain('approval_resolved');
+  });
+});
+
+describe('the index', () => {
+  it('lists a project’s sessions newest first, skips damaged entries, and finds the latest', () => {
+    const h = home();
+    const base = { root: '/p', model: 'm', createdAt: '2025-01-01T00:00:00.000Z', turns: 1 };
+    writeIndexEntry(h, { ...base, id: 'old', title: 'old one', updatedAt: '2025-01-01T00:00:00.000Z' });
+    writeIndexEntry(h, { ...base, id: 'new', title: 'new one', updatedAt: '2025-01-03T00:00:00.000Z' });
+    writeIndexEntry(h, {
+      ...base,
+      id: 'other',
+      root: '/q',
+      title: 'q',
+      updatedAt: '2025-01-04T00:00:00.000Z',
+    });
+    writeFileSync(join(h, 'sessions', 'index', 'broken.json'), '{');
+    expect(listSessions(h, '/p').map((s) => s.id)).toEqual(['new', 'old']);
+    expect(latestSession(h, '/p')?.id).toBe('new');
+    expect(latestSession(h, '/none')).toBeUndefined();
+  });
+});
+
+describe('restoring', () => {
+  it('history minus dropped messages; /clear forgets; an asked step without its messages is unfinished', () => {
+    const ts = 't';
+    const restored = restoreSession([
+      { t: 'prompt', ts, text: 'one' },
+      {
+        t: 'history',
+        ts,
+        messages: [
+          { role: 'user', content: 'one' },
+          { role: 'assistant', content: 'a' },
+        ],
+      },
+      { t: 'clear', ts },
+      { t: 'prompt', ts, text: 'too big' },
+      { t: 'history', ts, messages: [{ role: 'user', content: 'too big' }] },
+      { t: 'dropped', ts, count: 1 },
+      { t: 'prompt', ts, text: 'two' },
+      { t: 'history', ts, messages: [{ role: 'user', content: 'two' }] },
+      {
+        t: 'asked',
+        ts,
+        content: null,
+        calls: [{ id: 'c1', type: 'function', function: { name: 'x', arguments: '{}' } }],
+      },
+      { t: 'mode', ts, mode: 'plan' },
+    ]);
+    expect(restored.history).toEqual([{ role: 'user', content: 'two' }]);
+    expect(restored.turns).toBe(3);
+    expect(restored.mode).toBe('plan');
+    expect(restored.interrupted?.calls.map((c) => c.id)).toEqual(['c1']);
+    expect(restored.replay.filter((r) => r.kind === 'clear')).toHaveLength(1);
+  });
+});
