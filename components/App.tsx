@@ -17,6 +17,7 @@ import { PromptInput } from './widgets/PromptInput';
 import { usePathCompletion } from './widgets/use-path-completion';
 import { StatusBar } from './widgets/StatusBar';
 import { TrustCard } from './panels/TrustCard';
+import { TurnReviewCard } from './review/TurnReviewCard';
 import { makeTheme, ThemeContext } from './theme';
 
 /** What the app hands the drawer; a test stand-in takes the same. */
@@ -61,6 +62,9 @@ export function App({
   // The trust card waits for the person's answer; an approval drawer or an open panel comes first.
   const trustCard =
     state.trust?.asking === true && !ui.drawerOpen && ui.overlay === 'none' ? state.trust : undefined;
+  // The turn review (the output gate) waits after the trust card, a drawer and any open panel.
+  const review =
+    state.review && !trustCard && !ui.drawerOpen && ui.overlay === 'none' ? state.review : undefined;
   const layout = computeLayout({
     ...size,
     // The audit banner takes a row while it shows.
@@ -68,7 +72,7 @@ export function App({
     sidebar: ui.sidebar,
     drawerOpen: ui.drawerOpen,
     drawerFull: ui.drawerFull,
-    panel: panel !== 'none' || trustCard !== undefined,
+    panel: panel !== 'none' || trustCard !== undefined || review !== undefined,
     browser,
   });
   const showBrowser = browser && !ui.drawerOpen;
@@ -125,6 +129,15 @@ export function App({
               isActive
             />
           ) : null}
+          {review ? (
+            <TurnReviewCard
+              client={client}
+              review={review}
+              width={layout.leftWidth}
+              maxRows={layout.panelRows}
+              isActive={!ui.confirmAuto}
+            />
+          ) : null}
           {ui.drawerOpen ? (
             <Drawer
               client={client}
@@ -140,7 +153,7 @@ export function App({
           ) : null}
           <Box display={ui.drawerFull || showBrowser ? 'none' : 'flex'}>
             <PromptInput
-              isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard && !ui.confirmAuto}
+              isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard && !review && !ui.confirmAuto}
               width={layout.leftWidth}
               onSubmit={ui.run}
               completePath={completePath}

@@ -488,6 +488,34 @@ export const TRUST_KEYS = {
 /** An answer of the trust card. */
 export type TrustAction = keyof typeof TRUST_KEYS;
 
+/** The turn review card (issue 14 §4): what the turn changed, kept or reverted. */
+export const REVIEW_KEYS = {
+  up: { keys: ['up', 'k'], show: '↑/↓', footer: 'file', help: 'move between the files the turn changed' },
+  down: { keys: ['down', 'j'], show: '↓', help: 'next file' },
+  toggle: { keys: [' '], show: 'Space', footer: 'select', help: 'select or unselect the file to revert' },
+  revert_selected: {
+    keys: ['r'],
+    show: 'r',
+    footer: 'revert selected',
+    help: 'revert the selected files (none selected: the one under the cursor); a card confirms it',
+  },
+  revert_turn: {
+    keys: ['u'],
+    show: 'u',
+    footer: 'revert the turn',
+    help: 'revert every file the turn changed; a card confirms it',
+  },
+  keep: {
+    keys: ['a', 'esc'],
+    show: 'a / Esc',
+    footer: 'keep all',
+    help: 'keep every change and close the review',
+  },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of the turn review card. */
+export type ReviewKeyAction = keyof typeof REVIEW_KEYS;
+
 /** A panel's footer: its table's rows, in order. */
 export const PANEL_FOOTERS = {
   grants: footerLine(Object.values(GRANTS_KEYS)),
@@ -497,6 +525,7 @@ export const PANEL_FOOTERS = {
   policy: footerLine(Object.values(POLICY_KEYS)),
   help: footerLine(Object.values(HELP_PANEL_KEYS)),
   trust: footerLine(Object.values(TRUST_KEYS)),
+  review: footerLine(Object.values(REVIEW_KEYS)),
   audit: footerLine(Object.values(AUDIT_KEYS)),
   audit_detail: footerLine(Object.values(AUDIT_DETAIL_KEYS)),
 } as const;
