@@ -53,6 +53,8 @@ export type CardState = {
   unfolded?: boolean;
   /** Diff cards: cells long lines are scrolled sideways. */
   shift?: number;
+  /** A high-risk tool card whose first `y` was pressed: the next `y` runs it, any other key disarms it. */
+  armed?: boolean;
 };
 
 export type DrawerState = {
@@ -449,7 +451,39 @@ function key(state: DrawerState, id: KeyId, view: CardView): DrawerStep {
   if (state.card.mode !== 'keys') return same(state);
   const p = request.preview;
   if (p.kind === 'question') return state.card.typing ? same(state) : questionKey(state, p.options ?? [], id);
-  return cardKey(state, request, p.kind, id, view);
+  const high = highRiskKey(state, request, p.kind, id);
+  return high.step ?? cardKey(high.state, request, p.kind, id, view);
+}
+
+/** What the footer says after the first `y` on a high-risk card. */
+export const HIGH_RISK_CONFIRM =
+  'HIGH RISK · press y again to run this high-risk call · any other key cancels';
+
+/**
+ * High risk asks harder (issue 14 §6): on a high-risk tool card the first `y` only arms the card
+ * (the footer says so, and the next key waits until that is on screen, so a held or doubled key
+ * cannot confirm unseen); the second `y` approves; any other key disarms it first.
+ */
+function highRiskKey(
+  state: DrawerState,
+  request: ApprovalRequest,
+  kind: CardKind,
+  id: KeyId,
+): { step?: DrawerStep; state: DrawerState } {
+  if (request.risk.level !== 'high' || (kind !== 'diff' && kind !== 'command' && kind !== 'json'))
+    return { state };
+  const meaning = cardKeyAction(id, kind, cardOffers(request));
+  const approve = meaning.kind === 'action' && meaning.action === 'approve';
+  if (approve && !state.card.armed) {
+    const armed = withCard(state, { armed: true }).state;
+    return {
+      step: same({ ...armed, message: { id: request.id, text: HIGH_RISK_CONFIRM, tone: 'warn' } }),
+      state,
+    };
+  }
+  if (!approve && state.card.armed && meaning.kind !== 'none')
+    return { state: { ...state, card: { ...state.card, armed: false }, message: undefined } };
+  return { state };
 }
 
 /** Applies one action. Contract: at most one `decide` is sent per request until it changes or leaves. */

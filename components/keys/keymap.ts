@@ -113,8 +113,14 @@ export const CARD_KEYS = {
     show: 'a',
     footer: 'all',
     help: 'approve all calls like it (choose the scope and minutes)',
-    on: TOOL,
+    on: ALL,
     offer: 'grants',
+    // Issue 14 §6: a plan card may grant the calls its steps name, until the plan is done.
+    byKind: {
+      plan: {
+        help: 'approve the plan and allow its known steps (the commands and paths it names) until it is done',
+      },
+    },
   },
   reject: {
     keys: ['n'],

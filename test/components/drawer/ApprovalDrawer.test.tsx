@@ -301,6 +301,9 @@ describe('ApprovalDrawer: grace window', () => {
     expect(d.core.sentOf('report_invalid_input')).toEqual([]);
     d.clock.t += 101;
     await press(d.stdin, 'y');
+    // req-2 is high risk: the first y that acts arms it, the second runs it (issue 14 §6).
+    await d.frame('press y again');
+    await press(d.stdin, 'y');
     await waitUntil(() =>
       expect(d.core.sentOf('decide')).toEqual([
         { type: 'decide', id: 'req-2', decision: { kind: 'approve' } },

@@ -71,6 +71,9 @@ describe('execute_command card', () => {
     expect(f).toContain('cwd      /tmp/project');
     expect(f).toContain('timeout  2m');
     expect(f).toContain('note     rm -rf deletes a directory tree');
+    // High risk: y arms, y again runs (issue 14 §6).
+    await press(d.stdin, 'y');
+    await d.frame('press y again');
     await press(d.stdin, 'y');
     await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'approve' }));
   });
