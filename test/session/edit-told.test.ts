@@ -71,3 +71,27 @@ describe('a person edits a call', () => {
     expect(card?.output).toMatch(/✎ edited by you: /);
   });
 });
+
+describe('edit_file and undo', () => {
+  it('revert_turn restores what an edit_file turn changed (checkpointed like write_file)', async () => {
+    h = await startSession(
+      [
+        call('edit_file', { path: 'r.txt', edits: [{ old_string: 'old', new_string: 'new' }] }),
+        { text: 'edited' },
+        call('revert_turn', { turns: 1 }),
+        { text: 'reverted' },
+      ],
+      { files: { 'r.txt': 'old line\n' } },
+    );
+    const first = h.session.run('change r');
+    h.decide((await h.nextRequest()).id, { kind: 'approve' });
+    await first;
+    expect(readFileSync(join(h.root, 'r.txt'), 'utf8')).toBe('new line\n');
+    const second = h.session.run('undo that');
+    const request = await h.nextRequest();
+    expect(request.tool).toBe('revert_turn');
+    h.decide(request.id, { kind: 'approve' });
+    await second;
+    expect(readFileSync(join(h.root, 'r.txt'), 'utf8')).toBe('old line\n');
+  });
+});
