@@ -125,12 +125,26 @@ function flatten(nodes: readonly HastNode[], inherited: TokenKind | undefined, o
   }
 }
 
-/** Tokens of one line, or undefined (not loaded, unknown language, too long). Cached by text. */
-export function highlightLine(lang: string | undefined, text: string): TokenSegment[] | undefined {
+/** A frame's time for highlighting: lines not reached by `until` (a `performance.now()` time) are `missed`. */
+export type HighlightBudget = { until: number; missed: boolean };
+
+/**
+ * Tokens of one line, or undefined (not loaded, unknown language, too long, or the frame's budget
+ * spent: the line is then shown plain and `budget.missed` says to draw again). Cached by text.
+ */
+export function highlightLine(
+  lang: string | undefined,
+  text: string,
+  budget?: HighlightBudget,
+): TokenSegment[] | undefined {
   if (!engine || !lang || text.length > MAX_LINE || text.length === 0) return undefined;
   const key = `${lang}\u0000${text}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit ?? undefined;
+  if (budget && performance.now() > budget.until) {
+    budget.missed = true;
+    return undefined;
+  }
   let tokens: TokenSegment[] | null = null;
   try {
     const out: TokenSegment[] = [];

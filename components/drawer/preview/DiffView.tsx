@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
-import { memo, type ReactNode } from 'react';
+import { memo, type ReactNode, useEffect, useState } from 'react';
 import { truncateCells } from '../../../src/text/truncate';
-import { highlightLine, languageFor, TOKEN_COLORS } from '../../highlight/highlight';
+import { type HighlightBudget, highlightLine, languageFor, TOKEN_COLORS } from '../../highlight/highlight';
 import { useHighlighter } from '../../highlight/use-highlighter';
 import { useTheme } from '../../hooks/use-theme';
 import { CARD_KEYS } from '../../keys/keymap';
@@ -33,6 +33,9 @@ export type DiffViewProps = {
 
 type Colors = Record<Tone, string | undefined>;
 
+/** Milliseconds of highlighting a frame may spend. */
+const HIGHLIGHT_MS = 4;
+
 function toneColors(theme: Theme): Colors {
   return { context: undefined, removed: theme.error, added: theme.ok, empty: undefined };
 }
@@ -49,7 +52,18 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
   const colors = toneColors(theme);
   const ready = useHighlighter(!theme.noColor);
   const lang = ready ? languageFor(props.path) : undefined;
-  const highlight: LineHighlighter | undefined = lang ? (line) => highlightLine(lang, line) : undefined;
+  // Highlighting gets a few milliseconds a frame, so a key is never slow: rows it did not reach show
+  // plain, and the view draws again at once to colour them.
+  const [, redraw] = useState(0);
+  const budget: HighlightBudget = { until: performance.now() + HIGHLIGHT_MS, missed: false };
+  useEffect(() => {
+    if (!budget.missed) return;
+    const again = setTimeout(() => redraw((n) => n + 1), 0);
+    return () => clearTimeout(again);
+  });
+  const highlight: LineHighlighter | undefined = lang
+    ? (line) => highlightLine(lang, line, budget)
+    : undefined;
   const body = Math.max(1, props.height - 2);
   const view = projectView(
     model,

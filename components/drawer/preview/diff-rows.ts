@@ -3,8 +3,9 @@
  * diff-fold.ts folds its rows and diff-project.ts turns only the rows in view into printable cells,
  * so word diffs, tab expansion and cuts cost O(visible rows) however large the file is.
  */
-import { diffLines } from 'diff';
 import { fit } from '../../../src/text/wrap';
+import { diffLines } from 'diff';
+import { diffLineBlocks, type LineBlock } from './line-diff';
 
 export type DiffLayout = 'split' | 'unified';
 
@@ -46,6 +47,14 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/** Lines as `splitLines` counts them, each keeping its CR. */
+function rawLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 /** Runs the line diff once. Contract: never throws; a diff that times out becomes a replacement. */
 export function buildDiffModel(
   before: string,
@@ -61,15 +70,19 @@ export function buildDiffModel(
     if (oldLines.length) blocks.push({ kind: 'removed', count: oldLines.length });
     if (newLines.length) blocks.push({ kind: 'added', count: newLines.length });
   } else {
-    const changes = diffLines(isNew ? '' : before, after, {
-      timeout: timeoutMs,
-      ignoreNewlineAtEof: true,
-    });
-    if (changes) {
-      for (const c of changes) {
-        blocks.push({ kind: c.added ? 'added' : c.removed ? 'removed' : 'same', count: c.count });
-      }
-    } else {
+    // Compared with their line ends, so a CRLF → LF rewrite shows as the change it is.
+    const deadline = performance.now() + timeoutMs;
+    // Many differences: jsdiff's diff (no trace to keep) with the time that is left.
+    const changes =
+      diffLineBlocks(rawLines(before), rawLines(after), deadline) ??
+      diffLines(before, after, {
+        timeout: Math.max(1, deadline - performance.now()),
+        ignoreNewlineAtEof: true,
+      })?.map(
+        (c): LineBlock => ({ kind: c.added ? 'added' : c.removed ? 'removed' : 'same', count: c.count }),
+      );
+    if (changes) blocks.push(...changes);
+    else {
       approximate = true;
       blocks.push({ kind: 'removed', count: oldLines.length }, { kind: 'added', count: newLines.length });
     }

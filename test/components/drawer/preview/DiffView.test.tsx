@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import { cleanup, render } from 'ink-testing-library';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DiffView, type DiffViewProps } from '../../../../components/drawer/preview/DiffView';
 import { foldDiff } from '../../../../components/drawer/preview/diff-fold';
 import { buildDiffModel, type DiffLayout } from '../../../../components/drawer/preview/diff-rows';
@@ -148,6 +148,8 @@ describe('DiffView', () => {
       width: 100,
       height: 5,
     });
+    // Rows past a frame's highlighting budget are coloured on the next draw.
+    await vi.waitFor(() => expect((r.lastFrame() ?? '').match(/\u001b\[35mconst/g)).toHaveLength(2));
     const raw = r.lastFrame() ?? '';
     expect(raw).toMatch(/\u001b\[35mconst/);
     expect(raw).toMatch(/\u001b\[90m\/\/ note/);
