@@ -3,6 +3,7 @@ import { memo, type ReactNode, useMemo } from 'react';
 import { useTheme } from '../hooks/use-theme';
 import { type Block, type ListItem, parseMarkdown, type Run } from './markdown-blocks';
 import { layoutTable } from './markdown-table';
+import { MarkdownCode } from './MarkdownCode';
 
 /** Inline runs: bold, italic, strike-through, `code` in the code colour, a link's target dim after it. */
 function Runs({ runs }: { runs: readonly Run[] }): ReactNode {
@@ -62,7 +63,6 @@ function TableView({ block, width }: { block: Block & { kind: 'table' }; width: 
 }
 
 function BlockView({ block, width, depth }: { block: Block; width: number; depth: number }): ReactNode {
-  const theme = useTheme();
   switch (block.kind) {
     case 'paragraph':
       return (
@@ -92,13 +92,7 @@ function BlockView({ block, width, depth }: { block: Block; width: number; depth
     case 'table':
       return <TableView block={block} width={width} />;
     case 'code':
-      // No border and no indent: a mouse selection of the block copies the code and nothing else.
-      return (
-        <Box flexDirection="column">
-          {block.lang ? <Text dimColor>{block.lang}</Text> : null}
-          <Text color={theme.code}>{block.text || ' '}</Text>
-        </Box>
-      );
+      return <MarkdownCode block={block} />;
   }
 }
 

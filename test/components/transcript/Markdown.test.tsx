@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import { render } from 'ink-testing-library';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Markdown } from '../../../components/transcript/Markdown';
 import { parseMarkdown } from '../../../components/transcript/markdown-blocks';
 import { columnWidths, layoutTable } from '../../../components/transcript/markdown-table';
@@ -81,6 +81,26 @@ describe('Markdown (marked tokens)', () => {
     expect(lines).toContain('if (x) go();');
     expect(plain).not.toMatch(/[│╭╮╰╯─]/);
     expect(plain).not.toContain('```');
+  });
+
+  it('highlights a code block once the grammars load (keywords magenta, strings yellow), text unchanged', async () => {
+    const { lastFrame, unmount } = render(
+      <ThemeContext.Provider value={makeTheme({})}>
+        <Markdown text={'```ts\nconst greeting = "hi";\n```'} width={80} />
+      </ThemeContext.Provider>,
+    );
+    // Plain until then: the whole block in the code colour (magenta).
+    await vi.waitFor(() => expect(lastFrame()).toContain(`${ESC}[33m"hi"`), { timeout: 5000, interval: 10 });
+    expect(lastFrame()).toContain(`${ESC}[35mconst${ESC}[39m`);
+    expect(lastFrame()).not.toContain('const greeting = "hi";');
+    expect(stripAnsi(lastFrame() ?? '').split('\n')).toContain('const greeting = "hi";');
+    unmount();
+  });
+
+  it('under NO_COLOR a code block is never highlighted', async () => {
+    const { raw } = frameOf('```ts\nconst x = 1;\n```', 80, { NO_COLOR: '1' });
+    expect(raw).not.toContain(`${ESC}[35m`);
+    expect(stripAnsi(raw).split('\n')).toContain('const x = 1;');
   });
 
   it('draws a block quote with a bar', () => {
