@@ -1,0 +1,93 @@
+/**
+ * The turn review end to end: the real binary in a pty against the fake model. A turn whose command
+ * changes a file and creates another, and whose write_file changes a third, ends with the review card
+ * listing all of them; reverting one file (r, then the revert_turn card's y) restores exactly it.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
+import { type PtyApp, startWarden } from '../helpers/pty';
+
+let app: PtyApp | undefined;
+let fake: FakeOpenAI | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  app?.kill();
+  await app?.exited;
+  await fake?.close();
+  app = undefined;
+  fake = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The drawer pauses keys for 400 ms whenever the card under the cursor changes by itself; wait it out. */
+async function cardReady(a: PtyApp, text: string): Promise<void> {
+  await a.waitFor('Approval needed');
+  await a.waitFor(text);
+  await a.waitUntil((s) => !s.includes('keys paused'), 10_000, 'the grace window to end');
+}
+
+describe('turn review in a pseudo-terminal', () => {
+  it('lists what a command and a write changed; reverting one file restores only it', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-review-proj-')));
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'warden-review-home-')));
+    dirs.push(root, home);
+    writeFileSync(join(root, 'mod.txt'), 'old\n');
+    writeFileSync(join(root, 'w.txt'), 'before\n');
+    mkdirSync(join(root, 'src'));
+    fake = await startFakeOpenAI(
+      [
+        {
+          toolCalls: [
+            { name: 'execute_command', args: { command: 'echo new > mod.txt && echo made > made.txt' } },
+          ],
+        },
+        { toolCalls: [{ name: 'write_file', args: { path: 'w.txt', content: 'written\n' } }] },
+        { text: 'Changed three files.' },
+      ],
+      { whenExhausted: { text: 'All done.' } },
+    );
+    app = startWarden(['--root', root, 'change things'], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'test',
+      WARDEN_HOME: home,
+    });
+    await cardReady(app, 'execute_command');
+    // It overwrites a file: a high-risk card takes a second y.
+    app.press('y');
+    await app.waitFor('press y again');
+    app.press('y');
+    await vi.waitFor(() => expect(existsSync(join(root, 'made.txt')), app?.screen()).toBe(true), {
+      timeout: 15_000,
+    });
+    await app.waitFor('write_file w.txt');
+    await app.pressOnCard('y', 'Review the turn');
+    await app.waitFor('Review the turn: 3 file(s) changed', 20_000);
+    const screen = app.screen();
+    expect(screen).toContain('made.txt');
+    expect(screen).toContain('mod.txt');
+    expect(screen).toContain('w.txt');
+    expect(readFileSync(join(root, 'mod.txt'), 'utf8')).toBe('new\n');
+    // made.txt, mod.txt, w.txt: the cursor goes to the command's modified file.
+    app.press('\x1b[B');
+    app.press('r');
+    await cardReady(app, 'revert_turn');
+    await app.pressOnCard('y', /Reverted|restored/);
+    await vi.waitFor(() => expect(readFileSync(join(root, 'mod.txt'), 'utf8')).toBe('old\n'), {
+      timeout: 15_000,
+    });
+    await app.waitUntil((s) => !s.includes('Review the turn'), 10_000, 'the review to close');
+    expect(readFileSync(join(root, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(readFileSync(join(root, 'w.txt'), 'utf8')).toBe('written\n');
+  });
+});
