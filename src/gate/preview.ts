@@ -1,4 +1,5 @@
 import type { ApprovalPreview } from '../protocol';
+import { CREDENTIAL_EDIT, isCredentialPath } from '../policy/credential-files';
 import type { CallFacts } from '../policy/facts';
 import { formatBytes } from '../text/bytes';
 import { readFileSafely } from '../tools/fs/safe-fs';
@@ -92,6 +93,12 @@ function editedText(
   declared: DeclaredPreview,
 ): { ok: true; after: string } | { ok: false; error: string } | undefined {
   if (!declared.editText) return undefined;
+  // Whether an edit applies says what the file holds (match counts, nearest lines): not for secrets.
+  if (isCredentialPath(shown))
+    return {
+      ok: false,
+      error: `${shown} is a credential file; it is not edited by exact text. ${CREDENTIAL_EDIT}`,
+    };
   if (before.state !== 'text') {
     const why: Record<Existing['state'], string> = {
       absent: 'does not exist; create it with write_file',

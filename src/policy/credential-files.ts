@@ -84,6 +84,13 @@ const exemptRe = oneRegex(NOT_SECRET);
 const secret = (p: string): boolean => secretRe.test(p);
 const exempt = (p: string): boolean => exemptRe.test(p);
 
+/**
+ * Why an exact-text edit of a credential file is refused, and what to do instead: its answers (no match,
+ * two matches, the nearest lines) would tell the model what the file holds without a person seeing it.
+ */
+export const CREDENTIAL_EDIT =
+  'Ask the person to change it, or read it (a person approves that) and send the whole new content with write_file.';
+
 /** Whether a project-relative (or absolute) `/`-separated path names a credential file. Pure. */
 export function isCredentialPath(path: string): boolean {
   const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');

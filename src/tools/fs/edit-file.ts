@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CREDENTIAL_EDIT, isCredentialPath } from '../../policy/credential-files';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { applyStringEdits } from './string-edits';
 import { encodeKeepingUnchanged, looksBinary, shownText } from './text-bytes';
@@ -62,6 +63,12 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
       const first = fencedPath(ctx, 'path', args.path);
       if (!first.ok) return { ok: false, error: first.reason };
       const shown = shownPath(first.relative);
+      // By name, before reading: whether an edit applies would tell what a credential file holds.
+      if (isCredentialPath(first.relative))
+        return {
+          ok: false,
+          error: `${shown} is a credential file; edit_file does not change it. ${CREDENTIAL_EDIT}`,
+        };
       try {
         const existing = await effects.read({ path: first.path, root: ctx.root }, EDIT_MAX_BYTES);
         if (existing.kind === 'absent')

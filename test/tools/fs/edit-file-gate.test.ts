@@ -56,6 +56,21 @@ describe('edit_file through the gate', () => {
     expect(h.lastOutcome('edit_file')).toMatchObject({ rule: 'edit-not-applicable', outcome: 'error' });
   });
 
+  it.each<Mode>(['manual', 'auto-edit'])(
+    '%s mode, a credential file: no match count, no nearest lines, no oracle on what it holds',
+    async (mode) => {
+      harness(mode);
+      h.write('.env', 'API_KEY=s3cret\n');
+      for (const guess of ['API_KEY=s', 'API_KEY=x']) {
+        const result = await h.call('edit_file', edit('.env', guess, 'API_KEY=y'));
+        expect(result.status).toBe('error');
+        expect(result.reason).toMatch(/\.env is a credential file/);
+        expect(result.reason).not.toMatch(/match|Nearest|s3cret/);
+      }
+      expect(h.read('.env')).toBe('API_KEY=s3cret\n');
+    },
+  );
+
   const blocked: [string, (root: string) => string][] = [
     ['a path outside the project', () => '../outside.txt'],
     ['an absolute path elsewhere', () => join(tmpdir(), 'elsewhere.txt')],

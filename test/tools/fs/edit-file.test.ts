@@ -107,6 +107,12 @@ describe('edit_file', () => {
     ],
     ['a binary file', { 'b.bin': 'a\u0000b' }, { path: 'b.bin', edits: [e('a', 'b')] }, /binary file/],
     ['a path outside the project', {}, { path: '../outside.txt', edits: [e('a', 'b')] }, /outside|project/i],
+    [
+      'a credential file, by name',
+      { '.env': 'TOKEN=abc\n' },
+      { path: '.env', edits: [e('TOKEN=abc', 'TOKEN=x')] },
+      /\.env is a credential file; edit_file does not change it/,
+    ],
   ];
   it.each(refused)('refuses %s and writes nothing', async (_name, files, args, error) => {
     t = makeToolContext({ files });
