@@ -86,7 +86,8 @@ export function AuditBrowser({
     return map;
   }, [agents, result.records]);
   const agentName = (id: string) => names.get(id) ?? id;
-  const listRows = Math.max(1, height - 9);
+  // One row more for the stats header's approval metrics line (issue 14 §6).
+  const listRows = Math.max(1, height - 10);
   // In the detail view ↑↓ scroll the record (AuditDetail); ←→ step through the records.
   const [cursor, setCursor] = useListCursor(shown.length, {
     isActive: isActive && !searching && !detail,
@@ -178,7 +179,7 @@ export function AuditBrowser({
           <AuditDetail
             record={record}
             width={width - 4}
-            rows={height - 7}
+            rows={height - 8}
             agentName={agentName}
             isActive={isActive && !searching}
           />

@@ -10,6 +10,13 @@ const counts = (byKey: Partial<Record<string, number>>): string =>
     .map(([k, n]) => `${k} ${n}`)
     .join(' · ') || 'none';
 
+/** The rule hit distribution, most first: `ask-commands 12/12` (calls / asked). */
+const ruleHits = (hits: NonNullable<AuditStats['ruleHits']>): string =>
+  hits
+    .slice(0, 5)
+    .map((h) => `${h.rule} ${h.hits}/${h.asked}`)
+    .join(' · ') || 'none';
+
 /** The day's AuditStats, as the core computed them: counts, human decision rates, waits. */
 export function AuditStatsHeader({ stats }: { stats: AuditStats | undefined }): ReactNode {
   if (!stats) return <Text dimColor>loading…</Text>;
@@ -23,6 +30,13 @@ export function AuditStatsHeader({ stats }: { stats: AuditStats | undefined }): 
         {percent(stats.rejectRate)} · edit {percent(stats.editRate)} · wait median{' '}
         {formatDurationCompact(stats.waitMedianMs)} · p95 {formatDurationCompact(stats.waitP95Ms)}
       </Text>
+      {stats.asked !== undefined ? (
+        <Text wrap="truncate-end">
+          asked {stats.asked} · timeouts {percent(stats.timeoutRate ?? 0)} · repeats{' '}
+          {percent(stats.repeatRate ?? 0)} · rubber stamps {'(<1s)'} {percent(stats.rubberStampRate ?? 0)} ·
+          rules: {ruleHits(stats.ruleHits ?? [])}
+        </Text>
+      ) : null}
     </>
   );
 }

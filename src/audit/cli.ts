@@ -1,5 +1,6 @@
 import type { Approver, Outcome } from '../protocol';
 import { formatAuditSummary, formatAuditTable } from './format';
+import { formatApprovalMetrics } from './metrics-format';
 import { describeUnreadable, scanAudit } from './reader';
 import { auditStats } from './stats';
 import { safeJsonLine } from '../text/safe-output';
@@ -43,10 +44,13 @@ Options:
   --text S        case-insensitive search in the whole record
   --limit N       only the latest N records
   --json          print JSON lines instead of a table
+  --stats         print the approval metrics instead: approval, rejection and edit rates,
+                  median and p95 wait, timeout and repeat-request rates, rubber stamps
+                  (approvals in under 1 s) and how often each rule decided
   -h, --help      show this help
 `;
 
-type CliOptions = { query: AuditQuery; day: string; json: boolean; help: boolean };
+type CliOptions = { query: AuditQuery; day: string; json: boolean; help: boolean; stats?: boolean };
 type Parsed = { ok: true; options: CliOptions } | { ok: false; error: string };
 
 const VALUE_FLAGS = ['--date', '--tool', '--outcome', '--approver', '--agent', '--text', '--limit'] as const;
@@ -74,6 +78,12 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
   const { records, unreadable } = readRecords(io.auditDir, options.query, now);
   // Lines that hold no record are counted, never silently dropped (stderr: stdout stays parseable).
   if (unreadable) io.stderr.write(`warden audit: ${unreadable}\n`);
+  if (options.stats) {
+    // With --json the metrics are one JSON object; otherwise aligned lines.
+    const stats = auditStats(records);
+    io.stdout.write(options.json ? safeJsonLine(stats) : formatApprovalMetrics(stats, options.day));
+    return 0;
+  }
   if (options.json) {
     // Records hold model-written text: escape what JSON leaves raw (C1, bidi) so a terminal acts on none of it.
     io.stdout.write(records.map((r) => safeJsonLine(r)).join(''));
@@ -125,9 +135,10 @@ export function parseAuditArgs(argv: readonly string[], now: Date): Parsed {
     const arg = argv[i] ?? '';
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === '--json' || flag === '-h' || flag === '--help') {
+    if (flag === '--json' || flag === '-h' || flag === '--help' || flag === '--stats') {
       if (eq > 0) return { ok: false, error: `${flag} takes no value` };
-      if (flag === '--json') options.json = true;
+      if (flag === '--stats') options.stats = true;
+      else if (flag === '--json') options.json = true;
       else options.help = true;
       continue;
     }

@@ -71,4 +71,14 @@ export type AuditStats = {
   /** One wait per request; null when no record has `waitMs`. */
   waitMedianMs: number | null;
   waitP95Ms: number | null;
+  /** Requests that went to a person (distinct request ids): the denominator of `timeoutRate`. */
+  asked?: number;
+  /** Share of those requests that ended with nobody deciding in time. 0..1. */
+  timeoutRate?: number;
+  /** Share of requests asking again for a call already asked in the session (same tool and arguments), gate repeats included. 0..1. */
+  repeatRate?: number;
+  /** Share of a person's approvals given in under one second: the figure that says a rule asks too much. 0..1. */
+  rubberStampRate?: number;
+  /** Calls per rule (one decision line each), most first; `asked`: how many of them asked a person. */
+  ruleHits?: { rule: string; hits: number; asked: number }[];
 };

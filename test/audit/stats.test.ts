@@ -15,6 +15,11 @@ describe('auditStats', () => {
       editRate: 0,
       waitMedianMs: null,
       waitP95Ms: null,
+      asked: 0,
+      timeoutRate: 0,
+      repeatRate: 0,
+      rubberStampRate: 0,
+      ruleHits: [],
     });
   });
 
