@@ -7,11 +7,15 @@
  */
 import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { readFileSafely } from '../tools/fs/safe-fs';
 import type { PreImage as ToolPreImage } from '../tools/types';
 import type { CheckpointStore, RevertTarget } from './store';
 import type { CheckpointMode, RevertPlan, RevertResult, TurnChange } from './types';
 
 type PreImage = { kind: 'file'; blob: string; mode: number } | { kind: 'absent' };
+
+/** Text shown per side of a change on the review card. */
+const MAX_SHOWN_BYTES = 256 * 1024;
 type Turn = { id: string; dir: string; files: Map<string, PreImage> };
 
 /** File operations a revert uses on the project (see the constructor). */
@@ -162,7 +166,11 @@ export class PreImageStore implements CheckpointStore {
     for (const [path, pre] of first) {
       const rel = this.rel(path);
       if (only && !only.includes(rel)) continue;
-      const now = await readFile(path).catch(() => undefined);
+      // Read through a verified descriptor: a path swapped for a link must not show an outside file.
+      const read = this.root
+        ? await readFileSafely({ path, root: this.root }, MAX_SHOWN_BYTES).catch(() => undefined)
+        : undefined;
+      const now = read?.kind === 'file' ? read.bytes : undefined;
       const before = pre.kind === 'file' ? await readFile(pre.blob).catch(() => undefined) : undefined;
       out.push({
         path: rel,

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIClient } from '../../src/llm/openai-client';
 import type { ApprovalRequest, CoreEvent } from '../../src/protocol';
+import { runHeadless } from '../../src/session/headless';
 import { type Session, createSession } from '../../src/session/session';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 
@@ -44,7 +45,7 @@ async function open(
   root: string,
   home: string,
   script: FakeStep[],
-  extra: { reviewTurns?: boolean; checkpointGit?: null } = {},
+  extra: { reviewTurns?: boolean; checkpointGit?: null; mode?: 'auto-edit'; approver?: false } = {},
 ): Promise<Running> {
   const fake = await startFakeOpenAI(script);
   const session = await createSession({
@@ -56,14 +57,15 @@ async function open(
       model: 'fake-model',
       retry: { baseDelayMs: 1, maxDelayMs: 5 },
     }),
-    mode: 'manual',
+    mode: extra.mode ?? 'manual',
     approvalTimeoutSec: 60,
     sandbox: 'auto',
     maxStepsPerTurn: 20,
     contextWindowTokens: 100_000,
-    ...extra,
+    ...(extra.reviewTurns !== undefined ? { reviewTurns: extra.reviewTurns } : {}),
+    ...(extra.checkpointGit !== undefined ? { checkpointGit: extra.checkpointGit } : {}),
   });
-  const detach = session.attachApprover();
+  const detach = extra.approver === false ? () => undefined : session.attachApprover();
   cleanup.push(async () => {
     detach();
     await session.close();
@@ -211,6 +213,33 @@ describe('checkpoints and the turn review through the session', () => {
     await runChangeTurn(r);
     await eventOf(r, 'turn_changes');
     expect(r.events.some((e) => e.type === 'turn_review_requested')).toBe(false);
+  });
+
+  it('headless --json: the changeset is one event line', async () => {
+    const { root, home } = dirs(FILES);
+    const r = await open(
+      root,
+      home,
+      [
+        { toolCalls: [{ name: 'write_file', args: { path: 'w.txt', content: 'written\n' } }] },
+        { text: 'done' },
+      ],
+      { mode: 'auto-edit', approver: false },
+    );
+    const lines: string[] = [];
+    const out = { write: (chunk: string) => (lines.push(chunk), true) } as unknown as NodeJS.WritableStream;
+    const code = await runHeadless(r.session, 'write it', { json: true }, { stdout: out, stderr: out });
+    expect(code).toBe(0);
+    const events = lines
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events).toContainEqual({
+      type: 'turn_changes',
+      turnId: expect.any(String),
+      files: [{ path: 'w.txt', kind: 'modified' }],
+    });
   });
 
   it('without git: a notice says commands are not covered, and the state says copies', async () => {
