@@ -11,6 +11,7 @@ import {
   type CardAction,
   type CardKind,
   type CardOffer,
+  CARD_KEYS,
   cardFooter,
   cardKeyAction,
   isMistake,
@@ -486,6 +487,17 @@ function highRiskKey(
   return { state };
 }
 
+/** Moves that may repeat within one chunk of input: scrolling and jumping, never a decision. */
+const REPEATABLE: ReadonlySet<CardAction> = new Set(['line_down', 'line_up', 'next_change', 'prev_change']);
+
+/** How many presses of one moving key `id` holds ("]]" → 2), or 0 when it is not such a run. */
+function repeatedMove(id: KeyId): number {
+  const first = id.charAt(0);
+  if (id.length < 2 || id !== first.repeat(id.length)) return 0;
+  const action = lookup<CardAction>(CARD_KEYS, first);
+  return action && REPEATABLE.has(action) ? id.length : 0;
+}
+
 /** Applies one action. Contract: at most one `decide` is sent per request until it changes or leaves. */
 export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerStep {
   switch (action.type) {
@@ -501,8 +513,14 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
         ...state,
         invalid: { ...state.invalid, [action.requestId]: { count: action.count, limit: action.limit } },
       });
-    case 'key':
-      return key(state, action.id, action.view);
+    case 'key': {
+      // A key held down or pressed fast can reach us as one chunk ("]]", "jj"): each is a press.
+      const times = repeatedMove(action.id);
+      if (times === 0) return key(state, action.id, action.view);
+      let next = state;
+      for (let i = 0; i < times; i++) next = key(next, action.id.charAt(0), action.view).state;
+      return same(next);
+    }
     case 'decide':
       return decide(state, action.decision);
     case 'back': {
