@@ -141,7 +141,7 @@ export const CARD_KEYS = {
     keys: ['e'],
     show: 'e',
     footer: 'edit',
-    help: 'edit the arguments as JSON (Ctrl+S saves, Esc cancels)',
+    help: 'edit the arguments as JSON (Ctrl+S shows your version on the card, y runs it; Esc cancels)',
     on: ALL,
     byKind: {
       plan: {
@@ -154,7 +154,7 @@ export const CARD_KEYS = {
     keys: ['E'],
     show: 'E',
     footer: '$EDITOR',
-    help: 'open $EDITOR on the proposed content',
+    help: 'open $EDITOR on the proposed content (the card then shows your diff; y runs it)',
     on: ['diff'],
     offer: 'external_edit',
   },
@@ -343,7 +343,12 @@ export const ANSWER_KEYS = {
 
 /** The JSON arguments editor (every other key edits). */
 export const ARGS_EDITOR_KEYS = {
-  save: { keys: ['ctrl+s'], show: 'Ctrl+S', footer: 'save', help: 'save and send the edit' },
+  save: {
+    keys: ['ctrl+s'],
+    show: 'Ctrl+S',
+    footer: 'check and show',
+    help: 'check the edit and show it on the card (y then runs it)',
+  },
   cancel: { keys: ['esc'], show: 'Esc', footer: 'cancel', help: 'leave the editor, nothing sent' },
 } as const satisfies Record<string, KeyRow>;
 

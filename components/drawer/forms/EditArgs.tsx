@@ -13,8 +13,9 @@ import { editorFromText, editorKey, editorText, parseArgs } from './args-editor-
 
 /**
  * Edit the call's arguments as pretty JSON. Arrows move, typing inserts, Enter breaks the line,
- * Ctrl+S saves, Esc cancels. Invalid JSON shows the parse error and keeps the editor open; the
- * core re-checks valid edits (schema, guards, policy) before anything runs. The text lives in a ref
+ * Ctrl+S sends the edit for review, Esc cancels. Invalid JSON shows the parse error and keeps the
+ * editor open; the core re-checks valid edits (schema, guards, policy) and shows the edited call on
+ * the card (its diff, what changed), and only the person's next approve runs it. The text lives in a ref
  * that every key reads and writes, so a burst of keys (an edit then Ctrl+S, with no render
  * between) saves the latest text; state only mirrors it.
  */
