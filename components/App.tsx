@@ -17,6 +17,7 @@ import { PromptInput } from './widgets/PromptInput';
 import { usePathCompletion } from './widgets/use-path-completion';
 import { StatusBar } from './widgets/StatusBar';
 import { TrustCard } from './panels/TrustCard';
+import { SuggestionCard } from './panels/SuggestionCard';
 import { TurnReviewCard } from './review/TurnReviewCard';
 import { makeTheme, ThemeContext } from './theme';
 
@@ -65,6 +66,11 @@ export function App({
   // The turn review (the output gate) waits after the trust card, a drawer and any open panel.
   const review =
     state.review && !trustCard && !ui.drawerOpen && ui.overlay === 'none' ? state.review : undefined;
+  // An offer to save a repeated approval or edit (issue 14 §5) waits for every other card and panel.
+  const suggestion =
+    !trustCard && !review && !ui.drawerOpen && ui.overlay === 'none' && !ui.confirmAuto
+      ? state.suggestions?.[0]
+      : undefined;
   const layout = computeLayout({
     ...size,
     // The audit banner takes a row while it shows.
@@ -72,7 +78,7 @@ export function App({
     sidebar: ui.sidebar,
     drawerOpen: ui.drawerOpen,
     drawerFull: ui.drawerFull,
-    panel: panel !== 'none' || trustCard !== undefined || review !== undefined,
+    panel: panel !== 'none' || trustCard !== undefined || review !== undefined || suggestion !== undefined,
     browser,
   });
   const showBrowser = browser && !ui.drawerOpen;
@@ -138,6 +144,9 @@ export function App({
               isActive={!ui.confirmAuto}
             />
           ) : null}
+          {suggestion ? (
+            <SuggestionCard client={client} suggestion={suggestion} width={layout.leftWidth} isActive />
+          ) : null}
           {ui.drawerOpen ? (
             <Drawer
               client={client}
@@ -153,7 +162,14 @@ export function App({
           ) : null}
           <Box display={ui.drawerFull || showBrowser ? 'none' : 'flex'}>
             <PromptInput
-              isActive={!ui.drawerOpen && ui.overlay === 'none' && !trustCard && !review && !ui.confirmAuto}
+              isActive={
+                !ui.drawerOpen &&
+                ui.overlay === 'none' &&
+                !trustCard &&
+                !review &&
+                !ui.confirmAuto &&
+                !suggestion
+              }
               width={layout.leftWidth}
               onSubmit={ui.run}
               completePath={completePath}

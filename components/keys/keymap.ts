@@ -596,6 +596,26 @@ export const MODE_CONFIRM_KEYS = {
   keep: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'keep', help: 'stay in the current mode' },
   skip: { keys: ['shift+tab'], show: 'Shift+Tab', footer: 'skip to manual', help: 'go on to manual mode' },
 } as const satisfies Record<string, KeyRow>;
+/** The offer card (issue 14 §5): save a repeated approval as a rule, or an edit as a preference line. */
+export const SUGGESTION_KEYS = {
+  project: {
+    keys: ['p', 'y'],
+    show: 'p',
+    footer: 'save to the project',
+    help: "save the rule to the project's .warden/policy.json (a preference: append the line to AGENTS.md)",
+  },
+  user: { keys: ['u'], show: 'u', footer: 'save for you', help: 'save the rule to your own policy.json' },
+  decline: {
+    keys: ['n', 'esc'],
+    show: 'n / Esc',
+    footer: 'no, never offer it again',
+    help: 'not saved; warden will not offer it again this session',
+  },
+} as const satisfies Record<string, KeyRow>;
+
+/** An answer of the offer card. */
+export type SuggestionAction = keyof typeof SUGGESTION_KEYS;
+
 
 /** An action of the auto-mode confirm row. */
 export type ModeConfirmAction = keyof typeof MODE_CONFIRM_KEYS;
@@ -605,6 +625,11 @@ export const PROMPT_HINT = [
   footerLine([PROMPT_KEYS.send, PROMPT_KEYS.history_older, PROMPT_KEYS.complete]),
   '/help',
   footerLine([APP_KEYS.toggle_sidebar, PROMPT_KEYS.quit]),
+  suggestion_rule: footerLine(Object.values(SUGGESTION_KEYS)),
+  suggestion_preference: footerLine([
+    { show: 'y', footer: 'write it to AGENTS.md' },
+    SUGGESTION_KEYS.decline,
+  ]),
 ].join(' · ');
 
 /**
