@@ -510,7 +510,7 @@ export const REVIEW_KEYS = {
     footer: 'revert selected',
     help: 'revert the selected files (none selected: the one under the cursor); a card confirms it',
   },
-  revert_turn: {
+  revert_all: {
     keys: ['u'],
     show: 'u',
     footer: 'revert the turn',

@@ -17,7 +17,7 @@ const MARK: Record<TurnChange['kind'], string> = { created: '+', modified: '~', 
 /**
  * The turn review (the output gate): every file the turn changed — by any tool, commands included —
  * with the folded diff of the one under the cursor. Keep all, revert the selected files, or revert
- * the turn; a revert goes through the gate (a revert_turn card) and the audit.
+ * the turn; a revert goes through the gate (a revert_all card) and the audit.
  */
 export function TurnReviewCard({ client, review, width, maxRows, isActive }: Props): ReactNode {
   const theme = useTheme();
@@ -39,7 +39,7 @@ export function TurnReviewCard({ client, review, width, maxRows, isActive }: Pro
       down: act('down'),
       toggle: act('toggle'),
       revert_selected: act('revert_selected'),
-      revert_turn: act('revert_turn'),
+      revert_all: act('revert_all'),
       keep: act('keep'),
     },
     { isActive },

@@ -42,7 +42,7 @@ export function reviewStep(
       if (paths.length === 0) return { state: { ...s, cursor } };
       return { state: { ...s, cursor }, send: { type: 'review_turn', turnId, action: 'revert', paths } };
     }
-    case 'revert_turn':
+    case 'revert_all':
       return { state: { ...s, cursor }, send: { type: 'review_turn', turnId, action: 'revert' } };
     case 'keep':
       return { state: { ...s, cursor }, send: { type: 'review_turn', turnId, action: 'keep' } };

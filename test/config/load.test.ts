@@ -46,6 +46,7 @@ describe('loadConfig defaults and precedence', () => {
       contextWindowTokens: 128_000,
       turnTimeoutSec: 600,
       streamIdleTimeoutSec: 120,
+      reviewTurns: true,
       protectedPaths: [],
       mcpServers: {},
     });
