@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { AuditQuery } from '../protocol/audit';
-import { resolveRgPath, runRg } from '../tools/fs/rg-runner';
+import { resolveRgPath, runRg } from '../os/ripgrep';
 
 /** A line ripgrep found, with the byte offset where it starts. */
 export type RgLine = { text: string; start: number };

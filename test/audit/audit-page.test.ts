@@ -89,7 +89,7 @@ describe('audit pages read from the end of the day', () => {
   });
 
   it('without ripgrep the search goes on in process and finds the same records', async () => {
-    const runner = await import('../../src/tools/fs/rg-runner');
+    const runner = await import('../../src/os/ripgrep');
     const missing = vi.spyOn(runner, 'resolveRgPath').mockRejectedValue(new Error('no rg'));
     const query = { text: 'needle-in', from: PREV, to: DAY };
     expect(await allPages(query, 10, false, 1024)).toEqual(reference(query));

@@ -5,7 +5,7 @@ import { CREDENTIAL_RG_EXCLUDES } from '../../policy/credential-files';
 import { scrubEnv } from '../exec/env-scrub';
 import { pathInfo, shownPath } from './fs-common';
 import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
-import { resolveRgPath, type RgRunOptions, type RgRunResult, runRg } from './rg-runner';
+import { resolveRgPath, type RgRunOptions, type RgRunResult, runRg } from '../../os/ripgrep';
 import { keepVerifiedMatches } from './safe-fs-verify';
 import { defineTool, fencedPath } from '../types';
 
