@@ -191,6 +191,7 @@ export function App({
           width={size.columns}
           home={home}
           grantCount={state.grants.length}
+          paused={state.paused}
         />
       </Box>
     </ThemeContext.Provider>

@@ -26,6 +26,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'clear', usage: '/clear', does: 'clear the conversation' },
   { name: 'resume', usage: '/resume', does: 'pick a saved session of this project to resume' },
   { name: 'cancel', usage: '/cancel', does: 'cancel the running turn' },
+  {
+    name: 'pause',
+    usage: '/pause',
+    does: 'pause every agent (Ctrl+P); then !command runs as you, text is a note',
+  },
+  { name: 'go', usage: '/go [note]', does: 'resume the paused agents, with an optional note (Ctrl+P)' },
+  { name: 'plan', usage: '/plan', does: "edit the plan's steps (the agents are told)" },
   { name: 'mcp', usage: '/mcp', does: 'MCP servers; r restarts the selected one' },
   { name: 'quit', usage: '/quit', does: 'quit warden' },
 ];

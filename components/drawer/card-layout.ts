@@ -16,7 +16,7 @@ import { columnWidth, widestLine } from './preview/diff-project';
 import { type DiffLayout, type DiffModel, effectiveLayout } from './preview/diff-rows';
 
 /** Rows a preview spends on headers and counts, by kind. */
-const CHROME = { diff: 2, command: 2, json: 1, plan: 2, question: 0 } as const;
+const CHROME = { diff: 2, command: 2, json: 1, plan: 2, question: 0, escalation: 0 } as const;
 
 export type CardGeometry = { lines: DetailLine[]; detailRows: number; bodyHeight: number };
 

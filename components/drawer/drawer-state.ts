@@ -14,6 +14,9 @@ import {
   CARD_KEYS,
   cardFooter,
   cardKeyAction,
+  ESCALATION_FOOTER,
+  ESCALATION_KEYS,
+  type EscalationAction,
   isMistake,
   type KeyId,
   lookup,
@@ -46,7 +49,7 @@ export type CardState = {
   scroll?: number;
   /** Question cards: the option under the cursor; options.length is "type an answer". */
   option: number;
-  /** Question cards: the free-answer field is open. */
+  /** Question cards: the free-answer field is open; escalation cards: the instruction field is. */
   typing: boolean;
   /** Diff cards: the change a jump went to (undefined: the one in view); see diff-fold.ts. */
   change?: number;
@@ -165,6 +168,7 @@ export function cardOffers(request: ApprovalRequest): ReadonlySet<CardOffer> {
 /** The keys line of a card in its key map (also the hint after an unknown key). */
 export function cardKeysLine(request: ApprovalRequest): string {
   const kind = request.preview.kind;
+  if (kind === 'escalation') return ESCALATION_FOOTER;
   return kind === 'question' ? QUESTION_FOOTER : cardFooter(kind, cardOffers(request));
 }
 
@@ -345,6 +349,8 @@ function cardKey(
     }
     case 'cancel_task':
       return decide(state, { kind: 'cancel_task' });
+    case 'pause':
+      return pauseAgent(state, request);
     case 'cancel_turn':
       return { state, effects: [{ kind: 'send', command: { type: 'cancel' } }] };
     case 'help':
@@ -432,6 +438,42 @@ function questionKey(state: DrawerState, options: readonly string[], id: KeyId):
       return decide(state, { kind: 'reject' });
     case 'cancel_task':
       return decide(state, { kind: 'cancel_task' });
+    case 'pause': {
+      const request = selected(state);
+      return request ? pauseAgent(state, request) : same(state);
+    }
+    case 'help':
+      return withCard(state, { mode: 'help' });
+    case 'queue_next':
+      return queue(state, 1);
+    case 'queue_prev':
+      return queue(state, -1);
+    case undefined:
+      return isMistake(id) ? invalidKey(state, id) : same(state);
+  }
+}
+
+/** `p`: pause the requesting agent (the card stays; its call may still be decided). */
+function pauseAgent(state: DrawerState, request: ApprovalRequest): DrawerStep {
+  const step = say(state, `pausing ${request.agentName} · Ctrl+P or /go resumes`, 'info');
+  return {
+    state: step.state,
+    effects: [{ kind: 'send', command: { type: 'pause', agentId: request.agentId } }],
+  };
+}
+
+/** An escalation card's keys (issue 14 §3): retry with an instruction, take over, skip the step, cancel the task. */
+function escalationKey(state: DrawerState, id: KeyId): DrawerStep {
+  const action = lookup<EscalationAction>(ESCALATION_KEYS, id);
+  switch (action) {
+    case 'retry':
+      return withCard(state, { typing: true });
+    case 'take_over':
+      return decide(state, { kind: 'escalation', choice: 'take_over' });
+    case 'skip':
+      return decide(state, { kind: 'skip' });
+    case 'cancel_task':
+      return decide(state, { kind: 'cancel_task' });
     case 'help':
       return withCard(state, { mode: 'help' });
     case 'queue_next':
@@ -452,6 +494,7 @@ function key(state: DrawerState, id: KeyId, view: CardView): DrawerStep {
   if (state.card.mode !== 'keys') return same(state);
   const p = request.preview;
   if (p.kind === 'question') return state.card.typing ? same(state) : questionKey(state, p.options ?? [], id);
+  if (p.kind === 'escalation') return state.card.typing ? same(state) : escalationKey(state, id);
   const high = highRiskKey(state, request, p.kind, id);
   return high.step ?? cardKey(high.state, request, p.kind, id, view);
 }
@@ -525,6 +568,8 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
       return decide(state, action.decision);
     case 'back': {
       const p = selected(state)?.preview;
+      if (state.card.mode === 'keys' && p?.kind === 'escalation' && state.card.typing)
+        return withCard(state, { typing: false });
       if (state.card.mode === 'keys' && p?.kind === 'question' && state.card.typing) {
         return (p.options ?? []).length
           ? withCard(state, { typing: false })

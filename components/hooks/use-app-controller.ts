@@ -59,7 +59,14 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
   );
   useCoreNotices(client, setMessage);
   const closeOverlay = useCallback(() => setOverlay('none'), []);
-  const run = useSlashCommands({ client, mode: state.mode, openOverlay: setOverlay, say: setMessage, quit });
+  const run = useSlashCommands({
+    client,
+    mode: state.mode,
+    openOverlay: setOverlay,
+    say: setMessage,
+    quit,
+    paused: state.paused !== undefined,
+  });
   useAppKeys(
     {
       cancel_turn: () => client.send({ type: 'cancel' }),
@@ -70,6 +77,7 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
       },
       toggle_sidebar: () => setSidebar((s) => !s),
       toggle_agents: () => setAgentsExpanded((e) => !e),
+      pause_all: () => client.send(state.paused ? { type: 'resume' } : { type: 'pause' }),
       // The printed history shows the cards as they were printed: print it again, detailed or not.
       toggle_detail: () => {
         setDetailed((d) => !d);

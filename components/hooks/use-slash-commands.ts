@@ -3,7 +3,7 @@ import type { CoreClient, Mode } from '../../src/protocol';
 import { MODE_ORDER, parseSlash } from '../commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
-export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions';
+export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions' | 'plan';
 
 type Deps = {
   client: CoreClient;
@@ -11,16 +11,35 @@ type Deps = {
   openOverlay: (kind: OverlayKind) => void;
   say: (message: PromptMessage | undefined) => void;
   quit: () => void;
+  /** Agents are paused: a plain line is a note for them, not a new prompt. */
+  paused?: boolean;
 };
 
 /**
  * What Enter in the prompt does: a plain prompt is sent as `submit` (the core decides whether a
  * busy session accepts it); `/command` runs here; `//text` sends "/text" as a prompt.
  */
-export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps): (text: string) => void {
+export function useSlashCommands({
+  client,
+  mode,
+  openOverlay,
+  say,
+  quit,
+  paused,
+}: Deps): (text: string) => void {
   return useCallback(
     (text: string) => {
       say(undefined);
+      // `!command` runs as the person, through the gate (issue 14 §2); the core refuses it while an agent runs unpaused.
+      if (text.startsWith('!')) {
+        const command = text.slice(1).trim();
+        if (command) client.send({ type: 'run_as_person', command });
+        return;
+      }
+      if (paused && !text.startsWith('/')) {
+        client.send({ type: 'add_note', text });
+        return;
+      }
       if (text.startsWith('//') || !text.startsWith('/')) {
         client.send({ type: 'submit', text: text.startsWith('//') ? text.slice(1) : text });
         return;
@@ -60,6 +79,14 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
           return client.send({ type: 'clear' });
         case 'cancel':
           return client.send({ type: 'cancel' });
+        case 'pause':
+          return client.send({ type: 'pause' });
+        case 'go': {
+          const note = text.trim().slice('/go'.length).trim();
+          return client.send(note ? { type: 'resume', note } : { type: 'resume' });
+        }
+        case 'plan':
+          return openOverlay('plan');
         case 'quit':
           return quit();
         default:
@@ -69,6 +96,6 @@ export function useSlashCommands({ client, mode, openOverlay, say, quit }: Deps)
           });
       }
     },
-    [client, mode, openOverlay, say, quit],
+    [client, mode, openOverlay, say, quit, paused],
   );
 }

@@ -158,7 +158,20 @@ export const CARD_KEYS = {
     on: ['diff'],
     offer: 'external_edit',
   },
-  cancel_task: { keys: ['c'], show: 'c', footer: 'cancel', help: "cancel the agent's whole task", on: ALL },
+  cancel_task: {
+    keys: ['c'],
+    show: 'c',
+    footer: 'cancel',
+    help: "cancel the agent's whole task: its pending calls, its running command, its sub-agents",
+    on: ALL,
+  },
+  // No footer word: the footer is full at 120 columns; `?` lists it.
+  pause: {
+    keys: ['p'],
+    show: 'p',
+    help: 'pause this agent after this card: no new model requests or calls (Ctrl+P or /go resumes)',
+    on: ALL,
+  },
   toggle_layout: {
     keys: ['u'],
     show: 'u',
@@ -291,6 +304,11 @@ export const QUESTION_KEYS = {
   type: { keys: ['t'], show: 't', footer: 'type', help: 'type an answer' },
   decline: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'decline', help: 'decline to answer' },
   cancel_task: { keys: ['c'], show: 'c', footer: 'cancel task', help: "cancel the agent's whole task" },
+  pause: {
+    keys: ['p'],
+    show: 'p',
+    help: 'pause this agent after this card (Ctrl+P or /go resumes)',
+  },
   queue_next: { keys: ['tab'], show: 'Tab', footer: 'queue', help: 'pick another pending request' },
   queue_prev: { keys: ['shift+tab'], show: 'Shift+Tab', help: 'previous pending request' },
   help: { keys: ['?'], show: '?', footer: 'help', help: 'show these keys' },
@@ -307,6 +325,46 @@ export function questionHelp(): { keys: string; does: string }[] {
 
 /** The question card's footer. */
 export const QUESTION_FOOTER = `↑/↓ ${footerLine(Object.values(QUESTION_KEYS))}`;
+
+// ── The approval drawer: escalation cards (an agent stopped and asks for help) ──────────────────
+
+/** What a key does on an escalation card (issue 14 §3). `r` opens the instruction field (ANSWER_KEYS). */
+export const ESCALATION_KEYS = {
+  retry: {
+    keys: ['r'],
+    show: 'r',
+    footer: 'retry with an instruction',
+    help: 'type an instruction; the agent retries with it (Enter sends, Esc back)',
+  },
+  take_over: {
+    keys: ['t'],
+    show: 't',
+    footer: 'take over',
+    help: 'take over: the agent pauses; run !command, /plan, write a note, then Ctrl+P or /go resumes',
+  },
+  skip: {
+    keys: ['s'],
+    show: 's',
+    footer: 'skip step',
+    help: 'skip the step: the agent goes on with the next one',
+  },
+  cancel_task: { keys: ['c'], show: 'c', footer: 'cancel task', help: "cancel the agent's whole task" },
+  queue_next: { keys: ['tab'], show: 'Tab', footer: 'queue', help: 'pick another pending request' },
+  queue_prev: { keys: ['shift+tab'], show: 'Shift+Tab', help: 'previous pending request' },
+  help: { keys: ['?'], show: '?', footer: 'help', help: 'show these keys' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of an escalation card. */
+export type EscalationAction = keyof typeof ESCALATION_KEYS;
+
+/** The escalation card's footer. */
+export const ESCALATION_FOOTER = footerLine(Object.values(ESCALATION_KEYS));
+
+/** The escalation card's help rows (Shift+Tab folds into Tab). */
+export function escalationHelp(): { keys: string; does: string }[] {
+  const { queue_prev: _p, ...shown } = ESCALATION_KEYS;
+  return helpRows(Object.values(shown));
+}
 
 // ── The drawer's forms: each names its keys here, and its hint line is written from them ───────
 
@@ -598,6 +656,12 @@ export const MODE_CONFIRM_KEYS = {
 } as const satisfies Record<string, KeyRow>;
 /** The offer card (issue 14 §5): save a repeated approval as a rule, or an edit as a preference line. */
 export const SUGGESTION_KEYS = {
+  pause_all: {
+    keys: ['ctrl+p'],
+    show: 'Ctrl+P',
+    footer: 'pause',
+    help: 'pause every agent / resume them; while paused, !command runs as you, text is a note, /plan edits the plan',
+  },
   project: {
     keys: ['p', 'y'],
     show: 'p',
@@ -653,9 +717,12 @@ export const KEY_HELP: HelpRow[] = helpRows([
   PROMPT_KEYS.history_older,
   PROMPT_KEYS.complete,
   APP_KEYS.cycle_mode,
+  /** Pause / resume every agent. */
+  pause: APP_KEYS.pause_all.keys[0].slice('ctrl+'.length),
   APP_KEYS.cancel_turn,
   APP_KEYS.toggle_sidebar,
   APP_KEYS.toggle_agents,
   APP_KEYS.toggle_detail,
   PROMPT_KEYS.quit,
 ]);
+  APP_KEYS.pause_all,

@@ -6,6 +6,7 @@ import { GrantsPanel } from './GrantsPanel';
 import { HelpOverlay } from './HelpOverlay';
 import type { OverlayKind } from '../hooks/use-slash-commands';
 import { McpPanel } from './McpPanel';
+import { PlanEditPanel } from './PlanEditPanel';
 import { PolicyPanel } from './PolicyPanel';
 import { SessionsPanel } from './SessionsPanel';
 
@@ -50,6 +51,17 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
             rows={rows}
             onClose={onClose}
             now={now}
+          />
+        );
+      case 'plan':
+        return (
+          <PlanEditPanel
+            client={client}
+            plan={state.plan}
+            isActive={isActive}
+            width={width}
+            rows={rows}
+            onClose={onClose}
           />
         );
       case 'mcp':

@@ -18,6 +18,8 @@ type Props = {
   home?: string;
   /** Approve-all grants in force: calls they cover run without asking, so the bar keeps them in view. */
   grantCount?: number;
+  /** What is paused (issue 14 §2): the bar says so until it is resumed. */
+  paused?: CoreState['paused'];
 };
 
 const Sep = () => <Text dimColor> │ </Text>;
@@ -28,6 +30,7 @@ const Sep = () => <Text dimColor> │ </Text>;
  */
 export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
   const { model, mode, sandboxed, pendingCount, usage, root, mcp, busy, width, home, grantCount = 0 } = props;
+  const paused = props.paused;
   const theme = useTheme();
   const failing = mcp.filter((s) => s.status === 'failed').map((s) => s.name);
   const tokens = usage.promptTokens + usage.completionTokens;
@@ -62,6 +65,14 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
             ⚠ sandbox off
           </Text>
         )}
+        {paused ? (
+          <>
+            <Sep />
+            <Text bold inverse color={theme.warn}>
+              ⏸ paused: {paused.all ? 'all agents' : paused.agents.join(', ')} (Ctrl+P resumes)
+            </Text>
+          </>
+        ) : null}
         {pendingCount > 0 ? (
           <>
             <Sep />

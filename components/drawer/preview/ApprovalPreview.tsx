@@ -4,6 +4,7 @@ import type { CardState } from '../drawer-state';
 import { ApprovalLines } from './ApprovalLines';
 import { CommandPreview } from './CommandPreview';
 import { DiffView } from './DiffView';
+import { EscalationForm } from './EscalationForm';
 import { PlanPreview } from './PlanPreview';
 import { QuestionForm } from './QuestionForm';
 
@@ -51,6 +52,18 @@ export function ApprovalPreview(props: {
       <QuestionForm
         preview={p}
         option={props.card.option}
+        typing={props.card.typing}
+        width={width}
+        height={height}
+        isActive={props.isActive}
+      />
+    );
+  }
+  if (p.kind === 'escalation') {
+    return (
+      <EscalationForm
+        preview={p}
+        agentName={request.agentName}
         typing={props.card.typing}
         width={width}
         height={height}
