@@ -3,13 +3,53 @@
  * context, each line cut to a bounded length around its change, the rest counted ("+N more"). Its
  * size is bounded whatever the file's, because the transcript keeps it for the whole session.
  */
-import { structuredPatch } from 'diff';
 import type { ToolDiff, ToolDiffLine } from '../protocol';
+import { diffLineBlocks, type LineBlock } from '../text/line-diff';
 
 export type CompactLimits = { hunks: number; rows: number; lineChars: number };
 const LIMITS: CompactLimits = { hunks: 3, rows: 12, lineChars: 240 };
 /** A diff slower than this is summarised by its counts only. */
 const TIMEOUT_MS = 500;
+/** Unchanged lines shown around each change. */
+const CONTEXT = 1;
+
+/** Lines as the card counts them (a final newline adds none), each keeping its CR for comparing. */
+function rawLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A change: `removed` old lines from old index `o`, `added` new lines from new index `n` (0-based). */
+type Change = { o: number; n: number; removed: number; added: number };
+
+function changesOf(blocks: readonly LineBlock[]): Change[] {
+  const out: Change[] = [];
+  let o = 0;
+  let n = 0;
+  let open: Change | undefined;
+  for (const b of blocks) {
+    if (b.kind === 'same') {
+      open = undefined;
+      o += b.count;
+      n += b.count;
+      continue;
+    }
+    if (!open) {
+      open = { o, n, removed: 0, added: 0 };
+      out.push(open);
+    }
+    if (b.kind === 'removed') {
+      open.removed += b.count;
+      o += b.count;
+    } else {
+      open.added += b.count;
+      n += b.count;
+    }
+  }
+  return out;
+}
 
 /** The compact diff of a write. Contract: never throws; a diff too slow to compute has counts and no hunks. */
 export function compactDiff(
@@ -19,55 +59,72 @@ export function compactDiff(
   isNew: boolean,
   limits: CompactLimits = LIMITS,
 ): ToolDiff {
-  const lines = (t: string) => (t === '' ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0));
-  let patch: ReturnType<typeof structuredPatch> | undefined;
-  try {
-    patch = structuredPatch(path, path, isNew ? '' : before, after, undefined, undefined, {
-      context: 1,
-      ignoreNewlineAtEof: true,
-      timeout: TIMEOUT_MS,
-    } as Parameters<typeof structuredPatch>[6]);
-  } catch {
-    patch = undefined;
-  }
-  if (!patch)
-    return { path, isNew, added: lines(after), removed: isNew ? 0 : lines(before), hunks: [], more: 0 };
+  const a = isNew ? [] : rawLines(before);
+  const b = rawLines(after);
+  const blocks = diffLineBlocks(a, b, performance.now() + TIMEOUT_MS);
+  if (!blocks) return { path, isNew, added: b.length, removed: a.length, hunks: [], more: 0 };
+  const changes = changesOf(blocks);
+  const added = changes.reduce((sum, c) => sum + c.added, 0);
+  const removed = changes.reduce((sum, c) => sum + c.removed, 0);
   const hunks: ToolDiff['hunks'] = [];
-  let added = 0;
-  let removed = 0;
-  let shownChanges = 0;
   let rows = 0;
-  let prevEnd = 1;
-  for (const h of patch.hunks) {
-    const body = h.lines.filter((l) => !l.startsWith('\\'));
-    const changes = body.filter((l) => l[0] === '+' || l[0] === '-');
-    added += changes.filter((l) => l[0] === '+').length;
-    removed += changes.filter((l) => l[0] === '-').length;
-    if (hunks.length >= limits.hunks || rows >= limits.rows) continue;
-    const out: ToolDiffLine[] = [];
-    let o = h.oldStart;
-    let n = h.newStart;
-    for (let i = 0; i < body.length && rows < limits.rows; i++) {
-      const l = body[i] ?? ' ';
-      const sign = l[0] === '-' ? '-' : l[0] === '+' ? '+' : ' ';
-      const text = l.slice(1).replace(/\r$/, '');
-      // A changed line is cut around where it differs from its pair, so the cut keeps the change.
-      const pair =
-        sign === '-'
-          ? body.find((x, k) => k > i && x[0] === '+')
-          : sign === '+'
-            ? [...body.slice(0, i)].reverse().find((x) => x[0] === '-')
-            : undefined;
-      out.push({ sign, no: sign === '-' ? o : n, text: clip(text, pair?.slice(1), limits.lineChars) });
-      if (sign !== ' ') shownChanges++;
-      if (sign !== '+') o++;
-      if (sign !== '-') n++;
-      rows++;
+  let shown = 0;
+  let prevEnd = 0;
+  let i = 0;
+  while (i < changes.length && hunks.length < limits.hunks && rows < limits.rows) {
+    // Changes closer than two contexts share one hunk.
+    let j = i;
+    while (j + 1 < changes.length) {
+      const cur = changes[j] as Change;
+      const next = changes[j + 1] as Change;
+      if (next.n - (cur.n + cur.added) > 2 * CONTEXT) break;
+      j++;
     }
-    hunks.push({ skipped: Math.max(0, h.newStart - prevEnd), lines: out });
-    prevEnd = h.newStart + h.newLines;
+    const first = changes[i] as Change;
+    const last = changes[j] as Change;
+    const from = Math.max(0, first.n - CONTEXT);
+    const to = Math.min(b.length, last.n + last.added + CONTEXT);
+    const lines: ToolDiffLine[] = [];
+    const push = (line: ToolDiffLine) => {
+      if (rows >= limits.rows) return;
+      lines.push(line);
+      rows++;
+      if (line.sign !== ' ') shown++;
+    };
+    let n = from;
+    for (let k = i; k <= j; k++) {
+      const c = changes[k] as Change;
+      for (; n < c.n; n++)
+        push({ sign: ' ', no: n + 1, text: clip(show(b[n]), undefined, limits.lineChars) });
+      for (let r = 0; r < c.removed; r++)
+        push({
+          sign: '-',
+          no: c.o + r + 1,
+          text: clip(show(a[c.o + r]), pairOf(b, c.n, r, c.added), limits.lineChars),
+        });
+      for (let r = 0; r < c.added; r++)
+        push({
+          sign: '+',
+          no: c.n + r + 1,
+          text: clip(show(b[c.n + r]), pairOf(a, c.o, r, c.removed), limits.lineChars),
+        });
+      n = c.n + c.added;
+    }
+    for (; n < to; n++) push({ sign: ' ', no: n + 1, text: clip(show(b[n]), undefined, limits.lineChars) });
+    hunks.push({ skipped: from - prevEnd, lines });
+    prevEnd = to;
+    i = j + 1;
   }
-  return { path, isNew, added, removed, hunks, more: Math.max(0, added + removed - shownChanges) };
+  return { path, isNew, added, removed, hunks, more: Math.max(0, added + removed - shown) };
+}
+
+/** The line a changed line replaces (same position in the other side's run), for cutting around the change. */
+function pairOf(lines: readonly string[], start: number, r: number, count: number): string | undefined {
+  return r < count ? show(lines[start + r]) : undefined;
+}
+
+function show(line: string | undefined): string {
+  return (line ?? '').replace(/\r$/, '');
 }
 
 /** At most `max` characters of `text`, starting a little before where it first differs from `pair`. */

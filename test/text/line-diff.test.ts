@@ -1,6 +1,6 @@
 import { diffArrays } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { diffLineBlocks, type LineBlock } from '../../../../components/drawer/preview/line-diff';
+import { diffLineBlocks, type LineBlock } from '../../src/text/line-diff';
 
 /** Applies blocks to `a` with `b`'s added lines: must give back `b`; the same lines must really match. */
 function replay(a: string[], b: string[], blocks: LineBlock[]): string[] {

@@ -5,7 +5,7 @@
  */
 import { fit } from '../../../src/text/wrap';
 import { diffLines } from 'diff';
-import { diffLineBlocks, type LineBlock } from './line-diff';
+import { diffLineBlocks, type LineBlock } from '../../../src/text/line-diff';
 
 export type DiffLayout = 'split' | 'unified';
 
