@@ -1,0 +1,96 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type FakeOpenAI,
+  type FakeStep,
+  type RecordedRequest,
+  startFakeOpenAI,
+} from '../helpers/fake-openai';
+import { type PtyApp, startWarden } from '../helpers/pty';
+
+let app: PtyApp | undefined;
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  app?.kill();
+  await app?.exited;
+  await fake?.close();
+  app = undefined;
+  fake = undefined;
+});
+
+const CTRL_P = '\u0010';
+const ENTER = '\r';
+
+async function launch(script: FakeStep[]): Promise<{ app: PtyApp; root: string; home: string }> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-control-proj-')));
+  const home = mkdtempSync(join(tmpdir(), 'warden-control-home-'));
+  fake = await startFakeOpenAI(script, { whenExhausted: { text: 'ASKED AGAIN' } });
+  app = startWarden(['--root', root, 'go'], {
+    OPENAI_BASE_URL: fake.url,
+    OPENAI_API_KEY: 'test',
+    WARDEN_HOME: home,
+  });
+  return { app, root, home };
+}
+const auditLines = (home: string) =>
+  readdirSync(join(home, 'audit')).flatMap((f) =>
+    readFileSync(join(home, 'audit', f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  );
+const userTexts = (req: RecordedRequest | undefined) =>
+  (req?.body.messages ?? [])
+    .filter((m) => m.role === 'user')
+    .map((m) => String(m.content))
+    .join('\n');
+
+describe('staying in control, in the real binary (issue 14 §1, §2)', () => {
+  it('five queued writes: one c cancels the whole task; nothing is written and the model is not asked again', async () => {
+    const writes = [1, 2, 3, 4, 5].map((i) => ({
+      name: 'write_file',
+      args: { path: `f${i}.txt`, content: `${i}\n` },
+    }));
+    const { app, root, home } = await launch([{ text: 'Writing five files.', toolCalls: writes }]);
+    await app.waitFor('Approval needed', 20_000);
+    await app.pressOnCard('c', "Cancelled main's task");
+    await app.waitUntil((s) => !s.includes('Approval needed'), 15_000, 'the drawer to close');
+    expect(fake?.requests).toHaveLength(1);
+    expect(app.screen()).not.toContain('ASKED AGAIN');
+    for (const i of [1, 2, 3, 4, 5]) expect(existsSync(join(root, `f${i}.txt`))).toBe(false);
+    expect(auditLines(home).some((r) => r.tool === 'task' && r.outcome === 'cancelled')).toBe(true);
+  });
+
+  it('Ctrl+P pauses; !echo hi runs as the person; Ctrl+P resumes with what the person did', async () => {
+    let release!: () => void;
+    const paused = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { app, home } = await launch([
+      async () => {
+        await paused;
+        return { text: 'Listing.', toolCalls: [{ name: 'list_dir', args: { path: '.' } }] };
+      },
+      (req) => ({ text: userTexts(req).includes('hi-from-person') ? 'SAW THE PERSON' : 'SAW NOTHING' }),
+    ]);
+    await fake?.waitForRequests(1);
+    await app.waitFor('working');
+    app.press(CTRL_P);
+    await app.waitFor('paused: all agents');
+    release();
+    app.press(`!echo hi-from-person${ENTER}`);
+    await app.waitFor(/hi-from-person\s*$/m);
+    app.press(`carry on please${ENTER}`);
+    await app.waitFor('Note kept');
+    // Still paused: the model has not been asked again.
+    expect(fake?.requests).toHaveLength(1);
+    app.press(CTRL_P);
+    await app.waitFor('SAW THE PERSON', 20_000);
+    expect(app.screen()).not.toContain('paused: all agents');
+    expect(userTexts(fake?.requests[1])).toContain("The person's note: carry on please");
+    const person = auditLines(home).filter((r) => r.origin === 'person');
+    expect(person.at(-1)).toMatchObject({ approver: 'human', origin: 'person', outcome: 'executed' });
+  });
+});
