@@ -1,10 +1,10 @@
-import { Box } from 'ink';
-import { memo, type ReactNode } from 'react';
+import { Box, Text } from 'ink';
+import { memo, type ReactNode, useMemo } from 'react';
 import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
 import { AgentGroup } from './AgentGroup';
 import { entryAgent } from './TranscriptHistory';
 import { TranscriptItem } from './TranscriptItem';
-import { estimateRows } from './transcript-split';
+import { estimateRows, hiddenLiveLine, liveWindow } from './transcript-split';
 
 type Props = {
   live: TranscriptEntry[];
@@ -17,23 +17,36 @@ type Props = {
   detailed?: boolean;
 };
 
-/** Entries still changing, clipped to `rows` keeping the newest lines, then the sub-agent group. */
+/**
+ * Entries still changing, clipped to `rows` keeping the newest lines, then the sub-agent group.
+ * Only the newest entries that fit are rendered; a line counts the rest ("+N more · running · waiting").
+ */
 export const LiveTail = memo(function LiveTail(props: Props): ReactNode {
   const { live, subAgents, labels, width, rows, agentsExpanded, showAgents, detailed } = props;
   const groupRows = showAgents && subAgents.length > 0 ? 1 + (agentsExpanded ? subAgents.length : 0) : 0;
   const tailRows = Math.max(0, rows - groupRows);
-  const estimate = live.reduce((sum, e) => sum + estimateRows(e, width, detailed), 0);
+  const { shown, hidden } = useMemo(
+    () => liveWindow(live, width, tailRows, detailed),
+    [live, width, tailRows, detailed],
+  );
+  const entryRows = tailRows - (hidden.count > 0 ? 1 : 0);
+  const estimate = shown.reduce((sum, e) => sum + estimateRows(e, width, detailed), 0);
   return (
     <>
-      {live.length > 0 && tailRows > 0 ? (
+      {hidden.count > 0 && tailRows > 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {`  ${hiddenLiveLine(hidden)}`}
+        </Text>
+      ) : null}
+      {live.length > 0 && entryRows > 0 ? (
         <Box
           flexDirection="column"
-          height={estimate > tailRows ? tailRows : undefined}
+          height={estimate > entryRows ? entryRows : undefined}
           overflowY="hidden"
           justifyContent="flex-end"
         >
           <Box flexDirection="column" flexShrink={0}>
-            {live.map((entry) => (
+            {shown.map((entry) => (
               <TranscriptItem
                 key={entry.id}
                 entry={entry}

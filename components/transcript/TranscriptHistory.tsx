@@ -1,5 +1,5 @@
 import { Box, Static } from 'ink';
-import { memo, type ReactNode } from 'react';
+import { memo, type ReactNode, useMemo } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
 import { useStaticHistory } from './use-static-history';
 import { TranscriptItem } from './TranscriptItem';
@@ -28,9 +28,10 @@ export const TranscriptHistory = memo(function TranscriptHistory({
   reprintKey,
   detailed,
 }: Props): ReactNode {
-  const epoch = useStaticHistory(history, width, reprintKey);
+  const { epoch, start } = useStaticHistory(history, width, reprintKey, detailed);
+  const items = useMemo(() => (start > 0 ? history.slice(start) : history), [history, start]);
   return (
-    <Static key={epoch} items={history}>
+    <Static key={epoch} items={items}>
       {(entry) => (
         <Box key={entry.id} width={width}>
           <TranscriptItem
