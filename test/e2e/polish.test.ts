@@ -3,7 +3,15 @@
  * key), project and mode; Ctrl+C first interrupts a running turn — its pending request fails
  * closed on the record, nothing is written — and only a second press when idle quits, exit 0.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -25,8 +33,13 @@ const KEY = 'sk-test-DO-NOT-SHOW-4242';
 async function launch(
   script: FakeStep[],
   prompt?: string,
+  files: Record<string, string> = {},
 ): Promise<{ app: PtyApp; root: string; home: string }> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-polish-proj-')));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
   const home = mkdtempSync(join(tmpdir(), 'warden-polish-home-'));
   fake = await startFakeOpenAI(script, { whenExhausted: { text: 'All done.' } });
   app = startWarden(['--root', root, ...(prompt ? [prompt] : [])], {
@@ -36,6 +49,15 @@ async function launch(
     WARDEN_HOME: home,
   });
   return { app, root, home };
+}
+
+/** Types a probe key until the prompt shows it: from then on keys reach the app, not the tty's line discipline. */
+async function inputReady(app: PtyApp): Promise<void> {
+  await app.waitFor('mode manual');
+  app.press('x');
+  await app.waitFor('› x');
+  app.press('\u007f');
+  await app.waitUntil((s) => !s.includes('› x'), 15_000, 'the probe key to be erased');
 }
 
 const auditLines = (home: string): { tool: string; outcome: string; reason?: string }[] =>
@@ -58,6 +80,7 @@ describe('polish in the real binary', () => {
     expect(screen).toContain(`project ${root}`);
     expect(screen).toMatch(/mode manual · (sandbox on \(bubblewrap\)|⚠ sandbox off)/);
     expect(screen).not.toContain('DO-NOT-SHOW');
+    await inputReady(app);
     app.press('\u0003');
     await app.waitFor('press Ctrl+C again to quit');
     app.press('\u0003');
@@ -94,5 +117,26 @@ describe('polish in the real binary', () => {
     await app.waitFor('press Ctrl+C again to quit');
     app.press('\u0003');
     expect(await app.exited).toBe(0);
+  });
+
+  it('@path: Tab completes a project file, and the sent prompt carries its content', async () => {
+    const { app } = await launch([{ text: 'Read it.' }], undefined, {
+      'src/app.ts': 'export const marker = 4711;\n',
+    });
+    await inputReady(app);
+    app.press('explain @sr');
+    await app.waitFor('› explain @sr');
+    app.press('\t');
+    await app.waitFor('› explain @src/');
+    app.press('\t');
+    await app.waitFor('› explain @src/app.ts');
+    app.press('\r');
+    await app.waitFor('Attached @src/app.ts.');
+    await app.waitFor('Read it.');
+    const body = fake?.requests[0]?.body as { messages: { role: string; content: string }[] };
+    const user = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    expect(user).toMatch(
+      /^explain @src\/app\.ts\n\n<attached-file path="src\/app\.ts">\n.*export const marker = 4711;/s,
+    );
   });
 });
