@@ -1,16 +1,16 @@
 import { Box, Text } from 'ink';
-import { memo, type ReactNode, useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { truncateCells } from '../../../src/text/truncate';
-import { type HighlightBudget, highlightLine, languageFor, TOKEN_COLORS } from '../../highlight/highlight';
+import { type HighlightBudget, highlightLine, languageFor } from '../../highlight/highlight';
 import { useHighlighter } from '../../highlight/use-highlighter';
 import { useTheme } from '../../hooks/use-theme';
 import { CARD_KEYS } from '../../keys/keymap';
 import type { Theme } from '../../theme';
 import { ApprovalScrollCounts } from './ApprovalScrollCounts';
-import type { Segment } from './diff-line';
 import type { FoldedDiff } from './diff-fold';
-import { type Cell, type LineHighlighter, projectView, type Tone, type VisibleRow } from './diff-project';
-import { type DiffLayout, type DiffModel, gutterText } from './diff-rows';
+import { DiffRow, type ToneColors } from './DiffRow';
+import { type LineHighlighter, projectView } from './diff-project';
+import type { DiffLayout, DiffModel } from './diff-rows';
 
 export type DiffViewProps = {
   path: string;
@@ -31,7 +31,7 @@ export type DiffViewProps = {
   hint?: false;
 };
 
-type Colors = Record<Tone, string | undefined>;
+type Colors = ToneColors;
 
 /** Milliseconds of highlighting a frame may spend. */
 const HIGHLIGHT_MS = 4;
@@ -118,90 +118,3 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
     </Box>
   );
 });
-
-/** One row; few nodes per row: Ink's cost grows with nodes, and a view may hold 100 rows. */
-function DiffRow(props: { row: VisibleRow; gutter: number; gutters: 1 | 2; colors: Colors; color: boolean }) {
-  const { row, gutter, colors } = props;
-  if (row.kind === 'fold') {
-    const label = `⋯ ${row.count} unchanged ${row.count === 1 ? 'line' : 'lines'}`;
-    return (
-      <Text dimColor wrap="truncate-end">
-        {`${' '.repeat(gutter)} ${label}`}
-      </Text>
-    );
-  }
-  if (row.kind === 'split') {
-    const [left, right] = row.cells;
-    return (
-      <Text wrap="truncate-end">
-        <Text dimColor>{`${gutterText(left.no, gutter)} `}</Text>
-        {cellText(left, colors, props.color)}
-        <Text dimColor>{` │ ${gutterText(right.no, gutter)} `}</Text>
-        {cellText(right, colors, props.color)}
-      </Text>
-    );
-  }
-  const numbers =
-    props.gutters === 2
-      ? `${gutterText(row.oldNo, gutter)} ${gutterText(row.newNo, gutter)} `
-      : `${gutterText(row.newNo, gutter)} `;
-  return (
-    <Text wrap="truncate-end">
-      <Text dimColor>{numbers}</Text>
-      {cellText(row.cell, colors, props.color)}
-    </Text>
-  );
-}
-
-/**
- * A cell: its marker then its text. Plain (no grammar yet): the whole cell in its tone's colour.
- * Highlighted: tokens in their colours, the marker and changed words in the tone's colour.
- * Changed words are inverse either way, so they stand out without colour too.
- */
-function cellText(cell: Cell, colors: Colors, highlighted: boolean): ReactNode {
-  const tone = colors[cell.tone];
-  const prefix = `${cell.marker} `;
-  const parts = merged(cell.segments).map((s, i) => {
-    // Segments have no identity beyond their position in the line.
-    if (s.changed)
-      return (
-        <Text key={i} inverse bold color={tone}>
-          {s.text}
-        </Text>
-      );
-    const color = highlighted && s.token ? TOKEN_COLORS[s.token] : undefined;
-    return color ? (
-      <Text key={i} color={color}>
-        {s.text}
-      </Text>
-    ) : (
-      s.text
-    );
-  });
-  if (!tone && !cell.segments.some((s) => s.changed) && !highlighted)
-    return prefix + cell.segments.map((s) => s.text).join('');
-  if (highlighted)
-    return (
-      <>
-        <Text color={tone}>{prefix}</Text>
-        {parts}
-      </>
-    );
-  return (
-    <Text color={tone}>
-      {prefix}
-      {parts}
-    </Text>
-  );
-}
-
-/** Adjacent segments that look the same become one node. */
-function merged(segments: readonly Segment[]): Segment[] {
-  const out: Segment[] = [];
-  for (const s of segments) {
-    const last = out[out.length - 1];
-    if (last && last.changed === s.changed && last.token === s.token) last.text += s.text;
-    else out.push({ ...s });
-  }
-  return out;
-}

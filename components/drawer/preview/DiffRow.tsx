@@ -1,0 +1,102 @@
+import { Text } from 'ink';
+import type { ReactNode } from 'react';
+import { TOKEN_COLORS } from '../../highlight/highlight';
+import type { Segment } from './diff-line';
+import type { Cell, Tone, VisibleRow } from './diff-project';
+import { gutterText } from './diff-rows';
+
+/** Colours of the tones (none for context and blanks; none at all under NO_COLOR). */
+export type ToneColors = Record<Tone, string | undefined>;
+
+/** One row; few nodes per row: Ink's cost grows with nodes, and a view may hold 100 rows. */
+export function DiffRow(props: {
+  row: VisibleRow;
+  gutter: number;
+  gutters: 1 | 2;
+  colors: ToneColors;
+  color: boolean;
+}) {
+  const { row, gutter, colors } = props;
+  if (row.kind === 'fold') {
+    const label = `⋯ ${row.count} unchanged ${row.count === 1 ? 'line' : 'lines'}`;
+    return (
+      <Text dimColor wrap="truncate-end">
+        {`${' '.repeat(gutter)} ${label}`}
+      </Text>
+    );
+  }
+  if (row.kind === 'split') {
+    const [left, right] = row.cells;
+    return (
+      <Text wrap="truncate-end">
+        <Text dimColor>{`${gutterText(left.no, gutter)} `}</Text>
+        {cellText(left, colors, props.color)}
+        <Text dimColor>{` │ ${gutterText(right.no, gutter)} `}</Text>
+        {cellText(right, colors, props.color)}
+      </Text>
+    );
+  }
+  const numbers =
+    props.gutters === 2
+      ? `${gutterText(row.oldNo, gutter)} ${gutterText(row.newNo, gutter)} `
+      : `${gutterText(row.newNo, gutter)} `;
+  return (
+    <Text wrap="truncate-end">
+      <Text dimColor>{numbers}</Text>
+      {cellText(row.cell, colors, props.color)}
+    </Text>
+  );
+}
+
+/**
+ * A cell: its marker then its text. Plain (no grammar yet): the whole cell in its tone's colour.
+ * Highlighted: tokens in their colours, the marker and changed words in the tone's colour.
+ * Changed words are inverse either way, so they stand out without colour too.
+ */
+function cellText(cell: Cell, colors: ToneColors, highlighted: boolean): ReactNode {
+  const tone = colors[cell.tone];
+  const prefix = `${cell.marker} `;
+  const parts = merged(cell.segments).map((s, i) => {
+    // Segments have no identity beyond their position in the line.
+    if (s.changed)
+      return (
+        <Text key={i} inverse bold color={tone}>
+          {s.text}
+        </Text>
+      );
+    const color = highlighted && s.token ? TOKEN_COLORS[s.token] : undefined;
+    return color ? (
+      <Text key={i} color={color}>
+        {s.text}
+      </Text>
+    ) : (
+      s.text
+    );
+  });
+  if (!tone && !cell.segments.some((s) => s.changed) && !highlighted)
+    return prefix + cell.segments.map((s) => s.text).join('');
+  if (highlighted)
+    return (
+      <>
+        <Text color={tone}>{prefix}</Text>
+        {parts}
+      </>
+    );
+  return (
+    <Text color={tone}>
+      {prefix}
+      {parts}
+    </Text>
+  );
+}
+
+/** Adjacent segments that look the same become one node. */
+function merged(segments: readonly Segment[]): Segment[] {
+  const out: Segment[] = [];
+  for (const s of segments) {
+    const last = out[out.length - 1];
+    if (last && last.changed === s.changed && last.token === s.token) last.text += s.text;
+    else out.push({ ...s });
+  }
+  return out;
+}
