@@ -12,6 +12,7 @@ import { DrawerContext } from './drawer-context';
 import {
   type DrawerAction,
   type DrawerEffect,
+  frameState,
   gateKey,
   initialDrawerState,
   isDeciding,
@@ -54,7 +55,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const { write } = useStdout();
   const { stdin, isRawModeSupported } = useStdin();
   const store = useRef(initialDrawerState());
-  const [state, setState] = useState(store.current);
+  const [held, setState] = useState(store.current);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const latest = useRef(props);
   latest.current = props;
@@ -130,8 +131,10 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     };
   }, []);
 
-  const request = selected(state);
   const nowMs = now();
+  // A new queue shows as the sync below will leave it: a new card's first frame is its grace window.
+  const state = frameState(held, pending, nowMs);
+  const request = selected(state);
   const parentName = request?.parentAgentId
     ? client.snapshot().agents.find((a) => a.id === request.parentAgentId)?.name
     : undefined;

@@ -292,6 +292,19 @@ function sync(state: DrawerState, pending: readonly ApprovalRequest[], now: numb
   return { state: next, effects };
 }
 
+/**
+ * The state a frame for `pending` shows: the sync the next commit applies (without its effects),
+ * so the first frame of a new card already shows its grace window ("keys paused"), never the old
+ * card or an approve hint while keys are ignored. The component still dispatches the sync.
+ */
+export function frameState(
+  state: DrawerState,
+  pending: readonly ApprovalRequest[],
+  now: number,
+): DrawerState {
+  return state.pending === pending ? state : sync(state, pending, now).state;
+}
+
 const SCROLL: Partial<Record<CardAction, ScrollMove>> = {
   line_up: 'line-up',
   line_down: 'line-down',
