@@ -89,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
       ...(config.suggestions ? { suggestions: config.suggestions } : {}),
       contextWindowTokens: config.contextWindowTokens,
       reviewTurns: config.reviewTurns && !args.headless,
+      // Headless has nobody to answer the /compact offer: a full window ends the turn as before.
+      offerCompact: !args.headless,
       protectedPaths: config.protectedPaths,
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       mcpServers: config.mcpServers,

@@ -216,6 +216,21 @@ export class AgentHub {
     }
   }
 
+  /** The main agent's conversation as it stands (the live array a running turn sends). */
+  conversation(): readonly ChatMessage[] {
+    return this.history;
+  }
+
+  /**
+   * Replaces the main conversation in place (an accepted /compact): a running turn goes on with the
+   * new messages, and the journal records the old ones dropped and the new ones added.
+   */
+  replaceHistory(messages: ChatMessage[]): void {
+    this.deps.journal?.sync(this.history.slice(0, 1));
+    this.history.splice(0, this.history.length, ...messages);
+    this.deps.journal?.sync(this.history);
+  }
+
   /** Forgets the conversation (not the checkpoints). */
   clear(): void {
     this.history = [];

@@ -45,6 +45,19 @@ export type LoopDeps = {
   control?: LoopControl;
   /** The hard rule that stops an agent and asks the person; `tool` is the escalate tool the card goes through. */
   escalation?: { thresholds: EscalationThresholds; tool: string };
+  /** Watches the context window around each request (context figure, the /compact offer before overflow). */
+  contextWatch?: ContextWatch;
+};
+
+/** The context window as the session watches it (src/session/context-control.ts); it ignores sub-agents. */
+export type ContextWatch = {
+  /**
+   * Before a model request: measures `history`; near the window's end it may pause the turn to offer
+   * /compact, and an accepted summary replaces `history` in place. Contract: never rejects.
+   */
+  beforeRequest(history: ChatMessage[], tools: ToolSpec[], caller: Caller): Promise<void>;
+  /** After a response to the first `sent` messages of `history`: the server's usage when it reported one. */
+  afterResponse(history: readonly ChatMessage[], sent: number, usage: Usage | undefined, caller: Caller): void;
 };
 
 /** How a turn ended; `stop` says why when it ended early. */
@@ -102,6 +115,11 @@ export async function runTurn(
     if (caller.signal.aborted) return cancelled(caller, emit);
     const notes = deps.control?.drain(caller.agentId) ?? [];
     if (notes.length > 0) history.push({ role: 'user', content: notes.join('\n\n') });
+    if (deps.contextWatch) {
+      // Near the window's end warden offers /compact first; declined, the hard bound below still holds.
+      await deps.contextWatch.beforeRequest(history, tools, caller);
+      if (caller.signal.aborted) return cancelled(caller, emit);
+    }
     const estimate = estimateTokens(history, tools);
     if (estimate > deps.contextWindowTokens) {
       return fail(
@@ -126,6 +144,7 @@ export async function runTurn(
       });
       text = turn.text;
       if (turn.usage) deps.onUsage?.(turn.usage);
+      deps.contextWatch?.afterResponse(history, history.length, turn.usage, caller);
     } catch (err) {
       if (isAbortError(err) || caller.signal.aborted) return cancelled(caller, emit);
       if (err instanceof ModelError) return fail(caller, emit, err.message, stopOf(err.code));

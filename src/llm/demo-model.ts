@@ -5,9 +5,11 @@
  */
 import { join } from 'node:path';
 import { abortedError, sleep } from './abort';
+import { isCompactRequest } from './compact-prompt';
 import { findDemoAssetsDir } from './demo-assets';
 import { type DemoScript, loadDemoScript, pickDemoTurn } from './demo-script';
 import {
+  type ChatMessage,
   type ModelClient,
   type ModelRequest,
   type ModelTurn,
@@ -23,6 +25,13 @@ export type DemoModelOptions = {
   /** Pause between streamed pieces so a UI shows streaming (default 8 ms; 0 = one tick). */
   tickMs?: number;
 };
+
+/** The demo's summary for /compact: scripted, saying so, naming the person's first request. */
+function demoSummary(messages: readonly ChatMessage[]): string {
+  const first = messages.find((m) => m.role === 'user')?.content ?? '';
+  const asked = first.length > 120 ? `${first.slice(0, 120)}…` : first;
+  return `[demo] A scripted summary (the demo model cannot read the conversation): the person asked "${asked}"; the demo model read and changed files of the demo project with the person's approval. Nothing else is left to do.`;
+}
 
 /** Words with their trailing space: small enough to look like streaming, whole enough to read. */
 const piecesOf = (text: string): string[] => text.match(/\S+\s*|\s+/g) ?? [];
@@ -52,7 +61,10 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelClient {
   async function complete(request: ModelRequest): Promise<ModelTurn> {
     const { signal } = request;
     if (signal.aborted) throw abortedError();
-    const pick = pickDemoTurn(await loadScript(), request.messages, request.tools);
+    // /compact: the demo answers with a scripted summary (it cannot read the conversation).
+    const pick = isCompactRequest(request.messages)
+      ? ({ kind: 'final', agent: 'main', text: demoSummary(request.messages) } as const)
+      : pickDemoTurn(await loadScript(), request.messages, request.tools);
     const text = pick.kind === 'turn' ? pick.turn.text : pick.text;
     for (const piece of piecesOf(text)) {
       await sleep(tickMs, signal);

@@ -7,6 +7,7 @@
 import { raceAbort, sleep } from './abort';
 import { attemptFailureOf, type Failure } from './failure';
 import { retryNotice, toModelError } from './failure-message';
+import { listModels } from './list-models';
 import { DEFAULT_BASE_URL, runAttempt } from './openai-attempt';
 import { createRequestBodyEncoder } from './request-body';
 import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy } from './retry';
@@ -64,10 +65,12 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
   const encoder = createRequestBodyEncoder();
   let includeUsage = options.includeUsage ?? true;
   let callSeq = 0;
+  // `/model NAME` switches it for the next request (set_model).
+  let model = options.model;
   const newId = () => `call_${Date.now().toString(36)}_${(callSeq++).toString(36)}`;
   const settings = () => ({
     baseUrl,
-    model: options.model,
+    model,
     idleMs,
     includeUsage,
     encoder,
@@ -77,7 +80,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
   });
 
   async function complete(request: ModelRequest): Promise<ModelTurn> {
-    const ctx = { baseUrl, model: options.model };
+    const ctx = { baseUrl, model };
     const turn = turnSignal(request.signal, turnMs);
     let attempts = 0;
     let shown = false;
@@ -130,7 +133,23 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     }
   }
 
-  return { name: options.model, demo: false, complete };
+  return {
+    get name() {
+      return model;
+    },
+    demo: false,
+    complete,
+    setModel: (name) => {
+      model = name;
+    },
+    listModels: (signal) =>
+      listModels({
+        baseUrl,
+        signal,
+        ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
+        ...(options.fetch !== undefined && { fetch: options.fetch }),
+      }),
+  };
 }
 
 function notify(request: ModelRequest, failure: Failure, ctx: Parameters<typeof retryNotice>[1]): void {

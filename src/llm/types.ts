@@ -43,6 +43,13 @@ export type ModelClient = {
   readonly name: string;
   readonly demo: boolean;
   complete(request: ModelRequest): Promise<ModelTurn>;
+  /** Switches the model of later requests (`/model NAME`); absent where there is nothing to switch (the demo). */
+  setModel?(name: string): void;
+  /**
+   * The server's model ids (`GET /models`). Contract: rejects with a clear Error when the server has
+   * no such route, does not answer within its bound, or `signal` aborts.
+   */
+  listModels?(signal: AbortSignal): Promise<string[]>;
 };
 
 /**

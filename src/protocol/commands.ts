@@ -116,4 +116,20 @@ export type CoreCommand =
    */
   | { type: 'run_as_person'; command: string }
   /** Replaces the plan's steps (the person's edit); the agents are told. Answered by `plan_updated`, or a `notice` without a plan. */
-  | { type: 'edit_plan'; steps: string[] };
+  | { type: 'edit_plan'; steps: string[] }
+  /**
+   * Asks the model (same endpoint and model, no tools) to summarise the main conversation. Answered by
+   * `compact_proposed` (the summary, shown before anything changes), or a `notice` (busy, nothing to
+   * compact, the model failed).
+   */
+  | { type: 'compact' }
+  /**
+   * The person's answer to `compact_proposed` `id`: `accept` replaces the history after the system
+   * prompt with the summary. Answered by `compact_resolved` (and a transcript notice "conversation
+   * compacted (N → M tokens)"); an unknown id gets a `notice`.
+   */
+  | { type: 'accept_compact'; id: string; accept: boolean }
+  /** Switches the model for the next request. Answered by a `notice` (and `state.model`); the demo model refuses with a `notice`. */
+  | { type: 'set_model'; name: string }
+  /** Lists the server's models (`GET /models`, bounded). Answered by a `notice` with the list, or why there is none. */
+  | { type: 'list_models' };

@@ -87,6 +87,10 @@ export type CoreEvent =
     }
   /** Answers `complete_path`: relative paths, folders ending in `/`; [] when nothing matches or the prefix leaves the project. */
   | { type: 'path_completions'; requestId: string; prefix: string; matches: string[] }
+  /** A /compact summary (asked for, or offered before the window overflows) waits for `accept_compact`. */
+  | { type: 'compact_proposed'; id: string; summary: string; before: number; after: number; offered: boolean }
+  /** The person accepted (the history was replaced: `before` → `after` tokens) or declined a summary. */
+  | { type: 'compact_resolved'; id: string; outcome: 'accepted' | 'declined'; before: number; after: number }
   | { type: 'error'; message: string };
   /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
   | { type: 'suggestion_offered'; suggestion: Suggestion }

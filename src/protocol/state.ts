@@ -142,9 +142,32 @@ export type CoreState = {
 
 /** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */
 export type PauseState = { all: boolean; agents: string[] };
+
+/**
+ * Tokens the main conversation fills of `window`: `server` from the last response's usage (plus a
+ * count of what was added since), `tokenizer` counted locally when the server reports no usage.
+ */
+export type ContextUse = { used: number; window: number; source: 'server' | 'tokenizer' };
+
+/**
+ * A summary the model wrote of the conversation, shown before it replaces the history: `before` is
+ * the conversation's tokens now, `after` what system prompt + summary would take. `offered`: warden
+ * offered it because the next request would pass ~90 % of the window (declining goes on as before).
+ */
+export type CompactProposal = {
+  id: string;
+  summary: string;
+  before: number;
+  after: number;
+  offered: boolean;
+};
   /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
   prompt?: number;
   /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
   paused?: PauseState;
+  /** The main conversation's share of the model's context window (issue 15 §4); absent until measured. */
+  context?: ContextUse;
+  /** A /compact summary waiting for the person's yes or no (answered by `accept_compact`). */
+  compact?: CompactProposal;
   /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
   suggestions?: Suggestion[];

@@ -19,6 +19,7 @@ import type { CheckpointStore } from '../agent/checkpoints';
 import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
+import type { ContextControl } from './context-control';
 
 export type SessionCommandDeps = {
   /** The project's trust: the card's answer, and a re-check of the files before each turn and after a save. */
@@ -54,6 +55,8 @@ export type SessionCommandDeps = {
   /** The tool a person's `!command` runs through (execute_command). */
   personTool?: string | undefined;
   reviewTurns: boolean;
+  /** The context figure, /compact and /model (issue 15 §4). */
+  context?: ContextControl;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
@@ -193,6 +196,7 @@ export class SessionCommands {
       case 'clear':
         d.hub.cancel();
         d.hub.clear();
+        d.context?.reset();
         d.view.clear();
         d.emit({ type: 'state_changed' });
         return;
@@ -256,6 +260,19 @@ export class SessionCommands {
         agentId: 'user',
         agentName: 'you',
         this.person.stop();
+        return;
+      case 'compact':
+        if (d.context) void d.context.compact();
+        return;
+      case 'accept_compact':
+        d.context?.answer(String(c.id), c.accept === true);
+        d.emit({ type: 'state_changed' });
+        return;
+      case 'set_model':
+        d.context?.setModel(String(c.name));
+        return;
+      case 'list_models':
+        if (d.context) void d.context.listModels();
         return;
       case 'pause':
       case 'resume':

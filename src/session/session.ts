@@ -34,6 +34,7 @@ import type {
 } from '../protocol';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
+import { ContextControl } from './context-control';
 import { OutputRelay } from './output-relay';
 import { SessionState, initialCoreState } from './session-state';
 import { settleInterrupted } from './resume-turn';
@@ -104,6 +105,8 @@ export type Session = {
   client: CoreClient;
   /** Offers to save repeated approvals and edits (issue 14 §5): thresholds, or `enabled: false`. */
   suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
+  /** Offer /compact before a request would overflow the context window (default on; headless has nobody to ask). */
+  offerCompact?: boolean;
   /** Runs one prompt to its end (headless). Contract: never throws. */
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
@@ -343,12 +346,30 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const changing = new Set(
     tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name),
   );
+  // The context figure, /compact and /model; it reaches the hub built next through these closures.
+  const context: ContextControl = new ContextControl({
+    model: o.model,
+    hub: {
+      get busy(): boolean {
+        return hub.busy;
+      },
+      conversation: () => hub.conversation(),
+      replaceHistory: (messages) => hub.replaceHistory(messages),
+    },
+    emit: (event) => emit(event),
+    state,
+    window: o.contextWindowTokens,
+    offer: o.offerCompact !== false,
+    offerTimeoutMs: o.approvalTimeoutSec * 1000,
+    tools: () => gate.specs(false),
+  });
   const hub = new AgentHub({
     model: o.model,
     gate,
     emit,
     maxSteps: o.maxStepsPerTurn,
     contextWindowTokens: o.contextWindowTokens,
+    contextWatch: context,
     onDecided: (decided) => {
       feedback.heard(decided);
       if (decided.decision.kind === 'reject') hub.refreshPrompts();
@@ -479,6 +500,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     attachTool: READ_FILE_TOOL,
     fence,
     checkpoints,
+    context,
     reviewTurns: o.reviewTurns !== false,
     setMode: (next) => {
       mode = next;

@@ -111,6 +111,8 @@ export type FakeOpenAIOptions = {
   whenExhausted?: FakeStep;
   /** Answer 400 to any request carrying `stream_options`, like some older servers. */
   rejectStreamOptions?: boolean;
+  /** The ids `GET /models` lists (default ['fake-model']); `false`: no such route (404), like many local servers. */
+  models?: string[] | false;
 };
 
 export type FakeOpenAI = {
@@ -294,10 +296,14 @@ export async function startFakeOpenAI(
 
   const server = createServer(async (incoming, res) => {
     const path = (incoming.url ?? '/').split('?')[0] ?? '/';
-    if (incoming.method === 'GET' && /\/models$/.test(path)) {
+    if (incoming.method === 'GET' && /\/models$/.test(path) && options.models !== false) {
+      const ids = options.models ?? ['fake-model'];
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
-        JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] }),
+        JSON.stringify({
+          object: 'list',
+          data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+        }),
       );
       return;
     }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { createOpenAIClient } from '../../src/llm/openai-client';
 import type { ApprovalRequest, CoreEvent, Decision } from '../../src/protocol';
 import { type Session, type SessionOptions, createSession } from '../../src/session/session';
-import { type FakeStep, type FakeOpenAI, startFakeOpenAI } from './fake-openai';
+import { type FakeStep, type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from './fake-openai';
 
 export type SessionHarness = {
   session: Session;
@@ -27,7 +27,12 @@ export type SessionHarness = {
  */
 export async function startSession(
   script: FakeStep[],
-  options: { approver?: boolean; session?: Partial<SessionOptions>; files?: Record<string, string> } = {},
+  options: {
+    approver?: boolean;
+    session?: Partial<SessionOptions>;
+    files?: Record<string, string>;
+    fake?: FakeOpenAIOptions;
+  } = {},
 ): Promise<SessionHarness> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-proj-')));
   for (const [path, content] of Object.entries(options.files ?? {})) {
@@ -35,7 +40,7 @@ export async function startSession(
     writeFileSync(join(root, path), content);
   }
   const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
-  const fake = await startFakeOpenAI(script);
+  const fake = await startFakeOpenAI(script, options.fake);
   const model = createOpenAIClient({
     baseUrl: fake.url,
     apiKey: 'test',
