@@ -1,4 +1,5 @@
 import type { Escalation, EscalationTrigger, ToolResultEnvelope } from '../protocol';
+import type { EscalationAnswer } from '../tools/interact/escalate';
 
 /** When the loop stops an agent and asks the person: failed results in a row, rejections of similar calls. */
 export type EscalationThresholds = { failures: number; rejections: number };
@@ -13,6 +14,13 @@ const short = (text: string): string => {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > SHORT ? `${line.slice(0, SHORT - 1)}…` : line;
 };
+
+/** The person's answer in an escalate call's result (`data.escalation`); undefined for anything else. */
+export function escalationAnswerOf(data: unknown): EscalationAnswer | undefined {
+  const d = data as { escalation?: EscalationAnswer } | undefined;
+  const choice = d?.escalation?.choice;
+  return choice === 'retry' || choice === 'take_over' ? d?.escalation : undefined;
+}
 
 /**
  * Whether a result is a failure: an error, a block, or a command that ran and exited non-zero

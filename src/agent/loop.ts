@@ -10,8 +10,7 @@ import type {
 import { ModelError, isAbortError } from '../llm/types';
 import type { CoreEvent, EscalationTrigger, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
-import { escalationAnswerOf } from '../tools/interact/escalate';
-import { type EscalationThresholds, FailureWatch } from './escalation';
+import { type EscalationThresholds, FailureWatch, escalationAnswerOf } from './escalation';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 import type { TurnJournal } from './turn-journal';
 
@@ -57,7 +56,12 @@ export type ContextWatch = {
    */
   beforeRequest(history: ChatMessage[], tools: ToolSpec[], caller: Caller): Promise<void>;
   /** After a response to the first `sent` messages of `history`: the server's usage when it reported one. */
-  afterResponse(history: readonly ChatMessage[], sent: number, usage: Usage | undefined, caller: Caller): void;
+  afterResponse(
+    history: readonly ChatMessage[],
+    sent: number,
+    usage: Usage | undefined,
+    caller: Caller,
+  ): void;
 };
 
 /** How a turn ended; `stop` says why when it ended early. */

@@ -15,11 +15,17 @@ const schema = z.strictObject({
 /** The person's answer to an escalation card, as the gate hands it on (`ctx.answer`). */
 export type EscalationAnswer = { choice: 'retry' | 'take_over'; instruction?: string };
 
-/** Reads an escalation answer from a tool result's `data`; undefined for anything else. */
-export function escalationAnswerOf(data: unknown): EscalationAnswer | undefined {
-  const d = data as { escalation?: EscalationAnswer } | undefined;
-  const choice = d?.escalation?.choice;
-  return choice === 'retry' || choice === 'take_over' ? d?.escalation : undefined;
+/** Reads the gate's `ctx.answer` (JSON of the person's choice); undefined for anything else. */
+function parseAnswer(text: string | undefined): EscalationAnswer | undefined {
+  try {
+    const a = JSON.parse(text ?? '') as Partial<EscalationAnswer> | null;
+    if (a?.choice !== 'retry' && a?.choice !== 'take_over') return undefined;
+    return typeof a.instruction === 'string'
+      ? { choice: a.choice, instruction: a.instruction }
+      : { choice: a.choice };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -45,12 +51,7 @@ export function createEscalateTool() {
       needs: args.needs,
     }),
     async execute(_args, ctx) {
-      let answer: EscalationAnswer | undefined;
-      try {
-        answer = escalationAnswerOf({ escalation: JSON.parse(ctx.answer ?? '') });
-      } catch {
-        answer = undefined;
-      }
+      const answer = parseAnswer(ctx.answer);
       if (!answer) return { ok: false, error: 'No answer was given.' };
       const output =
         answer.choice === 'take_over'
