@@ -191,7 +191,13 @@ export function App({
           width={size.columns}
           home={home}
           grantCount={state.grants.length}
-          paused={state.paused}
+          paused={
+            state.paused && {
+              all: state.paused.all,
+              // Sub-agents by name, as their cards and groups show them.
+              agents: state.paused.agents.map((id) => state.agents.find((x) => x.id === id)?.name ?? id),
+            }
+          }
         />
       </Box>
     </ThemeContext.Provider>
