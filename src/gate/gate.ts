@@ -113,8 +113,13 @@ export type GateOptions = {
   audit: AuditSink;
   sessionId: string;
   defaultCommandTimeoutMs?: number;
-  /** Resolves when every guard is loaded (the shell parser loads in the background); calls wait for it. */
-  ready?: Promise<void>;
+  /**
+   * Loads the command guard (the shell grammar, a wasm parser) on first use: awaited before the
+   * first call whose tool runs a command is judged — nothing is judged by a missing parser — while
+   * other calls never wait for it. Contract: resolves once the guard is usable or has failed to
+   * load (then the guard answers "cannot judge" for every command, so each one asks).
+   */
+  loadCommandGuard?: () => Promise<void>;
 };
   /** Hears every person's decision (approve, edit, reject …) before its call runs. Its failure changes nothing. */
   onDecided?: (decided: DecidedCall) => void;
@@ -148,7 +153,8 @@ export class Gate {
   private readonly rejected = new Map<string, Set<string>>();
   private readonly asked = new Map<string, Asked>();
 
-  private loading: Promise<void> | undefined;
+  /** The command guard has loaded (or failed to): command calls no longer wait for it. */
+  private guardLoaded: boolean;
   private readonly broker: ApprovalBroker;
 
   /** `broker`: only tests pass one (to drive the queue directly); the gate otherwise builds it from `approvals`. */
@@ -157,7 +163,7 @@ export class Gate {
     broker?: ApprovalBroker,
   ) {
     this.broker = broker ?? new ApprovalBroker(o.approvals);
-    this.loading = o.ready;
+    this.guardLoaded = o.loadCommandGuard === undefined;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
   'escalation',
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
@@ -224,9 +230,9 @@ export class Gate {
    */
   async intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> {
     try {
-      if (this.loading) {
-        await this.loading;
-        this.loading = undefined;
+      if (!this.guardLoaded && this.tools.get(call.tool)?.guarded?.command !== undefined) {
+        await this.o.loadCommandGuard?.();
+        this.guardLoaded = true;
       }
       return await this.pass(call, caller);
     } catch (err) {

@@ -73,6 +73,8 @@ import { recordRunsIn, sweepLeftoverRuns } from '../tools/exec/run-ledger';
 const SHUTDOWN_WAIT_MS = 5000;
 
 export type SessionOptions = {
+  /** Loads the command guard (the shell grammar) on first use; tests pass one that fails. Defaults to the bundled parser. */
+  loadCommandGuard?: () => Promise<CommandGuard>;
   root: string;
   home: string;
   model: ModelClient;
@@ -111,8 +113,8 @@ export type Session = {
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
   attachApprover(): () => void;
-  /** Resolves once the parts that load in the background (the shell parser) are ready. */
-  ready: Promise<void>;
+  /** Loads the command guard (the shell parser) if not yet loaded; resolves once it is usable or failed (then every command asks). */
+  loadCommandGuard: () => Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
   /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
   escalation?: EscalationThresholds;
@@ -131,21 +133,24 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...(o.protectedPaths ?? []),
     ...homePatternsInProject(o.home, o.root),
   ]);
-  // The shell parser (a wasm grammar) loads in the background: the first screen does not need it,
-  // and the gate waits for it before judging any call. Until then the guard can judge nothing.
+  // The shell parser (a wasm grammar, ~15 MB of memory) loads when the first command is to be
+  // judged: a session that runs no command never pays for it. The gate waits for it before judging
+  // a command call (other calls never wait); until then the guard can judge nothing.
   let guard: CommandGuard = failClosedCommandGuard('the command parser is still loading');
-  let guardWarning: string | undefined;
+  let guardLoading: Promise<void> | undefined;
+  const guardReady = (): Promise<void> =>
+    (guardLoading ??= (o.loadCommandGuard ?? loadCommandGuard)().then(
+      (loaded) => {
+        guard = loaded;
+      },
+      (err: Error) => {
+        // Without the parser nothing can be judged, so every command asks — never a silent allow.
+        const warning = `The command parser did not load (${err.message}); every command will ask.`;
+        guard = failClosedCommandGuard(warning);
+        emit({ type: 'notice', level: 'warn', text: warning });
+      },
+    ));
   const commands: CommandGuard = { judge: (command) => guard.judge(command) };
-  const guardReady = loadCommandGuard().then(
-    (loaded) => {
-      guard = loaded;
-    },
-    (err: Error) => {
-      // Without the parser nothing can be judged, so every command asks — never a silent allow.
-      guardWarning = `The command parser did not load (${err.message}); every command will ask.`;
-      guard = failClosedCommandGuard(guardWarning);
-    },
-  );
   // A project's rules count only as far as the person trusts them (src/trust); the user's own
   // settings files are watched across tool calls so nothing behind the gate rewrites them.
   const homeGuard = new HomeGuard(o.home);
@@ -229,7 +234,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     sandbox: sandbox.kind === 'none' ? { kind: 'off', reason: sandbox.reason } : { kind: 'bubblewrap' },
   });
   if (o.banner) view.notice('info', o.banner);
-  void guardReady.then(() => guardWarning && emit({ type: 'notice', level: 'warn', text: guardWarning }));
   if (sandbox.kind === 'none')
     view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
 
@@ -328,7 +332,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const gate = new Gate({
     tools,
     deps: { fence, commands, sandbox },
-    ready: guardReady,
+    loadCommandGuard: guardReady,
     policy: () => ({ rules, mode }),
     approvals: {
       timeoutMs: o.approvalTimeoutSec * 1000,
@@ -570,7 +574,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         ? Promise.resolve({ status: 'failed' as const, text: rootGone })
         : commandsHandler.runPrompt(prompt),
     attachApprover: () => gate.attachApprover(),
-    ready: guardReady,
+    loadCommandGuard: guardReady,
     mcpStarted,
   let continuing: Promise<TurnResult> | undefined;
   /** /resume's list, and its choice handed to the app (which starts the chosen session in place of this one). */

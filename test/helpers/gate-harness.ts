@@ -60,6 +60,8 @@ export type HarnessOptions = {
   audit?: AuditSink;
   /** Called for every broker event, after the harness recorded it (may throw, to test the broker). */
   onEvent?: (event: BrokerEvent) => void;
+  /** The gate's lazy command-guard loader (GateOptions.loadCommandGuard). */
+  loadCommandGuard?: () => Promise<void>;
 };
 
 export type GateHarness = ReturnType<typeof createGateHarness>;
@@ -120,6 +122,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
         },
       },
       sessionId: 'sess-test',
+      ...(options.loadCommandGuard ? { loadCommandGuard: options.loadCommandGuard } : {}),
     },
     broker,
   );
