@@ -18,6 +18,7 @@ import { usePathCompletion } from './widgets/use-path-completion';
 import { StatusBar } from './widgets/StatusBar';
 import { TrustCard } from './panels/TrustCard';
 import { SuggestionCard } from './panels/SuggestionCard';
+import { CompactCard } from './panels/CompactCard';
 import { TurnReviewCard } from './review/TurnReviewCard';
 import { makeTheme, ThemeContext } from './theme';
 
@@ -71,6 +72,11 @@ export function App({
     !trustCard && !review && !ui.drawerOpen && ui.overlay === 'none' && !ui.confirmAuto
       ? state.suggestions?.[0]
       : undefined;
+  // A /compact summary (asked for, or offered before the window overflows) waits for the cards above.
+  const compact =
+    !trustCard && !review && !suggestion && !ui.drawerOpen && ui.overlay === 'none' && !ui.confirmAuto
+      ? state.compact
+      : undefined;
   const layout = computeLayout({
     ...size,
     // The audit banner takes a row while it shows.
@@ -78,7 +84,12 @@ export function App({
     sidebar: ui.sidebar,
     drawerOpen: ui.drawerOpen,
     drawerFull: ui.drawerFull,
-    panel: panel !== 'none' || trustCard !== undefined || review !== undefined || suggestion !== undefined,
+    panel:
+      panel !== 'none' ||
+      trustCard !== undefined ||
+      review !== undefined ||
+      suggestion !== undefined ||
+      compact !== undefined,
     browser,
   });
   const showBrowser = browser && !ui.drawerOpen;
@@ -147,6 +158,15 @@ export function App({
           {suggestion ? (
             <SuggestionCard client={client} suggestion={suggestion} width={layout.leftWidth} isActive />
           ) : null}
+          {compact ? (
+            <CompactCard
+              client={client}
+              proposal={compact}
+              width={layout.leftWidth}
+              maxRows={layout.panelRows}
+              isActive
+            />
+          ) : null}
           {ui.drawerOpen ? (
             <Drawer
               client={client}
@@ -168,7 +188,8 @@ export function App({
                 !trustCard &&
                 !review &&
                 !ui.confirmAuto &&
-                !suggestion
+                !suggestion &&
+                !compact
               }
               width={layout.leftWidth}
               onSubmit={ui.run}
@@ -191,6 +212,7 @@ export function App({
           width={size.columns}
           home={home}
           grantCount={state.grants.length}
+          context={state.context}
           paused={
             state.paused && {
               all: state.paused.all,

@@ -24,6 +24,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'policy', usage: '/policy', does: 'the mode and where rules come from' },
   { name: 'undo', usage: '/undo [n]', does: 'revert the last n turns (default 1)' },
   { name: 'clear', usage: '/clear', does: 'clear the conversation' },
+  {
+    name: 'compact',
+    usage: '/compact',
+    does: 'summarise the conversation with the model; you read the summary before it replaces the history',
+  },
+  {
+    name: 'model',
+    usage: '/model [NAME]',
+    does: "switch the model for the next request; alone: the server's models",
+  },
   { name: 'resume', usage: '/resume', does: 'pick a saved session of this project to resume' },
   { name: 'cancel', usage: '/cancel', does: 'cancel the running turn' },
   {

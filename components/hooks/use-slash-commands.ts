@@ -77,6 +77,11 @@ export function useSlashCommands({
         }
         case 'clear':
           return client.send({ type: 'clear' });
+        case 'compact':
+          return client.send({ type: 'compact' });
+        case 'model':
+          // The core answers both with a notice: the switch, or the server's list (or why there is none).
+          return client.send(arg === undefined ? { type: 'list_models' } : { type: 'set_model', name: arg });
         case 'cancel':
           return client.send({ type: 'cancel' });
         case 'pause':

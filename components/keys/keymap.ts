@@ -595,6 +595,7 @@ export const PANEL_FOOTERS = {
   help: footerLine(Object.values(HELP_PANEL_KEYS)),
   trust: footerLine(Object.values(TRUST_KEYS)),
   review: footerLine(Object.values(REVIEW_KEYS)),
+  compact: footerLine(Object.values(COMPACT_KEYS)),
   audit: footerLine(Object.values(AUDIT_KEYS)),
   audit_detail: footerLine(Object.values(AUDIT_DETAIL_KEYS)),
 } as const;
@@ -679,6 +680,27 @@ export const SUGGESTION_KEYS = {
 
 /** An answer of the offer card. */
 export type SuggestionAction = keyof typeof SUGGESTION_KEYS;
+
+/** The /compact card (issue 15 §4): the model's summary, read before it replaces the conversation. */
+export const COMPACT_KEYS = {
+  accept: {
+    keys: ['y'],
+    show: 'y',
+    footer: 'replace the conversation with it',
+    help: 'accept the summary: it replaces the conversation (the system prompt stays; the transcript keeps its lines)',
+  },
+  decline: {
+    keys: ['n', 'esc'],
+    show: 'n / Esc',
+    footer: 'keep the conversation',
+    help: 'decline: the conversation stays as it is',
+  },
+  up: { keys: ['up', 'k'], show: '↑/↓', footer: 'scroll', help: 'scroll the summary' },
+  down: { keys: ['down', 'j'], show: '↓', help: 'scroll the summary down' },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of the /compact card. */
+export type CompactAction = keyof typeof COMPACT_KEYS;
 
 
 /** An action of the auto-mode confirm row. */

@@ -20,9 +20,28 @@ type Props = {
   grantCount?: number;
   /** What is paused (issue 14 §2): the bar says so until it is resumed. */
   paused?: CoreState['paused'];
+  /** The conversation's share of the model's context window (issue 15 §4). */
+  context?: CoreState['context'];
 };
 
 const Sep = () => <Text dimColor> │ </Text>;
+
+/** "ctx 42%": the share of the model's window the conversation fills; from 80 % in the warning colour. */
+export function contextShare(use: NonNullable<CoreState['context']>): number {
+  return use.window > 0 ? Math.min(999, Math.round((use.used / use.window) * 100)) : 0;
+}
+
+const ContextFigure = ({ use, warn }: { use: NonNullable<CoreState['context']>; warn?: string }) => {
+  const share = contextShare(use);
+  return share >= 80 ? (
+    <Text bold color={warn}>
+      {' '}
+      · ctx {share}% (/compact)
+    </Text>
+  ) : (
+    <Text> · ctx {share}%</Text>
+  );
+};
 
 /**
  * One line at the bottom: what is running, under which rules, and what needs attention. Items
@@ -89,6 +108,7 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
         ) : null}
         <Sep />
         <Text>{compactNumber(tokens)} tok</Text>
+        {props.context ? <ContextFigure use={props.context} warn={theme.warn} /> : null}
         {busy ? (
           <>
             <Sep />
