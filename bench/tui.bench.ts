@@ -91,6 +91,41 @@ async function oneApprovalRun(): Promise<{
   return { ready, card, warmCard, approve, warmApprove, rss };
 }
 
+/**
+ * The first card of a session whose prompt the person types (issue 16): the app warms the card's
+ * code off-screen while they type. Keys go in one at a time, each after its echo, as typing does.
+ */
+async function typedFirstCard(): Promise<number> {
+  const root = tempDir('warden-bench-tui-');
+  const home = tempDir('warden-bench-home-');
+  let requestAt = 0;
+  const fake = await startFakeOpenAI([
+    () => {
+      requestAt = performance.now();
+      return {
+        toolCalls: [{ name: 'write_file', args: { path: 'out.txt', content: 'bench\n' } }],
+        chunkSize: 4096,
+      };
+    },
+    { text: 'done' },
+  ]);
+  const app = startWarden(['--root', root], env(fake.url, home), { cols: 120, rows: 40 });
+  await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
+  const prompt = 'write the file out.txt';
+  for (let i = 0; i < prompt.length; i++) {
+    app.press(prompt[i] as string);
+    const typed = prompt.slice(0, i + 1);
+    await app.waitUntil((s) => s.includes(`› ${typed}`), 20_000, 'the echo');
+  }
+  app.press('\r');
+  await app.waitFor('Approval needed');
+  const card = performance.now() - requestAt;
+  app.kill();
+  await app.exited;
+  await fake.close();
+  return card;
+}
+
 async function transcriptKeypress(): Promise<{ keypress: number; entries: number }> {
   const root = tempDir('warden-bench-tui-');
   const home = tempDir('warden-bench-home-');
@@ -130,6 +165,8 @@ function nodeFloorMs(): number {
 
 const runs = [];
 for (let i = 0; i < RUNS; i++) runs.push(await oneApprovalRun());
+const typed: number[] = [];
+for (let i = 0; i < RUNS; i++) typed.push(await typedFirstCard());
 const transcript = await transcriptKeypress();
 printRow(
   'launch → prompt ready (median ms; goal ≤ 200, peers 701–1828)',
@@ -141,6 +178,10 @@ printRow(
   median(runs.map((r) => r.card)).toFixed(1),
 );
 printRow('model request → next card visible, warm (ms)', median(runs.map((r) => r.warmCard)).toFixed(1));
+printRow(
+  '  first card, prompt typed (warmed while typing; ms)',
+  `${median(typed).toFixed(1)} (prompt on the command line, cold: ${(median(runs.map((r) => r.card)) / median(typed)).toFixed(1)}×)`,
+);
 printRow(
   'approve key → file on disk, first (ms; goal ≤ 10, peers 8–69)',
   median(runs.map((r) => r.approve)).toFixed(1),

@@ -168,6 +168,11 @@ async function runApp(
   switcher.request = () => app.unmount();
   // A resumed session's waiting requests are offered again now that someone can decide them.
   void session.resumeTurn();
+  // While the person types the first prompt, the first card's code is warmed off-screen (issue 16).
+  let stopWarmUp = () => {};
+  void import('../components/warm-up').then((m) => {
+    stopWarmUp = m.scheduleWarmUp(session.client, () => process.stdout.columns || 80);
+  });
   // A signal ends the app like Ctrl+C twice: pending requests fail closed (input_closed), the turn is
   // cancelled (its commands killed, outcome lines written by session.close), the terminal restored.
   const detachSignals = signals.on(() => {
@@ -183,6 +188,7 @@ async function runApp(
     });
   else if (prompt) session.client.send({ type: 'submit', text: prompt });
   await app.waitUntilExit();
+  stopWarmUp();
   detachSignals();
   process.stdin.off('end', onInputClosed);
   detach();

@@ -1,0 +1,95 @@
+import { renderToString } from 'ink';
+import type { ApprovalRequest, CoreClient, CoreState, TranscriptEntry } from '../src/protocol';
+import { App } from './App';
+
+/** Full renders of the sample card: enough calls for V8 to optimise the output pipeline's hot loops. */
+const RENDERS = 3;
+
+/** A write card like the first one most sessions meet: a small source file changed in two places. */
+function sampleRequest(): ApprovalRequest {
+  const before = Array.from({ length: 60 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`).join(
+    '\n',
+  );
+  const after = before.replace('value9 = 9;', 'value9 = 90;').replace('value40 = 40;', 'value40 = 400;');
+  return {
+    id: 'warm-up',
+    agentId: 'main',
+    agentName: 'main',
+    taskId: 'warm-up',
+    tool: 'warm-up',
+    args: { path: 'src/values.ts', content: after },
+    argsHash: 'warm-up',
+    risk: { level: 'medium', reasons: ['writes a file'] },
+    rule: { id: 'ask-writes', source: 'builtin' },
+    explanation: 'Writes ask in manual mode.',
+    preview: { kind: 'diff', path: 'src/values.ts', before, after, isNew: false },
+    reversible: true,
+    createdAt: new Date().toISOString(),
+    grantOptions: [],
+  };
+}
+
+/** The state the app would show with the sample card waiting: the real one, plus that card. */
+function sampleState(real: CoreState): CoreState {
+  const request = sampleRequest();
+  const card: TranscriptEntry = {
+    kind: 'tool',
+    id: 'warm-up-card',
+    agentId: 'main',
+    tool: request.tool,
+    summary: 'src/values.ts',
+    status: 'waiting',
+    startedAt: Date.now(),
+  };
+  return { ...real, busy: true, pending: [request], transcript: [...real.transcript, card] };
+}
+
+/** Nothing to warm for, or too late: a turn runs or a card waits (the real one must not wait for this). */
+const occupied = (client: CoreClient): boolean => {
+  const state = client.snapshot();
+  return state.busy || state.pending.length > 0;
+};
+
+/**
+ * Warms the first approval card of a session while the person types the first prompt (issue 16):
+ * once the first frame is on screen, renders the whole app off-screen (Ink's `renderToString`, at
+ * the terminal's width) with a sample write card waiting — its line diff computed — a few times,
+ * one render per turn of the event loop, so V8 has compiled the drawer, diff and Ink's output paths
+ * before a real card needs them. Stops as soon as a turn runs or a card waits, and when the
+ * returned function is called.
+ * Contract: never throws, never sends a command, never writes to the terminal.
+ */
+export function scheduleWarmUp(
+  client: CoreClient,
+  columns: () => number,
+  /** Hears each off-screen frame (tests). */
+  rendered?: (frame: string) => void,
+): () => void {
+  let stopped = false;
+  let handle: NodeJS.Immediate | undefined;
+  const step = (left: number) => {
+    handle = undefined;
+    if (stopped || left === 0 || occupied(client)) return;
+    const stub: CoreClient = {
+      subscribe: () => () => {},
+      send: () => {},
+      snapshot: (() => {
+        const state = sampleState(client.snapshot());
+        return () => state;
+      })(),
+    };
+    try {
+      const frame = renderToString(<App client={stub} home="" />, { columns: columns() });
+      rendered?.(frame);
+    } catch {
+      // A warm-up is an optimisation: the real card renders the same code and reports its own errors.
+      return;
+    }
+    handle = setImmediate(() => step(left - 1));
+  };
+  handle = setImmediate(() => step(RENDERS));
+  return () => {
+    stopped = true;
+    if (handle) clearImmediate(handle);
+  };
+}

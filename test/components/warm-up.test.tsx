@@ -1,0 +1,62 @@
+import { describe, expect, it, vi } from 'vitest';
+import { scheduleWarmUp } from '../../components/warm-up';
+import type { CoreClient } from '../../src/protocol';
+import { FakeCore, makeRequest } from '../helpers/fake-core';
+import { waitUntil } from '../helpers/ink';
+
+/** A FakeCore whose snapshot, subscribe and send are counted. */
+function counted(state: ConstructorParameters<typeof FakeCore>[0] = {}) {
+  const core = new FakeCore(state);
+  const snapshot = vi.spyOn(core, 'snapshot');
+  const subscribe = vi.spyOn(core, 'subscribe');
+  const send = vi.spyOn(core, 'send');
+  return { core: core as CoreClient, snapshot, subscribe, send };
+}
+
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+};
+
+describe('warming the first card while the person types (issue 16)', () => {
+  it('renders the app off-screen with a sample card a few times, sending nothing and writing nothing', async () => {
+    const c = counted();
+    const write = vi.spyOn(process.stdout, 'write');
+    const frames: string[] = [];
+    scheduleWarmUp(
+      c.core,
+      () => 100,
+      (frame) => frames.push(frame),
+    );
+    await waitUntil(() => expect(frames.length).toBe(3), 20_000);
+    await turns(5);
+    expect(frames.length).toBe(3);
+    // The whole card: its header, the diff of the sample write (one diff computed) and its keys' grace.
+    expect(frames[0]).toContain('Approval needed');
+    expect(frames[0]).toContain('change 1 of 2');
+    expect(frames[0]).toContain('keys paused');
+    // Each render read the real state once for its sample, after checking that nothing runs.
+    expect(c.snapshot).toHaveBeenCalledTimes(6);
+    expect(c.send).not.toHaveBeenCalled();
+    expect(c.subscribe).not.toHaveBeenCalled();
+    expect(write).not.toHaveBeenCalled();
+    write.mockRestore();
+  });
+
+  it.each([
+    { name: 'a turn runs', state: { busy: true } },
+    { name: 'a card already waits', state: { pending: [makeRequest()] } },
+  ])('does nothing when $name (the real card must not wait for it)', async ({ state }) => {
+    const c = counted(state);
+    scheduleWarmUp(c.core, () => 100);
+    await turns(10);
+    expect(c.snapshot).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops when told to', async () => {
+    const c = counted();
+    const stop = scheduleWarmUp(c.core, () => 100);
+    stop();
+    await turns(10);
+    expect(c.snapshot).not.toHaveBeenCalled();
+  });
+});
