@@ -107,6 +107,8 @@ export type Session = {
   client: CoreClient;
   /** Offers to save repeated approvals and edits (issue 14 §5): thresholds, or `enabled: false`. */
   suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
+  /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
+  offerCompact?: boolean;
   /** Offer /compact before a request would overflow the context window (default on; headless has nobody to ask). */
   offerCompact?: boolean;
   /** Runs one prompt to its end (headless). Contract: never throws. */
@@ -367,12 +369,30 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     offerTimeoutMs: o.approvalTimeoutSec * 1000,
     tools: () => gate.specs(false),
   });
+  // The context figure, /compact and /model; it reaches the hub built next through these closures.
+  const context: ContextControl = new ContextControl({
+    model: o.model,
+    hub: {
+      get busy(): boolean {
+        return hub.busy;
+      },
+      conversation: () => hub.conversation(),
+      replaceHistory: (messages) => hub.replaceHistory(messages),
+    },
+    emit: (event) => emit(event),
+    state,
+    window: o.contextWindowTokens,
+    offer: o.offerCompact === true,
+    offerTimeoutMs: o.approvalTimeoutSec * 1000,
+    tools: () => gate.specs(false),
+  });
   const hub = new AgentHub({
     model: o.model,
     gate,
     emit,
     maxSteps: o.maxStepsPerTurn,
     contextWindowTokens: o.contextWindowTokens,
+    contextWatch: context,
     contextWatch: context,
     onDecided: (decided) => {
       feedback.heard(decided);

@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMPACT_INSTRUCTION, SUMMARY_PREFIX, compactMessages } from '../../src/llm/compact-prompt';
 import { createDemoModel } from '../../src/llm/demo-model';
+import { createOpenAIClient } from '../../src/llm/openai-client';
+import { createSession } from '../../src/session/session';
 import type { CoreEvent } from '../../src/protocol';
 import type { FakeOpenAIOptions, FakeStep } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
@@ -19,7 +21,7 @@ afterEach(async () => {
 const WINDOW = 100_000;
 const start = async (script: FakeStep[], window = WINDOW, fake?: FakeOpenAIOptions) => {
   h = await startSession(script, {
-    session: { contextWindowTokens: window },
+    session: { contextWindowTokens: window, offerCompact: true },
     files: { 'a.txt': 'hello\n' },
     ...(fake ? { fake } : {}),
   });
@@ -114,6 +116,39 @@ describe('/compact', () => {
     expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'user']);
     expect(sent[1]?.content).toBe(`${SUMMARY_PREFIX}SUMMARY of 3 messages`);
     expect(sent[2]?.content).toBe('next prompt');
+  });
+
+  it('a resumed session goes on from the summary (the journal records the replaced history)', async () => {
+    const harness = await start([
+      { text: 'first answer', usage: usage(5_000) },
+      summaryReply,
+      { text: 'resumed' },
+    ]);
+    await harness.session.run('first prompt');
+    const p = await proposal(harness);
+    harness.session.client.send({ type: 'accept_compact', id: p.id, accept: true });
+    const id = harness.session.client.snapshot().sessionId;
+    await harness.session.close();
+    const again = await createSession({
+      root: harness.root,
+      home: harness.home,
+      model: createOpenAIClient({ baseUrl: harness.fake.url, apiKey: 'test', model: 'fake-model' }),
+      mode: 'manual',
+      approvalTimeoutSec: 60,
+      sandbox: 'auto',
+      maxStepsPerTurn: 20,
+      contextWindowTokens: WINDOW,
+      resume: id,
+    });
+    try {
+      await again.run('after resume');
+      const sent = harness.fake.requests[2]?.body.messages ?? [];
+      expect(sent.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+      expect(sent[1]?.content).toBe(`${SUMMARY_PREFIX}SUMMARY of 3 messages`);
+      expect(sent[2]?.content).toBe('after resume');
+    } finally {
+      await again.close();
+    }
   });
 
   it('declining keeps the history as it was', async () => {
