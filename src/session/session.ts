@@ -109,8 +109,6 @@ export type Session = {
   suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
   /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
   offerCompact?: boolean;
-  /** Offer /compact before a request would overflow the context window (default on; headless has nobody to ask). */
-  offerCompact?: boolean;
   /** Runs one prompt to its end (headless). Contract: never throws. */
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
@@ -365,23 +363,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     emit: (event) => emit(event),
     state,
     window: o.contextWindowTokens,
-    offer: o.offerCompact !== false,
-    offerTimeoutMs: o.approvalTimeoutSec * 1000,
-    tools: () => gate.specs(false),
-  });
-  // The context figure, /compact and /model; it reaches the hub built next through these closures.
-  const context: ContextControl = new ContextControl({
-    model: o.model,
-    hub: {
-      get busy(): boolean {
-        return hub.busy;
-      },
-      conversation: () => hub.conversation(),
-      replaceHistory: (messages) => hub.replaceHistory(messages),
-    },
-    emit: (event) => emit(event),
-    state,
-    window: o.contextWindowTokens,
     offer: o.offerCompact === true,
     offerTimeoutMs: o.approvalTimeoutSec * 1000,
     tools: () => gate.specs(false),
@@ -392,7 +373,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     emit,
     maxSteps: o.maxStepsPerTurn,
     contextWindowTokens: o.contextWindowTokens,
-    contextWatch: context,
     contextWatch: context,
     onDecided: (decided) => {
       feedback.heard(decided);
