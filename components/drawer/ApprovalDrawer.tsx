@@ -1,6 +1,7 @@
 import { Box, Text, useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalRequest, CoreClient } from '../../src/protocol';
+import { useSecondTick } from '../hooks/use-second-tick';
 import { useTheme } from '../hooks/use-theme';
 import { keyId } from '../keys/keymap';
 import { useKeys } from '../keys/use-keys';
@@ -120,12 +121,10 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
       }),
     [client],
   );
-  // Ages and expiries count up on screen.
-  const [, tick] = useState(0);
+  // Ages and expiries count up on screen, on the clock the transcript's elapsed times share.
+  useSecondTick();
   useEffect(() => {
-    const every = setInterval(() => tick((t) => t + 1), 1000);
     return () => {
-      clearInterval(every);
       clearTimeout(timer.current);
       if (store.current.fullScreen) latest.current.onFullScreen?.(false);
     };
