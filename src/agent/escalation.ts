@@ -15,6 +15,14 @@ const short = (text: string): string => {
   return line.length > SHORT ? `${line.slice(0, SHORT - 1)}…` : line;
 };
 
+/**
+ * The escalate tool's arguments for a card: its schema takes "call → result" strings (small in every
+ * request), and its preview splits them back (src/tools/interact/escalate.ts).
+ */
+export function escalateArgs(card: Escalation): Record<string, unknown> {
+  return { ...card, tried: card.tried.map((t) => `${t.call} → ${t.result}`) };
+}
+
 /** The person's answer in an escalate call's result (`data.escalation`); undefined for anything else. */
 export function escalationAnswerOf(data: unknown): EscalationAnswer | undefined {
   const d = data as { escalation?: EscalationAnswer } | undefined;

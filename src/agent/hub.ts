@@ -124,6 +124,12 @@ export class AgentHub {
     return true;
   }
 
+  /** The person cancels the running turn (Esc, /cancel): like `c` on a main-agent card — audited and shown. */
+  cancelByPerson(): boolean {
+    const main = [...this.tasks.entries()].find(([, t]) => t.controller === this.controller);
+    return main ? this.cancelTask(main[0]) : this.cancel();
+  }
+
   /**
    * Cancels one task: its agent's loop stops (no further model request), its pending requests and
    * running command end (the abort reaches the gate and the process group), and its sub-agents are

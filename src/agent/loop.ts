@@ -10,7 +10,7 @@ import type {
 import { ModelError, isAbortError } from '../llm/types';
 import type { CoreEvent, EscalationTrigger, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
-import { type EscalationThresholds, FailureWatch, escalationAnswerOf } from './escalation';
+import { type EscalationThresholds, FailureWatch, escalateArgs, escalationAnswerOf } from './escalation';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 import type { TurnJournal } from './turn-journal';
 
@@ -193,12 +193,11 @@ export async function runTurn(
       if (next.kind === 'stop') return next.result;
     }
   }
-  return fail(
-    caller,
-    emit,
-    `Stopped after ${deps.maxSteps} steps in one turn (maxStepsPerTurn). Say "continue" to go on.`,
-    'max_steps',
-  );
+  return fail(caller, emit, maxStepsMessage(deps), 'max_steps');
+}
+
+function maxStepsMessage(deps: LoopDeps): string {
+  return `Stopped after ${deps.maxSteps} steps in one turn (maxStepsPerTurn). Say "continue" to go on.`;
 }
 
 /** Results for calls that were cut at the model's output limit: none ran, and the model is told why. */
@@ -368,10 +367,10 @@ async function escalate(
   const call: ToolCallRequest = {
     id: `escalation-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
     type: 'function',
-    function: { name: tool, arguments: JSON.stringify(card) },
+    function: { name: tool, arguments: JSON.stringify(escalateArgs(card)) },
   };
   deps.emit(started(call, caller, deps));
-  const result = await deps.gate.intercept({ id: call.id, tool, args: card }, caller);
+  const result = await deps.gate.intercept({ id: call.id, tool, args: escalateArgs(card) }, caller);
   deps.emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool, result });
   watch.reset();
   if (caller.signal.aborted) return { kind: 'stop', result: cancelled(caller, deps.emit) };
@@ -397,7 +396,14 @@ async function escalate(
     });
     return { kind: 'go' };
   }
-  const message = `${caller.agentName} stopped and escalated: ${card.needs} No answer let it go on (${result.status}: ${result.reason ?? ''}).`;
+  const unanswered = `No answer let it go on (${result.status}: ${result.reason ?? ''}).`;
+  // The step limit keeps its own stop and wording (headless runs and scripts read them).
+  if (trigger === 'max_steps')
+    return {
+      kind: 'stop',
+      result: fail(caller, deps.emit, `${maxStepsMessage(deps)} ${unanswered}`, 'max_steps'),
+    };
+  const message = `${caller.agentName} stopped and escalated: ${card.needs} ${unanswered}`;
   return { kind: 'stop', result: fail(caller, deps.emit, message, 'escalated') };
 }
 

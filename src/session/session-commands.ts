@@ -165,7 +165,7 @@ export class SessionCommands {
         d.gate.reportInvalid(c.id);
         return;
       case 'cancel':
-        if (!d.hub.cancel()) this.notice('info', 'Nothing is running.');
+        if (!d.hub.cancelByPerson()) this.notice('info', 'Nothing is running.');
         return;
       case 'set_mode':
         if (!MODES.includes(c.mode))

@@ -169,7 +169,7 @@ describe('escalation (issue 14 §3)', () => {
             name: 'escalate',
             args: {
               goal: 'deploy',
-              tried: [{ call: 'npm run deploy', result: 'no credentials' }],
+              tried: ['npm run deploy → no credentials'],
               needs: 'a token',
             },
           },
@@ -179,7 +179,12 @@ describe('escalation (issue 14 §3)', () => {
     ]);
     const run = h.session.run('deploy');
     const card = await h.nextRequest();
-    expect(card.preview).toMatchObject({ kind: 'escalation', trigger: 'model', needs: 'a token' });
+    expect(card.preview).toMatchObject({
+      kind: 'escalation',
+      trigger: 'model',
+      needs: 'a token',
+      tried: [{ call: 'npm run deploy', result: 'no credentials' }],
+    });
     h.decide(card.id, { kind: 'escalation', choice: 'take_over' });
     await vi.waitFor(() => expect(h?.session.client.snapshot().paused?.agents).toEqual(['main']));
     expect(h.fake.requests).toHaveLength(1);

@@ -183,6 +183,7 @@ describe('a session through the real openai client and the fake server', () => {
     expect(h.session.client.snapshot().pending).toEqual([]);
     expect(h.session.client.snapshot().agents.map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
     expect(existsSync(join(h.root, 'A.txt')) || existsSync(join(h.root, 'B.txt'))).toBe(false);
+    // The two pending requests, and the task the person cancelled (issue 14 §1).
     expect(auditLines(h.home).filter((r) => r.phase === 'outcome' && r.outcome === 'cancelled')).toHaveLength(
       2,
     );
@@ -289,7 +290,8 @@ describe('a session through the real openai client and the fake server', () => {
 
   it('max steps per turn: the turn stops with a clear message', async () => {
     const read = { toolCalls: [{ name: 'list_dir', args: {} }] };
-    h = await startSession([read, read, read, read], { session: { maxStepsPerTurn: 2 } });
+    // Nobody to answer the step limit's escalation card (issue 14 §3): the turn stops as before.
+    h = await startSession([read, read, read, read], { session: { maxStepsPerTurn: 2 }, approver: false });
     const result = await h.session.run('loop');
     expect(result.status).toBe('failed');
     expect(result.text).toMatch(/Stopped after 2 steps.*maxStepsPerTurn/);

@@ -1,16 +1,23 @@
 import { z } from 'zod';
 import { defineTool } from '../types';
 
+/** "call → result" per entry: one string keeps the schema every request carries small. */
+const TRIED_SEPARATOR = ' → ';
+
 const schema = z.strictObject({
-  goal: z.string().min(1).max(2000).describe('What you were trying to achieve'),
-  tried: z
-    .array(z.strictObject({ call: z.string().min(1).max(400), result: z.string().max(400) }))
-    .max(10)
-    .default([])
-    .describe('What you tried: each call and its short result'),
-  needs: z.string().min(1).max(2000).describe('What you need from the person'),
+  goal: z.string().min(1).max(2000),
+  /** "call → short result" each (the loop's cards write them so; the model is asked for the same). */
+  tried: z.array(z.string().max(800)).max(10).default([]),
+  needs: z.string().min(1).max(2000),
   trigger: z.enum(['failures', 'rejections', 'max_steps', 'model']).default('model'),
 });
+
+function splitTried(entry: string): { call: string; result: string } {
+  const at = entry.indexOf(TRIED_SEPARATOR);
+  return at < 0
+    ? { call: entry, result: '' }
+    : { call: entry.slice(0, at), result: entry.slice(at + TRIED_SEPARATOR.length) };
+}
 
 /** The person's answer to an escalation card, as the gate hands it on (`ctx.answer`). */
 export type EscalationAnswer = { choice: 'retry' | 'take_over'; instruction?: string };
@@ -37,8 +44,7 @@ function parseAnswer(text: string | undefined): EscalationAnswer | undefined {
 export function createEscalateTool() {
   return defineTool({
     name: 'escalate',
-    description:
-      'Stop and ask the person for help when you are stuck (the same step keeps failing, you lack access or information). Say the goal, what you tried, and what you need.',
+    description: 'Stuck? Ask the person: goal, what you tried ("call → result"), what you need.',
     schema,
     kind: 'interact',
     interactive: true,
@@ -47,7 +53,7 @@ export function createEscalateTool() {
       kind: 'escalation',
       trigger: args.trigger,
       goal: args.goal,
-      tried: args.tried.map((t) => ({ call: t.call, result: t.result })),
+      tried: args.tried.map(splitTried),
       needs: args.needs,
     }),
     async execute(_args, ctx) {
