@@ -44,10 +44,13 @@ function sampleState(real: CoreState): CoreState {
   return { ...real, busy: true, pending: [request], transcript: [...real.transcript, card] };
 }
 
-/** Nothing to warm for, or too late: a turn runs or a card waits (the real one must not wait for this). */
+/**
+ * Too late to warm: the person sent a prompt (a turn is starting, or ran), or a card waits — the
+ * real card must never wait for an off-screen one.
+ */
 const occupied = (client: CoreClient): boolean => {
   const state = client.snapshot();
-  return state.busy || state.pending.length > 0;
+  return state.busy || state.pending.length > 0 || state.transcript.some((e) => e.kind === 'user');
 };
 
 /**

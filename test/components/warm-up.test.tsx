@@ -45,6 +45,11 @@ describe('warming the first card while the person types (issue 16)', () => {
   it.each([
     { name: 'a turn runs', state: { busy: true } },
     { name: 'a card already waits', state: { pending: [makeRequest()] } },
+    // Sent, not yet running: the turn starts after an await, the prompt is in the transcript at once.
+    {
+      name: 'the person sent a prompt',
+      state: { transcript: [{ kind: 'user' as const, id: 'u1', text: 'go' }] },
+    },
   ])('does nothing when $name (the real card must not wait for it)', async ({ state }) => {
     const c = counted(state);
     scheduleWarmUp(c.core, () => 100);
