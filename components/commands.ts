@@ -81,6 +81,8 @@ export function complete(input: string): Completion {
     const typed = input.slice(1).toLowerCase();
     const matches = SLASH_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => c.name);
     if (matches.length === 1) return { matches, completed: `/${matches[0]} ` };
+    // A whole name typed completes to itself where a longer one shares it (/mode and /model).
+    if (matches.includes(typed)) return { matches, completed: `/${typed} ` };
     const prefix = commonPrefix(matches);
     return { matches, completed: prefix.length > typed.length ? `/${prefix}` : undefined };
   }

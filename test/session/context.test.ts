@@ -19,6 +19,8 @@ afterEach(async () => {
 });
 
 const WINDOW = 100_000;
+// The tokenizer's first load takes about a second on a busy machine.
+const WAIT = { timeout: 10_000 };
 const start = async (script: FakeStep[], window = WINDOW, fake?: FakeOpenAIOptions) => {
   h = await startSession(script, {
     session: { contextWindowTokens: window, offerCompact: true },
@@ -48,7 +50,7 @@ describe('the context figure', () => {
   it('is counted with the tokenizer when the server reports none', async () => {
     const { session } = await start([{ text: 'a short answer', usage: false }]);
     await session.run('count me please');
-    await vi.waitFor(() => expect(session.client.snapshot().context?.source).toBe('tokenizer'));
+    await vi.waitFor(() => expect(session.client.snapshot().context?.source).toBe('tokenizer'), WAIT);
     const used = session.client.snapshot().context?.used ?? 0;
     // System prompt and tools make thousands of tokens; far below the 4-characters estimate of the body.
     expect(used).toBeGreaterThan(500);
@@ -80,7 +82,7 @@ describe('/compact', () => {
 
   async function proposal(h: SessionHarness) {
     h.session.client.send({ type: 'compact' });
-    await vi.waitFor(() => expect(proposed(h.events)).toHaveLength(1));
+    await vi.waitFor(() => expect(proposed(h.events)).toHaveLength(1), WAIT);
     return proposed(h.events)[0] as Extract<CoreEvent, { type: 'compact_proposed' }>;
   }
 
@@ -174,7 +176,7 @@ describe('/compact', () => {
     async ({ text }) => {
       const harness = await start([]);
       harness.session.client.send({ type: 'compact' });
-      await vi.waitFor(() => expect(notices(harness.events, text)).toHaveLength(1));
+      await vi.waitFor(() => expect(notices(harness.events, text)).toHaveLength(1), WAIT);
       expect(harness.fake.requests).toHaveLength(0);
     },
   );
@@ -207,7 +209,7 @@ describe('the offer before the window overflows', () => {
   it.each([true, false])('pauses the turn and offers /compact (accept: %s)', async (accept) => {
     const harness = await start(script(accept), WINDOW_SMALL);
     const run = harness.session.run('read a.txt');
-    await vi.waitFor(() => expect(proposed(harness.events)).toHaveLength(1));
+    await vi.waitFor(() => expect(proposed(harness.events)).toHaveLength(1), WAIT);
     const p = proposed(harness.events)[0] as Extract<CoreEvent, { type: 'compact_proposed' }>;
     expect(p).toMatchObject({ summary: 'SHORT SUMMARY', offered: true });
     expect(harness.fake.requests[1]?.body.messages.at(-1)?.content).toBe(COMPACT_INSTRUCTION);
@@ -237,7 +239,7 @@ describe('the offer before the window overflows', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${harness.root}/big.txt`, 'word '.repeat(9_000));
     const run = harness.session.run('read big.txt');
-    await vi.waitFor(() => expect(proposed(harness.events)).toHaveLength(1));
+    await vi.waitFor(() => expect(proposed(harness.events)).toHaveLength(1), WAIT);
     const p = proposed(harness.events)[0] as Extract<CoreEvent, { type: 'compact_proposed' }>;
     harness.session.client.send({ type: 'accept_compact', id: p.id, accept: false });
     const result = await run;
@@ -281,6 +283,6 @@ describe('/model', () => {
   ])('alone $name', async ({ fake, says }) => {
     const harness = await start([], WINDOW, fake);
     harness.session.client.send({ type: 'list_models' });
-    await vi.waitFor(() => expect(notices(harness.events, says)).toHaveLength(1));
+    await vi.waitFor(() => expect(notices(harness.events, says)).toHaveLength(1), WAIT);
   });
 });

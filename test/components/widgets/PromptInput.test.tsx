@@ -71,9 +71,13 @@ describe('PromptInput', () => {
     const { stdin, lastFrame } = setup();
     await waitForFrame(lastFrame, '›');
     await type(stdin, '/m');
-    await waitForFrame(lastFrame, '/mode  /mcp');
-    await type(stdin, 'o');
-    await waitForFrame(lastFrame, '/mode [manual|auto-edit|plan|auto] — show or set the mode');
+    await waitForFrame(lastFrame, '/mode  /model  /mcp');
+    await type(stdin, 'c');
+    await waitForFrame(lastFrame, '/mcp — MCP servers; r restarts the selected one');
+    await press(stdin, KEY.backspace);
+    // /mode is whole though /model shares it: Tab completes it.
+    await type(stdin, 'ode');
+    await waitForFrame(lastFrame, '/mode  /model');
     await press(stdin, KEY.tab);
     await waitForFrame(lastFrame, (f) => promptLine(f) === '/mode');
     await type(stdin, 'pl');
@@ -173,7 +177,7 @@ describe('PromptInput with keys arriving back to back (no render in between)', (
     await waitForFrame(lastFrame, '›');
     await press(stdin);
     // Completion adds the space after the command.
-    burst(stdin, '/', 'm', 'o', KEY.tab, 'p', 'l');
+    burst(stdin, '/', 'm', 'o', 'd', 'e', KEY.tab, 'p', 'l');
     await waitForFrame(lastFrame, (f) => promptLine(f) === '/mode pl');
   });
 });
