@@ -30,21 +30,31 @@ export function escalationAnswerOf(data: unknown): EscalationAnswer | undefined 
   return choice === 'retry' || choice === 'take_over' ? d?.escalation : undefined;
 }
 
+/** Gate failures that say nobody decided (nobody there, input gone, the log down): not the agent failing its step. */
+const NOBODY_DECIDED = /^(no_approver|input_closed|expired|invalid_input|audit_unavailable)\b/;
+
 /**
  * Whether a result is a failure: an error, a block, or a command that ran and exited non-zero
- * (execute_command reports exit codes as data, not as errors).
+ * (execute_command reports exit codes as data, not as errors). A call nobody could decide on
+ * (headless, input closed) is not the agent failing: it does not count.
  */
 export function isFailure(result: ToolResultEnvelope): boolean {
+  if (result.status === 'error' && result.by === 'gate' && NOBODY_DECIDED.test(result.reason ?? ''))
+    return false;
   if (result.status === 'error' || result.status === 'blocked') return true;
   const exit = (result.data as { exitCode?: unknown } | undefined)?.exitCode;
   return result.status === 'executed' && typeof exit === 'number' && exit !== 0;
 }
 
+/** One call of a step as the watch sees it: its line, its result, the gate's "same call" key. */
+export type Observed = { line: string; result: ToolResultEnvelope; similarKey?: string | undefined };
+
 /**
  * The hard rule that decides when an agent must stop and escalate — the loop's, not the model's.
- * Feed it every result of one agent's turn in order; it trips on `failures` failed results in a
- * row, or `rejections` rejections of calls with the same rejection key (the gate's notion of "the
- * same call"). Contract: pure bookkeeping; never throws.
+ * Feed it each step's results in order; it trips on `failures` failed steps in a row (a step fails
+ * when a call of it failed and none succeeded: several calls of one answer are one attempt), or
+ * `rejections` rejections of calls with the same rejection key (the gate's notion of "the same
+ * call"). Contract: pure bookkeeping; never throws.
  */
 export class FailureWatch {
   private streak = 0;
@@ -53,19 +63,27 @@ export class FailureWatch {
 
   constructor(private readonly limits: EscalationThresholds) {}
 
-  /** Records one result; returns the trigger when a threshold is reached. */
-  observe(line: string, result: ToolResultEnvelope, similarKey?: string): EscalationTrigger | undefined {
-    this.recent.push({ call: short(line), result: short(resultText(result)) });
-    if (this.recent.length > TRIED) this.recent.shift();
-    if (result.status === 'rejected') {
-      const key = similarKey ?? line;
-      const count = (this.rejected.get(key) ?? 0) + 1;
-      this.rejected.set(key, count);
-      return count >= this.limits.rejections ? 'rejections' : undefined;
+  /** Records one step's results; returns the trigger when a threshold is reached. */
+  observeStep(calls: readonly Observed[]): EscalationTrigger | undefined {
+    let failed = false;
+    let succeeded = false;
+    let trigger: EscalationTrigger | undefined;
+    for (const { line, result, similarKey } of calls) {
+      this.recent.push({ call: short(line), result: short(resultText(result)) });
+      if (this.recent.length > TRIED) this.recent.shift();
+      if (result.status === 'rejected') {
+        const key = similarKey ?? line;
+        const count = (this.rejected.get(key) ?? 0) + 1;
+        this.rejected.set(key, count);
+        if (count >= this.limits.rejections) trigger ??= 'rejections';
+      } else if (isFailure(result)) failed = true;
+      else if (result.status === 'executed') succeeded = true;
     }
-    if (result.status === 'skipped' || result.status === 'cancelled') return undefined;
-    this.streak = isFailure(result) ? this.streak + 1 : 0;
-    return this.streak >= this.limits.failures ? 'failures' : undefined;
+    // Only skips, cancels or rejections: the step neither failed nor succeeded.
+    if (succeeded) this.streak = 0;
+    else if (failed) this.streak += 1;
+    if (this.streak >= this.limits.failures) trigger ??= 'failures';
+    return trigger;
   }
 
   /** After the person answered: counting starts again. */
@@ -79,7 +97,7 @@ export class FailureWatch {
     const last = this.recent.at(-1)?.call ?? 'the last call';
     const needs =
       trigger === 'failures'
-        ? `${this.limits.failures} tool calls failed in a row (the last: ${last}). It needs an instruction, or you to do this step by hand.`
+        ? `Its calls failed ${this.limits.failures} times in a row (the last: ${last}). It needs an instruction, or you to do this step by hand.`
         : trigger === 'rejections'
           ? `You rejected ${this.limits.rejections} similar calls (${last}). It needs to know what you want instead.`
           : `It used its ${maxSteps} steps for this turn without finishing. Retry gives it ${maxSteps} more.`;

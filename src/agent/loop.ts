@@ -10,7 +10,13 @@ import type {
 import { ModelError, isAbortError } from '../llm/types';
 import type { CoreEvent, EscalationTrigger, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
-import { type EscalationThresholds, FailureWatch, escalateArgs, escalationAnswerOf } from './escalation';
+import {
+  type EscalationThresholds,
+  FailureWatch,
+  type Observed,
+  escalateArgs,
+  escalationAnswerOf,
+} from './escalation';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 import type { TurnJournal } from './turn-journal';
 
@@ -327,6 +333,7 @@ function observe(
   caller: Caller,
   deps: LoopDeps,
 ): EscalationTrigger | undefined {
+  const seen: Observed[] = [];
   for (const [i, call] of calls.entries()) {
     const result = results[i] as ToolResultEnvelope;
     const name = call.function.name;
@@ -339,10 +346,9 @@ function observe(
     const args = displayArgs(call);
     const line = `${name} ${deps.gate.summary?.(name, args) ?? ''}`.trim();
     const key = result.status === 'rejected' ? deps.gate.similarKey?.(name, args) : undefined;
-    const trigger = watch.observe(line, result, key);
-    if (trigger) return trigger;
+    seen.push({ line, result, similarKey: key });
   }
-  return undefined;
+  return watch.observeStep(seen);
 }
 
 type Next = { kind: 'go' } | { kind: 'stop'; result: TurnResult };

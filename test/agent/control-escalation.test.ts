@@ -47,7 +47,7 @@ describe('escalation (issue 14 §3)', () => {
     expect(preview.tried).toHaveLength(3);
     expect(preview.tried[2]?.call).toContain('missing-3.txt');
     expect(preview.tried[2]?.result).toMatch(/^error/);
-    expect(preview.needs).toMatch(/3 tool calls failed in a row/);
+    expect(preview.needs).toMatch(/Its calls failed 3 times in a row/);
     h?.decide(card.id, { kind: 'cancel_task' });
     await run;
   });

@@ -23,9 +23,12 @@ describe('isFailure', () => {
 });
 
 describe('FailureWatch: the hard rule (3 failures in a row, 2 similar rejections)', () => {
+  /** One step per result. */
   const run = (results: [ToolResultEnvelope, string?][]) => {
     const watch = new FailureWatch({ failures: 3, rejections: 2 });
-    return results.map(([r, key], i) => watch.observe(`call ${i}`, r, key) ?? null);
+    return results.map(
+      ([r, key], i) => watch.observeStep([{ line: `call ${i}`, result: r, similarKey: key }]) ?? null,
+    );
   };
   it.each<[string, [ToolResultEnvelope, string?][], (string | null)[]]>([
     ['three failures trip on the third', [[err], [exit1], [blocked]], [null, null, 'failures']],
@@ -55,7 +58,7 @@ describe('FailureWatch: the hard rule (3 failures in a row, 2 similar rejections
 
   it('the card says what was tried (last 5) and what is needed', () => {
     const watch = new FailureWatch({ failures: 3, rejections: 2 });
-    for (let i = 0; i < 7; i++) watch.observe(`read_file f${i}`, err);
+    for (let i = 0; i < 7; i++) watch.observeStep([{ line: `read_file f${i}`, result: err }]);
     const card = watch.card('failures', 'find the config', 50);
     expect(card.tried.map((t) => t.call)).toEqual([
       'read_file f2',
@@ -65,9 +68,31 @@ describe('FailureWatch: the hard rule (3 failures in a row, 2 similar rejections
       'read_file f6',
     ]);
     expect(card.tried[0]?.result).toBe('error: ENOENT');
-    expect(card.needs).toMatch(/3 tool calls failed in a row \(the last: read_file f6\)/);
+    expect(card.needs).toMatch(/Its calls failed 3 times in a row \(the last: read_file f6\)/);
     watch.reset();
-    expect(watch.observe('x', err)).toBeUndefined();
+    expect(watch.observeStep([{ line: 'x', result: err }])).toBeUndefined();
+  });
+
+  it('several calls of one answer are one attempt: a step with a success does not fail', () => {
+    const watch = new FailureWatch({ failures: 3, rejections: 2 });
+    const step = (...results: ToolResultEnvelope[]) =>
+      watch.observeStep(results.map((result, i) => ({ line: `c${i}`, result })));
+    expect(step(err, err, err, err)).toBeUndefined();
+    expect(step(err, ok)).toBeUndefined();
+    expect(step(err)).toBeUndefined();
+    expect(step(err)).toBeUndefined();
+    expect(step(blocked)).toBe('failures');
+  });
+
+  it('a call nobody could decide on (headless, input closed) is not a failure', () => {
+    const nobody: ToolResultEnvelope = {
+      status: 'error',
+      by: 'gate',
+      reason: 'no_approver: No one is there.',
+    };
+    const schema: ToolResultEnvelope = { status: 'error', by: 'gate', reason: 'Invalid arguments for x' };
+    expect(isFailure(nobody)).toBe(false);
+    expect(isFailure(schema)).toBe(true);
   });
 
   it('reads only a well-formed answer', () => {
