@@ -228,17 +228,12 @@ describe('the offer before the window overflows', () => {
   });
 
   it('declined past the hard bound, the turn ends as before (context_window)', async () => {
-    const harness = await start(
-      [
-        { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }], usage: usage(1_000) },
-        { text: 'SUMMARY' },
-      ],
-      // The first request (~7,000 characters) fits; with the file's content the pessimistic estimate does not.
-      2_500,
-    );
+    // Five reads add ~12,000 characters: far past the window, whatever the system prompt weighs.
+    const reads = [1, 2, 3, 4, 5].map((n) => ({ name: 'read_file', args: { path: `big${n}.txt` } }));
+    const harness = await start([{ toolCalls: reads, usage: usage(1_000) }, { text: 'SUMMARY' }], 3_500);
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(`${harness.root}/big.txt`, 'word '.repeat(9_000));
-    const run = harness.session.run('read big.txt');
+    for (let n = 1; n <= 5; n++) writeFileSync(`${harness.root}/big${n}.txt`, `${n} word `.repeat(9_000));
+    const run = harness.session.run('read the big files');
     await vi.waitFor(() => expect(proposed(harness.events)).toHaveLength(1), WAIT);
     const p = proposed(harness.events)[0] as Extract<CoreEvent, { type: 'compact_proposed' }>;
     harness.session.client.send({ type: 'accept_compact', id: p.id, accept: false });
