@@ -7,6 +7,7 @@ import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-fil
 import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
 import {
   CONFIG_DEFAULTS,
+  ESCALATION_DEFAULTS,
   type ConfigFile,
   ConfigFileSchema,
   type McpServerConfig,
@@ -48,11 +49,11 @@ export type ResolvedConfig = {
   protectedPaths: string[];
   webSearch?: WebSearchConfig;
   mcpServers: Record<string, ResolvedMcpServer>;
-};
   /** When an agent stops and asks the person; the lower of the user's and the project's value counts. */
   escalation: { failures: number; rejections: number };
   /** Rule and preference offers (issue 14 §5), from the user's config only. */
   suggestions?: ConfigFile['suggestions'];
+};
 
 type ScalarKey = Exclude<
   keyof ResolvedConfig,
