@@ -454,8 +454,18 @@ export type AuditAction = keyof typeof AUDIT_KEYS;
 export const AUDIT_DETAIL_KEYS = {
   scroll: { keys: ['up', 'down'], show: '↑↓', footer: 'scroll', help: 'scroll the record a line' },
   page: { keys: ['pgup', 'pgdn'], show: 'PgUp/PgDn', footer: 'page', help: 'scroll the record a page' },
-  ends: { keys: ['home', 'end'], show: 'Home/End', footer: 'top/end', help: 'the top / the end of the record' },
-  record: { keys: ['left', 'right'], show: '←→', footer: 'previous/next record', help: 'previous / next record' },
+  ends: {
+    keys: ['home', 'end'],
+    show: 'Home/End',
+    footer: 'top/end',
+    help: 'the top / the end of the record',
+  },
+  record: {
+    keys: ['left', 'right'],
+    show: '←→',
+    footer: 'previous/next record',
+    help: 'previous / next record',
+  },
   back: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'back to the list', help: 'back to the list' },
 } as const satisfies Record<string, KeyRow>;
 
@@ -585,84 +595,8 @@ export const REVIEW_KEYS = {
 /** An action of the turn review card. */
 export type ReviewKeyAction = keyof typeof REVIEW_KEYS;
 
-/** A panel's footer: its table's rows, in order. */
-export const PANEL_FOOTERS = {
-  grants: footerLine(Object.values(GRANTS_KEYS)),
-  grant_save: footerLine(Object.values(GRANT_SAVE_KEYS)),
-  mcp: footerLine(Object.values(MCP_KEYS)),
-  sessions: footerLine(Object.values(SESSIONS_KEYS)),
-  policy: footerLine(Object.values(POLICY_KEYS)),
-  help: footerLine(Object.values(HELP_PANEL_KEYS)),
-  trust: footerLine(Object.values(TRUST_KEYS)),
-  review: footerLine(Object.values(REVIEW_KEYS)),
-  compact: footerLine(Object.values(COMPACT_KEYS)),
-  audit: footerLine(Object.values(AUDIT_KEYS)),
-  audit_detail: footerLine(Object.values(AUDIT_DETAIL_KEYS)),
-} as const;
-
-// ── The app ─────────────────────────────────────────────────────────────────────────────────────
-
-/** Keys the app handles while no drawer or panel owns the keyboard (use-app-keys). */
-export const APP_KEYS = {
-  cancel_turn: { keys: ['esc'], show: 'Esc', help: 'cancel the running turn; close a panel' },
-  cycle_mode: {
-    keys: ['shift+tab'],
-    show: 'Shift+Tab',
-    help: 'cycle the mode (manual → auto-edit → plan → auto)',
-  },
-  toggle_sidebar: {
-    keys: ['ctrl+t'],
-    show: 'Ctrl+T',
-    footer: 'audit',
-    help: 'show / hide the audit trail sidebar (latest decisions)',
-  },
-  toggle_agents: { keys: ['ctrl+g'], show: 'Ctrl+G', help: 'collapse / expand the sub-agent group' },
-  toggle_detail: {
-    keys: ['ctrl+o'],
-    show: 'Ctrl+O',
-    help: "detailed transcript: every tool card with its whole output (again: each card's last lines)",
-  },
-} as const satisfies Record<string, KeyRow>;
-
-/** An app-wide action. */
-export type AppAction = keyof typeof APP_KEYS;
-
-/** Keys of the prompt (PromptInput; Enter is TextField's) and quitting (use-ctrl-c), listed in /help. */
-export const PROMPT_KEYS = {
-  send: { keys: ['enter'], show: 'Enter', footer: 'send', help: 'send the prompt (or run a /command)' },
-  history_older: {
-    keys: ['up'],
-    show: '↑ / ↓',
-    footer: 'history',
-    help: 'previous / next submitted prompt',
-  },
-  history_newer: { keys: ['down'], show: '↓', help: 'next submitted prompt' },
-  complete: { keys: ['tab'], show: 'Tab', footer: 'complete', help: 'complete a /command or its argument' },
-  quit: {
-    keys: ['ctrl+c'],
-    show: 'Ctrl+C ×2',
-    footer: 'quit',
-    help: 'interrupt the running turn; when idle, quit (press twice within 2 s)',
-  },
-} as const satisfies Record<string, KeyRow>;
-
-/** An action of the prompt. */
-export type PromptAction = keyof typeof PROMPT_KEYS;
-
-/** The confirm row Shift+Tab shows before switching into `auto` (nothing asks there). */
-export const MODE_CONFIRM_KEYS = {
-  confirm: { keys: ['y', 'enter'], show: 'y', footer: 'switch to auto', help: 'switch to auto mode' },
-  keep: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'keep', help: 'stay in the current mode' },
-  skip: { keys: ['shift+tab'], show: 'Shift+Tab', footer: 'skip to manual', help: 'go on to manual mode' },
-} as const satisfies Record<string, KeyRow>;
 /** The offer card (issue 14 §5): save a repeated approval as a rule, or an edit as a preference line. */
 export const SUGGESTION_KEYS = {
-  pause_all: {
-    keys: ['ctrl+p'],
-    show: 'Ctrl+P',
-    footer: 'pause',
-    help: 'pause every agent / resume them; while paused, !command runs as you, text is a note, /plan edits the plan',
-  },
   project: {
     keys: ['p', 'y'],
     show: 'p',
@@ -702,6 +636,87 @@ export const COMPACT_KEYS = {
 /** An action of the /compact card. */
 export type CompactAction = keyof typeof COMPACT_KEYS;
 
+/** A panel's footer: its table's rows, in order. */
+export const PANEL_FOOTERS = {
+  grants: footerLine(Object.values(GRANTS_KEYS)),
+  grant_save: footerLine(Object.values(GRANT_SAVE_KEYS)),
+  mcp: footerLine(Object.values(MCP_KEYS)),
+  sessions: footerLine(Object.values(SESSIONS_KEYS)),
+  policy: footerLine(Object.values(POLICY_KEYS)),
+  help: footerLine(Object.values(HELP_PANEL_KEYS)),
+  trust: footerLine(Object.values(TRUST_KEYS)),
+  suggestion_rule: footerLine(Object.values(SUGGESTION_KEYS)),
+  suggestion_preference: footerLine([
+    { show: 'y', footer: 'write it to AGENTS.md' },
+    SUGGESTION_KEYS.decline,
+  ]),
+  review: footerLine(Object.values(REVIEW_KEYS)),
+  compact: footerLine(Object.values(COMPACT_KEYS)),
+  audit: footerLine(Object.values(AUDIT_KEYS)),
+  audit_detail: footerLine(Object.values(AUDIT_DETAIL_KEYS)),
+} as const;
+
+// ── The app ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Keys the app handles while no drawer or panel owns the keyboard (use-app-keys). */
+export const APP_KEYS = {
+  cancel_turn: { keys: ['esc'], show: 'Esc', help: 'cancel the running turn; close a panel' },
+  cycle_mode: {
+    keys: ['shift+tab'],
+    show: 'Shift+Tab',
+    help: 'cycle the mode (manual → auto-edit → plan → auto)',
+  },
+  toggle_sidebar: {
+    keys: ['ctrl+t'],
+    show: 'Ctrl+T',
+    footer: 'audit',
+    help: 'show / hide the audit trail sidebar (latest decisions)',
+  },
+  toggle_agents: { keys: ['ctrl+g'], show: 'Ctrl+G', help: 'collapse / expand the sub-agent group' },
+  toggle_detail: {
+    keys: ['ctrl+o'],
+    show: 'Ctrl+O',
+    help: "detailed transcript: every tool card with its whole output (again: each card's last lines)",
+  },
+  pause_all: {
+    keys: ['ctrl+p'],
+    show: 'Ctrl+P',
+    footer: 'pause',
+    help: 'pause every agent / resume them; while paused, !command runs as you, text is a note, /plan edits the plan',
+  },
+} as const satisfies Record<string, KeyRow>;
+
+/** An app-wide action. */
+export type AppAction = keyof typeof APP_KEYS;
+
+/** Keys of the prompt (PromptInput; Enter is TextField's) and quitting (use-ctrl-c), listed in /help. */
+export const PROMPT_KEYS = {
+  send: { keys: ['enter'], show: 'Enter', footer: 'send', help: 'send the prompt (or run a /command)' },
+  history_older: {
+    keys: ['up'],
+    show: '↑ / ↓',
+    footer: 'history',
+    help: 'previous / next submitted prompt',
+  },
+  history_newer: { keys: ['down'], show: '↓', help: 'next submitted prompt' },
+  complete: { keys: ['tab'], show: 'Tab', footer: 'complete', help: 'complete a /command or its argument' },
+  quit: {
+    keys: ['ctrl+c'],
+    show: 'Ctrl+C ×2',
+    footer: 'quit',
+    help: 'interrupt the running turn; when idle, quit (press twice within 2 s)',
+  },
+} as const satisfies Record<string, KeyRow>;
+
+/** An action of the prompt. */
+export type PromptAction = keyof typeof PROMPT_KEYS;
+
+/** The confirm row Shift+Tab shows before switching into `auto` (nothing asks there). */
+export const MODE_CONFIRM_KEYS = {
+  confirm: { keys: ['y', 'enter'], show: 'y', footer: 'switch to auto', help: 'switch to auto mode' },
+  keep: { keys: ['n', 'esc'], show: 'n/Esc', footer: 'keep', help: 'stay in the current mode' },
+  skip: { keys: ['shift+tab'], show: 'Shift+Tab', footer: 'skip to manual', help: 'go on to manual mode' },
+} as const satisfies Record<string, KeyRow>;
 
 /** An action of the auto-mode confirm row. */
 export type ModeConfirmAction = keyof typeof MODE_CONFIRM_KEYS;
@@ -711,11 +726,6 @@ export const PROMPT_HINT = [
   footerLine([PROMPT_KEYS.send, PROMPT_KEYS.history_older, PROMPT_KEYS.complete]),
   '/help',
   footerLine([APP_KEYS.toggle_sidebar, PROMPT_KEYS.quit]),
-  suggestion_rule: footerLine(Object.values(SUGGESTION_KEYS)),
-  suggestion_preference: footerLine([
-    { show: 'y', footer: 'write it to AGENTS.md' },
-    SUGGESTION_KEYS.decline,
-  ]),
 ].join(' · ');
 
 /**
@@ -729,6 +739,8 @@ export const CHORDS = {
   agents: APP_KEYS.toggle_agents.keys[0].slice('ctrl+'.length),
   /** Detailed transcript on/off. */
   detail: APP_KEYS.toggle_detail.keys[0].slice('ctrl+'.length),
+  /** Pause / resume every agent. */
+  pause: APP_KEYS.pause_all.keys[0].slice('ctrl+'.length),
 } as const;
 
 export type HelpRow = { keys: string; does: string };
@@ -739,12 +751,10 @@ export const KEY_HELP: HelpRow[] = helpRows([
   PROMPT_KEYS.history_older,
   PROMPT_KEYS.complete,
   APP_KEYS.cycle_mode,
-  /** Pause / resume every agent. */
-  pause: APP_KEYS.pause_all.keys[0].slice('ctrl+'.length),
   APP_KEYS.cancel_turn,
   APP_KEYS.toggle_sidebar,
   APP_KEYS.toggle_agents,
   APP_KEYS.toggle_detail,
+  APP_KEYS.pause_all,
   PROMPT_KEYS.quit,
 ]);
-  APP_KEYS.pause_all,

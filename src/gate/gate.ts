@@ -38,6 +38,7 @@ import { type GrantStore, grantOptions, grantable, planGrantOptions, scopeCovers
 import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, declaredOf, readExisting } from './preview';
 import { rejectionKey } from './rejection-key';
+import { type ResumedCall, resumeCheck, resumedRequestFields } from './resume-check';
 import { copyArgs, editedTargetHash, protectedWrites, ruleApprover, safeHash, scopeKey } from './gate-steps';
 import { toolSpecs } from './specs';
 import { callLine } from '../text/call-line';
@@ -56,13 +57,13 @@ export type Caller = {
   checkpoint?: (label: string) => Promise<void>;
   /** The agent layer's ports for this caller (sub-agents, plan); handed to the tool like `recordPreImage`. */
   agents?: ToolContext['agents'];
-};
   /**
    * `person`: the person typed this call themselves (`!command`). Guards and deny rules hold as for any
    * call; what would ask runs as the person's own decision (approver `human`), audited with `origin: person`.
    * Only the session's command handler builds such a caller; nothing the model sends can.
    */
   origin?: 'person';
+};
 
 /** `onOutput`: hears the call's output while it runs (handed to the tool as `ToolContext.onOutput`). */
 export type ToolCall = {
@@ -81,7 +82,6 @@ export type ApprovalEvent = BrokerEvent;
 /** How the approval queue behaves: decision timeout, invalid-input limit, clock, and who hears its events. */
 export type ApprovalOptions = BrokerOptions;
 
-/** Why everything pending ends at once: the input is gone (also refuses later asks), the approver left, or the session stops. */
 /**
  * A person's decision on a call, as the session's feedback hears it (issue 14 §5): repeated approvals
  * and edits become offers, rejections are remembered for the task's agents. `edited`: the accepted
@@ -98,6 +98,7 @@ export type DecidedCall = {
   summary: string;
 };
 
+/** Why everything pending ends at once: the input is gone (also refuses later asks), the approver left, or the session stops. */
 export type CloseCode = 'input_closed' | 'no_approver' | 'task_cancelled';
 
 /** Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs nothing otherwise. */
@@ -120,9 +121,9 @@ export type GateOptions = {
    * load (then the guard answers "cannot judge" for every command, so each one asks).
    */
   loadCommandGuard?: () => Promise<void>;
-};
   /** Hears every person's decision (approve, edit, reject …) before its call runs. Its failure changes nothing. */
   onDecided?: (decided: DecidedCall) => void;
+};
 
 type Checked = { tool: AnyTool; args: Record<string, unknown>; facts: CallFacts; policy: PolicyResult };
 type Asked = { facts: CallFacts; policy: PolicyResult; caller: Caller };
@@ -136,6 +137,7 @@ const DECISION_KINDS: ReadonlySet<Decision['kind']> = new Set([
   'cancel_task',
   'answer',
   'approve_plan',
+  'escalation',
 ]);
 /** The decisions after which the call runs; every other ending is handled before. */
 const RUNNING_DECISIONS: ReadonlySet<Decision['kind']> = new Set([
@@ -144,6 +146,7 @@ const RUNNING_DECISIONS: ReadonlySet<Decision['kind']> = new Set([
   'edit',
   'answer',
   'approve_plan',
+  'escalation',
 ]);
 
 export class Gate {
@@ -165,7 +168,6 @@ export class Gate {
     this.broker = broker ?? new ApprovalBroker(o.approvals);
     this.guardLoaded = o.loadCommandGuard === undefined;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
-  'escalation',
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
   }
 
@@ -174,7 +176,6 @@ export class Gate {
     for (const name of [...this.tools.keys()]) if (name.startsWith(prefix)) this.tools.delete(name);
     for (const tool of tools) if (tool.name.startsWith(prefix)) this.tools.set(tool.name, tool);
   }
-  'escalation',
 
   /** The requests waiting for a person, in arrival order (copies the UI may keep). */
   pending(): ApprovalRequest[] {
@@ -270,6 +271,8 @@ export class Gate {
       decision.kind === 'escalation'
         ? this.broker.pending().find((r) => r.id === id)
         : undefined;
+    if (request && decision.kind === 'escalation' && request.preview.kind !== 'escalation')
+      return { ok: false, error: `An escalation answer does not apply to ${request.tool}.` };
     if (request && decision.kind === 'approve_all') {
       const key = scopeKey(decision.scope);
       if (!request.grantOptions.some((s) => scopeKey(s) === key))
@@ -298,8 +301,6 @@ export class Gate {
    * card with its own preview (`request.edited`); the person's next approve runs it. Contract: a refused
    * edit keeps the request pending with `editError`; nothing runs here.
    */
-    if (request && decision.kind === 'escalation' && request.preview.kind !== 'escalation')
-      return { ok: false, error: `An escalation answer does not apply to ${request.tool}.` };
   private stageEdit(id: string, edited: unknown): { ok: true } | { ok: false; error: string } {
     const request = this.broker.pending().find((r) => r.id === id);
     const tool = request && this.tools.get(request.tool);
@@ -328,34 +329,6 @@ export class Gate {
     return { ok: true };
   }
 
-  private check(tool: AnyTool, raw: unknown): { ok: true; checked: Checked } | { ok: false; error: string } {
-    const parsed = parseToolArgs(tool, raw);
-    if (!parsed.ok) return parsed;
-    const args = parsed.args as Record<string, unknown>;
-    const facts = gatherFacts(tool, args, this.o.deps);
-    return { ok: true, checked: { tool, args, facts, policy: resolvePolicy(facts, this.o.policy()) } };
-  }
-
-  /** Not `async`: one promise less on the hot path; `intercept` awaits it inside its try. */
-  private pass(call: ToolCall, caller: Caller): ToolResultEnvelope | Promise<ToolResultEnvelope> {
-    const tool = this.tools.get(call.tool);
-    if (!tool)
-      return this.refuse(
-        call,
-        caller,
-        'unknown-tool',
-        `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`,
-      );
-    const result = this.check(tool, call.args);
-    if (!result.ok)
-      return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
-    const { args, facts, policy } = result.checked;
-    const argsHash = hashArgs(args);
-    const base = { decision: policy.decision, rule: policy.rule.id, risk: policy.risk.level, argsHash };
-    if (policy.decision === 'deny') {
-      const ending = blocked(
-        policy.rule.id,
-        policy.explanation,
   /** The repeat-rejection key of a call ("the same call" for the gate), or undefined when its arguments do not parse. Never throws. */
   similarKey(name: string, raw: unknown): string | undefined {
     const tool = this.tools.get(name);
@@ -391,11 +364,52 @@ export class Gate {
     );
   }
 
+  private check(tool: AnyTool, raw: unknown): { ok: true; checked: Checked } | { ok: false; error: string } {
+    const parsed = parseToolArgs(tool, raw);
+    if (!parsed.ok) return parsed;
+    const args = parsed.args as Record<string, unknown>;
+    const facts = gatherFacts(tool, args, this.o.deps);
+    return { ok: true, checked: { tool, args, facts, policy: resolvePolicy(facts, this.o.policy()) } };
+  }
+
+  /** Not `async`: one promise less on the hot path; `intercept` awaits it inside its try. */
+  private pass(call: ToolCall, caller: Caller): ToolResultEnvelope | Promise<ToolResultEnvelope> {
+    const tool = this.tools.get(call.tool);
+    if (!tool)
+      return this.refuse(
+        call,
+        caller,
+        'unknown-tool',
+        `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`,
+      );
+    const result = this.check(tool, call.args);
+    if (!result.ok)
+      return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
+    const { args, facts, policy } = result.checked;
+    const argsHash = hashArgs(args);
+    const base: RecordBase = {
+      decision: policy.decision,
+      rule: policy.rule.id,
+      risk: policy.risk.level,
+      argsHash,
+      ...(call.resumedFrom ? { resumedFrom: call.resumedFrom.requestId } : {}),
+    };
+    if (policy.decision === 'deny') {
+      const ending = blocked(
+        policy.rule.id,
+        policy.explanation,
         policy.rule.source === 'guard' ? 'guard' : 'policy',
         ruleApprover(policy),
       );
       this.auditBoth({ ...call, args }, caller, base, ending);
       return ending.envelope;
+    }
+    // Offered again after a restart: the same arguments, not expired since first asked — or nothing runs.
+    const stale =
+      call.resumedFrom && resumeCheck(call.resumedFrom, argsHash, this.o.approvals.timeoutMs, Date.now());
+    if (stale) {
+      this.auditBoth({ ...call, args }, caller, base, stale);
+      return stale.envelope;
     }
     // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
     // A person's own `!command` is their decision: what would ask runs as theirs (never what is denied).
@@ -492,6 +506,7 @@ export class Gate {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
     }
+    if (outcome.kind === 'decided') this.heard(outcome.decision, checked, caller, accepted?.args);
     const withRequest = { ...base, call: { ...call, args }, requestId: request.id, waitMs: outcome.waitMs };
     const stop = endingWithoutRun(outcome);
     if (stop) {
@@ -507,7 +522,6 @@ export class Gate {
       throw new Error(`no decision to run on (${outcome.kind})`);
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
-    if (outcome.kind === 'decided') this.heard(outcome.decision, checked, caller, accepted?.args);
     if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
     const answer =
       outcome.decision.kind === 'answer'
@@ -575,27 +589,12 @@ export class Gate {
 
   private grantAndDrain(scope: Extract<Decision, { kind: 'approve_all' }>['scope']): void {
     const grant = this.o.grants.add(scope);
+    // A plan grant drains nothing before its plan is in force.
+    if (!this.o.grants.planActive(grant)) return;
     this.broker.approveWhere((r) => {
       const a = this.asked.get(r.id);
       return a !== undefined && grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
     });
-  }
-
-  private reviewEdit(
-    tool: AnyTool,
-    edited: unknown,
-  ): Exclude<EditReview, { kind: 'accept' }> | { kind: 'accept'; checked: Checked } {
-    const result = this.check(tool, edited);
-    if (!result.ok) return { kind: 'invalid', error: result.error };
-    if (result.checked.policy.decision === 'deny')
-      return {
-        kind: 'blocked',
-    // A plan grant drains nothing before its plan is in force.
-    if (!this.o.grants.planActive(grant)) return;
-        ruleId: result.checked.policy.rule.id,
-        reason: result.checked.policy.explanation,
-      };
-    return { kind: 'accept', checked: result.checked };
   }
 
   /** Tells the session's feedback what the person decided. Contract: never throws. */
@@ -624,6 +623,21 @@ export class Gate {
     } catch {
       // Feedback is advice: its failure must not change a decision.
     }
+  }
+
+  private reviewEdit(
+    tool: AnyTool,
+    edited: unknown,
+  ): Exclude<EditReview, { kind: 'accept' }> | { kind: 'accept'; checked: Checked } {
+    const result = this.check(tool, edited);
+    if (!result.ok) return { kind: 'invalid', error: result.error };
+    if (result.checked.policy.decision === 'deny')
+      return {
+        kind: 'blocked',
+        ruleId: result.checked.policy.rule.id,
+        reason: result.checked.policy.explanation,
+      };
+    return { kind: 'accept', checked: result.checked };
   }
 
   /**

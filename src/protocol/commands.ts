@@ -76,8 +76,6 @@ export type CoreCommand =
    * `approval_resolved` (`input_closed`), and the running turn is cancelled (its `turn_done`).
    */
   | { type: 'input_closed' }
-  /** The UI is leaving: the running turn is cancelled (its `turn_done`); the UI does not wait for more. */
-  | { type: 'quit' };
   /**
    * Accepts an offered suggestion (`suggestion_offered`): a rule is appended to the `target` policy
    * file (default project), a preference line to the project's AGENTS.md, exactly as shown. Answered

@@ -69,6 +69,12 @@ export type CoreEvent =
   | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }
+  /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
+  | { type: 'suggestion_offered'; suggestion: Suggestion }
+  /** An offer was accepted (written to `file`), declined, or failed to be written. */
+  | { type: 'suggestion_resolved'; id: string; outcome: 'accepted' | 'declined' | 'failed'; file?: string }
+  /** This project's saved sessions, newest first (answers `list_sessions`). */
+  | { type: 'sessions_listed'; sessions: SessionSummary[] }
   /**
    * A turn ended having changed these files (by any tool, commands included): the changeset. Sent at
    * every such turn end, review on or off (headless `--json` prints it as a line); no file contents.
@@ -92,9 +98,3 @@ export type CoreEvent =
   /** The person accepted (the history was replaced: `before` → `after` tokens) or declined a summary. */
   | { type: 'compact_resolved'; id: string; outcome: 'accepted' | 'declined'; before: number; after: number }
   | { type: 'error'; message: string };
-  /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
-  | { type: 'suggestion_offered'; suggestion: Suggestion }
-  /** An offer was accepted (written to `file`), declined, or failed to be written. */
-  | { type: 'suggestion_resolved'; id: string; outcome: 'accepted' | 'declined' | 'failed'; file?: string }
-  /** This project's saved sessions, newest first (answers `list_sessions`). */
-  | { type: 'sessions_listed'; sessions: SessionSummary[] }

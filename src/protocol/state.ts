@@ -130,6 +130,8 @@ export type CoreState = {
   policy?: { sources: PolicySourceInfo[] };
   /** The project's trust; absent from a core that does not report it. */
   trust?: ProjectTrustState;
+  /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
+  suggestions?: Suggestion[];
   /** The turn review waiting for the person (the latest turn that changed files), when reviews are on. */
   review?: TurnReview;
   /** How checkpoints are kept: a shadow git repository, or (without git) copies of warden's own writes only. */
@@ -138,6 +140,12 @@ export type CoreState = {
   auditUnavailable?: { error: string; since: string };
   /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
   prompt?: number;
+  /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
+  paused?: PauseState;
+  /** The main conversation's share of the model's context window (issue 15 §4); absent until measured. */
+  context?: ContextUse;
+  /** A /compact summary waiting for the person's yes or no (answered by `accept_compact`). */
+  compact?: CompactProposal;
 };
 
 /** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */
@@ -161,13 +169,3 @@ export type CompactProposal = {
   after: number;
   offered: boolean;
 };
-  /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
-  prompt?: number;
-  /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
-  paused?: PauseState;
-  /** The main conversation's share of the model's context window (issue 15 §4); absent until measured. */
-  context?: ContextUse;
-  /** A /compact summary waiting for the person's yes or no (answered by `accept_compact`). */
-  compact?: CompactProposal;
-  /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
-  suggestions?: Suggestion[];

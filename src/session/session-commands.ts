@@ -10,11 +10,8 @@ import type { SessionState } from './session-state';
 import { attachMentions } from './attachments';
 import { completePath } from './path-complete';
 import type { PathFence } from '../policy/guards/path-guard';
-import { TurnReviews } from './turn-review';
-import { attachMentions } from './attachments';
-import { completePath } from './path-complete';
-import type { PathFence } from '../policy/guards/path-guard';
 import { PersonControl } from './person-control';
+import { TurnReviews } from './turn-review';
 import type { CheckpointStore } from '../agent/checkpoints';
 import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
@@ -45,15 +42,11 @@ export type SessionCommandDeps = {
   attachTool?: string;
   /** The path fence: `@path` completion lists and attachments resolve through it. */
   fence?: PathFence;
+  /** The tool a person's `!command` runs through (execute_command). */
+  personTool?: string | undefined;
   /** The session's checkpoints: each turn ends there, and its changes go to the turn review. */
   checkpoints: CheckpointStore;
   /** Show the turn review card after a turn that changed files. */
-  /** The tool that reads a file a person attaches with `@path` (read_file), called through the gate as the person. */
-  attachTool?: string;
-  /** The path fence: `@path` completion lists and attachments resolve through it. */
-  fence?: PathFence;
-  /** The tool a person's `!command` runs through (execute_command). */
-  personTool?: string | undefined;
   reviewTurns: boolean;
   /** The context figure, /compact and /model (issue 15 §4). */
   context?: ContextControl;
@@ -70,13 +63,10 @@ export class SessionCommands {
   /** The turn review (the output gate). */
   private readonly reviews: TurnReviews;
 
-  constructor(private readonly d: SessionCommandDeps) {
-    this.reviews = new TurnReviews({
-      checkpoints: d.checkpoints,
   /** Cancel, pause, resume, notes, plan edits and `!command` (issue 14 §1, §2). */
   private readonly person: PersonControl;
 
-      gate: d.gate,
+  constructor(private readonly d: SessionCommandDeps) {
     this.person = new PersonControl({
       hub: d.hub,
       gate: d.gate,
@@ -87,6 +77,9 @@ export class SessionCommands {
         void run.finally(() => this.turns.delete(run));
       },
     });
+    this.reviews = new TurnReviews({
+      checkpoints: d.checkpoints,
+      gate: d.gate,
       emit: d.emit,
       reviewTurns: d.reviewTurns,
       revertTool: d.undoTool,
@@ -152,15 +145,15 @@ export class SessionCommands {
         if (c.text.trim()) void this.runPrompt(c.text);
         return;
       case 'decide': {
-        const result = d.gate.decide(c.id, c.decision);
-        if (!result.ok) this.notice('warn', result.error);
-        d.emit({ type: 'state_changed' });
         const taskId =
           c.decision?.kind === 'cancel_task' ? d.gate.pending().find((r) => r.id === c.id)?.taskId : undefined;
-        return;
-      }
+        const result = d.gate.decide(c.id, c.decision);
+        if (!result.ok) this.notice('warn', result.error);
         // `c` ends the requesting agent's whole task, not only its card.
         else this.person.cancelTaskOf(taskId);
+        d.emit({ type: 'state_changed' });
+        return;
+      }
       case 'report_invalid_input':
         d.gate.reportInvalid(c.id);
         return;
@@ -223,6 +216,27 @@ export class SessionCommands {
         return;
       case 'quit':
         d.hub.cancel();
+        this.person.stop();
+        return;
+      case 'compact':
+        if (d.context) void d.context.compact();
+        return;
+      case 'accept_compact':
+        d.context?.answer(String(c.id), c.accept === true);
+        d.emit({ type: 'state_changed' });
+        return;
+      case 'set_model':
+        d.context?.setModel(String(c.name));
+        return;
+      case 'list_models':
+        if (d.context) void d.context.listModels();
+        return;
+      case 'pause':
+      case 'resume':
+      case 'add_note':
+      case 'run_as_person':
+      case 'edit_plan':
+        this.person.handle(c);
         return;
     }
   }
@@ -259,51 +273,10 @@ export class SessionCommands {
       {
         agentId: 'user',
         agentName: 'you',
-        this.person.stop();
-        return;
-      case 'compact':
-        if (d.context) void d.context.compact();
-        return;
-      case 'accept_compact':
-        d.context?.answer(String(c.id), c.accept === true);
-        d.emit({ type: 'state_changed' });
-        return;
-      case 'set_model':
-        d.context?.setModel(String(c.name));
-        return;
-      case 'list_models':
-        if (d.context) void d.context.listModels();
-        return;
-      case 'pause':
-      case 'resume':
-      case 'add_note':
-      case 'run_as_person':
-      case 'edit_plan':
-        this.person.handle(c);
         taskId: `undo-${Date.now()}`,
         signal: new AbortController().signal,
       },
     );
-  /**
-   * The prompt with the files it names as `@path` attached, each read through the gate as the
-   * person: the fence, the credential-file rule (it asks) and the audit apply (attachments.ts).
-   * Contract: never rejects.
-   */
-  private withAttachments(text: string): Promise<string> {
-    const { attachTool: tool, fence } = this.d;
-    if (!tool || !fence) return Promise.resolve(text);
-    const taskId = `attach-${Date.now()}`;
-    return attachMentions(text, {
-      fence,
-      read: (path) =>
-        this.d.gate.intercept(
-          { id: `${taskId}-${path}`, tool, args: { path }, why: `You attached @${path} to your prompt.` },
-          { agentId: 'user', agentName: 'you', taskId, signal: new AbortController().signal },
-        ),
-      notice: (level, line) => this.notice(level, line),
-    });
-  }
-
     this.notice(
       result.status === 'executed' ? 'info' : 'warn',
       result.status === 'executed'
@@ -315,14 +288,24 @@ export class SessionCommands {
   private async saveGrant(grantId: string, target: 'project' | 'user'): Promise<void> {
     const grant = this.d.grants.get(grantId);
     if (!grant) return this.notice('warn', 'No such grant.');
-    const rule = JSON.parse(grant.ruleText);
-    const saved = await this.writeRule(target, rule);
-    if (!saved.ok) return this.notice('error', saved.error);
-    if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
-    // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
     // A plan grant ends with its plan: it is no rule to keep.
     if (!grant.ruleText)
       return this.notice('warn', 'This grant ends with its plan; it cannot be saved as a rule.');
+    const rule = JSON.parse(grant.ruleText);
+    const saved = await this.writeRule(target, rule);
+    if (!saved.ok) return this.notice('error', saved.error);
+    this.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
+  }
+
+  /** The one policy-save path (grants and accepted suggestions). Contract: never rejects. */
+  async writeRule(
+    target: 'project' | 'user',
+    rule: PolicyRule,
+  ): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
+    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
+    if (!saved.ok) return saved;
+    if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
+    // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
     this.d.trust.refresh(target === 'project' ? rule : undefined);
     return saved;
   }
@@ -337,16 +320,6 @@ export class SessionCommands {
     const what = shown?.kind === 'preference' ? shown.line : shown?.kind === 'rule' ? shown.ruleText : '';
     this.notice('info', `Saved to ${result.file}: ${what}`);
   }
-    this.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
-  }
-
-  /** The one policy-save path (grants and accepted suggestions). Contract: never rejects. */
-  async writeRule(
-    target: 'project' | 'user',
-    rule: PolicyRule,
-  ): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
-    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
-    if (!saved.ok) return saved;
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
     this.d.emit({ type: 'notice', level, text });

@@ -31,12 +31,10 @@ import type {
   PolicySourceInfo,
   ProjectTrustState,
   TurnStop,
+  CoreCommand,
 } from '../protocol';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
-import { ContextControl } from './context-control';
-import { OutputRelay } from './output-relay';
-import { SessionState, initialCoreState } from './session-state';
 import { settleInterrupted } from './resume-turn';
 import { loadSession, replayTranscript, resumeNotices } from './session-resume';
 import { createSessionRecorder } from './store';
@@ -47,7 +45,11 @@ import type { ChatMessage } from '../llm/types';
 import { Feedback, type SuggestionThresholds } from './feedback/feedback';
 import { planKeyOf } from '../gate/plan-scope';
 import { OutputRelay } from './output-relay';
+import { ContextControl } from './context-control';
+import { SessionState, initialCoreState } from './session-state';
 import { createAskUserTool } from '../tools/interact/ask-user';
+import { createEscalateTool } from '../tools/interact/escalate';
+import { DEFAULT_ESCALATION, type EscalationThresholds } from '../agent/escalation';
 import { createCoreTools } from '../tools/index';
 import { createProposePlanTool } from '../tools/interact/propose-plan';
 import { createRevertTurnTool } from '../tools/interact/revert-turn';
@@ -61,8 +63,6 @@ import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { HomeGuard } from '../trust/home-guard';
-import { createEscalateTool } from '../tools/interact/escalate';
-import { DEFAULT_ESCALATION, type EscalationThresholds } from '../agent/escalation';
 import { homePatternsInProject } from '../trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from '../trust/project-trust';
 import { startWithoutConfig } from '../trust/start';
@@ -87,28 +87,30 @@ export type SessionOptions = {
   webSearchUrl?: string;
   mcpServers?: Record<string, McpServerConfig & { source?: 'user' | 'project' }>;
   sessionId?: string;
-  /** The review card after a turn that changed files (default on); headless never shows it. */
-  reviewTurns?: boolean;
   /** A saved session to resume (its id): its conversation, transcript, mode and plan come back; grants do not. */
   resume?: string;
   /** The UI asked to resume another saved session (`resume_session`); without it the command is refused. */
   onResume?: (sessionId: string) => void;
+  /** The review card after a turn that changed files (default on); headless never shows it. */
+  reviewTurns?: boolean;
   /** The git binary for checkpoints; `null` forces the copies fallback (tests); found on PATH when absent. */
   checkpointGit?: string | null;
+  /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
+  escalation?: EscalationThresholds;
   /** A first notice in the transcript (the demo says it is a demo). */
   banner?: string;
   /** The model endpoint's host, for the start banner (never a key: `endpointHost` keeps the host only). */
   endpoint?: string;
   /** The project's files as the config loader read them and whether they are trusted; read here when absent. */
   project?: ProjectStart;
-};
-
-export type Session = {
-  client: CoreClient;
   /** Offers to save repeated approvals and edits (issue 14 §5): thresholds, or `enabled: false`. */
   suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
   /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
   offerCompact?: boolean;
+};
+
+export type Session = {
+  client: CoreClient;
   /** Runs one prompt to its end (headless). Contract: never throws. */
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
@@ -116,11 +118,15 @@ export type Session = {
   /** Loads the command guard (the shell parser) if not yet loaded; resolves once it is usable or failed (then every command asks). */
   loadCommandGuard: () => Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
-  /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
-  escalation?: EscalationThresholds;
   mcpStarted: Promise<void>;
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
+  /**
+   * Goes on with the turn a resumed session was stopped in: its waiting requests are offered again
+   * (re-validated by the gate), then the model gets the results. Call once an approver is attached.
+   * Resolves undefined when there is nothing to go on with. Contract: never throws.
+   */
+  resumeTurn(): Promise<TurnResult | undefined>;
   close(): Promise<void>;
 };
 
@@ -173,7 +179,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const sandbox = await pickSandbox(o.sandbox);
   if (!policy.ok) throw new Error(policy.error);
   let rules: LoadedRule[] = policy.rules;
-  let mode = o.mode;
+  // Resuming reads the saved session first: a damaged file stops here, before anything is written.
+  const loaded = o.resume ? loadSession(o.home, o.resume, fence.root) : undefined;
+  let mode = loaded?.restored.mode ?? o.mode;
   const listeners = new Set<(event: CoreEvent) => void>();
   const state = initialCoreState({
     sessionId,
@@ -183,23 +191,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     sandboxed: sandbox.kind !== 'none',
   });
   const view = new SessionState(state);
-  // A running call's output is coalesced (one event per call per ~50 ms, only the newest text kept).
-  const relay = new OutputRelay((event) => deliver(event));
-  const emit = (event: CoreEvent) => {
-    if (event.type === 'tool_output') return relay.push(event);
-    if (event.type === 'tool_finished') relay.end(event.callId);
-    deliver(event);
-  };
-  const deliver = (event: CoreEvent) => {
-    view.apply(event);
-    if (event.type === 'tool_finished') guardHome(event.tool);
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A UI listener's failure must not break the core.
-      }
-    }
   if (loaded) replayTranscript(view, loaded.restored.replay);
   // The conversation and its events go to $WARDEN_HOME/sessions/ as they happen (store.ts).
   const recorder = createSessionRecorder({
@@ -219,12 +210,22 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   listeners.add((event) => recorder.onEvent(event));
   // A running call's output is coalesced (one event per call per ~50 ms, only the newest text kept).
   const relay = new OutputRelay((event) => deliver(event));
-  };
+  const emit = (event: CoreEvent) => {
     if (event.type === 'tool_output') return relay.push(event);
     if (event.type === 'tool_finished') relay.end(event.callId);
     deliver(event);
   };
   const deliver = (event: CoreEvent) => {
+    view.apply(event);
+    if (event.type === 'tool_finished') guardHome(event.tool);
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A UI listener's failure must not break the core.
+      }
+    }
+  };
   view.banner({
     model: o.model.name,
     demo: o.model.demo,
@@ -318,6 +319,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`,
     );
   const revertTurn = createRevertTurnTool(checkpoints);
+  const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
     ...createCoreTools(o.home),
@@ -326,9 +328,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     createProposePlanTool(),
     createUpdatePlanTool(),
     createAskUserTool(),
+    escalate,
     revertTurn,
   ];
-  const escalate = createEscalateTool();
   const gate = new Gate({
     tools,
     deps: { fence, commands, sandbox },
@@ -345,6 +347,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     grants,
     audit,
     sessionId,
+    onDecided: (decided) => {
+      feedback.heard(decided);
+      if (decided.decision.kind === 'reject') hub.refreshPrompts();
+    },
   });
   const readOnly = new Set(tools.filter((t) => t.kind === 'read' || t.kind === 'network').map((t) => t.name));
   const changing = new Set(
@@ -374,10 +380,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     maxSteps: o.maxStepsPerTurn,
     contextWindowTokens: o.contextWindowTokens,
     contextWatch: context,
-    onDecided: (decided) => {
-      feedback.heard(decided);
-      if (decided.decision.kind === 'reject') hub.refreshPrompts();
-    },
     runsInParallel: (name) => readOnly.has(name),
     onUsage: (u) => {
       state.usage.promptTokens += u.promptTokens;
@@ -387,8 +389,17 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     checkpoints,
     root: fence.root,
     mode: () => mode,
+    journal: recorder.journal,
+    context: (): string | undefined => feedback.context(),
+    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
+    recordCancel: (task, reason) => gate.recordCancel(task, reason),
     ...withAgentsMd(readAgentsMd(fence.root, (reason) => view.notice('warn', reason))),
   });
+
+  if (loaded) {
+    hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
+    for (const n of resumeNotices(loaded)) view.notice(n.level, n.text);
+  }
 
   // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.
   void sweepStaleTemps(fence.root).then((swept) => {
@@ -398,18 +409,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         level: 'info',
         text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.`,
       });
-    journal: recorder.journal,
-    context: (): string | undefined => feedback.context(),
-    escalation: { thresholds: o.escalation ?? DEFAULT_ESCALATION, tool: escalate.name },
-    recordCancel: (task, reason) => gate.recordCancel(task, reason),
   });
   // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
   let rootGone: string | undefined;
-  if (loaded) {
-    hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
-    for (const n of resumeNotices(loaded)) view.notice(n.level, n.text);
-  }
-
   const stopRootWatch = watchProjectRoot(fence.root, (message) => {
     rootGone = message;
     emit({ type: 'error', message });
@@ -417,9 +419,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     gate.close('task_cancelled', message);
   });
 
-  // The MCP SDK is loaded only when servers are configured: start-up is a feature.
+  // The MCP SDK is loaded only when servers are configured, and the servers start on the next turn
+  // of the event loop — after the UI's first frame is on screen: start-up is a feature.
   const servers = o.mcpServers ?? {};
-  const mcp: McpManager | undefined =
+  let mcp: McpManager | undefined;
+  const mcpStarted: Promise<void> =
     Object.keys(servers).length === 0
       ? Promise.resolve()
       : new Promise<void>((resolve) => setImmediate(resolve))
@@ -495,6 +499,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     hub,
     gate,
     grants,
+    feedback,
     view,
     emit,
     home: o.home,
@@ -503,6 +508,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     undoTool: revertTurn.name,
     attachTool: READ_FILE_TOOL,
     fence,
+    // The person's `!command` runs through the tool that judges commands (execute_command).
+    personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
     checkpoints,
     context,
     reviewTurns: o.reviewTurns !== false,
@@ -511,11 +518,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       state.mode = next;
     },
     reloadRules: (next) => {
-    feedback,
       rules = next;
     },
     restartMcp: async (name) => {
       grants.dropServer(name);
+      await mcpStarted;
       if (!mcp) throw new Error('No MCP servers are configured.');
       await mcp.restart(name);
     },
@@ -544,6 +551,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       usage: { ...state.usage },
       policy: { sources: policySources(rules, policyFiles(o.home, fence.root), trust.state()) },
       trust: trust.state(),
+      ...(hub.paused() ? { paused: hub.paused() } : {}),
+      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
       ...(plan ? { plan: { title: plan.title, steps: plan.steps.map((x) => ({ ...x })) } } : {}),
     };
     if (!plan) delete next.plan;
@@ -552,30 +561,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   };
 
   let closed = false;
-  return {
-    client: {
-      subscribe(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-      send: (command) => {
-        if (rootGone && command.type === 'submit') return emit({ type: 'error', message: rootGone });
-        if (command.type === 'list_sessions' || command.type === 'resume_session')
-          return sessionsCommand(command);
-        commandsHandler.handle(command);
-        if (command.type === 'clear') recorder.cleared();
-      },
-      snapshot,
-      ...(hub.paused() ? { paused: hub.paused() } : {}),
-      ...(feedback.pending().length > 0 ? { suggestions: feedback.pending() } : {}),
-    },
-    run: (prompt) =>
-      rootGone
-        ? Promise.resolve({ status: 'failed' as const, text: rootGone })
-        : commandsHandler.runPrompt(prompt),
-    attachApprover: () => gate.attachApprover(),
-    loadCommandGuard: guardReady,
-    mcpStarted,
   let continuing: Promise<TurnResult> | undefined;
   /** /resume's list, and its choice handed to the app (which starts the chosen session in place of this one). */
   const sessionsCommand = (c: Extract<CoreCommand, { type: 'list_sessions' | 'resume_session' }>): void => {
@@ -593,24 +578,26 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     if (refusal) return emit({ type: 'notice', level: 'warn', text: refusal });
     o.onResume?.(c.id);
   };
-    // MCP tools are opaque: any of them may change something.
-    changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
-    async close() {
-      if (closed) return;
-      closed = true;
-      stopRootWatch();
-      relay.close();
-      hub.cancel();
-      gate.close('input_closed', 'warden is shutting down.');
-      // Every way out ends the same way: the cancelled turns kill their commands and write their
-      // outcome lines before the log closes (bounded; the exit handler kills what is left).
-      await commandsHandler.settled(SHUTDOWN_WAIT_MS);
-      await leftovers;
-      await mcp?.close();
-      await writer.flush();
-      writer.close();
+  return {
+    client: {
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      send: (command) => {
+        if (rootGone && command.type === 'submit') return emit({ type: 'error', message: rootGone });
+        if (command.type === 'list_sessions' || command.type === 'resume_session')
+          return sessionsCommand(command);
+        commandsHandler.handle(command);
+        if (command.type === 'clear') recorder.cleared();
+      },
+      snapshot,
     },
-  };
+    run: (prompt) =>
+      rootGone
+        ? Promise.resolve({ status: 'failed' as const, text: rootGone })
+        : commandsHandler.runPrompt(prompt),
+    attachApprover: () => gate.attachApprover(),
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = loaded?.restored.interrupted;
       if (!step || continuing || closed) return Promise.resolve(undefined);
@@ -623,6 +610,30 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({ type: 'state_changed' });
       return turn;
     },
+    loadCommandGuard: guardReady,
+    mcpStarted,
+    // MCP tools are opaque: any of them may change something.
+    changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
+    async close() {
+      if (closed) return;
+      closed = true;
+      stopRootWatch();
+      relay.close();
+      // The saved session ends as it stood: a waiting request is offered again on resume, not failed.
+      recorder.freeze();
+      hub.cancel();
+      gate.close('input_closed', 'warden is shutting down.');
+      // Every way out ends the same way: the cancelled turns kill their commands and write their
+      // outcome lines before the log closes (bounded; the exit handler kills what is left).
+      await commandsHandler.settled(SHUTDOWN_WAIT_MS);
+      if (continuing) await settledWithin(continuing, SHUTDOWN_WAIT_MS);
+      await recorder.close();
+      await leftovers;
+      await mcp?.close();
+      await writer.flush();
+      writer.close();
+    },
+  };
 }
 
 /** Where the rules in force came from, for /policy. */
@@ -631,22 +642,13 @@ function policySources(
   files: { user: string; project: string },
   trust: ProjectTrustState,
 ): PolicySourceInfo[] {
-      relay.close();
-      // The saved session ends as it stood: a waiting request is offered again on resume, not failed.
-      recorder.freeze();
   const count = (source: 'user' | 'project') => rules.filter((r) => r.source === source).length;
   return [
     { source: 'builtin', rules: DEFAULT_RULES.length },
     { source: 'user', path: files.user, rules: count('user') },
     {
-      if (continuing) await settledWithin(continuing, SHUTDOWN_WAIT_MS);
-      await recorder.close();
       source: 'project',
       path: files.project,
-    attachTool: READ_FILE_TOOL,
-    fence,
-    // The person's `!command` runs through the tool that judges commands (execute_command).
-    personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
       rules: count('project'),
       ...(trust.status === 'untrusted' ? { held: trust.items.filter((i) => i.kind === 'rule').length } : {}),
     },
