@@ -185,7 +185,7 @@ describe('a session through the real openai client and the fake server', () => {
     expect(existsSync(join(h.root, 'A.txt')) || existsSync(join(h.root, 'B.txt'))).toBe(false);
     // The two pending requests, and the task the person cancelled (issue 14 §1).
     expect(auditLines(h.home).filter((r) => r.phase === 'outcome' && r.outcome === 'cancelled')).toHaveLength(
-      2,
+      3,
     );
   });
 

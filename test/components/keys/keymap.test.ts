@@ -124,7 +124,7 @@ describe('one table, many views', () => {
   });
 
   it('the app keys, /help and the chords come from one table', () => {
-    expect(CHORDS).toEqual({ sidebar: 't', agents: 'g', detail: 'o' });
+    expect(CHORDS).toEqual({ sidebar: 't', agents: 'g', detail: 'o', pause: 'p' });
     expect(lookup(APP_KEYS, keyId('t', { ...NO_KEY, ctrl: true }))).toBe('toggle_sidebar');
     expect(lookup(APP_KEYS, keyId('', { ...NO_KEY, tab: true, shift: true }))).toBe('cycle_mode');
     expect(KEY_HELP.map((r) => r.keys)).toEqual([
@@ -136,6 +136,7 @@ describe('one table, many views', () => {
       'Ctrl+T',
       'Ctrl+G',
       'Ctrl+O',
+      'Ctrl+P',
       'Ctrl+C ×2',
     ]);
   });
