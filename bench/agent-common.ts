@@ -21,7 +21,7 @@ export async function benchSession(
     sandbox: 'off',
     ...limits,
   });
-  await session.ready;
+  await session.loadCommandGuard();
   return session;
 }
 

@@ -146,7 +146,9 @@ export class SessionCommands {
         return;
       case 'decide': {
         const taskId =
-          c.decision?.kind === 'cancel_task' ? d.gate.pending().find((r) => r.id === c.id)?.taskId : undefined;
+          c.decision?.kind === 'cancel_task'
+            ? d.gate.pending().find((r) => r.id === c.id)?.taskId
+            : undefined;
         const result = d.gate.decide(c.id, c.decision);
         if (!result.ok) this.notice('warn', result.error);
         // `c` ends the requesting agent's whole task, not only its card.

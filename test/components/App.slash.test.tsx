@@ -64,7 +64,11 @@ describe('App slash commands', () => {
     core.onCommand = (cmd, c) => {
       if (cmd.type === 'query_audit') {
         queueMicrotask(() => {
-          c.emit({ type: 'audit_result', queryId: cmd.queryId, records: [makeAuditRecord({ tool: 'grep' })] });
+          c.emit({
+            type: 'audit_result',
+            queryId: cmd.queryId,
+            records: [makeAuditRecord({ tool: 'grep' })],
+          });
           c.emit({ type: 'audit_stats', queryId: cmd.queryId, stats: makeStats({ total: 1 }) });
         });
       }

@@ -14,7 +14,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-const call = (name: string, args: unknown) => ({ toolCalls: [{ name, args }] });
+const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
 const staged = (s: SessionHarness, id: string): Promise<ApprovalRequest> =>
   new Promise((resolve) => {
     const check = () => {
@@ -27,26 +27,27 @@ const staged = (s: SessionHarness, id: string): Promise<ApprovalRequest> =>
   });
 
 describe('a person edits a call', () => {
-  const cases: [string, string, unknown, unknown, Record<string, string>, string, RegExp][] = [
+  const cases: [string, string, Record<string, unknown>, unknown, Record<string, string>, string, RegExp][] =
     [
-      'write_file: the model gets the changed lines, not the whole file',
-      'write_file',
-      { path: 'a.txt', content: 'one\ntwo\nthree\n' },
-      { path: 'a.txt', content: 'one\nTWO (by hand)\nthree\n' },
-      { 'a.txt': 'one\n' },
-      'one\nTWO (by hand)\nthree\n',
-      /^content: the person's version differs at line 2 \(\+1 −1\):\n {2}- two\n {2}\+ TWO \(by hand\)$/,
-    ],
-    [
-      'edit_file: the model gets the final edits',
-      'edit_file',
-      { path: 'a.txt', edits: [{ old_string: 'one', new_string: '1' }] },
-      { path: 'a.txt', edits: [{ old_string: 'one', new_string: 'uno' }] },
-      { 'a.txt': 'one\n' },
-      'uno\n',
-      /^edits\[0\]\.new_string: "1" → "uno"$/,
-    ],
-  ];
+      [
+        'write_file: the model gets the changed lines, not the whole file',
+        'write_file',
+        { path: 'a.txt', content: 'one\ntwo\nthree\n' },
+        { path: 'a.txt', content: 'one\nTWO (by hand)\nthree\n' },
+        { 'a.txt': 'one\n' },
+        'one\nTWO (by hand)\nthree\n',
+        /^content: the person's version differs at line 2 \(\+1 −1\):\n {2}- two\n {2}\+ TWO \(by hand\)$/,
+      ],
+      [
+        'edit_file: the model gets the final edits',
+        'edit_file',
+        { path: 'a.txt', edits: [{ old_string: 'one', new_string: '1' }] },
+        { path: 'a.txt', edits: [{ old_string: 'one', new_string: 'uno' }] },
+        { 'a.txt': 'one\n' },
+        'uno\n',
+        /^edits\[0\]\.new_string: "1" → "uno"$/,
+      ],
+    ];
   it.each(cases)('%s', async (_name, tool, proposed, edited, files, onDisk, change) => {
     h = await startSession([call(tool, proposed), { text: 'ok' }], { files });
     const done = h.session.run('change a.txt');

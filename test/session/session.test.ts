@@ -206,7 +206,10 @@ describe('a session through the real openai client and the fake server', () => {
     expect(request.tool).toBe('revert_turn');
     expect(request.preview).toEqual({
       kind: 'json',
-      effects: ['Reverts 1 turn(s): 1 changed, 0 created, 0 deleted file(s).', 'restore r.txt (changed by the turn)'],
+      effects: [
+        'Reverts 1 turn(s): 1 changed, 0 created, 0 deleted file(s).',
+        'restore r.txt (changed by the turn)',
+      ],
     });
     expect(request.reversible).toBe(false);
     h.decide(request.id, { kind: 'approve' });
