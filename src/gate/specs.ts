@@ -49,8 +49,16 @@ function strip(node: unknown): unknown {
   );
 }
 
-/** Property names are data, not keywords: a tool may have an argument called `pattern`. */
+/**
+ * Property names are data, not keywords: a tool may have an argument called `pattern`. An argument
+ * marked `.meta({ internal: true })` is for warden's own callers (the loop's escalation names its
+ * trigger) and is not offered to the model.
+ */
 function stripProperties(properties: unknown): unknown {
   if (!properties || typeof properties !== 'object') return properties;
-  return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, strip(schema)]));
+  return Object.fromEntries(
+    Object.entries(properties)
+      .filter(([, schema]) => (schema as { internal?: unknown } | null)?.internal !== true)
+      .map(([name, schema]) => [name, strip(schema)]),
+  );
 }

@@ -47,7 +47,7 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
     guarded: { paths: ['name'] },
     reversible: true,
     changesFiles: true,
-    description: 'Scaffold a runnable java, python or node project with one passing test in a new folder.',
+    description: 'Scaffold a java, python or node project with one passing test.',
     schema,
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.name);

@@ -70,7 +70,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     changesFiles: true,
     guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
     description:
-      'Run a bash command in the project (tests, builds, git); 8 KB of output, 60 s default timeout, sandboxed without network when possible. Not for reading files (read_file) or searching (grep_code).',
+      'Run a bash command in the project (tests, builds, git), sandboxed when possible; 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
     schema,
     async execute(args, ctx) {
       const verdict = fencedPath(ctx, 'cwd', args.cwd ?? '.');

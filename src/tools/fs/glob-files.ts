@@ -62,7 +62,7 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
     summary: (args) => args.path ?? args.pattern,
     kind: 'read',
     guarded: { paths: ['path'] },
-    description: 'Find files by glob (e.g. "**/*.test.ts"), newest first, honouring .gitignore.',
+    description: 'Find files by glob (e.g. "**/*.ts"), newest first.',
     schema,
     async execute(args, ctx) {
       const unsafe = describeUnsafePattern(args.pattern);

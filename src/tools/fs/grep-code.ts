@@ -93,8 +93,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
     summary: (args) => args.path ?? args.pattern,
     kind: 'read',
     guarded: { paths: ['path'] },
-    description:
-      'Search file contents by regex (ripgrep, honours .gitignore); returns matches and suggested_reads.',
+    description: 'Search file contents by regex (ripgrep); returns matches and suggested_reads.',
     schema,
     async execute(args, ctx) {
       if (args.glob !== undefined) {

@@ -75,7 +75,7 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
     kind: 'read',
     guarded: { paths: ['path'] },
     description:
-      'List a folder (type, size; depth 1-5); hides .git, node_modules and ignored files unless include_ignored.',
+      'List a folder (depth 1-5); hides .git, node_modules and ignored files unless include_ignored.',
     schema,
     async execute(args, ctx) {
       const verdict = fencedPath(ctx, 'path', args.path ?? '.');

@@ -62,7 +62,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     guarded: { paths: ['path'], content: 'content', maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
     changesFiles: true,
-    description: 'Create a file or replace all of it (max 5 MB): send the complete text.',
+    description: 'Create a file or replace all of it (max 5 MB).',
     schema,
     async execute(args, ctx) {
       const bytes = Buffer.byteLength(args.content, 'utf8');

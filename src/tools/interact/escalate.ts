@@ -9,7 +9,8 @@ const schema = z.strictObject({
   /** "call → short result" each (the loop's cards write them so; the model is asked for the same). */
   tried: z.array(z.string().max(800)).max(10).default([]),
   needs: z.string().min(1).max(2000),
-  trigger: z.enum(['failures', 'rejections', 'max_steps', 'model']).default('model'),
+  /** Set by the loop's hard rule; the model is not offered it (it escalates as `model`). */
+  trigger: z.enum(['failures', 'rejections', 'max_steps', 'model']).default('model').meta({ internal: true }),
 });
 
 function splitTried(entry: string): { call: string; result: string } {

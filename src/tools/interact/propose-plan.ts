@@ -11,7 +11,7 @@ export function createProposePlanTool() {
   return defineTool({
     name: 'propose_plan',
     description:
-      'Have the person review a plan before a multi-step change; returns the approved (maybe edited) steps. Each change is still approved on its own.',
+      'The person reviews a plan; returns the approved (maybe edited) steps. Each change still asks.',
     schema,
     kind: 'interact',
     interactive: true,

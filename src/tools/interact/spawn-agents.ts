@@ -21,7 +21,7 @@ const schema = z.strictObject({
 export function createSpawnAgentsTool() {
   return defineTool({
     name: 'spawn_agents',
-    description: `Run up to ${MAX_SUB_AGENTS} sub-agents in parallel on independent tasks, behind the same gate; returns each one's report.`,
+    description: `Run up to ${MAX_SUB_AGENTS} sub-agents in parallel on independent tasks; returns their reports.`,
     schema,
     kind: 'interact',
     forSubAgents: false,

@@ -56,7 +56,7 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
   return defineTool({
     name: 'web_fetch',
     summary: (args) => args.url,
-    description: `Fetch a public http(s) URL: a page as markdown, other text as is (up to ${limits.maxOutputChars} characters; binary and private addresses refused).`,
+    description: `Fetch a public http(s) URL as markdown or text (up to ${limits.maxOutputChars} characters).`,
     schema: webFetchSchema,
     kind: 'network',
     guarded: { url: 'url' },
