@@ -1,32 +1,51 @@
 import { renderToString } from 'ink';
 import type { ApprovalRequest, CoreClient, CoreState, TranscriptEntry } from '../src/protocol';
 import { App } from './App';
+import { buildDiffModel } from './drawer/preview/diff-rows';
 
-/** Full renders of the sample card: enough calls for V8 to optimise the output pipeline's hot loops. */
-const RENDERS = 3;
+/** Off-screen renders: each compiles what the first card runs, and grows the idle heap by ~10 MiB (measured). */
+const RENDERS = 1;
 
-/** A write card like the first one most sessions meet: a small source file changed in two places. */
+/**
+ * A command card: it draws the drawer, details, queue and footer through Ink's output pipeline as
+ * a write card does, without starting the syntax highlighter (a diff card would load every grammar
+ * — tens of MiB — for a session that may never show a diff).
+ */
 function sampleRequest(): ApprovalRequest {
-  const before = Array.from({ length: 60 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`).join(
-    '\n',
-  );
-  const after = before.replace('value9 = 9;', 'value9 = 90;').replace('value40 = 40;', 'value40 = 400;');
+  const command = 'npm test -- --run src/values.test.ts && git status --short';
   return {
     id: 'warm-up',
     agentId: 'main',
     agentName: 'main',
     taskId: 'warm-up',
     tool: 'warm-up',
-    args: { path: 'src/values.ts', content: after },
+    args: { command },
     argsHash: 'warm-up',
-    risk: { level: 'medium', reasons: ['writes a file'] },
-    rule: { id: 'ask-writes', source: 'builtin' },
-    explanation: 'Writes ask in manual mode.',
-    preview: { kind: 'diff', path: 'src/values.ts', before, after, isNew: false },
-    reversible: true,
+    risk: { level: 'medium', reasons: ['runs a command'] },
+    rule: { id: 'ask-commands', source: 'builtin' },
+    explanation: 'Commands ask in manual mode.',
+    preview: {
+      kind: 'command',
+      command,
+      cwd: '.',
+      timeoutMs: 120_000,
+      sandboxed: true,
+      parts: ['npm test -- --run src/values.test.ts', 'git status --short'],
+      notes: [],
+    },
+    reversible: false,
     createdAt: new Date().toISOString(),
     grantOptions: [],
   };
+}
+
+/** One line diff of a small file changed in two places, as a write card computes it. */
+function sampleDiff(): void {
+  const before = Array.from({ length: 60 }, (_, i) => `export const value${i} = ${i}; // line ${i + 1}`).join(
+    '\n',
+  );
+  const after = before.replace('value9 = 9;', 'value9 = 90;').replace('value40 = 40;', 'value40 = 400;');
+  buildDiffModel(before, after, false);
 }
 
 /** The state the app would show with the sample card waiting: the real one, plus that card. */
@@ -37,7 +56,7 @@ function sampleState(real: CoreState): CoreState {
     id: 'warm-up-card',
     agentId: 'main',
     tool: request.tool,
-    summary: 'src/values.ts',
+    summary: 'npm test',
     status: 'waiting',
     startedAt: Date.now(),
   };
@@ -56,8 +75,7 @@ const occupied = (client: CoreClient): boolean => {
 /**
  * Warms the first approval card of a session while the person types the first prompt (issue 16):
  * once the first frame is on screen, renders the whole app off-screen (Ink's `renderToString`, at
- * the terminal's width) with a sample write card waiting — its line diff computed — a few times,
- * one render per turn of the event loop, so V8 has compiled the drawer, diff and Ink's output paths
+ * the terminal's width) with a sample card waiting, and computes one line diff, so V8 has compiled the drawer, diff and Ink's output paths
  * before a real card needs them. Stops as soon as a turn runs or a card waits, and when the
  * returned function is called.
  * Contract: never throws, never sends a command, never writes to the terminal.
@@ -84,6 +102,7 @@ export function scheduleWarmUp(
     try {
       const frame = renderToString(<App client={stub} home="" />, { columns: columns() });
       rendered?.(frame);
+      sampleDiff();
     } catch {
       // A warm-up is an optimisation: the real card renders the same code and reports its own errors.
       return;
