@@ -4,47 +4,72 @@ import { SLASH_COMMANDS } from '../commands';
 import { HELP_PANEL_KEYS, KEY_HELP, PANEL_FOOTERS } from '../keys/keymap';
 import { Panel } from '../widgets/Panel';
 import { useKeyTable } from '../keys/use-keys';
+import { useListCursor } from './use-list-cursor';
 
 type Props = { isActive: boolean; width: number; maxRows: number; onClose: () => void };
 
-/** Borders, title, two headings, a spacer and the footer around the two tables. */
-const NATURAL_ROWS = KEY_HELP.length + SLASH_COMMANDS.length + 7;
+/** Borders, title, the footer and the scroll line around the rows. */
+const CHROME_ROWS = 5;
 
-/** /help: every key and command, from the same tables the handlers use. */
+type Row =
+  | { kind: 'heading'; text: string }
+  | { kind: 'row'; left: string; right: string }
+  | { kind: 'blank' };
+
+const ROWS: Row[] = [
+  { kind: 'heading', text: 'Keys' },
+  ...KEY_HELP.map((k): Row => ({ kind: 'row', left: k.keys, right: k.does, table: 'keys' })),
+  { kind: 'blank' },
+  { kind: 'heading', text: 'Commands' },
+  ...SLASH_COMMANDS.map((c): Row => ({ kind: 'row', left: c.usage, right: c.does, table: 'commands' })),
+];
+
+/**
+ * /help: every key and command, from the same tables the handlers use. When the terminal is too
+ * short for all of them, ↑↓ PgUp/PgDn Home/End scroll, and the last line says what is out of sight.
+ */
 export function HelpOverlay({ isActive, width, maxRows, onClose }: Props): ReactNode {
   useKeyTable(HELP_PANEL_KEYS, { close: onClose }, { isActive });
+  const visible = Math.max(3, maxRows - CHROME_ROWS);
+  const scrolls = ROWS.length > visible;
+  const [cursor] = useListCursor(scrolls ? ROWS.length - visible + 1 : 1, {
+    isActive: isActive && scrolls,
+    page: visible,
+  });
   const keyWidth = Math.max(...KEY_HELP.map((k) => k.keys.length)) + 2;
   const cmdWidth = Math.max(...SLASH_COMMANDS.map((c) => c.usage.length)) + 2;
+  const first = scrolls ? cursor : 0;
+  const shown = ROWS.slice(first, first + visible);
   return (
-    <Panel
-      title="Help"
-      footer={PANEL_FOOTERS.help}
-      width={width}
-      height={maxRows < NATURAL_ROWS ? maxRows : undefined}
-    >
-      <Text bold>Keys</Text>
-      {KEY_HELP.map((row) => (
-        <Box key={row.keys}>
-          <Box width={keyWidth} flexShrink={0}>
-            <Text>{row.keys}</Text>
+    <Panel title="Help" footer={PANEL_FOOTERS.help} width={width} height={scrolls ? maxRows : undefined}>
+      {shown.map((row, i) => {
+        const key = `${first + i}`;
+        if (row.kind === 'blank') return <Text key={key}> </Text>;
+        if (row.kind === 'heading')
+          return (
+            <Text key={key} bold>
+              {row.text}
+            </Text>
+          );
+        const left = row.table === 'commands' ? Math.min(cmdWidth, Math.floor(width / 2)) : keyWidth;
+        return (
+          <Box key={key}>
+            <Box width={left} flexShrink={0}>
+              <Text wrap="truncate-end">{row.left}</Text>
+            </Box>
+            <Text dimColor wrap="truncate-end">
+              {row.right}
+            </Text>
           </Box>
-          <Text dimColor wrap="truncate-end">
-            {row.does}
-          </Text>
-        </Box>
-      ))}
-      <Text> </Text>
-      <Text bold>Commands</Text>
-      {SLASH_COMMANDS.map((c) => (
-        <Box key={c.name}>
-          <Box width={Math.min(cmdWidth, Math.floor(width / 2))} flexShrink={0}>
-            <Text wrap="truncate-end">{c.usage}</Text>
-          </Box>
-          <Text dimColor wrap="truncate-end">
-            {c.does}
-          </Text>
-        </Box>
-      ))}
+        );
+      })}
+      {scrolls ? (
+        <Text dimColor>
+          {first > 0 ? `↑ ${first} above · ` : ''}
+          {ROWS.length - first - shown.length > 0 ? `↓ ${ROWS.length - first - shown.length} below · ` : ''}↑↓
+          PgUp/PgDn scroll
+        </Text>
+      ) : null}
     </Panel>
   );
 }

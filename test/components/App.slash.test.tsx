@@ -27,21 +27,18 @@ describe('App slash commands', () => {
     const core = new FakeCore();
     const { stdin, lastFrame } = await renderApp(core, { rows: 40 });
     await run(stdin, '/help');
-    const frame = await waitForFrame(lastFrame, 'Commands');
-    for (const text of [
-      'Ctrl+T',
-      'audit trail sidebar',
-      'Ctrl+G',
-      'Shift+Tab',
-      'Esc',
-      '/mode [manual|auto-edit|plan|auto]',
-      '/undo [n]',
-      '/quit',
-    ]) {
-      expect(frame).toContain(text);
-    }
+    const top = await waitForFrame(lastFrame, 'Keys');
+    for (const text of ['Ctrl+T', 'audit trail sidebar', 'Ctrl+G', 'Shift+Tab', 'Esc'])
+      expect(top).toContain(text);
+    // More rows than the terminal: the rest scrolls into view.
+    expect(top).toMatch(/↓ \d+ below/);
+    await press(stdin, KEY.end);
+    const bottom = await waitForFrame(lastFrame, '/quit');
+    for (const text of ['Commands', '/mode [manual|auto-edit|plan|auto]', '/undo [n]'])
+      expect(bottom).toContain(text);
+    expect(bottom).toMatch(/↑ \d+ above/);
     await press(stdin, KEY.escape);
-    await waitForFrame(lastFrame, (f) => !f.includes('Commands'));
+    await waitForFrame(lastFrame, (f) => !f.includes('Help'));
     await run(stdin, 'hello');
     expect(core.sent).toEqual([{ type: 'submit', text: 'hello' }]);
   });

@@ -62,8 +62,9 @@ describe('approvalKeyAction', () => {
     expect(approvalKeyAction('E', k({ shift: true }), 'diff', false)).toBe('invalid');
   });
 
-  it('plan cards take no grant, skip or layout keys', () => {
-    for (const input of ['a', 's', 'u']) expect(approvalKeyAction(input, k(), 'plan')).toBe('invalid');
+  it("plan cards take the plan's-known-steps grant (a), but no skip or layout keys", () => {
+    expect(approvalKeyAction('a', k(), 'plan')).toBe('approve_all');
+    for (const input of ['s', 'u']) expect(approvalKeyAction(input, k(), 'plan')).toBe('invalid');
     expect(approvalKeyAction('y', k(), 'plan')).toBe('approve');
   });
 
@@ -110,7 +111,7 @@ describe('one table, many views', () => {
       [],
     ],
     ['command', ['y', 'a', 'n', 's', 'e', 'c', 'f', '?'], ['E', 'u', ']/[', 'z', '←/→']],
-    ['plan', ['y', 'n', 'e', 'c', '?', 'j/k'], ['a', 's', 'E', 'u', 'f']],
+    ['plan', ['y', 'a', 'n', 'e', 'c', '?', 'j/k'], ['s', 'E', 'u', 'f']],
   ])('the ? help of a %s card lists exactly the keys it takes', (kind, shown, hidden) => {
     const keys = cardHelp(kind).map((r) => r.keys);
     for (const k of shown) expect(keys).toContain(k);
