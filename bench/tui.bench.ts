@@ -23,6 +23,10 @@ function peakRssMiB(pid: number): number {
   return kb / 1024;
 }
 
+/** The approval card of a new file is on screen with its body (its diff), not only the drawer's title. */
+const cardShown = (path: string) => (s: string) =>
+  s.includes('Approval needed') && s.includes(`${path} new file`);
+
 function waitForFile(dir: string, name: string): Promise<number> {
   return new Promise((resolve) => {
     const watcher = watch(dir, () => {
@@ -66,7 +70,7 @@ async function oneApprovalRun(): Promise<{
   const app = startWarden(['--root', root, 'write it'], env(fake.url, home), { cols: 120, rows: 40 });
   await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
   const ready = performance.now() - start;
-  await app.waitFor('Approval needed');
+  await app.waitUntil(cardShown('out.txt'), 20_000, 'the card');
   const card = performance.now() - requestAt;
   await app.waitFor('keys paused');
   await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'grace');
@@ -75,7 +79,7 @@ async function oneApprovalRun(): Promise<{
   app.press('y');
   const approve = (await fileOnDisk) - pressed;
   // The second card of the session: the code paths are warm, as in a working session.
-  await app.waitFor('second.txt');
+  await app.waitUntil(cardShown('second.txt'), 20_000, 'the next card');
   const warmCard = performance.now() - requestAt;
   await app.waitFor('keys paused');
   await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'grace');
@@ -118,7 +122,7 @@ async function typedFirstCard(): Promise<number> {
     await app.waitUntil((s) => s.includes(`› ${typed}`), 20_000, 'the echo');
   }
   app.press('\r');
-  await app.waitFor('Approval needed');
+  await app.waitUntil(cardShown('out.txt'), 20_000, 'the card');
   const card = performance.now() - requestAt;
   app.kill();
   await app.exited;
