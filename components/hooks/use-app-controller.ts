@@ -46,7 +46,8 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
   }, [client, exit]);
   const armed = useCtrlC(
     { onQuit: quit, onInterrupt: () => client.send({ type: 'cancel' }) },
-    { isActive: true, busy: state.busy },
+    // A waiting card counts as running: Ctrl+C then interrupts the turn, never arms a quit out of sight.
+    { isActive: true, busy: state.busy || state.pending.length > 0 },
   );
   const setMode = useCallback((mode: Mode) => client.send({ type: 'set_mode', mode }), [client]);
   const answerAuto = useCallback(

@@ -66,13 +66,16 @@ describe('the demo’s scratch copy', () => {
     it.each([
       ['SIGTERM', 143],
       ['SIGHUP', 129],
-      ['Ctrl+C twice', 0],
+      ['Ctrl+C (interrupt, then twice to quit)', 0],
     ] as const)('%s with a card pending: the copy is removed, exit %i', async (how, code) => {
       const s = setup();
       app = startWarden(['--demo'], { ...s.env, WARDEN_TEST_CWD: s.env.HOME as string });
       await app.waitFor('Approval needed');
       expect(scratches(s.tmp)).toHaveLength(1);
-      if (how === 'Ctrl+C twice') {
+      if (how === 'Ctrl+C (interrupt, then twice to quit)') {
+        // The first press interrupts the running turn (its card ends cancelled); then two quit.
+        app.press('\u0003');
+        await app.waitFor("Cancelled main's task");
         app.press('\u0003');
         await app.waitFor('again to quit');
         app.press('\u0003');
