@@ -105,7 +105,7 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     expect(envelope(fake.requests[1])).toMatchObject({ status: 'skipped' });
   });
 
-  it('edit through $EDITOR: the edited content is what lands on disk', async () => {
+  it('edit through $EDITOR: the card shows the edit, and after y the edited content is what lands on disk', async () => {
     const editor = join(mkdtempSync(join(tmpdir(), 'warden-editor-')), 'edit.sh');
     writeFileSync(editor, '#!/bin/sh\nprintf "edited by a person\\n" > "$1"\n');
     chmodSync(editor, 0o755);
@@ -114,6 +114,10 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     });
     await cardReady(app);
     app.press('E');
+    // The card shows the person's version first; one more y runs it.
+    await app.waitFor('edited by you');
+    expect(existsSync(join(root, 'e.txt'))).toBe(false);
+    app.press('y');
     await fileSoon(join(root, 'e.txt'));
     expect(readFileSync(join(root, 'e.txt'), 'utf8')).toBe('edited by a person\n');
     await vi.waitFor(() =>
