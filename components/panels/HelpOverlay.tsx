@@ -13,7 +13,7 @@ const CHROME_ROWS = 5;
 
 type Row =
   | { kind: 'heading'; text: string }
-  | { kind: 'row'; left: string; right: string }
+  | { kind: 'row'; left: string; right: string; table: 'keys' | 'commands' }
   | { kind: 'blank' };
 
 const ROWS: Row[] = [
