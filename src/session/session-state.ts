@@ -234,9 +234,15 @@ export class SessionState {
   rememberApproved(request: { callId?: string; preview: ApprovalPreview }): void {
     const p = request.preview;
     if (!request.callId || p.kind !== 'diff' || p.binary) return;
-    this.approvedDiffs.set(request.callId, { path: p.path, before: p.before, after: p.after, isNew: p.isNew });
+    this.approvedDiffs.set(request.callId, {
+      path: p.path,
+      before: p.before,
+      after: p.after,
+      isNew: p.isNew,
+    });
     // Calls that never finish (a crashed turn) must not pile up.
-    if (this.approvedDiffs.size > 64) this.approvedDiffs.delete(this.approvedDiffs.keys().next().value as string);
+    if (this.approvedDiffs.size > 64)
+      this.approvedDiffs.delete(this.approvedDiffs.keys().next().value as string);
   }
 
   private keepApprovedDiff(cardId: string, callId: string, status: string): void {

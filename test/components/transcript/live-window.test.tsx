@@ -15,7 +15,8 @@ const call = (i: number, status: ToolCardStatus = 'running'): TranscriptEntry =>
 });
 
 /** `n` calls, every tenth waiting for approval, the rest running. */
-const burst = (n: number) => Array.from({ length: n }, (_, i) => call(i, i % 10 === 0 ? 'waiting' : 'running'));
+const burst = (n: number) =>
+  Array.from({ length: n }, (_, i) => call(i, i % 10 === 0 ? 'waiting' : 'running'));
 
 describe('liveWindow (issue 16: a burst of parallel calls)', () => {
   it.each([
