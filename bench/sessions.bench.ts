@@ -5,10 +5,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSession, replayTranscript } from '../src/session/session-resume';
+import { loadSession, replayTranscript } from '../src/session/saved/session-resume';
 import { SessionState, initialCoreState } from '../src/session/session-state';
-import { createSessionRecorder } from '../src/session/store';
-import { sessionFile } from '../src/session/store-index';
+import { createSessionRecorder } from '../src/session/saved/store';
+import { sessionFile } from '../src/session/saved/store-index';
 import type { ChatMessage } from '../src/llm/types';
 import { median, printRow, timeRuns } from './stats';
 

@@ -18,7 +18,7 @@ import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
 import { type Session, createSession } from './session/session';
 import { startFromConfig } from './trust/start';
-import { listSessions } from './session/store-index';
+import { listSessions } from './session/saved/store-index';
 import { guardIo } from './text/safe-output';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   // Ink, React and the app are loaded while the session starts (wasm parser, sandbox probe).
   const ui = args.headless ? undefined : Promise.all([import('ink'), import('../components/App')]);
 
-  // --continue / --resume: this project's saved sessions (src/session/store*.ts).
+  // --continue / --resume: this project's saved sessions (src/session/saved/).
   const saved = args.continue || args.resume ? listSessions(home, realRoot(root)) : [];
   if ((args.continue || args.resume) && saved.length === 0)
     return fail(

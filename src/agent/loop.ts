@@ -170,7 +170,7 @@ export async function runTurn(
       return { status: 'done', text };
     }
     const why = text.trim() ? text.trim().slice(-400) : undefined;
-    // Saved before any call runs: warden stopping now leaves a step a resume can settle (src/session/resume*.ts).
+    // Saved before any call runs: warden stopping now leaves a step a resume can settle (src/session/saved/).
     journal?.sync(history);
     journal?.asked(content, calls);
     // Cut at the output limit, the last call's arguments are incomplete: none of them runs.

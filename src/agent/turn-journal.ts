@@ -2,7 +2,7 @@ import type { ChatMessage, ToolCallRequest } from '../llm/types';
 
 /**
  * What the main agent's turns tell the session store, so a conversation can be resumed after warden
- * stops (src/session/store.ts). Sub-agents keep no journal: they are not resumed.
+ * stops (src/session/saved/store.ts). Sub-agents keep no journal: they are not resumed.
  * Contract: every method returns at once and never throws into the turn.
  */
 export type TurnJournal = {

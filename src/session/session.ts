@@ -35,10 +35,10 @@ import type {
 } from '../protocol';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
-import { settleInterrupted } from './resume-turn';
-import { loadSession, replayTranscript, resumeNotices } from './session-resume';
-import { createSessionRecorder } from './store';
-import { listSessions } from './store-index';
+import { settleInterrupted } from './saved/resume-turn';
+import { loadSession, replayTranscript, resumeNotices } from './saved/session-resume';
+import { createSessionRecorder } from './saved/store';
+import { listSessions } from './saved/store-index';
 import type { TurnResult } from '../agent/loop';
 import type { Caller } from '../gate/gate';
 import type { ChatMessage } from '../llm/types';

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, lastToolMessage, startFakeOpenAI } from '../helpers/fake-openai';
-import { type Opened, type Places, openSession, places, snapshotHome } from '../helpers/resume-harness';
-import { latestSession, listSessions, sessionFile } from '../../src/session/store-index';
+import { type FakeOpenAI, lastToolMessage, startFakeOpenAI } from '../../helpers/fake-openai';
+import { type Opened, type Places, openSession, places, snapshotHome } from '../../helpers/resume-harness';
+import { latestSession, listSessions, sessionFile } from '../../../src/session/saved/store-index';
 
 let cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import type { ChatMessage, ToolCallRequest } from '../llm/types';
-import type { ApprovalRequest, CoreEvent, Mode, PlanState, ToolResultEnvelope } from '../protocol';
+import type { ChatMessage, ToolCallRequest } from '../../llm/types';
+import type { ApprovalRequest, CoreEvent, Mode, PlanState, ToolResultEnvelope } from '../../protocol/index';
 import type { SessionRecord } from './store-records';
 
 /** The step warden stopped in: the calls the model asked for and how far each got. */

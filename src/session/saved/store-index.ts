@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionSummary } from '../protocol';
+import type { SessionSummary } from '../../protocol/index';
 
 /** Session ids are warden's own UUIDs; anything else never becomes a path. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;

@@ -10,12 +10,17 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { restoreSession } from '../../src/session/resume';
-import { loadSession } from '../../src/session/session-resume';
-import { createSessionRecorder } from '../../src/session/store';
-import { openSessionLog } from '../../src/session/store-file';
-import { latestSession, listSessions, sessionFile, writeIndexEntry } from '../../src/session/store-index';
-import { readSessionFile } from '../../src/session/store-read';
+import { restoreSession } from '../../../src/session/saved/resume';
+import { loadSession } from '../../../src/session/saved/session-resume';
+import { createSessionRecorder } from '../../../src/session/saved/store';
+import { openSessionLog } from '../../../src/session/saved/store-file';
+import {
+  latestSession,
+  listSessions,
+  sessionFile,
+  writeIndexEntry,
+} from '../../../src/session/saved/store-index';
+import { readSessionFile } from '../../../src/session/saved/store-read';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
-import { boundCall, boundResult, historyLimits } from '../agent/history-bound';
-import type { Caller, ToolCall } from '../gate/gate';
-import type { ChatMessage, ToolCallRequest } from '../llm/types';
-import type { CoreEvent, ToolResultEnvelope } from '../protocol';
+import { boundCall, boundResult, historyLimits } from '../../agent/history-bound';
+import type { Caller, ToolCall } from '../../gate/gate';
+import type { ChatMessage, ToolCallRequest } from '../../llm/types';
+import type { CoreEvent, ToolResultEnvelope } from '../../protocol/index';
 import type { InterruptedStep } from './resume';
 
 export type SettleDeps = {

@@ -4,8 +4,8 @@
  * the transcript is the `event` lines replayed; an `asked` line without a later `history` line is a
  * step that warden stopped in the middle of (its calls are settled on resume).
  */
-import type { ChatMessage, ToolCallRequest } from '../llm/types';
-import type { CoreEvent, Mode } from '../protocol';
+import type { ChatMessage, ToolCallRequest } from '../../llm/types';
+import type { CoreEvent, Mode } from '../../protocol/index';
 
 /** The first line: what the session is. */
 export type SessionMeta = {

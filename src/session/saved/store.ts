@@ -1,5 +1,5 @@
-import type { TurnJournal } from '../agent/turn-journal';
-import type { CoreEvent, Mode, SessionSummary } from '../protocol';
+import type { TurnJournal } from '../../agent/turn-journal';
+import type { CoreEvent, Mode, SessionSummary } from '../../protocol/index';
 import { type SessionLog, openSessionLog } from './store-file';
 import { sessionFile, titleOf, writeIndexEntry } from './store-index';
 import { type SessionMeta, type SessionRecord, keepsEvent } from './store-records';

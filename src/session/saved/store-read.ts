@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isRepairMarker } from '../audit/tail-repair';
+import { isRepairMarker } from '../../audit/tail-repair';
 import { type SessionMeta, type SessionRecord, isSessionRecord } from './store-records';
 
 /** A session file as read: its meta line, its records, and whether a torn last line was skipped. */

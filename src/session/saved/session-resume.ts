@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import type { SessionSummary } from '../protocol';
+import type { SessionSummary } from '../../protocol/index';
 import { type ReplayItem, type RestoredSession, restoreSession } from './resume';
-import type { SessionState } from './session-state';
+import type { SessionState } from '../session-state';
 import { isSessionId, listSessions, sessionFile, titleOf } from './store-index';
 import { type SessionFile, readSessionFile } from './store-read';
 

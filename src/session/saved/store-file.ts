@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
-import { redact } from '../audit/redact';
-import { repairTornTail, writeWhole } from '../audit/tail-repair';
+import { redact } from '../../audit/redact';
+import { repairTornTail, writeWhole } from '../../audit/tail-repair';
 import { type SessionRecord, isBoundary } from './store-records';
 
 /** The append side of one session file. */
