@@ -151,7 +151,7 @@ function modelRun(): { open: number; key: number; jsdiff: number; myers: number 
   return { open, key: median(keys), jsdiff, myers: performance.now() - my };
 }
 
-await loadHighlighter();
+await loadHighlighter('src/steps.ts');
 const pure: ReturnType<typeof modelRun>[] = [];
 const today: Awaited<ReturnType<typeof viewRun>>[] = [];
 const folded: Awaited<ReturnType<typeof viewRun>>[] = [];

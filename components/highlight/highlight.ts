@@ -1,16 +1,19 @@
 /**
  * Syntax highlighting for diffs and code blocks with highlight.js's grammars (through lowlight),
- * loaded on first use by a dynamic import: the bundle keeps it in a chunk of its own, so start-up
- * never pays for it. Until it has loaded, and for languages it does not know, callers get
+ * loaded on first use by a dynamic import, one grammar at a time (grammars.ts): start-up never pays
+ * for it, and a card pays only for its file's language. Until it has loaded, and for languages it does not know, callers get
  * `undefined` and show the text plain. Colour is the caller's choice (NO_COLOR: do not ask).
  */
+import type { LanguageFn } from 'highlight.js';
 import type { TokenKind, TokenSegment } from '../drawer/preview/diff-line';
+import { GRAMMAR_OF, GRAMMARS } from './grammars';
 
 export type { TokenKind, TokenSegment } from '../drawer/preview/diff-line';
 
 type Engine = {
   highlight: (lang: string, text: string) => { children: HastNode[] };
   registered: (name: string) => boolean;
+  register: (name: string, grammar: LanguageFn) => void;
 };
 type HastNode = {
   type: string;
@@ -25,54 +28,49 @@ const MAX_LINE = 2000;
 const CACHE_LINES = 4000;
 
 let engine: Engine | undefined;
-let loading: Promise<boolean> | undefined;
+let core: Promise<Engine> | undefined;
+const grammars = new Map<string, Promise<boolean>>();
 const cache = new Map<string, TokenSegment[] | null>();
 
+/** The grammar for a file path (by extension or name) or a code block's language tag, loaded or not. */
+function grammarName(pathOrLang: string | undefined): string | undefined {
+  if (!pathOrLang) return undefined;
+  const base = pathOrLang.split('/').pop()?.toLowerCase() ?? '';
+  const ext = base.includes('.') ? (base.split('.').pop() ?? '') : base;
+  return GRAMMAR_OF[ext];
+}
+
 /**
- * Starts loading the grammars (once); resolves true when highlighting is available.
- * Contract: never rejects; a failed load leaves everything plain.
+ * Starts loading the engine and the one grammar `pathOrLang` needs (once each); resolves true when
+ * it can be highlighted. Contract: never rejects; a failed load, or no grammar, leaves it plain.
  */
-export function loadHighlighter(): Promise<boolean> {
-  loading ??= import('lowlight')
-    .then((m) => {
-      engine = m.createLowlight(m.common) as unknown as Engine;
+export function loadHighlighter(pathOrLang: string | undefined): Promise<boolean> {
+  const name = grammarName(pathOrLang);
+  const load = name ? GRAMMARS[name] : undefined;
+  if (!name || !load) return Promise.resolve(false);
+  let loading = grammars.get(name);
+  if (!loading) {
+    loading = (async () => {
+      core ??= import('./lowlight-core').then((m) => m.createLowlight() as unknown as Engine);
+      const [ready, grammar] = await Promise.all([core, load()]);
+      ready.register(name, grammar.default);
+      engine = ready;
       return true;
-    })
-    .catch(() => false);
+    })().catch(() => false);
+    grammars.set(name, loading);
+  }
   return loading;
 }
 
-/** True once the grammars are loaded. */
-export function highlighterReady(): boolean {
-  return engine !== undefined;
+/** True once the grammar `pathOrLang` needs is loaded. */
+export function highlighterReady(pathOrLang: string | undefined): boolean {
+  return languageFor(pathOrLang) !== undefined;
 }
 
-/** Extensions highlight.js does not list as aliases of the grammar that reads them. */
-const EXTRA: Record<string, string> = {
-  mjs: 'javascript',
-  cjs: 'javascript',
-  mts: 'typescript',
-  cts: 'typescript',
-  jsonc: 'json',
-  yml: 'yaml',
-  h: 'c',
-  hpp: 'cpp',
-  htm: 'xml',
-  html: 'xml',
-  svg: 'xml',
-};
-
-/**
- * The grammar for a file path (by extension or name) or a code block's language tag; undefined
- * when none is known or the grammars are not loaded yet.
- */
+/** The loaded grammar for a file path or a code block's language tag; undefined until it has loaded. */
 export function languageFor(pathOrLang: string | undefined): string | undefined {
-  if (!engine || !pathOrLang) return undefined;
-  const base = pathOrLang.split('/').pop()?.toLowerCase() ?? '';
-  const ext = base.includes('.') ? (base.split('.').pop() ?? '') : base;
-  if (base === 'makefile' || base === 'dockerfile') return engine.registered(base) ? base : undefined;
-  const name = EXTRA[ext] ?? ext;
-  return name && engine.registered(name) ? name : undefined;
+  const name = grammarName(pathOrLang);
+  return name && engine?.registered(name) ? name : undefined;
 }
 
 const TOKEN_OF: Record<string, TokenKind> = {

@@ -12,7 +12,7 @@ import type { Block } from './markdown-blocks';
  */
 export function MarkdownCode({ block }: { block: Block & { kind: 'code' } }): ReactNode {
   const theme = useTheme();
-  const ready = useHighlighter(!theme.noColor && block.lang !== '');
+  const ready = useHighlighter(!theme.noColor && block.lang !== '', block.lang);
   const lines = useMemo(
     () => (ready ? highlightCode(block.lang, block.text) : undefined),
     [ready, block.lang, block.text],

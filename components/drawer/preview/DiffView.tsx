@@ -50,7 +50,7 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
   const { model, folded, layout, width } = props;
   const theme = useTheme();
   const colors = toneColors(theme);
-  const ready = useHighlighter(!theme.noColor);
+  const ready = useHighlighter(!theme.noColor, props.path);
   const lang = ready ? languageFor(props.path) : undefined;
   // Highlighting gets a few milliseconds a frame, so a key is never slow: rows it did not reach show
   // plain, and the view draws again at once to colour them.

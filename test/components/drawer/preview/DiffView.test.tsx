@@ -128,7 +128,7 @@ describe('DiffView', () => {
   });
 
   it('NO_COLOR: no colour, no highlighting; markers and inverse words stay', async () => {
-    await loadHighlighter();
+    await loadHighlighter('a.ts');
     const r = view(
       'const a = 1;\n',
       'const b = 1;\n',
@@ -142,7 +142,7 @@ describe('DiffView', () => {
   });
 
   it('highlights code once the grammars have loaded: keywords coloured, changed words still inverse', async () => {
-    expect(await loadHighlighter()).toBe(true);
+    expect(await loadHighlighter('a.ts')).toBe(true);
     const r = view('const a = 1; // note\n', 'const b = 1; // note\n', {
       layout: 'split',
       width: 100,
