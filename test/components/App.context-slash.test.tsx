@@ -24,6 +24,9 @@ describe('/compact and /model', () => {
     const { stdin, lastFrame } = await renderApp(core, { rows: 60, columns: 160 });
     await type(stdin, '/help');
     await press(stdin, KEY.enter);
+    await waitForFrame(lastFrame, 'Keys');
+    // The commands are below the keys; End scrolls there when the terminal is too short for both.
+    await press(stdin, KEY.end);
     const frame = await waitForFrame(lastFrame, '/model [NAME]');
     expect(frame).toContain('/compact');
   });
