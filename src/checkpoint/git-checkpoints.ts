@@ -1,6 +1,6 @@
 /**
  * Checkpoints in the shadow git repository (shadow-repo.ts): one before the first call of a turn that
- * can change files, one before each further such call, and one at the turn's end. The turn index
+ * can change files (shared by the turn's later calls) and one at the turn's end. The turn index
  * (turn-index.ts) keeps each turn's first and last checkpoint, so a revert works after a restart. A
  * revert puts every path the turn changed back to its state before the turn — commands' changes too.
  */
@@ -30,6 +30,8 @@ export class GitCheckpoints implements CheckpointStore {
   private readonly repo: ShadowRepo;
   private readonly index: TurnIndex;
   private current: TurnRecord | undefined;
+  /** The turn's first snapshot, taken or under way. */
+  private first: Promise<void> | undefined;
   private counter = 0;
 
   constructor(private readonly o: GitCheckpointOptions) {
@@ -48,22 +50,40 @@ export class GitCheckpoints implements CheckpointStore {
     this.counter += 1;
     const turnId = `${this.o.sessionId.slice(0, 8)}-${this.counter}`;
     this.current = { turnId, sessionId: this.o.sessionId, startedAt: new Date().toISOString() };
+    this.first = undefined;
     return turnId;
   }
 
-  async beforeChange(label: string): Promise<void> {
+  /**
+   * A revert needs only the state before the turn's first change (and the end of the turn), so the
+   * turn's first call that can change files takes one snapshot and every later call shares it: a
+   * second write of the same turn waits for no git at all. The gate starts it when the card shows
+   * and awaits it after the decision; a failed snapshot is tried again by the next call.
+   */
+  beforeChange(label: string): Promise<void> {
     if (!this.current) this.beginTurn();
     const turn = this.current as TurnRecord;
-    const point = await this.repo.snapshot(`before ${label} (turn ${turn.turnId})`);
-    if (!turn.before) this.current = this.index.put({ ...turn, before: point.commit });
+    this.first ??= this.repo.snapshot(`before ${label} (turn ${turn.turnId})`).then(
+      (point) => {
+        if (this.current?.turnId === turn.turnId)
+          this.current = this.index.put({ ...turn, before: point.commit });
+      },
+      (err: unknown) => {
+        this.first = undefined;
+        throw err;
+      },
+    );
+    return this.first;
   }
 
   /** Pre-images are not needed: the checkpoint before the call holds the whole tree. */
   async recordPreImage(): Promise<void> {}
 
   async endTurn(): Promise<{ turnId: string; changes: TurnChange[] } | undefined> {
+    await this.first?.catch(() => undefined);
     const turn = this.current;
     this.current = undefined;
+    this.first = undefined;
     if (!turn?.before) return undefined;
     const after = await this.repo.snapshot(`end of turn ${turn.turnId}`);
     const done = this.index.put({

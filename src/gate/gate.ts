@@ -486,6 +486,9 @@ export class Gate {
         : {}),
     };
     this.asked.set(request.id, { facts, policy, caller });
+    // The turn's checkpoint starts while the person reads the card, so approving does not wait for it
+    // (run() awaits the same checkpoint before any effect, and fails closed if it could not be taken).
+    if (tool.changesFiles) caller.checkpoint?.(tool.name).catch(() => undefined);
     // The accepted edit stays here, out of reach of event listeners; the broker only sees a copy.
     let accepted: Checked | undefined;
     const review = (edited: unknown): EditReview => {

@@ -272,6 +272,32 @@ describe('shadow-git checkpoints', () => {
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b1\n');
   });
 
+  it("a turn's later calls share its first checkpoint: changes between them are still the turn's, and one snapshot was taken", async () => {
+    const { root, home } = setup({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
+    const s = store(root, home);
+    s.beginTurn();
+    // The gate starts the checkpoint when the card shows and awaits it after the decision: one promise.
+    const started = s.beforeChange('write_file');
+    await s.beforeChange('write_file');
+    await started;
+    writeFileSync(join(root, 'a.txt'), 'a1\n');
+    await s.beforeChange('execute_command');
+    writeFileSync(join(root, 'b.txt'), 'b1\n');
+    const ended = await s.endTurn();
+    expect(ended?.changes.map((c) => [c.path, c.kind])).toEqual([
+      ['a.txt', 'modified'],
+      ['b.txt', 'modified'],
+    ]);
+    const gitDir = s.mode.kind === 'git' ? join(s.mode.dir, 'git') : '';
+    const commits = execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--all', '--count'], {
+      encoding: 'utf8',
+    });
+    expect(Number(commits)).toBe(2); // before the turn's first change, and its end
+    await s.revert({ turns: 1 });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a0\n');
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b0\n');
+  });
+
   it('a turn that changed nothing leaves nothing to undo', async () => {
     const { root, home } = setup({ 'a.txt': 'a\n' });
     const s = store(root, home);
