@@ -42,12 +42,17 @@ store.beginTurn();
 const first = await time(() => store.beforeChange('bench'));
 const incremental: number[] = [];
 const unchanged: number[] = [];
+// A turn takes one checkpoint (its later calls share it), so each measured checkpoint is a new turn's.
+await store.endTurn();
 for (let i = 0; i < ROUNDS; i++) {
   writeFileSync(join(root, 'src', 'd1', `f${i}.ts`), `changed ${i}\n`);
+  store.beginTurn();
   incremental.push(await time(() => store.beforeChange('bench')));
+  await store.endTurn();
+  store.beginTurn();
   unchanged.push(await time(() => store.beforeChange('bench')));
+  await store.endTurn();
 }
-await store.endTurn();
 // A turn of 10 changed files, then its revert (plan + restore).
 store.beginTurn();
 await store.beforeChange('bench');
