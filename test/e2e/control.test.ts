@@ -8,31 +8,16 @@ import {
   type RecordedRequest,
   startFakeOpenAI,
 } from '../helpers/fake-openai';
-import { type PtyApp, startWarden } from '../helpers/pty';
+import type { PtyApp } from '../helpers/pty';
+import { ptyLaunches } from '../helpers/pty-launch';
 
-let app: PtyApp | undefined;
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  app?.kill();
-  await app?.exited;
-  await fake?.close();
-  app = undefined;
-  fake = undefined;
-});
+const { launch: start } = ptyLaunches();
 
 const CTRL_P = '\u0010';
 const ENTER = '\r';
 
-async function launch(script: FakeStep[]): Promise<{ app: PtyApp; root: string; home: string }> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-control-proj-')));
-  const home = mkdtempSync(join(tmpdir(), 'warden-control-home-'));
-  fake = await startFakeOpenAI(script, { whenExhausted: { text: 'ASKED AGAIN' } });
-  app = startWarden(['--root', root, 'go'], {
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_API_KEY: 'test',
-    WARDEN_HOME: home,
-  });
-  return { app, root, home };
+async function launch(script: FakeStep[]) {
+  return start(script, { prompt: 'go', whenExhausted: { text: 'ASKED AGAIN' } });
 }
 const auditLines = (home: string) =>
   readdirSync(join(home, 'audit')).flatMap((f) =>
@@ -53,11 +38,11 @@ describe('staying in control, in the real binary (issue 14 §1, §2)', () => {
       name: 'write_file',
       args: { path: `f${i}.txt`, content: `${i}\n` },
     }));
-    const { app, root, home } = await launch([{ text: 'Writing five files.', toolCalls: writes }]);
+    const { app, fake, root, home } = await launch([{ text: 'Writing five files.', toolCalls: writes }]);
     await app.waitFor('Approval needed', 20_000);
     await app.pressOnCard('c', "Cancelled main's task");
     await app.waitUntil((s) => !s.includes('Approval needed'), 15_000, 'the drawer to close');
-    expect(fake?.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
     expect(app.screen()).not.toContain('ASKED AGAIN');
     for (const i of [1, 2, 3, 4, 5]) expect(existsSync(join(root, `f${i}.txt`))).toBe(false);
     expect(auditLines(home).some((r) => r.tool === 'task' && r.outcome === 'cancelled')).toBe(true);
@@ -68,14 +53,14 @@ describe('staying in control, in the real binary (issue 14 §1, §2)', () => {
     const paused = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const { app, home } = await launch([
+    const { app, fake, home } = await launch([
       async () => {
         await paused;
         return { text: 'Listing.', toolCalls: [{ name: 'list_dir', args: { path: '.' } }] };
       },
       (req) => ({ text: userTexts(req).includes('hi-from-person') ? 'SAW THE PERSON' : 'SAW NOTHING' }),
     ]);
-    await fake?.waitForRequests(1);
+    await fake.waitForRequests(1);
     await app.waitFor('working');
     app.press(CTRL_P);
     await app.waitFor('paused: all agents');
@@ -85,11 +70,11 @@ describe('staying in control, in the real binary (issue 14 §1, §2)', () => {
     app.press(`carry on please${ENTER}`);
     await app.waitFor('Note kept');
     // Still paused: the model has not been asked again.
-    expect(fake?.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
     app.press(CTRL_P);
     await app.waitFor('SAW THE PERSON', 20_000);
     expect(app.screen()).not.toContain('paused: all agents');
-    expect(userTexts(fake?.requests[1])).toContain("The person's note: carry on please");
+    expect(userTexts(fake.requests[1])).toContain("The person's note: carry on please");
     const person = auditLines(home).filter((r) => r.origin === 'person');
     expect(person.at(-1)).toMatchObject({ approver: 'human', origin: 'person', outcome: 'executed' });
   });

@@ -12,32 +12,13 @@ import {
   type RecordedRequest,
   startFakeOpenAI,
 } from '../helpers/fake-openai';
-import { type PtyApp, startWarden } from '../helpers/pty';
+import type { PtyApp } from '../helpers/pty';
+import { ptyLaunches } from '../helpers/pty-launch';
 
-let app: PtyApp | undefined;
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  app?.kill();
-  await app?.exited;
-  await fake?.close();
-  app = undefined;
-  fake = undefined;
-});
+const { launch: start } = ptyLaunches();
 
 async function launch(script: FakeStep[], files: Record<string, string>) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-edit-proj-')));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  const home = mkdtempSync(join(tmpdir(), 'warden-edit-home-'));
-  fake = await startFakeOpenAI(script, { whenExhausted: { text: 'All done.' } });
-  app = startWarden(['--root', root, 'do the task'], {
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_API_KEY: 'test',
-    WARDEN_HOME: home,
-  });
-  return { app, fake, root };
+  return start(script, { prompt: 'do the task', files });
 }
 
 /** The drawer pauses keys for 400 ms whenever the card under the cursor changes by itself; wait it out. */

@@ -3,29 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
-import { type PtyApp, startWarden } from '../helpers/pty';
+import type { PtyApp } from '../helpers/pty';
+import { ptyLaunches } from '../helpers/pty-launch';
 
-let app: PtyApp | undefined;
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  app?.kill();
-  await app?.exited;
-  await fake?.close();
-  app = undefined;
-  fake = undefined;
-});
+const { launch: start } = ptyLaunches();
 
 /** warden in auto mode (commands run without a card) on a temp project, against the fake model. */
-async function launch(script: FakeStep[]): Promise<{ app: PtyApp; root: string }> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-output-proj-')));
-  const home = mkdtempSync(join(tmpdir(), 'warden-output-home-'));
-  fake = await startFakeOpenAI(script, { whenExhausted: { text: 'All done.' } });
-  app = startWarden(['--root', root, '--mode', 'auto', 'run it'], {
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_API_KEY: 'test',
-    WARDEN_HOME: home,
-  });
-  return { app, root };
+async function launch(script: FakeStep[]) {
+  return start(script, { prompt: 'run it', flags: ['--mode', 'auto'] });
 }
 
 const command = (cmd: string): FakeStep => ({

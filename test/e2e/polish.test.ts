@@ -16,39 +16,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
-import { type PtyApp, startWarden } from '../helpers/pty';
+import type { PtyApp } from '../helpers/pty';
+import { ptyLaunches } from '../helpers/pty-launch';
 
-let app: PtyApp | undefined;
-let fake: FakeOpenAI | undefined;
-afterEach(async () => {
-  app?.kill();
-  await app?.exited;
-  await fake?.close();
-  app = undefined;
-  fake = undefined;
-});
+const { launch: start } = ptyLaunches();
 
 const KEY = 'sk-test-DO-NOT-SHOW-4242';
 
-async function launch(
-  script: FakeStep[],
-  prompt?: string,
-  files: Record<string, string> = {},
-): Promise<{ app: PtyApp; root: string; home: string }> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-polish-proj-')));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  const home = mkdtempSync(join(tmpdir(), 'warden-polish-home-'));
-  fake = await startFakeOpenAI(script, { whenExhausted: { text: 'All done.' } });
-  app = startWarden(['--root', root, ...(prompt ? [prompt] : [])], {
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_API_KEY: KEY,
-    WARDEN_MODEL: 'fake-model-x',
-    WARDEN_HOME: home,
+async function launch(script: FakeStep[], prompt?: string, files: Record<string, string> = {}) {
+  return start(script, {
+    ...(prompt ? { prompt } : {}),
+    files,
+    env: { OPENAI_API_KEY: KEY, WARDEN_MODEL: 'fake-model-x' },
   });
-  return { app, root, home };
 }
 
 /** Types a probe key until the prompt shows it: from then on keys reach the app, not the tty's line discipline. */
@@ -73,8 +53,8 @@ const auditLines = (home: string): { tool: string; outcome: string; reason?: str
 
 describe('polish in the real binary', () => {
   it('the start banner shows model, endpoint host, project, mode and sandbox — never the key', async () => {
-    const { app, root } = await launch([]);
-    const host = new URL(fake?.url ?? '').host;
+    const { app, fake, root } = await launch([]);
+    const host = new URL(fake.url).host;
     await app.waitFor(`warden · model fake-model-x at ${host}`);
     const screen = app.screen();
     expect(screen).toContain(`project ${root}`);
@@ -120,7 +100,7 @@ describe('polish in the real binary', () => {
   });
 
   it('@path: Tab completes a project file, and the sent prompt carries its content', async () => {
-    const { app } = await launch([{ text: 'Read it.' }], undefined, {
+    const { app, fake } = await launch([{ text: 'Read it.' }], undefined, {
       'src/app.ts': 'export const marker = 4711;\n',
     });
     await inputReady(app);
@@ -133,7 +113,7 @@ describe('polish in the real binary', () => {
     app.press('\r');
     await app.waitFor('Attached @src/app.ts.');
     await app.waitFor('Read it.');
-    const body = fake?.requests[0]?.body as { messages: { role: string; content: string }[] };
+    const body = fake.requests[0]?.body as { messages: { role: string; content: string }[] };
     const user = body.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     expect(user).toMatch(
       /^explain @src\/app\.ts\n\n<attached-file path="src\/app\.ts">\n.*export const marker = 4711;/s,
