@@ -5,6 +5,7 @@ import { createOpenAIClient } from '../../src/llm/openai-client';
 import type { ApprovalRequest, CoreEvent } from '../../src/protocol';
 import { type Session, type SessionOptions, createSession } from '../../src/session/session';
 import type { FakeOpenAI } from './fake-openai';
+import { watchSession } from './session-harness';
 
 /** A project folder and a WARDEN_HOME shared by the sessions of one test (removed by `dispose`). */
 export type Places = { root: string; home: string; dispose(): void };
@@ -63,32 +64,12 @@ export async function openSession(
     ...extra,
   });
   const detach = session.attachApprover();
-  const events: CoreEvent[] = [];
-  const waiters: (() => void)[] = [];
-  session.client.subscribe((event) => {
-    events.push(event);
-    for (const w of waiters.splice(0)) w();
-  });
-  const wait = <T>(pick: () => T | undefined): Promise<T> =>
-    new Promise((resolve) => {
-      const check = () => {
-        const value = pick();
-        if (value !== undefined) resolve(value);
-        else waiters.push(check);
-      };
-      check();
-    });
-  const seen = new Set<string>();
+  const { events, until, nextRequest } = watchSession(session);
   return {
     session,
     events,
-    nextRequest: () =>
-      wait(() => {
-        const request = session.client.snapshot().pending.find((r) => !seen.has(r.id));
-        if (request) seen.add(request.id);
-        return request;
-      }),
-    until: (pick) => wait(() => events.find(pick)),
+    nextRequest,
+    until: (pick) => until(() => events.find(pick)),
     async close() {
       detach();
       await session.close();

@@ -59,6 +59,35 @@ export async function startSession(
     ...options.session,
   });
   const detach = options.approver === false ? () => {} : session.attachApprover();
+  const { events, until, nextRequest } = watchSession(session);
+  return {
+    session,
+    fake,
+    root,
+    home,
+    events,
+    nextRequest,
+    pendingCount: (count) =>
+      until(() => {
+        const pending = session.client.snapshot().pending;
+        return pending.length >= count ? pending : undefined;
+      }),
+    decide: (id, decision) => session.client.send({ type: 'decide', id, decision }),
+    async dispose() {
+      detach();
+      await session.close();
+      await fake.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Every event of `session` as it comes, `until` (resolves with the first value `pick` finds, checked
+ * again after each event) and `nextRequest` (the next pending request not handed out before).
+ */
+export function watchSession(session: Session) {
   const events: CoreEvent[] = [];
   const waiters: (() => void)[] = [];
   session.client.subscribe((event) => {
@@ -75,30 +104,11 @@ export async function startSession(
       check();
     });
   const seen = new Set<string>();
-  return {
-    session,
-    fake,
-    root,
-    home,
-    events,
-    nextRequest: () =>
-      until(() => {
-        const request = session.client.snapshot().pending.find((r) => !seen.has(r.id));
-        if (request) seen.add(request.id);
-        return request;
-      }),
-    pendingCount: (count) =>
-      until(() => {
-        const pending = session.client.snapshot().pending;
-        return pending.length >= count ? pending : undefined;
-      }),
-    decide: (id, decision) => session.client.send({ type: 'decide', id, decision }),
-    async dispose() {
-      detach();
-      await session.close();
-      await fake.close();
-      rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
+  const nextRequest = () =>
+    until(() => {
+      const request = session.client.snapshot().pending.find((r) => !seen.has(r.id));
+      if (request) seen.add(request.id);
+      return request;
+    });
+  return { events, until, nextRequest };
 }
