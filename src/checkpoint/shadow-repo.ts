@@ -79,9 +79,9 @@ export class ShadowRepo {
     const head = this.head;
     if (head && status === '' && (await this.sameLarge(head.large)))
       return { commit: head.commit, large: head.large };
-    const large = await this.largeFiles(changedPaths(status), head?.large ?? []);
-    const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
-    await this.git.raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+    const changed = changedPaths(status);
+    const large = await this.largeFiles(changed, head?.large ?? []);
+    await this.stage(changed, large);
     // A tracked file that grew past the cap leaves the index: the checkpoint lists it instead.
     const tracked = large.map((f) => f.path);
     if (tracked.length > 0)
@@ -95,6 +95,27 @@ export class ShadowRepo {
     await this.git.raw(['update-ref', 'refs/heads/checkpoints', commit]);
     this.head = { commit, tree, large };
     return { commit, large };
+  }
+
+  /**
+   * Brings the index to the work tree. A few changed paths (what status just named) are staged by
+   * name, so git does not scan the whole tree a second time — most of an incremental checkpoint's
+   * time on a large project; many paths, or one git cannot stage by name (a nested repository, an
+   * unreadable file), fall back to `add -A`, which skips what it cannot read.
+   */
+  private async stage(changed: readonly string[], large: readonly LargeFile[]): Promise<void> {
+    const skip = new Set(large.map((f) => f.path));
+    const paths = changed.filter((p) => !skip.has(p));
+    if (paths.length === 0) return;
+    if (paths.length <= STAGE_BY_NAME) {
+      const staged = await this.git.raw(['update-index', '--add', '--remove', '--', ...paths]).then(
+        () => true,
+        () => false,
+      );
+      if (staged) return;
+    }
+    const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
+    await this.git.raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
   }
 
   /** Creates the repository on first use and writes its settings; finds the latest checkpoint. */
@@ -205,6 +226,9 @@ export class ShadowRepo {
     return sameList(now, large);
   }
 }
+
+/** Changed paths staged by name; more go through `add -A` (one scan instead of a long argument list). */
+const STAGE_BY_NAME = 500;
 
 /** Paths `git status --porcelain -z` names (with --no-renames every record is one path). */
 function changedPaths(status: string): string[] {
