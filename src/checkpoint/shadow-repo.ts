@@ -6,9 +6,9 @@
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
  * All git runs through simple-git with the environment of git-env.ts.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type SimpleGit, simpleGit } from 'simple-git';
 import { GIT_ENV_KEYS, gitEnv, writeRepoSettings } from './git-env';
 import type { Checkpoint, LargeFile } from './types';
@@ -68,14 +68,19 @@ export class ShadowRepo {
 
   private async take(label: string): Promise<Checkpoint> {
     await this.open();
-    const status = await this.git.raw([
-      'status',
-      '--porcelain=v1',
-      '-z',
-      '--untracked-files=all',
-      '--no-renames',
-      '--ignore-submodules=all',
-    ]);
+    // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms
+    // more for a command that prints nothing); it is dropped here.
+    const status = (
+      await this.git.raw([
+        'status',
+        '--porcelain=v1',
+        '--branch',
+        '-z',
+        '--untracked-files=all',
+        '--no-renames',
+        '--ignore-submodules=all',
+      ])
+    ).replace(/^## [^\0]*\0/, '');
     const head = this.head;
     if (head && status === '' && (await this.sameLarge(head.large)))
       return { commit: head.commit, large: head.large };
@@ -92,7 +97,7 @@ export class ShadowRepo {
     const message = JSON.stringify({ warden: 1, label, large });
     const args = ['commit-tree', tree, '-m', message, ...(head ? ['-p', head.commit] : [])];
     const commit = (await this.git.raw(args)).trim();
-    await this.git.raw(['update-ref', 'refs/heads/checkpoints', commit]);
+    this.setBranch(commit);
     this.head = { commit, tree, large };
     return { commit, large };
   }
@@ -108,14 +113,30 @@ export class ShadowRepo {
     const paths = changed.filter((p) => !skip.has(p));
     if (paths.length === 0) return;
     if (paths.length <= STAGE_BY_NAME) {
-      const staged = await this.git.raw(['update-index', '--add', '--remove', '--', ...paths]).then(
-        () => true,
-        () => false,
-      );
+      // --verbose: simple-git waits 50 ms more for a command that prints nothing.
+      const staged = await this.git
+        .raw(['update-index', '--verbose', '--add', '--remove', '--', ...paths])
+        .then(
+          () => true,
+          () => false,
+        );
       if (staged) return;
     }
     const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
     await this.git.raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+  }
+
+  /**
+   * Points the checkpoints' branch at `commit`: the loose ref file git itself would write, replaced
+   * whole. Not `git update-ref`: simple-git waits 50 ms after any command that prints nothing, a third
+   * of an incremental checkpoint. The repository is warden's own; nothing else writes this ref.
+   */
+  private setBranch(commit: string): void {
+    const ref = join(this.gitDir, 'refs', 'heads', 'checkpoints');
+    mkdirSync(dirname(ref), { recursive: true });
+    const temp = `${ref}.${process.pid}.tmp`;
+    writeFileSync(temp, `${commit}\n`);
+    renameSync(temp, ref);
   }
 
   /** Creates the repository on first use and writes its settings; finds the latest checkpoint. */
