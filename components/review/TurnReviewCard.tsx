@@ -63,11 +63,13 @@ export function TurnReviewCard({ client, review, width, maxRows, isActive }: Pro
         const chosen = state.selected.includes(f.path);
         return (
           <Text key={f.path} wrap="truncate-end" inverse={at === cursor}>
+            {/* The cursor is marked, not only inverse: a plain capture shows where it is too. */}
+            {at === cursor ? '› ' : '  '}
             {chosen ? '[x] ' : '[ ] '}
             <Text color={f.kind === 'created' ? theme.ok : f.kind === 'deleted' ? theme.error : theme.warn}>
               {MARK[f.kind]} {f.kind.padEnd(8)}
             </Text>{' '}
-            {truncateChars(oneLine(f.path), inner - 24)}
+            {truncateChars(oneLine(f.path), inner - 26)}
             {f.tooLarge ? <Text color={theme.warn}> (too large to restore)</Text> : null}
           </Text>
         );

@@ -80,6 +80,7 @@ describe('turn review in a pseudo-terminal', () => {
     expect(readFileSync(join(root, 'mod.txt'), 'utf8')).toBe('new\n');
     // made.txt, mod.txt, w.txt: the cursor goes to the command's modified file.
     app.press('\x1b[B');
+    await app.waitFor(/› \[ \] \S+ modified\s+mod\.txt/);
     app.press('r');
     await cardReady(app, 'revert_turn');
     await app.pressOnCard('y', /Reverted|restored/);
