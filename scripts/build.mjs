@@ -41,7 +41,11 @@ await build({
   minify: true,
   legalComments: 'none',
   // Packages that locate binaries or wasm files next to themselves stay in node_modules.
-  alias: { 'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs') },
+  // string-width behind a memo (scripts/string-width-cached.mjs): frames re-measure unchanged lines.
+  alias: {
+    'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs'),
+    'string-width': join(root, 'scripts', 'string-width-cached.mjs'),
+  },
   external: ['@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
   define: { 'process.env.NODE_ENV': '"production"' },
   banner: {
