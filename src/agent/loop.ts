@@ -1,3 +1,9 @@
+/**
+ * One agent's turn: model request → tool calls through the gate → results, until the model answers
+ * without calls, the step limit, a cancel, or an escalation. Over 400 lines: the turn's endings
+ * (cancelled, failed, escalated) share the loop's small helpers for events and results, and read
+ * best in the order they happen; the escalation rule itself lives in escalation.ts.
+ */
 import type {
   ChatMessage,
   ModelClient,
