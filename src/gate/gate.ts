@@ -5,8 +5,10 @@
  * (policy/resolve); the session's grants; a person, for whatever still asks (broker); a one-time
  * token bound to the hash of the arguments (tokens); the guards again at execution (executor);
  * and one audit record per decision and per outcome, written before any effect.
- * This file is the orchestration; each step lives in its own module. Over 400 lines since the
- * formatter wrapped it at 110 columns: the ask → decide → run sequence reads best in one place.
+ * This file is the orchestration; each step lives in its own module. Over 400 lines: the ask →
+ * decide → run sequence reads best in one place, and this round added steps to it (a person's edit
+ * re-checked on the card, a request re-offered after a restart, the checkpoint before any effect,
+ * the task cancel on the record); the edit review is the next to move out beside edited-call.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';
