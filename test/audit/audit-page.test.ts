@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryAuditPage, readAuditPageSync } from '../../src/audit/audit-page';
@@ -112,6 +112,22 @@ describe('audit pages read from the end of the day', () => {
     );
     expect(page.records.length).toBeLessThanOrEqual(5);
   });
+});
+
+describe('a search text is only ever a literal', () => {
+  it.each(['--pre={script}', '-e--pre={script}', '--pre', '$(touch {marker})'])(
+    '%s reaches ripgrep as a pattern, never as a flag or shell',
+    async (template) => {
+      writeDays(dir, { [DAY]: dayOf(DAY, 3000) });
+      const marker = join(dir, 'ran');
+      const script = join(dir, 'pre.sh');
+      writeFileSync(script, `#!/bin/sh\ntouch ${marker}\ncat "$1"\n`, { mode: 0o755 });
+      const text = template.replace('{script}', script).replace('{marker}', marker);
+      const page = await queryAuditPage(dir, { text }, { limit: 5, now: NOW, scanBudgetBytes: 1024 });
+      expect(page.records).toEqual([]);
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 });
 
 describe('lines that hold no record', () => {
