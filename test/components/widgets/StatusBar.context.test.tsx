@@ -6,27 +6,9 @@ import type { CoreState } from '../../../src/protocol';
 import { FakeCore, makeState } from '../../helpers/fake-core';
 import { stripAnsi, waitForFrame } from '../../helpers/ink';
 import { renderApp } from '../app-harness';
+import { statusBarFrame } from './status-bar-frame';
 
-function bar(context: CoreState['context']): string {
-  const s = makeState();
-  const { lastFrame, unmount } = render(
-    <StatusBar
-      model={s.model}
-      mode={s.mode}
-      sandboxed
-      pendingCount={0}
-      usage={s.usage}
-      root="/p"
-      mcp={[]}
-      busy={false}
-      width={160}
-      context={context}
-    />,
-  );
-  const frame = stripAnsi(lastFrame() ?? '');
-  unmount();
-  return frame;
-}
+const bar = (context: CoreState['context']): string => statusBarFrame({ context });
 
 describe('context in the status bar', () => {
   it.each<[CoreState['context'], string | undefined, boolean]>([

@@ -7,28 +7,10 @@ import type { Grant } from '../../../src/protocol';
 import { FakeCore, makeState } from '../../helpers/fake-core';
 import { KEY, press, stripAnsi, waitForFrame } from '../../helpers/ink';
 import { renderApp } from '../app-harness';
+import { statusBarFrame } from './status-bar-frame';
 import { grantGlob, grantTool, modifyRequest, renderDrawer } from '../drawer/approval-drawer-harness';
 
-function bar(grantCount: number | undefined): string {
-  const s = makeState();
-  const { lastFrame, unmount } = render(
-    <StatusBar
-      model={s.model}
-      mode={s.mode}
-      sandboxed
-      pendingCount={0}
-      usage={s.usage}
-      root="/p"
-      mcp={[]}
-      busy={false}
-      width={160}
-      grantCount={grantCount}
-    />,
-  );
-  const frame = stripAnsi(lastFrame() ?? '');
-  unmount();
-  return frame;
-}
+const bar = (grantCount: number | undefined): string => statusBarFrame({ grantCount });
 
 const grant = (id: string): Grant => ({ ...grantTool, id, createdAt: '2025-01-02T10:00:00.000Z', uses: 0 });
 
