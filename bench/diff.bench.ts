@@ -18,9 +18,11 @@ import { diffLineBlocks } from '../src/text/line-diff';
 import { FakeCore, makeRequest } from '../test/helpers/fake-core';
 import { median, printRow } from './stats';
 
-// React as the binary bundles it (production); the bench runs itself again if started otherwise.
+// React as the binary bundles it (production), and modules resolved as the bundle resolves them
+// (string-width memoised: bench/as-bundled.mjs); the bench runs itself again if started otherwise.
 if (process.env.NODE_ENV !== 'production') {
-  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  const asBundled = fileURLToPath(new URL('./as-bundled.mjs', import.meta.url));
+  execFileSync(process.execPath, ['--import', 'tsx', '--import', asBundled, fileURLToPath(import.meta.url)], {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
