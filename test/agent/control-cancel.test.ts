@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RecordedRequest } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditLines } from '../helpers/audit-lines';
 
 let h: SessionHarness | undefined;
 afterEach(async () => {
@@ -10,13 +11,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
 const firstUser = (req: RecordedRequest) => req.body.messages.find((m) => m.role === 'user')?.content ?? '';
 const toolMessages = (req: RecordedRequest) => req.body.messages.filter((m) => m.role === 'tool');
 

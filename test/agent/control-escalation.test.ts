@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/load';
 import type { ApprovalRequest, Decision } from '../../src/protocol';
 import type { FakeStep, RecordedRequest } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditLines, userTexts } from '../helpers/audit-lines';
 
 let h: SessionHarness | undefined;
 afterEach(async () => {
@@ -13,18 +14,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
-const userTexts = (req: RecordedRequest | undefined) =>
-  (req?.body.messages ?? [])
-    .filter((m) => m.role === 'user')
-    .map((m) => String(m.content))
-    .join('\n');
 const readMissing = (n: number): FakeStep => ({
   text: `Try ${n}.`,
   toolCalls: [{ name: 'read_file', args: { path: `missing-${n}.txt` } }],

@@ -10,6 +10,7 @@ import {
 } from '../helpers/fake-openai';
 import type { PtyApp } from '../helpers/pty';
 import { ptyLaunches } from '../helpers/pty-launch';
+import { auditLines, userTexts } from '../helpers/audit-lines';
 
 const { launch: start } = ptyLaunches();
 
@@ -19,18 +20,6 @@ const ENTER = '\r';
 async function launch(script: FakeStep[]) {
   return start(script, { prompt: 'go', whenExhausted: { text: 'ASKED AGAIN' } });
 }
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
-const userTexts = (req: RecordedRequest | undefined) =>
-  (req?.body.messages ?? [])
-    .filter((m) => m.role === 'user')
-    .map((m) => String(m.content))
-    .join('\n');
 
 describe('staying in control, in the real binary (issue 14 §1, §2)', () => {
   it('five queued writes: one c cancels the whole task; nothing is written and the model is not asked again', async () => {

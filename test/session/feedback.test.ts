@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent, Suggestion } from '../../src/protocol';
 import type { FakeStep } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditLines } from '../helpers/audit-lines';
 
 // Issue 14 §5 through the real core: a session, the real gate and policy, the fake model server.
 
@@ -21,13 +22,6 @@ const write = (path: string, content = 'x\n'): FakeStep => ({
 const NPM = { files: { 'package.json': '{"scripts":{"test":"true","lint":"true"}}\n' } };
 const offers = (events: CoreEvent[]): Suggestion[] =>
   events.flatMap((e) => (e.type === 'suggestion_offered' ? [e.suggestion] : []));
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
 const resolved = (harness: SessionHarness, id: string) =>
   new Promise<CoreEvent>((resolve) => {
     const found = () => harness.events.find((e) => e.type === 'suggestion_resolved' && e.id === id);

@@ -5,6 +5,7 @@ import { planCovers, planSteps } from '../../src/gate/plan-scope';
 import type { CallFacts } from '../../src/policy/facts';
 import type { FakeStep } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditLines } from '../helpers/audit-lines';
 
 // Issue 14 §6: approving a plan may grant "the plan's known steps", until the plan is done.
 
@@ -20,13 +21,6 @@ const PLAN = {
   title: 'Fix the app',
   steps: ['Change `src/app.ts` to export main', 'Run `npm test` and fix what fails'],
 };
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
 const decisionOf = (home: string, match: (r: Record<string, unknown>) => boolean) =>
   auditLines(home).filter((r) => r.phase === 'decision' && match(r));
 

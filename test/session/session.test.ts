@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../helpers/fake-openai';
 import { lastToolMessage } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditLines } from '../helpers/audit-lines';
 
 let h: SessionHarness | undefined;
 afterEach(async () => {
@@ -17,13 +18,6 @@ const write = (path: string, content: string) => ({
   text: `I will write ${path}.`,
   toolCalls: [{ name: 'write_file', args: { path, content } }],
 });
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
 
 describe('a session through the real openai client and the fake server', () => {
   it('approve: the file lands and the model is told it executed', async () => {

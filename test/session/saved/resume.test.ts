@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, lastToolMessage, startFakeOpenAI } from '../../helpers/fake-openai';
 import { type Opened, type Places, openSession, places, snapshotHome } from '../../helpers/resume-harness';
 import { latestSession, listSessions, sessionFile } from '../../../src/session/saved/store-index';
+import { auditLines } from '../../helpers/audit-lines';
 
 let cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -31,13 +32,6 @@ const write = (path: string, content: string, id = 'call_w1') => ({
   text: `I will write ${path}.`,
   toolCalls: [{ name: 'write_file', args: { path, content }, id }],
 });
-const auditLines = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
-    readFileSync(join(home, 'audit', f), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  );
 const toolResult = (fake: FakeOpenAI, i: number) =>
   JSON.parse(
     lastToolMessage(fake.requests[i] as NonNullable<(typeof fake.requests)[number]>)?.content ?? '{}',
