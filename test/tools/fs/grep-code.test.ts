@@ -47,7 +47,8 @@ describe('grep_code', () => {
   it('treats patterns that look like flags as patterns', async () => {
     t = makeToolContext({ files: { 'notes.txt': 'use --pre=x here\n-v means verbose\n' } });
     const marker = join(t.root, 'pre-ran');
-    writeFileSync(join(t.root, 'x'), `#!/bin/sh\ntouch ${marker}\ncat "$1"\n`);
+    // The script names the marker relative to itself: its text holds no temp-folder name (which could contain "-v").
+    writeFileSync(join(t.root, 'x'), '#!/bin/sh\ntouch "$(dirname "$0")/pre-ran"\ncat "$1"\n');
     chmodSync(join(t.root, 'x'), 0o755);
     const pre = await tool.execute({ pattern: '--pre=x' }, t.ctx);
     expect(data(pre).matches).toEqual([{ path: 'notes.txt', line: 1, text: 'use --pre=x here' }]);
