@@ -76,6 +76,10 @@ export class GitCheckpoints implements CheckpointStore {
     return this.first;
   }
 
+  async settled(): Promise<void> {
+    await this.repo.settled();
+  }
+
   /** Pre-images are not needed: the checkpoint before the call holds the whole tree. */
   async recordPreImage(): Promise<void> {}
 

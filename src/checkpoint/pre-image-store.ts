@@ -57,6 +57,9 @@ export class PreImageStore implements CheckpointStore {
   /** Copies cover only warden's own writes, which call recordPreImage. */
   async beforeChange(): Promise<void> {}
 
+  /** Copies are taken inside the call, never in the background: nothing to wait for. */
+  async settled(): Promise<void> {}
+
   async endTurn(): Promise<{ turnId: string; changes: TurnChange[] } | undefined> {
     const turn = this.current;
     this.current = undefined;

@@ -66,6 +66,11 @@ export class ShadowRepo {
     return next;
   }
 
+  /** Resolves once every snapshot asked for so far has ended (taken or failed). */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
   private async take(label: string): Promise<Checkpoint> {
     await this.open();
     // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms

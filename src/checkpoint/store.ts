@@ -26,4 +26,6 @@ export interface CheckpointStore {
   /** What `revert(target)` would do, without doing it. */
   plan(target: RevertTarget): Promise<RevertPlan>;
   revert(target: RevertTarget): Promise<RevertResult>;
+  /** Resolves once no checkpoint is being taken (one may start when a card shows): the session waits for it when it closes. */
+  settled(): Promise<void>;
 }

@@ -630,6 +630,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       await recorder.close();
       await leftovers;
       await mcp?.close();
+      // A checkpoint started when a card showed may still be writing the shadow repository.
+      await checkpoints.settled();
       await writer.flush();
       writer.close();
     },
