@@ -32,14 +32,10 @@ export function isRepairMarker(value: unknown): value is RepairMarker {
  * Contract: throws when the file cannot be read or the repair cannot be written whole.
  */
 export function repairTornTail(fs: AuditFs, fd: number, marker: { ts: string; sessionId: string }): number {
-  const size = fs.fstatSync(fd).size;
-  if (size === 0) return 0;
-  const window = Math.min(size, TAIL_WINDOW);
-  const tail = Buffer.alloc(window);
-  const read = fs.readSync(fd, tail, 0, window, size - window);
-  if (read === window && tail[window - 1] === 0x0a) return 0;
-  const lastNewline = tail.subarray(0, read).lastIndexOf(0x0a);
-  const tornBytes = lastNewline < 0 ? read : read - lastNewline - 1;
+  const tail = settledTail(fs, fd);
+  if (!tail || tail.bytes[tail.bytes.length - 1] === 0x0a) return 0;
+  const lastNewline = tail.bytes.lastIndexOf(0x0a);
+  const tornBytes = lastNewline < 0 ? tail.bytes.length : tail.bytes.length - lastNewline - 1;
   const line: RepairMarker = {
     ...marker,
     repair: 'torn_line',
@@ -48,6 +44,45 @@ export function repairTornTail(fs: AuditFs, fd: number, marker: { ts: string; se
   };
   writeWhole(fs, fd, Buffer.from(`\n${JSON.stringify(line)}\n`));
   return tornBytes;
+}
+
+/** How long a tail without a newline must keep still before it counts as torn, and the longest wait. */
+const STILL_FOR_MS = 16;
+const GIVE_UP_AFTER_MS = 250;
+
+/**
+ * The file's last bytes once no other writer is mid-line, or undefined for an empty file. Another
+ * process appending at the same moment (a second warden, a sub-agent's writer) grows the file page by
+ * page, so a glance can catch its line half written. Such a line finishes within microseconds; a torn
+ * one never does. So a tail without a newline is looked at again until the file's size has stayed the
+ * same for STILL_FOR_MS — only a tail that keeps still is torn. A file that keeps growing past
+ * GIVE_UP_AFTER_MS is judged on its last look.
+ */
+function settledTail(fs: AuditFs, fd: number): { bytes: Buffer } | undefined {
+  const started = Date.now();
+  let stillSince = started;
+  let lastSize = -1;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const window = Math.min(size, TAIL_WINDOW);
+    const bytes = Buffer.alloc(window);
+    const read = fs.readSync(fd, bytes, 0, window, size - window);
+    const tail = bytes.subarray(0, read);
+    if (read === window && tail[window - 1] === 0x0a) return { bytes: tail };
+    const now = Date.now();
+    if (size !== lastSize) stillSince = now;
+    lastSize = size;
+    if (now - stillSince >= STILL_FOR_MS || now - started >= GIVE_UP_AFTER_MS) return { bytes: tail };
+    sleepSync(pause);
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `ms` (the writer is synchronous by contract: one append, one line). */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
 }
 
 /** One `write` for a regular file; loops only on a short write and throws if nothing more goes out. */

@@ -157,6 +157,29 @@ describe('a torn tail left by an earlier session', () => {
   });
 });
 
+describe('a line another process is writing at that moment', () => {
+  it('is not taken for a torn tail: the writer looks again until the file keeps still', () => {
+    const dir = temp();
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `audit-${DAY}.jsonl`);
+    // The other writer's line is half on disk when this writer opens the file; it finishes a moment later.
+    appendFileSync(file, '{"a":1}\n{"other":"half');
+    let looks = 0;
+    const racing: AuditFs = {
+      ...fs,
+      fstatSync: ((fd: number) => {
+        looks += 1;
+        if (looks === 3) appendFileSync(file, ' done"}\n');
+        return fs.fstatSync(fd);
+      }) as AuditFs['fstatSync'],
+    };
+    const writer = createAuditWriter({ dir, sessionId: 'w', onError: () => {}, now, fs: racing });
+    expect(writer.append(entry('mine')).ok).toBe(true);
+    writer.close();
+    expect(lines(dir)).toEqual(['{"a":1}', '{"other":"half done"}', expect.stringContaining('"mine"'), '']);
+  });
+});
+
 describe('audit writer faults (real mounts)', () => {
   it.skipIf(!canMount)(
     'a full tmpfs: the line is refused; freeing space lets the writer recover and repair',
