@@ -82,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
       home,
       model: demo ? createDemoModel() : await openAIModel(config),
       mode: config.mode,
+      modeFromFlag: args.mode !== undefined,
       approvalTimeoutSec: config.approvalTimeoutSec,
       sandbox: config.sandbox,
       maxStepsPerTurn: config.maxStepsPerTurn,

@@ -79,6 +79,8 @@ export type SessionOptions = {
   home: string;
   model: ModelClient;
   mode: Mode;
+  /** The person named `mode` on the command line (`--mode`): it wins over the mode a resumed session saved. */
+  modeFromFlag?: boolean;
   approvalTimeoutSec: number;
   sandbox: 'auto' | 'off' | 'require';
   maxStepsPerTurn: number;
@@ -181,7 +183,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let rules: LoadedRule[] = policy.rules;
   // Resuming reads the saved session first: a damaged file stops here, before anything is written.
   const loaded = o.resume ? loadSession(o.home, o.resume, fence.root) : undefined;
-  let mode = loaded?.restored.mode ?? o.mode;
+  let mode = (o.modeFromFlag ? undefined : loaded?.restored.mode) ?? o.mode;
   const listeners = new Set<(event: CoreEvent) => void>();
   const state = initialCoreState({
     sessionId,
@@ -398,7 +400,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
-    for (const n of resumeNotices(loaded)) view.notice(n.level, n.text);
+    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined)) view.notice(n.level, n.text);
   }
 
   // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { SessionSummary } from '../../protocol/index';
+import type { Mode, SessionSummary } from '../../protocol/index';
 import { type ReplayItem, type RestoredSession, restoreSession } from './resume';
 import type { SessionState } from '../session-state';
 import { isSessionId, listSessions, sessionFile, titleOf } from './store-index';
@@ -56,13 +56,22 @@ export function replayTranscript(view: SessionState, replay: readonly ReplayItem
   });
 }
 
-/** What the person is told on resume: what came back, what did not (grants), and what happens next. */
-export function resumeNotices(loaded: LoadedSession): { level: 'info' | 'warn'; text: string }[] {
+/**
+ * What the person is told on resume: what came back, what did not (grants), and what happens next.
+ * `flagMode` is the mode named with `--mode`, which the saved one gave way to.
+ */
+export function resumeNotices(
+  loaded: LoadedSession,
+  flagMode?: Mode,
+): { level: 'info' | 'warn'; text: string }[] {
   const { summary, restored, file } = loaded;
+  const mode = flagMode
+    ? `; the mode is ${flagMode} as --mode said${restored.mode && restored.mode !== flagMode ? ` (it was ${restored.mode})` : ''}`
+    : '';
   const out: { level: 'info' | 'warn'; text: string }[] = [
     {
       level: 'info',
-      text: `Resumed "${summary.title}" (${summary.turns} turn${summary.turns === 1 ? '' : 's'}, started ${summary.createdAt}): the conversation${restored.mode ? `, the mode (${restored.mode})` : ''}${restored.plan ? ', the plan' : ''}. Grants (approve-all) are not restored: a grant belongs to the session it was given in.`,
+      text: `Resumed "${summary.title}" (${summary.turns} turn${summary.turns === 1 ? '' : 's'}, started ${summary.createdAt}): the conversation${restored.mode && !flagMode ? `, the mode (${restored.mode})` : ''}${restored.plan ? ', the plan' : ''}${mode}. Grants (approve-all) are not restored: a grant belongs to the session it was given in.`,
     },
   ];
   if (file.tornTail)

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { Mode } from '../../../src/protocol/index';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, lastToolMessage, startFakeOpenAI } from '../../helpers/fake-openai';
@@ -90,6 +91,35 @@ describe('sessions on disk', () => {
     expect(b.session.client.snapshot().mode).toBe('auto-edit');
     expect(listSessions(at.home, '/elsewhere')).toEqual([]);
   });
+  it.each([
+    [
+      '--mode manual wins over a saved auto',
+      'auto',
+      'manual',
+      /the mode is manual as --mode said \(it was auto\)/,
+    ],
+    [
+      '--mode auto-edit over a saved plan',
+      'plan',
+      'auto-edit',
+      /the mode is auto-edit as --mode said \(it was plan\)/,
+    ],
+  ] as const)(
+    '%s: a mode named on the command line is kept, and the notice says so',
+    async (_l, saved, flag, notice) => {
+      const { at, fake } = await setup();
+      fake.push({ text: 'ok' });
+      const a = await open(at, fake);
+      a.session.client.send({ type: 'set_mode', mode: saved });
+      await a.session.run('hi');
+      await a.close();
+      const id = latestSession(at.home, at.root)?.id;
+      const b = await open(at, fake, { resume: id, mode: flag, modeFromFlag: true });
+      const snap = b.session.client.snapshot();
+      expect(snap.mode).toBe(flag);
+      expect(snap.transcript.some((e) => e.kind === 'notice' && notice.test(e.text))).toBe(true);
+    },
+  );
 });
 
 describe('a request pending when warden stopped', () => {
