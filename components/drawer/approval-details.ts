@@ -59,8 +59,7 @@ export function approvalDetailLines(
     const left = Date.parse(request.expiresAt) - nowMs;
     if (!Number.isNaN(left)) timing.push(left > 0 ? `expires in ${formatDurationCoarse(left)}` : 'expired');
   }
-  const undo = request.reversible ? 'reversible (undo restores it)' : 'NOT reversible';
-  add('undo', `${undo} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');
+  add('undo', `${undoLabel(request, 'long')} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');
   if (request.resumedFrom) add('was', resumedLine(request.resumedFrom), 'medium', 2);
   if (request.preview.kind !== 'plan' && request.preview.kind !== 'question') {
     const grants = request.grantOptions.map((g) => g.label).join(' | ');
@@ -86,7 +85,7 @@ export function approvalDetailLines(
 export function compactDetailLines(request: ApprovalRequest, width: number): DetailLine[] {
   const w = Math.max(10, width - DETAIL_LABEL_WIDTH);
   const reasons = request.risk.reasons.length ? ` — ${request.risk.reasons.join('; ')}` : '';
-  const undo = request.reversible ? 'reversible' : 'NOT reversible';
+  const undo = undoLabel(request, 'short');
   const out: DetailLine[] = [
     {
       label: 'what',
@@ -118,4 +117,14 @@ function editedLine(edited: NonNullable<ApprovalRequest['edited']>): string {
 /** The mark of a request offered again after a restart (issue 15 §2). */
 export function resumedLine(resumed: NonNullable<ApprovalRequest['resumedFrom']>): string {
   return `from before the restart — checked again now${resumed.fileChanged ? '; the file changed since it was first asked: this is the new diff' : ''}`;
+}
+
+/** Whether undo puts the call's effect back: wholly, only the project's files (a checkpointed command), or not at all. */
+function undoLabel(request: ApprovalRequest, form: 'long' | 'short'): string {
+  if (request.reversible) return form === 'long' ? 'reversible (undo restores it)' : 'reversible';
+  if (request.undoRestoresFiles)
+    return form === 'long'
+      ? 'project files reversible (undo restores them) · effects outside the project are NOT'
+      : 'files reversible, other effects NOT';
+  return 'NOT reversible';
 }

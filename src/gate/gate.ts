@@ -123,6 +123,11 @@ export type GateOptions = {
    * load (then the guard answers "cannot judge" for every command, so each one asks).
    */
   loadCommandGuard?: () => Promise<void>;
+  /**
+   * Whether the turn's checkpoints hold the whole project (shadow git), so a command's changes to the
+   * project's files can be undone; false with the pre-image fallback (only warden's own writes).
+   */
+  checkpointsCoverProject?: () => boolean;
   /** Hears every person's decision (approve, edit, reject …) before its call runs. Its failure changes nothing. */
   onDecided?: (decided: DecidedCall) => void;
 };
@@ -476,6 +481,12 @@ export class Gate {
       explanation: note ? `${note} ${policy.explanation}` : policy.explanation,
       preview,
       reversible: tool.reversible === true,
+      ...(tool.reversible !== true &&
+      tool.changesFiles &&
+      caller.checkpoint &&
+      this.o.checkpointsCoverProject?.()
+        ? { undoRestoresFiles: true as const }
+        : {}),
       createdAt: new Date().toISOString(),
       // A plan card may grant its known steps (issue 14 §6); a tool card the scopes of its call.
       grantOptions:

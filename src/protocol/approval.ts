@@ -90,7 +90,13 @@ export type ApprovalRequest = {
   /** One sentence saying why the policy asks. */
   explanation: string;
   preview: ApprovalPreview;
+  /** Undo restores everything the call does (checkpointed writes). */
   reversible: boolean;
+  /**
+   * Not wholly reversible, but the project's files it changes are in the turn's checkpoint (a command,
+   * an MCP writer, with shadow-git checkpoints): undo restores those files, not effects elsewhere.
+   */
+  undoRestoresFiles?: true;
   createdAt: string;
   expiresAt?: string;
   grantOptions: GrantScope[];

@@ -349,6 +349,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     grants,
     audit,
     sessionId,
+    checkpointsCoverProject: () => checkpoints.mode.kind === 'git',
     onDecided: (decided) => {
       feedback.heard(decided);
       if (decided.decision.kind === 'reject') hub.refreshPrompts();

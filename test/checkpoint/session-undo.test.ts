@@ -242,6 +242,25 @@ describe('checkpoints and the turn review through the session', () => {
     });
   });
 
+  it.each([
+    ['with git, a command card says undo restores the project files', undefined, true],
+    ['without git, a command card says it is not reversible', null, undefined],
+  ] as const)('%s', async (_l, checkpointGit, undoRestoresFiles) => {
+    const { root, home } = dirs(FILES);
+    const r = await open(root, home, changeTurn, checkpointGit === null ? { checkpointGit } : {});
+    const run = r.session.run('change things');
+    const command = await r.next();
+    expect(command).toMatchObject({ tool: 'execute_command', reversible: false });
+    expect(command.undoRestoresFiles).toBe(undoRestoresFiles);
+    r.session.client.send({ type: 'decide', id: command.id, decision: { kind: 'approve' } });
+    const write = await r.next();
+    // A checkpointed write is wholly reversible either way.
+    expect(write).toMatchObject({ tool: 'write_file', reversible: true });
+    expect(write.undoRestoresFiles).toBeUndefined();
+    r.session.client.send({ type: 'decide', id: write.id, decision: { kind: 'approve' } });
+    await run;
+  });
+
   it('without git: a notice says commands are not covered, and the state says copies', async () => {
     const { root, home } = dirs(FILES);
     const r = await open(root, home, [], { checkpointGit: null });

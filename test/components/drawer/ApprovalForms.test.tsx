@@ -47,6 +47,29 @@ describe('card details', () => {
   });
 });
 
+describe('what undo can put back', () => {
+  it.each([
+    [
+      'a checkpointed command: the project files only',
+      { undoRestoresFiles: true as const },
+      'undo  project files reversible (undo restores them) · effects outside the project are NOT',
+      'files reversible, other effects NOT',
+    ],
+    ['a command without a checkpoint of the project', {}, 'undo  NOT reversible', 'NOT reversible'],
+    [
+      'a checkpointed write',
+      { reversible: true },
+      'undo  reversible (undo restores it)',
+      'HIGH · reversible',
+    ],
+  ])('%s', async (_l, fields, long, short) => {
+    const wide = renderDrawer([commandRequest(fields)], { width: 160 });
+    expect(await wide.ready()).toContain(long);
+    const low = renderDrawer([commandRequest(fields)], { height: 16 });
+    expect(await low.ready()).toContain(short);
+  });
+});
+
 describe('card details in a short drawer', () => {
   it('keeps what, the risk, undo and a refused edit when rows are few', async () => {
     const d = renderDrawer([commandRequest({ why: 'long '.repeat(50), editError: 'timeout too long' })], {
