@@ -1,27 +1,9 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
-import { type PtyApp, startWarden } from '../helpers/pty';
+import { describe, expect, it, vi } from 'vitest';
+import { ptyLaunches } from '../helpers/pty-launch';
 
-let app: PtyApp | undefined;
-let fake: FakeOpenAI | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  app?.kill();
-  await app?.exited;
-  await fake?.close();
-  app = undefined;
-  fake = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const temp = (prefix: string) => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
+const pty = ptyLaunches();
 
 const BIG = `${Array.from({ length: 2000 }, (_, i) => `const value${i + 1} = ${i + 1};`).join('\n')}\n`;
 const BIG_AFTER = BIG.replace('const value100 = 100;', 'const value100 = 100 * 2;')
@@ -33,24 +15,15 @@ const MINIFIED_AFTER = MINIFIED.replace('oldName', 'newName');
 
 describe('the diff card on real-sized files (pty)', () => {
   it('folds a 2,000-line file to 3 hunks, ] jumps to each change, a minified line shows its change; approved writes keep their diff', async () => {
-    const root = temp('warden-diff-proj-');
-    const home = temp('warden-diff-home-');
-    writeFileSync(join(root, 'big.ts'), BIG);
-    writeFileSync(join(root, 'app.min.js'), MINIFIED);
-    expect(MINIFIED.indexOf('oldName')).toBeGreaterThan(1090);
-    fake = await startFakeOpenAI(
+    const { app, root } = await pty.launch(
       [
         { toolCalls: [{ name: 'write_file', args: { path: 'big.ts', content: BIG_AFTER } }] },
         { toolCalls: [{ name: 'write_file', args: { path: 'app.min.js', content: MINIFIED_AFTER } }] },
         { text: 'Both files are written.' },
       ],
-      { whenExhausted: { text: 'All done.' } },
+      { prompt: 'fix the files', files: { 'big.ts': BIG, 'app.min.js': MINIFIED } },
     );
-    app = startWarden(['--root', root, 'fix the files'], {
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: 'test',
-      WARDEN_HOME: home,
-    });
+    expect(MINIFIED.indexOf('oldName')).toBeGreaterThan(1090);
     await app.waitFor('change 1 of 3 · line 100', 20_000);
     // The drawer pauses keys for 400 ms when a card appears by itself; wait it out.
     await app.waitUntil((x) => !x.includes('keys paused'), 10_000, 'the grace window to end');

@@ -3,32 +3,13 @@
  * changes a file and creates another, and whose write_file changes a third, ends with the review card
  * listing all of them; reverting one file (r, then the revert_turn card's y) restores exactly it.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
-import { type PtyApp, startWarden } from '../helpers/pty';
+import { describe, expect, it, vi } from 'vitest';
+import type { PtyApp } from '../helpers/pty';
+import { ptyLaunches } from '../helpers/pty-launch';
 
-let app: PtyApp | undefined;
-let fake: FakeOpenAI | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  app?.kill();
-  await app?.exited;
-  await fake?.close();
-  app = undefined;
-  fake = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const pty = ptyLaunches();
 
 /** The drawer pauses keys for 400 ms whenever the card under the cursor changes by itself; wait it out. */
 async function cardReady(a: PtyApp, text: string): Promise<void> {
@@ -39,13 +20,7 @@ async function cardReady(a: PtyApp, text: string): Promise<void> {
 
 describe('turn review in a pseudo-terminal', () => {
   it('lists what a command and a write changed; reverting one file restores only it', async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-review-proj-')));
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'warden-review-home-')));
-    dirs.push(root, home);
-    writeFileSync(join(root, 'mod.txt'), 'old\n');
-    writeFileSync(join(root, 'w.txt'), 'before\n');
-    mkdirSync(join(root, 'src'));
-    fake = await startFakeOpenAI(
+    const { app, root } = await pty.launch(
       [
         {
           toolCalls: [
@@ -55,19 +30,14 @@ describe('turn review in a pseudo-terminal', () => {
         { toolCalls: [{ name: 'write_file', args: { path: 'w.txt', content: 'written\n' } }] },
         { text: 'Changed three files.' },
       ],
-      { whenExhausted: { text: 'All done.' } },
+      { prompt: 'change things', files: { 'mod.txt': 'old\n', 'w.txt': 'before\n', 'src/.keep': '' } },
     );
-    app = startWarden(['--root', root, 'change things'], {
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: 'test',
-      WARDEN_HOME: home,
-    });
     await cardReady(app, 'execute_command');
     // It overwrites a file: a high-risk card takes a second y.
     app.press('y');
     await app.waitFor('press y again');
     app.press('y');
-    await vi.waitFor(() => expect(existsSync(join(root, 'made.txt')), app?.screen()).toBe(true), {
+    await vi.waitFor(() => expect(existsSync(join(root, 'made.txt')), app.screen()).toBe(true), {
       timeout: 15_000,
     });
     await app.waitFor('write_file w.txt');
