@@ -49,13 +49,36 @@ export function startWarden(
   size = { cols: 120, rows: 40 },
 ): PtyApp {
   if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
+  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd: env.WARDEN_TEST_CWD ?? repo, frameComplete });
+}
+
+/** How another program is run in the same harness (the benches' peers). */
+export type NodeProgramOptions = {
+  size?: { cols: number; rows: number };
+  cwd?: string;
+  /** When a screen is a whole frame; default: always (only warden's status bar is known here). */
+  frameComplete?: (screen: string) => boolean;
+};
+
+/**
+ * Any Node program (`node <script> ...args`) in the same pty and headless xterm as warden, with a
+ * fresh temp HOME (overridable through `env.HOME`), so a bench can run warden and a peer alike.
+ */
+export function startNodeProgram(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  options: NodeProgramOptions = {},
+): PtyApp {
+  const size = options.size ?? { cols: 120, rows: 40 };
+  const whole = options.frameComplete ?? (() => true);
   const term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
   const home = mkdtempSync(join(tmpdir(), 'warden-pty-home-'));
-  const pty = spawn(process.execPath, [WARDEN_BIN, ...args], {
+  const pty = spawn(process.execPath, [script, ...args], {
     name: 'xterm-256color',
     cols: size.cols,
     rows: size.rows,
-    cwd: env.WARDEN_TEST_CWD ?? repo,
+    cwd: options.cwd ?? repo,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -85,7 +108,7 @@ export function startWarden(
     new Promise<void>((resolve, reject) => {
       const check = () => {
         const now = screen();
-        if (!predicate(now) || !frameComplete(now)) return;
+        if (!predicate(now) || !whole(now)) return;
         cleanup();
         resolve();
       };
