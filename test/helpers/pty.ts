@@ -41,21 +41,25 @@ function frameComplete(screen: string): boolean {
 /**
  * The real `warden` binary (dist/warden.js, built by `npm test`) in a pseudo-terminal, rendered by
  * a headless xterm so tests read the screen a person would see. Waits are for screen content,
- * never fixed sleeps.
+ * never fixed sleeps. `nodeArgs` go to node before the script (e.g. `--cpu-prof` when profiling).
  */
 export function startWarden(
   args: string[],
   env: Record<string, string>,
   size = { cols: 120, rows: 40 },
+  nodeArgs: string[] = [],
 ): PtyApp {
   if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
-  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd: env.WARDEN_TEST_CWD ?? repo, frameComplete });
+  const cwd = env.WARDEN_TEST_CWD ?? repo;
+  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd, frameComplete, nodeArgs });
 }
 
 /** How another program is run in the same harness (the benches' peers). */
 export type NodeProgramOptions = {
   size?: { cols: number; rows: number };
   cwd?: string;
+  /** Flags for node before the script, e.g. `['--cpu-prof']` to profile a run. */
+  nodeArgs?: string[];
   /** When a screen is a whole frame; default: always (only warden's status bar is known here). */
   frameComplete?: (screen: string) => boolean;
 };
@@ -74,7 +78,7 @@ export function startNodeProgram(
   const whole = options.frameComplete ?? (() => true);
   const term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
   const home = mkdtempSync(join(tmpdir(), 'warden-pty-home-'));
-  const pty = spawn(process.execPath, [script, ...args], {
+  const pty = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
     name: 'xterm-256color',
     cols: size.cols,
     rows: size.rows,
