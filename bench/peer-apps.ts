@@ -6,7 +6,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeToolCall } from '../test/helpers/fake-openai';
-import { type PtyApp, startNodeProgram, startWarden } from '../test/helpers/pty';
+import { type PtyApp, startNodeProgram, WARDEN_BIN, wardenFrameComplete } from '../test/helpers/pty';
 
 /** A whole-file write the model asks for: a new file or the replacement of an existing one. */
 export type FileWrite = { path: string; content: string; kind: 'create' | 'overwrite' };
@@ -32,28 +32,36 @@ export type PeerApp = {
   durability: string;
 };
 
-export const warden: PeerApp = {
-  name: 'warden',
-  start: (root, url, prompt) =>
-    startWarden(['--root', root, ...(prompt ? [prompt] : [])], {
-      OPENAI_BASE_URL: url,
-      OPENAI_API_KEY: 'bench',
-      WARDEN_HOME: realpathSync(mkdtempSync(join(tmpdir(), 'warden-bench-home-'))),
-    }),
-  ready: (s) => /│ mode manual/.test(s) && s.includes('›'),
-  echoes: (s, typed) => s.includes(`› ${typed}`),
-  call: (w) => ({ name: 'write_file', args: { path: w.path, content: w.content } }),
-  cardShown: (s, w) =>
-    s.includes('Approval needed') &&
-    s.includes(w.kind === 'create' ? `${w.path} new file` : `${w.path} +1 −1`),
-  async untilKeysTaken(app) {
-    // A new card ignores keys for a short grace window, and says so from its first frame.
-    await app.waitFor('keys paused');
-    await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'the grace window to end');
-  },
-  approveKey: 'y',
-  durability: 'temp file + fsync, rename, fsync of the folder; audit line written before the write',
-};
+/** A warden bundle (this worktree's dist/warden.js, or another build named for a before/after run). */
+export function wardenApp(script = WARDEN_BIN, name = 'warden'): PeerApp {
+  return {
+    name,
+    start: (root, url, prompt) =>
+      startNodeProgram(
+        script,
+        ['--root', root, ...(prompt ? [prompt] : [])],
+        {
+          OPENAI_BASE_URL: url,
+          OPENAI_API_KEY: 'bench',
+          WARDEN_HOME: realpathSync(mkdtempSync(join(tmpdir(), 'warden-bench-home-'))),
+        },
+        { cwd: root, frameComplete: wardenFrameComplete },
+      ),
+    ready: (s) => /│ mode manual/.test(s) && s.includes('›'),
+    echoes: (s, typed) => s.includes(`› ${typed}`),
+    call: (w) => ({ name: 'write_file', args: { path: w.path, content: w.content } }),
+    cardShown: (s, w) =>
+      s.includes('Approval needed') &&
+      s.includes(w.kind === 'create' ? `${w.path} new file` : `${w.path} +1 −1`),
+    async untilKeysTaken(app) {
+      // A new card ignores keys for a short grace window, and says so from its first frame.
+      await app.waitFor('keys paused');
+      await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'the grace window to end');
+    },
+    approveKey: 'y',
+    durability: 'temp file + fsync, rename, fsync of the folder; audit line written before the write',
+  };
+}
 
 /** grok-cli's screen once it is idle at its input box. */
 const GROK_INPUT = 'Ask me anything...';

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, watch, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOpenAI } from '../test/helpers/fake-openai';
-import { type FileWrite, grokApp, type PeerApp, warden } from './peer-apps';
+import { type FileWrite, grokApp, type PeerApp, wardenApp } from './peer-apps';
 import { median } from './stats';
 
 const RUNS = Number(process.env.PEERS_RUNS ?? 5);
@@ -116,13 +116,32 @@ if (!grokScript || !existsSync(grokScript)) {
   process.exit(0);
 }
 
-const apps = [warden, grokApp(grokScript)];
+// WARDEN_BASELINE: another warden build (e.g. main's) in the same run, for a before/after figure.
+const baseline = process.env.WARDEN_BASELINE;
+const apps = [
+  wardenApp(),
+  grokApp(grokScript),
+  ...(baseline && existsSync(baseline) ? [wardenApp(baseline, 'baseline')] : []),
+];
 const results = new Map<string, Figures[]>(apps.map((a) => [a.name, []]));
+const failures: string[] = [];
+/** One session; a run that goes wrong (an app dropped a key, say) is left out and reported, not fatal. */
+async function measured(app: PeerApp, first: FileWrite, second: FileWrite, typed: boolean): Promise<void> {
+  try {
+    results.get(app.name)?.push(await session(app, first, second, typed));
+  } catch (err) {
+    const file = join(tmpdir(), `peers-failed-${app.name}-${failures.length}.txt`);
+    writeFileSync(file, String(err));
+    failures.push(
+      `${app.name} ${typed ? 'typed' : 'cold'}: ${String(err).split('\n')[0]} (screen in ${file})`,
+    );
+  }
+}
 for (let run = 0; run < RUNS; run++) {
   // Alternate who goes first, so neither always meets the quieter (or busier) moment.
   const order = run % 2 === 0 ? apps : [...apps].reverse();
-  for (const app of order) results.get(app.name)?.push(await session(app, CREATE, OVERWRITE, false));
-  for (const app of order) results.get(app.name)?.push(await session(app, OVERWRITE, CREATE, true));
+  for (const app of order) await measured(app, CREATE, OVERWRITE, false);
+  for (const app of order) await measured(app, OVERWRITE, CREATE, true);
 }
 
 const medianOf = (name: string, figure: Figure) =>
@@ -137,14 +156,18 @@ const rows: [string, Figure][] = [
   ['approve → file replaced on disk, first card', 'overwriteFirst'],
   ['approve → file replaced on disk, second card', 'overwriteNext'],
 ];
-console.log(`medians of ${RUNS} runs each (ms), fresh process per run, warden and grok alternating`);
-console.log(`${'figure'.padEnd(52)} ${'warden'.padStart(8)} ${'grok'.padStart(8)}  warden/grok`);
+console.log(`medians of ${RUNS} runs each (ms), fresh process per run, the apps alternating`);
+const names = apps.map((a) => a.name);
+const others = names.filter((n) => n !== 'grok');
+console.log(
+  `${'figure'.padEnd(52)}${names.map((n) => n.padStart(9)).join('')}${others.map((n) => `${n}/grok`.padStart(16)).join('')}`,
+);
 for (const [label, figure] of rows) {
-  const w = medianOf('warden', figure);
-  const g = medianOf('grok', figure);
-  console.log(
-    `${label.padEnd(52)} ${w.toFixed(1).padStart(8)} ${g.toFixed(1).padStart(8)}  ${(w / g).toFixed(2)}×`,
-  );
+  const grok = medianOf('grok', figure);
+  const values = names.map((n) => medianOf(n, figure).toFixed(1).padStart(9)).join('');
+  const ratios = others.map((n) => `${(medianOf(n, figure) / grok).toFixed(2)}×`.padStart(16)).join('');
+  console.log(`${label.padEnd(52)}${values}${ratios}`);
 }
+for (const failure of failures) console.log(`left out: ${failure}`);
 console.log(`keys pressed ${READ_MS} ms after the card showed (a person reading it), or later if refused`);
 for (const app of apps) console.log(`${app.name} writes: ${app.durability}`);

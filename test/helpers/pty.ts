@@ -33,7 +33,7 @@ export type PtyApp = {
  * between them the lower lines are blank. A frame is whole once its last line — the status bar,
  * or any text when warden is not running its full-screen app — is on screen.
  */
-function frameComplete(screen: string): boolean {
+export function wardenFrameComplete(screen: string): boolean {
   const last = screen.trimEnd().split('\n').at(-1) ?? '';
   return !/\bmode \w/.test(screen) || /│ mode /.test(last);
 }
@@ -51,7 +51,7 @@ export function startWarden(
 ): PtyApp {
   if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
   const cwd = env.WARDEN_TEST_CWD ?? repo;
-  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd, frameComplete, nodeArgs });
+  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd, frameComplete: wardenFrameComplete, nodeArgs });
 }
 
 /** How another program is run in the same harness (the benches' peers). */
