@@ -45,7 +45,8 @@ export function wardenApp(script = WARDEN_BIN, name = 'warden'): PeerApp {
           OPENAI_API_KEY: 'bench',
           WARDEN_HOME: realpathSync(mkdtempSync(join(tmpdir(), 'warden-bench-home-'))),
         },
-        { cwd: root, frameComplete: wardenFrameComplete },
+        // WARDEN_CPU_PROF=<dir>: each warden process writes a .cpuprofile there when it ends.
+        { cwd: root, frameComplete: wardenFrameComplete, nodeArgs: profileArgs() },
       ),
     ready: (s) => /│ mode manual/.test(s) && s.includes('›'),
     echoes: (s, typed) => s.includes(`› ${typed}`),
@@ -61,6 +62,11 @@ export function wardenApp(script = WARDEN_BIN, name = 'warden'): PeerApp {
     approveKey: 'y',
     durability: 'temp file + fsync, rename, fsync of the folder; audit line written before the write',
   };
+}
+
+function profileArgs(): string[] {
+  const dir = process.env.WARDEN_CPU_PROF;
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '100'] : [];
 }
 
 /** grok-cli's screen once it is idle at its input box. */

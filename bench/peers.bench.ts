@@ -4,7 +4,9 @@
 // command line (cold) or typed once the app is ready; (b) approve key → file on disk, for a new
 // file and for an existing one replaced whole. Prints medians and the warden/grok ratios.
 // grok-cli is not part of this repository: build it outside and name it in WARDEN_PEER_GROK
-// (see the message printed when it is missing).
+// (see the message printed when it is missing). WARDEN_BASELINE=<another dist/warden.js> adds that
+// build to the same round (before/after); WARDEN_CPU_PROF=<dir> profiles each warden process;
+// PEERS_RUNS sets the runs per app and scenario (default 5).
 import { existsSync, mkdtempSync, readFileSync, realpathSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
