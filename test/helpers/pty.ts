@@ -100,7 +100,11 @@ export function startNodeProgram(
   );
   // A real terminal answers queries (cursor position, keyboard protocol); so does this one.
   term.onData((reply) => pty.write(reply));
-  const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+  // Exited once what the program wrote is on the screen: xterm parses writes in order, so an empty
+  // write's callback runs after everything received before the exit.
+  const exited = new Promise<number>((resolve) =>
+    pty.onExit(({ exitCode }) => term.write('', () => resolve(exitCode))),
+  );
   const screen = () => {
     const buffer = term.buffer.active;
     const lines: string[] = [];
