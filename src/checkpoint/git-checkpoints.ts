@@ -46,6 +46,10 @@ export class GitCheckpoints implements CheckpointStore {
     this.index = new TurnIndex(join(o.dir, 'turns.jsonl'));
   }
 
+  prepare(): void {
+    this.repo.prepare();
+  }
+
   beginTurn(): string {
     this.counter += 1;
     const turnId = `${this.o.sessionId.slice(0, 8)}-${this.counter}`;

@@ -43,6 +43,9 @@ export class PreImageStore implements CheckpointStore {
     this.mode = { kind: 'copies', reason };
   }
 
+  /** Nothing to open: copies are made when a write asks. */
+  prepare(): void {}
+
   beginTurn(): string {
     this.counter += 1;
     this.current = {

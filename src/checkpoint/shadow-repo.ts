@@ -6,7 +6,7 @@
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
  * All git runs through simple-git with the environment of git-env.ts.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type SimpleGit, simpleGit } from 'simple-git';
@@ -35,11 +35,13 @@ export type TreeEntry =
 export type RawChange = { path: string; status: 'A' | 'D' | 'M'; before?: TreeEntry; after?: TreeEntry };
 
 const EMPTY_TREE = '4b825dc642cb6eb5a060e54bf8d69288fbee4904';
+const HEAD_REF = 'ref: refs/heads/checkpoints\n';
 
 export class ShadowRepo {
   private readonly git: SimpleGit;
   private readonly gitDir: string;
-  private ready = false;
+  /** Opening the repository (created on first use), started by `prepare` or the first snapshot. */
+  private opening: Promise<void> | undefined;
   private head: { commit: string; tree: string; large: LargeFile[] } | undefined;
   /** Checkpoints run one at a time (parallel sub-agents share the index). */
   private queue: Promise<unknown> = Promise.resolve();
@@ -64,6 +66,16 @@ export class ShadowRepo {
     const next = this.queue.then(() => this.take(label));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Opens the repository (creating it on first use) ahead of the first snapshot, so a first card's
+   * checkpoint runs only status, staging, write-tree and commit-tree. Takes no snapshot: nothing of
+   * the project is recorded early. Contract: never throws; a failure is met again, and reported, by
+   * the first snapshot (which fails closed).
+   */
+  prepare(): void {
+    this.queue = this.queue.then(() => this.open()).catch(() => undefined);
   }
 
   /** Resolves once every snapshot asked for so far has ended (taken or failed). */
@@ -139,42 +151,65 @@ export class ShadowRepo {
   private setBranch(commit: string): void {
     const ref = join(this.gitDir, 'refs', 'heads', 'checkpoints');
     mkdirSync(dirname(ref), { recursive: true });
-    const temp = `${ref}.${process.pid}.tmp`;
-    writeFileSync(temp, `${commit}\n`);
-    renameSync(temp, ref);
+    this.replaceFile(ref, `${commit}\n`);
   }
 
-  /** Creates the repository on first use and writes its settings; finds the latest checkpoint. */
-  private async open(): Promise<void> {
-    if (this.ready) return;
-    if (!existsSync(join(this.gitDir, 'HEAD'))) {
+  /** Replaces a file of the repository whole (temp file, then rename), as git replaces a ref. */
+  private replaceFile(path: string, text: string): void {
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  }
+
+  /** Creates the repository on first use and writes its settings; finds the latest checkpoint. Once. */
+  private open(): Promise<void> {
+    this.opening ??= this.openRepository().catch((err: unknown) => {
+      this.opening = undefined;
+      throw err;
+    });
+    return this.opening;
+  }
+
+  /**
+   * Every git command here prints something: simple-git waits 50 ms more after one that prints
+   * nothing (`init -q`, `symbolic-ref`, `rev-parse -q` of a missing ref), three of them on a new
+   * project's first checkpoint.
+   */
+  private async openRepository(): Promise<void> {
+    const headFile = join(this.gitDir, 'HEAD');
+    const created = !existsSync(headFile);
+    if (created) {
       mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
-      await this.git.raw(['init', '-q']);
-      // HEAD names the checkpoints' branch, so `status` compares the work tree with the latest checkpoint.
-      await this.git.raw(['symbolic-ref', 'HEAD', 'refs/heads/checkpoints']);
+      await this.git.raw(['init']);
     }
+    // HEAD names the checkpoints' branch, so `status` compares the work tree with the latest
+    // checkpoint: the symbolic ref git itself would write (as setBranch writes the branch), put
+    // back if an earlier run stopped between `init` and here.
+    if (readFileSync(headFile, 'utf8') !== HEAD_REF) this.replaceFile(headFile, HEAD_REF);
     // Written on every open: our settings win over anything left in the folder.
     writeRepoSettings(this.gitDir, this.o.exclude ?? []);
+    if (created) return; // a new repository has no checkpoint yet
+    // Without -q a missing branch is said on stderr (and rejects): no silent wait.
     const commit = (
-      await this.git.raw(['rev-parse', '-q', '--verify', 'refs/heads/checkpoints']).catch(() => '')
+      await this.git.raw(['rev-parse', '--verify', 'refs/heads/checkpoints^{commit}']).catch(() => '')
     ).trim();
     if (commit) {
-      const tree = (await this.git.raw(['rev-parse', `${commit}^{tree}`])).trim();
-      this.head = { commit, tree, large: await this.largeOf(commit) };
+      const { tree, large } = await this.commitInfo(commit);
+      this.head = { commit, tree, large };
     }
-    this.ready = true;
+  }
+
+  /** A checkpoint commit's tree and the files it listed instead of copying (one `cat-file`). */
+  private async commitInfo(commit: string): Promise<{ tree: string; large: LargeFile[] }> {
+    const body = await this.git.raw(['cat-file', 'commit', commit]);
+    const tree = /^tree ([0-9a-f]+)$/m.exec(body)?.[1];
+    if (!tree) throw new Error(`checkpoint ${commit} has no tree`);
+    return { tree, large: largeOfBody(body) };
   }
 
   /** The files a checkpoint listed instead of copying (from its commit message). */
   async largeOf(commit: string): Promise<LargeFile[]> {
-    const body = await this.git.raw(['cat-file', 'commit', commit]);
-    const message = body.slice(body.indexOf('\n\n') + 2);
-    try {
-      const parsed = JSON.parse(message) as { large?: LargeFile[] };
-      return Array.isArray(parsed.large) ? parsed.large : [];
-    } catch {
-      return [];
-    }
+    return largeOfBody(await this.git.raw(['cat-file', 'commit', commit]));
   }
 
   /** What changed between two checkpoints, file by file (no rename detection: a move is a delete and a create). */
@@ -250,6 +285,17 @@ export class ShadowRepo {
   private async sameLarge(large: readonly LargeFile[]): Promise<boolean> {
     const now = await this.largeFiles([], large);
     return sameList(now, large);
+  }
+}
+
+/** The files a checkpoint commit listed instead of copying (its message is JSON; anything else lists none). */
+function largeOfBody(body: string): LargeFile[] {
+  const message = body.slice(body.indexOf('\n\n') + 2);
+  try {
+    const parsed = JSON.parse(message) as { large?: LargeFile[] };
+    return Array.isArray(parsed.large) ? parsed.large : [];
+  } catch {
+    return [];
   }
 }
 

@@ -13,6 +13,11 @@ export type RevertTarget = { turns: number } | { turnId: string; paths?: readonl
  */
 export interface CheckpointStore {
   readonly mode: CheckpointMode;
+  /**
+   * Gets ready for the first checkpoint (the shadow repository opened, or created) without taking
+   * one, while the person types. Contract: never throws; a failure is met again by `beforeChange`.
+   */
+  prepare(): void;
   /** Starts a turn; returns its id. */
   beginTurn(): string;
   /** Before a call that can change files (`label`: the tool). */

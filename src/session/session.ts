@@ -458,6 +458,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
             emit({ type: 'notice', level: 'error', text: `MCP servers did not start: ${err.message}` }),
           );
 
+  // The shadow repository opens once the UI's first frame is on screen, as the MCP servers start, so
+  // the first card's checkpoint is only the snapshot itself (issue 16: approve → file on disk).
+  setImmediate(() => {
+    if (!closed) checkpoints.prepare();
+  });
+
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
   function applyTrustValues(to: TrustedValues, from: TrustedValues): void {
     if (to.mode !== from.mode && mode === from.mode) {

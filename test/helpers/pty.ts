@@ -33,7 +33,7 @@ export type PtyApp = {
  * between them the lower lines are blank. A frame is whole once its last line — the status bar,
  * or any text when warden is not running its full-screen app — is on screen.
  */
-function frameComplete(screen: string): boolean {
+export function wardenFrameComplete(screen: string): boolean {
   const last = screen.trimEnd().split('\n').at(-1) ?? '';
   return !/\bmode \w/.test(screen) || /│ mode /.test(last);
 }
@@ -41,21 +41,48 @@ function frameComplete(screen: string): boolean {
 /**
  * The real `warden` binary (dist/warden.js, built by `npm test`) in a pseudo-terminal, rendered by
  * a headless xterm so tests read the screen a person would see. Waits are for screen content,
- * never fixed sleeps.
+ * never fixed sleeps. `nodeArgs` go to node before the script (e.g. `--cpu-prof` when profiling).
  */
 export function startWarden(
   args: string[],
   env: Record<string, string>,
   size = { cols: 120, rows: 40 },
+  nodeArgs: string[] = [],
 ): PtyApp {
   if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
+  const cwd = env.WARDEN_TEST_CWD ?? repo;
+  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd, frameComplete: wardenFrameComplete, nodeArgs });
+}
+
+/** How another program is run in the same harness (the benches' peers). */
+export type NodeProgramOptions = {
+  size?: { cols: number; rows: number };
+  cwd?: string;
+  /** Flags for node before the script, e.g. `['--cpu-prof']` to profile a run. */
+  nodeArgs?: string[];
+  /** When a screen is a whole frame; default: always (only warden's status bar is known here). */
+  frameComplete?: (screen: string) => boolean;
+};
+
+/**
+ * Any Node program (`node <script> ...args`) in the same pty and headless xterm as warden, with a
+ * fresh temp HOME (overridable through `env.HOME`), so a bench can run warden and a peer alike.
+ */
+export function startNodeProgram(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  options: NodeProgramOptions = {},
+): PtyApp {
+  const size = options.size ?? { cols: 120, rows: 40 };
+  const whole = options.frameComplete ?? (() => true);
   const term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
   const home = mkdtempSync(join(tmpdir(), 'warden-pty-home-'));
-  const pty = spawn(process.execPath, [WARDEN_BIN, ...args], {
+  const pty = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
     name: 'xterm-256color',
     cols: size.cols,
     rows: size.rows,
-    cwd: env.WARDEN_TEST_CWD ?? repo,
+    cwd: options.cwd ?? repo,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
@@ -73,7 +100,11 @@ export function startWarden(
   );
   // A real terminal answers queries (cursor position, keyboard protocol); so does this one.
   term.onData((reply) => pty.write(reply));
-  const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+  // Exited once what the program wrote is on the screen: xterm parses writes in order, so an empty
+  // write's callback runs after everything received before the exit.
+  const exited = new Promise<number>((resolve) =>
+    pty.onExit(({ exitCode }) => term.write('', () => resolve(exitCode))),
+  );
   const screen = () => {
     const buffer = term.buffer.active;
     const lines: string[] = [];
@@ -85,7 +116,7 @@ export function startWarden(
     new Promise<void>((resolve, reject) => {
       const check = () => {
         const now = screen();
-        if (!predicate(now) || !frameComplete(now)) return;
+        if (!predicate(now) || !whole(now)) return;
         cleanup();
         resolve();
       };
