@@ -107,9 +107,11 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
         <Text>{where}</Text>
       </Text>
       {view.rows.map((row, i) => (
-        // Rows have no identity beyond their position in the window.
+        // Keyed by place in the file modulo the window: a scroll by one line moves one row from one
+        // end to the other and redraws only it (rows are memoised); a jump redraws rows in place
+        // instead of building new ones.
         <DiffRow
-          key={view.above + i}
+          key={(view.above + i) % body}
           row={row}
           gutter={view.gutter}
           gutters={view.gutters}
