@@ -1,7 +1,8 @@
 // The diff card on a big file (issue 13 §2): a 20,000-line file with 50 scattered edits. Prints,
 // warm, the card opening (line diff + fold + the rows in view, drawn by Ink) and each key (scroll,
 // jump) until its frame is drawn, next to the same file through the full-row view the card had
-// before folding (every row, opened at the first change, found by paging) in the same run.
+// before folding (every row, opened at the first change, found by paging) in the same run; and the
+// whole drawer again on a file none of its lines were drawn before (the first look at a real write).
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -35,14 +36,17 @@ const WIDTH = 140;
 const HEIGHT = 40;
 const RUNS = 9;
 
-const before = Array.from(
-  { length: LINES },
-  (_, i) => `export function step${i}(input: number): number { return input + ${i}; } // step ${i}`,
-);
 const edited = new Set(Array.from({ length: EDITS }, (_, k) => Math.floor(((k + 0.5) * LINES) / EDITS)));
-const after = before.map((l, i) => (edited.has(i) ? l.replace('input +', 'input * 2 +') : l));
-const beforeText = `${before.join('\n')}\n`;
-const afterText = `${after.join('\n')}\n`;
+/** The file before and after its edits; `tag` ends every line, so a tagged file shares no line with another. */
+function texts(tag = '') {
+  const before = Array.from(
+    { length: LINES },
+    (_, i) => `export function step${i}(input: number): number { return input + ${i}; } // step ${i}${tag}`,
+  );
+  const after = before.map((l, i) => (edited.has(i) ? l.replace('input +', 'input * 2 +') : l));
+  return { beforeText: `${before.join('\n')}\n`, afterText: `${after.join('\n')}\n` };
+}
+const { beforeText, afterText } = texts();
 
 /** Waits (without a timer) until the latest frame passes `test`; returns the milliseconds since `from`. */
 async function drawn(frame: () => string | undefined, test: (f: string) => boolean, from: number) {
@@ -83,13 +87,24 @@ async function viewRun(unfolded: boolean): Promise<{ open: number; key: number; 
   return { open, key, keysToAll };
 }
 
-/** The whole drawer (queue, details, card, footer) with the new card: open, then ] and j keys. */
-async function drawerRun(id: number): Promise<{ open: number; jump: number; scroll: number }> {
+/**
+ * The whole drawer (queue, details, card, footer) with the new card: open, then ] and j keys. The
+ * same file each run, or (`fresh`) one whose lines no earlier run drew: no memo of a line (its
+ * highlighting, width, tokens) helps, as on the first look at a real write.
+ */
+async function drawerRun(id: number, fresh = false): Promise<{ open: number; jump: number; scroll: number }> {
+  const file = fresh ? texts(` run ${id}`) : { beforeText, afterText };
   const request = makeRequest({
-    id: `req-${id}`,
-    argsHash: `h-${id}`,
-    preview: { kind: 'diff', path: 'src/steps.ts', before: beforeText, after: afterText, isNew: false },
-    args: { path: 'src/steps.ts', content: afterText },
+    id: `req-${id}-${fresh}`,
+    argsHash: `h-${id}-${fresh}`,
+    preview: {
+      kind: 'diff',
+      path: 'src/steps.ts',
+      before: file.beforeText,
+      after: file.afterText,
+      isNew: false,
+    },
+    args: { path: 'src/steps.ts', content: file.afterText },
   });
   const clock = { t: 1_000_000 };
   const start = performance.now();
@@ -158,10 +173,12 @@ const pure: ReturnType<typeof modelRun>[] = [];
 const today: Awaited<ReturnType<typeof viewRun>>[] = [];
 const folded: Awaited<ReturnType<typeof viewRun>>[] = [];
 const drawer: Awaited<ReturnType<typeof drawerRun>>[] = [];
+const unseen: Awaited<ReturnType<typeof drawerRun>>[] = [];
 for (let i = 0; i < RUNS; i++) {
   today.push(await viewRun(true));
   folded.push(await viewRun(false));
   drawer.push(await drawerRun(i));
+  unseen.push(await drawerRun(i, true));
   pure.push(modelRun());
 }
 // The first run of each warms the code paths; medians of the rest.
@@ -172,7 +189,7 @@ console.log(
   `${LINES.toLocaleString('en')}-line file, ${EDITS} scattered edits, ${WIDTH}×${HEIGHT}; load average ${loadavg()[0]?.toFixed(1)} (Ink's drawing dominates a frame and grows with load)`,
 );
 printRow('line diff, jsdiff diffLines (ms, before)', m(pure, (r) => r.jsdiff).toFixed(1));
-printRow('line diff, Myers on line ids (ms, after)', m(pure, (r) => r.myers).toFixed(1));
+printRow('line diff, Myers on lines (ms, after)', m(pure, (r) => r.myers).toFixed(1));
 printRow('line diff + folds + rows in view (ms)', m(pure, (r) => r.open).toFixed(1));
 printRow('rows in view for a jump (ms)', m(pure, (r) => r.key).toFixed(2));
 printRow('card open, full-row view (ms, before)', m(today, (r) => r.open).toFixed(1));
@@ -189,4 +206,7 @@ printRow('next change, full-row view frame (ms, before)', m(today, (r) => r.key)
 printRow('next change, folded view frame (ms, after)', m(folded, (r) => r.key).toFixed(1));
 printRow('] jump key → frame, whole drawer (ms; goal ≤ 16)', m(drawer, (r) => r.jump).toFixed(1));
 printRow('j scroll key → frame, whole drawer (ms; goal ≤ 16)', m(drawer, (r) => r.scroll).toFixed(1));
+printRow('  lines never drawn before: open (ms)', m(unseen, (r) => r.open).toFixed(1));
+printRow('  lines never drawn before: ] jump (ms)', m(unseen, (r) => r.jump).toFixed(1));
+printRow('  lines never drawn before: j scroll (ms)', m(unseen, (r) => r.scroll).toFixed(1));
 printRow('keys to visit all 50 changes (before → after)', `${today[0]?.keysToAll} → ${folded[0]?.keysToAll}`);

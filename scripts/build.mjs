@@ -41,10 +41,12 @@ await build({
   minify: true,
   legalComments: 'none',
   // Packages that locate binaries or wasm files next to themselves stay in node_modules.
-  // string-width behind a memo (scripts/string-width-cached.mjs): frames re-measure unchanged lines.
+  // string-width and Ink's line tokenizer behind memos (scripts/*-cached.mjs): frames re-measure and
+  // re-tokenize unchanged lines.
   alias: {
     'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs'),
     'string-width': join(root, 'scripts', 'string-width-cached.mjs'),
+    '@alcalzone/ansi-tokenize': join(root, 'scripts', 'ansi-tokenize-cached.mjs'),
   },
   external: ['@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
   define: { 'process.env.NODE_ENV': '"production"' },

@@ -65,7 +65,8 @@ export function ApprovalCard(props: ApprovalCardProps) {
     );
   }
   return (
-    <Box flexDirection="column" width={width} height={props.height} overflow="hidden">
+    // Clipped top and bottom only: each line is cut to the width already (see DiffView).
+    <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
       <ApprovalDetails lines={geometry.lines.slice(0, geometry.detailRows)} width={width} />
       <Text dimColor>{'─'.repeat(Math.max(0, width))}</Text>
       {body}

@@ -174,7 +174,8 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const count = state.pending.length ? `${state.index + 1} of ${state.pending.length}` : 'queue empty';
   return (
     <DrawerContext.Provider value={channel}>
-      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      {/* Clipped top and bottom only: each line is cut to the width already (see DiffView). */}
+      <Box flexDirection="column" width={width} height={height} overflowY="hidden">
         <Text wrap="truncate-end" bold inverse color={theme.warn}>
           {` Approval needed · ${count}${state.fullScreen ? ' · full screen (f)' : ''} `.padEnd(width)}
         </Text>

@@ -5,6 +5,7 @@
  */
 import type { ToolDiff, ToolDiffLine } from '../protocol';
 import { diffLineBlocks, type LineBlock } from '../text/line-diff';
+import { rawLines } from '../text/text-lines';
 
 export type CompactLimits = { hunks: number; rows: number; lineChars: number };
 const LIMITS: CompactLimits = { hunks: 3, rows: 12, lineChars: 240 };
@@ -12,14 +13,6 @@ const LIMITS: CompactLimits = { hunks: 3, rows: 12, lineChars: 240 };
 const TIMEOUT_MS = 500;
 /** Unchanged lines shown around each change. */
 const CONTEXT = 1;
-
-/** Lines as the card counts them (a final newline adds none), each keeping its CR for comparing. */
-function rawLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
 
 /** A change: `removed` old lines from old index `o`, `added` new lines from new index `n` (0-based). */
 type Change = { o: number; n: number; removed: number; added: number };

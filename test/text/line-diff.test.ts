@@ -66,4 +66,36 @@ describe('diffLineBlocks', () => {
     const b = Array.from({ length: 20_000 }, (_, i) => `b${i}`);
     expect(diffLineBlocks(a, b, performance.now() - 1)).toBeUndefined();
   });
+
+  it('compares lines by number when the comparisons pass the budget, with the same result', () => {
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let t = 0; t < 100; t++) {
+      const a = Array.from({ length: rand(40) }, () => `l${rand(5)}`);
+      const b = a.flatMap((l) => (rand(4) === 0 ? [] : rand(5) === 0 ? [l, `n${rand(5)}`] : [l]));
+      const numbered = diffLineBlocks(a, b, Number.POSITIVE_INFINITY, { compareBudget: 0 });
+      expect(numbered).toEqual(diffLineBlocks(a, b, Number.POSITIVE_INFINITY));
+      expect(replay(a, b, numbered ?? [])).toEqual(b);
+    }
+  });
+
+  it('numbers long lines before comparing them, with the same result', () => {
+    const long = (i: number) => `${'x'.repeat(400)}${i % 7}`;
+    const a = Array.from({ length: 50 }, (_, i) => long(i));
+    const b = [...a.slice(0, 10), long(100), ...a.slice(12, 40), ...a.slice(41)];
+    const blocks = diffLineBlocks(a, b, Number.POSITIVE_INFINITY);
+    if (!blocks) throw new Error('no diff');
+    expect(replay(a, b, blocks)).toEqual(b);
+    const ref = diffArrays(a, b).reduce((n, c) => n + (c.added || c.removed ? c.count : 0), 0);
+    expect(changed(blocks)).toBe(ref);
+  });
+
+  it('gives up past the deadline on the numbered pass too', () => {
+    const a = Array.from({ length: 20_000 }, (_, i) => `a${i}`);
+    const b = Array.from({ length: 20_000 }, (_, i) => `b${i}`);
+    expect(diffLineBlocks(a, b, performance.now() - 1, { compareBudget: 0 })).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { TOKEN_COLORS } from '../../highlight/highlight';
 import type { Segment } from './diff-line';
 import type { Cell, Tone, VisibleRow } from './diff-project';
@@ -8,14 +8,20 @@ import { gutterText } from './diff-rows';
 /** Colours of the tones (none for context and blanks; none at all under NO_COLOR). */
 export type ToneColors = Record<Tone, string | undefined>;
 
-/** One row; few nodes per row: Ink's cost grows with nodes, and a view may hold 100 rows. */
-export function DiffRow(props: {
+type DiffRowProps = {
   row: VisibleRow;
   gutter: number;
   gutters: 1 | 2;
   colors: ToneColors;
   color: boolean;
-}) {
+};
+
+/**
+ * One row; few nodes per row: Ink's cost grows with nodes, and a view may hold 100 rows. Memoised
+ * on what it shows (rows are keyed by their place in the file): a scroll by one line draws one new
+ * row and leaves the others alone.
+ */
+export const DiffRow = memo(function DiffRow(props: DiffRowProps) {
   const { row, gutter, colors } = props;
   if (row.kind === 'fold') {
     const label = `⋯ ${row.count} unchanged ${row.count === 1 ? 'line' : 'lines'}`;
@@ -58,6 +64,38 @@ export function DiffRow(props: {
       {cellText(row.cell, colors, props.color)}
     </Text>
   );
+}, sameRowProps);
+
+/** Props that draw the same row: the same numbers, tones, markers and segments. */
+function sameRowProps(a: DiffRowProps, b: DiffRowProps): boolean {
+  return (
+    a.gutter === b.gutter &&
+    a.gutters === b.gutters &&
+    a.color === b.color &&
+    a.colors.context === b.colors.context &&
+    a.colors.removed === b.colors.removed &&
+    a.colors.added === b.colors.added &&
+    a.colors.empty === b.colors.empty &&
+    sameRow(a.row, b.row)
+  );
+}
+
+function sameRow(a: VisibleRow, b: VisibleRow): boolean {
+  if (a.kind === 'fold') return b.kind === 'fold' && a.count === b.count;
+  if (a.kind === 'split')
+    return b.kind === 'split' && sameCell(a.cells[0], b.cells[0]) && sameCell(a.cells[1], b.cells[1]);
+  return b.kind === 'unified' && a.oldNo === b.oldNo && a.newNo === b.newNo && sameCell(a.cell, b.cell);
+}
+
+function sameCell(a: Cell, b: Cell): boolean {
+  if (a.no !== b.no || a.tone !== b.tone || a.marker !== b.marker) return false;
+  if (a.segments.length !== b.segments.length) return false;
+  for (let i = 0; i < a.segments.length; i++) {
+    const x = a.segments[i] as Segment;
+    const y = b.segments[i] as Segment;
+    if (x.text !== y.text || x.changed !== y.changed || x.token !== y.token) return false;
+  }
+  return true;
 }
 
 /**

@@ -2,9 +2,11 @@
  * The folded view of a diff, pure: changed rows with CONTEXT rows around them, each longer run of
  * unchanged rows collapsed into one fold row ("⋯ 846 unchanged lines"), and where each change
  * starts, for the jump keys and the header's "change 2 of 3 · line 1000". Built once per model,
- * layout and fold state (memoised on the model), in one pass over the rows.
+ * layout and fold state (memoised on the model), in one pass over the diff's runs: folded, its cost
+ * is the rows it keeps, not the file's length.
  */
-import type { DiffLayout, DiffModel } from './diff-rows';
+import type { DiffModel } from './diff-rows';
+import { type DiffLayout, type DiffRun, runRows } from './diff-runs';
 
 /** Unchanged rows kept on each side of a change. */
 export const CONTEXT = 3;
@@ -44,32 +46,29 @@ export function foldDiff(model: DiffModel, layout: DiffLayout, unfolded: boolean
 }
 
 function buildFolds(model: DiffModel, layout: DiffLayout, unfolded: boolean): FoldedDiff {
-  const src = layout === 'split' ? model.split : model.unified;
-  const n = src.length;
-  const isContext = (i: number) => src[i]?.kind === 'context';
+  const runs = model.runs;
+  const last = runs[runs.length - 1];
+  const n = last ? last[layout] + runRows(last, layout) : 0;
   const rows: FoldRow[] = [];
   const changes: number[] = [];
   const changeLines: number[] = [];
   let hidden = 0;
-  let lastNew = 0;
-  let i = 0;
-  while (i < n) {
-    if (!isContext(i)) {
-      // A change: every row up to the next unchanged one.
+  let r = 0;
+  while (r < runs.length) {
+    const run = runs[r] as DiffRun;
+    if (run.kind === 'change') {
+      // A change: every row up to the next unchanged one (runs of changes next to each other are one).
+      // Its line in the new file is where its first new line is, or would be.
       changes.push(rows.length);
-      const first = src[i];
-      changeLines.push(first && 'newNo' in first ? first.newNo : lastNew + 1);
-      while (i < n && !isContext(i)) {
-        const r = src[i];
-        if (r && 'newNo' in r) lastNew = r.newNo;
-        rows.push({ kind: 'row', at: i++ });
+      changeLines.push(run.new);
+      for (; r < runs.length && runs[r]?.kind === 'change'; r++) {
+        const c = runs[r] as DiffRun;
+        for (let k = 0, at = c[layout]; k < runRows(c, layout); k++) rows.push({ kind: 'row', at: at + k });
       }
       continue;
     }
-    let end = i;
-    while (end < n && isContext(end)) end++;
-    const r = src[end - 1];
-    if (r && 'newNo' in r) lastNew = r.newNo;
+    const i = run[layout];
+    const end = i + runRows(run, layout);
     // Keep CONTEXT rows after the change before the run and before the change after it.
     const keepHead = i === 0 ? 0 : CONTEXT;
     const keepTail = end === n ? 0 : CONTEXT;
@@ -82,7 +81,7 @@ function buildFolds(model: DiffModel, layout: DiffLayout, unfolded: boolean): Fo
       hidden += foldCount;
       for (let k = end - keepTail; k < end; k++) rows.push({ kind: 'row', at: k });
     }
-    i = end;
+    r++;
   }
   return { rows, changes, changeLines, hidden };
 }

@@ -6,7 +6,7 @@
 import { displayLine } from '../../../src/text/wrap';
 import { mergeTokens, type Segment, type TokenSegment, windowSegments, wordSegments } from './diff-line';
 import { type FoldedDiff, linesIn } from './diff-fold';
-import { clampOffset, type DiffLayout, type DiffModel } from './diff-rows';
+import { clampOffset, type DiffLayout, type DiffModel, splitRow, unifiedRow } from './diff-rows';
 
 export type Tone = 'context' | 'removed' | 'added' | 'empty';
 export type Marker = ' ' | '-' | '+';
@@ -91,7 +91,7 @@ export function projectView(
       continue;
     }
     if (layout === 'split') {
-      const r = model.split[f.at];
+      const r = splitRow(model, f.at);
       if (!r) break;
       if (r.kind === 'context')
         rows.push({
@@ -116,7 +116,7 @@ export function projectView(
         });
       continue;
     }
-    const r = model.unified[f.at];
+    const r = unifiedRow(model, f.at);
     if (!r) break;
     if (r.kind === 'context')
       rows.push({
@@ -168,7 +168,7 @@ export function widestLine(
   for (let i = Math.max(0, from); i < Math.min(to, folded.rows.length); i++) {
     const f = folded.rows[i];
     if (f?.kind !== 'row') continue;
-    const r = layout === 'split' ? model.split[f.at] : model.unified[f.at];
+    const r = layout === 'split' ? splitRow(model, f.at) : unifiedRow(model, f.at);
     if (!r) continue;
     if ('oldNo' in r) widest = Math.max(widest, model.oldLines[r.oldNo - 1]?.length ?? 0);
     if ('newNo' in r) widest = Math.max(widest, model.newLines[r.newNo - 1]?.length ?? 0);

@@ -1,26 +1,27 @@
 /**
- * Pure diff model for the approval drawer. `buildDiffModel` runs the line diff once per request;
- * diff-fold.ts folds its rows and diff-project.ts turns only the rows in view into printable cells,
- * so word diffs, tab expansion and cuts cost O(visible rows) however large the file is.
+ * Pure diff model for the approval drawer. `buildDiffModel` runs the line diff once per request and
+ * keeps it as runs (diff-runs.ts); diff-fold.ts folds them and diff-project.ts turns only the rows in
+ * view into printable cells, so word diffs, tab expansion and cuts cost O(visible rows) however
+ * large the file is. The full row lists are built only if asked for.
  */
 import { fit } from '../../../src/text/wrap';
 import { diffLines } from 'diff';
 import { diffLineBlocks, type LineBlock } from '../../../src/text/line-diff';
+import { rawLines, withoutLineEndCR } from '../../../src/text/text-lines';
+import {
+  type DiffLayout,
+  type DiffRun,
+  listRows,
+  runAt,
+  runRows,
+  runsFromBlocks,
+  type SplitRow,
+  splitRowOf,
+  type UnifiedRow,
+  unifiedRowOf,
+} from './diff-runs';
 
-export type DiffLayout = 'split' | 'unified';
-
-/** A side-by-side row; numbers are 1-based line numbers into the old and new text. */
-export type SplitRow =
-  | { kind: 'context'; oldNo: number; newNo: number }
-  | { kind: 'change'; oldNo: number; newNo: number }
-  | { kind: 'delete'; oldNo: number }
-  | { kind: 'insert'; newNo: number };
-
-/** A unified row; `pairNo` is the line on the other side it replaces (for word highlighting). */
-export type UnifiedRow =
-  | { kind: 'context'; oldNo: number; newNo: number }
-  | { kind: 'delete'; oldNo: number; pairNo?: number }
-  | { kind: 'insert'; newNo: number; pairNo?: number };
+export type { DiffLayout, SplitRow, UnifiedRow } from './diff-runs';
 
 export type DiffModel = {
   oldLines: string[];
@@ -28,12 +29,15 @@ export type DiffModel = {
   isNew: boolean;
   /** The line diff gave up (too large and too different) and shows a whole replacement. */
   approximate: boolean;
-  split: SplitRow[];
-  unified: UnifiedRow[];
+  /** The diff as runs of rows, in order: what folding and row look-ups read. */
+  runs: readonly DiffRun[];
+  /** Every row of each layout, built on first use (the card never asks: it looks rows up). */
+  readonly split: SplitRow[];
+  readonly unified: UnifiedRow[];
   added: number;
   removed: number;
   /** First row of each block of changes, per layout. */
-  hunks: Record<DiffLayout, number[]>;
+  readonly hunks: Record<DiffLayout, number[]>;
 };
 
 /** Above this many milliseconds the line diff gives up and shows a whole replacement. */
@@ -41,18 +45,7 @@ const DIFF_TIMEOUT_MS = 1000;
 
 /** Splits text into lines the way `diffLines` counts them (a final newline adds no line). */
 export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-/** Lines as `splitLines` counts them, each keeping its CR. */
-function rawLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  return withoutLineEndCR(rawLines(text), text);
 }
 
 /** Runs the line diff once. Contract: never throws; a diff that times out becomes a replacement. */
@@ -62,19 +55,22 @@ export function buildDiffModel(
   isNew: boolean,
   timeoutMs: number = DIFF_TIMEOUT_MS,
 ): DiffModel {
-  const oldLines = isNew ? [] : splitLines(before);
-  const newLines = splitLines(after);
-  const blocks: { kind: 'same' | 'removed' | 'added'; count: number }[] = [];
+  // Split once: compared with their line ends (a CRLF → LF rewrite shows as the change it is),
+  // shown without them.
+  const oldRaw = isNew ? [] : rawLines(before);
+  const newRaw = rawLines(after);
+  const oldLines = isNew ? [] : withoutLineEndCR(oldRaw, before);
+  const newLines = withoutLineEndCR(newRaw, after);
+  const blocks: LineBlock[] = [];
   let approximate = false;
   if (oldLines.length === 0 || newLines.length === 0) {
     if (oldLines.length) blocks.push({ kind: 'removed', count: oldLines.length });
     if (newLines.length) blocks.push({ kind: 'added', count: newLines.length });
   } else {
-    // Compared with their line ends, so a CRLF → LF rewrite shows as the change it is.
     const deadline = performance.now() + timeoutMs;
     // Many differences: jsdiff's diff (no trace to keep) with the time that is left.
     const changes =
-      diffLineBlocks(rawLines(before), rawLines(after), deadline) ??
+      diffLineBlocks(oldRaw, newRaw, deadline) ??
       diffLines(before, after, {
         timeout: Math.max(1, deadline - performance.now()),
         ignoreNewlineAtEof: true,
@@ -87,57 +83,44 @@ export function buildDiffModel(
       blocks.push({ kind: 'removed', count: oldLines.length }, { kind: 'added', count: newLines.length });
     }
   }
-  return { oldLines, newLines, isNew, approximate, ...rowsFromBlocks(blocks) };
+  const { runs, added, removed } = runsFromBlocks(blocks);
+  let split: SplitRow[] | undefined;
+  let unified: UnifiedRow[] | undefined;
+  return {
+    oldLines,
+    newLines,
+    isNew,
+    approximate,
+    runs,
+    get split() {
+      split ??= listRows(runs, 'split');
+      return split;
+    },
+    get unified() {
+      unified ??= listRows(runs, 'unified');
+      return unified;
+    },
+    added,
+    removed,
+    get hunks() {
+      const changes = runs.filter((r) => r.kind === 'change');
+      return { split: changes.map((r) => r.split), unified: changes.map((r) => r.unified) };
+    },
+  };
 }
 
-function rowsFromBlocks(blocks: { kind: 'same' | 'removed' | 'added'; count: number }[]) {
-  const split: SplitRow[] = [];
-  const unified: UnifiedRow[] = [];
-  const hunks: Record<DiffLayout, number[]> = { split: [], unified: [] };
-  let o = 1;
-  let n = 1;
-  let added = 0;
-  let removed = 0;
-  for (let i = 0; i < blocks.length; i++) {
-    const b = blocks[i];
-    if (!b) continue;
-    if (b.kind === 'same') {
-      for (let k = 0; k < b.count; k++) {
-        split.push({ kind: 'context', oldNo: o, newNo: n });
-        unified.push({ kind: 'context', oldNo: o++, newNo: n++ });
-      }
-      continue;
-    }
-    // A removed block followed by an added block is a replacement: pair its lines.
-    const next = blocks[i + 1];
-    let r = 0;
-    let a = 0;
-    if (b.kind === 'added') a = b.count;
-    else {
-      r = b.count;
-      if (next?.kind === 'added') {
-        a = next.count;
-        i++;
-      }
-    }
-    hunks.split.push(split.length);
-    hunks.unified.push(unified.length);
-    const pairs = Math.min(r, a);
-    for (let k = 0; k < Math.max(r, a); k++) {
-      if (k < pairs) split.push({ kind: 'change', oldNo: o + k, newNo: n + k });
-      else if (k < r) split.push({ kind: 'delete', oldNo: o + k });
-      else split.push({ kind: 'insert', newNo: n + k });
-    }
-    for (let k = 0; k < r; k++)
-      unified.push({ kind: 'delete', oldNo: o + k, pairNo: k < pairs ? n + k : undefined });
-    for (let k = 0; k < a; k++)
-      unified.push({ kind: 'insert', newNo: n + k, pairNo: k < pairs ? o + k : undefined });
-    o += r;
-    n += a;
-    removed += r;
-    added += a;
-  }
-  return { split, unified, hunks, added, removed };
+/** Row `at` of the side-by-side layout (undefined past the end). */
+export function splitRow(model: DiffModel, at: number): SplitRow | undefined {
+  const i = runAt(model.runs, 'split', at);
+  const run = model.runs[i];
+  return run && splitRowOf(run, at - run.split);
+}
+
+/** Row `at` of the unified layout (undefined past the end). */
+export function unifiedRow(model: DiffModel, at: number): UnifiedRow | undefined {
+  const i = runAt(model.runs, 'unified', at);
+  const run = model.runs[i];
+  return run && unifiedRowOf(run, at - run.unified);
 }
 
 /** The layout actually shown: new files and narrow terminals get one column. */
@@ -147,7 +130,8 @@ export function effectiveLayout(model: DiffModel, preferred: DiffLayout, width: 
 
 /** Rows in a layout. */
 export function rowCount(model: DiffModel, layout: DiffLayout): number {
-  return layout === 'split' ? model.split.length : model.unified.length;
+  const last = model.runs[model.runs.length - 1];
+  return last ? last[layout] + runRows(last, layout) : 0;
 }
 
 /** Keeps a window of `height` rows inside `total` rows. */
