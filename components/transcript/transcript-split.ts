@@ -9,16 +9,41 @@ export function isFinished(entry: TranscriptEntry): boolean {
   return true;
 }
 
+/** A batch of at least this many calls side by side is printed as one group, not a card each. */
+export const GROUP_MIN = 8;
+
+/** The batch an entry belongs to when its batch is big enough to be printed as a group. */
+export function groupedBatch(entry: TranscriptEntry): string | undefined {
+  return entry.kind === 'tool' && entry.batch && entry.batch.size >= GROUP_MIN ? entry.batch.id : undefined;
+}
+
+/**
+ * Where the printed history must stop so that a group is printed whole: at the start of the run
+ * of a grouped batch that ends the finished entries (`end` of them) while it has fewer calls than
+ * its batch (the rest are still coming). `end` when nothing is held back.
+ */
+export function holdBackRun(transcript: readonly TranscriptEntry[], end: number): number {
+  const last = transcript[end - 1];
+  const batch = last ? groupedBatch(last) : undefined;
+  if (!batch || last?.kind !== 'tool') return end;
+  let start = end - 1;
+  while (start > 0 && groupedBatch(transcript[start - 1] as TranscriptEntry) === batch) start -= 1;
+  return end - start >= (last.batch?.size ?? 0) ? end : start;
+}
+
 /**
  * Splits the transcript at the first unfinished entry: everything before it is history, the
  * rest is the live tail. Order is kept, so history never has to be re-printed to insert into it.
+ * The calls of a grouped batch stay in the live tail until the whole batch is finished, so the
+ * history prints them as one group (history-items.ts).
  */
 export function splitTranscript(transcript: TranscriptEntry[]): {
   history: TranscriptEntry[];
   live: TranscriptEntry[];
 } {
-  const cut = transcript.findIndex((e) => !isFinished(e));
-  if (cut === -1) return { history: transcript, live: [] };
+  const unfinished = transcript.findIndex((e) => !isFinished(e));
+  const cut = holdBackRun(transcript, unfinished === -1 ? transcript.length : unfinished);
+  if (cut === transcript.length) return { history: transcript, live: [] };
   return { history: transcript.slice(0, cut), live: transcript.slice(cut) };
 }
 

@@ -49,8 +49,15 @@ export function safeClient(client: CoreClient): CoreClient {
     return command;
   };
 
+  // Every listener gets the same event: it is made safe once, not once per listener.
+  let lastEvent: { raw: CoreEvent; safe: CoreEvent } | undefined;
+  const safeOnce = (event: CoreEvent): CoreEvent => {
+    if (lastEvent?.raw !== event) lastEvent = { raw: event, safe: safeEvent(event) };
+    return lastEvent.safe;
+  };
+
   return {
-    subscribe: (listener) => client.subscribe((event) => listener(safeEvent(event))),
+    subscribe: (listener) => client.subscribe((event) => listener(safeOnce(event))),
     send: (command) => client.send(restore(command)),
     snapshot,
   };

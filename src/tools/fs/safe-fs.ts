@@ -252,18 +252,23 @@ async function assertRootExists(root: string): Promise<void> {
   if (!info?.isDirectory()) throw rootGone(root);
 }
 
-/** Reads up to maxBytes + 1 bytes (so a file that grew past the cap is seen as too large). */
+/**
+ * Reads up to maxBytes + 1 bytes (so a file that grew past the cap is seen as too large). The first
+ * read asks for one byte more than `size`: a short read that already holds `size` bytes is the end
+ * of the file, so a small file costs one read and a buffer of its own size (not 64 KiB, twice).
+ */
 async function readBounded(handle: FileHandle, size: number, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const want = Math.min(Math.max(size - total, 64 * 1024), maxBytes + 1 - total);
+    const want = Math.min(total === 0 ? size + 1 : Math.max(size - total, 64 * 1024), maxBytes + 1 - total);
     if (want <= 0) break;
     const buffer = Buffer.allocUnsafe(want);
     const { bytesRead } = await handle.read(buffer, 0, want, total);
     if (bytesRead === 0) break;
     chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     total += bytesRead;
+    if (bytesRead < want && total >= size) break;
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
