@@ -47,6 +47,14 @@ export function splitTranscript(transcript: TranscriptEntry[]): {
   return { history: transcript.slice(0, cut), live: transcript.slice(cut) };
 }
 
+/** Whether two lists hold the same entries (by identity), in the same order. */
+export function sameEntries(a: readonly TranscriptEntry[], b: readonly TranscriptEntry[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * The sub-agents the group shows: those of the person's latest prompt (`prompt`), not every one the
  * session ever started. A core that does not number prompts gets them all.

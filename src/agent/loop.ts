@@ -250,6 +250,8 @@ const stopOf = (code: ModelErrorCode): TurnStop => STOPS[code] ?? 'model_error';
 
 // Numbers the batches of calls that run side by side (their ids only need to differ within a process).
 let batches = 0;
+/** How many calls of one batch run at once; the rest begin as those finish, in the model's order. */
+export const SIDE_BY_SIDE = 64;
 
 /** Read-only calls run side by side; the others one after another, in the order the model gave. */
 async function runCalls(
@@ -306,7 +308,14 @@ async function runCalls(
   };
   const together = side.filter(Boolean).length;
   const batch = together > 1 ? { id: `batch-${++batches}`, size: together } : undefined;
-  await Promise.all(calls.flatMap((_, i) => (side[i] ? [one(i)] : [])));
+  // At most SIDE_BY_SIDE at a time: a burst of thousands of reads would otherwise hold thousands of
+  // open files (past a descriptor limit) and calls in flight at once, for no gain (the disk is shared).
+  const queue = calls.flatMap((_, i) => (side[i] ? [i] : []));
+  let next = 0;
+  const lane = async () => {
+    while (next < queue.length) await one(queue[next++] as number);
+  };
+  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, queue.length) }, lane));
   for (let i = 0; i < calls.length; i++) if (!side[i]) await one(i);
   return results;
 }
