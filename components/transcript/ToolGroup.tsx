@@ -13,23 +13,28 @@ type Props = { entries: readonly ToolEntry[]; width: number; agentLabel?: string
 
 const n = (x: number): string => x.toLocaleString('en-US');
 
-/** The status a group's glyph shows: a failure when any call failed, else the most common. */
+/** The status a group's glyph shows: waiting or running while any call does, then a failure, else the most common. */
 function headline(statuses: [ToolCardStatus, number][]): ToolCardStatus {
-  const failed = statuses.find(([s]) => s === 'error' || s === 'blocked' || s === 'rejected');
-  if (failed) return failed[0];
+  const first = (...wanted: ToolCardStatus[]) => statuses.find(([s]) => wanted.includes(s))?.[0];
+  const pick = first('waiting') ?? first('running') ?? first('error', 'blocked', 'rejected');
+  if (pick) return pick;
   return [...statuses].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'executed';
 }
 
 /**
  * A batch of calls that ran side by side, printed once as one block: "read_file × 5,000 · 5,000
  * executed", the last few calls (those that did not execute first), and "+N more" for the rest,
- * which Ctrl+O's detailed transcript shows card by card.
+ * which Ctrl+O's detailed transcript shows card by card. In the live tail the same block counts a
+ * batch still running ("read_file × 1,234 of 5,000 · 1,170 executed · 64 running").
  */
 export function ToolGroup({ entries, width, agentLabel }: Props): ReactNode {
   const theme = useTheme();
   const { tools, statuses } = groupCounts(entries);
   const look = statusLook(headline(statuses), theme);
-  const head = tools.map(([tool, count]) => `${tool} × ${n(count)}`).join(' · ');
+  // While a batch is still starting, the run is shorter than the batch: say how far it got.
+  const size = entries[0]?.batch?.size ?? entries.length;
+  const of = size > entries.length ? ` of ${n(size)}` : '';
+  const head = `${tools.map(([tool, count]) => `${tool} × ${n(count)}`).join(' · ')}${of}`;
   const tally = statuses
     .map(([status, count]) => `${n(count)} ${statusLook(status, theme).label}`)
     .join(' · ');
