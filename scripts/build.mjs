@@ -38,7 +38,8 @@ await build({
   format: 'esm',
   target: 'node20',
   jsx: 'automatic',
-  minify: true,
+  // WARDEN_NO_MINIFY=1 keeps names readable in a --cpu-prof profile.
+  minify: !process.env.WARDEN_NO_MINIFY,
   legalComments: 'none',
   // Packages that locate binaries or wasm files next to themselves stay in node_modules.
   // string-width and Ink's line tokenizer behind memos (scripts/*-cached.mjs): frames re-measure and

@@ -1,23 +1,41 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { CoreClient, CoreState } from '../../src/protocol';
 
 /** How long a burst of events (e.g. message deltas) is coalesced into one re-render. */
 export const COALESCE_MS = 16;
+/** While events keep coming, a frame waits this many times as long as the last one took to render… */
+export const FRAME_SHARE = 3;
+/** …but never longer than this: a burst still moves on screen a few times a second. */
+export const MAX_FRAME_GAP_MS = 200;
+
+/** How long to wait before the next frame of a burst, given what the last frame cost. */
+export function frameGap(lastRenderMs: number): number {
+  return Math.min(MAX_FRAME_GAP_MS, Math.max(COALESCE_MS, FRAME_SHARE * lastRenderMs));
+}
 
 /**
- * The core's state, re-read from `client.snapshot()` after events. Events within one
- * COALESCE_MS window cause one render, so streaming deltas don't render once per delta;
- * approval requests and their resolutions render at once — unless another did less than
- * COALESCE_MS ago: a burst of thousands of requests then renders once a frame, not once each
- * (every render copies and walks the whole state).
+ * The core's state, re-read from `client.snapshot()` after events. Events within one frame gap
+ * cause one render, so streaming deltas don't render once per delta; the gap is COALESCE_MS, or
+ * longer when frames are expensive (`frameGap`): a burst of thousands of calls then spends most of
+ * its time on the calls, not on drawing them. Approval requests and their resolutions render at
+ * once — unless another did less than COALESCE_MS ago: a burst of thousands of requests then
+ * renders once a frame, not once each (every render copies and walks the whole state).
  */
 export function useCoreState(client: CoreClient): CoreState {
   const [state, setState] = useState(() => client.snapshot());
+  // When the last snapshot was handed to React, and what its render cost (measured at commit).
+  const frame = useRef<{ since?: number; cost: number }>({ cost: 0 });
+  useLayoutEffect(() => {
+    const { since } = frame.current;
+    if (since === undefined) return;
+    frame.current = { cost: performance.now() - since };
+  });
   useEffect(() => {
     let timer: NodeJS.Timeout | undefined;
     let lastUrgent = Number.NEGATIVE_INFINITY;
     const flush = () => {
       timer = undefined;
+      frame.current.since = performance.now();
       setState(client.snapshot());
     };
     const unsubscribe = client.subscribe((event) => {
@@ -29,7 +47,7 @@ export function useCoreState(client: CoreClient): CoreState {
         flush();
         return;
       }
-      timer ??= setTimeout(flush, COALESCE_MS);
+      timer ??= setTimeout(flush, frameGap(frame.current.cost));
     });
     // An event may have arrived between the first snapshot and subscribing.
     setState(client.snapshot());

@@ -1,9 +1,9 @@
 import { Box } from 'ink';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useMemo, useRef } from 'react';
 import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
 import { LiveTail } from './LiveTail';
 import { TranscriptHistory } from './TranscriptHistory';
-import { promptSubAgents, splitTranscript, subAgentLabels } from './transcript-split';
+import { promptSubAgents, sameEntries, splitTranscript, subAgentLabels } from './transcript-split';
 
 type Props = {
   transcript: TranscriptEntry[];
@@ -49,7 +49,13 @@ export function ConversationPane(props: Props): ReactNode {
     prompt,
     detailed = false,
   } = props;
-  const { history, live } = useMemo(() => splitTranscript(transcript), [transcript]);
+  const split = useMemo(() => splitTranscript(transcript), [transcript]);
+  // The printed history keeps its identity while no entry of it changed: each frame of a burst
+  // copies the transcript, and the history (its items, <Static>) need not be looked at again.
+  const kept = useRef(split.history);
+  if (!sameEntries(kept.current, split.history)) kept.current = split.history;
+  const history = kept.current;
+  const { live } = split;
   const labels = useMemo(() => subAgentLabels(agents), [agents]);
   const subAgents = useMemo(() => promptSubAgents(agents, prompt), [agents, prompt]);
   return (

@@ -4,7 +4,9 @@ import type { AgentInfo, TranscriptEntry } from '../../src/protocol';
 import { AgentGroup } from './AgentGroup';
 import { entryAgent } from './TranscriptHistory';
 import { TranscriptItem } from './TranscriptItem';
-import { estimateRows, hiddenLiveLine, liveWindow } from './transcript-split';
+import { estimateItemRows, historyItems } from './history-items';
+import { hiddenLiveLine, liveWindow } from './live-window';
+import { ToolGroup } from './ToolGroup';
 
 type Props = {
   live: TranscriptEntry[];
@@ -25,12 +27,15 @@ export const LiveTail = memo(function LiveTail(props: Props): ReactNode {
   const { live, subAgents, labels, width, rows, agentsExpanded, showAgents, detailed } = props;
   const groupRows = showAgents && subAgents.length > 0 ? 1 + (agentsExpanded ? subAgents.length : 0) : 0;
   const tailRows = Math.max(0, rows - groupRows);
+  // A running batch big enough to be grouped is one block here too (its counts move), not a
+  // screenful of cards redrawn every frame.
+  const items = useMemo(() => historyItems(live, detailed), [live, detailed]);
   const { shown, hidden } = useMemo(
-    () => liveWindow(live, width, tailRows, detailed),
-    [live, width, tailRows, detailed],
+    () => liveWindow(items, width, tailRows, detailed),
+    [items, width, tailRows, detailed],
   );
   const entryRows = tailRows - (hidden.count > 0 ? 1 : 0);
-  const estimate = shown.reduce((sum, e) => sum + estimateRows(e, width, detailed), 0);
+  const estimate = shown.reduce((sum, item) => sum + estimateItemRows(item, width, detailed), 0);
   return (
     <>
       {hidden.count > 0 && tailRows > 0 ? (
@@ -46,15 +51,24 @@ export const LiveTail = memo(function LiveTail(props: Props): ReactNode {
           justifyContent="flex-end"
         >
           <Box flexDirection="column" flexShrink={0}>
-            {shown.map((entry) => (
-              <TranscriptItem
-                key={entry.id}
-                entry={entry}
-                width={width}
-                agentLabel={labels.get(entryAgent(entry) ?? '')}
-                detailed={detailed}
-              />
-            ))}
+            {shown.map((item) =>
+              item.kind === 'group' ? (
+                <ToolGroup
+                  key={item.id}
+                  entries={item.entries}
+                  width={width}
+                  agentLabel={labels.get(item.entries[0]?.agentId ?? '')}
+                />
+              ) : (
+                <TranscriptItem
+                  key={item.id}
+                  entry={item.entry}
+                  width={width}
+                  agentLabel={labels.get(entryAgent(item.entry) ?? '')}
+                  detailed={detailed}
+                />
+              ),
+            )}
           </Box>
         </Box>
       ) : null}

@@ -1,6 +1,8 @@
 import { Box, Static } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
+import { historyItems } from './history-items';
+import { ToolGroup } from './ToolGroup';
 import { useStaticHistory } from './use-static-history';
 import { TranscriptItem } from './TranscriptItem';
 
@@ -28,18 +30,28 @@ export const TranscriptHistory = memo(function TranscriptHistory({
   reprintKey,
   detailed,
 }: Props): ReactNode {
-  const { epoch, start } = useStaticHistory(history, width, reprintKey, detailed);
-  const items = useMemo(() => (start > 0 ? history.slice(start) : history), [history, start]);
+  // A burst of calls side by side is one printed block, not thousands of cards (history-items.ts).
+  const all = useMemo(() => historyItems(history, detailed), [history, detailed]);
+  const { epoch, start } = useStaticHistory(history, all, width, reprintKey, detailed);
+  const items = useMemo(() => (start > 0 ? all.slice(start) : all), [all, start]);
   return (
     <Static key={epoch} items={items}>
-      {(entry) => (
-        <Box key={entry.id} width={width}>
-          <TranscriptItem
-            entry={entry}
-            width={width}
-            agentLabel={labels.get(entryAgent(entry) ?? '')}
-            detailed={detailed}
-          />
+      {(item) => (
+        <Box key={item.id} width={width}>
+          {item.kind === 'group' ? (
+            <ToolGroup
+              entries={item.entries}
+              width={width}
+              agentLabel={labels.get(item.entries[0]?.agentId ?? '')}
+            />
+          ) : (
+            <TranscriptItem
+              entry={item.entry}
+              width={width}
+              agentLabel={labels.get(entryAgent(item.entry) ?? '')}
+              detailed={detailed}
+            />
+          )}
         </Box>
       )}
     </Static>

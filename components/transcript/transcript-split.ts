@@ -9,17 +9,50 @@ export function isFinished(entry: TranscriptEntry): boolean {
   return true;
 }
 
+/** A batch of at least this many calls side by side is printed as one group, not a card each. */
+export const GROUP_MIN = 8;
+
+/** The batch an entry belongs to when its batch is big enough to be printed as a group. */
+export function groupedBatch(entry: TranscriptEntry): string | undefined {
+  return entry.kind === 'tool' && entry.batch && entry.batch.size >= GROUP_MIN ? entry.batch.id : undefined;
+}
+
+/**
+ * Where the printed history must stop so that a group is printed whole: at the start of the run
+ * of a grouped batch that ends the finished entries (`end` of them) while it has fewer calls than
+ * its batch (the rest are still coming). `end` when nothing is held back.
+ */
+export function holdBackRun(transcript: readonly TranscriptEntry[], end: number): number {
+  const last = transcript[end - 1];
+  const batch = last ? groupedBatch(last) : undefined;
+  if (!batch || last?.kind !== 'tool') return end;
+  let start = end - 1;
+  while (start > 0 && groupedBatch(transcript[start - 1] as TranscriptEntry) === batch) start -= 1;
+  return end - start >= (last.batch?.size ?? 0) ? end : start;
+}
+
 /**
  * Splits the transcript at the first unfinished entry: everything before it is history, the
  * rest is the live tail. Order is kept, so history never has to be re-printed to insert into it.
+ * The calls of a grouped batch stay in the live tail until the whole batch is finished, so the
+ * history prints them as one group (history-items.ts).
  */
 export function splitTranscript(transcript: TranscriptEntry[]): {
   history: TranscriptEntry[];
   live: TranscriptEntry[];
 } {
-  const cut = transcript.findIndex((e) => !isFinished(e));
-  if (cut === -1) return { history: transcript, live: [] };
+  const unfinished = transcript.findIndex((e) => !isFinished(e));
+  const cut = holdBackRun(transcript, unfinished === -1 ? transcript.length : unfinished);
+  if (cut === transcript.length) return { history: transcript, live: [] };
   return { history: transcript.slice(0, cut), live: transcript.slice(cut) };
+}
+
+/** Whether two lists hold the same entries (by identity), in the same order. */
+export function sameEntries(a: readonly TranscriptEntry[], b: readonly TranscriptEntry[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -65,47 +98,4 @@ export function estimateRows(entry: TranscriptEntry, width: number, detailed = f
     case 'banner':
       return 5;
   }
-}
-
-/** What the live tail leaves out above its window: how many entries, and how many of them still run or wait. */
-export type HiddenLive = { count: number; running: number; waiting: number };
-
-/**
- * The live entries the tail renders: the newest whose estimated rows fit in `rows` (at least the
- * newest one), a row kept for the "+N more" line when some are left out. A burst of thousands of
- * parallel calls then costs a screenful of components per frame, not thousands.
- */
-export function liveWindow(
-  live: readonly TranscriptEntry[],
-  width: number,
-  rows: number,
-  detailed = false,
-): { shown: readonly TranscriptEntry[]; hidden: HiddenLive } {
-  let used = 0;
-  let start = live.length;
-  while (start > 0) {
-    const next = estimateRows(live[start - 1] as TranscriptEntry, width, detailed);
-    // Everything fits only if the last one does with no "+N more" row; otherwise keep one for it.
-    const room = start === 1 ? rows : rows - 1;
-    if (start < live.length && used + next > room) break;
-    used += next;
-    start -= 1;
-  }
-  const hidden: HiddenLive = { count: start, running: 0, waiting: 0 };
-  for (let i = 0; i < start; i++) {
-    const entry = live[i] as TranscriptEntry;
-    if (entry.kind !== 'tool') continue;
-    if (entry.status === 'running') hidden.running += 1;
-    else if (entry.status === 'waiting') hidden.waiting += 1;
-  }
-  return { shown: start === 0 ? live : live.slice(start), hidden };
-}
-
-/** The line standing for the live entries above the window, e.g. "+4,990 more · 4,980 running · 10 waiting". */
-export function hiddenLiveLine(hidden: HiddenLive): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const parts = [`+${n(hidden.count)} more`];
-  if (hidden.running) parts.push(`${n(hidden.running)} running`);
-  if (hidden.waiting) parts.push(`${n(hidden.waiting)} waiting`);
-  return parts.join(' · ');
 }

@@ -1,6 +1,7 @@
 import { useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
+import { estimateItemRows, type HistoryItem } from './history-items';
 import { estimateRows } from './transcript-split';
 
 /** Clear screen and scrollback, cursor home: the printed history is about to be replaced. */
@@ -12,7 +13,7 @@ const RESIZE_SETTLE_MS = 250;
 /** A resize reprints this many screens of history; older lines are already in the scrollback. */
 const RESIZE_SCREENS = 2;
 
-/** What <Static> prints: from `start` in history, under `epoch` as its key. */
+/** What <Static> prints: from `start` in the printed items, under `epoch` as its key. */
 export type StaticHistory = { epoch: number; start: number };
 
 /**
@@ -25,9 +26,27 @@ export function reprintStart(
   rows: number,
   detailed = false,
 ): number {
+  return startFilling(
+    history.length,
+    (i) => estimateRows(history[i] as TranscriptEntry, width, detailed),
+    rows,
+  );
+}
+
+/** `reprintStart` over the printed items (an entry, or a group of calls printed as one block). */
+export function reprintItemsStart(
+  items: readonly HistoryItem[],
+  width: number,
+  rows: number,
+  detailed = false,
+): number {
+  return startFilling(items.length, (i) => estimateItemRows(items[i] as HistoryItem, width, detailed), rows);
+}
+
+function startFilling(count: number, rowsOf: (i: number) => number, rows: number): number {
   let used = 0;
-  for (let i = history.length - 1; i >= 0; i--) {
-    used += estimateRows(history[i] as TranscriptEntry, width, detailed);
+  for (let i = count - 1; i >= 0; i--) {
+    used += rowsOf(i);
     if (used >= rows) return i;
   }
   return 0;
@@ -43,6 +62,7 @@ export function reprintStart(
  */
 export function useStaticHistory(
   history: TranscriptEntry[],
+  items: readonly HistoryItem[],
   width: number,
   reprintKey = 0,
   detailed = false,
@@ -52,8 +72,8 @@ export function useStaticHistory(
   const printed = useRef<{ count: number; firstId?: string; lastId?: string }>({ count: 0 });
   const lastWidth = useRef(width);
   const lastReprint = useRef(reprintKey);
-  const latest = useRef({ history, detailed });
-  latest.current = { history, detailed };
+  const latest = useRef({ items, detailed });
+  latest.current = { items, detailed };
 
   useEffect(() => {
     const before = printed.current;
@@ -75,8 +95,8 @@ export function useStaticHistory(
     if (width === lastWidth.current) return;
     const timer = setTimeout(() => {
       lastWidth.current = width;
-      const { history: now, detailed: full } = latest.current;
-      const start = reprintStart(now, width, RESIZE_SCREENS * (stdout.rows || 24), full);
+      const { items: now, detailed: full } = latest.current;
+      const start = reprintItemsStart(now, width, RESIZE_SCREENS * (stdout.rows || 24), full);
       write(CLEAR_SCREEN);
       setView((v) => ({ epoch: v.epoch + 1, start }));
     }, RESIZE_SETTLE_MS);

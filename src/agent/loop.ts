@@ -14,7 +14,7 @@ import type {
   Usage,
 } from '../llm/types';
 import { ModelError, isAbortError } from '../llm/types';
-import type { CoreEvent, EscalationTrigger, ToolResultEnvelope, TurnStop } from '../protocol';
+import type { CoreEvent, EscalationTrigger, ToolBatch, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
 import {
   type EscalationThresholds,
@@ -248,6 +248,11 @@ const STOPS: Partial<Record<ModelErrorCode, TurnStop>> = {
 };
 const stopOf = (code: ModelErrorCode): TurnStop => STOPS[code] ?? 'model_error';
 
+// Numbers the batches of calls that run side by side (their ids only need to differ within a process).
+let batches = 0;
+/** How many calls of one batch run at once; the rest begin as those finish, in the model's order. */
+export const SIDE_BY_SIDE = 64;
+
 /** Read-only calls run side by side; the others one after another, in the order the model gave. */
 async function runCalls(
   calls: ToolCallRequest[],
@@ -256,11 +261,12 @@ async function runCalls(
   deps: LoopDeps,
 ): Promise<ToolResultEnvelope[]> {
   const results: ToolResultEnvelope[] = new Array(calls.length);
+  const side = calls.map((c) => deps.runsInParallel(c.function.name));
   const one = async (i: number) => {
     const call = calls[i] as ToolCallRequest;
     // Paused: a new call waits (it does not fail); calls already in flight finish.
     if (!caller.signal.aborted) await deps.control?.hold(caller);
-    deps.emit(started(call, caller, deps));
+    deps.emit(started(call, caller, deps, side[i] ? batch : undefined));
     if (caller.signal.aborted) {
       // Shown and told as cancelled, like the card the person cancelled: it never reaches the gate.
       const result: ToolResultEnvelope = {
@@ -300,14 +306,22 @@ async function runCalls(
       result,
     });
   };
-  const parallel = calls.flatMap((c, i) => (deps.runsInParallel(c.function.name) ? [i] : []));
-  await Promise.all(parallel.map(one));
-  for (let i = 0; i < calls.length; i++) if (!parallel.includes(i)) await one(i);
+  const together = side.filter(Boolean).length;
+  const batch = together > 1 ? { id: `batch-${++batches}`, size: together } : undefined;
+  // At most SIDE_BY_SIDE at a time: a burst of thousands of reads would otherwise hold thousands of
+  // open files (past a descriptor limit) and calls in flight at once, for no gain (the disk is shared).
+  const queue = calls.flatMap((_, i) => (side[i] ? [i] : []));
+  let next = 0;
+  const lane = async () => {
+    while (next < queue.length) await one(queue[next++] as number);
+  };
+  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, queue.length) }, lane));
+  for (let i = 0; i < calls.length; i++) if (!side[i]) await one(i);
   return results;
 }
 
 /** A call's `tool_started` event, with the tool's own one-line summary when the gate has one. */
-function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps): CoreEvent {
+function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps, batch?: ToolBatch): CoreEvent {
   const args = displayArgs(call);
   const summary = deps.gate.summary?.(call.function.name, args);
   return {
@@ -318,6 +332,7 @@ function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps): CoreEve
     args,
     ...(summary !== undefined ? { summary } : {}),
     ...(caller.step ? { step: caller.step } : {}),
+    ...(batch ? { batch } : {}),
   };
 }
 

@@ -75,7 +75,9 @@ function copyObject(value: object, walk: Walk, depth: number): unknown {
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return copy(toJSON.call(value), walk, depth + 1);
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
     // Keys are strings too: a map keyed by token must not leak it.
     const safe = isSecretName(key) && holdsSecret(item) ? redactedMark('key') : copy(item, walk, depth + 1);
     const outKey = redactKey(key);

@@ -69,15 +69,16 @@ const TRIGGERS = {
  * URL or path around them readable. Contract: never throws; idempotent.
  */
 export function redactString(text: string): string {
-  if (!TRIGGERS.exact.test(text) && !TRIGGERS.folded.test(text)) return text;
   const short = text.length <= MEMO_MAX_LENGTH;
   if (short) {
     const known = memo.get(text);
     if (known !== undefined) return known;
   }
   let out = text;
-  for (const rule of RULES) {
-    if (rule.trigger.test(out)) out = rule.apply(out);
+  if (TRIGGERS.exact.test(text) || TRIGGERS.folded.test(text)) {
+    for (const rule of RULES) {
+      if (rule.trigger.test(out)) out = rule.apply(out);
+    }
   }
   if (short) {
     if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
@@ -87,8 +88,9 @@ export function redactString(text: string): string {
 }
 
 /**
- * Short values repeat on every record (ids, tool and rule names, timestamps' shapes), so their
- * redacted form is remembered; bounded, and only in memory, where the text already is.
+ * Short values repeat on every record (tool and rule names, statuses, paths, the session id), so
+ * their redacted form — most often themselves — is remembered; bounded, and only in memory, where
+ * the text already is. The rules never change at run time, so a remembered form never goes stale.
  */
 const memo = new Map<string, string>();
 const MEMO_MAX_LENGTH = 64;

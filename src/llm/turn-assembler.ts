@@ -33,6 +33,8 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 export function createTurnAssembler(newId: () => string): TurnAssembler {
   const slots: Slot[] = [];
   const byIndex = new Map<number, Slot>();
+  // Calls by id: a burst of thousands of calls would otherwise search every slot for each piece.
+  const byId = new Map<string, Slot>();
   let text = '';
   let usage: Usage | undefined;
   let finishReason: string | null = null;
@@ -41,7 +43,7 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
   function slotFor(delta: Record<string, unknown>): Slot {
     const id = str(delta.id) || undefined;
     const index = num(delta.index);
-    const known = id === undefined ? undefined : slots.find((s) => s.id === id);
+    const known = id === undefined ? undefined : byId.get(id);
     if (known) return known;
     const atIndex = index === undefined ? undefined : byIndex.get(index);
     // A different id at a used index means a server that numbers every call 0: a new call.
@@ -60,7 +62,10 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
   function pushToolCall(delta: Record<string, unknown>): boolean {
     const slot = slotFor(delta);
     const id = str(delta.id);
-    if (id && !slot.id) slot.id = id;
+    if (id && !slot.id) {
+      slot.id = id;
+      if (!byId.has(id)) byId.set(id, slot);
+    }
     const fn = record(delta.function);
     const name = str(fn?.name);
     // Names arrive once; some servers repeat them on every piece, so only the first one counts.

@@ -91,10 +91,21 @@ const exempt = (p: string): boolean => exemptRe.test(p);
 export const CREDENTIAL_EDIT =
   'Ask the person to change it, or read it (a person approves that) and send the whole new content with write_file.';
 
+// The two patterns run in tens of microseconds a path, and a session reads the same paths again and
+// again (a burst of reads, every word of every command): verdicts are remembered, bounded.
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 4096;
+
 /** Whether a project-relative (or absolute) `/`-separated path names a credential file. Pure. */
 export function isCredentialPath(path: string): boolean {
-  const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
-  return p !== '' && p !== '.' && secret(p) && !exempt(p);
+  let verdict = verdicts.get(path);
+  if (verdict === undefined) {
+    const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    verdict = p !== '' && p !== '.' && secret(p) && !exempt(p);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(path, verdict);
+  }
+  return verdict;
 }
 
 /**

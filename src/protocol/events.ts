@@ -4,7 +4,7 @@ import type { AuditCursor, AuditRecord, AuditStats } from './audit';
 import type { Suggestion } from './feedback';
 import type { SessionSummary } from './sessions';
 import type { TurnChange } from './review';
-import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState, ToolStep } from './state';
+import type { AgentInfo, AgentStatus, PlanState, ProjectTrustState, ToolBatch, ToolStep } from './state';
 
 /**
  * Why a turn ended before the model finished: `idle_timeout` (nothing arrived for
@@ -30,6 +30,7 @@ export type CoreEvent =
   | { type: 'message_done'; agentId: string; text: string }
   /** `summary`: the tool's own one line for the call (its path, command, question …). */
   /** `step`: the plan step the calling agent is on, when it works on this prompt's plan. */
+  /** `batch`: the calls of the same answer it runs side by side with (absent when it runs alone). */
   | {
       type: 'tool_started';
       agentId: string;
@@ -38,6 +39,7 @@ export type CoreEvent =
       args: unknown;
       summary?: string;
       step?: ToolStep;
+      batch?: ToolBatch;
     }
   /**
    * A running call printed `chunk`: the newest output since the last such event, at most one per call

@@ -23,6 +23,8 @@ export type AgentInfo = {
 export type ToolCardStatus = 'running' | 'waiting' | Outcome;
 /** A plan step: 1-based `index` of `total`, and its text. */
 export type ToolStep = { index: number; total?: number; title?: string };
+/** The calls of one model answer that ran side by side: the transcript may show them as one group. */
+export type ToolBatch = { id: string; size: number };
 /** The last lines a running call printed (at most 5; the last may be unfinished), of `total` lines so far. */
 export type ToolOutputTail = { lines: string[]; total: number };
 /** One line of a transcript diff: `no` is the old line for `-`, the new line otherwise. */
@@ -61,6 +63,8 @@ export type TranscriptEntry =
       step?: ToolStep;
       /** An executed write the person approved: its folded diff, bounded (src/session/compact-diff.ts). */
       diff?: ToolDiff;
+      /** Its batch, when it ran side by side with other calls of the same answer. */
+      batch?: ToolBatch;
     }
   | { kind: 'notice'; id: string; level: 'info' | 'warn' | 'error'; text: string }
   /** The start banner: what this session runs with, first in the transcript. */

@@ -141,6 +141,7 @@ export class SessionState {
           status: 'running',
           startedAt: Date.now(),
           ...(event.step ? { step: { ...event.step } } : {}),
+          ...(event.batch ? { batch: event.batch } : {}),
         });
         return;
       }

@@ -217,9 +217,15 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     if (event.type === 'tool_finished') relay.end(event.callId);
     deliver(event);
   };
+  // Calls running now: a burst of read-only calls is followed by one home check, not one per call.
+  const inFlight = new Set<string>();
   const deliver = (event: CoreEvent) => {
     view.apply(event);
-    if (event.type === 'tool_finished') guardHome(event.tool);
+    if (event.type === 'tool_started') inFlight.add(event.callId);
+    if (event.type === 'tool_finished') {
+      inFlight.delete(event.callId);
+      if (inFlight.size === 0 || !readOnly.has(event.tool)) guardHome(event.tool);
+    }
     for (const listener of [...listeners]) {
       try {
         listener(event);
@@ -485,7 +491,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     }
   }
 
-  /** After every tool call: warden's own settings files changed behind the gate are put back (src/trust/home-guard.ts). */
+  /**
+   * After every call of a tool that may change something, and once no call runs any more (a read-only
+   * call of warden's own cannot write there; a process the gate cannot fence is found at the latest
+   * when the batch it ran beside ends): warden's own settings files changed behind the gate are put
+   * back (src/trust/home-guard.ts).
+   */
   function guardHome(tool: string): void {
     for (const t of homeGuard.restoreChanged()) {
       const kept = t.savedAs

@@ -1,4 +1,4 @@
-import type { CoreClient, CoreCommand, CoreEvent, CoreState, GrantScope } from '../protocol';
+import type { CoreClient, CoreCommand, CoreEvent, CoreState, GrantScope, TranscriptEntry } from '../protocol';
 import { sanitizeDeep } from './sanitize-deep';
 
 /** How many sanitised names are remembered to map a command's name back to the core's own. */
@@ -18,17 +18,40 @@ export function safeClient(client: CoreClient): CoreClient {
   const names = new Map<string, string>();
   let last: { raw: CoreState; safe: CoreState } | undefined;
 
+  // Transcript entries are never changed once published (a change replaces the entry), so each is
+  // made safe once: a frame then costs the entries that changed, not the whole transcript.
+  const safeEntries = new WeakMap<TranscriptEntry, TranscriptEntry>();
+  const safeEntry = (entry: TranscriptEntry): TranscriptEntry => {
+    let safe = safeEntries.get(entry);
+    if (safe === undefined) {
+      safe = sanitizeDeep(entry, 'display');
+      safeEntries.set(entry, safe);
+    }
+    return safe;
+  };
+
   const snapshot = (): CoreState => {
     const raw = client.snapshot();
     if (last?.raw === raw) return last.safe;
-    const { pending, ...rest } = raw;
+    const { pending, transcript, ...rest } = raw;
     const safeRest = sanitizeDeep(rest, 'display');
     const safePending = sanitizeDeep(pending, 'exact');
+    let safeTranscript: TranscriptEntry[] | undefined;
+    for (let i = 0; i < transcript.length; i++) {
+      const entry = transcript[i] as TranscriptEntry;
+      const safe = safeEntry(entry);
+      if (safe !== entry && safeTranscript === undefined) safeTranscript = transcript.slice(0, i);
+      safeTranscript?.push(safe);
+    }
     for (const server of raw.mcp) rememberName(names, server.name);
     const next =
-      safeRest === rest && safePending === pending
+      safeRest === rest && safePending === pending && safeTranscript === undefined
         ? raw
-        : ({ ...safeRest, pending: safePending } as CoreState);
+        : ({
+            ...safeRest,
+            pending: safePending,
+            transcript: safeTranscript ?? transcript,
+          } as CoreState);
     last = { raw, safe: next };
     return next;
   };
@@ -49,8 +72,15 @@ export function safeClient(client: CoreClient): CoreClient {
     return command;
   };
 
+  // Every listener gets the same event: it is made safe once, not once per listener.
+  let lastEvent: { raw: CoreEvent; safe: CoreEvent } | undefined;
+  const safeOnce = (event: CoreEvent): CoreEvent => {
+    if (lastEvent?.raw !== event) lastEvent = { raw: event, safe: safeEvent(event) };
+    return lastEvent.safe;
+  };
+
   return {
-    subscribe: (listener) => client.subscribe((event) => listener(safeEvent(event))),
+    subscribe: (listener) => client.subscribe((event) => listener(safeOnce(event))),
     send: (command) => client.send(restore(command)),
     snapshot,
   };

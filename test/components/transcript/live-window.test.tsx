@@ -1,7 +1,8 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { LiveTail } from '../../../components/transcript/LiveTail';
-import { hiddenLiveLine, liveWindow } from '../../../components/transcript/transcript-split';
+import { type HistoryItem, historyItems } from '../../../components/transcript/history-items';
+import { hiddenLiveLine, liveWindow } from '../../../components/transcript/live-window';
 import type { ToolCardStatus, TranscriptEntry } from '../../../src/protocol';
 import { waitForFrame } from '../../helpers/ink';
 
@@ -13,6 +14,10 @@ const call = (i: number, status: ToolCardStatus = 'running'): TranscriptEntry =>
   summary: `src/file${i}.ts`,
   status,
 });
+
+/** The entries the window's items stand for (none of these calls is in a grouped batch). */
+const entriesOf = (items: readonly HistoryItem[]) =>
+  items.flatMap((item) => (item.kind === 'group' ? item.entries : [item.entry]));
 
 /** `n` calls, every tenth waiting for approval, the rest running. */
 const burst = (n: number) =>
@@ -30,15 +35,15 @@ describe('liveWindow (issue 16: a burst of parallel calls)', () => {
     { n: 3, rows: 0, shown: 1, hidden: 2 },
   ])('$n one-row calls in $rows rows → $shown shown, $hidden counted', ({ n, rows, shown, hidden }) => {
     const live = burst(n);
-    const w = liveWindow(live, 100, rows);
+    const w = liveWindow(historyItems(live), 100, rows);
     expect(w.shown.length).toBe(shown);
     expect(w.hidden.count).toBe(hidden);
-    expect(w.shown.at(-1)).toBe(live.at(-1));
+    expect(entriesOf(w.shown).at(-1)).toBe(live.at(-1));
     expect(w.hidden.running + w.hidden.waiting).toBe(hidden);
   });
 
   it('counts what is left out by status', () => {
-    const w = liveWindow(burst(100), 100, 11);
+    const w = liveWindow(historyItems(burst(100)), 100, 11);
     expect(w.hidden).toEqual({ count: 90, running: 81, waiting: 9 });
     expect(hiddenLiveLine(w.hidden)).toBe('+90 more · 81 running · 9 waiting');
     expect(hiddenLiveLine({ count: 1_234, running: 0, waiting: 0 })).toBe('+1,234 more');
@@ -46,7 +51,7 @@ describe('liveWindow (issue 16: a burst of parallel calls)', () => {
 
   it('keeps a finished entry inside the window (order kept)', () => {
     const live = [call(0), call(1, 'executed'), call(2)];
-    expect(liveWindow(live, 100, 10).shown).toEqual(live);
+    expect(entriesOf(liveWindow(historyItems(live), 100, 10).shown)).toEqual(live);
   });
 });
 
