@@ -21,6 +21,7 @@ import { SuggestionCard } from './panels/SuggestionCard';
 import { CompactCard } from './panels/CompactCard';
 import { TurnReviewCard } from './review/TurnReviewCard';
 import { makeTheme, ThemeContext } from './theme';
+import { KeyBridgeProvider } from './keys/key-bridge';
 
 /** What the app hands the drawer; a test stand-in takes the same. */
 export type DrawerProps = Pick<
@@ -40,13 +41,22 @@ type Props = {
   openAtStart?: 'sessions';
 };
 
+/** The app under its key bridge, so every key handler in it, the app's own included, is live from its first commit. */
+export function App(props: Props): ReactNode {
+  return (
+    <KeyBridgeProvider>
+      <Screen {...props} />
+    </KeyBridgeProvider>
+  );
+}
+
 /**
  * The whole screen: printed history above; below it the live tail, a panel or the approval
  * drawer, the prompt and the audit sidebar beside them; the status bar last. The audit browser
  * replaces all but the status bar.
  * Every component below sees the core through `safeClient`: no untrusted text reaches the screen raw.
  */
-export function App({
+function Screen({
   client: coreClient,
   drawer: Drawer = ApprovalDrawer,
   now,

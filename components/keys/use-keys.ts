@@ -1,5 +1,6 @@
 import { type Key, useInput } from 'ink';
-import { useCallback, useLayoutEffect, useRef } from 'react';
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef } from 'react';
+import { KeyBridgeContext } from './key-bridge';
 import { type KeyRow, keyId, lookup } from './keymap';
 
 /** Asked before each key; a refused key is dropped (the approval drawer's grace window). */
@@ -26,6 +27,20 @@ export function useKeys(
     current.handler(input, key);
   }, []);
   useInput(stable, { isActive: options.isActive });
+  // Until Ink's subscription above is live (its passive effect), the key bridge hands keys over:
+  // added at commit, removed by an effect that runs after Ink's (effects run in order).
+  const bridge = useContext(KeyBridgeContext);
+  const bridged = useRef<() => void>(undefined);
+  useLayoutEffect(() => {
+    if (!bridge || !options.isActive) return;
+    const remove = bridge.add(stable);
+    bridged.current = remove;
+    return remove;
+  }, [bridge, options.isActive, stable]);
+  useEffect(() => {
+    bridged.current?.();
+    bridged.current = undefined;
+  }, [bridge, options.isActive, stable]);
 }
 
 /**
