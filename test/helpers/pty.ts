@@ -47,11 +47,13 @@ export function startWarden(
   args: string[],
   env: Record<string, string>,
   size = { cols: 120, rows: 40 },
+  /** Another script to run the same way (the bench's bundled Ink floor). */
+  bin = WARDEN_BIN,
 ): PtyApp {
-  if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
   const term = new xterm.Terminal({ cols: size.cols, rows: size.rows, allowProposedApi: true });
   const home = mkdtempSync(join(tmpdir(), 'warden-pty-home-'));
-  const pty = spawn(process.execPath, [WARDEN_BIN, ...args], {
+  const pty = spawn(process.execPath, [bin, ...args], {
     name: 'xterm-256color',
     cols: size.cols,
     rows: size.rows,

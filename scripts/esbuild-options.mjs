@@ -1,0 +1,53 @@
+// The esbuild settings every bundled entry shares: warden's own (scripts/build.mjs) and the bundled
+// Ink hello-world the TUI bench measures as its floor (bench/ink-floor.tsx), so both are built alike.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Ink's layout engine (yoga-layout) ships its wasm as a base64 data: URL and loads it with fetch(),
+ * which makes Node load undici and compile undici's own HTTP-parser wasm before the first frame
+ * (~40 ms of the bundled Ink hello-world's start-up, profiled). Its emscripten loader already has a
+ * synchronous path that decodes the same string; this takes it. Contract: fails the build when a
+ * yoga-layout upgrade changes the loader, rather than silently shipping the slow path.
+ */
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad(
+      { filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const asyncPath = 'function ya(){return w||"function"!=typeof fetch?';
+        if (!source.includes(asyncPath))
+          return {
+            errors: [{ text: 'yoga-layout changed its wasm loader: update scripts/esbuild-options.mjs' }],
+          };
+        return { contents: source.replace(asyncPath, 'function ya(){return true?'), loader: 'js' };
+      },
+    );
+  },
+};
+
+/** Settings for a bundled, minified, production-React ESM entry of this repository at `root`. */
+export function sharedOptions(root) {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    minify: true,
+    legalComments: 'none',
+    // string-width behind a memo (scripts/string-width-cached.mjs): frames re-measure unchanged lines.
+    alias: {
+      'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs'),
+      'string-width': join(root, 'scripts', 'string-width-cached.mjs'),
+    },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
+    },
+    plugins: [yogaWithoutFetch],
+    logLevel: 'warning',
+  };
+}
