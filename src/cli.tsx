@@ -13,6 +13,7 @@ import { runHeadless } from './session/headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import { endpointHost } from './llm/endpoint-host';
+import { lazyModelClient } from './llm/lazy-model';
 import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
@@ -80,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
       },
       root,
       home,
-      model: demo ? createDemoModel() : await openAIModel(config),
+      model: demo ? createDemoModel() : openAIModel(config),
       mode: config.mode,
       approvalTimeoutSec: config.approvalTimeoutSec,
       sandbox: config.sandbox,
@@ -195,14 +196,17 @@ async function runApp(
   return signals.received ? SIGNAL_EXIT_CODES[signals.received] : EXIT.ok;
 }
 
-async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
-  const { createOpenAIClient } = await import('./llm/openai-client');
-  return createOpenAIClient({
-    model: config.model,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    idleTimeoutMs: config.streamIdleTimeoutSec * 1000,
-    turnTimeoutMs: config.turnTimeoutSec * 1000,
+/** The OpenAI client, loaded on the first request: the first screen does not wait for its code. */
+function openAIModel(config: ResolvedConfig): ModelClient {
+  return lazyModelClient(config.model, async () => {
+    const { createOpenAIClient } = await import('./llm/openai-client');
+    return createOpenAIClient({
+      model: config.model,
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      idleTimeoutMs: config.streamIdleTimeoutSec * 1000,
+      turnTimeoutMs: config.turnTimeoutSec * 1000,
+    });
   });
 }
 
