@@ -1,7 +1,7 @@
 // The esbuild settings every bundled entry shares: warden's own (scripts/build.mjs) and the bundled
 // Ink hello-world the TUI bench measures as its floor (bench/ink-floor.tsx), so both are built alike.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * Ink's layout engine (yoga-layout) ships its wasm as a base64 data: URL and loads it with fetch(),
@@ -28,6 +28,25 @@ const yogaWithoutFetch = {
   },
 };
 
+/**
+ * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
+ * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+      return { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-english-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Settings for a bundled, minified, production-React ESM entry of this repository at `root`. */
 export function sharedOptions(root) {
   return {
@@ -47,7 +66,7 @@ export function sharedOptions(root) {
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
     },
-    plugins: [yogaWithoutFetch],
+    plugins: [yogaWithoutFetch, zodEnglishOnly],
     logLevel: 'warning',
   };
 }
