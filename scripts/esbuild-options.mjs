@@ -29,6 +29,38 @@ const yogaWithoutFetch = {
 };
 
 /**
+ * string-width builds two costly objects when it is imported: a `\p{RGI_Emoji}` regex (~25 ms to
+ * construct, ~10 ms more at its first test) and an Intl.Segmenter (~10 ms), all before any frame,
+ * though a line of narrow characters never reaches them (scripts/string-width-cached.mjs). This
+ * builds each on first use; the same objects, so the same widths. Contract: fails the build when
+ * string-width changes these lines.
+ */
+const stringWidthLazy = {
+  name: 'string-width-lazy',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      const swaps = [
+        [
+          'const segmenter = new Intl.Segmenter();',
+          'let segmenterBuilt;\nconst segmenter = { segment: (text) => (segmenterBuilt ??= new Intl.Segmenter()).segment(text) };',
+        ],
+        [
+          'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+          "let rgiEmojiBuilt;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiBuilt ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(text) };",
+        ],
+      ];
+      for (const [from, to] of swaps) {
+        if (!source.includes(from))
+          return { errors: [{ text: `string-width changed (${from}): update scripts/esbuild-options.mjs` }] };
+        source = source.replace(from, () => to);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+/**
  * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
  * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
  */
@@ -66,7 +98,7 @@ export function sharedOptions(root) {
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
     },
-    plugins: [yogaWithoutFetch, zodEnglishOnly],
+    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly],
     logLevel: 'warning',
   };
 }
