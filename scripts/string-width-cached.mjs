@@ -4,7 +4,7 @@
 // an unchanged row of the next frame is the same string, so it is measured once. Same results: a
 // pure function of (text, options), memoised only for the default options.
 // A line made only of narrow single-code-unit characters (ASCII, Latin, the punctuation, arrows,
-// box drawing and symbols a frame uses) is as wide as it is long: counted without the segmenter,
+// box drawing and symbols a frame uses) and colour codes is counted without the segmenter,
 // whose first emoji test compiles a \p{RGI_Emoji} regex (~30 ms of every start-up, profiled).
 import stringWidth from '../node_modules/string-width/index.js';
 
@@ -71,12 +71,25 @@ export const NARROW_RANGES = [
 const narrow = new Uint8Array(0x2c00);
 for (const [from, to] of NARROW_RANGES) narrow.fill(1, from, to + 1);
 
-function allNarrow(text) {
+/**
+ * The width of a line of table characters and SGR colour codes (`ESC [ digits;… m`, which string-width
+ * strips and so counts as nothing), or -1 when anything else is in it.
+ */
+function narrowWidth(text) {
+  let width = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 0x2c00 || narrow[code] === 0) return false;
+    if (code === 0x1b && text.charCodeAt(i + 1) === 0x5b) {
+      let j = i + 2;
+      for (let c = text.charCodeAt(j); (c >= 0x30 && c <= 0x39) || c === 0x3b; c = text.charCodeAt(++j));
+      if (text.charCodeAt(j) !== 0x6d) return -1;
+      i = j;
+      continue;
+    }
+    if (code >= 0x2c00 || narrow[code] === 0) return -1;
+    width++;
   }
-  return true;
+  return width;
 }
 
 const MAX = 20_000;
@@ -87,7 +100,8 @@ export default function cachedStringWidth(text, options) {
     return stringWidth(text, options);
   let width = memo.get(text);
   if (width === undefined) {
-    width = allNarrow(text) ? text.length : stringWidth(text);
+    width = narrowWidth(text);
+    if (width < 0) width = stringWidth(text);
     // Bounded: past the limit the memo starts again rather than growing with a long session.
     if (memo.size >= MAX) memo = new Map();
     memo.set(text, width);

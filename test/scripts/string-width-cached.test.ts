@@ -45,7 +45,7 @@ describe("the bundle's memoised string-width", () => {
       }
     expect(NARROW_RANGES).toEqual(derived);
   });
-  it('gives what string-width gives for lines mixing table characters with wide, joined and escaped ones', () => {
+  it('gives what string-width gives for lines mixing table characters and colour codes with wide, joined and escaped ones', () => {
     const pieces = [
       'a',
       '│',
@@ -61,13 +61,21 @@ describe("the bundle's memoised string-width", () => {
       'é',
       '⏸',
       '─',
+      '\u001b[',
+      '\u001b[38;5;12m',
+      '\u001b[22m',
+      '\u001b]8;;http://x\u0007',
+      '\u001b',
+      'm',
+      ';',
+      '1',
     ];
     let seed = 7;
     const next = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed;
     };
-    for (let i = 0; i < 500; i++) {
+    for (let i = 0; i < 3000; i++) {
       const line = Array.from({ length: 1 + (next() % 8) }, () => pieces[next() % pieces.length]).join('');
       expect(width(line), JSON.stringify(line)).toBe(stringWidth(line));
     }
