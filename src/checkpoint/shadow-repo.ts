@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type SimpleGit, simpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
 import { GIT_ENV_KEYS, gitEnv, writeRepoSettings } from './git-env';
 import type { Checkpoint, LargeFile } from './types';
 
@@ -37,7 +37,8 @@ export type RawChange = { path: string; status: 'A' | 'D' | 'M'; before?: TreeEn
 const EMPTY_TREE = '4b825dc642cb6eb5a060e54bf8d69288fbee4904';
 
 export class ShadowRepo {
-  private readonly git: SimpleGit;
+  /** simple-git (and its `debug` dependency) loads with the first git run, not at start-up (issue 16). */
+  private client: Promise<SimpleGit> | undefined;
   private readonly gitDir: string;
   private ready = false;
   private head: { commit: string; tree: string; large: LargeFile[] } | undefined;
@@ -46,17 +47,26 @@ export class ShadowRepo {
 
   constructor(private readonly o: ShadowRepoOptions) {
     this.gitDir = join(o.dir, 'git');
-    const emptyHome = join(o.dir, 'empty-home');
-    mkdirSync(emptyHome, { recursive: true, mode: 0o700 });
-    this.git = simpleGit({
-      baseDir: o.root,
-      binary: o.git,
-      maxConcurrentProcesses: 4,
-      trimmed: false,
-      // GIT_CONFIG_GLOBAL=/dev/null is how the person's own config is kept out.
-      unsafe: { allowUnsafeConfigPaths: true },
-      allowEnvironment: [...GIT_ENV_KEYS],
-    }).env(gitEnv(this.gitDir, o.root, emptyHome));
+    mkdirSync(this.emptyHome, { recursive: true, mode: 0o700 });
+  }
+
+  private get emptyHome(): string {
+    return join(this.o.dir, 'empty-home');
+  }
+
+  private git(): Promise<SimpleGit> {
+    this.client ??= import('simple-git').then(({ simpleGit }) =>
+      simpleGit({
+        baseDir: this.o.root,
+        binary: this.o.git,
+        maxConcurrentProcesses: 4,
+        trimmed: false,
+        // GIT_CONFIG_GLOBAL=/dev/null is how the person's own config is kept out.
+        unsafe: { allowUnsafeConfigPaths: true },
+        allowEnvironment: [...GIT_ENV_KEYS],
+      }).env(gitEnv(this.gitDir, this.o.root, this.emptyHome)),
+    );
+    return this.client;
   }
 
   /** Takes a checkpoint of the whole work tree. Contract: rejects when git fails; the caller fails closed. */
@@ -76,7 +86,9 @@ export class ShadowRepo {
     // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms
     // more for a command that prints nothing); it is dropped here.
     const status = (
-      await this.git.raw([
+      await (
+        await this.git()
+      ).raw([
         'status',
         '--porcelain=v1',
         '--branch',
@@ -95,13 +107,13 @@ export class ShadowRepo {
     // A tracked file that grew past the cap leaves the index: the checkpoint lists it instead.
     const tracked = large.map((f) => f.path);
     if (tracked.length > 0)
-      await this.git.raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
-    const tree = (await this.git.raw(['write-tree'])).trim();
+      await (await this.git()).raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
+    const tree = (await (await this.git()).raw(['write-tree'])).trim();
     if (head && tree === head.tree && sameList(large, head.large))
       return { commit: head.commit, large: head.large };
     const message = JSON.stringify({ warden: 1, label, large });
     const args = ['commit-tree', tree, '-m', message, ...(head ? ['-p', head.commit] : [])];
-    const commit = (await this.git.raw(args)).trim();
+    const commit = (await (await this.git()).raw(args)).trim();
     this.setBranch(commit);
     this.head = { commit, tree, large };
     return { commit, large };
@@ -119,7 +131,7 @@ export class ShadowRepo {
     if (paths.length === 0) return;
     if (paths.length <= STAGE_BY_NAME) {
       // --verbose: simple-git waits 50 ms more for a command that prints nothing.
-      const staged = await this.git
+      const staged = await (await this.git())
         .raw(['update-index', '--verbose', '--add', '--remove', '--', ...paths])
         .then(
           () => true,
@@ -128,7 +140,7 @@ export class ShadowRepo {
       if (staged) return;
     }
     const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
-    await this.git.raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+    await (await this.git()).raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
   }
 
   /**
@@ -149,17 +161,17 @@ export class ShadowRepo {
     if (this.ready) return;
     if (!existsSync(join(this.gitDir, 'HEAD'))) {
       mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
-      await this.git.raw(['init', '-q']);
+      await (await this.git()).raw(['init', '-q']);
       // HEAD names the checkpoints' branch, so `status` compares the work tree with the latest checkpoint.
-      await this.git.raw(['symbolic-ref', 'HEAD', 'refs/heads/checkpoints']);
+      await (await this.git()).raw(['symbolic-ref', 'HEAD', 'refs/heads/checkpoints']);
     }
     // Written on every open: our settings win over anything left in the folder.
     writeRepoSettings(this.gitDir, this.o.exclude ?? []);
     const commit = (
-      await this.git.raw(['rev-parse', '-q', '--verify', 'refs/heads/checkpoints']).catch(() => '')
+      await (await this.git()).raw(['rev-parse', '-q', '--verify', 'refs/heads/checkpoints']).catch(() => '')
     ).trim();
     if (commit) {
-      const tree = (await this.git.raw(['rev-parse', `${commit}^{tree}`])).trim();
+      const tree = (await (await this.git()).raw(['rev-parse', `${commit}^{tree}`])).trim();
       this.head = { commit, tree, large: await this.largeOf(commit) };
     }
     this.ready = true;
@@ -167,7 +179,7 @@ export class ShadowRepo {
 
   /** The files a checkpoint listed instead of copying (from its commit message). */
   async largeOf(commit: string): Promise<LargeFile[]> {
-    const body = await this.git.raw(['cat-file', 'commit', commit]);
+    const body = await (await this.git()).raw(['cat-file', 'commit', commit]);
     const message = body.slice(body.indexOf('\n\n') + 2);
     try {
       const parsed = JSON.parse(message) as { large?: LargeFile[] };
@@ -180,7 +192,7 @@ export class ShadowRepo {
   /** What changed between two checkpoints, file by file (no rename detection: a move is a delete and a create). */
   async diff(from: string | undefined, to: string): Promise<RawChange[]> {
     await this.open();
-    const out = await this.git.raw([
+    const out = await (await this.git()).raw([
       'diff-tree',
       '-r',
       '-z',
@@ -211,7 +223,7 @@ export class ShadowRepo {
     await this.open();
     const found = new Map<string, TreeEntry>();
     if (paths.length === 0) return found;
-    const out = await this.git.raw([
+    const out = await (await this.git()).raw([
       '--literal-pathspecs',
       'ls-tree',
       '-r',
@@ -232,7 +244,7 @@ export class ShadowRepo {
 
   /** A blob's bytes (a file's content, or a link's target). */
   async blob(sha: string): Promise<Buffer> {
-    return this.git.binaryCatFile(['blob', sha]);
+    return (await this.git()).binaryCatFile(['blob', sha]);
   }
 
   /** Current large files: the ones listed before that are still large, plus changed files over the cap. */
