@@ -2,6 +2,8 @@
  * Entry point: flags → config → Session → the Ink <App/> or the headless runner.
  * The only file of src/ that may import ink, react or components/.
  */
+// First: heap settings apply before the rest allocates.
+import './v8-heap';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
