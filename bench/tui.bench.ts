@@ -15,6 +15,9 @@ import { startWarden } from '../test/helpers/pty';
 import { median, printRow } from './stats';
 
 const RUNS = 5;
+/** Another build to measure (before → after comparisons); the repository's dist/warden.js by default. */
+const BIN = process.env.WARDEN_BENCH_BIN || undefined;
+const SIZE = { cols: 120, rows: 40 };
 const env = (url: string, home: string) => ({
   OPENAI_BASE_URL: url,
   OPENAI_API_KEY: 'bench',
@@ -72,7 +75,7 @@ async function oneApprovalRun(): Promise<{
     { text: 'done' },
   ]);
   const start = performance.now();
-  const app = startWarden(['--root', root, 'write it'], env(fake.url, home), { cols: 120, rows: 40 });
+  const app = startWarden(['--root', root, 'write it'], env(fake.url, home), SIZE, BIN);
   await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
   const ready = performance.now() - start;
   await app.waitUntil(cardShown('out.txt'), 20_000, 'the card');
@@ -118,7 +121,7 @@ async function typedFirstCard(): Promise<number> {
     },
     { text: 'done' },
   ]);
-  const app = startWarden(['--root', root], env(fake.url, home), { cols: 120, rows: 40 });
+  const app = startWarden(['--root', root], env(fake.url, home), SIZE, BIN);
   await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
   const prompt = 'write the file out.txt';
   for (let i = 0; i < prompt.length; i++) {
@@ -142,10 +145,7 @@ async function transcriptKeypress(): Promise<{ keypress: number; entries: number
   writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
   const calls = Array.from({ length: 1999 }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
   const fake = await startFakeOpenAI([{ toolCalls: calls, chunkSize: 4096 }, { text: 'read them all' }]);
-  const app = startWarden(['--root', root, 'read a.txt many times'], env(fake.url, home), {
-    cols: 120,
-    rows: 40,
-  });
+  const app = startWarden(['--root', root, 'read a.txt many times'], env(fake.url, home), SIZE, BIN);
   await app.waitFor('read them all', 120_000);
   const times: number[] = [];
   for (let i = 0; i < 15; i++) {
@@ -173,7 +173,7 @@ async function buildInkFloor(): Promise<string> {
 /** Launch → first frame of the bundled Ink hello-world in the same pty harness, and its peak RSS. */
 async function inkFloorRun(bin: string): Promise<{ ready: number; rss: number }> {
   const start = performance.now();
-  const app = startWarden([], {}, { cols: 120, rows: 40 }, bin);
+  const app = startWarden([], {}, SIZE, bin);
   await app.waitUntil((s) => s.includes('hello from the Ink floor') && s.includes('›'), 20_000, 'the floor');
   const ready = performance.now() - start;
   const rss = peakRssMiB(app.pty.pid);
@@ -192,7 +192,8 @@ function nodeFloorMs(): number {
   return median(times);
 }
 
-const floorBin = await buildInkFloor();
+// WARDEN_BENCH_FLOOR: a floor bundled before (the same hello-world built with an older build script).
+const floorBin = process.env.WARDEN_BENCH_FLOOR || (await buildInkFloor());
 const runs = [];
 const floors = [];
 // Interleaved, so a busy moment of a shared machine weighs on both alike.
