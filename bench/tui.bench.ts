@@ -31,6 +31,15 @@ function peakRssMiB(pid: number): number {
   return kb / 1024;
 }
 
+/**
+ * CPU time (user + system, ms, 10 ms ticks) the process has used so far: on a machine shared with
+ * other work it moves far less than wall time, so it is printed beside it.
+ */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The approval card of a new file is on screen with its body (its diff), not only the drawer's title. */
 const cardShown = (path: string) => (s: string) =>
   s.includes('Approval needed') && s.includes(`${path} new file`);
@@ -48,6 +57,7 @@ function waitForFile(dir: string, name: string): Promise<number> {
 
 async function oneApprovalRun(): Promise<{
   ready: number;
+  readyCpu: number;
   card: number;
   warmCard: number;
   approve: number;
@@ -78,6 +88,7 @@ async function oneApprovalRun(): Promise<{
   const app = startWarden(['--root', root, 'write it'], env(fake.url, home), SIZE, BIN);
   await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
   const ready = performance.now() - start;
+  const readyCpu = cpuMs(app.pty.pid);
   await app.waitUntil(cardShown('out.txt'), 20_000, 'the card');
   const card = performance.now() - requestAt;
   await app.waitFor('keys paused');
@@ -100,7 +111,7 @@ async function oneApprovalRun(): Promise<{
   app.kill();
   await app.exited;
   await fake.close();
-  return { ready, card, warmCard, approve, warmApprove, rss };
+  return { ready, readyCpu, card, warmCard, approve, warmApprove, rss };
 }
 
 /**
@@ -171,15 +182,16 @@ async function buildInkFloor(): Promise<string> {
 }
 
 /** Launch → first frame of the bundled Ink hello-world in the same pty harness, and its peak RSS. */
-async function inkFloorRun(bin: string): Promise<{ ready: number; rss: number }> {
+async function inkFloorRun(bin: string): Promise<{ ready: number; readyCpu: number; rss: number }> {
   const start = performance.now();
   const app = startWarden([], {}, SIZE, bin);
   await app.waitUntil((s) => s.includes('hello from the Ink floor') && s.includes('›'), 20_000, 'the floor');
   const ready = performance.now() - start;
+  const readyCpu = cpuMs(app.pty.pid);
   const rss = peakRssMiB(app.pty.pid);
   app.kill();
   await app.exited;
-  return { ready, rss };
+  return { ready, readyCpu, rss };
 }
 
 function nodeFloorMs(): number {
@@ -212,6 +224,12 @@ printRow(
   `${wardenReady.toFixed(0)} (${(wardenReady / floorReady).toFixed(2)}× the Ink floor, ${(wardenReady / nodeFloor).toFixed(1)}× node -e 0)`,
 );
 printRow('  bundled Ink hello-world → first frame (ms)', floorReady.toFixed(0));
+const readyCpu = median(runs.map((r) => r.readyCpu));
+const floorCpu = median(floors.map((f) => f.readyCpu));
+printRow(
+  '  CPU until prompt ready, warden / Ink floor (ms)',
+  `${readyCpu.toFixed(0)} / ${floorCpu.toFixed(0)} (${(readyCpu / floorCpu).toFixed(2)}×)`,
+);
 printRow('  `node -e 0` in the same run (ms)', nodeFloor.toFixed(0));
 printRow(
   'model request → first card visible (ms; goal ≤ 50, peers 46–115)',
