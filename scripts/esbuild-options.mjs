@@ -61,6 +61,46 @@ const stringWidthLazy = {
 };
 
 /**
+ * Ink's Output keeps its line caches (styled characters, widths) for one frame, so every frame
+ * tokenizes and clips every line again, the unchanged status bar and transcript included. These
+ * caches (and a new one for clipped slices) live across frames here, bounded, and start again when
+ * full; cached character cells are only read, never changed, as within one frame already.
+ * Contract: fails the build when Ink's output.js changes these lines.
+ */
+const inkSharedOutputCaches = {
+  name: 'ink-shared-output-caches',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      const swaps = [
+        [
+          '    styledChars = new Map();\n',
+          '    styledChars = new Map();\n    slices = new Map();\n    getSlice(line, from, to) {\n        const key = `${from}:${to}:${line}`;\n        let cached = this.slices.get(key);\n        if (cached === undefined) {\n            cached = sliceAnsi(line, from, to);\n            this.slices.set(key, cached);\n        }\n        return cached;\n    }\n',
+        ],
+        ['    caches = new OutputCaches();', '    caches = sharedOutputCaches();'],
+        ['return sliceAnsi(line, from, to);', 'return this.caches.getSlice(line, from, to);'],
+      ];
+      for (const [from, to] of swaps) {
+        if (!source.includes(from))
+          return { errors: [{ text: `ink changed (${from.trim()}): update scripts/esbuild-options.mjs` }] };
+        source = source.replace(from, () => to);
+      }
+      // Lines of a few frames, not of a session: a styled line is ~100 bytes a cell.
+      source += `
+let sharedCaches;
+function sharedOutputCaches() {
+    const c = sharedCaches;
+    if (!c || c.styledChars.size > 600 || c.slices.size > 600 || c.widths.size > 6000 || c.blockWidths.size > 2000)
+        sharedCaches = new OutputCaches();
+    return sharedCaches;
+}
+`;
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+/**
  * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
  * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
  */
@@ -98,7 +138,7 @@ export function sharedOptions(root) {
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
     },
-    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly],
+    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly, inkSharedOutputCaches],
     logLevel: 'warning',
   };
 }

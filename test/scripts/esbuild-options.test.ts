@@ -61,4 +61,16 @@ describe("the bundle's plugins keep behaviour", () => {
     );
     expect(await layout()).toBe('╭──╮\n│hi│\n╰──╯');
   });
+  it("Ink's line caches kept across frames give each frame its own text, clipped lines included", async () => {
+    const { frame } = await bundled<{ frame: (text: string, width: number) => string }>(
+      'ink-frames',
+      "import { Box, Text, renderToString } from 'ink';\nimport { jsx } from 'react/jsx-runtime';\nexport const frame = (text, width) => renderToString(jsx(Box, { width, overflow: 'hidden', children: jsx(Box, { width: 20, flexShrink: 0, children: jsx(Text, { color: 'red', children: text }) }) }));",
+    );
+    const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+    for (let round = 0; round < 3; round++) {
+      expect(plain(frame('hello world', 5))).toBe('hello');
+      expect(plain(frame('goodbye', 4))).toBe('good');
+      expect(plain(frame('hello world', 11))).toBe('hello world');
+    }
+  });
 });
