@@ -5,10 +5,18 @@ import { build } from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedOptions } from './esbuild-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'warden.js');
-const sources = ['src', 'components', 'assets', 'scripts/build.mjs', 'package.json'];
+const sources = [
+  'src',
+  'components',
+  'assets',
+  'scripts/build.mjs',
+  'scripts/esbuild-options.mjs',
+  'package.json',
+];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -29,31 +37,12 @@ if (process.argv.includes('--if-stale') && existsSync(out)) {
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 mkdirSync(dirname(out), { recursive: true });
 await build({
+  ...sharedOptions(root),
   entryPoints: { warden: join(root, 'src', 'cli.tsx') },
   outdir: join(root, 'dist'),
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  jsx: 'automatic',
-  // WARDEN_NO_MINIFY=1 keeps names readable in a --cpu-prof profile.
-  minify: !process.env.WARDEN_NO_MINIFY,
-  legalComments: 'none',
   // Packages that locate binaries or wasm files next to themselves stay in node_modules.
-  // string-width and Ink's line tokenizer behind memos (scripts/*-cached.mjs): frames re-measure and
-  // re-tokenize unchanged lines.
-  alias: {
-    'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs'),
-    'string-width': join(root, 'scripts', 'string-width-cached.mjs'),
-    '@alcalzone/ansi-tokenize': join(root, 'scripts', 'ansi-tokenize-cached.mjs'),
-  },
   external: ['@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
-  define: { 'process.env.NODE_ENV': '"production"' },
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
 });
 chmodSync(out, 0o755);

@@ -2,6 +2,8 @@
  * Entry point: flags → config → Session → the Ink <App/> or the headless runner.
  * The only file of src/ that may import ink, react or components/.
  */
+// First: heap settings apply before the rest allocates.
+import './v8-heap';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
@@ -13,6 +15,7 @@ import { runHeadless } from './session/headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import { endpointHost } from './llm/endpoint-host';
+import { lazyModelClient } from './llm/lazy-model';
 import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
 import type { ProjectTrustState } from './protocol';
@@ -80,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
       },
       root,
       home,
-      model: demo ? createDemoModel() : await openAIModel(config),
+      model: demo ? createDemoModel() : openAIModel(config),
       mode: config.mode,
       modeFromFlag: args.mode !== undefined,
       approvalTimeoutSec: config.approvalTimeoutSec,
@@ -196,14 +199,17 @@ async function runApp(
   return signals.received ? SIGNAL_EXIT_CODES[signals.received] : EXIT.ok;
 }
 
-async function openAIModel(config: ResolvedConfig): Promise<ModelClient> {
-  const { createOpenAIClient } = await import('./llm/openai-client');
-  return createOpenAIClient({
-    model: config.model,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    idleTimeoutMs: config.streamIdleTimeoutSec * 1000,
-    turnTimeoutMs: config.turnTimeoutSec * 1000,
+/** The OpenAI client, loaded on the first request: the first screen does not wait for its code. */
+function openAIModel(config: ResolvedConfig): ModelClient {
+  return lazyModelClient(config.model, async () => {
+    const { createOpenAIClient } = await import('./llm/openai-client');
+    return createOpenAIClient({
+      model: config.model,
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      idleTimeoutMs: config.streamIdleTimeoutSec * 1000,
+      turnTimeoutMs: config.turnTimeoutSec * 1000,
+    });
   });
 }
 

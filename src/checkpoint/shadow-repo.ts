@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type SimpleGit, simpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
 import { GIT_ENV_KEYS, gitEnv, writeRepoSettings } from './git-env';
 import type { Checkpoint, LargeFile } from './types';
 
@@ -38,7 +38,8 @@ const EMPTY_TREE = '4b825dc642cb6eb5a060e54bf8d69288fbee4904';
 const HEAD_REF = 'ref: refs/heads/checkpoints\n';
 
 export class ShadowRepo {
-  private readonly git: SimpleGit;
+  /** simple-git (and its `debug` dependency) loads with the first git run, not at start-up (issue 16). */
+  private client: Promise<SimpleGit> | undefined;
   private readonly gitDir: string;
   /** Opening the repository (created on first use), started by `prepare` or the first snapshot. */
   private opening: Promise<void> | undefined;
@@ -48,17 +49,26 @@ export class ShadowRepo {
 
   constructor(private readonly o: ShadowRepoOptions) {
     this.gitDir = join(o.dir, 'git');
-    const emptyHome = join(o.dir, 'empty-home');
-    mkdirSync(emptyHome, { recursive: true, mode: 0o700 });
-    this.git = simpleGit({
-      baseDir: o.root,
-      binary: o.git,
-      maxConcurrentProcesses: 4,
-      trimmed: false,
-      // GIT_CONFIG_GLOBAL=/dev/null is how the person's own config is kept out.
-      unsafe: { allowUnsafeConfigPaths: true },
-      allowEnvironment: [...GIT_ENV_KEYS],
-    }).env(gitEnv(this.gitDir, o.root, emptyHome));
+    mkdirSync(this.emptyHome, { recursive: true, mode: 0o700 });
+  }
+
+  private get emptyHome(): string {
+    return join(this.o.dir, 'empty-home');
+  }
+
+  private git(): Promise<SimpleGit> {
+    this.client ??= import('simple-git').then(({ simpleGit }) =>
+      simpleGit({
+        baseDir: this.o.root,
+        binary: this.o.git,
+        maxConcurrentProcesses: 4,
+        trimmed: false,
+        // GIT_CONFIG_GLOBAL=/dev/null is how the person's own config is kept out.
+        unsafe: { allowUnsafeConfigPaths: true },
+        allowEnvironment: [...GIT_ENV_KEYS],
+      }).env(gitEnv(this.gitDir, this.o.root, this.emptyHome)),
+    );
+    return this.client;
   }
 
   /** Takes a checkpoint of the whole work tree. Contract: rejects when git fails; the caller fails closed. */
@@ -88,7 +98,9 @@ export class ShadowRepo {
     // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms
     // more for a command that prints nothing); it is dropped here.
     const status = (
-      await this.git.raw([
+      await (
+        await this.git()
+      ).raw([
         'status',
         '--porcelain=v1',
         '--branch',
@@ -107,13 +119,13 @@ export class ShadowRepo {
     // A tracked file that grew past the cap leaves the index: the checkpoint lists it instead.
     const tracked = large.map((f) => f.path);
     if (tracked.length > 0)
-      await this.git.raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
-    const tree = (await this.git.raw(['write-tree'])).trim();
+      await (await this.git()).raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
+    const tree = (await (await this.git()).raw(['write-tree'])).trim();
     if (head && tree === head.tree && sameList(large, head.large))
       return { commit: head.commit, large: head.large };
     const message = JSON.stringify({ warden: 1, label, large });
     const args = ['commit-tree', tree, '-m', message, ...(head ? ['-p', head.commit] : [])];
-    const commit = (await this.git.raw(args)).trim();
+    const commit = (await (await this.git()).raw(args)).trim();
     this.setBranch(commit);
     this.head = { commit, tree, large };
     return { commit, large };
@@ -131,7 +143,7 @@ export class ShadowRepo {
     if (paths.length === 0) return;
     if (paths.length <= STAGE_BY_NAME) {
       // --verbose: simple-git waits 50 ms more for a command that prints nothing.
-      const staged = await this.git
+      const staged = await (await this.git())
         .raw(['update-index', '--verbose', '--add', '--remove', '--', ...paths])
         .then(
           () => true,
@@ -140,7 +152,7 @@ export class ShadowRepo {
       if (staged) return;
     }
     const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
-    await this.git.raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+    await (await this.git()).raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
   }
 
   /**
@@ -176,11 +188,12 @@ export class ShadowRepo {
    * project's first checkpoint.
    */
   private async openRepository(): Promise<void> {
+    const git = await this.git();
     const headFile = join(this.gitDir, 'HEAD');
     const created = !existsSync(headFile);
     if (created) {
       mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
-      await this.git.raw(['init']);
+      await git.raw(['init']);
     }
     // HEAD names the checkpoints' branch, so `status` compares the work tree with the latest
     // checkpoint: the symbolic ref git itself would write (as setBranch writes the branch), put
@@ -191,7 +204,7 @@ export class ShadowRepo {
     if (created) return; // a new repository has no checkpoint yet
     // Without -q a missing branch is said on stderr (and rejects): no silent wait.
     const commit = (
-      await this.git.raw(['rev-parse', '--verify', 'refs/heads/checkpoints^{commit}']).catch(() => '')
+      await git.raw(['rev-parse', '--verify', 'refs/heads/checkpoints^{commit}']).catch(() => '')
     ).trim();
     if (commit) {
       const { tree, large } = await this.commitInfo(commit);
@@ -201,7 +214,7 @@ export class ShadowRepo {
 
   /** A checkpoint commit's tree and the files it listed instead of copying (one `cat-file`). */
   private async commitInfo(commit: string): Promise<{ tree: string; large: LargeFile[] }> {
-    const body = await this.git.raw(['cat-file', 'commit', commit]);
+    const body = await (await this.git()).raw(['cat-file', 'commit', commit]);
     const tree = /^tree ([0-9a-f]+)$/m.exec(body)?.[1];
     if (!tree) throw new Error(`checkpoint ${commit} has no tree`);
     return { tree, large: largeOfBody(body) };
@@ -209,13 +222,13 @@ export class ShadowRepo {
 
   /** The files a checkpoint listed instead of copying (from its commit message). */
   async largeOf(commit: string): Promise<LargeFile[]> {
-    return largeOfBody(await this.git.raw(['cat-file', 'commit', commit]));
+    return largeOfBody(await (await this.git()).raw(['cat-file', 'commit', commit]));
   }
 
   /** What changed between two checkpoints, file by file (no rename detection: a move is a delete and a create). */
   async diff(from: string | undefined, to: string): Promise<RawChange[]> {
     await this.open();
-    const out = await this.git.raw([
+    const out = await (await this.git()).raw([
       'diff-tree',
       '-r',
       '-z',
@@ -246,7 +259,7 @@ export class ShadowRepo {
     await this.open();
     const found = new Map<string, TreeEntry>();
     if (paths.length === 0) return found;
-    const out = await this.git.raw([
+    const out = await (await this.git()).raw([
       '--literal-pathspecs',
       'ls-tree',
       '-r',
@@ -267,7 +280,7 @@ export class ShadowRepo {
 
   /** A blob's bytes (a file's content, or a link's target). */
   async blob(sha: string): Promise<Buffer> {
-    return this.git.binaryCatFile(['blob', sha]);
+    return (await this.git()).binaryCatFile(['blob', sha]);
   }
 
   /** Current large files: the ones listed before that are still large, plus changed files over the cap. */

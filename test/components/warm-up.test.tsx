@@ -18,7 +18,7 @@ const turns = async (n: number) => {
 };
 
 describe('warming the first card while the person types (issue 16)', () => {
-  it('renders the app off-screen with a sample card once, sending nothing and writing nothing', async () => {
+  it('renders the app off-screen with a command card, then a diff card, sending nothing and writing nothing', async () => {
     const c = counted();
     const write = vi.spyOn(process.stdout, 'write');
     const frames: string[] = [];
@@ -27,15 +27,21 @@ describe('warming the first card while the person types (issue 16)', () => {
       () => 100,
       (frame) => frames.push(frame),
     );
-    await waitUntil(() => expect(frames.length).toBe(1), 20_000);
+    await waitUntil(() => expect(frames.length).toBe(2), 20_000);
     await turns(5);
-    expect(frames.length).toBe(1);
+    expect(frames.length).toBe(2);
     // The whole card: its header, the sample command and its keys' grace.
     expect(frames[0]).toContain('Approval needed');
     expect(frames[0]).toContain('git status --short');
     expect(frames[0]).toContain('keys paused');
-    // The render read the real state once for its sample, after checking that nothing runs.
-    expect(c.snapshot).toHaveBeenCalledTimes(2);
+    // Then a change to a file with no grammar: the diff view, without the highlighter.
+    expect(frames[1]).toContain('Approval needed');
+    expect(frames[1]).toContain('warm-up.txt');
+    expect(frames[1]).toContain('warm-up.txt +2 −2');
+    expect(frames[1]).toContain('value9 = 9;');
+    expect(frames[1]).toContain('keys paused');
+    // Each render read the real state once for its sample, after checking that nothing runs.
+    expect(c.snapshot).toHaveBeenCalledTimes(4);
     expect(c.send).not.toHaveBeenCalled();
     expect(c.subscribe).not.toHaveBeenCalled();
     expect(write).not.toHaveBeenCalled();

@@ -77,7 +77,8 @@ describe('sessions end to end', () => {
     for (const flag of ['--resume', '--continue']) {
       const started = app(['--root', root, flag], env);
       expect(await started.exited).toBe(1);
-      expect(started.screen()).toMatch(/there is no saved session for .* to (resume|continue)/);
+      // The headless terminal may still be drawing the last output when the exit is heard.
+      await started.waitFor(/there is no saved session for .* to (resume|continue)/);
     }
     expect(fake?.requests).toEqual([]);
   });

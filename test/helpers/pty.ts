@@ -47,11 +47,13 @@ export function startWarden(
   args: string[],
   env: Record<string, string>,
   size = { cols: 120, rows: 40 },
+  /** Another warden build to run the same way (a bench's before/after). */
+  bin = WARDEN_BIN,
   nodeArgs: string[] = [],
 ): PtyApp {
-  if (!existsSync(WARDEN_BIN)) throw new Error(`${WARDEN_BIN} is missing: run npm run build first`);
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run build first`);
   const cwd = env.WARDEN_TEST_CWD ?? repo;
-  return startNodeProgram(WARDEN_BIN, args, env, { size, cwd, frameComplete: wardenFrameComplete, nodeArgs });
+  return startNodeProgram(bin, args, env, { size, cwd, frameComplete: wardenFrameComplete, nodeArgs });
 }
 
 /** How another program is run in the same harness (the benches' peers). */

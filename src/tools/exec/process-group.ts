@@ -1,6 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
 import { HeadTailBuffer } from './output-cap';
 import { groupAlive, killGroup } from '../../os/process';
 import { RUN_ID_VARIABLE } from './process-sweep';
@@ -69,7 +68,9 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
   const started = Date.now();
   let subprocess: ReturnType<typeof spawnGrouped>;
   try {
-    subprocess = spawnGrouped(req);
+    // execa loads with the first command, not at start-up (issue 16).
+    const { execa } = await import('execa');
+    subprocess = spawnGrouped(execa, req);
   } catch (err) {
     return { kind: 'spawn_failed', message: err instanceof Error ? err.message : String(err) };
   }
@@ -145,7 +146,7 @@ function hear(listener: ((text: string) => void) | undefined, text: string): voi
   }
 }
 
-function spawnGrouped(req: GroupRunRequest) {
+function spawnGrouped(execa: typeof import('execa').execa, req: GroupRunRequest) {
   return execa(req.file, req.args, {
     cwd: req.cwd,
     env: req.env,

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import { z } from 'zod';
 import { describeFsError, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
@@ -19,6 +18,8 @@ export type GlobFilesEffects = {
 
 export const defaultGlobFilesEffects: GlobFilesEffects = {
   async glob(patterns, { cwd, ignore }) {
+    // Loaded on the first glob: start-up does not compile fast-glob and its matchers (issue 16).
+    const { default: fg } = await import('fast-glob');
     const entries = await fg(patterns, {
       cwd,
       ignore,
@@ -70,7 +71,8 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
       const verdict = fencedPath(ctx, 'path', args.path ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const shown = shownPath(verdict.relative);
-      const prefix = verdict.relative === '' ? '' : `${fg.escapePath(verdict.relative)}/`;
+      const prefix =
+        verdict.relative === '' ? '' : `${(await import('fast-glob')).default.escapePath(verdict.relative)}/`;
       try {
         const ignore = await loadIgnores(effects, ctx.root);
         const hits = await effects.glob([`${prefix}${args.pattern.replace(/^\.\//, '')}`], {

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+// node:zlib loads with the first compressed body, not at start-up (issue 16); synchronously, so no
+// event of the response can come before its listeners.
+let zlib: typeof import('node:zlib') | undefined;
+const loadZlib = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));
 
 /**
  * Reads a response body, decompressed, stopping at `maxBytes` of decoded content (so a small
@@ -61,11 +66,11 @@ function pickDecoder(encoding: string): Transform | 'identity' | undefined {
       return 'identity';
     case 'gzip':
     case 'x-gzip':
-      return createGunzip();
+      return loadZlib().createGunzip();
     case 'deflate':
-      return createInflate();
+      return loadZlib().createInflate();
     case 'br':
-      return createBrotliDecompress();
+      return loadZlib().createBrotliDecompress();
     default:
       return undefined;
   }

@@ -3,8 +3,8 @@
  * resolved once, every address is checked, and the socket connects to the address that was
  * checked (a custom `lookup`), so DNS rebinding between check and connect cannot happen.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import { createRequire } from 'node:module';
 import { isIP, type LookupFunction } from 'node:net';
 import { checkAddress, checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
 import { readCapped } from './web-body';
@@ -163,7 +163,9 @@ function requestOnce(url: URL, pinned: ResolvedAddress, options: GuardedFetchOpt
     if (opts.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   }) as unknown as LookupFunction;
-  const client = url.protocol === 'https:' ? https : http;
+  // node:http and node:https (TLS: ~15 ms) load with the first web request, not at start-up (issue 16).
+  const load = createRequire(import.meta.url);
+  const client = (url.protocol === 'https:' ? load('node:https') : load('node:http')) as typeof http;
   return new Promise((resolve) => {
     const req = client.request(url, {
       method: 'GET',

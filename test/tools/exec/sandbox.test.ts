@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -59,6 +68,26 @@ describe('detectSandbox', () => {
         probe: async () => ({ ok: false, reason: 'No permissions to create new namespace' }),
       });
       expect(broken).toMatchObject({ kind: 'none', reason: expect.stringContaining('No permissions') });
+    }
+  });
+
+  it('runs the default probe with bwrap as found on PATH: its first stderr line is the reason it fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-fake-bwrap-'));
+    try {
+      const bwrap = join(dir, 'bwrap');
+      writeFileSync(
+        bwrap,
+        '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\necho more >&2\nexit 1\n',
+      );
+      chmodSync(bwrap, 0o755);
+      expect(await detectSandbox({ pathEnv: dir })).toEqual({
+        kind: 'none',
+        reason: `bwrap at ${bwrap} cannot create a sandbox here: bwrap: No permissions to create new namespace`,
+      });
+      writeFileSync(bwrap, '#!/bin/sh\nexit 0\n');
+      expect(await detectSandbox({ pathEnv: dir })).toEqual({ kind: 'bwrap', path: bwrap });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

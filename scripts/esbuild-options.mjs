@@ -1,0 +1,147 @@
+// The esbuild settings every bundled entry shares: warden's own (scripts/build.mjs) and the bundled
+// Ink hello-world the TUI bench measures as its floor (bench/ink-floor.tsx), so both are built alike.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+/**
+ * Ink's layout engine (yoga-layout) ships its wasm as a base64 data: URL and loads it with fetch(),
+ * which makes Node load undici and compile undici's own HTTP-parser wasm before the first frame
+ * (~40 ms of the bundled Ink hello-world's start-up, profiled). Its emscripten loader already has a
+ * synchronous path that decodes the same string; this takes it. Contract: fails the build when a
+ * yoga-layout upgrade changes the loader, rather than silently shipping the slow path.
+ */
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad(
+      { filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const asyncPath = 'function ya(){return w||"function"!=typeof fetch?';
+        if (!source.includes(asyncPath))
+          return {
+            errors: [{ text: 'yoga-layout changed its wasm loader: update scripts/esbuild-options.mjs' }],
+          };
+        return { contents: source.replace(asyncPath, 'function ya(){return true?'), loader: 'js' };
+      },
+    );
+  },
+};
+
+/**
+ * string-width builds two costly objects when it is imported: a `\p{RGI_Emoji}` regex (~25 ms to
+ * construct, ~10 ms more at its first test) and an Intl.Segmenter (~10 ms), all before any frame,
+ * though a line of narrow characters never reaches them (scripts/string-width-cached.mjs). This
+ * builds each on first use; the same objects, so the same widths. Contract: fails the build when
+ * string-width changes these lines.
+ */
+const stringWidthLazy = {
+  name: 'string-width-lazy',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      const swaps = [
+        [
+          'const segmenter = new Intl.Segmenter();',
+          'let segmenterBuilt;\nconst segmenter = { segment: (text) => (segmenterBuilt ??= new Intl.Segmenter()).segment(text) };',
+        ],
+        [
+          'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+          "let rgiEmojiBuilt;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiBuilt ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(text) };",
+        ],
+      ];
+      for (const [from, to] of swaps) {
+        if (!source.includes(from))
+          return { errors: [{ text: `string-width changed (${from}): update scripts/esbuild-options.mjs` }] };
+        source = source.replace(from, () => to);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Ink's Output keeps its line caches (styled characters, widths) for one frame, so every frame
+ * tokenizes and clips every line again, the unchanged status bar and transcript included. These
+ * caches (and a new one for clipped slices) live across frames here, bounded, and start again when
+ * full; cached character cells are only read, never changed, as within one frame already.
+ * Contract: fails the build when Ink's output.js changes these lines.
+ */
+const inkSharedOutputCaches = {
+  name: 'ink-shared-output-caches',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      const swaps = [
+        [
+          '    styledChars = new Map();\n',
+          '    styledChars = new Map();\n    slices = new Map();\n    getSlice(line, from, to) {\n        const key = `${from}:${to}:${line}`;\n        let cached = this.slices.get(key);\n        if (cached === undefined) {\n            cached = sliceAnsi(line, from, to);\n            this.slices.set(key, cached);\n        }\n        return cached;\n    }\n',
+        ],
+        ['    caches = new OutputCaches();', '    caches = sharedOutputCaches();'],
+        ['return sliceAnsi(line, from, to);', 'return this.caches.getSlice(line, from, to);'],
+      ];
+      for (const [from, to] of swaps) {
+        if (!source.includes(from))
+          return { errors: [{ text: `ink changed (${from.trim()}): update scripts/esbuild-options.mjs` }] };
+        source = source.replace(from, () => to);
+      }
+      // Lines of a few frames, not of a session: a styled line is ~100 bytes a cell.
+      source += `
+let sharedCaches;
+function sharedOutputCaches() {
+    const c = sharedCaches;
+    if (!c || c.styledChars.size > 600 || c.slices.size > 600 || c.widths.size > 6000 || c.blockWidths.size > 2000)
+        sharedCaches = new OutputCaches();
+    return sharedCaches;
+}
+`;
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
+ * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+      return { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'zod-english-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/** Settings for a bundled, minified, production-React ESM entry of this repository at `root`. */
+export function sharedOptions(root) {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    // WARDEN_NO_MINIFY=1 keeps names readable in a --cpu-prof profile.
+    minify: !process.env.WARDEN_NO_MINIFY,
+    legalComments: 'none',
+    // string-width and Ink's line tokenizer behind memos (scripts/*-cached.mjs): frames re-measure and
+    // re-tokenize unchanged lines.
+    alias: {
+      'react-devtools-core': join(root, 'scripts', 'devtools-stub.mjs'),
+      'string-width': join(root, 'scripts', 'string-width-cached.mjs'),
+      '@alcalzone/ansi-tokenize': join(root, 'scripts', 'ansi-tokenize-cached.mjs'),
+    },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
+    },
+    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly, inkSharedOutputCaches],
+    logLevel: 'warning',
+  };
+}
