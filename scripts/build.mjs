@@ -15,6 +15,9 @@ const sources = [
   'assets',
   'scripts/build.mjs',
   'scripts/esbuild-options.mjs',
+  'scripts/string-width-cached.mjs',
+  'scripts/ansi-tokenize-cached.mjs',
+  'scripts/devtools-stub.mjs',
   'package.json',
 ];
 
