@@ -4,18 +4,9 @@
  * then runs only the snapshot's own git commands, and none that prints nothing (simple-git waits
  * 50 ms after those). A git that logs its subcommand shows which ran.
  */
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type CheckpointStore,
   createCheckpointStore,
@@ -24,16 +15,9 @@ import {
 import { findGit } from '../../src/checkpoint/git-env';
 import { removeFileSafely, writeFileSafely } from '../../src/tools/fs/safe-fs';
 import { startSession } from '../helpers/session-harness';
+import { tempDirs } from '../helpers/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const temp = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-};
+const temp = tempDirs();
 
 /** A git that appends its subcommand to a log, then runs the real one (or fails, with `broken`). */
 function loggingGit(broken = false): { git: string; ran: () => string[] } {
