@@ -57,3 +57,15 @@ describe('credential files by name (issue 9 §4)', () => {
     expect(credentialWord(['ls', '-la', 'src'])).toBeUndefined();
   });
 });
+
+describe('remembered verdicts', () => {
+  it('stay right across the memo filling and starting again, and for near-miss names asked in between', () => {
+    const asked = ['.env', 'src/.env.local', 'src/env.ts', '.envrc', 'a/.env/', './.env', 'id_rsa.pub.txt'];
+    const first = asked.map(isCredentialPath);
+    // More distinct paths than the memo keeps: it starts again at least once.
+    for (let i = 0; i < 10_000; i++) isCredentialPath(`src/file-${i}.ts`);
+    expect(asked.map(isCredentialPath)).toEqual(first);
+    expect(isCredentialPath('.env')).toBe(true);
+    expect(isCredentialPath('src/env.ts')).toBe(false);
+  });
+});
