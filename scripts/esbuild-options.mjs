@@ -101,6 +101,28 @@ function sharedOutputCaches() {
 };
 
 /**
+ * Ink draws at most one frame per 33 ms and holds a change back to the end of that window: an
+ * approval card that follows a streamed line by a few milliseconds waited up to 33 ms to be seen.
+ * This gives the app a way to draw a held-back frame now (`globalThis.__wardenDrawNow`, called when a
+ * new card mounts: components/hooks/use-draw-now.ts); the frame is the one Ink would draw anyway.
+ * Contract: fails the build when Ink's ink.js changes this line.
+ */
+const inkDrawNow = {
+  name: 'ink-draw-now',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]ink\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const line = '            this.throttledOnRender = throttled;\n';
+      if (!source.includes(line))
+        return { errors: [{ text: 'ink changed its throttled render: update scripts/esbuild-options.mjs' }] };
+      const hook =
+        '            globalThis.__wardenDrawNow = () => {\n                if (this.hasPendingThrottledRender) throttled.flush();\n            };\n';
+      return { contents: source.replace(line, () => line + hook), loader: 'js' };
+    });
+  },
+};
+
+/**
  * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
  * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
  */
@@ -141,7 +163,7 @@ export function sharedOptions(root) {
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
     },
-    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly, inkSharedOutputCaches],
+    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly, inkSharedOutputCaches, inkDrawNow],
     logLevel: 'warning',
   };
 }

@@ -9,6 +9,7 @@ import { EditArgs } from './forms/EditArgs';
 import { GrantChooser } from './forms/GrantChooser';
 import { PlanStepsEditor } from './forms/PlanStepsEditor';
 import { RejectReason } from './forms/RejectReason';
+import { useDrawNow } from '../hooks/use-draw-now';
 import { ApprovalPreview } from './preview/ApprovalPreview';
 
 export type ApprovalCardProps = {
@@ -31,6 +32,8 @@ export type ApprovalCardProps = {
  */
 export function ApprovalCard(props: ApprovalCardProps) {
   const { request, card, geometry, width, isActive } = props;
+  // A new card is what the person waits for: its frame is drawn now, not at the end of Ink's window.
+  useDrawNow(request.id);
   const kind = request.preview.kind;
   const height = geometry.bodyHeight;
   let body: ReactNode;

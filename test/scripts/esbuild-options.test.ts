@@ -73,4 +73,27 @@ describe("the bundle's plugins keep behaviour", () => {
       expect(plain(frame('hello world', 11))).toBe('hello world');
     }
   });
+  it("a held-back frame is drawn at once when the app asks (a new approval card), not at the end of Ink's window", async () => {
+    const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+    // Ink draws no frames at all where it thinks it runs in CI; this test is about its frames.
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+    type Started = { writes: string[]; show(text: string): void; drawNow(): void; done(): void };
+    const { start } = await bundled<{ start: () => Started }>(
+      'ink-draw-now',
+      "import { render, Text } from 'ink';\nimport { jsx } from 'react/jsx-runtime';\nimport { EventEmitter } from 'node:events';\nexport function start() {\n  const writes = [];\n  const stdout = Object.assign(new EventEmitter(), { columns: 40, rows: 10, write: (s) => { writes.push(s); return true; } });\n  const app = render(jsx(Text, { children: 'first frame' }), { stdout, patchConsole: false, exitOnCtrlC: false });\n  return { writes, show: (t) => app.rerender(jsx(Text, { children: t })), drawNow: () => globalThis.__wardenDrawNow?.(), done: () => app.unmount() };\n}",
+    );
+    Object.assign(process.env, Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)));
+    const app = start();
+    try {
+      expect(app.writes.join('')).toContain('first frame');
+      app.show('the card');
+      // Inside Ink's 33 ms window: held back.
+      expect(app.writes.join('')).not.toContain('the card');
+      app.drawNow();
+      expect(app.writes.join('')).toContain('the card');
+    } finally {
+      app.done();
+    }
+  });
 });
