@@ -4,29 +4,14 @@
  * may carry the write out of the project or hang warden.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  lstatSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendInstruction, PREFERENCES_HEADING } from '../../../src/session/feedback/instructions-file';
+import { tempDirs } from '../../helpers/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const temp = () => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), 'warden-agentsmd-')));
-  dirs.push(d);
-  return d;
-};
+const tempDir = tempDirs();
+const temp = () => tempDir('warden-agentsmd-');
 
 describe('the preference line in AGENTS.md', () => {
   it('is appended under one heading, added once', async () => {

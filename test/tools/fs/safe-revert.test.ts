@@ -6,30 +6,19 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PreImageStore, type RevertFiles } from '../../../src/agent/checkpoints';
 import { RACE_FREE_FS, removeFileSafely, writeFileSafely } from '../../../src/tools/fs/safe-fs';
+import { tempDirs } from '../../helpers/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = (prefix: string) => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = tempDirs();
 
 /** A project with work/, a store that recorded work/.bashrc (existing) and work/new.txt (created). */
 async function recorded(files: RevertFiles | undefined) {
