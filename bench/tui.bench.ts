@@ -55,6 +55,19 @@ function waitForFile(dir: string, name: string): Promise<number> {
   });
 }
 
+/**
+ * The fake model for a run: one answer per file, each a write_file of it, then "done". `requests`
+ * holds the time the newest request came in.
+ */
+async function writesModel(files: Record<string, string>) {
+  const requests = { at: 0 };
+  const writes = Object.entries(files).map(([path, content]) => () => {
+    requests.at = performance.now();
+    return { toolCalls: [{ name: 'write_file', args: { path, content } }], chunkSize: 4096 };
+  });
+  return { fake: await startFakeOpenAI([...writes, { text: 'done' }]), requests };
+}
+
 async function oneApprovalRun(): Promise<{
   ready: number;
   readyCpu: number;
@@ -66,31 +79,14 @@ async function oneApprovalRun(): Promise<{
 }> {
   const root = tempDir('warden-bench-tui-');
   const home = tempDir('warden-bench-home-');
-  let requestAt = 0;
-  const fake = await startFakeOpenAI([
-    () => {
-      requestAt = performance.now();
-      return {
-        toolCalls: [{ name: 'write_file', args: { path: 'out.txt', content: 'bench\n' } }],
-        chunkSize: 4096,
-      };
-    },
-    () => {
-      requestAt = performance.now();
-      return {
-        toolCalls: [{ name: 'write_file', args: { path: 'second.txt', content: 'again\n' } }],
-        chunkSize: 4096,
-      };
-    },
-    { text: 'done' },
-  ]);
+  const { fake, requests } = await writesModel({ 'out.txt': 'bench\n', 'second.txt': 'again\n' });
   const start = performance.now();
   const app = startWarden(['--root', root, 'write it'], env(fake.url, home), SIZE, BIN);
   await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
   const ready = performance.now() - start;
   const readyCpu = cpuMs(app.pty.pid);
   await app.waitUntil(cardShown('out.txt'), 20_000, 'the card');
-  const card = performance.now() - requestAt;
+  const card = performance.now() - requests.at;
   await app.waitFor('keys paused');
   await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'grace');
   const fileOnDisk = waitForFile(root, 'out.txt');
@@ -99,7 +95,7 @@ async function oneApprovalRun(): Promise<{
   const approve = (await fileOnDisk) - pressed;
   // The second card of the session: the code paths are warm, as in a working session.
   await app.waitUntil(cardShown('second.txt'), 20_000, 'the next card');
-  const warmCard = performance.now() - requestAt;
+  const warmCard = performance.now() - requests.at;
   await app.waitFor('keys paused');
   await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'grace');
   const secondOnDisk = waitForFile(root, 'second.txt');
@@ -121,17 +117,7 @@ async function oneApprovalRun(): Promise<{
 async function typedFirstCard(): Promise<number> {
   const root = tempDir('warden-bench-tui-');
   const home = tempDir('warden-bench-home-');
-  let requestAt = 0;
-  const fake = await startFakeOpenAI([
-    () => {
-      requestAt = performance.now();
-      return {
-        toolCalls: [{ name: 'write_file', args: { path: 'out.txt', content: 'bench\n' } }],
-        chunkSize: 4096,
-      };
-    },
-    { text: 'done' },
-  ]);
+  const { fake, requests } = await writesModel({ 'out.txt': 'bench\n' });
   const app = startWarden(['--root', root], env(fake.url, home), SIZE, BIN);
   await app.waitUntil((s) => /│ mode manual/.test(s) && s.includes('›'), 20_000, 'the prompt');
   const prompt = 'write the file out.txt';
@@ -142,7 +128,7 @@ async function typedFirstCard(): Promise<number> {
   }
   app.press('\r');
   await app.waitUntil(cardShown('out.txt'), 20_000, 'the card');
-  const card = performance.now() - requestAt;
+  const card = performance.now() - requests.at;
   app.kill();
   await app.exited;
   await fake.close();
