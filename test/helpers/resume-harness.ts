@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAIClient } from '../../src/llm/openai-client';
@@ -23,11 +23,24 @@ export function places(): Places {
   };
 }
 
-/** A copy of `home` as it is now: what a `kill -9` at this moment leaves on disk. */
-export function snapshotHome(home: string): string {
+/**
+ * A copy of `home` as it is now: what a `kill -9` at this moment leaves on disk. A checkpoint the
+ * card started may be writing the shadow repository meanwhile (git's lock and temp files come and
+ * go): a copy that met a file vanishing mid-copy is taken again, after letting that work go on.
+ */
+export async function snapshotHome(home: string): Promise<string> {
   const copy = mkdtempSync(join(tmpdir(), 'warden-home-crashed-'));
-  cpSync(home, copy, { recursive: true });
-  return copy;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      cpSync(home, copy, { recursive: true });
+      return copy;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 200) throw err;
+      rmSync(copy, { recursive: true, force: true });
+      mkdirSync(copy);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
 }
 
 export type Opened = {

@@ -46,7 +46,7 @@ async function crashWhilePending(at: Places, fake: FakeOpenAI, extra = {}) {
   void a.session.run('change a.txt');
   const request = await a.nextRequest();
   const id = a.session.client.snapshot().sessionId;
-  const crashed = snapshotHome(at.home);
+  const crashed = await snapshotHome(at.home);
   cleanup.push(() => rmSync(crashed, { recursive: true, force: true }));
   await a.close();
   return { request, id, home: crashed };
@@ -198,7 +198,7 @@ describe('a request pending when warden stopped', () => {
     void a.session.run('put the key in');
     await a.nextRequest();
     const id = a.session.client.snapshot().sessionId;
-    const home = snapshotHome(at.home);
+    const home = await snapshotHome(at.home);
     cleanup.push(() => rmSync(home, { recursive: true, force: true }));
     await a.close();
     expect(readFileSync(sessionFile(home, id), 'utf8')).not.toContain('AKIAIOSFODNN7EXAMPLE');
@@ -218,7 +218,7 @@ describe('a request pending when warden stopped', () => {
     a.session.client.send({ type: 'decide', id: request.id, decision: { kind: 'approve' } });
     await a.until((e) => e.type === 'tool_finished');
     const id = a.session.client.snapshot().sessionId;
-    const home = snapshotHome(at.home);
+    const home = await snapshotHome(at.home);
     cleanup.push(() => rmSync(home, { recursive: true, force: true }));
     await a.close();
     // Cut the file back to before the result: as if warden died while the write ran.
