@@ -6,7 +6,7 @@
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
  * All git runs through simple-git with the environment of git-env.ts.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
@@ -199,6 +199,7 @@ export class ShadowRepo {
     // checkpoint: the symbolic ref git itself would write (as setBranch writes the branch), put
     // back if an earlier run stopped between `init` and here.
     if (readFileSync(headFile, 'utf8') !== HEAD_REF) this.replaceFile(headFile, HEAD_REF);
+    removeStaleLocks(this.gitDir);
     // Written on every open: our settings win over anything left in the folder.
     writeRepoSettings(this.gitDir, this.o.exclude ?? []);
     if (created) return; // a new repository has no checkpoint yet
@@ -335,4 +336,24 @@ function entry(mode: string, sha: string): TreeEntry {
   if (mode === '100755') return { kind: 'file', sha, mode: 0o755 };
   if (mode === '100644') return { kind: 'file', sha, mode: 0o644 };
   return { kind: 'other', sha };
+}
+
+/** Git's lock files in the shadow repository; one left by a killed warden would fail every checkpoint. */
+const LOCKS = ['index.lock', 'config.lock', 'HEAD.lock', join('refs', 'heads', 'checkpoints.lock')];
+/** Older than this, no git of a live warden holds it: a first checkpoint of 5,000 files takes seconds. */
+const STALE_LOCK_MS = 2 * 60_000;
+
+/**
+ * Takes away git's locks that a warden killed mid-checkpoint left behind. A fresh one may belong to
+ * another warden on the same project and stays: that checkpoint then fails closed, and says why.
+ */
+function removeStaleLocks(gitDir: string): void {
+  for (const name of LOCKS) {
+    const path = join(gitDir, name);
+    try {
+      if (Date.now() - lstatSync(path).mtimeMs > STALE_LOCK_MS) rmSync(path, { force: true });
+    } catch {
+      // No lock there.
+    }
+  }
 }

@@ -17,12 +17,17 @@ import {
   rmSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { type CheckpointStore, createCheckpointStore } from '../../src/agent/checkpoints';
+import {
+  type CheckpointStore,
+  createCheckpointStore,
+  projectCheckpointDir,
+} from '../../src/agent/checkpoints';
 import { removeFileSafely, writeFileSafely } from '../../src/tools/fs/safe-fs';
 import { tempDirs } from '../helpers/temp-dirs';
 
@@ -299,5 +304,34 @@ describe('shadow-git checkpoints', () => {
     const { root, home } = setup();
     const s = store(root, home, { git: null });
     expect(s.mode).toEqual({ kind: 'copies', reason: 'git was not found on PATH' });
+  });
+});
+
+describe('a shadow repository left by a warden killed mid-checkpoint', () => {
+  const lockIn = (home: string, root: string) => join(projectCheckpointDir(home, root), 'git', 'index.lock');
+  it.each([
+    ['an old lock is taken away and checkpoints go on', 10 * 60, true],
+    ['a fresh lock (another warden may be writing) is left, and the checkpoint fails closed', 0, false],
+  ])('%s', async (_l, ageSeconds, works) => {
+    const { root, home } = setup({ 'a.txt': 'one\n' });
+    const first = store(root, home);
+    await turn(first, () => writeFileSync(join(root, 'a.txt'), 'two\n'));
+    await first.settled();
+    // What kill -9 during `git add` leaves: git's index lock.
+    writeFileSync(lockIn(home, root), '');
+    const then = Date.now() / 1000 - ageSeconds;
+    utimesSync(lockIn(home, root), then, then);
+    // A change since, so the next checkpoint must stage (take the index lock).
+    writeFileSync(join(root, 'a.txt'), 'three\n');
+    const next = store(root, home);
+    next.beginTurn();
+    const checkpoint = next.beforeChange('execute_command');
+    if (works) {
+      await checkpoint;
+      expect(existsSync(lockIn(home, root))).toBe(false);
+    } else {
+      await expect(checkpoint).rejects.toThrow(/index\.lock/);
+      expect(existsSync(lockIn(home, root))).toBe(true);
+    }
   });
 });
