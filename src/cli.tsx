@@ -172,7 +172,10 @@ async function runApp(
   switcher.request = () => app.unmount();
   // A resumed session's waiting requests are offered again now that someone can decide them.
   void session.resumeTurn();
-  // While the person types the first prompt, the first card's code is warmed off-screen (issue 16).
+  // While the person types the first prompt, the shadow repository opens and the first card's code
+  // is warmed off-screen (issue 16). With a prompt on its way, the turn's first checkpoint opens the
+  // repository once its card is drawn: opening it now would land between the answer and the card.
+  if (prompt === undefined && !demo) setImmediate(() => session.prepareCheckpoints());
   let stopWarmUp = () => {};
   void import('../components/warm-up').then((m) => {
     stopWarmUp = m.scheduleWarmUp(session.client, () => process.stdout.columns || 80);

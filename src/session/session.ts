@@ -129,6 +129,13 @@ export type Session = {
    * Resolves undefined when there is nothing to go on with. Contract: never throws.
    */
   resumeTurn(): Promise<TurnResult | undefined>;
+  /**
+   * Opens the shadow repository ahead of the first checkpoint, so a first card's checkpoint is only
+   * the snapshot (issue 16: approve → file on disk). For idle moments: its sync writes and git
+   * spawns (3-5 ms of main thread each) must not land between a model's answer and its card.
+   * Contract: never throws; takes no snapshot.
+   */
+  prepareCheckpoints(): void;
   close(): Promise<void>;
 };
 
@@ -464,12 +471,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
             emit({ type: 'notice', level: 'error', text: `MCP servers did not start: ${err.message}` }),
           );
 
-  // The shadow repository opens once the UI's first frame is on screen, as the MCP servers start, so
-  // the first card's checkpoint is only the snapshot itself (issue 16: approve → file on disk).
-  setImmediate(() => {
-    if (!closed) checkpoints.prepare();
-  });
-
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
   function applyTrustValues(to: TrustedValues, from: TrustedValues): void {
     if (to.mode !== from.mode && mode === from.mode) {
@@ -618,6 +619,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         ? Promise.resolve({ status: 'failed' as const, text: rootGone })
         : commandsHandler.runPrompt(prompt),
     attachApprover: () => gate.attachApprover(),
+    prepareCheckpoints: () => {
+      if (!closed) checkpoints.prepare();
+    },
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = loaded?.restored.interrupted;
       if (!step || continuing || closed) return Promise.resolve(undefined);
