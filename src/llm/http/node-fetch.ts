@@ -13,9 +13,8 @@ import {
   type OutgoingHttpHeaders,
   request as httpRequest,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { type HeadersInput, PlainHeaders } from './plain-headers';
 import { PlainResponse } from './plain-response';
 
@@ -27,10 +26,14 @@ export type NodeFetchInit = {
 };
 
 const MAX_REDIRECTS = 5;
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
-};
+const httpAgent = new HttpAgent({ keepAlive: true });
+/** node:https (and TLS under it) loads with the first https request: a local server never needs it. */
+let https: Promise<{ request: typeof import('node:https').request; agent: HttpsAgent }> | undefined;
+const loadHttps = () =>
+  (https ??= import('node:https').then((m) => ({
+    request: m.request,
+    agent: new m.Agent({ keepAlive: true }),
+  })));
 
 /**
  * Sends one request and resolves when its response headers arrive; the body streams after.
@@ -81,7 +84,7 @@ function abortError(): DOMException {
   return new DOMException('This operation was aborted', 'AbortError');
 }
 
-function send(
+async function send(
   url: URL,
   method: string,
   headers: PlainHeaders,
@@ -89,13 +92,15 @@ function send(
   signal: AbortSignal | undefined,
 ): Promise<IncomingMessage> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return Promise.reject(new TypeError(`unsupported URL scheme ${url.protocol}`));
-  if (signal?.aborted) return Promise.reject(abortError());
+    throw new TypeError(`unsupported URL scheme ${url.protocol}`);
+  const secure = url.protocol === 'https:' ? await loadHttps() : undefined;
+  if (signal?.aborted) throw abortError();
   const outgoing: OutgoingHttpHeaders = Object.fromEntries(headers.entries());
   if (body) outgoing['content-length'] = body.byteLength;
-  const options = { method, headers: outgoing, agent: agents[url.protocol] };
   return new Promise((resolve, reject) => {
-    const req = url.protocol === 'https:' ? httpsRequest(url, options) : httpRequest(url, options);
+    const req = secure
+      ? secure.request(url, { method, headers: outgoing, agent: secure.agent })
+      : httpRequest(url, { method, headers: outgoing, agent: httpAgent });
     const onAbort = () => req.destroy(abortError());
     signal?.addEventListener('abort', onAbort, { once: true });
     req.once('response', (res) => {
@@ -110,12 +115,12 @@ function send(
   });
 }
 
-function responseOf(
+async function responseOf(
   res: IncomingMessage,
   url: URL,
   redirected: boolean,
   signal: AbortSignal | undefined,
-): PlainResponse {
+): Promise<PlainResponse> {
   const headers = new PlainHeaders();
   for (const [name, value] of Object.entries(res.headers)) {
     if (value === undefined) continue;
@@ -123,7 +128,7 @@ function responseOf(
   }
   const status = res.statusCode ?? 0;
   const empty = status === 204 || status === 304;
-  const decoded = empty ? undefined : decode(res, headers.get('content-encoding'));
+  const decoded = empty ? undefined : await decode(res, headers.get('content-encoding'));
   return new PlainResponse(decoded ? webStream(decoded, res, signal) : null, {
     status,
     statusText: res.statusMessage ?? '',
@@ -133,17 +138,17 @@ function responseOf(
   });
 }
 
-function decode(res: IncomingMessage, encoding: string | null): Readable {
+async function decode(res: IncomingMessage, encoding: string | null): Promise<Readable> {
   const coding = encoding?.trim().toLowerCase();
+  if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate' && coding !== 'br') return res;
+  // node:zlib loads with the first compressed body; servers rarely compress an event stream.
+  const zlib = await import('node:zlib');
   const inflater =
-    coding === 'gzip' || coding === 'x-gzip'
-      ? createGunzip()
-      : coding === 'deflate'
-        ? createInflate()
-        : coding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (!inflater) return res;
+    coding === 'deflate'
+      ? zlib.createInflate()
+      : coding === 'br'
+        ? zlib.createBrotliDecompress()
+        : zlib.createGunzip();
   res.once('error', (err) => inflater.destroy(err));
   return res.pipe(inflater);
 }

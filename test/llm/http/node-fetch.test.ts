@@ -104,6 +104,13 @@ describe('nodeFetch', () => {
     await expect(nodeFetch(url)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
+  it('https goes through TLS (loaded with the first https request): a plain-HTTP server fails the handshake', async () => {
+    const { url } = await serve((_req, res) => res.end('plain'));
+    await expect(nodeFetch(url.replace('http:', 'https:'))).rejects.toMatchObject({
+      code: expect.stringMatching(/^ERR_SSL|EPROTO|ECONNRESET/),
+    });
+  });
+
   it('a gzip body is read as text', async () => {
     const { url } = await serve((_req, res) => {
       res.writeHead(200, { 'content-encoding': 'gzip' });
