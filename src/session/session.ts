@@ -11,6 +11,7 @@ import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import type { AuditWrite } from '../protocol/audit';
 import { createAuditWriter } from '../audit/writer';
+import { startIdleWarmUp } from './idle-warm-up';
 import { type ApprovalEvent, Gate } from '../gate/gate';
 import { GrantStore } from '../gate/grants';
 import type { ModelClient } from '../llm/types';
@@ -130,12 +131,13 @@ export type Session = {
    */
   resumeTurn(): Promise<TurnResult | undefined>;
   /**
-   * Opens the shadow repository ahead of the first checkpoint, so a first card's checkpoint is only
-   * the snapshot (issue 16: approve → file on disk). For idle moments: its sync writes and git
-   * spawns (3-5 ms of main thread each) must not land between a model's answer and its card.
-   * Contract: never throws; takes no snapshot.
+   * Uses an idle moment (the person typing the first prompt, issue 16): opens the shadow repository
+   * ahead of the first checkpoint, so a first card's checkpoint is only the snapshot, and runs once the
+   * code a first answer and its card need (session/idle-warm-up.ts). Not with a turn on its way: its
+   * sync writes and git spawns (3-5 ms of main thread each) would land between the answer and the card.
+   * Contract: never throws; takes no snapshot, writes nothing to the project, opens no connection.
    */
-  prepareCheckpoints(): void;
+  warmUp(): void;
   close(): Promise<void>;
 };
 
@@ -619,9 +621,13 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         ? Promise.resolve({ status: 'failed' as const, text: rootGone })
         : commandsHandler.runPrompt(prompt),
     attachApprover: () => gate.attachApprover(),
-    prepareCheckpoints: () => {
-      if (!closed) checkpoints.prepare();
-    },
+    warmUp: () =>
+      void startIdleWarmUp({
+        busy: () => closed || hub.busy,
+        openCheckpoints: () => checkpoints.prepare(),
+        tools,
+        model: o.model,
+      }),
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = loaded?.restored.interrupted;
       if (!step || continuing || closed) return Promise.resolve(undefined);

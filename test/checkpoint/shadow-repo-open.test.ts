@@ -121,7 +121,7 @@ describe('opening the shadow repository', () => {
   it('a session opens it when the app asks (an idle moment), before any turn', async () => {
     const h = await startSession([]);
     try {
-      h.session.prepareCheckpoints();
+      h.session.warmUp();
       await vi.waitFor(() => expect(existsSync(join(gitDirOf(h.home, h.root), 'HEAD'))).toBe(true), {
         timeout: 10_000,
       });
