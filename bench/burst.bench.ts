@@ -23,7 +23,14 @@ function peakRssMiB(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
-type Run = { ms: number; rss: number };
+/** User + system CPU time of a process (and its waited-for children) so far, in ms: robust to a loaded machine. */
+function cpuMs(pid: number): number {
+  // Fields after the command's closing parenthesis: utime is the 12th, stime the 13th (clock ticks).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+type Run = { ms: number; rss: number; cpu: number };
 
 async function burst(calls: number, bin: string): Promise<Run> {
   const root = tempDir('warden-bench-burst-');
@@ -31,24 +38,37 @@ async function burst(calls: number, bin: string): Promise<Run> {
   writeFileSync(join(root, 'a.txt'), 'a\n');
   writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
   let requestAt = 0;
+  let cpuAtRequest = 0;
+  let pid = 0;
   const list = Array.from({ length: calls }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
   const fake = await startFakeOpenAI([
     () => {
       requestAt = performance.now();
+      cpuAtRequest = cpuMs(pid);
       return { toolCalls: list, chunkSize: 65_536 };
     },
     { text: 'read them all' },
   ]);
   const app = startWarden(
     ['--root', root, 'read a.txt many times'],
-    { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', WARDEN_HOME: home },
+    {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'bench',
+      WARDEN_HOME: home,
+      ...(Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('ABL_'))) as Record<
+        string,
+        string
+      >),
+    },
     { cols: 120, rows: 40 },
     bin,
     nodeArgs,
   );
+  pid = app.pty.pid;
   await app.waitFor('read them all', 600_000);
   const ms = performance.now() - requestAt;
   const rss = peakRssMiB(app.pty.pid);
+  const cpu = cpuMs(app.pty.pid) - cpuAtRequest;
   // Ctrl+C twice ends warden normally, so a --cpu-prof run writes its profile.
   if (profileDir) {
     app.press('\u0003');
@@ -57,7 +77,7 @@ async function burst(calls: number, bin: string): Promise<Run> {
   } else app.kill();
   await app.exited;
   await fake.close();
-  return { ms, rss };
+  return { ms, rss, cpu };
 }
 
 const builds = [{ name: 'this build', bin: WARDEN_BIN }];
@@ -85,5 +105,9 @@ for (const [b, build] of builds.entries()) {
     `${median(r.big.map((x) => x.rss)).toFixed(0)} / ${median(r.small.map((x) => x.rss)).toFixed(0)}`,
   );
   printRow('  each 5,000-call run (ms)', r.big.map((x) => x.ms.toFixed(0)).join(', '));
+  printRow(
+    '  warden CPU in that time, 5,000 / 50 calls (ms)',
+    `${median(r.big.map((x) => x.cpu)).toFixed(0)} / ${median(r.small.map((x) => x.cpu)).toFixed(0)}`,
+  );
 }
 if (baseline) printRow('  baseline / this build, 5,000 calls', `${(bigMs(1) / bigMs(0)).toFixed(2)}×`);
