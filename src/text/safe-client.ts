@@ -86,30 +86,12 @@ export function safeClient(client: CoreClient): CoreClient {
   };
 }
 
-/**
- * The event as listeners see it: its fields are made safe when first read, each once. Most
- * listeners look only at `type` (the state hook re-reads the snapshot on any event), so a burst of
- * thousands of calls no longer walks every call's arguments, result and audit records for nobody
- * (~8 µs an event). Any read — a field, a spread, JSON.stringify — gets the safe value.
- */
 function safeEvent(event: CoreEvent): CoreEvent {
-  const raw = event as Record<string, unknown>;
-  const out: Record<string, unknown> = { type: sanitizeDeep(event.type) };
-  for (const key of Object.keys(raw)) {
-    if (key === 'type') continue;
-    // A request waiting for a person keeps every character visible (`exact`); the rest drops colour codes.
-    const mode = event.type === 'approval_requested' && key === 'request' ? 'exact' : 'display';
-    let safe: { value: unknown } | undefined;
-    Object.defineProperty(out, sanitizeDeep(key), {
-      enumerable: true,
-      configurable: true,
-      get: () => {
-        safe ??= { value: sanitizeDeep(raw[key], mode) };
-        return safe.value;
-      },
-    });
+  if (event.type === 'approval_requested') {
+    const request = sanitizeDeep(event.request, 'exact');
+    return request === event.request ? event : { ...event, request };
   }
-  return out as CoreEvent;
+  return sanitizeDeep(event, 'display');
 }
 
 function rememberName(names: Map<string, string>, name: string): void {
