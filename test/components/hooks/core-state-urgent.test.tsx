@@ -5,10 +5,13 @@ import { useCoreState } from '../../../components/hooks/use-core-state';
 import type { CoreClient, CoreEvent, CoreState } from '../../../src/protocol';
 
 /** A core whose snapshots the test counts: the hook reads one each time it hands React a new state. */
-function fakeCore() {
+function fakeCore(): { reads: number; client: CoreClient; emit(event: CoreEvent): void } {
   const listeners = new Set<(e: CoreEvent) => void>();
-  const core = {
-    reads: 0,
+  let reads = 0;
+  return {
+    get reads() {
+      return reads;
+    },
     client: {
       subscribe: (fn) => {
         listeners.add(fn);
@@ -16,15 +19,14 @@ function fakeCore() {
       },
       send: () => {},
       snapshot: () => {
-        core.reads += 1;
-        return { reads: core.reads } as unknown as CoreState;
+        reads += 1;
+        return { reads } as unknown as CoreState;
       },
-    } satisfies CoreClient,
-    emit: (event: CoreEvent) => {
+    },
+    emit: (event) => {
       for (const fn of listeners) fn(event);
     },
   };
-  return core;
 }
 
 function Probe({ client }: { client: CoreClient }) {
