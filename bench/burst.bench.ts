@@ -55,10 +55,6 @@ async function burst(calls: number, bin: string): Promise<Run> {
       OPENAI_BASE_URL: fake.url,
       OPENAI_API_KEY: 'bench',
       WARDEN_HOME: home,
-      ...(Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('ABL_'))) as Record<
-        string,
-        string
-      >),
     },
     { cols: 120, rows: 40 },
     bin,
