@@ -14,13 +14,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type Stats,
-  close as fsClose,
+  closeSync,
   constants,
   existsSync,
-  fstat as fsFstat,
-  open as fsOpen,
+  fstatSync,
+  openSync,
   read as fsRead,
+  readSync,
   readlinkSync,
 } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
@@ -48,15 +48,16 @@ export const TEMP_SUFFIX = '.warden-tmp';
 
 /**
  * Reads a fenced file through a verified descriptor. Contract: never reads a file other than `target.path`.
- * A plain descriptor and callback calls, not a FileHandle: a burst of thousands of reads then costs
- * no handle objects and fewer trips to the thread pool; `/proc/self/fd` is read synchronously (it is
- * the kernel's own table, never a disk).
+ * Opening, checking and reading a small file are synchronous: each is a few microseconds on a local
+ * disk, while a trip through the thread pool costs ~30-40 µs of the main thread per call (profiled in
+ * a burst of 5,000 reads, where it was the largest single cost). Files over SYNC_READ_BYTES are read
+ * asynchronously, so a large read never stalls the screen. `/proc/self/fd` is the kernel's own table.
  */
 export async function readFileSafely(target: FencedPath, maxBytes: number): Promise<FileRead> {
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO swapped in must not hang the read; O_NOCTTY: a tty must not become ours.
-    fd = await fdOpen(target.path, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
+    fd = openSync(target.path, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
   } catch (err) {
     if (code(err) === 'ENOENT') {
       if (target.root) await assertRootExists(target.root);
@@ -67,28 +68,39 @@ export async function readFileSafely(target: FencedPath, maxBytes: number): Prom
   }
   try {
     verifyFd(fd, target.path, target.root);
-    const info = await fdStat(fd);
+    const info = fstatSync(fd);
     if (info.isDirectory()) return { kind: 'not-file', what: 'dir' };
     if (!info.isFile()) return { kind: 'not-file', what: 'other' };
     if (info.size > maxBytes) return { kind: 'too-large', size: info.size, mtimeMs: info.mtimeMs };
-    const bytes = await readBounded(fd, info.size, maxBytes);
+    const bytes =
+      (info.size <= SYNC_READ_BYTES ? readSmall(fd, info.size, maxBytes) : undefined) ??
+      (await readBounded(fd, info.size, maxBytes));
     if (bytes.length > maxBytes) return { kind: 'too-large', size: bytes.length, mtimeMs: info.mtimeMs };
     return { kind: 'file', bytes, mode: info.mode & 0o7777, size: bytes.length };
   } finally {
-    await fdClose(fd);
+    closeSync(fd);
   }
 }
 
-const fdOpen = (path: string, flags: number): Promise<number> =>
-  new Promise((resolve, reject) => fsOpen(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
-const fdStat = (fd: number): Promise<Stats> =>
-  new Promise((resolve, reject) => fsFstat(fd, (err, info) => (err ? reject(err) : resolve(info))));
+/** Files up to this size are read synchronously (see `readFileSafely`). */
+export const SYNC_READ_BYTES = 64 * 1024;
+
+/**
+ * A small file whole, in one synchronous read of `size` + 1 bytes (bounded by maxBytes + 1): a short
+ * read is its end, as for `readBounded`. Undefined when it grew since its size was taken (then
+ * `readBounded` reads it again from the start).
+ */
+function readSmall(fd: number, size: number, maxBytes: number): Buffer | undefined {
+  const want = Math.min(size + 1, maxBytes + 1);
+  const buffer = Buffer.allocUnsafe(want);
+  const bytesRead = readSync(fd, buffer, 0, want, 0);
+  return bytesRead < want ? buffer.subarray(0, bytesRead) : undefined;
+}
+
 const fdRead = (fd: number, buffer: Buffer, length: number, position: number): Promise<number> =>
   new Promise((resolve, reject) =>
     fsRead(fd, buffer, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))),
   );
-const fdClose = (fd: number): Promise<void> =>
-  new Promise((resolve, reject) => fsClose(fd, (err) => (err ? reject(err) : resolve())));
 
 /**
  * Opens an existing fenced folder as a descriptor verified to be exactly `target.path`; read it
