@@ -35,7 +35,7 @@ type FetchedResponse = {
   status: number;
   statusText: string;
   headers: { get(name: string): string | null };
-  body: ReadableStream<Uint8Array> | null;
+  body: AsyncIterable<Uint8Array> | null;
   text(): Promise<string>;
 };
 

@@ -20,7 +20,8 @@ async function tap(pieces: string[]): Promise<{ out: string; counted: number; do
   const t = tapEventStream(body, (n) => {
     counted += n;
   });
-  const out = await new Response(t.stream).text();
+  let out = '';
+  for await (const piece of t.stream) out += new TextDecoder().decode(piece, { stream: true });
   return { out, counted, done: t.sawDone() };
 }
 
@@ -60,9 +61,8 @@ describe('tapEventStream hands on pieces of a few whole events', () => {
       },
     });
     const out: string[] = [];
-    const reader = tapEventStream(body, () => {}).stream.getReader();
-    for (let r = await reader.read(); !r.done; r = await reader.read())
-      out.push(new TextDecoder().decode(r.value));
+    for await (const piece of tapEventStream(body, () => {}).stream)
+      out.push(new TextDecoder().decode(piece));
     return out;
   }
 

@@ -129,7 +129,7 @@ async function responseOf(
   const status = res.statusCode ?? 0;
   const empty = status === 204 || status === 304;
   const decoded = empty ? undefined : await decode(res, headers.get('content-encoding'));
-  return new PlainResponse(decoded ? webStream(decoded, res, signal) : null, {
+  return new PlainResponse(decoded ? bodyOf(decoded, res, signal) : null, {
     status,
     statusText: res.statusMessage ?? '',
     headers,
@@ -154,53 +154,26 @@ async function decode(res: IncomingMessage, encoding: string | null): Promise<Re
 }
 
 /**
- * The body as a web ReadableStream, with backpressure (the socket pauses while the reader is
- * behind). A connection that closes before the body's end errors the stream ("terminated", as
- * undici says), so a cut answer is never taken for a whole one.
+ * The body as an async iterable of bytes. Ending the iteration early (the reader stops, or `signal`
+ * aborts) destroys the response; a connection that closes before the body's end throws
+ * ("terminated", as undici says), so a cut answer is never taken for a whole one.
  */
-function webStream(
+async function* bodyOf(
   source: Readable,
   res: IncomingMessage,
   signal: AbortSignal | undefined,
-): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const fail = (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        controller.error(err);
-      };
-      const onAbort = () => {
-        fail(abortError());
-        res.destroy();
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      source.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
-      });
-      source.once('end', () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        controller.close();
-      });
-      source.once('error', fail);
-      res.once('close', () => {
-        if (!res.complete)
-          fail(Object.assign(new TypeError('terminated'), { cause: { code: 'ECONNRESET' } }));
-      });
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      settled = true;
-      res.destroy();
-    },
-  });
+): AsyncGenerator<Uint8Array> {
+  const onAbort = () => res.destroy(abortError());
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for await (const chunk of source) yield chunk as Buffer;
+    if (!res.complete) throw Object.assign(new TypeError('terminated'), { cause: { code: 'ECONNRESET' } });
+  } catch (err) {
+    if (signal?.aborted) throw abortError();
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (!res.complete) res.destroy();
+  }
 }

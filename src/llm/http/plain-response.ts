@@ -1,6 +1,8 @@
 /**
  * The part of WHATWG `Response` the openai package reads (ok, status, headers, body, text, json),
  * as a plain class: Node 20's global `Response` is undici's, and touching it loads all of undici.
+ * The body is any async iterable of bytes (the package iterates one as it does a web stream; a web
+ * stream would load Node's web-streams modules for nothing).
  */
 import { type HeadersInput, PlainHeaders } from './plain-headers';
 
@@ -18,10 +20,10 @@ export class PlainResponse {
   readonly headers: PlainHeaders;
   readonly url: string;
   readonly redirected: boolean;
-  readonly body: ReadableStream<Uint8Array> | null;
+  readonly body: AsyncIterable<Uint8Array> | null;
   private used = false;
 
-  constructor(body: ReadableStream<Uint8Array> | string | null, init: PlainResponseInit = {}) {
+  constructor(body: AsyncIterable<Uint8Array> | string | null, init: PlainResponseInit = {}) {
     this.status = init.status ?? 200;
     this.statusText = init.statusText ?? '';
     this.headers = new PlainHeaders(init.headers);
@@ -66,12 +68,7 @@ export class PlainResponse {
   }
 }
 
-function streamOf(text: string): ReadableStream<Uint8Array> {
+async function* streamOf(text: string): AsyncGenerator<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
-  return new ReadableStream({
-    start(controller) {
-      if (bytes.byteLength > 0) controller.enqueue(bytes);
-      controller.close();
-    },
-  });
+  if (bytes.byteLength > 0) yield bytes;
 }

@@ -69,13 +69,13 @@ describe('nodeFetch', () => {
       finish = () => res.end('data: two\n\n');
     });
     const res = await nodeFetch(url, { method: 'POST', body: '{}' });
-    const reader = res.body?.getReader();
-    const first = await reader?.read();
+    const reader = res.body?.[Symbol.asyncIterator]();
+    const first = await reader?.next();
     expect(new TextDecoder().decode(first?.value)).toBe('data: one\n\n');
     finish();
     let rest = '';
     for (;;) {
-      const next = await reader?.read();
+      const next = await reader?.next();
       if (!next || next.done) break;
       rest += new TextDecoder().decode(next.value);
     }
@@ -92,10 +92,22 @@ describe('nodeFetch', () => {
     await expect(nodeFetch(url, { signal: gone.signal })).rejects.toMatchObject({ name: 'AbortError' });
     const midway = new AbortController();
     const res = await nodeFetch(url, { signal: midway.signal });
-    const reader = res.body?.getReader();
-    await reader?.read();
+    const reader = res.body?.[Symbol.asyncIterator]();
+    await reader?.next();
     midway.abort();
-    await expect(reader?.read()).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(reader?.next()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('a reader that stops early ends the response (the server sees the connection go)', async () => {
+    let closed: Promise<void> = Promise.resolve();
+    const { url } = await serve((_req, res) => {
+      closed = new Promise((resolve) => res.once('close', () => resolve()));
+      res.writeHead(200);
+      res.write('first');
+    });
+    const res = await nodeFetch(url);
+    for await (const _piece of res.body ?? []) break;
+    await closed;
   });
 
   it('a refused connection rejects with its code', async () => {
