@@ -22,7 +22,7 @@ const ANSWER = [
   chunk({ role: 'assistant', content: 'Warming up.' }),
   chunk({
     tool_calls: [
-      { index: 0, id: 'warm-up', type: 'function', function: { name: 'write_file', arguments: '{"path":' } },
+      { index: 0, id: 'warm-up', type: 'function', function: { name: 'warm_up', arguments: '{"path":' } },
     ],
   }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '"warm-up.txt","content":"x\\n"}' } }] }),
