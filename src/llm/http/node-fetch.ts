@@ -26,13 +26,19 @@ export type NodeFetchInit = {
 };
 
 const MAX_REDIRECTS = 5;
-const httpAgent = new HttpAgent({ keepAlive: true });
+/**
+ * Kept-alive connections, closed after 4 s unused: before a server's own idle close (Node's 5 s, most
+ * others longer), so a request is not written to a socket the server is closing. The agent applies
+ * that timeout to idle sockets only; an answer that streams slowly is the idle timer's business.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 } as const;
+const httpAgent = new HttpAgent(KEEP_ALIVE);
 /** node:https (and TLS under it) loads with the first https request: a local server never needs it. */
 let https: Promise<{ request: typeof import('node:https').request; agent: HttpsAgent }> | undefined;
 const loadHttps = () =>
   (https ??= import('node:https').then((m) => ({
     request: m.request,
-    agent: new m.Agent({ keepAlive: true }),
+    agent: new m.Agent(KEEP_ALIVE),
   })));
 
 /**
