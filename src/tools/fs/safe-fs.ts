@@ -18,10 +18,13 @@ import {
   close as fsClose,
   constants,
   existsSync,
+  fchmod as fsFchmod,
   fstat as fsFstat,
+  fsync as fsFsync,
   open as fsOpen,
   read as fsRead,
   readlinkSync,
+  write as fsWrite,
 } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
@@ -52,14 +55,37 @@ export const TEMP_SUFFIX = '.warden-tmp';
  * no handle objects and fewer trips to the thread pool; `/proc/self/fd` is read synchronously (it is
  * the kernel's own table, never a disk).
  */
-export async function readFileSafely(target: FencedPath, maxBytes: number): Promise<FileRead> {
+export function readFileSafely(target: FencedPath, maxBytes: number): Promise<FileRead> {
+  return readWith(POOL_OPS, target, maxBytes);
+}
+
+/**
+ * The descriptor calls a safe read or write makes: through the thread pool (`POOL_OPS`), or synchronous
+ * (safe-fs-now.ts). Awaiting a plain value costs a microtask, never a turn of the event loop.
+ */
+export type FdOps = {
+  open(path: string, flags: number, mode?: number): number | Promise<number>;
+  fstat(fd: number): Stats | Promise<Stats>;
+  read(fd: number, buffer: Buffer, length: number, position: number): number | Promise<number>;
+  write(fd: number, buffer: Buffer, offset: number, length: number): number | Promise<number>;
+  fchmod(fd: number, mode: number): void | Promise<void>;
+  fsync(fd: number): void | Promise<void>;
+  close(fd: number): void | Promise<void>;
+  rename(from: string, to: string): void | Promise<void>;
+  unlink(path: string): void | Promise<void>;
+  /** Throws EROOTGONE unless `root` is a folder. */
+  rootExists(root: string): void | Promise<void>;
+};
+
+/** `readFileSafely` over `ops`. Contract: as readFileSafely. */
+export async function readWith(ops: FdOps, target: FencedPath, maxBytes: number): Promise<FileRead> {
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO swapped in must not hang the read; O_NOCTTY: a tty must not become ours.
-    fd = await fdOpen(target.path, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
+    fd = await ops.open(target.path, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
   } catch (err) {
     if (code(err) === 'ENOENT') {
-      if (target.root) await assertRootExists(target.root);
+      if (target.root) await ops.rootExists(target.root);
       return { kind: 'absent' };
     }
     if (code(err) === 'ENXIO') return { kind: 'not-file', what: 'other' };
@@ -67,28 +93,37 @@ export async function readFileSafely(target: FencedPath, maxBytes: number): Prom
   }
   try {
     verifyFd(fd, target.path, target.root);
-    const info = await fdStat(fd);
+    const info = await ops.fstat(fd);
     if (info.isDirectory()) return { kind: 'not-file', what: 'dir' };
     if (!info.isFile()) return { kind: 'not-file', what: 'other' };
     if (info.size > maxBytes) return { kind: 'too-large', size: info.size, mtimeMs: info.mtimeMs };
-    const bytes = await readBounded(fd, info.size, maxBytes);
+    const bytes = await readBounded(ops, fd, info.size, maxBytes);
     if (bytes.length > maxBytes) return { kind: 'too-large', size: bytes.length, mtimeMs: info.mtimeMs };
     return { kind: 'file', bytes, mode: info.mode & 0o7777, size: bytes.length };
   } finally {
-    await fdClose(fd);
+    await ops.close(fd);
   }
 }
 
-const fdOpen = (path: string, flags: number): Promise<number> =>
-  new Promise((resolve, reject) => fsOpen(path, flags, (err, fd) => (err ? reject(err) : resolve(fd))));
-const fdStat = (fd: number): Promise<Stats> =>
-  new Promise((resolve, reject) => fsFstat(fd, (err, info) => (err ? reject(err) : resolve(info))));
-const fdRead = (fd: number, buffer: Buffer, length: number, position: number): Promise<number> =>
-  new Promise((resolve, reject) =>
-    fsRead(fd, buffer, 0, length, position, (err, n) => (err ? reject(err) : resolve(n))),
-  );
-const fdClose = (fd: number): Promise<void> =>
-  new Promise((resolve, reject) => fsClose(fd, (err) => (err ? reject(err) : resolve())));
+/** A callback call as a promise. */
+const call = <T>(run: (done: (err: Error | null, value: T) => void) => void): Promise<T> =>
+  new Promise((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
+const none = (done: (err: Error | null, value: undefined) => void) => (err: Error | null) =>
+  done(err, undefined);
+
+/** The descriptor calls through libuv's thread pool (the default). */
+export const POOL_OPS: FdOps = {
+  open: (path, flags, mode) => call((done) => fsOpen(path, flags, mode ?? 0o666, done)),
+  fstat: (fd) => call((done) => fsFstat(fd, done)),
+  read: (fd, buffer, length, position) => call((done) => fsRead(fd, buffer, 0, length, position, done)),
+  write: (fd, buffer, offset, length) => call((done) => fsWrite(fd, buffer, offset, length, null, done)),
+  fchmod: (fd, mode) => call((done) => fsFchmod(fd, mode, none(done))),
+  fsync: (fd) => call((done) => fsFsync(fd, none(done))),
+  close: (fd) => call((done) => fsClose(fd, none(done))),
+  rename: (from, to) => rename(from, to),
+  unlink: (path) => unlink(path),
+  rootExists: (root) => assertRootExists(root),
+};
 
 /**
  * Opens an existing fenced folder as a descriptor verified to be exactly `target.path`; read it
@@ -130,19 +165,9 @@ export async function writeFileSafely(
     ? await openFolder(target.root, dirname(target.path))
     : await mkdirByPath(target.root, dirname(target.path));
   const base = typeof dir === 'string' ? dir : `/proc/self/fd/${dir.fd}`;
-  const temp = `${base}/${tempName(name)}`;
   try {
-    const file = await open(temp, C.O_CREAT | C.O_EXCL | C.O_WRONLY | C.O_NOFOLLOW, 0o666);
-    try {
-      await file.writeFile(bytes);
-      if (mode !== undefined) await file.chmod(mode);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await (hooks.rename ?? rename)(temp, `${base}/${name}`);
+    await replaceInFolder(POOL_OPS, base, name, bytes, mode, hooks);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
     if (typeof dir !== 'string') await dir.close();
     throw err;
   }
@@ -150,6 +175,43 @@ export async function writeFileSafely(
   // The rename is durable only once the folder is flushed; some file systems refuse fsync on folders.
   await dir.sync().catch(() => undefined);
   await dir.close();
+}
+
+/**
+ * The file part of an atomic write, in the folder reached through `base`: temp file, its bytes, its
+ * mode, fsync, then the rename over `name`. Contract: on failure the temp file is gone and `name` unchanged.
+ */
+export async function replaceInFolder(
+  ops: FdOps,
+  base: string,
+  name: string,
+  bytes: Buffer,
+  mode: number | undefined,
+  hooks: WriteHooks,
+): Promise<void> {
+  const temp = `${base}/${tempName(name)}`;
+  try {
+    const fd = await ops.open(temp, C.O_CREAT | C.O_EXCL | C.O_WRONLY | C.O_NOFOLLOW, 0o666);
+    try {
+      for (let offset = 0; offset < bytes.length; ) {
+        const n = await ops.write(fd, bytes, offset, bytes.length - offset);
+        if (n <= 0) throw new Error(`short write: ${offset} of ${bytes.length} bytes`);
+        offset += n;
+      }
+      if (mode !== undefined) await ops.fchmod(fd, mode);
+      await ops.fsync(fd);
+    } finally {
+      await ops.close(fd);
+    }
+    await (hooks.rename ?? ops.rename)(temp, `${base}/${name}`);
+  } catch (err) {
+    try {
+      await ops.unlink(temp);
+    } catch {
+      // Never created, or already gone: nothing is left behind either way.
+    }
+    throw err;
+  }
 }
 
 /**
@@ -263,7 +325,7 @@ async function verifyDescriptor(
 }
 
 /** `verifyDescriptor` for a plain descriptor; `/proc/self/fd` is kernel memory, so it is read synchronously. */
-function verifyFd(fd: number, expected: string, root: string | undefined): void {
+export function verifyFd(fd: number, expected: string, root: string | undefined): void {
   if (!RACE_FREE_FS) return;
   const real = readlinkSync(`/proc/self/fd/${fd}`);
   if (real !== expected || (root !== undefined && !isInside(root, real))) {
@@ -287,14 +349,14 @@ async function assertRootExists(root: string): Promise<void> {
  * read asks for one byte more than `size`: a short read that already holds `size` bytes is the end
  * of the file, so a small file costs one read and a buffer of its own size (not 64 KiB, twice).
  */
-async function readBounded(fd: number, size: number, maxBytes: number): Promise<Buffer> {
+async function readBounded(ops: FdOps, fd: number, size: number, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
     const want = Math.min(total === 0 ? size + 1 : Math.max(size - total, 64 * 1024), maxBytes + 1 - total);
     if (want <= 0) break;
     const buffer = Buffer.allocUnsafe(want);
-    const bytesRead = await fdRead(fd, buffer, want, total);
+    const bytesRead = await ops.read(fd, buffer, want, total);
     if (bytesRead === 0) break;
     chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     total += bytesRead;
@@ -307,7 +369,7 @@ function raced(detail: string): NodeJS.ErrnoException {
   return Object.assign(new Error(detail), { code: 'ERACE' satisfies SafeFsCode });
 }
 
-function rootGone(root: string): NodeJS.ErrnoException {
+export function rootGone(root: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`The project folder ${root} no longer exists.`), {
     code: 'EROOTGONE' satisfies SafeFsCode,
   });

@@ -1,0 +1,108 @@
+/**
+ * safe-fs.ts's reads and atomic writes without leaving the current task, for the write a person has
+ * just approved (issue 16: approve key → file on disk). Each thread-pool call ends the task, and the
+ * event loop then runs what waits first: the full-screen render of the closing card (5–7 ms), which
+ * the rename would wait behind. A small file's open, read, write, fsync and rename take tens of
+ * microseconds each, plus the fsync itself (~0.3 ms on this machine's ext4) — less than one such
+ * render — so they are made synchronously here. The same checks run in the same order (safe-fs.ts
+ * holds them; only the calls differ). A file over NOW_MAX_BYTES, a folder still to create, or a
+ * system without /proc takes safe-fs.ts's own path. The folder's fsync after the rename goes to the
+ * thread pool: it does not delay the file appearing, and the write still resolves only after it.
+ */
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname } from 'node:path';
+import {
+  type FdOps,
+  type FencedPath,
+  type FileRead,
+  RACE_FREE_FS,
+  readFileSafely,
+  readWith,
+  replaceInFolder,
+  rootGone,
+  verifyFd,
+  type WriteHooks,
+  writeFileSafely,
+} from './safe-fs';
+
+const C = constants;
+
+/** Files up to this size are read and written synchronously; larger ones through the thread pool. */
+export const NOW_MAX_BYTES = 256 * 1024;
+
+/** The descriptor calls, synchronous: each returns (or throws) before the next line runs. */
+const NOW_OPS: FdOps = {
+  open: (path, flags, mode) => openSync(path, flags, mode ?? 0o666),
+  fstat: (fd) => fstatSync(fd),
+  read: (fd, buffer, length, position) => readSync(fd, buffer, 0, length, position),
+  write: (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
+  fchmod: (fd, mode) => fchmodSync(fd, mode),
+  fsync: (fd) => fsyncSync(fd),
+  close: (fd) => closeSync(fd),
+  rename: (from, to) => renameSync(from, to),
+  unlink: (path) => unlinkSync(path),
+  rootExists: (root) => {
+    let folder = false;
+    try {
+      folder = lstatSync(root).isDirectory();
+    } catch {
+      // Gone, or unreadable: either way not a root to write in.
+    }
+    if (!folder) throw rootGone(root);
+  },
+};
+
+/**
+ * `readFileSafely`, synchronous up to NOW_MAX_BYTES. Contract: as readFileSafely (never reads a file
+ * other than `target.path`); a larger file is read through the thread pool.
+ */
+export async function readFileSafelyNow(target: FencedPath, maxBytes: number): Promise<FileRead> {
+  const found = await readWith(NOW_OPS, target, Math.min(maxBytes, NOW_MAX_BYTES));
+  if (found.kind !== 'too-large' || maxBytes <= NOW_MAX_BYTES) return found;
+  // Larger than the synchronous budget: read again (opened and verified again) through the thread pool.
+  return readFileSafely(target, maxBytes);
+}
+
+/**
+ * `writeFileSafely`, synchronous up to the rename for content up to NOW_MAX_BYTES into an existing
+ * folder. Contract: as writeFileSafely — on failure nothing at `target.path` changed and the temp file
+ * is gone; never writes outside the folder the fence approved; resolves once the folder is flushed.
+ */
+export async function writeFileSafelyNow(
+  target: FencedPath & { root: string },
+  bytes: Buffer,
+  mode?: number,
+  hooks: WriteHooks = {},
+): Promise<void> {
+  if (!RACE_FREE_FS || bytes.length > NOW_MAX_BYTES) return writeFileSafely(target, bytes, mode, hooks);
+  const folder = dirname(target.path);
+  let dir: number;
+  try {
+    dir = openSync(folder, C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW);
+  } catch (err) {
+    // Folders to create: safe-fs.ts walks down from the root, one verified step at a time.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return writeFileSafely(target, bytes, mode, hooks);
+    throw err;
+  }
+  try {
+    verifyFd(dir, folder, target.root);
+    await replaceInFolder(NOW_OPS, `/proc/self/fd/${dir}`, basename(target.path), bytes, mode, hooks);
+    // The rename is durable only once the folder is flushed; some file systems refuse fsync on folders.
+    await new Promise<void>((resolve) => fsync(dir, () => resolve()));
+  } finally {
+    closeSync(dir);
+  }
+}
