@@ -1,0 +1,129 @@
+/**
+ * safe-fs-now.ts: the synchronous reads and writes of an approved write answer exactly as safe-fs.ts's
+ * thread-pool ones — same results, same refusals, nothing left behind — on both sides of NOW_MAX_BYTES.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSafely, writeFileSafely } from '../../../src/tools/fs/safe-fs';
+import { NOW_MAX_BYTES, readFileSafelyNow, writeFileSafelyNow } from '../../../src/tools/fs/safe-fs-now';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-safe-now-')));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const bytes = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => 97 + (i % 26)));
+const temps = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.warden-tmp'));
+
+describe('readFileSafelyNow', () => {
+  it.each([0, 1, 4095, NOW_MAX_BYTES - 1, NOW_MAX_BYTES, NOW_MAX_BYTES + 1, 300_001])(
+    'a %i-byte file reads whole, as readFileSafely reads it',
+    async (n) => {
+      const path = join(root, `r${n}`);
+      writeFileSync(path, bytes(n));
+      const now = await readFileSafelyNow({ path, root }, 1_000_000);
+      const pool = await readFileSafely({ path, root }, 1_000_000);
+      if (now.kind !== 'file' || pool.kind !== 'file') throw new Error(`not read: ${now.kind}`);
+      expect({ size: now.size, mode: now.mode }).toEqual({ size: pool.size, mode: pool.mode });
+      // Buffers compared as bytes: vitest's deep equality walks a large one byte by byte.
+      expect(now.bytes.equals(bytes(n)) && pool.bytes.equals(bytes(n))).toBe(true);
+    },
+  );
+
+  it.each([
+    { size: 100, max: 100, kind: 'file' },
+    { size: 101, max: 100, kind: 'too-large' },
+    { size: NOW_MAX_BYTES + 5, max: NOW_MAX_BYTES + 4, kind: 'too-large' },
+  ])('$size bytes with a cap of $max → $kind', async ({ size, max, kind }) => {
+    const path = join(root, `cap${size}`);
+    writeFileSync(path, bytes(size));
+    expect((await readFileSafelyNow({ path, root }, max)).kind).toBe(kind);
+  });
+
+  it('an absent file, a folder, a fifo and a link are not read; a vanished root says so', async () => {
+    const here = join(root, 'kinds');
+    mkdirSync(join(here, 'dir'), { recursive: true });
+    expect(spawnSync('mkfifo', [join(here, 'fifo')]).status).toBe(0);
+    writeFileSync(join(here, 'target'), 'x');
+    symlinkSync(join(here, 'target'), join(here, 'link'));
+    const read = (name: string) => readFileSafelyNow({ path: join(here, name), root: here }, 10);
+    expect(await read('none')).toEqual({ kind: 'absent' });
+    expect(await read('dir')).toEqual({ kind: 'not-file', what: 'dir' });
+    expect(await read('fifo')).toEqual({ kind: 'not-file', what: 'other' });
+    await expect(read('link')).rejects.toMatchObject({ code: 'ELOOP' });
+    const gone = join(root, 'gone');
+    await expect(readFileSafelyNow({ path: join(gone, 'a'), root: gone }, 10)).rejects.toMatchObject({
+      code: 'EROOTGONE',
+    });
+  });
+});
+
+describe('writeFileSafelyNow', () => {
+  it.each([
+    ['a small file', 10],
+    ['a file over the synchronous budget', NOW_MAX_BYTES + 1],
+  ])('creates and replaces %s, keeping the mode, leaving no temp file', async (_name, n) => {
+    const dir = join(root, `w${n}`);
+    mkdirSync(dir);
+    const path = join(dir, 'f.txt');
+    await writeFileSafelyNow({ path, root }, bytes(n));
+    expect(readFileSync(path).equals(bytes(n))).toBe(true);
+    chmodSync(path, 0o750);
+    await writeFileSafelyNow({ path, root }, bytes(n + 1), 0o750);
+    expect(readFileSync(path).equals(bytes(n + 1))).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o750);
+    expect(temps(dir)).toEqual([]);
+  });
+
+  it('creates missing folders from the root down', async () => {
+    const path = join(root, 'n1', 'n2', 'f.txt');
+    await writeFileSafelyNow({ path, root }, Buffer.from('deep\n'));
+    expect(readFileSync(path, 'utf8')).toBe('deep\n');
+  });
+
+  it('keeps the original and removes the temp file when the rename fails', async () => {
+    const dir = join(root, 'keep');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'k.txt'), 'original\n');
+    const failing = async () => {
+      throw Object.assign(new Error('EXDEV: simulated'), { code: 'EXDEV' });
+    };
+    await expect(
+      writeFileSafelyNow({ path: join(dir, 'k.txt'), root }, Buffer.from('new\n'), undefined, {
+        rename: failing,
+      }),
+    ).rejects.toMatchObject({ code: 'EXDEV' });
+    expect(readFileSync(join(dir, 'k.txt'), 'utf8')).toBe('original\n');
+    expect(readdirSync(dir)).toEqual(['k.txt']);
+  });
+
+  it('refuses a folder that is a link (to outside), as writeFileSafely does, and writes nothing there', async () => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'warden-safe-now-out-')));
+    try {
+      symlinkSync(outside, join(root, 'swapped'));
+      const target = { path: join(root, 'swapped', 'x.txt'), root };
+      const pool = await writeFileSafely(target, Buffer.from('x')).catch(
+        (e: NodeJS.ErrnoException) => e.code,
+      );
+      const now = await writeFileSafelyNow(target, Buffer.from('x')).catch(
+        (e: NodeJS.ErrnoException) => e.code,
+      );
+      expect(now).toBe(pool);
+      expect(now).toMatch(/^(ELOOP|ENOTDIR|ERACE)$/);
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
