@@ -76,10 +76,15 @@ export async function readFileSafelyNow(target: FencedPath, maxBytes: number): P
   return readFileSafely(target, maxBytes);
 }
 
+/** Synchronous writes not yet resolved (their folder's fsync still running). */
+let writing = 0;
+
 /**
  * `writeFileSafely`, synchronous up to the rename for content up to NOW_MAX_BYTES into an existing
- * folder. Contract: as writeFileSafely — on failure nothing at `target.path` changed and the temp file
- * is gone; never writes outside the folder the fence approved; resolves once the folder is flushed.
+ * folder, while no other such write is unresolved: a burst of parallel writes (sub-agents, approve-all)
+ * then holds the event loop for one write, not for all of them — the rest go to the thread pool.
+ * Contract: as writeFileSafely — on failure nothing at `target.path` changed and the temp file is
+ * gone; never writes outside the folder the fence approved; resolves once the folder is flushed.
  */
 export async function writeFileSafelyNow(
   target: FencedPath & { root: string },
@@ -87,7 +92,8 @@ export async function writeFileSafelyNow(
   mode?: number,
   hooks: WriteHooks = {},
 ): Promise<void> {
-  if (!RACE_FREE_FS || bytes.length > NOW_MAX_BYTES) return writeFileSafely(target, bytes, mode, hooks);
+  if (!RACE_FREE_FS || bytes.length > NOW_MAX_BYTES || writing > 0)
+    return writeFileSafely(target, bytes, mode, hooks);
   const folder = dirname(target.path);
   let dir: number;
   try {
@@ -97,12 +103,14 @@ export async function writeFileSafelyNow(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return writeFileSafely(target, bytes, mode, hooks);
     throw err;
   }
+  writing += 1;
   try {
     verifyFd(dir, folder, target.root);
     await replaceInFolder(NOW_OPS, `/proc/self/fd/${dir}`, basename(target.path), bytes, mode, hooks);
     // The rename is durable only once the folder is flushed; some file systems refuse fsync on folders.
     await new Promise<void>((resolve) => fsync(dir, () => resolve()));
   } finally {
+    writing -= 1;
     closeSync(dir);
   }
 }

@@ -126,4 +126,19 @@ describe('writeFileSafelyNow', () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  it('ten writes started together: one is on disk before the event loop turns, the rest take the thread pool', async () => {
+    const dir = join(root, 'burst');
+    mkdirSync(dir);
+    const paths = Array.from({ length: 10 }, (_, i) => join(dir, `b${i}.txt`));
+    const writes = Promise.all(paths.map((path) => writeFileSafelyNow({ path, root }, Buffer.from('b\n'))));
+    // Each thread-pool call takes a turn of the event loop, so no pooled write has renamed by the next turn.
+    const atNextTurn = await new Promise<number>((resolve) =>
+      setImmediate(() => resolve(readdirSync(dir).filter((n) => n.endsWith('.txt')).length)),
+    );
+    expect(atNextTurn).toBe(1);
+    await writes;
+    expect(paths.map((p) => readFileSync(p, 'utf8'))).toEqual(paths.map(() => 'b\n'));
+    expect(temps(dir)).toEqual([]);
+  });
 });
