@@ -112,7 +112,7 @@ const none = (done: (err: Error | null, value: undefined) => void) => (err: Erro
   done(err, undefined);
 
 /** The descriptor calls through libuv's thread pool (the default). */
-export const POOL_OPS: FdOps = {
+const POOL_OPS: FdOps = {
   open: (path, flags, mode) => call((done) => fsOpen(path, flags, mode ?? 0o666, done)),
   fstat: (fd) => call((done) => fsFstat(fd, done)),
   read: (fd, buffer, length, position) => call((done) => fsRead(fd, buffer, 0, length, position, done)),
@@ -369,6 +369,7 @@ function raced(detail: string): NodeJS.ErrnoException {
   return Object.assign(new Error(detail), { code: 'ERACE' satisfies SafeFsCode });
 }
 
+/** The error a vanished project root gives (EROOTGONE). */
 export function rootGone(root: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`The project folder ${root} no longer exists.`), {
     code: 'EROOTGONE' satisfies SafeFsCode,
