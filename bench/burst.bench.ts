@@ -3,14 +3,19 @@
 // model's next answer on screen (every call ran, was recorded and rendered) and the process's
 // peak RSS, next to the same with 50 calls in the same run (the cost should grow with the calls,
 // not with calls × entries on screen).
+// WARDEN_BASELINE=<another dist/warden.js> runs that build too, alternating, for a before/after
+// ratio; WARDEN_CPU_PROF=<dir> writes a .cpuprofile of each warden process there; BURST_RUNS=n.
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOpenAI } from '../test/helpers/fake-openai';
-import { startWarden } from '../test/helpers/pty';
+import { startWarden, WARDEN_BIN } from '../test/helpers/pty';
 import { median, printRow } from './stats';
 
-const RUNS = 3;
+const RUNS = Number(process.env.BURST_RUNS ?? 3);
+const baseline = process.env.WARDEN_BASELINE;
+const profileDir = process.env.WARDEN_CPU_PROF;
+const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '100'] : [];
 const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 
 function peakRssMiB(pid: number): number {
@@ -18,48 +23,87 @@ function peakRssMiB(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
-async function burst(calls: number): Promise<{ ms: number; rss: number }> {
+/** User + system CPU time of a process (and its waited-for children) so far, in ms: robust to a loaded machine. */
+function cpuMs(pid: number): number {
+  // Fields after the command's closing parenthesis: utime is the 12th, stime the 13th (clock ticks).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+type Run = { ms: number; rss: number; cpu: number };
+
+async function burst(calls: number, bin: string): Promise<Run> {
   const root = tempDir('warden-bench-burst-');
   const home = tempDir('warden-bench-home-');
   writeFileSync(join(root, 'a.txt'), 'a\n');
   writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
   let requestAt = 0;
+  let cpuAtRequest = 0;
+  let pid = 0;
   const list = Array.from({ length: calls }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
   const fake = await startFakeOpenAI([
     () => {
       requestAt = performance.now();
+      cpuAtRequest = cpuMs(pid);
       return { toolCalls: list, chunkSize: 65_536 };
     },
     { text: 'read them all' },
   ]);
   const app = startWarden(
     ['--root', root, 'read a.txt many times'],
-    { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'bench', WARDEN_HOME: home },
+    {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'bench',
+      WARDEN_HOME: home,
+    },
     { cols: 120, rows: 40 },
+    bin,
+    nodeArgs,
   );
+  pid = app.pty.pid;
   await app.waitFor('read them all', 600_000);
   const ms = performance.now() - requestAt;
   const rss = peakRssMiB(app.pty.pid);
-  app.kill();
+  const cpu = cpuMs(app.pty.pid) - cpuAtRequest;
+  // Ctrl+C twice ends warden normally, so a --cpu-prof run writes its profile.
+  if (profileDir) {
+    app.press('\u0003');
+    app.press('\u0003');
+    setTimeout(() => app.kill(), 5_000).unref();
+  } else app.kill();
   await app.exited;
   await fake.close();
-  return { ms, rss };
+  return { ms, rss, cpu };
 }
 
-const small: { ms: number; rss: number }[] = [];
-const big: { ms: number; rss: number }[] = [];
+const builds = [{ name: 'this build', bin: WARDEN_BIN }];
+if (baseline) builds.push({ name: 'baseline', bin: baseline });
+const results = builds.map(() => ({ small: [] as Run[], big: [] as Run[] }));
 for (let i = 0; i < RUNS; i++) {
-  small.push(await burst(50));
-  big.push(await burst(5_000));
+  for (const [b, build] of builds.entries()) {
+    results[b]?.small.push(await burst(50, build.bin));
+    results[b]?.big.push(await burst(5_000, build.bin));
+  }
 }
-const bigMs = median(big.map((r) => r.ms));
-const smallMs = median(small.map((r) => r.ms));
-printRow('burst of 5,000 parallel calls → answer on screen (ms; goal ≤ 1,000)', bigMs.toFixed(0));
-printRow(
-  '  50 calls, same run (ms)',
-  `${smallMs.toFixed(0)} (5,000 calls: ${(bigMs / smallMs).toFixed(1)}×)`,
-);
-printRow(
-  '  peak RSS, 5,000 / 50 calls (MiB; goal ≤ 150)',
-  `${median(big.map((r) => r.rss)).toFixed(0)} / ${median(small.map((r) => r.rss)).toFixed(0)}`,
-);
+const bigMs = (b: number) => median(results[b]?.big.map((r) => r.ms) ?? []);
+for (const [b, build] of builds.entries()) {
+  const r = results[b];
+  if (!r) continue;
+  const smallMs = median(r.small.map((x) => x.ms));
+  if (builds.length > 1) console.log(`${build.name} (${build.bin})`);
+  printRow('burst of 5,000 parallel calls → answer on screen (ms; goal ≤ 1,000)', bigMs(b).toFixed(0));
+  printRow(
+    '  50 calls, same run (ms)',
+    `${smallMs.toFixed(0)} (5,000 calls: ${(bigMs(b) / smallMs).toFixed(1)}×)`,
+  );
+  printRow(
+    '  peak RSS, 5,000 / 50 calls (MiB; goal ≤ 150)',
+    `${median(r.big.map((x) => x.rss)).toFixed(0)} / ${median(r.small.map((x) => x.rss)).toFixed(0)}`,
+  );
+  printRow('  each 5,000-call run (ms)', r.big.map((x) => x.ms.toFixed(0)).join(', '));
+  printRow(
+    '  warden CPU in that time, 5,000 / 50 calls (ms)',
+    `${median(r.big.map((x) => x.cpu)).toFixed(0)} / ${median(r.small.map((x) => x.cpu)).toFixed(0)}`,
+  );
+}
+if (baseline) printRow('  baseline / this build, 5,000 calls', `${(bigMs(1) / bigMs(0)).toFixed(2)}×`);

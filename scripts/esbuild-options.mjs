@@ -123,6 +123,30 @@ const inkDrawNow = {
 };
 
 /**
+ * The openai package builds its request headers with the global `Headers`, which in Node 20 is
+ * undici's: the first touch loads all of undici (~45 ms, ~8 MiB, measured), though warden's model
+ * transport is node:http (src/llm/http/node-fetch.ts). Its two modules that name `Headers` get the
+ * plain class instead (same members, src/llm/http/plain-headers.ts). Contract: fails the build when
+ * openai stops naming `Headers` there (an upgrade moved it: check where to).
+ */
+const openaiPlainHeaders = (root) => ({
+  name: 'openai-plain-headers',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]openai[\\/]internal[\\/](headers|utils[\\/]log)\.mjs$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!/\bHeaders\b/.test(source.replace(/import[^;]*;/g, '')))
+        return {
+          errors: [
+            { text: `openai no longer names Headers in ${args.path}: update scripts/esbuild-options.mjs` },
+          ],
+        };
+      const plain = JSON.stringify(join(root, 'src', 'llm', 'http', 'plain-headers.ts'));
+      return { contents: `import { PlainHeaders as Headers } from ${plain};\n${source}`, loader: 'js' };
+    });
+  },
+});
+
+/**
  * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
  * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
  */
@@ -163,7 +187,14 @@ export function sharedOptions(root) {
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __wardenRequire } from 'node:module';\nconst require = __wardenRequire(import.meta.url);",
     },
-    plugins: [yogaWithoutFetch, stringWidthLazy, zodEnglishOnly, inkSharedOutputCaches, inkDrawNow],
+    plugins: [
+      yogaWithoutFetch,
+      stringWidthLazy,
+      zodEnglishOnly,
+      inkSharedOutputCaches,
+      inkDrawNow,
+      openaiPlainHeaders(root),
+    ],
     logLevel: 'warning',
   };
 }

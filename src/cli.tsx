@@ -172,7 +172,10 @@ async function runApp(
   switcher.request = () => app.unmount();
   // A resumed session's waiting requests are offered again now that someone can decide them.
   void session.resumeTurn();
-  // While the person types the first prompt, the first card's code is warmed off-screen (issue 16).
+  // While the person types the first prompt, the core uses the moment (the shadow repository opens, a
+  // first answer's code runs once) and the first card is warmed off-screen (issue 16). With a prompt
+  // on its way, the turn's first checkpoint opens the repository once its card is drawn.
+  if (prompt === undefined && !demo) setImmediate(() => session.warmUp());
   let stopWarmUp = () => {};
   void import('../components/warm-up').then((m) => {
     stopWarmUp = m.scheduleWarmUp(session.client, () => process.stdout.columns || 80);

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { CoreClient, CoreState } from '../../src/protocol';
+import type { CoreClient, CoreEvent, CoreState } from '../../src/protocol';
 
 /** How long a burst of events (e.g. message deltas) is coalesced into one re-render. */
 export const COALESCE_MS = 16;
@@ -7,6 +7,17 @@ export const COALESCE_MS = 16;
 export const FRAME_SHARE = 3;
 /** …but never longer than this: a burst still moves on screen a few times a second. */
 export const MAX_FRAME_GAP_MS = 200;
+
+/**
+ * Events a person waits for, shown at once rather than after the frame gap: a request for a decision,
+ * its end, and a turn's end (the answer after a burst of thousands of calls, whose last frames were
+ * expensive, would otherwise wait up to MAX_FRAME_GAP_MS on screen for nothing).
+ */
+export const RENDERS_AT_ONCE: ReadonlySet<CoreEvent['type']> = new Set<CoreEvent['type']>([
+  'approval_requested',
+  'approval_resolved',
+  'turn_done',
+]);
 
 /** How long to wait before the next frame of a burst, given what the last frame cost. */
 export function frameGap(lastRenderMs: number): number {
@@ -17,8 +28,8 @@ export function frameGap(lastRenderMs: number): number {
  * The core's state, re-read from `client.snapshot()` after events. Events within one frame gap
  * cause one render, so streaming deltas don't render once per delta; the gap is COALESCE_MS, or
  * longer when frames are expensive (`frameGap`): a burst of thousands of calls then spends most of
- * its time on the calls, not on drawing them. Approval requests and their resolutions render at
- * once — unless another did less than COALESCE_MS ago: a burst of thousands of requests then
+ * its time on the calls, not on drawing them. Approval requests, their resolutions and a turn's end
+ * render at once (RENDERS_AT_ONCE) — unless another did less than COALESCE_MS ago: a burst of thousands of requests then
  * renders once a frame, not once each (every render copies and walks the whole state).
  */
 export function useCoreState(client: CoreClient): CoreState {
@@ -39,8 +50,8 @@ export function useCoreState(client: CoreClient): CoreState {
       setState(client.snapshot());
     };
     const unsubscribe = client.subscribe((event) => {
-      // A request waiting for a person is shown at once; streaming text may wait a frame.
-      const urgent = event.type === 'approval_requested' || event.type === 'approval_resolved';
+      // A request waiting for a person, or a turn's end, is shown at once; streaming text may wait a frame.
+      const urgent = RENDERS_AT_ONCE.has(event.type);
       if (urgent && performance.now() - lastUrgent >= COALESCE_MS) {
         lastUrgent = performance.now();
         if (timer) clearTimeout(timer);

@@ -23,6 +23,7 @@ import {
   escalateArgs,
   escalationAnswerOf,
 } from './escalation';
+import { breather } from './breather';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 import type { TurnJournal } from './turn-journal';
 
@@ -312,8 +313,12 @@ async function runCalls(
   // open files (past a descriptor limit) and calls in flight at once, for no gain (the disk is shared).
   const queue = calls.flatMap((_, i) => (side[i] ? [i] : []));
   let next = 0;
+  const breathe = breather();
   const lane = async () => {
-    while (next < queue.length) await one(queue[next++] as number);
+    while (next < queue.length) {
+      await breathe();
+      if (next < queue.length) await one(queue[next++] as number);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, queue.length) }, lane));
   for (let i = 0; i < calls.length; i++) if (!side[i]) await one(i);

@@ -60,10 +60,20 @@ export const auditFileName = (day: string): string => `audit-${day}.jsonl`;
  * outside years 0000–9999 (which would not make a `YYYY-MM-DD` file name).
  */
 export function utcDay(ts: string, fallback: Date): string {
+  // The gate's own timestamps are canonical UTC: their day is their first ten characters once that
+  // date is known to be real (checked in full the first time; a day changes once a day).
+  const canonical = CANONICAL_TS.exec(ts)?.[1];
+  if (canonical !== undefined && canonical === lastCanonicalDay) return canonical;
   const time = Date.parse(ts);
   const day = Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : '';
-  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : fallback.toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return fallback.toISOString().slice(0, 10);
+  if (canonical === day) lastCanonicalDay = day;
+  return day;
 }
+
+/** `YYYY-MM-DDTHH:MM:SS.mmmZ` with a valid time of day: only the date part can make it invalid. */
+const CANONICAL_TS = /^(\d{4}-\d{2}-\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+let lastCanonicalDay: string | undefined;
 
 /** Below this much free space a probe does not call the log writable: one long record would not fit. */
 const MIN_FREE_BYTES = 64 * 1024;

@@ -1,7 +1,6 @@
 import type { CallFacts, FactDeps } from '../policy/facts';
 import { gatherFacts } from '../policy/facts';
 import { hardGuardDenial } from '../policy/guards/hard-guards';
-import { readFileSafelyNow } from '../tools/fs/safe-fs-now';
 import type { AnyTool, FencedPath, ToolContext, ToolOutput } from '../tools/types';
 import { hashArgs, hashContent } from './hash';
 import { readExisting } from './preview';
@@ -75,8 +74,6 @@ function fencedPaths(facts: CallFacts): Readonly<Record<string, FencedPath>> {
 async function targetChanged(facts: CallFacts, expected: string): Promise<string | undefined> {
   const target = facts.paths[0]?.verdict;
   if (!target?.ok) return undefined;
-  // Read without leaving the task (small files): the approved write then reaches the disk before
-  // the UI's render of the closing card runs, instead of after it (issue 16).
-  const now = await readExisting(target.path, readFileSafelyNow);
+  const now = await readExisting(target.path);
   return now.hash === expected ? undefined : target.relative;
 }

@@ -500,8 +500,11 @@ export class Gate {
     };
     this.asked.set(request.id, { facts, policy, caller });
     // The turn's checkpoint starts while the person reads the card, so approving does not wait for it
-    // (run() awaits the same checkpoint before any effect, and fails closed if it could not be taken).
-    if (tool.changesFiles) caller.checkpoint?.(tool.name).catch(() => undefined);
+    // (run() awaits the same checkpoint before any effect, and fails closed if it could not be taken) —
+    // but after what the announcement scheduled (the UI's frame of the card): spawning git blocks the
+    // event loop for 5-20 ms, which put the first card of a session that much later (profiled).
+    const takeCheckpoint = tool.changesFiles ? caller.checkpoint : undefined;
+    if (takeCheckpoint) setTimeout(() => takeCheckpoint(tool.name).catch(() => undefined), 0);
     // The accepted edit stays here, out of reach of event listeners; the broker only sees a copy.
     let accepted: Checked | undefined;
     const review = (edited: unknown): EditReview => {

@@ -2,7 +2,7 @@ import type { ApprovalPreview } from '../protocol';
 import { CREDENTIAL_EDIT, isCredentialPath } from '../policy/credential-files';
 import type { CallFacts } from '../policy/facts';
 import { formatBytes } from '../text/bytes';
-import { type FencedPath, type FileRead, readFileSafely } from '../tools/fs/safe-fs';
+import { readFileSafely } from '../tools/fs/safe-fs';
 import { looksBinary, shownText } from '../tools/fs/text-bytes';
 import type { AnyTool } from '../tools/types';
 import { hashContent } from './hash';
@@ -131,14 +131,10 @@ function shownWrite(w: NonNullable<CallFacts['writes']>[number]): ShownWrite {
  * The current content and hash of a file a write will replace ('absent' when it does not exist).
  * Read through a verified descriptor (safe-fs.ts): a swapped folder cannot put an outside file on the
  * card. A binary file (a NUL byte anywhere) is described, not shown, and flagged `binary`.
- * `read`: the executor's check after approval reads without leaving its task (safe-fs-now.ts).
  */
-export async function readExisting(
-  path: string,
-  read: (target: FencedPath, maxBytes: number) => Promise<FileRead> = readFileSafely,
-): Promise<Existing> {
+export async function readExisting(path: string): Promise<Existing> {
   try {
-    const found = await read({ path }, PREVIEW_LIMIT_BYTES);
+    const found = await readFileSafely({ path }, PREVIEW_LIMIT_BYTES);
     switch (found.kind) {
       case 'absent':
         return { state: 'absent', hash: hashContent(undefined) };

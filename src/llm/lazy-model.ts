@@ -38,6 +38,12 @@ export function lazyModelClient(name: string, load: () => Promise<ModelClient>):
         () => {},
       );
     },
+    // Loads the client now (an idle moment) and warms it; a failed load is met again by the first request.
+    warmUp: () =>
+      client().then(
+        (loaded) => loaded.warmUp?.(),
+        () => undefined,
+      ),
     listModels: async (signal) => {
       const loaded = await client();
       if (!loaded.listModels) throw new Error('this model server cannot list its models');

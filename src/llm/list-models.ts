@@ -3,6 +3,7 @@
  * Many local servers have no such route; the error says so in a sentence a person can act on.
  */
 import OpenAI from 'openai';
+import { nodeFetch } from './http/node-fetch';
 import { DEFAULT_BASE_URL } from './openai-attempt';
 
 /** How long the list may take: it is a convenience, never worth a long wait. */
@@ -32,7 +33,8 @@ export async function listModels(o: ListModelsOptions): Promise<string[]> {
     maxRetries: 0,
     timeout: timeoutMs,
     logLevel: 'off',
-    ...(o.fetch !== undefined && { fetch: o.fetch }),
+    // node:http, as the chat requests (http/node-fetch.ts); the package reads only what it names.
+    fetch: o.fetch ?? (nodeFetch as unknown as typeof fetch),
     ...(o.baseUrl !== DEFAULT_BASE_URL && { organization: null, project: null }),
   });
   try {

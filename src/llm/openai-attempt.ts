@@ -9,6 +9,8 @@ import { tapEventStream } from './sse-tap';
 import { createStreamWatch, type IdleSeen } from './stream-watch';
 import { createTurnAssembler } from './turn-assembler';
 import type { ModelRequest, ModelTurn } from './types';
+import { nodeFetch } from './http/node-fetch';
+import { PlainResponse } from './http/plain-response';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 // The package's own timeout covers only the wait for headers; ours (idle, deadline) govern.
@@ -22,7 +24,19 @@ export type AttemptSettings = {
   includeUsage: boolean;
   encoder: RequestBodyEncoder;
   newId: () => string;
-  fetch?: typeof fetch;
+  /** The transport; node:http by default (http/node-fetch.ts), global fetch or a stub where given. */
+  fetch?: ModelFetch;
+};
+
+/** What the model transport is asked and answers: fetch's shape, the members the openai package reads. */
+export type ModelFetch = (input: string | URL, init?: RequestInit) => Promise<FetchedResponse>;
+type FetchedResponse = {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
 };
 
 export type AttemptResult =
@@ -54,18 +68,17 @@ export async function runAttempt(
   let sawDone = () => false;
   // The openai package drops error bodies without an `error` key; keep the raw text.
   let errorBody: string | undefined;
-  const baseFetch = s.fetch ?? globalThis.fetch;
-  const tappingFetch: typeof fetch = async (input, init) => {
+  const baseFetch = s.fetch ?? (nodeFetch as ModelFetch);
+  const tappingFetch: ModelFetch = async (input, init) => {
     const response = await baseFetch(input, init);
     const body = response.body;
     if (response.ok && body && /application\/json/i.test(response.headers.get('content-type') ?? '')) {
       // A server that ignores `stream: true` answers one completion: pass it on as a single event.
-      const whole = (await new Response(tapEventStream(body, (n) => watch.bytes(n)).stream).text()).replace(
-        /\r?\n/g,
-        ' ',
-      );
+      const whole = (
+        await new PlainResponse(tapEventStream(body, (n) => watch.bytes(n)).stream).text()
+      ).replace(/\r?\n/g, ' ');
       sawDone = () => true;
-      return new Response(`data: ${whole}\n\ndata: [DONE]\n\n`, {
+      return new PlainResponse(`data: ${whole}\n\ndata: [DONE]\n\n`, {
         status: 200,
         headers: { 'content-type': 'text/event-stream' },
       });
@@ -73,18 +86,18 @@ export async function runAttempt(
     if (response.ok && body) {
       const tap = tapEventStream(body, (n) => watch.bytes(n));
       sawDone = tap.sawDone;
-      return new Response(tap.stream, {
+      return new PlainResponse(tap.stream, {
         status: response.status,
         statusText: response.statusText,
-        headers: response.headers,
+        headers: headerPairs(response.headers),
       });
     }
     if (response.ok) return response;
     errorBody = await response.text().catch(() => undefined);
-    return new Response(errorBody ?? null, {
+    return new PlainResponse(errorBody ?? null, {
       status: response.status,
       statusText: response.statusText,
-      headers: response.headers,
+      headers: headerPairs(response.headers),
     });
   };
   const client = new OpenAI({
@@ -94,7 +107,8 @@ export async function runAttempt(
     timeout: PACKAGE_TIMEOUT_MS,
     // A full-screen UI owns the terminal: the package must not print; failures reach the caller.
     logLevel: 'off',
-    fetch: tappingFetch,
+    // The package reads only the members ModelFetch names; its type asks for a whole fetch.
+    fetch: tappingFetch as unknown as typeof fetch,
     // The package reads OPENAI_ORG_ID / OPENAI_PROJECT_ID; they are for OpenAI only, not other hosts.
     ...(s.baseUrl !== DEFAULT_BASE_URL && { organization: null, project: null }),
   });
@@ -159,4 +173,10 @@ export async function runAttempt(
     // A stream left part-read (a failure, a throwing onText) is closed, so its socket is not held.
     if (!drained) controller.abort();
   }
+}
+
+/** The pairs of a response's headers, from a PlainHeaders or a global Headers alike. */
+function headerPairs(headers: FetchedResponse['headers']): [string, string][] {
+  const iterable = headers as unknown as Partial<Iterable<[string, string]>>;
+  return typeof iterable[Symbol.iterator] === 'function' ? [...(iterable as Iterable<[string, string]>)] : [];
 }

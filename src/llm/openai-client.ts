@@ -10,6 +10,7 @@ import { retryNotice, toModelError } from './failure-message';
 import { listModels } from './list-models';
 import { DEFAULT_BASE_URL, runAttempt } from './openai-attempt';
 import { createRequestBodyEncoder } from './request-body';
+import { warmUpAttempt } from './warm-up-attempt';
 import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy } from './retry';
 import type { ModelClient, ModelRequest, ModelTurn } from './types';
 
@@ -142,6 +143,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ModelClient {
     setModel: (name) => {
       model = name;
     },
+    warmUp: () => warmUpAttempt(settings()),
     listModels: (signal) =>
       listModels({
         baseUrl,

@@ -50,6 +50,11 @@ export type ModelClient = {
    * no such route, does not answer within its bound, or `signal` aborts.
    */
   listModels?(signal: AbortSignal): Promise<string[]>;
+  /**
+   * Runs the code of a first answer once without a server (loads and compiles it), for an idle
+   * moment. Contract: never rejects; never opens a connection.
+   */
+  warmUp?(): Promise<void>;
 };
 
 /**

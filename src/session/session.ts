@@ -11,6 +11,7 @@ import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import type { AuditWrite } from '../protocol/audit';
 import { createAuditWriter } from '../audit/writer';
+import { startIdleWarmUp } from './idle-warm-up';
 import { type ApprovalEvent, Gate } from '../gate/gate';
 import { GrantStore } from '../gate/grants';
 import type { ModelClient } from '../llm/types';
@@ -129,6 +130,14 @@ export type Session = {
    * Resolves undefined when there is nothing to go on with. Contract: never throws.
    */
   resumeTurn(): Promise<TurnResult | undefined>;
+  /**
+   * Uses an idle moment (the person typing the first prompt, issue 16): opens the shadow repository
+   * ahead of the first checkpoint, so a first card's checkpoint is only the snapshot, and runs once the
+   * code a first answer and its card need (session/idle-warm-up.ts). Not with a turn on its way: its
+   * sync writes and git spawns (3-5 ms of main thread each) would land between the answer and the card.
+   * Contract: never throws; takes no snapshot, writes nothing to the project, opens no connection.
+   */
+  warmUp(): void;
   close(): Promise<void>;
 };
 
@@ -464,12 +473,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
             emit({ type: 'notice', level: 'error', text: `MCP servers did not start: ${err.message}` }),
           );
 
-  // The shadow repository opens once the UI's first frame is on screen, as the MCP servers start, so
-  // the first card's checkpoint is only the snapshot itself (issue 16: approve → file on disk).
-  setImmediate(() => {
-    if (!closed) checkpoints.prepare();
-  });
-
   /** Trust turned on or off: its settings follow, unless the person changed the mode since. */
   function applyTrustValues(to: TrustedValues, from: TrustedValues): void {
     if (to.mode !== from.mode && mode === from.mode) {
@@ -618,6 +621,13 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         ? Promise.resolve({ status: 'failed' as const, text: rootGone })
         : commandsHandler.runPrompt(prompt),
     attachApprover: () => gate.attachApprover(),
+    warmUp: () =>
+      void startIdleWarmUp({
+        busy: () => closed || hub.busy,
+        openCheckpoints: () => checkpoints.prepare(),
+        tools,
+        model: o.model,
+      }),
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = loaded?.restored.interrupted;
       if (!step || continuing || closed) return Promise.resolve(undefined);

@@ -118,9 +118,10 @@ describe('opening the shadow repository', () => {
     await expect(s.beforeChange('write_file')).rejects.toThrow();
   });
 
-  it('a session opens it once it has started, before any turn', async () => {
+  it('a session opens it when the app asks (an idle moment), before any turn', async () => {
     const h = await startSession([]);
     try {
+      h.session.warmUp();
       await vi.waitFor(() => expect(existsSync(join(gitDirOf(h.home, h.root), 'HEAD'))).toBe(true), {
         timeout: 10_000,
       });

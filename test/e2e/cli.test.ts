@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -137,6 +137,31 @@ describe('the warden binary', () => {
     expect(readdirSync(join(home, 'audit')).length).toBe(1);
     const audit = await warden(['audit', '--json'], { WARDEN_HOME: home });
     expect(audit.stdout).toContain('"tool":"read_file"');
+  });
+
+  it('a conversation with the model never loads undici: the transport is node:http (issue 16: ~45 ms, ~12 MiB)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    writeFileSync(join(root, 'a.txt'), 'a\n');
+    // Node's own list of the internal modules it loaded, written when the process ends.
+    const probe = join(root, 'probe.cjs');
+    const loaded = join(root, 'loaded.json');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));`,
+    );
+    fake = await startFakeOpenAI([
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'read' },
+    ]);
+    const run = await warden(['--headless', '-p', 'read a.txt', '--root', root], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'k',
+      NODE_OPTIONS: `--require ${probe}`,
+    });
+    expect(run).toMatchObject({ code: 0, stdout: 'read\n' });
+    const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    expect(modules.some((m) => m.includes('internal/deps/undici'))).toBe(false);
+    expect(modules.some((m) => m.includes('_http_client'))).toBe(true);
   });
 
   it('--demo runs the scripted demo headless, labelled as a demo, and the fence blocks its escape (a refused change: exit 3)', async () => {

@@ -17,6 +17,7 @@ import {
   type RecordedRequest,
   startFakeOpenAI,
 } from '../helpers/fake-openai';
+import { projectCheckpointDir } from '../../src/agent/checkpoints';
 import { type PtyApp, startWarden } from '../helpers/pty';
 
 let app: PtyApp | undefined;
@@ -217,5 +218,34 @@ describe('warden in a pseudo-terminal against the fake model', () => {
     app.press('\r');
     await app.waitFor(/approve|approval/i);
     await app.waitUntil((s) => s.includes('write_file') && /human/.test(s), 10_000, 'audit records');
+  });
+});
+
+describe('when the shadow repository opens (issue 16: nothing between a model answer and its card)', () => {
+  const shadowRepo = (home: string, root: string) => join(projectCheckpointDir(home, root), 'git', 'HEAD');
+
+  it('while the app waits for the first prompt', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-tui-proj-')));
+    const home = mkdtempSync(join(tmpdir(), 'warden-tui-home-'));
+    fake = await startFakeOpenAI([]);
+    app = startWarden(['--root', root], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'test',
+      WARDEN_HOME: home,
+    });
+    await app.waitFor('mode manual');
+    await fileSoon(shadowRepo(home, root));
+  });
+
+  it('with a prompt on the command line: not before the first card, by its checkpoint once the card is drawn', async () => {
+    let openedAtRequest: boolean | undefined;
+    const started = await launch([]);
+    started.fake.push((req) => {
+      openedAtRequest = existsSync(shadowRepo(started.home, started.root));
+      return write('a.txt', 'one\n');
+    });
+    await started.app.waitFor('Approval needed');
+    expect(openedAtRequest).toBe(false);
+    await fileSoon(shadowRepo(started.home, started.root));
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRequestBodyEncoder, toWire } from '../../src/llm/request-body';
-import { tapEventStream } from '../../src/llm/sse-tap';
+import { PIECE_BYTES, tapEventStream } from '../../src/llm/sse-tap';
 import { createStreamWatch, type IdleSeen } from '../../src/llm/stream-watch';
 import type { ChatMessage, ToolSpec } from '../../src/llm/types';
 
@@ -43,6 +43,43 @@ describe('tapEventStream', () => {
     ['one byte at a time', Array.from('data: {}\n\ndata: [DONE]\n\n'), true],
   ])('%s → %s', async (_name, pieces, done) => {
     expect((await tap(pieces)).done).toBe(done);
+  });
+});
+
+describe('tapEventStream hands on pieces of a few whole events', () => {
+  // The openai package copies the rest of its buffer after each event it finds: a 64 KiB piece of
+  // hundreds of small events (a burst of tool calls) would cost hundreds of 64 KiB copies.
+  const event = (i: number) => `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":${i}}]}}]}\n\n`;
+  const many = Array.from({ length: 2000 }, (_, i) => event(i)).join('');
+
+  async function pieces(input: string[]): Promise<string[]> {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const p of input) controller.enqueue(new TextEncoder().encode(p));
+        controller.close();
+      },
+    });
+    const out: string[] = [];
+    const reader = tapEventStream(body, () => {}).stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      out.push(new TextDecoder().decode(r.value));
+    return out;
+  }
+
+  it('cuts a big piece after blank lines, every byte kept in order', async () => {
+    const input = [many.slice(0, 65_536), many.slice(65_536)];
+    const out = await pieces(input);
+    expect(out.join('')).toBe(many);
+    expect(out.length).toBeGreaterThan(input.length * 4);
+    // Only the last piece cut from each input piece may end inside an event; each holds few events.
+    expect(out.filter((piece) => !piece.endsWith('\n\n')).length).toBeLessThanOrEqual(input.length);
+    for (const piece of out) expect(piece.length).toBeLessThan(PIECE_BYTES * 2 + 100);
+  });
+
+  it('keeps one big event whole, and small pieces as they came', async () => {
+    const big = `data: {"content":"${'x'.repeat(100_000)}"}\n\n`;
+    expect(await pieces([big])).toEqual([big]);
+    expect(await pieces(['data: {}\n\n', 'data: [DONE]\n\n'])).toEqual(['data: {}\n\n', 'data: [DONE]\n\n']);
   });
 });
 

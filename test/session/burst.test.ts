@@ -51,6 +51,33 @@ describe('a burst of parallel calls (issue 16)', () => {
     answered.forEach((m, i) => expect(m.content).toContain(`file ${i % 5}`));
   });
 
+  it('a long burst lets the event loop turn: a cancel sent from a timer mid-burst stops the calls not yet run', async () => {
+    // Small reads finish without waiting for the disk; without pauses the whole burst would run
+    // before any key, timer or frame.
+    const n = 3000;
+    h = await startSession([{ toolCalls: reads(n) }, { text: 'not reached' }], {
+      files,
+      session: { contextWindowTokens: 10_000_000 },
+    });
+    let finishedAtCancel = -1;
+    let finished = 0;
+    h.session.client.subscribe((e) => {
+      if (e.type === 'tool_finished') finished += 1;
+      if (e.type !== 'tool_started' || finishedAtCancel >= 0) return;
+      finishedAtCancel = 0;
+      setImmediate(() => {
+        finishedAtCancel = finished;
+        h?.session.client.send({ type: 'cancel' });
+      });
+    });
+    expect((await h.session.run('read them')).status).toBe('cancelled');
+    const results = of(h.events, 'tool_finished').map((e) => e.result.status);
+    expect(results).toHaveLength(n);
+    expect(finishedAtCancel).toBeLessThan(n);
+    expect(results.filter((s) => s === 'cancelled').length).toBeGreaterThan(0);
+    expect(h.fake.requests).toHaveLength(1);
+  });
+
   it('a single call runs alone: no batch', async () => {
     h = await startSession([{ toolCalls: reads(1) }, { text: 'done' }], { files });
     await h.session.run('read one');

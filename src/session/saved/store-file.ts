@@ -7,11 +7,12 @@ import { type SessionRecord, isBoundary } from './store-records';
 /** The append side of one session file. */
 export type SessionLog = {
   /**
-   * Redacts and queues one record. Boundary records (see `isBoundary`) and everything queued before
-   * them are written at once, then synced in the background; the rest go out on the next tick.
+   * Redacts and queues one record. Boundary records (see `isBoundary`; `boundary` overrides) and
+   * everything queued before them are written at once, then synced in the background; the rest go
+   * out on the next tick.
    * Contract: never throws; a failure is reported once through `onError` and later records are dropped.
    */
-  append(record: SessionRecord): void;
+  append(record: SessionRecord, boundary?: boolean): void;
   /** Writes whatever is queued now. Contract: never throws. */
   flush(): void;
   /** Writes what is queued, syncs and releases the file. Contract: never rejects. */
@@ -92,7 +93,7 @@ export function openSessionLog(o: SessionLogOptions): SessionLog {
   };
 
   return {
-    append(record) {
+    append(record, boundary = isBoundary(record)) {
       if (failed || closed) return;
       let line: string;
       try {
@@ -101,7 +102,7 @@ export function openSessionLog(o: SessionLogOptions): SessionLog {
         return fail(err);
       }
       queue.push(line);
-      if (isBoundary(record)) {
+      if (boundary) {
         flush();
         if (!failed) sync();
       } else if (!scheduled) scheduled = setImmediate(flush);

@@ -113,17 +113,17 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
     }
   };
   let frozen = false;
-  const append = (record: SessionRecord): void => {
+  const append = (record: SessionRecord, boundary?: boolean): void => {
     if (failed || frozen) return;
     const mode = o.mode();
     if (mode !== lastMode) {
       lastMode = mode;
       put({ t: 'mode', ts: record.t === 'meta' ? now() : record.ts, mode });
     }
-    put(record);
+    put(record, boundary);
   };
-  const put = (record: SessionRecord): void => {
-    if (log) log.append(record);
+  const put = (record: SessionRecord, boundary?: boolean): void => {
+    if (log) log.append(record, boundary);
     // Before the first prompt only start-up notices come; a bounded few are kept for the transcript.
     else if (early.length < EARLY_LIMIT) early.push(record);
   };
@@ -131,6 +131,10 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
 
   // Messages of the main history recorded so far (the system prompt at [0] not counted).
   let recorded = o.recorded ?? 0;
+  // Calls running side by side in a batch (read-only): their results go out with the next write or
+  // tick — a burst of thousands costs a few writes, not one each. A crash in between loses at most
+  // a tick of them; a resume reports those calls `interrupted` (check, then read again).
+  const batched = new Set<string>();
   return {
     journal: {
       prompt(text) {
@@ -156,7 +160,9 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
     onEvent(event) {
       try {
         if (!keepsEvent(event)) return;
-        append({ t: 'event', ts: now(), event });
+        if (event.type === 'tool_started' && event.batch) batched.add(event.callId);
+        const inBatch = event.type === 'tool_finished' && batched.delete(event.callId);
+        append({ t: 'event', ts: now(), event }, inBatch ? false : undefined);
         if (event.type === 'turn_done') index();
       } catch (err) {
         fail(err as Error);

@@ -1,24 +1,22 @@
 /**
- * safe-fs.ts's reads and atomic writes without leaving the current task, for the write a person has
- * just approved (issue 16: approve key → file on disk). Each thread-pool call ends the task, and the
- * event loop then runs what waits first: the full-screen render of the closing card (5–7 ms), which
- * the rename would wait behind. A small file's open, read, write, fsync and rename take tens of
- * microseconds each, plus the fsync itself (~0.3 ms on this machine's ext4) — less than one such
- * render — so they are made synchronously here. The same checks run in the same order (safe-fs.ts
- * holds them; only the calls differ). A file over NOW_MAX_BYTES, a folder still to create, or a
- * system without /proc takes safe-fs.ts's own path. The folder's fsync after the rename goes to the
- * thread pool: it does not delay the file appearing, and the write still resolves only after it.
+ * safe-fs.ts's atomic write without leaving the current task, for the write a person has just
+ * approved (issue 16: approve key → file on disk). Each thread-pool call ends the task, and the event
+ * loop then runs what waits first: the full-screen render of the closing card (5–7 ms), which the
+ * rename would wait behind. A small file's open, write, fchmod and rename take tens of microseconds
+ * each, plus the fsync itself (~0.3–0.5 ms on this machine's ext4) — less than one such render — so
+ * they are made synchronously here, with the same checks in the same order (safe-fs.ts holds them;
+ * only the calls differ; its reads of small files are synchronous already). Content over
+ * SYNC_READ_BYTES, a folder still to create, a system without /proc, or a second write while one is
+ * still unresolved take safe-fs.ts's own path. The folder's fsync after the rename goes to the thread
+ * pool: it does not delay the file appearing, and the write still resolves only after it.
  */
 import {
   closeSync,
   constants,
   fchmodSync,
-  fstatSync,
   fsync,
   fsyncSync,
-  lstatSync,
   openSync,
-  readSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -27,12 +25,9 @@ import { basename, dirname } from 'node:path';
 import {
   type FdOps,
   type FencedPath,
-  type FileRead,
   RACE_FREE_FS,
-  readFileSafely,
-  readWith,
   replaceInFolder,
-  rootGone,
+  SYNC_READ_BYTES,
   verifyFd,
   type WriteHooks,
   writeFileSafely,
@@ -40,41 +35,19 @@ import {
 
 const C = constants;
 
-/** Files up to this size are read and written synchronously; larger ones through the thread pool. */
-export const NOW_MAX_BYTES = 256 * 1024;
+/** Content up to this size is written synchronously: the size safe-fs.ts reads synchronously. */
+export const NOW_MAX_BYTES = SYNC_READ_BYTES;
 
 /** The descriptor calls, synchronous: each returns (or throws) before the next line runs. */
 const NOW_OPS: FdOps = {
-  open: (path, flags, mode) => openSync(path, flags, mode ?? 0o666),
-  fstat: (fd) => fstatSync(fd),
-  read: (fd, buffer, length, position) => readSync(fd, buffer, 0, length, position),
+  open: (path, flags, mode) => openSync(path, flags, mode),
   write: (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
   fchmod: (fd, mode) => fchmodSync(fd, mode),
   fsync: (fd) => fsyncSync(fd),
   close: (fd) => closeSync(fd),
   rename: (from, to) => renameSync(from, to),
   unlink: (path) => unlinkSync(path),
-  rootExists: (root) => {
-    let folder = false;
-    try {
-      folder = lstatSync(root).isDirectory();
-    } catch {
-      // Gone, or unreadable: either way not a root to write in.
-    }
-    if (!folder) throw rootGone(root);
-  },
 };
-
-/**
- * `readFileSafely`, synchronous up to NOW_MAX_BYTES. Contract: as readFileSafely (never reads a file
- * other than `target.path`); a larger file is read through the thread pool.
- */
-export async function readFileSafelyNow(target: FencedPath, maxBytes: number): Promise<FileRead> {
-  const found = await readWith(NOW_OPS, target, Math.min(maxBytes, NOW_MAX_BYTES));
-  if (found.kind !== 'too-large' || maxBytes <= NOW_MAX_BYTES) return found;
-  // Larger than the synchronous budget: read again (opened and verified again) through the thread pool.
-  return readFileSafely(target, maxBytes);
-}
 
 /** Synchronous writes not yet resolved (their folder's fsync still running). */
 let writing = 0;

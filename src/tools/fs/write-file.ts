@@ -2,8 +2,8 @@ import { diffLines } from 'diff';
 import { z } from 'zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';
-import type { FencedPath, FileRead } from './safe-fs';
-import { readFileSafelyNow, writeFileSafelyNow } from './safe-fs-now';
+import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
+import { writeFileSafelyNow } from './safe-fs-now';
 import { encodeKeepingUnchanged, firstNul, looksBinary, shownText } from './text-bytes';
 import { defineTool, fencedPath, type PreImage } from '../types';
 
@@ -19,11 +19,11 @@ export type WriteFileEffects = {
 };
 
 /**
- * Synchronous for small files (safe-fs-now.ts): an approved write reaches the disk before the UI's
- * render of the closing card runs, not after it.
+ * Synchronous for small files (safe-fs.ts reads, safe-fs-now.ts writes): an approved write reaches
+ * the disk before the UI's render of the closing card runs, not after it.
  */
 export const defaultWriteFileEffects: WriteFileEffects = {
-  read: readFileSafelyNow,
+  read: readFileSafely,
   write: (target, bytes, mode) => writeFileSafelyNow(target, bytes, mode),
 };
 

@@ -154,6 +154,52 @@ describe('writing a session file', () => {
   });
 });
 
+describe('a batch of calls side by side', () => {
+  const started = (callId: string, batch?: { id: string; size: number }) =>
+    ({
+      type: 'tool_started',
+      agentId: 'main',
+      callId,
+      tool: 'read_file',
+      args: { path: 'a.txt' },
+      ...(batch ? { batch } : {}),
+    }) as const;
+  const finished = (callId: string) =>
+    ({
+      type: 'tool_finished',
+      agentId: 'main',
+      callId,
+      tool: 'read_file',
+      result: { status: 'executed', output: 'a' },
+    }) as const;
+
+  it("writes a batch's finished calls together on the next tick, a lone call's result at once", async () => {
+    const h = home();
+    const rec = createSessionRecorder({
+      home: h,
+      sessionId: 'b',
+      root: '/p',
+      model: 'm',
+      mode: () => 'manual',
+      onError: (e) => {
+        throw e;
+      },
+    });
+    rec.journal.prompt('go');
+    const file = () => readFileSync(sessionFile(h, 'b'), 'utf8');
+    const batch = { id: 'batch-1', size: 3 };
+    for (const id of ['c1', 'c2', 'c3']) rec.onEvent(started(id, batch));
+    for (const id of ['c1', 'c2', 'c3']) rec.onEvent(finished(id));
+    expect(file()).not.toContain('tool_finished');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(file().match(/"tool_finished"/g)).toHaveLength(3);
+    rec.onEvent(started('alone'));
+    rec.onEvent(finished('alone'));
+    expect(file().match(/"tool_finished"/g)).toHaveLength(4);
+    await rec.close();
+  });
+});
+
 describe('the index', () => {
   it('lists a project’s sessions newest first, skips damaged entries, and finds the latest', () => {
     const h = home();

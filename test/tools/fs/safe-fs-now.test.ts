@@ -1,8 +1,7 @@
 /**
- * safe-fs-now.ts: the synchronous reads and writes of an approved write answer exactly as safe-fs.ts's
- * thread-pool ones — same results, same refusals, nothing left behind — on both sides of NOW_MAX_BYTES.
+ * safe-fs-now.ts: the synchronous write of an approved write answers exactly as safe-fs.ts's thread-pool
+ * one — same results, same refusals, nothing left behind — on both sides of NOW_MAX_BYTES.
  */
-import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
@@ -18,56 +17,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSafely, writeFileSafely } from '../../../src/tools/fs/safe-fs';
-import { NOW_MAX_BYTES, readFileSafelyNow, writeFileSafelyNow } from '../../../src/tools/fs/safe-fs-now';
+import { writeFileSafely } from '../../../src/tools/fs/safe-fs';
+import { NOW_MAX_BYTES, writeFileSafelyNow } from '../../../src/tools/fs/safe-fs-now';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-safe-now-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const bytes = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => 97 + (i % 26)));
 const temps = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.warden-tmp'));
-
-describe('readFileSafelyNow', () => {
-  it.each([0, 1, 4095, NOW_MAX_BYTES - 1, NOW_MAX_BYTES, NOW_MAX_BYTES + 1, 300_001])(
-    'a %i-byte file reads whole, as readFileSafely reads it',
-    async (n) => {
-      const path = join(root, `r${n}`);
-      writeFileSync(path, bytes(n));
-      const now = await readFileSafelyNow({ path, root }, 1_000_000);
-      const pool = await readFileSafely({ path, root }, 1_000_000);
-      if (now.kind !== 'file' || pool.kind !== 'file') throw new Error(`not read: ${now.kind}`);
-      expect({ size: now.size, mode: now.mode }).toEqual({ size: pool.size, mode: pool.mode });
-      // Buffers compared as bytes: vitest's deep equality walks a large one byte by byte.
-      expect(now.bytes.equals(bytes(n)) && pool.bytes.equals(bytes(n))).toBe(true);
-    },
-  );
-
-  it.each([
-    { size: 100, max: 100, kind: 'file' },
-    { size: 101, max: 100, kind: 'too-large' },
-    { size: NOW_MAX_BYTES + 5, max: NOW_MAX_BYTES + 4, kind: 'too-large' },
-  ])('$size bytes with a cap of $max → $kind', async ({ size, max, kind }) => {
-    const path = join(root, `cap${size}`);
-    writeFileSync(path, bytes(size));
-    expect((await readFileSafelyNow({ path, root }, max)).kind).toBe(kind);
-  });
-
-  it('an absent file, a folder, a fifo and a link are not read; a vanished root says so', async () => {
-    const here = join(root, 'kinds');
-    mkdirSync(join(here, 'dir'), { recursive: true });
-    expect(spawnSync('mkfifo', [join(here, 'fifo')]).status).toBe(0);
-    writeFileSync(join(here, 'target'), 'x');
-    symlinkSync(join(here, 'target'), join(here, 'link'));
-    const read = (name: string) => readFileSafelyNow({ path: join(here, name), root: here }, 10);
-    expect(await read('none')).toEqual({ kind: 'absent' });
-    expect(await read('dir')).toEqual({ kind: 'not-file', what: 'dir' });
-    expect(await read('fifo')).toEqual({ kind: 'not-file', what: 'other' });
-    await expect(read('link')).rejects.toMatchObject({ code: 'ELOOP' });
-    const gone = join(root, 'gone');
-    await expect(readFileSafelyNow({ path: join(gone, 'a'), root: gone }, 10)).rejects.toMatchObject({
-      code: 'EROOTGONE',
-    });
-  });
-});
 
 describe('writeFileSafelyNow', () => {
   it.each([

@@ -1,0 +1,206 @@
+/**
+ * `fetch` for the model's HTTP requests over node:http(s), returning a PlainResponse. Node 20's
+ * global fetch is undici: its first request loads undici and compiles its HTTP parser (wasm) — ~40 ms
+ * before the first model request leaves and ~6 ms before its first byte is read, ~12 MiB of memory
+ * (measured); node:http's parser is built in. What the openai package needs of fetch, and what fetch
+ * would do: a keep-alive connection per host, the caller's AbortSignal, gzip/deflate/br bodies,
+ * redirects followed (at most 5; the Authorization header is dropped when one leaves the origin).
+ * Proxies: none, as with Node's own fetch.
+ */
+import {
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request as httpRequest,
+} from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
+import { type HeadersInput, PlainHeaders } from './plain-headers';
+import { PlainResponse } from './plain-response';
+
+export type NodeFetchInit = {
+  method?: string;
+  headers?: HeadersInput;
+  body?: string | Uint8Array | ArrayBuffer | null;
+  signal?: AbortSignal | null;
+};
+
+const MAX_REDIRECTS = 5;
+const httpAgent = new HttpAgent({ keepAlive: true });
+/** node:https (and TLS under it) loads with the first https request: a local server never needs it. */
+let https: Promise<{ request: typeof import('node:https').request; agent: HttpsAgent }> | undefined;
+const loadHttps = () =>
+  (https ??= import('node:https').then((m) => ({
+    request: m.request,
+    agent: new m.Agent({ keepAlive: true }),
+  })));
+
+/**
+ * Sends one request and resolves when its response headers arrive; the body streams after.
+ * Contract: rejects with the socket's own error (its `code`: ECONNREFUSED …), a DOMException named
+ * AbortError when `signal` aborts, or a TypeError for a URL, body or redirect it will not follow.
+ */
+export async function nodeFetch(
+  input: string | URL | { url: string },
+  init: NodeFetchInit = {},
+): Promise<PlainResponse> {
+  let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  let method = (init.method ?? 'GET').toUpperCase();
+  let body = bodyBytes(init.body);
+  const headers = new PlainHeaders(init.headers);
+  for (let hop = 0; ; hop++) {
+    const res = await send(url, method, headers, body, init.signal ?? undefined);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (!(status >= 301 && status <= 308 && status !== 304 && status !== 305 && status !== 306) || !location)
+      return responseOf(res, url, hop > 0, init.signal ?? undefined);
+    res.resume();
+    if (hop >= MAX_REDIRECTS) throw new TypeError(`too many redirects (more than ${MAX_REDIRECTS})`);
+    const next = new URL(location, url);
+    // As fetch does: 303 (and 301/302 after a POST) become a GET without a body; 307/308 repeat it.
+    if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+      if (method !== 'HEAD') method = 'GET';
+      body = undefined;
+      headers.delete('content-type');
+    }
+    // A credential is for the host it was given to, never for where that host points.
+    if (next.origin !== url.origin) {
+      headers.delete('authorization');
+      headers.delete('cookie');
+    }
+    url = next;
+  }
+}
+
+function bodyBytes(body: NodeFetchInit['body']): Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError('the model transport sends text or bytes only');
+}
+
+function abortError(): DOMException {
+  return new DOMException('This operation was aborted', 'AbortError');
+}
+
+async function send(
+  url: URL,
+  method: string,
+  headers: PlainHeaders,
+  body: Uint8Array | undefined,
+  signal: AbortSignal | undefined,
+): Promise<IncomingMessage> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`unsupported URL scheme ${url.protocol}`);
+  const secure = url.protocol === 'https:' ? await loadHttps() : undefined;
+  if (signal?.aborted) throw abortError();
+  const outgoing: OutgoingHttpHeaders = Object.fromEntries(headers.entries());
+  if (body) outgoing['content-length'] = body.byteLength;
+  return new Promise((resolve, reject) => {
+    const req = secure
+      ? secure.request(url, { method, headers: outgoing, agent: secure.agent })
+      : httpRequest(url, { method, headers: outgoing, agent: httpAgent });
+    const onAbort = () => req.destroy(abortError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.once('response', (res) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(res);
+    });
+    req.once('error', (err) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
+async function responseOf(
+  res: IncomingMessage,
+  url: URL,
+  redirected: boolean,
+  signal: AbortSignal | undefined,
+): Promise<PlainResponse> {
+  const headers = new PlainHeaders();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const status = res.statusCode ?? 0;
+  const empty = status === 204 || status === 304;
+  const decoded = empty ? undefined : await decode(res, headers.get('content-encoding'));
+  return new PlainResponse(decoded ? webStream(decoded, res, signal) : null, {
+    status,
+    statusText: res.statusMessage ?? '',
+    headers,
+    url: url.href,
+    redirected,
+  });
+}
+
+async function decode(res: IncomingMessage, encoding: string | null): Promise<Readable> {
+  const coding = encoding?.trim().toLowerCase();
+  if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate' && coding !== 'br') return res;
+  // node:zlib loads with the first compressed body; servers rarely compress an event stream.
+  const zlib = await import('node:zlib');
+  const inflater =
+    coding === 'deflate'
+      ? zlib.createInflate()
+      : coding === 'br'
+        ? zlib.createBrotliDecompress()
+        : zlib.createGunzip();
+  res.once('error', (err) => inflater.destroy(err));
+  return res.pipe(inflater);
+}
+
+/**
+ * The body as a web ReadableStream, with backpressure (the socket pauses while the reader is
+ * behind). A connection that closes before the body's end errors the stream ("terminated", as
+ * undici says), so a cut answer is never taken for a whole one.
+ */
+function webStream(
+  source: Readable,
+  res: IncomingMessage,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        controller.error(err);
+      };
+      const onAbort = () => {
+        fail(abortError());
+        res.destroy();
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      source.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+      });
+      source.once('end', () => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        controller.close();
+      });
+      source.once('error', fail);
+      res.once('close', () => {
+        if (!res.complete)
+          fail(Object.assign(new TypeError('terminated'), { cause: { code: 'ECONNRESET' } }));
+      });
+    },
+    pull() {
+      source.resume();
+    },
+    cancel() {
+      settled = true;
+      res.destroy();
+    },
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * What the core does with the moment the person types the first prompt (issue 16: the first card
+ * of a session): it opens the shadow repository (so the first card's checkpoint is only the
+ * snapshot) and runs, once, the code a first answer and its card need — the secret redaction every
+ * audit line goes through (its big trigger regexes compile on first use), the argument schemas of
+ * the file tools (zod compiles a parser per schema on first use), the model client (loaded and run
+ * against an in-memory answer). One step per turn of the event loop; stops as soon as a turn runs.
+ */
+import { redactString } from '../audit/secret-patterns';
+import type { ModelClient } from '../llm/types';
+import type { AnyTool } from '../tools/types';
+
+/** Arguments each file tool would get from a model (valid, so the whole schema runs). */
+const SAMPLE_ARGS: Record<string, unknown> = {
+  write_file: { path: 'warm-up.txt', content: 'x\n' },
+  edit_file: { path: 'warm-up.txt', edits: [{ old_string: 'x', new_string: 'y' }] },
+  read_file: { path: 'warm-up.txt' },
+};
+
+export type IdleWarmUp = {
+  /** True while a turn runs (or the session closed): the warm-up stops. */
+  busy(): boolean;
+  openCheckpoints(): void;
+  tools: readonly AnyTool[];
+  model: ModelClient;
+};
+
+/**
+ * Starts the steps; resolves when they are done or stopped (tests wait for it).
+ * Contract: never rejects, never writes to the project, never opens a connection (the model
+ * client's warm-up is in memory); each step is a pure function of a sample, or a load.
+ */
+export function startIdleWarmUp(o: IdleWarmUp): Promise<void> {
+  const steps: (() => unknown)[] = [
+    () => o.openCheckpoints(),
+    () => redactString('Authorization: Bearer warm-up · api_key=warm-up · https://user:warm-up@example.com'),
+    () => {
+      for (const tool of o.tools) if (SAMPLE_ARGS[tool.name]) tool.schema.safeParse(SAMPLE_ARGS[tool.name]);
+    },
+    () => o.model.warmUp?.(),
+  ];
+  return new Promise((resolve) => {
+    const next = (index: number) => {
+      const step = steps[index];
+      if (!step || o.busy()) return resolve();
+      Promise.resolve()
+        .then(step)
+        .catch(() => undefined)
+        .then(() => setImmediate(() => next(index + 1)));
+    };
+    setImmediate(() => next(0));
+  });
+}
