@@ -1,12 +1,14 @@
 // Cost of race-free file access (issue 9 §2): read_file and write_file's file operations through
 // verified descriptors (src/tools/fs/safe-fs.ts) next to the path-based versions they replaced
-// (fence check, then lstat + open by path; temp file by path + rename). Median µs per operation.
+// (fence check, then lstat + open by path; temp file by path + rename), and the synchronous write an
+// approved write makes (safe-fs-now.ts). Median µs per operation.
 import { randomBytes } from 'node:crypto';
 import { constants, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readFileSafely, writeFileSafely } from '../src/tools/fs/safe-fs';
+import { writeFileSafelyNow } from '../src/tools/fs/safe-fs-now';
 import { median, printRow, timeRuns } from './stats';
 
 const RUNS = 2000;
@@ -52,6 +54,11 @@ const rows: [string, () => Promise<unknown>][] = [
   [
     'write 4 KB + fsync, verified folder (after)',
     () => writeFileSafely({ path: target, root }, content, 0o644),
+  ],
+  // An approved write's own path (safe-fs-now.ts): the same checks, synchronous calls to the rename.
+  [
+    'write 4 KB + fsync, synchronous to the rename',
+    () => writeFileSafelyNow({ path: target, root }, content, 0o644),
   ],
   [
     'create in 3 new folders, verified walk (after)',

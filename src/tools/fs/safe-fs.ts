@@ -17,13 +17,19 @@ import {
   closeSync,
   constants,
   existsSync,
+  fchmod as fsFchmod,
   fstatSync,
+  fsync as fsFsync,
+  lstatSync,
   openSync,
   read as fsRead,
   readSync,
   readlinkSync,
+  close as fsClose,
+  open as fsOpen,
+  write as fsWrite,
 } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
 
 const C = constants;
@@ -60,7 +66,7 @@ export async function readFileSafely(target: FencedPath, maxBytes: number): Prom
     fd = openSync(target.path, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
   } catch (err) {
     if (code(err) === 'ENOENT') {
-      if (target.root) await assertRootExists(target.root);
+      if (target.root) assertRootExists(target.root);
       return { kind: 'absent' };
     }
     if (code(err) === 'ENXIO') return { kind: 'not-file', what: 'other' };
@@ -142,19 +148,9 @@ export async function writeFileSafely(
     ? await openFolder(target.root, dirname(target.path))
     : await mkdirByPath(target.root, dirname(target.path));
   const base = typeof dir === 'string' ? dir : `/proc/self/fd/${dir.fd}`;
-  const temp = `${base}/${tempName(name)}`;
   try {
-    const file = await open(temp, C.O_CREAT | C.O_EXCL | C.O_WRONLY | C.O_NOFOLLOW, 0o666);
-    try {
-      await file.writeFile(bytes);
-      if (mode !== undefined) await file.chmod(mode);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await (hooks.rename ?? rename)(temp, `${base}/${name}`);
+    await replaceInFolder(POOL_OPS, base, name, bytes, mode, hooks);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
     if (typeof dir !== 'string') await dir.close();
     throw err;
   }
@@ -162,6 +158,74 @@ export async function writeFileSafely(
   // The rename is durable only once the folder is flushed; some file systems refuse fsync on folders.
   await dir.sync().catch(() => undefined);
   await dir.close();
+}
+
+/**
+ * The descriptor calls of an atomic write's file part: through the thread pool (`POOL_OPS`), or
+ * synchronous (safe-fs-now.ts). Awaiting a plain value costs a microtask, never a turn of the event loop.
+ */
+export type FdOps = {
+  open(path: string, flags: number, mode: number): number | Promise<number>;
+  write(fd: number, buffer: Buffer, offset: number, length: number): number | Promise<number>;
+  fchmod(fd: number, mode: number): void | Promise<void>;
+  fsync(fd: number): void | Promise<void>;
+  close(fd: number): void | Promise<void>;
+  rename(from: string, to: string): void | Promise<void>;
+  unlink(path: string): void | Promise<void>;
+};
+
+/** A callback call as a promise. */
+const call = <T>(run: (done: (err: Error | null, value: T) => void) => void): Promise<T> =>
+  new Promise((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
+const none = (done: (err: Error | null, value: undefined) => void) => (err: Error | null) =>
+  done(err, undefined);
+
+/** The descriptor calls through libuv's thread pool. */
+const POOL_OPS: FdOps = {
+  open: (path, flags, mode) => call((done) => fsOpen(path, flags, mode, done)),
+  write: (fd, buffer, offset, length) => call((done) => fsWrite(fd, buffer, offset, length, null, done)),
+  fchmod: (fd, mode) => call((done) => fsFchmod(fd, mode, none(done))),
+  fsync: (fd) => call((done) => fsFsync(fd, none(done))),
+  close: (fd) => call((done) => fsClose(fd, none(done))),
+  rename: (from, to) => rename(from, to),
+  unlink: (path) => unlink(path),
+};
+
+/**
+ * The file part of an atomic write, in the folder reached through `base`: temp file, its bytes, its
+ * mode, fsync, then the rename over `name`. Contract: on failure the temp file is gone and `name` unchanged.
+ */
+export async function replaceInFolder(
+  ops: FdOps,
+  base: string,
+  name: string,
+  bytes: Buffer,
+  mode: number | undefined,
+  hooks: WriteHooks,
+): Promise<void> {
+  const temp = `${base}/${tempName(name)}`;
+  try {
+    const fd = await ops.open(temp, C.O_CREAT | C.O_EXCL | C.O_WRONLY | C.O_NOFOLLOW, 0o666);
+    try {
+      for (let offset = 0; offset < bytes.length; ) {
+        const n = await ops.write(fd, bytes, offset, bytes.length - offset);
+        if (n <= 0) throw new Error(`short write: ${offset} of ${bytes.length} bytes`);
+        offset += n;
+      }
+      if (mode !== undefined) await ops.fchmod(fd, mode);
+      await ops.fsync(fd);
+    } finally {
+      await ops.close(fd);
+    }
+    await (hooks.rename ?? ops.rename)(temp, `${base}/${name}`);
+  } catch (err) {
+    try {
+      await ops.unlink(temp);
+    } catch {
+      // Never created, or already gone: nothing is left behind either way.
+    }
+    throw err;
+  }
 }
 
 /**
@@ -249,7 +313,7 @@ async function walkFromRoot(root: string, segments: string[]): Promise<FileHandl
 
 /** The fallback without /proc: mkdir -p below a root that must still exist. */
 async function mkdirByPath(root: string, folder: string): Promise<string> {
-  await assertRootExists(root);
+  assertRootExists(root);
   segmentsBelow(root, folder);
   await mkdir(folder, { recursive: true });
   return folder;
@@ -275,7 +339,7 @@ async function verifyDescriptor(
 }
 
 /** `verifyDescriptor` for a plain descriptor; `/proc/self/fd` is kernel memory, so it is read synchronously. */
-function verifyFd(fd: number, expected: string, root: string | undefined): void {
+export function verifyFd(fd: number, expected: string, root: string | undefined): void {
   if (!RACE_FREE_FS) return;
   const real = readlinkSync(`/proc/self/fd/${fd}`);
   if (real !== expected || (root !== undefined && !isInside(root, real))) {
@@ -289,9 +353,15 @@ export function isInside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
 }
 
-async function assertRootExists(root: string): Promise<void> {
-  const info = await lstat(root).catch(() => undefined);
-  if (!info?.isDirectory()) throw rootGone(root);
+/** Synchronous like the read it guards: one lstat of a folder, never worth a trip to the thread pool. */
+function assertRootExists(root: string): void {
+  let folder = false;
+  try {
+    folder = lstatSync(root).isDirectory();
+  } catch {
+    // Gone or unreadable: not a root to read or write in either way.
+  }
+  if (!folder) throw rootGone(root);
 }
 
 /**

@@ -2,7 +2,8 @@ import { diffLines } from 'diff';
 import { z } from 'zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';
-import { type FencedPath, type FileRead, readFileSafely, writeFileSafely } from './safe-fs';
+import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
+import { writeFileSafelyNow } from './safe-fs-now';
 import { encodeKeepingUnchanged, firstNul, looksBinary, shownText } from './text-bytes';
 import { defineTool, fencedPath, type PreImage } from '../types';
 
@@ -17,9 +18,13 @@ export type WriteFileEffects = {
   write(target: FencedPath & { root: string }, bytes: Buffer, mode?: number): Promise<void>;
 };
 
+/**
+ * Synchronous for small files (safe-fs.ts reads, safe-fs-now.ts writes): an approved write reaches
+ * the disk before the UI's render of the closing card runs, not after it.
+ */
 export const defaultWriteFileEffects: WriteFileEffects = {
   read: readFileSafely,
-  write: (target, bytes, mode) => writeFileSafely(target, bytes, mode),
+  write: (target, bytes, mode) => writeFileSafelyNow(target, bytes, mode),
 };
 
 const schema = z.strictObject({
