@@ -147,6 +147,33 @@ const openaiPlainHeaders = (root) => ({
 });
 
 /**
+ * Ink's reconciler marks "the static output changed" on a module-wide `currentRootNode`: the root of
+ * whichever tree last created a <Static>. warden renders its first card off-screen
+ * (components/warm-up.tsx, `renderToString`), whose <Static> takes that variable; from then on an
+ * update of the app's own <Static> marked the dead off-screen root, and the app's new history —
+ * the prompt, the answer — was never printed (seen: a fast answer missing in 4 of 6 runs). Here an
+ * update marks the root of the <Static> node that changed. Contract: fails the build when Ink's
+ * reconciler.js changes these lines.
+ */
+const inkStaticOwnRoot = {
+  name: 'ink-static-own-root',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const from =
+        '        if (currentRootNode && node.internal_static) {\n            currentRootNode.isStaticDirty = true;\n        }\n';
+      if (!source.includes(from))
+        return {
+          errors: [{ text: 'ink changed how <Static> marks its root: update scripts/esbuild-options.mjs' }],
+        };
+      const to =
+        '        if (node.internal_static) {\n            let root = node;\n            while (root.parentNode) root = root.parentNode;\n            root.isStaticDirty = true;\n        }\n';
+      return { contents: source.replace(from, () => to), loader: 'js' };
+    });
+  },
+};
+
+/**
  * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
  * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
  */
@@ -193,6 +220,7 @@ export function sharedOptions(root) {
       zodEnglishOnly,
       inkSharedOutputCaches,
       inkDrawNow,
+      inkStaticOwnRoot,
       openaiPlainHeaders(root),
     ],
     logLevel: 'warning',

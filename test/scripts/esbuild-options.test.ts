@@ -96,4 +96,32 @@ describe("the bundle's plugins keep behaviour", () => {
       app.done();
     }
   });
+  it("an off-screen render (the first card's warm-up) does not keep the app's <Static> history from printing", async () => {
+    const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+    type Started = {
+      writes: string[];
+      show(items: string[], status: string): void;
+      offScreen(): string;
+      done(): void;
+    };
+    const { start } = await bundled<{ start: () => Started }>(
+      'ink-static-root',
+      "import { render, renderToString, Static, Text } from 'ink';\nimport { jsx, jsxs, Fragment } from 'react/jsx-runtime';\nimport { EventEmitter } from 'node:events';\nconst app = (items, status) => jsxs(Fragment, { children: [jsx(Static, { items, children: (item) => jsx(Text, { children: item }, item) }), jsx(Text, { children: status })] });\nexport function start() {\n  const writes = [];\n  const stdout = Object.assign(new EventEmitter(), { columns: 40, rows: 10, write: (s) => { writes.push(s); return true; } });\n  const ink = render(app(['first entry'], 'idle'), { stdout, patchConsole: false, exitOnCtrlC: false });\n  return { writes, show: (items, status) => ink.rerender(app(items, status)), offScreen: () => renderToString(app(['off-screen entry'], '')), done: () => ink.unmount() };\n}",
+    );
+    Object.assign(process.env, Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)));
+    const app = start();
+    try {
+      expect(app.offScreen()).toContain('off-screen entry');
+      // A frame now, so the next one falls inside Ink's frame window (as a fast answer's frames do):
+      // only a <Static> marked dirty on its own root is printed at once.
+      app.show(['first entry'], 'working');
+      app.show(['first entry', 'the answer'], 'working');
+      expect(app.writes.join('')).toContain('the answer');
+      expect(app.writes.join('')).not.toContain('off-screen entry');
+    } finally {
+      app.done();
+    }
+  });
 });
