@@ -29,6 +29,13 @@ export const SIDE_MODULES = [
     file: 'secretlint-preset.cjs',
   },
   {
+    stub: 'src/policy/guards/ipaddr-lib.ts',
+    fn: 'ipaddrLib',
+    pkg: 'ipaddr.js',
+    name: 'default',
+    file: 'ipaddr.cjs',
+  },
+  {
     stub: 'components/transcript/markdown-lexer.ts',
     fn: 'markedLexer',
     pkg: 'marked',
