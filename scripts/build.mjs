@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedOptions } from './esbuild-options.mjs';
+import { buildSideModules, sideModuleStubs } from './side-modules.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'warden.js');
@@ -18,6 +19,7 @@ const sources = [
   'scripts/string-width-cached.mjs',
   'scripts/ansi-tokenize-cached.mjs',
   'scripts/devtools-stub.mjs',
+  'scripts/side-modules.mjs',
   'package.json',
 ];
 
@@ -47,5 +49,8 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Packages that locate binaries or wasm files next to themselves stay in node_modules.
   external: ['@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
+  plugins: [...sharedOptions(root).plugins, sideModuleStubs],
 });
+// What the first frame does not draw, loaded on first use (scripts/side-modules.mjs).
+await buildSideModules(root, join(root, 'dist', 'chunks'));
 chmodSync(out, 0o755);

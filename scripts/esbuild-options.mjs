@@ -177,7 +177,7 @@ const inkStaticOwnRoot = {
  * zod's namespace export `locales` pulls its ~40 message languages (258 kB, over half of zod in the
  * bundle) into start-up; warden speaks English only and never reads `z.locales`. English stays.
  */
-const zodEnglishOnly = {
+export const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import Spinner from 'ink-spinner';
+import { Spinner } from '../widgets/Spinner';
 import type { ReactNode } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
 import { oneLine } from '../format';
@@ -42,7 +42,7 @@ export function ToolCard({ entry, width, agentLabel, detailed = false }: Props):
       <Box>
         <Text color={look.color}>
           {/* A spinner only while running, and only in the live tail: static cards never animate. */}
-          {running ? <Spinner type="dots" /> : look.glyph}{' '}
+          {running ? <Spinner /> : look.glyph}{' '}
         </Text>
         {agentLabel ? <Text dimColor>[{agentLabel}] </Text> : null}
         <Text bold>{truncateChars(head, room)}</Text>

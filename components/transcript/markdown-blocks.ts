@@ -4,7 +4,8 @@
  * Every leaf string is sanitised here (model output may carry escape sequences), and partial
  * markdown while a message streams (an open fence, a lone `**`) parses like any other text.
  */
-import { lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
+import { markedLexer } from './markdown-lexer';
 import { sanitizeText } from '../../src/text/sanitize';
 
 /** A piece of inline text with its style; nested emphasis is flattened into the flags. */
@@ -162,7 +163,7 @@ export function parseMarkdown(text: string): Block[] {
   if (hit) return hit;
   let blocks: Block[];
   try {
-    blocks = toBlocks(lexer(text.replace(/\r\n/g, '\n'), { gfm: true }));
+    blocks = toBlocks(markedLexer()(text.replace(/\r\n/g, '\n'), { gfm: true }));
   } catch {
     blocks = [{ kind: 'paragraph', runs: [{ text: clean(text) }] }];
   }

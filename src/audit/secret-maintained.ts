@@ -7,7 +7,7 @@
  * Each rule runs only on text holding its keyword (as gitleaks does): most audit strings hold
  * none, and the redactor stays fast.
  */
-import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { presetRules } from './secret-preset';
 
 /** A span of text a maintained rule reported, with the rule's short name. */
 export type MaintainedHit = { start: number; end: number; kind: string };
@@ -74,7 +74,7 @@ let current = '';
 
 function load(): LoadedRule[] {
   const loaded: LoadedRule[] = [];
-  for (const rule of presetRules as unknown as PresetRule[]) {
+  for (const rule of presetRules() as PresetRule[]) {
     const kind = rule.meta.id.replace(PREFIX, '');
     const keyword = RULE_KEYWORDS[kind];
     if (!keyword || EXCLUDED_RULES.has(kind)) continue;
@@ -93,14 +93,23 @@ function load(): LoadedRule[] {
   return loaded;
 }
 
-const LOADED = load();
+/** The rules, loaded with the preset the first time a text passes the trigger (not at start-up). */
+let loadedRules: LoadedRule[] | undefined;
 
 /** The preset's rule names, as this module reads them (for the test that keeps the table whole). */
 export const presetRuleKinds = (): string[] =>
-  (presetRules as unknown as PresetRule[]).map((r) => r.meta.id.replace(PREFIX, ''));
+  (presetRules() as PresetRule[]).map((r) => r.meta.id.replace(PREFIX, ''));
 
-/** One pass that rules out text no maintained rule could match. */
-export const MAINTAINED_TRIGGER = new RegExp(LOADED.map((r) => `(?:${r.keyword.source})`).join('|'));
+/**
+ * One pass that rules out text no maintained rule could match: the union of the keywords of the
+ * rules that run (a test keeps every one of them a rule of the preset), so it needs no preset.
+ */
+export const MAINTAINED_TRIGGER = new RegExp(
+  Object.entries(RULE_KEYWORDS)
+    .filter(([kind]) => !EXCLUDED_RULES.has(kind))
+    .map(([, keyword]) => `(?:${keyword.source})`)
+    .join('|'),
+);
 
 /**
  * Spans of `text` the maintained rules report as secrets, in no particular order (they may
@@ -112,7 +121,8 @@ export function findMaintained(text: string): MaintainedHit[] {
   current = text;
   // `.json` lets the GCP rule read service-account JSON; no rule reads a file without a path.
   const source: RuleSource = { content: text, ext: '.json', contentType: 'text' };
-  for (const rule of LOADED) {
+  loadedRules ??= load();
+  for (const rule of loadedRules) {
     if (!rule.keyword.test(text)) continue;
     try {
       rule.handler.file?.(source);

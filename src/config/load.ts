@@ -1,17 +1,16 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Mode } from '../protocol';
+import { MODES, type Mode } from '../protocol';
 import { type ProjectSnapshot, readProjectSnapshot } from '../trust/project-files';
 import { isTrusted } from '../trust/store';
+import { isHttpUrl } from './http-url';
 import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-file';
 import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
 import {
   CONFIG_DEFAULTS,
   ESCALATION_DEFAULTS,
   type ConfigFile,
-  ConfigFileSchema,
   type McpServerConfig,
-  ModeSchema,
   type SandboxSetting,
   type WebSearchConfig,
 } from './schema';
@@ -253,7 +252,7 @@ function readEnv(env: Env): EnvLayer {
   };
   const baseUrl = get('OPENAI_BASE_URL');
   if (baseUrl !== undefined) {
-    if (!ConfigFileSchema.shape.baseUrl.safeParse(baseUrl).success) {
+    if (!isHttpUrl(baseUrl)) {
       return {
         ok: false,
         error: `OPENAI_BASE_URL: expected an http or https URL, got ${JSON.stringify(baseUrl)}`,
@@ -263,14 +262,13 @@ function readEnv(env: Env): EnvLayer {
   }
   const mode = get('WARDEN_MODE');
   if (mode !== undefined) {
-    const parsed = ModeSchema.safeParse(mode);
-    if (!parsed.success) {
+    if (!(MODES as readonly string[]).includes(mode)) {
       return {
         ok: false,
-        error: `WARDEN_MODE: expected one of ${ModeSchema.options.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(mode)}`,
+        error: `WARDEN_MODE: expected one of ${MODES.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(mode)}`,
       };
     }
-    values.mode = parsed.data;
+    values.mode = mode as Mode;
   }
   return { ok: true, values };
 }

@@ -1,35 +1,40 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema, zod } from '../lazy-zod';
 import { MODES } from '../protocol';
 
 /** An http(s) URL; other schemes (file:, javascript:, ftp:) are refused. */
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http or https URL' });
+const httpUrl = lazySchema((z) => z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }));
 
 const positiveInt = (max: number) =>
-  z
+  zod()
     .number()
     .int({ error: 'expected a whole number' })
     .positive({ error: 'expected a positive whole number' })
     .max(max, { error: `expected at most ${max}` });
 
-const stringMap = z.record(z.string(), z.string());
+const stringMap = lazySchema((z) => z.record(z.string(), z.string()));
 
 /** An MCP server started as a child process, as in Claude Desktop / Claude Code `mcpServers`. */
-export const McpStdioServerSchema = z.strictObject({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1, { error: 'expected a non-empty command' }),
-  args: z.array(z.string()).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().min(1).optional(),
-  disabled: z.boolean().optional(),
-});
+export const McpStdioServerSchema = lazySchema((z) =>
+  z.strictObject({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1, { error: 'expected a non-empty command' }),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().min(1).optional(),
+    disabled: z.boolean().optional(),
+  }),
+);
 
 /** An MCP server reached over HTTP (streamable HTTP, or SSE when `type` says so). */
-export const McpHttpServerSchema = z.strictObject({
-  type: z.enum(['http', 'sse']).optional(),
-  url: httpUrl,
-  headers: stringMap.optional(),
-  disabled: z.boolean().optional(),
-});
+export const McpHttpServerSchema = lazySchema((z) =>
+  z.strictObject({
+    type: z.enum(['http', 'sse']).optional(),
+    url: httpUrl,
+    headers: stringMap.optional(),
+    disabled: z.boolean().optional(),
+  }),
+);
 
 export type McpStdioServer = z.infer<typeof McpStdioServerSchema>;
 export type McpHttpServer = z.infer<typeof McpHttpServerSchema>;
@@ -40,90 +45,113 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
  * so an error names the field that is wrong (`command: expected string`) rather than "no union
  * member matched".
  */
-export const McpServerSchema = z.unknown().transform((value, ctx): McpServerConfig => {
-  const isHttp = typeof value === 'object' && value !== null && 'url' in value && !('command' in value);
-  const parsed = (isHttp ? McpHttpServerSchema : McpStdioServerSchema).safeParse(value);
-  if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: undefined });
-  return z.NEVER;
-});
+export const McpServerSchema = lazySchema((z) =>
+  z.unknown().transform((value, ctx): McpServerConfig => {
+    const isHttp = typeof value === 'object' && value !== null && 'url' in value && !('command' in value);
+    const parsed = (isHttp ? McpHttpServerSchema : McpStdioServerSchema).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: undefined });
+    return z.NEVER;
+  }),
+);
 
 /** Server names become tool names `mcp__<server>__<tool>`, so they are plain identifiers. */
-const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/, {
-  error: 'a server name uses letters, digits, - and single _ only',
-});
+const serverName = lazySchema((z) =>
+  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*$/, {
+    error: 'a server name uses letters, digits, - and single _ only',
+  }),
+);
 
-export const WebSearchSchema = z.strictObject({
-  provider: z.literal('searxng', { error: 'expected "searxng"' }),
-  url: httpUrl,
-});
+export const WebSearchSchema = lazySchema((z) =>
+  z.strictObject({
+    provider: z.literal('searxng', { error: 'expected "searxng"' }),
+    url: httpUrl,
+  }),
+);
 export type WebSearchConfig = z.infer<typeof WebSearchSchema>;
 
 /** When an agent stops and asks the person (issue 14 §3): failed results in a row, rejections of similar calls. */
-export const EscalationSchema = z.strictObject({
-  failures: positiveInt(100).optional(),
-  rejections: positiveInt(100).optional(),
-});
+export const EscalationSchema = lazySchema((z) =>
+  z.strictObject({
+    failures: positiveInt(100).optional(),
+    rejections: positiveInt(100).optional(),
+  }),
+);
 
 /**
  * Offers to save repeated approvals as rules and repeated edits as preferences (issue 14 §5): how
  * many repeats make an offer. Offers are never taken without consent; `enabled: false` stops them.
  */
-export const SuggestionsSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  /** Approvals of the same plain command (default 3). */
-  commandApprovals: positiveInt(100).optional(),
-  /** Approved writes under the same folder (default 5). */
-  pathApprovals: positiveInt(100).optional(),
-  /** The same edit of the model's arguments (default 2). */
-  editRepeats: positiveInt(100).optional(),
-});
+export const SuggestionsSchema = lazySchema((z) =>
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    /** Approvals of the same plain command (default 3). */
+    commandApprovals: positiveInt(100).optional(),
+    /** Approved writes under the same folder (default 5). */
+    pathApprovals: positiveInt(100).optional(),
+    /** The same edit of the model's arguments (default 2). */
+    editRepeats: positiveInt(100).optional(),
+  }),
+);
 
-export const ModeSchema = z.enum(MODES);
-export const SandboxSchema = z.enum(['auto', 'off', 'require']);
+export const ModeSchema = lazySchema((z) => z.enum(MODES));
+export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
 
 /**
  * `$WARDEN_HOME/config.json` and `<project>/.warden/config.json`. Every field is optional (files
  * are layered); defaults live in `CONFIG_DEFAULTS`. Unknown keys are errors, so typos surface.
  */
-export const ConfigFileSchema = z.strictObject({
-  /** Editors add it for completion; ignored. */
-  $schema: z.string().optional(),
-  model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
-  baseUrl: httpUrl.optional(),
-  mode: ModeSchema.optional(),
-  /** Longer than a day is refused: timers cannot hold much more (2^31 ms), and nobody waits that long. */
-  approvalTimeoutSec: positiveInt(86_400).optional(),
-  sandbox: SandboxSchema.optional(),
-  maxStepsPerTurn: positiveInt(10_000).optional(),
-  contextWindowTokens: positiveInt(100_000_000).optional(),
-  /** How long one model answer may take, retries included, before the turn ends (seconds). */
-  turnTimeoutSec: positiveInt(86_400).optional(),
-  /** How long a model stream may go without a byte of progress before the attempt ends (seconds). */
-  streamIdleTimeoutSec: positiveInt(86_400).optional(),
-  protectedPaths: z.array(z.string().min(1, { error: 'expected a non-empty pattern' })).optional(),
-  webSearch: WebSearchSchema.optional(),
-  mcpServers: z.record(serverName, McpServerSchema).optional(),
-  /** The review card at the end of a turn that changed files (issue 14 §4); only your own config may turn it off. */
-  reviewTurns: z.boolean().optional(),
-  /** Escalation thresholds; a project's file may only lower them (stop sooner), never raise them. */
-  escalation: EscalationSchema.optional(),
-  /** Rule and preference offers; only your own config.json counts (a project's is ignored). */
-  suggestions: SuggestionsSchema.optional(),
-});
+export const ConfigFileSchema = lazySchema((z) =>
+  z.strictObject({
+    /** Editors add it for completion; ignored. */
+    $schema: z.string().optional(),
+    model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
+    baseUrl: httpUrl.optional(),
+    mode: ModeSchema.optional(),
+    /** Longer than a day is refused: timers cannot hold much more (2^31 ms), and nobody waits that long. */
+    approvalTimeoutSec: positiveInt(86_400).optional(),
+    sandbox: SandboxSchema.optional(),
+    maxStepsPerTurn: positiveInt(10_000).optional(),
+    contextWindowTokens: positiveInt(100_000_000).optional(),
+    /** How long one model answer may take, retries included, before the turn ends (seconds). */
+    turnTimeoutSec: positiveInt(86_400).optional(),
+    /** How long a model stream may go without a byte of progress before the attempt ends (seconds). */
+    streamIdleTimeoutSec: positiveInt(86_400).optional(),
+    protectedPaths: z.array(z.string().min(1, { error: 'expected a non-empty pattern' })).optional(),
+    webSearch: WebSearchSchema.optional(),
+    mcpServers: z.record(serverName, McpServerSchema).optional(),
+    /** The review card at the end of a turn that changed files (issue 14 §4); only your own config may turn it off. */
+    reviewTurns: z.boolean().optional(),
+    /** Escalation thresholds; a project's file may only lower them (stop sooner), never raise them. */
+    escalation: EscalationSchema.optional(),
+    /** Rule and preference offers; only your own config.json counts (a project's is ignored). */
+    suggestions: SuggestionsSchema.optional(),
+  }),
+);
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** The known keys of each object in a config file, for "did you mean" hints. */
 export const KNOWN_KEYS = {
-  root: Object.keys(ConfigFileSchema.shape),
-  webSearch: Object.keys(WebSearchSchema.shape),
-  escalation: Object.keys(EscalationSchema.shape),
-  suggestions: Object.keys(SuggestionsSchema.shape),
-  mcpServer: [
-    ...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)]),
-  ],
-} as const;
+  // Getters: read only when a file has an unknown key, so reading this module builds no schema.
+  get root() {
+    return Object.keys(ConfigFileSchema.shape);
+  },
+  get webSearch() {
+    return Object.keys(WebSearchSchema.shape);
+  },
+  get escalation() {
+    return Object.keys(EscalationSchema.shape);
+  },
+  get suggestions() {
+    return Object.keys(SuggestionsSchema.shape);
+  },
+  get mcpServer() {
+    return [
+      ...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)]),
+    ];
+  },
+};
 
 export const DEFAULT_MODEL = 'gpt-4.1-mini';
 

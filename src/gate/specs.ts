@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { realSchema, zod } from '../lazy-zod';
 import type { ToolSpec } from '../llm/types';
 import type { AnyTool } from '../tools/types';
 
@@ -36,7 +37,10 @@ const VALIDATION_ONLY = new Set([
 
 /** JSON Schema of a zod schema, without keywords that only cost request size (see VALIDATION_ONLY). */
 function leanSchema(schema: z.ZodType): Record<string, unknown> {
-  return strip(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })) as Record<string, unknown>;
+  return strip(zod().toJSONSchema(realSchema(schema), { io: 'input', unrepresentable: 'any' })) as Record<
+    string,
+    unknown
+  >;
 }
 
 function strip(node: unknown): unknown {

@@ -4,31 +4,40 @@
  * assistant messages it already holds.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema, zod } from '../lazy-zod';
 import type { ChatMessage, ToolSpec } from './types';
 
-const scriptedCall = z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) });
-const scriptedTurn = z.strictObject({
-  text: z.string().default(''),
-  toolCalls: z.array(scriptedCall).default([]),
-});
-const conversation = z.strictObject({
-  /** The agent that plays this conversation, for labels and ids. */
-  agent: z.string().min(1),
-  /** A sub-agent's conversation is the one whose first user message contains this. */
-  match: z.string().min(1).optional(),
-  turns: z.array(scriptedTurn).min(1),
-});
+const scriptedCall = lazySchema((z) =>
+  z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()) }),
+);
+const scriptedTurn = lazySchema((z) =>
+  z.strictObject({
+    text: z.string().default(''),
+    toolCalls: z.array(scriptedCall).default([]),
+  }),
+);
+const conversation = lazySchema((z) =>
+  z.strictObject({
+    /** The agent that plays this conversation, for labels and ids. */
+    agent: z.string().min(1),
+    /** A sub-agent's conversation is the one whose first user message contains this. */
+    match: z.string().min(1).optional(),
+    turns: z.array(scriptedTurn).min(1),
+  }),
+);
 
-export const demoScriptSchema = z
-  .strictObject({
-    $comment: z.string().optional(),
-    finalText: z.string().min(1),
-    conversations: z.array(conversation).min(1),
-  })
-  .refine((s) => s.conversations.filter((c) => c.match === undefined).length === 1, {
-    message: 'exactly one conversation (the main one) must have no `match`',
-  });
+export const demoScriptSchema = lazySchema((z) =>
+  z
+    .strictObject({
+      $comment: z.string().optional(),
+      finalText: z.string().min(1),
+      conversations: z.array(conversation).min(1),
+    })
+    .refine((s) => s.conversations.filter((c) => c.match === undefined).length === 1, {
+      message: 'exactly one conversation (the main one) must have no `match`',
+    }),
+);
 
 export type DemoScript = z.infer<typeof demoScriptSchema>;
 export type ScriptedTurn = z.infer<typeof scriptedTurn>;
@@ -48,7 +57,7 @@ export async function loadDemoScript(path: string): Promise<DemoScript> {
   }
   const parsed = demoScriptSchema.safeParse(json);
   if (!parsed.success)
-    throw new Error(`The demo script ${path} is invalid: ${z.prettifyError(parsed.error)}`);
+    throw new Error(`The demo script ${path} is invalid: ${zod().prettifyError(parsed.error)}`);
   return parsed.data;
 }
 

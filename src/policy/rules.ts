@@ -1,34 +1,39 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../lazy-zod';
 
 /** Argument matchers of a rule; every matcher given must match. */
-export const RuleWhenSchema = z
-  .strictObject({
-    /** Glob over the fenced real path, relative to the project (e.g. `src/**`). */
-    path: z.string().min(1).optional(),
-    /** Command prefix on parsed tokens (`git diff *`, `npm test`); every part of a compound command must match. */
-    command: z.string().min(1).optional(),
-    /** Exact argument values (`{"type": "node"}`). */
-    args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    /** Regular expressions over string arguments (`{"url": "^https://docs\\."}`). */
-    regex: z.record(z.string(), z.string()).optional(),
-    /** Domain glob for web_fetch (`*.github.com`). */
-    domain: z.string().min(1).optional(),
-  })
-  .refine((w) => Object.values(w).some((v) => v !== undefined), {
-    message: 'when needs at least one matcher',
-  });
+export const RuleWhenSchema = lazySchema((z) =>
+  z
+    .strictObject({
+      /** Glob over the fenced real path, relative to the project (e.g. `src/**`). */
+      path: z.string().min(1).optional(),
+      /** Command prefix on parsed tokens (`git diff *`, `npm test`); every part of a compound command must match. */
+      command: z.string().min(1).optional(),
+      /** Exact argument values (`{"type": "node"}`). */
+      args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+      /** Regular expressions over string arguments (`{"url": "^https://docs\\."}`). */
+      regex: z.record(z.string(), z.string()).optional(),
+      /** Domain glob for web_fetch (`*.github.com`). */
+      domain: z.string().min(1).optional(),
+    })
+    .refine((w) => Object.values(w).some((v) => v !== undefined), {
+      message: 'when needs at least one matcher',
+    }),
+);
 
-export const RuleSchema = z.strictObject({
-  id: z.string().min(1).optional(),
-  /** A tool name or a glob over tool names (`mcp__github__*`). */
-  tool: z.string().min(1),
-  when: RuleWhenSchema.optional(),
-  decision: z.enum(['allow', 'ask', 'deny']),
-  risk: z.enum(['low', 'medium', 'high']).optional(),
-  message: z.string().optional(),
-});
+export const RuleSchema = lazySchema((z) =>
+  z.strictObject({
+    id: z.string().min(1).optional(),
+    /** A tool name or a glob over tool names (`mcp__github__*`). */
+    tool: z.string().min(1),
+    when: RuleWhenSchema.optional(),
+    decision: z.enum(['allow', 'ask', 'deny']),
+    risk: z.enum(['low', 'medium', 'high']).optional(),
+    message: z.string().optional(),
+  }),
+);
 
-export const PolicyFileSchema = z.strictObject({ rules: z.array(RuleSchema) });
+export const PolicyFileSchema = lazySchema((z) => z.strictObject({ rules: z.array(RuleSchema) }));
 
 export type RuleWhen = z.infer<typeof RuleWhenSchema>;
 export type PolicyRule = z.infer<typeof RuleSchema>;

@@ -1,18 +1,21 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../lazy-zod';
 import { readRegularFile } from './safe-read';
 
 /** One trusted project: the content hash of its `.warden` files when the person trusted them. */
 export type TrustRecord = { hash: string; trustedAt: string };
 
-const TrustFileSchema = z.object({
-  version: z.literal(1),
-  projects: z.record(
-    z.string(),
-    z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), trustedAt: z.string() }),
-  ),
-});
+const TrustFileSchema = lazySchema((z) =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(
+      z.string(),
+      z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), trustedAt: z.string() }),
+    ),
+  }),
+);
 type TrustFile = z.infer<typeof TrustFileSchema>;
 
 const TRUST_CAP = 4 * 1024 * 1024;

@@ -115,6 +115,11 @@ describe('the maintained rule set', () => {
     for (const keyword of Object.values(RULE_KEYWORDS)) expect(keyword.flags).toBe('');
   });
 
+  it('every keyword names a rule of the preset: the trigger, built without the preset, is the union of the rules run', () => {
+    const kinds = new Set(presetRuleKinds());
+    for (const kind of Object.keys(RULE_KEYWORDS)) expect(kinds.has(kind), kind).toBe(true);
+  });
+
   it.each([
     ['Groq key', 'groq'],
     ['Linear key', 'linear'],

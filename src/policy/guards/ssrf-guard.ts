@@ -3,7 +3,8 @@
  * It allows, rather than blocks: an address passes only when it is plain public unicast, so a
  * range nobody thought of is refused by default.
  */
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
+import { ipaddrLib } from './ipaddr-lib';
 
 export type SsrfRuleId = 'ssrf-url' | 'ssrf-scheme' | 'ssrf-address';
 
@@ -74,16 +75,17 @@ export function normalizeHostname(hostname: string): string {
 /** The address inside a hostname that is an IP literal, or undefined for a name. */
 function hostLiteral(host: string): string | undefined {
   if (host.startsWith('[') && host.endsWith(']')) return host.slice(1, -1);
-  return ipaddr.IPv4.isValidFourPartDecimal(host) ? host : undefined;
+  return ipaddrLib().IPv4.isValidFourPartDecimal(host) ? host : undefined;
 }
 
 function parseAddress(input: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const text = input.trim().replace(/^\[(.*)\]$/, '$1');
-  if (ipaddr.isValid(text)) return ipaddr.parse(text);
+  const lib = ipaddrLib();
+  if (lib.isValid(text)) return lib.parse(text);
   // Short legacy forms (0x7f.1, 127.1) that ipaddr.js does not read: let WHATWG normalise them.
   try {
     const host = new URL(`http://${text}/`).hostname;
-    return ipaddr.IPv4.isValidFourPartDecimal(host) ? ipaddr.IPv4.parse(host) : undefined;
+    return lib.IPv4.isValidFourPartDecimal(host) ? lib.IPv4.parse(host) : undefined;
   } catch {
     return undefined;
   }
@@ -122,7 +124,7 @@ function describeV4(addr: ipaddr.IPv4): string | undefined {
  */
 function embeddedV4(addr: ipaddr.IPv6, range: string): ipaddr.IPv4[] | 'opaque' {
   const p = addr.parts;
-  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const v4 = (hi: number, lo: number) => new (ipaddrLib().IPv4)([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   const at = (i: number) => p[i] ?? 0;
   switch (range) {
     case 'ipv4Mapped':

@@ -1,6 +1,7 @@
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { describeFsError } from '../fs/fs-common';
 import { scaffoldFiles, testCommand } from './project-templates';
 import { defineTool } from '../types';
@@ -28,12 +29,14 @@ export const defaultCreateProjectEffects: CreateProjectEffects = {
 // One folder name: starts with a letter or digit, no slashes, so never `.`, `..` or a hidden folder.
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const schema = z.strictObject({
-  name: z
-    .string()
-    .regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit'),
-  type: z.enum(['java', 'python', 'node']),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    name: z
+      .string()
+      .regex(NAME, 'a simple folder name: letters, digits, . _ -, starting with a letter or digit'),
+    type: z.enum(['java', 'python', 'node']),
+  }),
+);
 
 /**
  * create_project: a small runnable project (code plus one passing test) in a new folder of the project root.

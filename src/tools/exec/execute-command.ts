@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { formatSecondsTenths } from '../../text/duration';
 import { scrubEnv } from './env-scrub';
 import { shownPath } from '../fs/fs-common';
@@ -44,11 +45,13 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
   scanLimit: PROTECT_SCAN_LIMIT,
 };
 
-const schema = z.strictObject({
-  command: z.string().min(1),
-  cwd: z.string().optional(),
-  timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    command: z.string().min(1),
+    cwd: z.string().optional(),
+    timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional(),
+  }),
+);
 
 /** Environment for commands: secrets removed, and nothing waits on a terminal that is not there. */
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { CREDENTIAL_EDIT, isCredentialPath } from '../../policy/credential-files';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { applyStringEdits } from './string-edits';
@@ -11,19 +12,21 @@ export const EDIT_MAX_BYTES = 5 * 1024 * 1024;
 /** Most edits in one call; more is a rewrite (write_file) or several calls. */
 export const EDIT_MAX_EDITS = 50;
 
-const schema = z.strictObject({
-  path: z.string(),
-  edits: z
-    .array(
-      z.strictObject({
-        old_string: z.string().max(EDIT_MAX_BYTES),
-        new_string: z.string().max(EDIT_MAX_BYTES),
-        replace_all: z.boolean().optional(),
-      }),
-    )
-    .min(1)
-    .max(EDIT_MAX_EDITS),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    path: z.string(),
+    edits: z
+      .array(
+        z.strictObject({
+          old_string: z.string().max(EDIT_MAX_BYTES),
+          new_string: z.string().max(EDIT_MAX_BYTES),
+          replace_all: z.boolean().optional(),
+        }),
+      )
+      .min(1)
+      .max(EDIT_MAX_EDITS),
+  }),
+);
 
 type EditArgs = z.infer<typeof schema>;
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { describeFsError, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
 import { defineTool, fencedPath } from '../types';
@@ -34,10 +35,12 @@ export const defaultGlobFilesEffects: GlobFilesEffects = {
   readText: (path) => readFile(path, 'utf8').catch(() => undefined),
 };
 
-const schema = z.strictObject({
-  pattern: z.string().min(1),
-  path: z.string().optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    pattern: z.string().min(1),
+    path: z.string().optional(),
+  }),
+);
 
 const SKIP_GLOBS = ALWAYS_SKIPPED_DIRS.map((dir) => `**/${dir}/**`);
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { CREDENTIAL_RG_EXCLUDES } from '../../policy/credential-files';
 import { scrubEnv } from '../exec/env-scrub';
 import { pathInfo, shownPath } from './fs-common';
@@ -34,13 +35,15 @@ export const defaultGrepCodeEffects: GrepCodeEffects = {
   },
 };
 
-const schema = z.strictObject({
-  pattern: z.string().min(1),
-  path: z.string().optional(),
-  glob: z.string().optional().describe('e.g. "*.ts"'),
-  ignore_case: z.boolean().optional(),
-  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    pattern: z.string().min(1),
+    path: z.string().optional(),
+    glob: z.string().optional().describe('e.g. "*.ts"'),
+    ignore_case: z.boolean().optional(),
+    max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).optional(),
+  }),
+);
 
 /**
  * The fixed ripgrep argv. The pattern always follows `-e` and the path follows `--`, so neither can be read

@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
 import { folderPath, openFolderSafely, readFileSafely } from './safe-fs';
@@ -56,11 +57,13 @@ export const defaultListDirEffects: ListDirEffects = {
     ),
 };
 
-const schema = z.strictObject({
-  path: z.string().optional(),
-  depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional(),
-  include_ignored: z.boolean().optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    path: z.string().optional(),
+    depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional(),
+    include_ignored: z.boolean().optional(),
+  }),
+);
 
 type Listed = { path: string; type: DirEntry['type']; size?: number; depth: number };
 

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
 import { firstNul, looksBinary } from './text-bytes';
@@ -24,11 +25,13 @@ export type ReadFileEffects = {
 
 export const defaultReadFileEffects: ReadFileEffects = { read: readFileSafely };
 
-const schema = z.strictObject({
-  path: z.string(),
-  offset: z.number().int().min(1).max(10_000_000).optional().describe('1-based'),
-  limit: z.number().int().min(1).max(READ_MAX_LINES).optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    path: z.string(),
+    offset: z.number().int().min(1).max(10_000_000).optional().describe('1-based'),
+    limit: z.number().int().min(1).max(READ_MAX_LINES).optional(),
+  }),
+);
 
 /**
  * read_file: numbered lines of a text file, 2000 at most per call, with the offset to continue.

@@ -1,5 +1,6 @@
 import { diffLines } from 'diff';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';
 import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
@@ -27,11 +28,13 @@ export const defaultWriteFileEffects: WriteFileEffects = {
   write: (target, bytes, mode) => writeFileSafelyNow(target, bytes, mode),
 };
 
-const schema = z.strictObject({
-  path: z.string(),
-  content: z.string(),
-  replace_binary: z.boolean().optional().describe('Replace a binary file on purpose (a high-risk card).'),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    path: z.string(),
+    content: z.string(),
+    replace_binary: z.boolean().optional().describe('Replace a binary file on purpose (a high-risk card).'),
+  }),
+);
 
 /** Lines added and removed between two texts; falls back to whole-file counts when a diff would be too costly. */
 export function countLineChanges(before: string, after: string): { added: number; removed: number } {

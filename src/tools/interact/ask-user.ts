@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { defineTool } from '../types';
 
-const schema = z.strictObject({
-  question: z.string().min(1),
-  options: z.array(z.string().min(1)).max(8).optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    question: z.string().min(1),
+    options: z.array(z.string().min(1)).max(8).optional(),
+  }),
+);
 
 /** `ask_user`: a clarifying question; the person's answer comes back as the result. */
 export function createAskUserTool() {

@@ -1,17 +1,23 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { defineTool } from '../types';
 
 /** "call → result" per entry: one string keeps the schema every request carries small. */
 const TRIED_SEPARATOR = ' → ';
 
-const schema = z.strictObject({
-  goal: z.string().min(1).max(2000),
-  /** "call → short result" each (the loop's cards write them so; the model is asked for the same). */
-  tried: z.array(z.string().max(800)).max(10).default([]),
-  needs: z.string().min(1).max(2000),
-  /** Set by the loop's hard rule; the model is not offered it (it escalates as `model`). */
-  trigger: z.enum(['failures', 'rejections', 'max_steps', 'model']).default('model').meta({ internal: true }),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    goal: z.string().min(1).max(2000),
+    /** "call → short result" each (the loop's cards write them so; the model is asked for the same). */
+    tried: z.array(z.string().max(800)).max(10).default([]),
+    needs: z.string().min(1).max(2000),
+    /** Set by the loop's hard rule; the model is not offered it (it escalates as `model`). */
+    trigger: z
+      .enum(['failures', 'rejections', 'max_steps', 'model'])
+      .default('model')
+      .meta({ internal: true }),
+  }),
+);
 
 function splitTried(entry: string): { call: string; result: string } {
   const at = entry.indexOf(TRIED_SEPARATOR);

@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { defineTool } from '../types';
 
-const schema = z.strictObject({
-  title: z.string().min(1).max(120),
-  steps: z.array(z.string().min(1)).min(1).max(20),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    title: z.string().min(1).max(120),
+    steps: z.array(z.string().min(1)).min(1).max(20),
+  }),
+);
 
 /** `propose_plan`: the person approves, edits or rejects a plan. Approving a plan approves no tool call. */
 export function createProposePlanTool() {

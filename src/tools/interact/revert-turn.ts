@@ -1,14 +1,17 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import type { RevertTarget } from '../../checkpoint/store';
 import type { RevertPlan, RevertResult } from '../../checkpoint/types';
 import { defineTool } from '../types';
 
 // `turn` (an id from the review card) instead of the latest `turns`; `paths`: only these files of it.
-const schema = z.strictObject({
-  turns: z.number().int().min(1).max(50).default(1),
-  turn: z.string().min(1).max(100).optional(),
-  paths: z.array(z.string().min(1).max(4096)).min(1).max(1000).optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    turns: z.number().int().min(1).max(50).default(1),
+    turn: z.string().min(1).max(100).optional(),
+    paths: z.array(z.string().min(1).max(4096)).min(1).max(1000).optional(),
+  }),
+);
 
 /** What revert_turn reaches of the checkpoint store. */
 export type TurnReverter = {

@@ -1,21 +1,24 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { defineTool } from '../types';
 
 export type { SubAgentReport } from '../types';
 
 export const MAX_SUB_AGENTS = 8;
 
-const schema = z.strictObject({
-  agents: z
-    .array(
-      z.strictObject({
-        name: z.string().min(1).max(40),
-        task: z.string().min(1).describe('Self-contained: the sub-agent sees nothing else'),
-      }),
-    )
-    .min(1)
-    .max(MAX_SUB_AGENTS),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    agents: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).max(40),
+          task: z.string().min(1).describe('Self-contained: the sub-agent sees nothing else'),
+        }),
+      )
+      .min(1)
+      .max(MAX_SUB_AGENTS),
+  }),
+);
 
 /** `spawn_agents`: independent sub-tasks run in parallel, each its own agent behind the same gate. */
 export function createSpawnAgentsTool() {

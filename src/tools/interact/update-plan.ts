@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { defineTool } from '../types';
 
-const schema = z.strictObject({
-  step: z.number().int().min(1),
-  done: z.boolean(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    step: z.number().int().min(1),
+    done: z.boolean(),
+  }),
+);
 
 /** `update_plan`: advance the approved plan's checklist. */
 export function createUpdatePlanTool() {

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
 import { defineTool, type ToolDefinition, type ToolOutput } from '../types';
 import { capText, classifyContentType, decodeBody, mediaType, sniffContent } from './web-content';
@@ -33,9 +34,11 @@ export const WEB_FETCH_DEFAULTS = {
   rateLimit: { max: 30, windowMs: 60_000 },
 } as const;
 
-export const webFetchSchema = z.object({
-  url: z.string().min(1).max(8_192),
-});
+export const webFetchSchema = lazySchema((z) =>
+  z.object({
+    url: z.string().min(1).max(8_192),
+  }),
+);
 
 const ACCEPT =
   'text/html, application/xhtml+xml, text/markdown;q=0.9, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1';

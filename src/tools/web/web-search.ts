@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import { type AnyTool, defineTool, type ToolDefinition, type ToolOutput } from '../types';
 import { createWebFetchTool, type WebFetchEffects } from './web-fetch';
 import type { SearchProvider, SearchResult } from './search-provider';
@@ -18,9 +19,11 @@ export type WebSearchOptions = { maxResults?: number; timeoutMs?: number; maxSni
 /** The tool's name, for the session that swaps it when the project's search provider changes. */
 export const WEB_SEARCH = 'web_search';
 
-export const webSearchSchema = z.object({
-  query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
-});
+export const webSearchSchema = lazySchema((z) =>
+  z.object({
+    query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
+  }),
+);
 
 /**
  * web_search: asks the configured provider and lists titles, URLs and snippets.

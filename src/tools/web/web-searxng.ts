@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../lazy-zod';
 import type { SearchProvider, SearchResult } from './search-provider';
 
 /** Where a SearXNG-compatible instance lives and how to talk to it. */
@@ -10,11 +11,13 @@ export type SearxngOptions = {
   fetch?: typeof fetch;
 };
 
-const responseSchema = z.object({
-  results: z
-    .array(z.object({ url: z.unknown(), title: z.unknown(), content: z.unknown() }).partial())
-    .default([]),
-});
+const responseSchema = lazySchema((z) =>
+  z.object({
+    results: z
+      .array(z.object({ url: z.unknown(), title: z.unknown(), content: z.unknown() }).partial())
+      .default([]),
+  }),
+);
 
 /**
  * A provider for SearXNG's JSON API (`GET {url}/search?q=…&format=json`).
