@@ -177,8 +177,13 @@ async function runApp(
   // on its way, the turn's first checkpoint opens the repository once its card is drawn.
   if (prompt === undefined && !demo) setImmediate(() => session.warmUp());
   let stopWarmUp = () => {};
+  let stopMarkdownWarmUp = () => {};
   void import('../components/warm-up').then((m) => {
     stopWarmUp = m.scheduleWarmUp(session.client, () => process.stdout.columns || 80);
+  });
+  // The first answer's markdown parse compiles the lexer (40-150 ms): done while the model thinks.
+  void import('../components/warm-up-markdown').then((m) => {
+    stopMarkdownWarmUp = m.scheduleMarkdownWarmUp(session.client);
   });
   // A signal ends the app like Ctrl+C twice: pending requests fail closed (input_closed), the turn is
   // cancelled (its commands killed, outcome lines written by session.close), the terminal restored.
@@ -196,6 +201,7 @@ async function runApp(
   else if (prompt) session.client.send({ type: 'submit', text: prompt });
   await app.waitUntilExit();
   stopWarmUp();
+  stopMarkdownWarmUp();
   detachSignals();
   process.stdin.off('end', onInputClosed);
   detach();

@@ -62,18 +62,30 @@ export const auditFileName = (day: string): string => `audit-${day}.jsonl`;
 export function utcDay(ts: string, fallback: Date): string {
   // The gate's own timestamps are canonical UTC: their day is their first ten characters once that
   // date is known to be real (checked in full the first time; a day changes once a day).
+  if (ts === lastTs) return lastTsDay;
   const canonical = CANONICAL_TS.exec(ts)?.[1];
-  if (canonical !== undefined && canonical === lastCanonicalDay) return canonical;
+  if (canonical !== undefined && canonical === lastCanonicalDay) {
+    lastTs = ts;
+    lastTsDay = canonical;
+    return canonical;
+  }
   const time = Date.parse(ts);
   const day = Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : '';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return fallback.toISOString().slice(0, 10);
-  if (canonical === day) lastCanonicalDay = day;
+  if (canonical === day) {
+    lastCanonicalDay = day;
+    // Lines of the same millisecond share their timestamp string: the next one skips the regex too.
+    lastTs = ts;
+    lastTsDay = day;
+  }
   return day;
 }
 
 /** `YYYY-MM-DDTHH:MM:SS.mmmZ` with a valid time of day: only the date part can make it invalid. */
 const CANONICAL_TS = /^(\d{4}-\d{2}-\d{2})T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 let lastCanonicalDay: string | undefined;
+let lastTs: string | undefined;
+let lastTsDay = '';
 
 /** Below this much free space a probe does not call the log writable: one long record would not fit. */
 const MIN_FREE_BYTES = 64 * 1024;

@@ -1,3 +1,4 @@
+import { isoNow } from '../audit/iso-now';
 import { redactThenCut } from '../audit/redact';
 import type { Approver } from '../protocol';
 import type { AuditRecord } from '../protocol/audit';
@@ -56,16 +57,4 @@ export function auditRecord(
   if (base.resumedFrom) record.resumedFrom = base.resumedFrom;
   if (caller.origin) record.origin = caller.origin;
   return record;
-}
-
-let lastMs = 0;
-let lastIso = '';
-/** `new Date().toISOString()`, formatted once per millisecond (two audit lines a call share it). */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
 }

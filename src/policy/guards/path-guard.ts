@@ -61,9 +61,8 @@ export class PathFence {
   ) {
     this.root = realpathSync.native(resolve(root));
     this.protectedPatterns = [...protectedPaths];
-    this.protectedMatch = protectedMatcher(
-      protectedPaths,
-      options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT,
+    this.protectedMatch = memoised(
+      protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT),
     );
   }
 
@@ -85,6 +84,22 @@ export class PathFence {
     const protectedBy = relPosix === '' ? undefined : this.protectedMatch(relPosix);
     return { ok: true, path: real.path, relative: relPosix, ...(protectedBy ? { protectedBy } : {}) };
   }
+}
+
+/**
+ * A protected-path match remembered per relative path: the patterns are fixed for a fence's life (new
+ * settings build a new fence), so the answer for a path never changes, and a burst of calls on the
+ * same few files ran the globs once per call (profiled, issue 16). Bounded.
+ */
+function memoised(match: (relative: string) => string | undefined): (relative: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (relative) => {
+    if (known.has(relative)) return known.get(relative);
+    const found = match(relative);
+    if (known.size >= 4096) known.clear();
+    known.set(relative, found);
+    return found;
+  };
 }
 
 /** Matches protected patterns, folding case when the file system does; reports the pattern as given. */
@@ -118,7 +133,9 @@ function realPathOfNearestAncestor(absolute: string): { path: string } | { error
   for (;;) {
     try {
       // The native call also returns each existing name in its on-disk case (macOS, Windows).
-      return { path: join(realpathSync.native(current), ...missing.reverse()) };
+      const real = realpathSync.native(current);
+      // A real path is already normalised: `join` is needed only to append the missing rest.
+      return { path: missing.length === 0 ? real : join(real, ...missing.reverse()) };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') return { error: 'a symbolic link loop.' };

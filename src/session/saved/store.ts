@@ -1,4 +1,5 @@
 import type { TurnJournal } from '../../agent/turn-journal';
+import { isoNow } from '../../audit/iso-now';
 import type { CoreEvent, Mode, SessionSummary } from '../../protocol/index';
 import { type SessionLog, openSessionLog } from './store-file';
 import { sessionFile, titleOf, writeIndexEntry } from './store-index';
@@ -44,7 +45,7 @@ export type RecorderOptions = {
  * opened-and-quit app leaves no empty session); what happened before is kept in memory until then.
  */
 export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
-  const now = () => new Date().toISOString();
+  const now = isoNow;
   const summary: SessionSummary = o.resumed
     ? { ...o.resumed }
     : {

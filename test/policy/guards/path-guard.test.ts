@@ -244,3 +244,25 @@ describe('PathFence on a case-insensitive file system', () => {
     expect(exact.check('.git/config')).toMatchObject({ protectedBy: '.git/' });
   });
 });
+
+describe('protected-path answers remembered per fence (issue 16: a burst on the same files)', () => {
+  it('a path checked again, or under another fence with other patterns, gets its own fence’s answer', () => {
+    const strict = new PathFence(root, ['a.txt', 'sub/']);
+    const open = new PathFence(root, []);
+    for (let i = 0; i < 3; i++) {
+      expect(ok(strict.check('a.txt')).protectedBy).toBe('a.txt');
+      expect(ok(open.check('a.txt')).protectedBy).toBeUndefined();
+      expect(ok(strict.check('sub/b.txt')).protectedBy).toBe('sub/');
+      expect(ok(fence.check('package.json')).protectedBy).toBe('package.json');
+    }
+    // A new fence (new settings) answers from its own patterns, not the old fence's memory.
+    expect(ok(new PathFence(root, ['sub/']).check('a.txt')).protectedBy).toBeUndefined();
+    // A path that does not exist yet still resolves under its real parent.
+    expect(ok(strict.check('sub/new.txt')).path).toBe(join(root, 'sub', 'new.txt'));
+  });
+});
+
+function ok(verdict: PathVerdict): Extract<PathVerdict, { ok: true }> {
+  if (!verdict.ok) throw new Error(verdict.reason);
+  return verdict;
+}
