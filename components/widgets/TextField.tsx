@@ -1,6 +1,7 @@
 import { type Key, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { sanitizeSameLength } from '../../src/text/sanitize';
+import { useDrawNow } from '../hooks/use-draw-now';
 import { useTextField } from './use-text-field';
 import { charAt } from './text-field-state';
 
@@ -41,6 +42,9 @@ export function TextField({
   gate,
 }: Props): ReactNode {
   const state = useTextField({ value, onChange, onSubmit, isActive, onKey, gate });
+  // The echo of a key is drawn at once: a key typed within Ink's frame window of the last one
+  // (fast typing) waited up to 33 ms for its frame (every second key of back-to-back typing, measured).
+  useDrawNow(`${state.cursor}:${state.value}`);
   if (state.value === '' && placeholder) {
     if (!isActive) return <Text dimColor>{placeholder}</Text>;
     return (

@@ -65,6 +65,24 @@ const burst = (stdin: { write: (s: string) => void }, ...keys: string[]) => {
   for (const key of keys) stdin.write(key);
 };
 
+describe('TextField echo', () => {
+  it("asks for each edit's frame at once (the bundle's draw-now), not at the end of Ink's frame window", async () => {
+    const drawNow = vi.fn();
+    (globalThis as { __wardenDrawNow?: () => void }).__wardenDrawNow = drawNow;
+    try {
+      const { stdin, lastFrame } = await setup();
+      const before = drawNow.mock.calls.length;
+      burst(stdin, 'a');
+      await waitForFrame(lastFrame, (f) => line(f) === 'a');
+      burst(stdin, 'b');
+      await waitForFrame(lastFrame, (f) => line(f) === 'ab');
+      expect(drawNow.mock.calls.length).toBeGreaterThanOrEqual(before + 2);
+    } finally {
+      delete (globalThis as { __wardenDrawNow?: () => void }).__wardenDrawNow;
+    }
+  });
+});
+
 describe('TextField with keys arriving back to back', () => {
   it('applies Backspace and the next letter to the latest value', async () => {
     const { stdin, lastFrame, onChange } = await setup();
