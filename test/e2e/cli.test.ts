@@ -1,39 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
-import { WARDEN_BIN } from '../helpers/pty';
+import { runWarden } from '../helpers/run-warden';
 
-type Run = { code: number; stdout: string; stderr: string };
-
-function warden(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
-  const home = mkdtempSync(join(tmpdir(), 'warden-cli-home-'));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [WARDEN_BIN, ...args],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: home,
-          TMPDIR: tmpdir(),
-          WARDEN_HOME: join(home, '.warden'),
-          ...env,
-        },
-        cwd: cwd ?? home,
-      },
-      (error, stdout, stderr) => {
-        resolve({
-          code: error ? Number(error.code ?? 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        });
-      },
-    );
-  });
-}
+const warden = runWarden;
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {

@@ -1,33 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
-import { WARDEN_BIN } from '../helpers/pty';
+import { runWarden } from '../helpers/run-warden';
 
-type Run = { code: number; stderr: string };
-
-function warden(args: string[], env: Record<string, string>): Promise<Run> {
-  const home = mkdtempSync(join(tmpdir(), 'warden-specs-home-'));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [WARDEN_BIN, ...args],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: home,
-          TMPDIR: tmpdir(),
-          WARDEN_HOME: join(home, '.warden'),
-          ...env,
-        },
-      },
-      (error, _stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
-    );
-  });
-}
+const warden = runWarden;
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
