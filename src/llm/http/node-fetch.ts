@@ -4,8 +4,11 @@
  * before the first model request leaves and ~6 ms before its first byte is read, ~12 MiB of memory
  * (measured); node:http's parser is built in. What the openai package needs of fetch, and what fetch
  * would do: a keep-alive connection per host, the caller's AbortSignal, gzip/deflate/br bodies,
- * redirects followed (at most 5; the Authorization header is dropped when one leaves the origin).
- * Proxies: none, as with Node's own fetch.
+ * redirects followed (at most 5). Stricter than fetch where the conversation is at stake: a redirect
+ * is followed only within the origin or to https on the same host — never to another host or port
+ * (the request carries the whole conversation; a hostile or broken endpoint must not forward it to an
+ * address the person never configured), never from https down to http; the credential goes only to
+ * its own origin. Proxies: none, as with Node's own fetch.
  */
 import {
   Agent as HttpAgent,
@@ -63,6 +66,8 @@ export async function nodeFetch(
     res.resume();
     if (hop >= MAX_REDIRECTS) throw new TypeError(`too many redirects (more than ${MAX_REDIRECTS})`);
     const next = new URL(location, url);
+    const refused = redirectRefused(url, next);
+    if (refused) throw new TypeError(`the model server redirected to ${next.origin}: ${refused}`);
     // As fetch does: 303 (and 301/302 after a POST) become a GET without a body; 307/308 repeat it.
     if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
       if (method !== 'HEAD') method = 'GET';
@@ -76,6 +81,16 @@ export async function nodeFetch(
     }
     url = next;
   }
+}
+
+/** Why a redirect from `from` to `to` is not followed, or undefined when it is. */
+export function redirectRefused(from: URL, to: URL): string | undefined {
+  if (to.origin === from.origin) return undefined;
+  if (from.protocol === 'https:' && to.protocol !== 'https:')
+    return 'refused (https never goes down to http)';
+  const upgrade = from.protocol === 'http:' && to.protocol === 'https:' && to.hostname === from.hostname;
+  if (upgrade && (to.port === '' || to.port === from.port)) return undefined;
+  return 'refused (a redirect may not leave the configured host; set the endpoint to this address if you trust it)';
 }
 
 function bodyBytes(body: NodeFetchInit['body']): Uint8Array | undefined {

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeFetch } from '../../../src/llm/http/node-fetch';
+import { nodeFetch, redirectRefused } from '../../../src/llm/http/node-fetch';
 import { PlainHeaders } from '../../../src/llm/http/plain-headers';
 
 type Seen = { method: string; url: string; headers: IncomingMessage['headers']; body: string };
@@ -141,23 +141,38 @@ describe('nodeFetch', () => {
     await expect(res.text()).rejects.toThrow(/terminated|aborted/);
   });
 
-  it('redirects: 307 repeats the POST; 303 becomes a GET; another origin never gets the credential', async () => {
-    const other = await serve((_req, res) => res.end('elsewhere'));
+  it('redirects within the origin: 307 repeats the POST, 303 becomes a GET, the credential stays', async () => {
     const { url, seen } = await serve((req, res) => {
       if (req.url === '/307') res.writeHead(307, { location: '/here' }).end();
       else if (req.url === '/303') res.writeHead(303, { location: '/here' }).end();
-      else if (req.url === '/away') res.writeHead(302, { location: `${other.url}/there` }).end();
       else res.end(`${req.method} ${req.body}`);
     });
     const post = { method: 'POST', body: 'b', headers: { authorization: 'Bearer k' } };
     const kept = await nodeFetch(`${url}/307`, post);
     expect([await kept.text(), kept.redirected, kept.url]).toEqual(['POST b', true, `${url}/here`]);
     expect(await (await nodeFetch(`${url}/303`, post)).text()).toBe('GET ');
-    expect(await (await nodeFetch(`${url}/away`, { headers: { authorization: 'Bearer k' } })).text()).toBe(
-      'elsewhere',
-    );
-    expect(other.seen[0]?.headers.authorization).toBeUndefined();
     expect(seen.at(-1)?.headers.authorization).toBe('Bearer k');
+  });
+
+  it('a redirect to another host or port is refused: the conversation never goes where nobody configured it', async () => {
+    const other = await serve((_req, res) => res.end('elsewhere'));
+    const { url } = await serve((_req, res) => res.writeHead(307, { location: `${other.url}/there` }).end());
+    await expect(
+      nodeFetch(url, { method: 'POST', body: 'the conversation', headers: { authorization: 'Bearer k' } }),
+    ).rejects.toThrow(/redirected to http:\/\/127\.0\.0\.1:\d+: refused/);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it.each([
+    ['http://api.local/v1/a', 'http://api.local/v1/b', true],
+    ['http://api.local/v1', 'https://api.local/v1', true],
+    ['http://api.local:8080/v1', 'https://api.local:8080/v1', true],
+    ['https://api.local/v1', 'http://api.local/v1', false],
+    ['https://api.local/v1', 'https://other.example/v1', false],
+    ['http://api.local:8080/v1', 'http://api.local:9090/v1', false],
+    ['http://api.local/v1', 'https://api.local.evil.example/v1', false],
+  ])('a redirect from %s to %s is followed: %s', (from, to, followed) => {
+    expect(redirectRefused(new URL(from), new URL(to)) === undefined).toBe(followed);
   });
 
   it('more than 5 redirects is an error', async () => {
