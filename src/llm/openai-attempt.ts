@@ -5,7 +5,7 @@
 import OpenAI from 'openai';
 import { classifyError, type Failure } from './failure';
 import type { RequestBodyEncoder } from './request-body';
-import { tapEventStream } from './sse-tap';
+import { AnswerTooLarge, tapEventStream } from './sse-tap';
 import { createStreamWatch, type IdleSeen } from './stream-watch';
 import { createTurnAssembler } from './turn-assembler';
 import type { ModelRequest, ModelTurn } from './types';
@@ -166,6 +166,8 @@ export async function runAttempt(
     return { kind: 'ok', turn };
   } catch (err) {
     if (callbackError) throw callbackError.error;
+    const large = tooLarge(err);
+    if (large) return { kind: 'failed', failure: { kind: 'bad_response', detail: large.message }, delivered };
     return { kind: 'failed', failure: stopped() ?? classifyError(err, errorBody), delivered };
   } finally {
     watch.dispose();
@@ -179,4 +181,11 @@ export async function runAttempt(
 function headerPairs(headers: FetchedResponse['headers']): [string, string][] {
   const iterable = headers as unknown as Partial<Iterable<[string, string]>>;
   return typeof iterable[Symbol.iterator] === 'function' ? [...(iterable as Iterable<[string, string]>)] : [];
+}
+
+/** The AnswerTooLarge in `err` or its causes (the package wraps what its fetch threw). */
+function tooLarge(err: unknown, depth = 0): AnswerTooLarge | undefined {
+  if (err instanceof AnswerTooLarge) return err;
+  if (depth > 4 || typeof err !== 'object' || err === null) return undefined;
+  return tooLarge((err as { cause?: unknown }).cause, depth + 1);
 }

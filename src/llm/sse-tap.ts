@@ -13,6 +13,19 @@ const TAIL = 24;
 export const PIECE_BYTES = 2048;
 const BLANK_LINE = Buffer.from('\n\n');
 
+/**
+ * More bytes than this in one answer is not an answer: a server streaming without end, or a small
+ * compressed body that inflates without bound. A real one is ~1 MiB for 5,000 tool calls.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** Thrown into the stream when an answer passes its byte limit. */
+export class AnswerTooLarge extends Error {
+  constructor(limit: number) {
+    super(`the answer passed ${Math.round(limit / (1024 * 1024))} MiB; reading stopped`);
+  }
+}
+
 export type SseTap = {
   /** The bytes, as an async iterable (the openai package reads one as it reads a web stream). */
   stream: AsyncGenerator<Uint8Array>;
@@ -25,15 +38,23 @@ export type SseTap = {
  * TransformStream: the first web stream of a process loads Node's web-streams modules (~5 ms of the
  * first answer before its card, measured), which a body from node:http never needs.
  * Contract: passes every byte through unchanged and in order (in pieces cut only after a blank line,
- * so no event is split that was whole); ending the iteration early ends the body's.
+ * so no event is split that was whole); ending the iteration early ends the body's; past `limit`
+ * bytes it throws AnswerTooLarge (and ends the body).
  */
-export function tapEventStream(body: AsyncIterable<Uint8Array>, onBytes: (count: number) => void): SseTap {
+export function tapEventStream(
+  body: AsyncIterable<Uint8Array>,
+  onBytes: (count: number) => void,
+  limit = MAX_ANSWER_BYTES,
+): SseTap {
   let done = false;
+  let size = 0;
   let tail = Buffer.alloc(0);
   let total = 0;
   async function* pass(): AsyncGenerator<Uint8Array> {
     for await (const chunk of body) {
       onBytes(chunk.byteLength);
+      size += chunk.byteLength;
+      if (size > limit) throw new AnswerTooLarge(limit);
       if (!done) {
         const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
         // A marker split across two pieces is found in the joint; one inside a piece, in the piece.

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
+import { PlainResponse } from '../../src/llm/http/plain-response';
 import { isAbortError, ModelError } from '../../src/llm/types';
 import type { FakeStep } from '../helpers/fake-openai';
 import { serveFakeOpenAI } from '../helpers/serve-fake-openai';
@@ -234,6 +235,31 @@ describe('createOpenAIClient: answers no retry can fix', () => {
     const err = await failure(clientFor(server.url).complete(request()));
     expect(err.code).toBe('bad_response');
     expect(err.message).toContain('could not read');
+  });
+
+  it('stops reading an answer that never ends (64 MiB without a break): a bad response, not retried', async () => {
+    let sent = 0;
+    const endless = async function* () {
+      const piece = new TextEncoder().encode(
+        `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(1 << 20)}`,
+      );
+      yield piece;
+      const more = new Uint8Array(1 << 20).fill(0x78);
+      for (;;) {
+        sent += 1;
+        yield more;
+      }
+    };
+    const calls: string[] = [];
+    const fetch = (async (input: string | URL) => {
+      calls.push(String(input));
+      return new PlainResponse(endless(), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }) as unknown as typeof globalThis.fetch;
+    const err = await failure(clientFor('http://127.0.0.1:9/v1', { fetch }).complete(request()));
+    expect(err.code).toBe('bad_response');
+    expect(err.message).toContain('64 MiB');
+    expect(sent).toBeLessThan(70);
+    expect(calls).toHaveLength(1);
   });
 
   it('names the model and what to do when tools are unsupported', async () => {

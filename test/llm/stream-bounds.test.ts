@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRequestBodyEncoder, toWire } from '../../src/llm/request-body';
-import { PIECE_BYTES, tapEventStream } from '../../src/llm/sse-tap';
+import { AnswerTooLarge, PIECE_BYTES, tapEventStream } from '../../src/llm/sse-tap';
 import { createStreamWatch, type IdleSeen } from '../../src/llm/stream-watch';
 import type { ChatMessage, ToolSpec } from '../../src/llm/types';
 
@@ -44,6 +44,23 @@ describe('tapEventStream', () => {
     ['one byte at a time', Array.from('data: {}\n\ndata: [DONE]\n\n'), true],
   ])('%s → %s', async (_name, pieces, done) => {
     expect((await tap(pieces)).done).toBe(done);
+  });
+});
+
+describe('tapEventStream stops an answer past its byte limit', () => {
+  it('throws AnswerTooLarge once more than the limit has come, and reads no further', async () => {
+    let pulled = 0;
+    const body = (async function* () {
+      for (;;) {
+        pulled += 1;
+        yield new Uint8Array(1000);
+      }
+    })();
+    const read = async () => {
+      for await (const _piece of tapEventStream(body, () => {}, 10_000).stream);
+    };
+    await expect(read()).rejects.toBeInstanceOf(AnswerTooLarge);
+    expect(pulled).toBe(11);
   });
 });
 
