@@ -31,6 +31,14 @@ const home = () => {
   dirs.push(d);
   return d;
 };
+/** A recorder for session `sessionId` under `h`; any write error fails the test unless `onError` is given. */
+const recorder = (
+  h: string,
+  sessionId: string,
+  onError: (e: Error) => void = (e) => {
+    throw e;
+  },
+) => createSessionRecorder({ home: h, sessionId, root: '/p', model: 'm', mode: () => 'manual', onError });
 const meta = (id = 's1', root = '/p') =>
   `${JSON.stringify({ t: 'meta', v: 1, sessionId: id, root, model: 'm', createdAt: '2025-01-01T00:00:00.000Z' })}\n`;
 const line = (record: object) => `${JSON.stringify({ ts: '2025-01-01T00:00:01.000Z', ...record })}\n`;
@@ -108,16 +116,7 @@ describe('writing a session file', () => {
 
   it('secrets are redacted like the audit, and nothing is written before the first prompt', async () => {
     const h = home();
-    const rec = createSessionRecorder({
-      home: h,
-      sessionId: 'abc',
-      root: '/p',
-      model: 'm',
-      mode: () => 'manual',
-      onError: (e) => {
-        throw e;
-      },
-    });
+    const rec = recorder(h, 'abc');
     rec.onEvent({ type: 'notice', level: 'info', text: 'before' });
     expect(existsSync(sessionFile(h, 'abc'))).toBe(false);
     expect(listSessions(h)).toEqual([]);
@@ -138,14 +137,7 @@ describe('writing a session file', () => {
 
   it('after freeze nothing more is recorded (shutdown must not resolve what a resume offers again)', async () => {
     const h = home();
-    const rec = createSessionRecorder({
-      home: h,
-      sessionId: 'f',
-      root: '/p',
-      model: 'm',
-      mode: () => 'manual',
-      onError: () => {},
-    });
+    const rec = recorder(h, 'f', () => {});
     rec.journal.prompt('go');
     rec.freeze();
     rec.onEvent({ type: 'approval_resolved', requestId: 'r', outcome: 'error', approver: 'none' });
@@ -175,16 +167,7 @@ describe('a batch of calls side by side', () => {
 
   it("writes a batch's finished calls together on the next tick, a lone call's result at once", async () => {
     const h = home();
-    const rec = createSessionRecorder({
-      home: h,
-      sessionId: 'b',
-      root: '/p',
-      model: 'm',
-      mode: () => 'manual',
-      onError: (e) => {
-        throw e;
-      },
-    });
+    const rec = recorder(h, 'b');
     rec.journal.prompt('go');
     const file = () => readFileSync(sessionFile(h, 'b'), 'utf8');
     const batch = { id: 'batch-1', size: 3 };
