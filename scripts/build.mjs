@@ -20,6 +20,7 @@ const sources = [
   'scripts/ansi-tokenize-cached.mjs',
   'scripts/devtools-stub.mjs',
   'scripts/side-modules.mjs',
+  'scripts/react-esm.mjs',
   'package.json',
 ];
 

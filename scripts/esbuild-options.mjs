@@ -2,6 +2,7 @@
 // Ink hello-world the TUI bench measures as its floor (bench/ink-floor.tsx), so both are built alike.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { reactEsm } from './react-esm.mjs';
 
 /**
  * Ink's layout engine (yoga-layout) ships its wasm as a base64 data: URL and loads it with fetch(),
@@ -222,6 +223,7 @@ export function sharedOptions(root) {
       inkDrawNow,
       inkStaticOwnRoot,
       openaiPlainHeaders(root),
+      reactEsm(root),
     ],
     logLevel: 'warning',
   };

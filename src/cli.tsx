@@ -2,8 +2,6 @@
  * Entry point: flags → config → Session → the Ink <App/> or the headless runner.
  * The only file of src/ that may import ink, react or components/.
  */
-// First: heap settings apply before the rest allocates.
-import './v8-heap';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
@@ -23,6 +21,7 @@ import { type Session, createSession } from './session/session';
 import { startFromConfig } from './trust/start';
 import { listSessions } from './session/saved/store-index';
 import { guardIo } from './text/safe-output';
+import { keepYoungGenerationSmall } from './v8-heap';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
 const io = guardIo({ stdout: process.stdout, stderr: process.stderr });
@@ -121,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
     if (args.headless) {
       // A resumed turn goes on first; its waiting requests fail as no_approver (nobody can decide here).
       await session.resumeTurn();
+      void keepYoungGenerationSmall();
       return await runHeadless(session, args.prompt ?? '', { json: args.json }, io, signals);
     }
     const modules = await (ui as NonNullable<typeof ui>);
@@ -170,6 +170,8 @@ async function runApp(
     },
   );
   switcher.request = () => app.unmount();
+  // After the first frame: the heap setting's module is not on the way to the first screen.
+  setImmediate(() => void keepYoungGenerationSmall());
   // A resumed session's waiting requests are offered again now that someone can decide them.
   void session.resumeTurn();
   // While the person types the first prompt, the core uses the moment (the shadow repository opens, a
