@@ -36,6 +36,13 @@ export const SIDE_MODULES = [
     file: 'ipaddr.cjs',
   },
   {
+    stub: 'src/policy/picomatch-lib.ts',
+    fn: 'picomatchLib',
+    pkg: 'picomatch',
+    name: 'default',
+    file: 'picomatch.cjs',
+  },
+  {
     stub: 'components/transcript/markdown-lexer.ts',
     fn: 'markedLexer',
     pkg: 'marked',

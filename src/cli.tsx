@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   for (const warning of loaded.warnings) io.stderr.write(`warden: ${warning}\n`);
   const config = loaded.config;
   // Ink, React and the app are loaded while the session starts (wasm parser, sandbox probe).
-  const ui = args.headless ? undefined : Promise.all([import('ink'), import('../components/App')]);
+  const ui = args.headless ? undefined : import('../components/ui');
 
   // --continue / --resume: this project's saved sessions (src/session/saved/).
   const saved = args.continue || args.resume ? listSessions(home, realRoot(root)) : [];
@@ -144,11 +144,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-type UiModules = [typeof import('ink'), typeof import('../components/App')];
+type UiModule = typeof import('../components/ui');
 
 async function runApp(
   session: Session,
-  [{ render }, { App }]: UiModules,
+  ui: UiModule,
   prompt: string | undefined,
   demo: boolean,
   root: string,
@@ -163,12 +163,7 @@ async function runApp(
     app.unmount();
   };
   process.stdin.once('end', onInputClosed);
-  const app = render(
-    <App client={session.client} {...(picker ? { openAtStart: 'sessions' as const } : {})} />,
-    {
-      exitOnCtrlC: false,
-    },
-  );
+  const app = ui.renderApp(session.client, picker ? 'sessions' : undefined);
   switcher.request = () => app.unmount();
   // After the first frame: the heap setting's module is not on the way to the first screen.
   setImmediate(() => void keepYoungGenerationSmall());
@@ -178,15 +173,9 @@ async function runApp(
   // first answer's code runs once) and the first card is warmed off-screen (issue 16). With a prompt
   // on its way, the turn's first checkpoint opens the repository once its card is drawn.
   if (prompt === undefined && !demo) setImmediate(() => session.warmUp());
-  let stopWarmUp = () => {};
-  let stopMarkdownWarmUp = () => {};
-  void import('../components/warm-up').then((m) => {
-    stopWarmUp = m.scheduleWarmUp(session.client, () => process.stdout.columns || 80);
-  });
+  const stopWarmUp = ui.scheduleWarmUp(session.client, () => process.stdout.columns || 80);
   // The first answer's markdown parse compiles the lexer (40-150 ms): done while the model thinks.
-  void import('../components/warm-up-markdown').then((m) => {
-    stopMarkdownWarmUp = m.scheduleMarkdownWarmUp(session.client);
-  });
+  const stopMarkdownWarmUp = ui.scheduleMarkdownWarmUp(session.client);
   // A signal ends the app like Ctrl+C twice: pending requests fail closed (input_closed), the turn is
   // cancelled (its commands killed, outcome lines written by session.close), the terminal restored.
   const detachSignals = signals.on(() => {

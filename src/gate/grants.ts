@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import picomatch from 'picomatch';
+import { picomatchLib } from '../policy/picomatch-lib';
 import type { Grant, GrantMatch, GrantScope, Risk } from '../protocol';
 import { type CallFacts, protectedPath } from '../policy/facts';
 import { domainMatches } from '../policy/matchers';
@@ -189,7 +189,7 @@ export class GrantStore {
 /** Whether a scope covers a call (ignoring risk, which `match` checks first). */
 export function scopeCovers(scope: GrantScope, facts: CallFacts, caller: GrantCaller): boolean {
   if (scope.agents.kind === 'agent' && scope.agents.agentId !== caller.agentId) return false;
-  if (!picomatch.isMatch(facts.tool, scope.tool)) return false;
+  if (!picomatchLib().isMatch(facts.tool, scope.tool)) return false;
   const m = scope.match;
   switch (m.kind) {
     case 'tool':
@@ -197,7 +197,7 @@ export function scopeCovers(scope: GrantScope, facts: CallFacts, caller: GrantCa
     case 'mcp_server':
       return facts.mcpServer === m.server;
     case 'path_glob': {
-      const test = picomatch(m.glob, { dot: true });
+      const test = picomatchLib()(m.glob, { dot: true });
       return facts.paths.length > 0 && facts.paths.every((p) => p.verdict.ok && test(p.verdict.relative));
     }
     case 'command_prefix':

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 
 /** How one ripgrep run ended. */
 export type RgRunResult =
@@ -27,7 +26,9 @@ export async function resolveRgPath(): Promise<string> {
  * Runs ripgrep with the given argv (never through a shell), streaming stdout lines.
  * Contract: never rejects; a missing binary resolves `spawn_failed` with its errno code.
  */
-export function runRg(file: string, args: string[], options: RgRunOptions): Promise<RgRunResult> {
+export async function runRg(file: string, args: string[], options: RgRunOptions): Promise<RgRunResult> {
+  // node:readline loads with the first search, not on the way to the first screen (issue 16).
+  const { createInterface } = await import('node:readline');
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: options.cwd,

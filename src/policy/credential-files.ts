@@ -2,7 +2,7 @@
  * Files that hold secrets by their name: reading one sends its content to the model's provider, so
  * the policy asks first (issue 9 §4). Names, not contents: a file is judged before it is opened.
  */
-import picomatch from 'picomatch';
+import { picomatchLib } from './picomatch-lib';
 
 /**
  * Gitignore-like patterns (no `/`: any depth) over project-relative paths, matched ignoring case.
@@ -75,7 +75,7 @@ const oneRegex = (patterns: readonly string[]): RegExp =>
   new RegExp(
     patterns
       .flatMap(anyDepth)
-      .map((p) => `(?:${picomatch.makeRe(p, { dot: true }).source})`)
+      .map((p) => `(?:${picomatchLib().makeRe(p, { dot: true }).source})`)
       .join('|'),
     'i',
   );

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatchLib } from './picomatch-lib';
 import { compileBoundedGlob } from './bounded-glob';
 
 /**
@@ -17,12 +17,12 @@ export function compileGlobs(patterns: readonly string[]): (relative: string) =>
  * Patterns come from config files too (a cloned project's `protectedPaths`): they run in linear
  * time (bounded-glob.ts), as picomatch's backtracking form of `**\/*a*a*a*b` can take minutes on
  * a long path. A form the bounded compiler refuses (an extglob; the loader drops those from files)
- * keeps picomatch.
+ * keeps picomatchLib().
  */
 function boundedOr(forms: string[]): (relative: string) => boolean {
   const tests = forms.map((form) => {
     const bounded = compileBoundedGlob(form);
-    return bounded.ok ? bounded.test : picomatch(form, { dot: true });
+    return bounded.ok ? bounded.test : picomatchLib()(form, { dot: true });
   });
   return (relative) => tests.some((test) => test(relative));
 }

@@ -1,8 +1,5 @@
 import type { CommandGuard } from './command-types';
 
-/** Past these limits the guard does not judge; the gate asks. */
-export const COMMAND_LIMITS = { maxLength: 10_000, maxParts: 50, maxDepth: 4 } as const;
-
 let loading: Promise<CommandGuard> | undefined;
 
 /**

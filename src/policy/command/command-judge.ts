@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import type { Parser as ParserType } from 'web-tree-sitter';
-import { COMMAND_LIMITS } from './command-guard';
 import { display, type JudgedPart, judgePart } from './command-judge-part';
 import { CommandCollector } from './command-parse';
 import { type RawCommand, rootScope } from './command-raw';
 import { CwdTracker } from './command-cwd';
 import type { CommandGuard, CommandPart, CommandVerdict } from './command-types';
+
+/** Past these limits the guard does not judge; the gate asks. */
+export const COMMAND_LIMITS = { maxLength: 10_000, maxParts: 50, maxDepth: 4 } as const;
 
 /**
  * The command judge: the bash grammar and every rule of src/policy/command/. Loaded by

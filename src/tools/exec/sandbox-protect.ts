@@ -15,7 +15,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { picomatchLib } from '../../policy/picomatch-lib';
 import { compileGlobs } from '../../policy/glob';
 import { DEFAULT_PROTECTED_PATHS } from '../../policy/guards/path-guard';
 import type { Placeholder } from './sandbox-mount-points';
@@ -58,7 +58,7 @@ function nameFilter(patterns: readonly string[]): (name: string) => boolean {
     if (/[*?[\]{}()!+@]/.test(last)) globs.push(last);
     else literal.add(last);
   }
-  const glob = globs.length > 0 ? picomatch(globs, { dot: true }) : () => false;
+  const glob = globs.length > 0 ? picomatchLib()(globs, { dot: true }) : () => false;
   return (name) => literal.has(name) || glob(name);
 }
 

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatchLib } from '../../policy/picomatch-lib';
 
 type Rule = {
   base: string;
@@ -85,5 +85,5 @@ function parseLine(base: string, line: string): Rule | undefined {
   const anchored = body.includes('/');
   body = body.replace(/^\/+/, '');
   const glob = anchored ? body : `**/${body}`;
-  return { base, negate, dirOnly, glob, test: picomatch(glob, { dot: true }) };
+  return { base, negate, dirOnly, glob, test: picomatchLib()(glob, { dot: true }) };
 }

@@ -1,4 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
@@ -179,7 +178,9 @@ function binaryRefusal(contentType: string | undefined, length: string | string[
 }
 
 const defaultLookup: Resolver = async (hostname) => {
-  const found = await dnsLookup(hostname, { all: true, verbatim: true });
+  // node:dns loads with the first fetch, not on the way to the first screen (issue 16).
+  const { lookup } = await import('node:dns/promises');
+  const found = await lookup(hostname, { all: true, verbatim: true });
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 

@@ -1,9 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  COMMAND_LIMITS,
-  failClosedCommandGuard,
-  loadCommandGuard,
-} from '../../../src/policy/command/command-guard';
+import { failClosedCommandGuard, loadCommandGuard } from '../../../src/policy/command/command-guard';
+import { COMMAND_LIMITS } from '../../../src/policy/command/command-judge';
 import type { CommandGuard } from '../../../src/policy/command/command-types';
 
 let guard: CommandGuard;
