@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, realpathSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import type { SandboxInfo } from '../types';
@@ -192,6 +193,8 @@ export async function detectSandbox(
       reason: `bwrap probe failed: ${err instanceof Error ? err.message : String(err)}`,
     };
   } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    // Off the main thread: right after bwrap exits, removing its root can wait on the kernel for a few
+    // milliseconds (its mount namespace going away), which held up the first screen (profiled, issue 16).
+    if (scratch) await rm(scratch, { recursive: true, force: true }).catch(() => {});
   }
 }
