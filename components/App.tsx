@@ -213,7 +213,7 @@ function Screen({
         <StatusBar
           model={state.model}
           mode={state.mode}
-          sandboxed={state.sandboxed}
+          sandboxed={state.sandboxChecking ? 'checking' : state.sandboxed}
           pendingCount={state.pending.length}
           usage={state.usage}
           root={state.root}

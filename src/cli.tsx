@@ -85,6 +85,8 @@ async function main(argv: string[]): Promise<number> {
       model: demo ? createDemoModel() : openAIModel(config),
       mode: config.mode,
       modeFromFlag: args.mode !== undefined,
+      // The app draws its first screen before the sandbox probe; headless waits for it.
+      checkSandboxAfterStart: !args.headless,
       approvalTimeoutSec: config.approvalTimeoutSec,
       sandbox: config.sandbox,
       maxStepsPerTurn: config.maxStepsPerTurn,
@@ -184,13 +186,16 @@ async function runApp(
     session.client.send({ type: 'input_closed' });
     app.unmount();
   });
-  if (demo)
-    session.client.send({
-      type: 'submit',
-      text: prompt ?? `Demo: add a farewell function to the scratch project at ${root}`,
-    });
-  else if (prompt) session.client.send({ type: 'submit', text: prompt });
+  // The sandbox probe runs now that the first frame is on screen. Its verdict completes the start
+  // banner, which comes before the prompt's own entry: a prompt from the command line (or the demo's)
+  // is sent once it answered (~10 ms).
+  const first = demo ? (prompt ?? `Demo: add a farewell function to the scratch project at ${root}`) : prompt;
+  let ended = false;
+  void session.checkSandbox().then(() => {
+    if (first !== undefined && !ended) session.client.send({ type: 'submit', text: first });
+  });
   await app.waitUntilExit();
+  ended = true;
   stopWarmUp();
   stopMarkdownWarmUp();
   detachSignals();

@@ -8,7 +8,8 @@ import { useTheme } from '../hooks/use-theme';
 type Props = {
   model: CoreState['model'];
   mode: CoreState['mode'];
-  sandboxed: boolean;
+  /** 'checking' while the sandbox probe has not answered (the app's first moments). */
+  sandboxed: boolean | 'checking';
   pendingCount: number;
   usage: CoreState['usage'];
   root: string;
@@ -77,7 +78,9 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
           </>
         ) : null}
         <Sep />
-        {sandboxed ? (
+        {sandboxed === 'checking' ? (
+          <Text dimColor>sandbox …</Text>
+        ) : sandboxed ? (
           <Text>sandbox on</Text>
         ) : (
           <Text bold color={theme.warn}>

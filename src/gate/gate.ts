@@ -124,6 +124,12 @@ export type GateOptions = {
    */
   loadCommandGuard?: () => Promise<void>;
   /**
+   * What every call waits for before it is judged, while it has not yet resolved: the session's
+   * sandbox verdict when the app drew its first screen first (a call judged as "not sandboxed" on a
+   * placeholder could be approved and run unsandboxed). Contract: never rejects.
+   */
+  ready?: () => Promise<void>;
+  /**
    * Whether the turn's checkpoints hold the whole project (shadow git), so a command's changes to the
    * project's files can be undone; false with the pre-image fallback (only warden's own writes).
    */
@@ -165,6 +171,8 @@ export class Gate {
 
   /** The command guard has loaded (or failed to): command calls no longer wait for it. */
   private guardLoaded: boolean;
+  /** The `ready` hook has resolved: calls no longer wait for it. */
+  private isReady: boolean;
   private readonly broker: ApprovalBroker;
 
   /** `broker`: only tests pass one (to drive the queue directly); the gate otherwise builds it from `approvals`. */
@@ -174,6 +182,7 @@ export class Gate {
   ) {
     this.broker = broker ?? new ApprovalBroker(o.approvals);
     this.guardLoaded = o.loadCommandGuard === undefined;
+    this.isReady = o.ready === undefined;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
     this.executor = new GuardedExecutor(this.tools, this.mint, o.deps);
   }
@@ -238,6 +247,10 @@ export class Gate {
    */
   async intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope> {
     try {
+      if (!this.isReady && this.o.ready) {
+        await this.o.ready();
+        this.isReady = true;
+      }
       if (!this.guardLoaded && this.tools.get(call.tool)?.guarded?.command !== undefined) {
         await this.o.loadCommandGuard?.();
         this.guardLoaded = true;

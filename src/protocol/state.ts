@@ -121,6 +121,8 @@ export type CoreState = {
   model: { name: string; demo: boolean };
   mode: Mode;
   sandboxed: boolean;
+  /** The sandbox probe has not answered yet (the app's first moments): calls wait for it. */
+  sandboxChecking?: true;
   busy: boolean;
   pending: ApprovalRequest[];
   grants: Grant[];

@@ -98,6 +98,12 @@ export type SessionOptions = {
   reviewTurns?: boolean;
   /** The git binary for checkpoints; `null` forces the copies fallback (tests); found on PATH when absent. */
   checkpointGit?: string | null;
+  /**
+   * The app draws its first screen before the sandbox probe runs (`sandbox: 'auto'` only): the state
+   * says `sandboxChecking` and the banner waits for the verdict, every tool call waits for it, and
+   * `checkSandbox()` starts it (the gate starts it too, should a call come first).
+   */
+  checkSandboxAfterStart?: boolean;
   /** When an agent stops and escalates to the person (default 3 failures in a row, 2 similar rejections). */
   escalation?: EscalationThresholds;
   /** A first notice in the transcript (the demo says it is a demo). */
@@ -138,6 +144,8 @@ export type Session = {
    * Contract: never throws; takes no snapshot, writes nothing to the project, opens no connection.
    */
   warmUp(): void;
+  /** Runs the sandbox probe a session started with `checkSandboxAfterStart` put off; resolves once it answered (at once otherwise). Contract: never rejects. */
+  checkSandbox(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -187,7 +195,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     emit: (event) => emit(event),
   });
   const policy = trust.load();
-  const sandbox = await pickSandbox(o.sandbox);
+  // The probe (a bwrap spawn, ~3 ms of main thread) waits for the first screen when the app asks so:
+  // until it answers the state says "checking" and every call waits for it (see `sandboxChecked`).
+  const later = o.checkSandboxAfterStart === true && o.sandbox === 'auto';
+  let sandbox: SandboxInfo = later
+    ? { kind: 'none', reason: 'the sandbox check has not answered yet' }
+    : await pickSandbox(o.sandbox);
   if (!policy.ok) throw new Error(policy.error);
   let rules: LoadedRule[] = policy.rules;
   // Resuming reads the saved session first: a damaged file stops here, before anything is written.
@@ -201,6 +214,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     mode,
     sandboxed: sandbox.kind !== 'none',
   });
+  if (later) state.sandboxChecking = true;
   const view = new SessionState(state);
   if (loaded) replayTranscript(view, loaded.restored.replay);
   // The conversation and its events go to $WARDEN_HOME/sessions/ as they happen (store.ts).
@@ -243,17 +257,35 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       }
     }
   };
-  view.banner({
-    model: o.model.name,
-    demo: o.model.demo,
-    ...(o.endpoint && !o.model.demo ? { endpoint: o.endpoint } : {}),
-    root: fence.root,
-    mode,
-    sandbox: sandbox.kind === 'none' ? { kind: 'off', reason: sandbox.reason } : { kind: 'bubblewrap' },
-  });
-  if (o.banner) view.notice('info', o.banner);
-  if (sandbox.kind === 'none')
-    view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
+  /** The start banner and what it implies, once the sandbox's verdict is known. */
+  const announce = (): void => {
+    view.banner({
+      model: o.model.name,
+      demo: o.model.demo,
+      ...(o.endpoint && !o.model.demo ? { endpoint: o.endpoint } : {}),
+      root: fence.root,
+      mode,
+      sandbox: sandbox.kind === 'none' ? { kind: 'off', reason: sandbox.reason } : { kind: 'bubblewrap' },
+    });
+    if (o.banner) view.notice('info', o.banner);
+    if (sandbox.kind === 'none')
+      view.notice('warn', `Commands are not sandboxed (${sandbox.reason}); every command will ask.`);
+  };
+  if (!later) announce();
+  let sandboxCheck: Promise<void> | undefined = later ? undefined : Promise.resolve();
+  /** Runs the deferred probe once; every caller (the app after its first frame, the gate) shares it. */
+  const sandboxChecked = (): Promise<void> =>
+    (sandboxCheck ??= pickSandbox('auto')
+      .catch(
+        (err: Error): SandboxInfo => ({ kind: 'none', reason: `the sandbox check failed: ${err.message}` }),
+      )
+      .then((found) => {
+        sandbox = found;
+        state.sandboxed = found.kind !== 'none';
+        delete state.sandboxChecking;
+        announce();
+        emit({ type: 'state_changed' });
+      }));
 
   // No audit line, no execution: while the log cannot be written the gate refuses every call, and the
   // state says so (the TUI's banner, headless's exit code) until a write or the writer's probe succeeds.
@@ -350,8 +382,15 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   ];
   const gate = new Gate({
     tools,
-    deps: { fence, commands, sandbox },
+    deps: {
+      fence,
+      commands,
+      get sandbox(): SandboxInfo {
+        return sandbox;
+      },
+    },
     loadCommandGuard: guardReady,
+    ready: sandboxChecked,
     policy: () => ({ rules, mode }),
     approvals: {
       timeoutMs: o.approvalTimeoutSec * 1000,
@@ -641,6 +680,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       return turn;
     },
     loadCommandGuard: guardReady,
+    checkSandbox: sandboxChecked,
     mcpStarted,
     // MCP tools are opaque: any of them may change something.
     changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),

@@ -62,6 +62,8 @@ export type HarnessOptions = {
   onEvent?: (event: BrokerEvent) => void;
   /** The gate's lazy command-guard loader (GateOptions.loadCommandGuard). */
   loadCommandGuard?: () => Promise<void>;
+  /** What every call waits for first (GateOptions.ready). */
+  ready?: () => Promise<void>;
 };
 
 export type GateHarness = ReturnType<typeof createGateHarness>;
@@ -123,6 +125,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
       },
       sessionId: 'sess-test',
       ...(options.loadCommandGuard ? { loadCommandGuard: options.loadCommandGuard } : {}),
+      ...(options.ready ? { ready: options.ready } : {}),
     },
     broker,
   );

@@ -11,7 +11,7 @@ function bar(overrides: Partial<CoreState> = {}, extra: { width?: number; home?:
     <StatusBar
       model={s.model}
       mode={s.mode}
-      sandboxed={s.sandboxed}
+      sandboxed={s.sandboxChecking ? 'checking' : s.sandboxed}
       pendingCount={s.pending.length}
       usage={s.usage}
       root={s.root}
@@ -48,6 +48,13 @@ describe('StatusBar', () => {
 
   it('warns when the sandbox is off', () => {
     expect(bar({ sandboxed: false })).toContain('⚠ sandbox off');
+  });
+
+  it('says the sandbox is being checked (the first moments of the app), neither on nor off', () => {
+    const frame = bar({ sandboxed: false, sandboxChecking: true });
+    expect(frame).toContain('sandbox …');
+    expect(frame).not.toContain('sandbox on');
+    expect(frame).not.toContain('sandbox off');
   });
 
   it('counts pending approvals and names failing MCP servers', () => {

@@ -91,6 +91,27 @@ describe('detectSandbox', () => {
     }
   });
 
+  it('leaves nothing behind: the probe folder (its root and its stderr file) is gone once it answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-fake-bwrap-'));
+    const temp = mkdtempSync(join(tmpdir(), 'warden-probe-tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const bwrap = join(dir, 'bwrap');
+      writeFileSync(bwrap, '#!/bin/sh\necho "bwrap: refused" >&2\nexit 1\n');
+      chmodSync(bwrap, 0o755);
+      expect(await detectSandbox({ pathEnv: dir })).toMatchObject({ kind: 'none' });
+      writeFileSync(bwrap, '#!/bin/sh\nexit 0\n');
+      expect(await detectSandbox({ pathEnv: dir })).toEqual({ kind: 'bwrap', path: bwrap });
+      expect(readdirSync(temp)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(temp, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!hasBwrap)('finds a working bwrap here', async () => {
     expect(await detectSandbox()).toEqual({ kind: 'bwrap', path: findOnPath('bwrap') });
   });

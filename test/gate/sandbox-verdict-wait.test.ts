@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { findOnPath } from '../../src/tools/exec/sandbox';
+import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+import { type SessionHarness, startSession } from '../helpers/session-harness';
+
+const hasBwrap = process.platform === 'linux' && findOnPath('bwrap') !== undefined;
+
+/** Whether `promise` has settled after the event loop turned a few times (no timers). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+  return done;
+}
+
+/** A `ready` hook the test resolves by hand. */
+function gateReady() {
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return { ready: vi.fn(() => done), finish };
+}
+
+// The app draws its first screen before the sandbox probe (issue 16): until the verdict is in, no call
+// may be judged on the placeholder ("not sandboxed"), or a person could approve it and it would run bare.
+describe('the gate waits for its ready hook before judging any call', () => {
+  let h: GateHarness | undefined;
+  afterEach(() => h?.cleanup());
+
+  it.each([
+    { tool: 'execute_command', args: { command: 'ls' } },
+    { tool: 'write_file', args: { path: 'b.txt', content: 'x' } },
+    { tool: 'read_file', args: { path: 'a.txt' } },
+  ])(
+    '$tool: nothing is judged, audited or run until ready, then it runs as usual',
+    async ({ tool, args }) => {
+      const hook = gateReady();
+      h = createGateHarness({ ready: hook.ready, mode: 'auto' });
+      h.write('a.txt', 'a\n');
+      const result = h.call(tool, args);
+      expect(await settled(result)).toBe(false);
+      expect(hook.ready).toHaveBeenCalledTimes(1);
+      expect(h.ran()).toEqual([]);
+      expect(h.records).toEqual([]);
+      hook.finish();
+      expect((await result).status).toBe('executed');
+      // Once resolved, later calls do not ask the hook again.
+      await h.call('read_file', { path: 'a.txt' });
+      expect(hook.ready).toHaveBeenCalledTimes(1);
+    },
+  );
+});
+
+describe('a session that checks the sandbox after its first screen', () => {
+  let s: SessionHarness | undefined;
+  afterEach(async () => s?.dispose());
+
+  it('says "checking" with no banner until checkSandbox() answers; then the banner and the verdict are in', async () => {
+    s = await startSession([{ text: 'done' }], { approver: true, session: { checkSandboxAfterStart: true } });
+    const before = s.session.client.snapshot();
+    expect(before.sandboxChecking).toBe(true);
+    expect(before.transcript.some((e) => e.kind === 'banner')).toBe(false);
+    await s.session.checkSandbox();
+    const after = s.session.client.snapshot();
+    expect(after.sandboxChecking).toBeUndefined();
+    const banner = after.transcript.find((e) => e.kind === 'banner');
+    expect(banner?.kind === 'banner' && banner.start.sandbox.kind).toBe(
+      after.sandboxed ? 'bubblewrap' : 'off',
+    );
+    // The same answer again: the probe runs once.
+    await s.session.checkSandbox();
+    expect(s.session.client.snapshot().transcript.filter((e) => e.kind === 'banner')).toHaveLength(1);
+  });
+
+  it('a call that comes before anyone started the probe starts it and waits for its verdict', async () => {
+    s = await startSession(
+      [{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'done' }],
+      { approver: true, files: { 'a.txt': 'a\n' }, session: { checkSandboxAfterStart: true, mode: 'auto' } },
+    );
+    const run = await s.session.run('read it');
+    expect(run.status).toBe('done');
+    const state = s.session.client.snapshot();
+    expect(state.sandboxChecking).toBeUndefined();
+    expect(state.transcript.some((e) => e.kind === 'banner')).toBe(true);
+  });
+
+  it.skipIf(!hasBwrap)('a session that requires the sandbox checks before it starts, as before', async () => {
+    s = await startSession([{ text: 'done' }], {
+      approver: true,
+      session: { checkSandboxAfterStart: true, sandbox: 'require' },
+    });
+    const state = s.session.client.snapshot();
+    expect(state.sandboxChecking).toBeUndefined();
+    expect(state.sandboxed).toBe(true);
+    expect(state.transcript.some((e) => e.kind === 'banner')).toBe(true);
+  });
+});
