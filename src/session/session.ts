@@ -275,7 +275,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let sandboxCheck: Promise<void> | undefined = later ? undefined : Promise.resolve();
   /** Runs the deferred probe once; every caller (the app after its first frame, the gate) shares it. */
   const sandboxChecked = (): Promise<void> =>
-    (sandboxCheck ??= pickSandbox('auto')
+    (sandboxCheck ??= Promise.resolve()
+      .then(() => {
+        // A session closed before its first call starts nothing more.
+        if (!closed) housekeeping();
+        return pickSandbox('auto');
+      })
       .catch(
         (err: Error): SandboxInfo => ({ kind: 'none', reason: `the sandbox check failed: ${err.message}` }),
       )
@@ -458,23 +463,31 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined)) view.notice(n.level, n.text);
   }
 
-  // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.
-  void sweepStaleTemps(fence.root).then((swept) => {
-    if (swept.removed.length > 0)
-      emit({
-        type: 'notice',
-        level: 'info',
-        text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.`,
-      });
-  });
-  // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
   let rootGone: string | undefined;
-  const stopRootWatch = watchProjectRoot(fence.root, (message) => {
-    rootGone = message;
-    emit({ type: 'error', message });
-    hub.cancel();
-    gate.close('task_cancelled', message);
-  });
+  let stopRootWatch = (): void => {};
+  /**
+   * What no first screen needs, run with the deferred sandbox check when the app draws first (no call
+   * runs before that check answers) and at once otherwise.
+   */
+  const housekeeping = (): void => {
+    // Temp files of writes that a crash interrupted (kill -9 mid-write) must not linger for `git add -A`.
+    void sweepStaleTemps(fence.root).then((swept) => {
+      if (swept.removed.length > 0)
+        emit({
+          type: 'notice',
+          level: 'info',
+          text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.`,
+        });
+    });
+    // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
+    stopRootWatch = watchProjectRoot(fence.root, (message) => {
+      rootGone = message;
+      emit({ type: 'error', message });
+      hub.cancel();
+      gate.close('task_cancelled', message);
+    });
+  };
+  if (!later) housekeeping();
 
   // The MCP SDK is loaded only when servers are configured, and the servers start on the next turn
   // of the event loop — after the UI's first frame is on screen: start-up is a feature.

@@ -1,6 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findOnPath } from '../../src/tools/exec/sandbox';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+import { waitUntil } from '../helpers/ink';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 
 const hasBwrap = process.platform === 'linux' && findOnPath('bwrap') !== undefined;
@@ -74,6 +78,28 @@ describe('a session that checks the sandbox after its first screen', () => {
     // The same answer again: the probe runs once.
     await s.session.checkSandbox();
     expect(s.session.client.snapshot().transcript.filter((e) => e.kind === 'banner')).toHaveLength(1);
+  });
+
+  it('the temp-file sweep waits for the check too (nothing can run before it), then removes a stale temp', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const stale = `.a.txt.${dead}.a1b2c3d4e5f6.warden-tmp`;
+    s = await startSession([{ text: 'done' }], {
+      approver: true,
+      files: { [stale]: 'half a write' },
+      session: { checkSandboxAfterStart: true },
+    });
+    const harness = s;
+    await new Promise<void>((r) => setImmediate(r));
+    expect(existsSync(join(harness.root, stale))).toBe(true);
+    await harness.session.checkSandbox();
+    await waitUntil(() => expect(existsSync(join(harness.root, stale))).toBe(false), 10_000);
+    await waitUntil(
+      () =>
+        expect(harness.events.some((e) => e.type === 'notice' && e.text.includes('interrupted write'))).toBe(
+          true,
+        ),
+      10_000,
+    );
   });
 
   it('a call that comes before anyone started the probe starts it and waits for its verdict', async () => {
