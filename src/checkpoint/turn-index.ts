@@ -18,43 +18,53 @@ export type TurnRecord = {
 };
 
 export class TurnIndex {
-  private readonly turns = new Map<string, TurnRecord>();
+  private known: Map<string, TurnRecord> | undefined;
 
-  /** Reads the index. Contract: never throws; an unreadable file is an empty index. */
-  constructor(private readonly file: string) {
+  /** Names the index; it is read on first use (a project's history is not read before the first screen). */
+  constructor(private readonly file: string) {}
+
+  /** Adds or updates a turn. Contract: throws when the line cannot be written (no way back → no change). */
+  put(update: Partial<TurnRecord> & { turnId: string }): TurnRecord {
+    const turns = this.turns();
+    const next = { ...(turns.get(update.turnId) ?? {}), ...update } as TurnRecord;
+    appendFileSync(this.file, `${JSON.stringify(update)}\n`, { mode: 0o600 });
+    turns.set(update.turnId, next);
+    return next;
+  }
+
+  get(turnId: string): TurnRecord | undefined {
+    return this.turns().get(turnId);
+  }
+
+  /** Turns that changed files and were not reverted, oldest first. */
+  undoable(): TurnRecord[] {
+    return [...this.turns().values()].filter(
+      (t) => t.before && t.after && t.before !== t.after && !t.reverted,
+    );
+  }
+
+  /** The index as the file holds it, read once. Contract: never throws; an unreadable file is an empty index. */
+  private turns(): Map<string, TurnRecord> {
+    if (this.known) return this.known;
+    const turns = new Map<string, TurnRecord>();
+    this.known = turns;
     let text = '';
     try {
-      text = readFileSync(file, 'utf8');
+      text = readFileSync(this.file, 'utf8');
     } catch {
-      return;
+      return turns;
     }
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       try {
         const rec = JSON.parse(line) as Partial<TurnRecord> & { turnId?: unknown };
         if (typeof rec.turnId !== 'string') continue;
-        const known = this.turns.get(rec.turnId);
-        this.turns.set(rec.turnId, { ...(known ?? {}), ...rec } as TurnRecord);
+        const known = turns.get(rec.turnId);
+        turns.set(rec.turnId, { ...(known ?? {}), ...rec } as TurnRecord);
       } catch {
         // A torn line: the rest of the index still counts.
       }
     }
-  }
-
-  /** Adds or updates a turn. Contract: throws when the line cannot be written (no way back → no change). */
-  put(update: Partial<TurnRecord> & { turnId: string }): TurnRecord {
-    const next = { ...(this.turns.get(update.turnId) ?? {}), ...update } as TurnRecord;
-    appendFileSync(this.file, `${JSON.stringify(update)}\n`, { mode: 0o600 });
-    this.turns.set(update.turnId, next);
-    return next;
-  }
-
-  get(turnId: string): TurnRecord | undefined {
-    return this.turns.get(turnId);
-  }
-
-  /** Turns that changed files and were not reverted, oldest first. */
-  undoable(): TurnRecord[] {
-    return [...this.turns.values()].filter((t) => t.before && t.after && t.before !== t.after && !t.reverted);
+    return turns;
   }
 }
