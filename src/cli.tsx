@@ -175,8 +175,12 @@ async function runApp(
   // first answer's code runs once) and the first card is warmed off-screen (issue 16). With a prompt
   // on its way, the turn's first checkpoint opens the repository once its card is drawn.
   if (prompt === undefined && !demo) setImmediate(() => session.warmUp());
-  const stopWarmUp = ui.scheduleWarmUp(session.client, () => process.stdout.columns || 80);
-  // The first answer's markdown parse compiles the lexer (40-150 ms): done while the model thinks.
+  const first = demo ? (prompt ?? `Demo: add a farewell function to the scratch project at ${root}`) : prompt;
+  // The off-screen card is for the time the person types; with a prompt given, the real card comes first.
+  const stopWarmUp =
+    first === undefined ? ui.scheduleWarmUp(session.client, () => process.stdout.columns || 80) : () => {};
+  // The first answer's markdown parse compiles the lexer (40-150 ms): done now, while the person types
+  // or while the sandbox check a given prompt waits for runs (a bwrap spawn: the main thread is idle).
   const stopMarkdownWarmUp = ui.scheduleMarkdownWarmUp(session.client);
   // A signal ends the app like Ctrl+C twice: pending requests fail closed (input_closed), the turn is
   // cancelled (its commands killed, outcome lines written by session.close), the terminal restored.
@@ -189,10 +193,10 @@ async function runApp(
   // The sandbox probe runs now that the first frame is on screen. Its verdict completes the start
   // banner, which comes before the prompt's own entry: a prompt from the command line (or the demo's)
   // is sent once it answered (~10 ms).
-  const first = demo ? (prompt ?? `Demo: add a farewell function to the scratch project at ${root}`) : prompt;
   let ended = false;
   void session.checkSandbox().then(() => {
-    if (first !== undefined && !ended) session.client.send({ type: 'submit', text: first });
+    if (first === undefined || ended) return;
+    session.client.send({ type: 'submit', text: first });
   });
   await app.waitUntilExit();
   ended = true;
