@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failClosedCommandGuard, loadCommandGuard } from '../../src/policy/command/command-guard';
 import type { CommandGuard } from '../../src/policy/command/command-types';
-import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+import { createGateHarness, type GateHarness, settled } from '../helpers/gate-harness';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 
 const realGuard = await loadCommandGuard();
@@ -18,17 +18,6 @@ function lazyGuard() {
   });
   const load = vi.fn(() => loaded);
   return { commands: { judge: (c: string) => guard.judge(c) } as CommandGuard, load, finish };
-}
-
-/** Whether `promise` has settled after the event loop turned a few times (no timers). */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
-  return done;
 }
 
 describe('the shell grammar loads when a command is first judged (issue 16)', () => {

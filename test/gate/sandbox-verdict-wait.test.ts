@@ -3,22 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findOnPath } from '../../src/tools/exec/sandbox';
-import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+import { createGateHarness, type GateHarness, settled } from '../helpers/gate-harness';
 import { waitUntil } from '../helpers/ink';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 
 const hasBwrap = process.platform === 'linux' && findOnPath('bwrap') !== undefined;
-
-/** Whether `promise` has settled after the event loop turned a few times (no timers). */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
-  return done;
-}
 
 /** A `ready` hook the test resolves by hand. */
 function gateReady() {

@@ -357,3 +357,14 @@ export function stubTools(ranLog: string): AnyTool[] {
     });
   }
 }
+
+/** Whether `promise` has settled after the event loop turned a few times (no timers): a wait that must not end yet. */
+export async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+  return done;
+}
