@@ -1,18 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TurnIndex } from '../../src/checkpoint/turn-index';
+import { tempDirs } from '../helpers/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const indexFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'warden-turns-'));
-  dirs.push(dir);
-  return join(dir, 'turns.jsonl');
-};
+const temp = tempDirs();
+const indexFile = () => join(temp('warden-turns-'), 'turns.jsonl');
 
 describe('the turn index', () => {
   it('merges the lines of a turn and skips a torn one', () => {
