@@ -288,6 +288,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         sandbox = found;
         state.sandboxed = found.kind !== 'none';
         delete state.sandboxChecking;
+        // Closed meanwhile (the app ended within the check): its files are shut, nothing more is said.
+        if (closed) return;
         announce();
         emit({ type: 'state_changed' });
       }));

@@ -69,6 +69,17 @@ describe('a session that checks the sandbox after its first screen', () => {
     expect(s.session.client.snapshot().transcript.filter((e) => e.kind === 'banner')).toHaveLength(1);
   });
 
+  it('a session closed before the check answers says nothing more (no banner on a closed session)', async () => {
+    s = await startSession([{ text: 'done' }], { approver: true, session: { checkSandboxAfterStart: true } });
+    const harness = s;
+    const checked = harness.session.checkSandbox();
+    await harness.session.close();
+    const seen = harness.events.length;
+    await checked;
+    expect(harness.events.length).toBe(seen);
+    expect(harness.session.client.snapshot().transcript.some((e) => e.kind === 'banner')).toBe(false);
+  });
+
   it('the temp-file sweep waits for the check too (nothing can run before it), then removes a stale temp', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
     const stale = `.a.txt.${dead}.a1b2c3d4e5f6.warden-tmp`;
