@@ -91,7 +91,9 @@ function clean(value: unknown, max: number, depth: number): boolean {
   const proto = Object.getPrototypeOf(value);
   if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return false;
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
+  // `for…in`, not Object.keys: no array per object. It also sees inherited enumerable keys, which
+  // only makes the check stricter; what is written is still the own keys (JSON.stringify).
+  for (const key in record) {
     const item = record[key];
     if (key === '__proto__' || (isSecretName(key) && holdsSecret(item)) || redactKey(key) !== key)
       return false;
