@@ -325,10 +325,18 @@ async function runCalls(
   return results;
 }
 
+/**
+ * The summary each call's `tool_started` event carried, for the failure watch's line of the same call
+ * after it ran (the same arguments give the same summary): a burst of thousands of calls parsed and
+ * validated every call's arguments a second time just for that line.
+ */
+const startedSummaries = new WeakMap<ToolCallRequest, string | undefined>();
+
 /** A call's `tool_started` event, with the tool's own one-line summary when the gate has one. */
 function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps, batch?: ToolBatch): CoreEvent {
   const args = displayArgs(call);
   const summary = deps.gate.summary?.(call.function.name, args);
+  startedSummaries.set(call, summary);
   return {
     type: 'tool_started',
     agentId: caller.agentId,
@@ -369,9 +377,11 @@ function observe(
       if (escalationAnswerOf(result.data)?.choice === 'take_over') deps.control?.pause(caller.agentId);
       continue;
     }
-    const args = displayArgs(call);
-    const line = `${name} ${deps.gate.summary?.(name, args) ?? ''}`.trim();
-    const key = result.status === 'rejected' ? deps.gate.similarKey?.(name, args) : undefined;
+    const summary = startedSummaries.has(call)
+      ? startedSummaries.get(call)
+      : deps.gate.summary?.(name, displayArgs(call));
+    const line = `${name} ${summary ?? ''}`.trim();
+    const key = result.status === 'rejected' ? deps.gate.similarKey?.(name, displayArgs(call)) : undefined;
     seen.push({ line, result, similarKey: key });
   }
   return watch.observeStep(seen);

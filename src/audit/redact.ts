@@ -16,10 +16,28 @@ export type RedactOptions = {
  * Deep-copies `value` into plain JSON-like data with secrets replaced by `[REDACTED:<kind>]`:
  * values under secret-looking keys (`token`, `api_key`, `password`, `authorization`, …) become
  * `[REDACTED:key]`, and every string is scanned for known token shapes.
- * Contract: never throws and never mutates its input; cycles become `[Circular]`.
+ * Contract: never throws and never mutates its input; cycles become `[Circular]`; the copy shares
+ * no object with the input (a caller may change its own data afterwards).
  */
 export function redact(value: unknown, options: RedactOptions = {}): unknown {
   const max = options.maxStringLength ?? Number.POSITIVE_INFINITY;
+  // Most records hold nothing to hide: checked without allocating, then copied as they are.
+  if (alreadyClean(value, max)) return plainCopy(value);
+  return redactCopy(value, max);
+}
+
+/**
+ * `JSON.stringify(redact(value, options))` without the copy when nothing in `value` changes: a
+ * record that is already clean is serialised as it is. Contract: the same text as that expression
+ * (a value is read twice, so a getter must return the same each time; one that throws takes the
+ * full copy, as before); never throws for what `redact` accepts; never mutates its input.
+ */
+export function redactedJson(value: unknown, options: RedactOptions = {}): string {
+  const max = options.maxStringLength ?? Number.POSITIVE_INFINITY;
+  return JSON.stringify(alreadyClean(value, max) ? value : redactCopy(value, max));
+}
+
+function redactCopy(value: unknown, max: number): unknown {
   const str = (s: string): string => {
     const clean = redactString(s.length > max + CUT_MARGIN ? s.slice(0, max + CUT_MARGIN) : s);
     if (clean.length <= max && s.length <= max + CUT_MARGIN) return clean;
@@ -43,6 +61,55 @@ const CUT_MARGIN = 16_384;
 export function redactThenCut(text: string, max: number): string {
   const clean = redactString(text.length > max + CUT_MARGIN ? text.slice(0, max + CUT_MARGIN) : text);
   return clean.length > max ? clean.slice(0, max) : clean;
+}
+
+/**
+ * True when redacting `value` would change nothing: only strings no rule touches (and not over
+ * `max`), finite nesting of arrays and plain objects, no secret-named key holding a value, no key
+ * redaction would rewrite, no `__proto__` key, no `toJSON`, Map, Set, Error, Date, buffer, bigint,
+ * function or symbol (those take the full copy, which knows them). Cycles and depth past the copy's
+ * limit are not clean. A getter that throws makes it not clean.
+ */
+function alreadyClean(value: unknown, max: number): boolean {
+  try {
+    return clean(value, max, 0);
+  } catch {
+    return false;
+  }
+}
+
+function clean(value: unknown, max: number, depth: number): boolean {
+  if (typeof value === 'string') return value.length <= max && redactString(value) === value;
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
+    return true;
+  if (typeof value !== 'object' || depth >= MAX_DEPTH - 1) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || 'toJSON' in value) return false;
+    for (let i = 0; i < value.length; i++) if (!clean(value[i], max, depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return false;
+  const record = value as Record<string, unknown>;
+  // `for…in`, not Object.keys: no array per object. It also sees inherited enumerable keys, which
+  // only makes the check stricter; what is written is still the own keys (JSON.stringify).
+  for (const key in record) {
+    const item = record[key];
+    if (key === '__proto__' || (isSecretName(key) && holdsSecret(item)) || redactKey(key) !== key)
+      return false;
+    if (!clean(item, max, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** A copy of a value `clean` accepted: plain objects and arrays all the way down, nothing to check. */
+function plainCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(plainCopy);
+  const out: Record<string, unknown> = {};
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) out[key] = plainCopy(record[key]);
+  return out;
 }
 
 type Walk = { seen: WeakSet<object>; str: (s: string) => string };

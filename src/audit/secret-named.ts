@@ -51,6 +51,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
   {
     // --token abc, --api-key=abc, -password abc
     trigger: /(^|\s)-/,
+    byName: true,
     apply: (t) =>
       t.replace(
         new RegExp(`(^|\\s)(--?[A-Za-z][A-Za-z0-9_-]*)(=|\\s+)(${VALUE})`, 'g'),
@@ -63,6 +64,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
   {
     // Unquoted headers: -H X-Api-Key:abc, --header=Authorization:token (quoted ones below).
     trigger: /(^|\s)(-H|--header)\b/,
+    byName: true,
     apply: (t) =>
       t.replace(
         /(^|\s)(-H|--header)(\s+|=)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^\s"'][^\s"']*)/g,
@@ -75,6 +77,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
   {
     // API_KEY=abc in commands and .env text; ?token=abc&x=1; ;AccountKey=abc; //host/:_authToken=abc.
     trigger: /=/,
+    byName: true,
     apply: (t) =>
       t.replace(
         new RegExp(`(^|[\\s?&;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'),
@@ -88,6 +91,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
     // INI and TOML lines with spaces around `=` (~/.aws/credentials, .pypirc, my.cnf). Code
     // (`token = getToken()`, `password = self.password`) is left alone.
     trigger: /[ \t]=|=[ \t]/,
+    byName: true,
     apply: (t) =>
       t.replace(
         new RegExp(`(^|\\n)([ \\t]*)([A-Za-z_][A-Za-z0-9_.-]*)([ \\t]*=[ \\t]*)(${VALUE})`, 'g'),
@@ -100,6 +104,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
   {
     // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string.
     trigger: /["']\s*:/,
+    byName: true,
     apply: (t) =>
       t.replace(
         /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g,
@@ -112,6 +117,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
   {
     // Headers inside quotes: -H "X-Api-Key: abc", -H 'Cookie: a=b; c=d'.
     trigger: /["'][A-Za-z][\w-]*:/,
+    byName: true,
     apply: (t) =>
       t.replace(
         /(["'])([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^"'\n]+)(?=\1)/g,
@@ -123,6 +129,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
     // YAML or header lines: `password: hunter2`, `Authorization: token abc`. Code such as
     // `token: string;` or `token: getToken(),` is left alone.
     trigger: /(^|\n)[ \t]*[A-Za-z][\w-]*:[ \t]/,
+    byName: true,
     apply: (t) =>
       t.replace(
         /(^|\n)([ \t]*)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]+)([^\n]+)/g,
@@ -138,6 +145,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
     // A multi-word secret name followed by a random-looking value as the next word:
     // `aws configure set aws_secret_access_key wJalr…`, `set-secret api_token 9f8e…`.
     trigger: /[A-Za-z0-9][_-][A-Za-z0-9]+[ \t]+[A-Za-z0-9+/=_.~-]{12}/,
+    byName: true,
     apply: (t) =>
       t.replace(
         /(^|[\s"'])([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+)([ \t]+)([A-Za-z0-9+/=_.~-]{12,})(?=$|[\s"';|&])/g,

@@ -56,6 +56,14 @@ export function nameWords(name: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/**
+ * Every name `isSecretName` accepts holds one of these, in any case: each word of the lists above
+ * contains one (`token`, `key`, `secret`, `pass`, `auth`, `cookie`, `credential`, `pw`), and a name's
+ * words are pieces of the name itself. So text without a match names no secret, and the rules that
+ * redact by name (`byName`) need not look at it — most JSON and argument text of a burst of calls.
+ */
+export const SECRET_NAME_HINT = /token|key|secret|pass|auth|cookie|credential|pw/i;
+
 /** Names repeat (the same argument keys on every record), so verdicts are memoised. */
 const verdicts = new Map<string, boolean>();
 const MAX_MEMO = 4096;

@@ -8,6 +8,7 @@ import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findMaintained, MAINTAINED_TRIGGER } from './secret-maintained';
 import { NAMED_RULES } from './secret-named';
+import { SECRET_NAME_HINT } from './secret-names';
 import { MARK, redactedMark, type SecretRule } from './secret-values';
 
 export { redactedMark } from './secret-values';
@@ -46,23 +47,25 @@ const RULES: readonly SecretRule[] = [
   ...NAMED_RULES,
 ];
 
+/** One regular expression that matches where any of `rules`' triggers does (case-sensitive and folded apart). */
+function unionOf(rules: readonly SecretRule[]): { test(text: string): boolean } {
+  const union = (folded: boolean): RegExp | undefined => {
+    const parts = rules.filter((r) => r.trigger.flags.includes('i') === folded);
+    if (parts.length === 0) return undefined;
+    return new RegExp(parts.map((r) => `(?:${r.trigger.source})`).join('|'), folded ? 'i' : '');
+  };
+  const exact = union(false);
+  const folded = union(true);
+  return { test: (text) => exact?.test(text) === true || folded?.test(text) === true };
+}
+
 /**
- * One pass that rules out most strings (names, ids, hashes, paths) before any rule runs: the
- * union of every rule's trigger, case-sensitive and case-insensitive ones apart.
+ * One pass that rules out most strings (names, ids, hashes, paths) before any rule runs: the union
+ * of every trigger. The rules that redact by name are looked at only in text that could hold such
+ * a name (SECRET_NAME_HINT): their triggers (`=`, `":`, `-`) match almost any JSON or command line.
  */
-const TRIGGERS = {
-  exact: new RegExp(
-    RULES.filter((r) => !r.trigger.flags.includes('i'))
-      .map((r) => `(?:${r.trigger.source})`)
-      .join('|'),
-  ),
-  folded: new RegExp(
-    RULES.filter((r) => r.trigger.flags.includes('i'))
-      .map((r) => `(?:${r.trigger.source})`)
-      .join('|'),
-    'i',
-  ),
-};
+const TRIGGERS = unionOf(RULES.filter((r) => !r.byName));
+const NAME_TRIGGERS = unionOf(RULES.filter((r) => r.byName));
 
 /**
  * Replaces secret-looking substrings of `text` with `[REDACTED:<kind>]`, keeping the command,
@@ -75,8 +78,18 @@ export function redactString(text: string): string {
     if (known !== undefined) return known;
   }
   let out = text;
-  if (TRIGGERS.exact.test(text) || TRIGGERS.folded.test(text)) {
+  if (TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text))) {
+    // Whether `out` may hold a secret name, judged again only after a rule changed it.
+    let hintOf: string | undefined;
+    let hinted = false;
     for (const rule of RULES) {
+      if (rule.byName) {
+        if (hintOf !== out) {
+          hintOf = out;
+          hinted = SECRET_NAME_HINT.test(out);
+        }
+        if (!hinted) continue;
+      }
       if (rule.trigger.test(out)) out = rule.apply(out);
     }
   }

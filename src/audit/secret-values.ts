@@ -11,6 +11,11 @@ export type SecretRule = {
   /** Cheap pre-check so most strings skip the rule entirely (case-sensitive unless flagged `i`). */
   trigger: RegExp;
   apply: (text: string) => string;
+  /**
+   * The rule rewrites a value only after a name `isSecretName` accepts, so text without
+   * SECRET_NAME_HINT (secret-names.ts) passes it unchanged and skips it.
+   */
+  byName?: true;
 };
 
 /** A value that names a secret without holding it (`$TOKEN`, `%PW%`, `{{ token }}`) stays readable. */

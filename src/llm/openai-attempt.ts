@@ -5,6 +5,7 @@
 import OpenAI from 'openai';
 import { classifyError, type Failure } from './failure';
 import type { RequestBodyEncoder } from './request-body';
+import { chatStreamChunks, type StreamedResponse } from './sse-events';
 import { AnswerTooLarge, tapEventStream } from './sse-tap';
 import { createStreamWatch, type IdleSeen } from './stream-watch';
 import { createTurnAssembler } from './turn-assembler';
@@ -130,20 +131,28 @@ export async function runAttempt(
   });
   let drained = false;
   try {
-    const stream = await client.chat.completions.create(
-      { model: s.model, messages: [], stream: true },
-      { signal: controller.signal, body, headers: { 'content-type': 'application/json' } },
-    );
-    for await (const chunk of stream) {
-      const { text, progress } = assembler.push(chunk);
-      watch.chunk(progress);
-      if (text) {
-        delivered = true;
-        try {
-          request.onText?.(text);
-        } catch (error) {
-          callbackError = { error };
-          throw error;
+    // The response as it came (the package's errors for a failed status included); its events are
+    // read by sse-events.ts, the package's rules a piece of the body at a time.
+    const response = await client.chat.completions
+      .create(
+        { model: s.model, messages: [], stream: true },
+        { signal: controller.signal, body, headers: { 'content-type': 'application/json' } },
+      )
+      .asResponse();
+    for await (const chunks of chatStreamChunks(response as unknown as StreamedResponse, () =>
+      controller.abort(),
+    )) {
+      for (const chunk of chunks) {
+        const { text, progress } = assembler.push(chunk);
+        watch.chunk(progress);
+        if (text) {
+          delivered = true;
+          try {
+            request.onText?.(text);
+          } catch (error) {
+            callbackError = { error };
+            throw error;
+          }
         }
       }
     }

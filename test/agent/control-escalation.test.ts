@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load';
+import { Gate } from '../../src/gate/gate';
 import type { ApprovalRequest, Decision } from '../../src/protocol';
 import type { FakeStep, RecordedRequest } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
@@ -39,6 +40,25 @@ describe('escalation (issue 14 §3)', () => {
     expect(preview.needs).toMatch(/Its calls failed 3 times in a row/);
     h?.decide(card.id, { kind: 'cancel_task' });
     await run;
+  });
+
+  it("the card's lines reuse each call's started summary: one summary per call, not two", async () => {
+    const summary = vi.spyOn(Gate.prototype, 'summary');
+    try {
+      const { run, card } = await threeFailures();
+      const preview = card.preview as Extract<ApprovalRequest['preview'], { kind: 'escalation' }>;
+      expect(preview.tried.map((t) => t.call)).toEqual([
+        expect.stringContaining('missing-1.txt'),
+        expect.stringContaining('missing-2.txt'),
+        expect.stringContaining('missing-3.txt'),
+      ]);
+      const reads = summary.mock.calls.filter(([name]) => name === 'read_file');
+      expect(reads).toHaveLength(3);
+      h?.decide(card.id, { kind: 'cancel_task' });
+      await run;
+    } finally {
+      summary.mockRestore();
+    }
   });
 
   const choices: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretName, redact, redactString } from '../../src/audit/redact';
+import { isSecretName, redact, redactString, redactedJson } from '../../src/audit/redact';
 
 // Fake credentials built at run time so no scanner mistakes this file for a leak.
 const rep = (s: string, n: number) => s.repeat(n);
@@ -294,5 +294,147 @@ describe('redact', () => {
     expect(redact(3)).toBe(3);
     expect(redact(undefined)).toBeUndefined();
     expect(redact(`Bearer ${JWT}`)).toBe('Bearer [REDACTED:bearer]');
+  });
+});
+
+/**
+ * The full walk, whatever `value` holds: a secret-named key beside it makes the record not clean, so
+ * the whole record — `value` included — takes the walk that existed before the clean fast path.
+ */
+const fullWalk = (value: unknown, maxStringLength?: number): unknown =>
+  (
+    redact({ api_key: 'x', value }, maxStringLength === undefined ? {} : { maxStringLength }) as {
+      value: unknown;
+    }
+  ).value;
+
+/** Every object and array reachable from `value` (for identity checks). */
+function objectsOf(value: unknown, out = new Set<object>()): Set<object> {
+  if (value === null || typeof value !== 'object' || out.has(value)) return out;
+  out.add(value);
+  for (const item of Object.values(value)) objectsOf(item, out);
+  return out;
+}
+
+describe('redact: the clean fast path', () => {
+  const cyclic: Record<string, unknown> = { name: 'c' };
+  cyclic.self = cyclic;
+  let deep: Record<string, unknown> = { leaf: 'x' };
+  for (let i = 0; i < 40; i++) deep = { next: deep };
+  const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1, b: 'two' });
+  const protoKey = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as unknown;
+  const sparse: unknown[] = new Array(3);
+  sparse[2] = 1;
+  const arrayWithToJson = Object.assign(['a'], { toJSON: () => 'custom' });
+  const throwing = Object.defineProperty({}, 'boom', {
+    enumerable: true,
+    get() {
+      throw new Error('no');
+    },
+  });
+  const values: [name: string, value: unknown][] = [
+    [
+      'an audit record',
+      { ts: '2026-01-01T00:00:00.000Z', tool: 'read_file', args: { path: 'a.txt' }, durationMs: 1.5 },
+    ],
+    [
+      'a tool event',
+      { type: 'tool_finished', result: { status: 'executed', output: '1→a', data: { n: 1 } } },
+    ],
+    ['a secret string deep in an array', { a: [{ b: ['ok', `x ${GHP}`] }] }],
+    ['a secret-named key', { env: { OPENAI_API_KEY: 'v', HOME: '/h' } }],
+    ['a secret-named key holding nothing', { token: null, secret: '', apiKey: false, password: undefined }],
+    ['a token as a key', { [GHP]: 1 }],
+    ['a __proto__ key', protoKey],
+    [
+      'toJSON, Date, Map, Set, Error, buffer',
+      {
+        d: new Date(0),
+        m: new Map([['k', 1]]),
+        s: new Set([1]),
+        e: new Error('e'),
+        b: Buffer.from('x'),
+        t: { toJSON: () => ({ t: GHP }) },
+      },
+    ],
+    ['bigint, function, symbol', { n: 1n, f: () => 1, y: Symbol('s'), list: [() => 1, Symbol('s')] }],
+    [
+      'undefined, sparse arrays, odd numbers',
+      { u: undefined, list: sparse, nan: Number.NaN, inf: -Infinity, zero: -0 },
+    ],
+    ['a cycle', cyclic],
+    ['nesting past the limit', deep],
+    ['a null-prototype object', nullProto],
+    ['an array with its own toJSON', { list: arrayWithToJson }],
+    ['a throwing getter', { throwing }],
+    ['a long string', { text: 'y'.repeat(300) }],
+    ['primitives', 'plain'],
+    ['a secret primitive', `Bearer ${JWT}`],
+    ['nothing', undefined],
+  ];
+
+  it.each(values)('redact and redactedJson agree with the full walk: %s', (_name, value) => {
+    for (const max of [undefined, 100]) {
+      const options = max === undefined ? {} : { maxStringLength: max };
+      // Held one level down, as in fullWalk, so the depth limit falls at the same place.
+      const held = { value };
+      expect((redact(held, options) as typeof held).value).toStrictEqual(fullWalk(value, max));
+      expect(redactedJson(held, options)).toBe(JSON.stringify({ value: fullWalk(value, max) }));
+    }
+  });
+
+  it('agrees with the full walk on generated records', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const strings = [
+      'a.txt',
+      'read_file',
+      `x ${OPENAI}`,
+      'id-123',
+      '',
+      'ünïcode ✓',
+      'line\nbreak "q"',
+      PEM,
+      UUID,
+    ];
+    const keys = ['path', 'tool', 'token', 'apiKey', 'content', 'args', 'x-api-key', 'keyboard', '0'];
+    const make = (depth: number): unknown => {
+      const r = next();
+      if (depth > 3 || r < 0.35) return strings[Math.floor(next() * strings.length)];
+      if (r < 0.45) return next() < 0.5 ? Math.floor(next() * 1000) : next() < 0.5;
+      if (r < 0.5) return null;
+      if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => make(depth + 1));
+      const out: Record<string, unknown> = {};
+      for (let i = Math.floor(next() * 5); i > 0; i--)
+        out[keys[Math.floor(next() * keys.length)] as string] = make(depth + 1);
+      return out;
+    };
+    let clean = 0;
+    for (let i = 0; i < 2000; i++) {
+      const value = make(0);
+      const full = fullWalk(value, 64);
+      expect(redact(value, { maxStringLength: 64 })).toStrictEqual(full);
+      expect(redactedJson(value, { maxStringLength: 64 })).toBe(JSON.stringify(full));
+      if (JSON.stringify(full) === JSON.stringify(value)) clean++;
+    }
+    // Both kinds were generated: records with nothing to hide, and records with something.
+    expect(clean).toBeGreaterThan(200);
+    expect(clean).toBeLessThan(1800);
+  });
+
+  it('a clean record is copied whole: no object is shared, so the caller may change its own later', () => {
+    const args = { path: 'a.txt', options: { lines: [1, 2] } };
+    const record = { tool: 'read_file', args, list: [args.options] };
+    const out = redact(record) as typeof record;
+    expect(out).toStrictEqual(record);
+    const theirs = objectsOf(record);
+    for (const object of objectsOf(out)) expect(theirs.has(object)).toBe(false);
+    args.path = `/etc/${GHP}`;
+    args.options.lines.push(3);
+    expect(out.args).toEqual({ path: 'a.txt', options: { lines: [1, 2] } });
+    expect(out.list).toEqual([{ lines: [1, 2] }]);
   });
 });

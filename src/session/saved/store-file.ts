@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
-import { redact } from '../../audit/redact';
+import { redactedJson } from '../../audit/redact';
 import { repairTornTail, writeWhole } from '../../audit/tail-repair';
 import { type SessionRecord, isBoundary } from './store-records';
 
@@ -97,7 +97,7 @@ export function openSessionLog(o: SessionLogOptions): SessionLog {
       if (failed || closed) return;
       let line: string;
       try {
-        line = `${JSON.stringify(redact(record))}\n`;
+        line = `${redactedJson(record)}\n`;
       } catch (err) {
         return fail(err);
       }
