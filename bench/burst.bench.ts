@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeOpenAI } from '../test/helpers/fake-openai';
+import { startFakeOpenAI, streamEvents } from '../test/helpers/fake-openai';
 import { startWarden, WARDEN_BIN } from '../test/helpers/pty';
 import { median, printRow } from './stats';
 
@@ -41,11 +41,17 @@ async function burst(calls: number, bin: string): Promise<Run> {
   let cpuAtRequest = 0;
   let pid = 0;
   const list = Array.from({ length: calls }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
+  // The answer's events are built before the clock starts: the fake server took ~100 ms to build the
+  // 10,000 events of 5,000 calls, time that is the harness's, not warden's (a real server streams them).
+  const events = streamEvents(
+    { toolCalls: list, chunkSize: 65_536 },
+    { index: 0, body: { messages: [], stream: true, stream_options: { include_usage: true } } },
+  );
   const fake = await startFakeOpenAI([
     () => {
       requestAt = performance.now();
       cpuAtRequest = cpuMs(pid);
-      return { toolCalls: list, chunkSize: 65_536 };
+      return { events };
     },
     { text: 'read them all' },
   ]);

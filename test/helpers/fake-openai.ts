@@ -160,8 +160,12 @@ function estimateUsage(body: FakeRequestBody, reply: FakeReply): FakeUsage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-/** Builds the SSE `data:` payloads of one streamed reply, in order, ending with `[DONE]`. */
-function streamEvents(reply: FakeReply, req: RecordedRequest): string[] {
+/**
+ * Builds the SSE `data:` payloads of one streamed reply, in order, ending with `[DONE]`, as the server
+ * would for `req`. A bench builds a big reply ahead with it (passed back as `events`), so the time the
+ * fake server takes to build it is not counted as the client's.
+ */
+export function streamEvents(reply: FakeReply, req: Pick<RecordedRequest, 'index' | 'body'>): string[] {
   const style = reply.style ?? {};
   const size = Math.max(1, reply.chunkSize ?? 7);
   const created = Math.floor(Date.now() / 1000);
