@@ -465,8 +465,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined)) view.notice(n.level, n.text);
   }
 
-  let rootGone: string | undefined;
-  let stopRootWatch = (): void => {};
   /**
    * What no first screen needs, run with the deferred sandbox check when the app draws first (no call
    * runs before that check answers) and at once otherwise.
@@ -481,15 +479,17 @@ export async function createSession(o: SessionOptions): Promise<Session> {
           text: `Removed ${swept.removed.length} temp file(s) an interrupted write left behind: ${swept.removed.slice(0, 5).join(', ')}.`,
         });
     });
-    // A root deleted mid-session stops the session: nothing more runs, and no write recreates it.
-    stopRootWatch = watchProjectRoot(fence.root, (message) => {
-      rootGone = message;
-      emit({ type: 'error', message });
-      hub.cancel();
-      gate.close('task_cancelled', message);
-    });
   };
   if (!later) housekeeping();
+  // A root deleted mid-session stops the session: nothing more runs, and no write recreates it. Its
+  // identity is taken now, with the fence's real path, so a root swapped during start-up is caught.
+  let rootGone: string | undefined;
+  const stopRootWatch = watchProjectRoot(fence.root, (message) => {
+    rootGone = message;
+    emit({ type: 'error', message });
+    hub.cancel();
+    gate.close('task_cancelled', message);
+  });
 
   // The MCP SDK is loaded only when servers are configured, and the servers start on the next turn
   // of the event loop — after the UI's first frame is on screen: start-up is a feature.

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findOnPath } from '../../src/tools/exec/sandbox';
@@ -78,6 +78,19 @@ describe('a session that checks the sandbox after its first screen', () => {
     await checked;
     expect(harness.events.length).toBe(seen);
     expect(harness.session.client.snapshot().transcript.some((e) => e.kind === 'banner')).toBe(false);
+  });
+
+  it('a root swapped for another folder before the check answers is still caught (its identity is taken at start)', async () => {
+    s = await startSession([{ text: 'done' }], { approver: true, session: { checkSandboxAfterStart: true } });
+    const harness = s;
+    renameSync(harness.root, `${harness.root}-moved`);
+    mkdirSync(harness.root);
+    try {
+      await harness.session.checkSandbox();
+      await waitUntil(() => expect(harness.events.some((e) => e.type === 'error')).toBe(true), 10_000);
+    } finally {
+      rmSync(`${harness.root}-moved`, { recursive: true, force: true });
+    }
   });
 
   it('the temp-file sweep waits for the check too (nothing can run before it), then removes a stale temp', async () => {
