@@ -30,7 +30,8 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-type Run = { ms: number; rss: number; cpu: number };
+/** ms: request → answer on screen; callsMs: request → the next request (every call ran and was recorded). */
+type Run = { ms: number; callsMs: number; rss: number; cpu: number };
 
 async function burst(calls: number, bin: string): Promise<Run> {
   const root = tempDir('warden-bench-burst-');
@@ -38,6 +39,7 @@ async function burst(calls: number, bin: string): Promise<Run> {
   writeFileSync(join(root, 'a.txt'), 'a\n');
   writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
   let requestAt = 0;
+  let nextRequestAt = 0;
   let cpuAtRequest = 0;
   let pid = 0;
   const list = Array.from({ length: calls }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
@@ -53,7 +55,10 @@ async function burst(calls: number, bin: string): Promise<Run> {
       cpuAtRequest = cpuMs(pid);
       return { events };
     },
-    { text: 'read them all' },
+    () => {
+      nextRequestAt = performance.now();
+      return { text: 'read them all' };
+    },
   ]);
   const app = startWarden(
     ['--root', root, 'read a.txt many times'],
@@ -79,7 +84,7 @@ async function burst(calls: number, bin: string): Promise<Run> {
   } else app.kill();
   await app.exited;
   await fake.close();
-  return { ms, rss, cpu };
+  return { ms, callsMs: nextRequestAt - requestAt, rss, cpu };
 }
 
 const builds = [{ name: 'this build', bin: WARDEN_BIN }];
@@ -107,6 +112,10 @@ for (const [b, build] of builds.entries()) {
     `${median(r.big.map((x) => x.rss)).toFixed(0)} / ${median(r.small.map((x) => x.rss)).toFixed(0)}`,
   );
   printRow('  each 5,000-call run (ms)', r.big.map((x) => x.ms.toFixed(0)).join(', '));
+  printRow(
+    '    of which the calls (request → next request)',
+    r.big.map((x) => x.callsMs.toFixed(0)).join(', '),
+  );
   printRow(
     '  warden CPU in that time, 5,000 / 50 calls (ms)',
     `${median(r.big.map((x) => x.cpu)).toFixed(0)} / ${median(r.small.map((x) => x.cpu)).toFixed(0)}`,

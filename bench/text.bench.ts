@@ -61,7 +61,12 @@ function snapshotMs(entries: number, changeEach: boolean): number {
     }),
     transcript: transcript(entries),
   };
-  const core: CoreClient = { subscribe: () => () => {}, send: () => {}, snapshot: () => state };
+  const core: CoreClient = {
+    subscribe: () => () => {},
+    changes: () => () => {},
+    send: () => {},
+    snapshot: () => state,
+  };
   const client = safeClient(core);
   const times: number[] = [];
   for (let i = 0; i < ROUNDS * 3; i++) {

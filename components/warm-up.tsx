@@ -106,6 +106,7 @@ export function scheduleWarmUp(
     if (stopped || sample === undefined || occupied(client)) return;
     const stub: CoreClient = {
       subscribe: () => () => {},
+      changes: () => () => {},
       send: () => {},
       snapshot: (() => {
         const state = sampleState(client.snapshot(), sample);

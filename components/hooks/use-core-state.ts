@@ -65,16 +65,16 @@ export function useCoreState(client: CoreClient): CoreState {
       frame.current.since = performance.now();
       setState(client.snapshot());
     };
-    const unsubscribe = client.subscribe((event) => {
+    const unsubscribe = client.changes((type) => {
       // A request waiting for a person, or a turn's end, is shown at once; streaming text may wait a frame.
-      const urgent = RENDERS_AT_ONCE.has(event.type);
+      const urgent = RENDERS_AT_ONCE.has(type);
       if (urgent && performance.now() - lastUrgent >= COALESCE_MS) {
         lastUrgent = performance.now();
         if (timer) clearTimeout(timer);
         flush();
         return;
       }
-      timer ??= setTimeout(flush, frameGap(frame.current.cost, frameShare(event.type)));
+      timer ??= setTimeout(flush, frameGap(frame.current.cost, frameShare(type)));
     });
     // An event may have arrived between the first snapshot and subscribing.
     setState(client.snapshot());

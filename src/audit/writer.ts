@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { redact } from './redact';
-import { type AuditFs, repairTornTail, writeWhole } from './tail-repair';
+import { type AuditFs, repairTornTail, writeWholeText } from './tail-repair';
 import type { AuditRecord } from '../protocol/audit';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
@@ -59,7 +59,7 @@ export const auditFileName = (day: string): string => `audit-${day}.jsonl`;
  * UTC day of an ISO timestamp, or of `fallback` when the timestamp does not parse or falls
  * outside years 0000–9999 (which would not make a `YYYY-MM-DD` file name).
  */
-export function utcDay(ts: string, fallback: Date): string {
+export function utcDay(ts: string, fallback: () => Date): string {
   // The gate's own timestamps are canonical UTC: their day is their first ten characters once that
   // date is known to be real (checked in full the first time; a day changes once a day).
   if (ts === lastTs) return lastTsDay;
@@ -71,7 +71,7 @@ export function utcDay(ts: string, fallback: Date): string {
   }
   const time = Date.parse(ts);
   const day = Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return fallback.toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return fallback().toISOString().slice(0, 10);
   if (canonical === day) {
     lastCanonicalDay = day;
     // Lines of the same millisecond share their timestamp string: the next one skips the regex too.
@@ -163,14 +163,18 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     return blocks * s.bsize >= MIN_FREE_BYTES;
   };
 
+  // The gate's records come stamped (`ts` and `sessionId` first): they are redacted as they are.
+  const withStamp = (entry: AuditEntry): AuditEntry => {
+    if (entry.ts !== undefined && entry.sessionId !== undefined) return entry;
+    const { ts, sessionId: ownSession, ...rest } = entry;
+    return { ts: ts ?? now().toISOString(), sessionId: ownSession ?? sessionId, ...rest };
+  };
+
   const writer: AuditWriter = {
     append(entry) {
-      const at = now();
-      const { ts, sessionId: ownSession, ...rest } = entry;
-      const record = { ts: ts ?? at.toISOString(), sessionId: ownSession ?? sessionId, ...rest };
-      const safe = redact(record, { maxStringLength }) as AuditRecord;
+      const safe = redact(withStamp(entry), { maxStringLength }) as AuditRecord;
       try {
-        writeWhole(fs, fdFor(utcDay(safe.ts, at)), Buffer.from(`${JSON.stringify(safe)}\n`));
+        writeWholeText(fs, fdFor(utcDay(safe.ts, now)), `${JSON.stringify(safe)}\n`);
       } catch (err) {
         // Whatever part of the line went out is a torn tail; the reopen repairs it.
         release();

@@ -661,6 +661,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
+      changes(listener) {
+        const ofType = (event: CoreEvent) => listener(event.type);
+        listeners.add(ofType);
+        return () => listeners.delete(ofType);
+      },
       send: (command) => {
         if (rootGone && command.type === 'submit') return emit({ type: 'error', message: rootGone });
         if (command.type === 'list_sessions' || command.type === 'resume_session')

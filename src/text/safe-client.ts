@@ -81,6 +81,8 @@ export function safeClient(client: CoreClient): CoreClient {
 
   return {
     subscribe: (listener) => client.subscribe((event) => listener(safeOnce(event))),
+    // An event's type is the core's own word, never model text: passed on as it is.
+    changes: (listener) => client.changes(listener),
     send: (command) => client.send(restore(command)),
     snapshot,
   };

@@ -38,8 +38,12 @@ function fillableFs() {
   const disk = { full: false, cut: 0 };
   const faulty: AuditFs = {
     ...fs,
-    // The writer always calls writeSync(fd, buffer, offset, length).
-    writeSync: ((fd: number, buffer: Buffer, offset: number, length: number) => {
+    // The writer calls writeSync(fd, text) for a line, then writeSync(fd, buffer, offset, length) for
+    // the rest of a short write (and for repair markers).
+    writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
+      const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+      const offset = typeof data === 'string' ? 0 : (at ?? 0);
+      const length = typeof data === 'string' ? buffer.length : (size ?? buffer.length - offset);
       if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
       if (disk.cut > 0) {
         const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
@@ -115,6 +119,35 @@ describe('audit writer faults (injected file system)', () => {
       expect(scan.unreadable).toMatchObject({ count: cut > 0 ? 1 : 0, torn: cut > 0 ? 1 : 0 });
     },
   );
+
+  it('a line whose write is cut short, on a disk that is not full, is finished from its bytes (multi-byte text too)', () => {
+    const dir = temp();
+    let cutNext = 7;
+    const shortOnce: AuditFs = {
+      ...fs,
+      writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
+        const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+        const offset = typeof data === 'string' ? 0 : (at ?? 0);
+        const length = typeof data === 'string' ? buffer.length : (size ?? buffer.length - offset);
+        const n = fs.writeSync(fd, buffer, offset, cutNext > 0 ? Math.min(cutNext, length) : length);
+        cutNext = 0;
+        return n;
+      }) as AuditFs['writeSync'],
+    };
+    const writer = createAuditWriter({ dir, sessionId: 's1', onError: vi.fn(), now, fs: shortOnce });
+    cleanups.push(() => writer.close());
+    const record = { ...entry('cut'), args: { path: 'héllo ✓ 文件.txt' } };
+    expect(writer.append(record).ok).toBe(true);
+    expect(writer.append(entry('next')).ok).toBe(true);
+    writer.close();
+    const text = lines(dir);
+    expect(JSON.parse(text[0] as string)).toMatchObject({
+      argsHash: 'cut',
+      args: { path: 'héllo ✓ 文件.txt' },
+    });
+    expect(JSON.parse(text[1] as string).argsHash).toBe('next');
+    expect(text[2]).toBe('');
+  });
 
   it('a file where the audit folder should be (root ignores chmod): not written until it is a folder again', async () => {
     const home = temp();

@@ -88,9 +88,9 @@ describe('createAuditWriter', () => {
   });
 
   it('files a record whose ts will not parse (or is out of range) under today', () => {
-    expect(utcDay('garbage', new Date('2025-06-07T08:00:00Z'))).toBe('2025-06-07');
-    expect(utcDay('+275760-09-13T00:00:00.000Z', new Date('2025-06-07T08:00:00Z'))).toBe('2025-06-07');
-    expect(utcDay('2025-01-01T23:30:00-01:00', new Date(0))).toBe('2025-01-02');
+    expect(utcDay('garbage', () => new Date('2025-06-07T08:00:00Z'))).toBe('2025-06-07');
+    expect(utcDay('+275760-09-13T00:00:00.000Z', () => new Date('2025-06-07T08:00:00Z'))).toBe('2025-06-07');
+    expect(utcDay('2025-01-01T23:30:00-01:00', () => new Date(0))).toBe('2025-01-02');
   });
 
   it('cuts very long strings after redaction', () => {

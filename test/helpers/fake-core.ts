@@ -110,6 +110,10 @@ export class FakeCore implements CoreClient {
     return () => this.listeners.delete(listener);
   }
 
+  changes(listener: (type: CoreEvent['type']) => void): () => void {
+    return this.subscribe((event) => listener(event.type));
+  }
+
   send(command: CoreCommand): void {
     this.sent.push(command);
     this.onCommand?.(command, this);

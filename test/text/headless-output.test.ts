@@ -26,6 +26,11 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
+    changes: (fn) => {
+      const ofType = (e: CoreEvent) => fn(e.type);
+      listeners.add(ofType);
+      return () => listeners.delete(ofType);
+    },
     send: () => {},
     snapshot: () => ({
       ...initialCoreState({

@@ -21,6 +21,11 @@ function fakeCore() {
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
+    changes: (fn) => {
+      const ofType = (e: CoreEvent) => fn(e.type);
+      listeners.add(ofType);
+      return () => listeners.delete(ofType);
+    },
     send: () => {},
     snapshot: () => {
       snapshots += 1;
@@ -69,5 +74,17 @@ describe('safeClient', () => {
     expect(got).toHaveLength(2);
     expect(got[0]).toBe(got[1]);
     expect(JSON.stringify(got[0])).not.toContain(ESC);
+  });
+
+  it('a change listener hears only the type of each event, never its text', () => {
+    const core = fakeCore();
+    const safe = safeClient(core.client);
+    const heard: unknown[][] = [];
+    const stop = safe.changes((...args: unknown[]) => heard.push(args));
+    core.emit({ type: 'message_delta', agentId: 'main', text: `a ${ESC}[2Jb` });
+    core.emit({ type: 'turn_done', agentId: 'main', text: 'done' });
+    stop();
+    core.emit({ type: 'message_delta', agentId: 'main', text: 'after' });
+    expect(heard).toEqual([['message_delta'], ['turn_done']]);
   });
 });

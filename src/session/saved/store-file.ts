@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
 import { redactedJson } from '../../audit/redact';
-import { repairTornTail, writeWhole } from '../../audit/tail-repair';
+import { repairTornTail, writeWholeText } from '../../audit/tail-repair';
 import { type SessionRecord, isBoundary } from './store-records';
 
 /** The append side of one session file. */
@@ -67,7 +67,7 @@ export function openSessionLog(o: SessionLogOptions): SessionLog {
     const text = queue.join('');
     queue = [];
     try {
-      writeWhole(fs, fd, Buffer.from(text));
+      writeWholeText(fs, fd, text);
     } catch (err) {
       fail(err);
     }

@@ -17,6 +17,11 @@ function fakeCore(): { reads: number; client: CoreClient; emit(event: CoreEvent)
         listeners.add(fn);
         return () => listeners.delete(fn);
       },
+      changes: (fn) => {
+        const ofType = (e: CoreEvent) => fn(e.type);
+        listeners.add(ofType);
+        return () => listeners.delete(ofType);
+      },
       send: () => {},
       snapshot: () => {
         reads += 1;
