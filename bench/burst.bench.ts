@@ -5,10 +5,10 @@
 // not with calls × entries on screen).
 // WARDEN_BASELINE=<another dist/warden.js> runs that build too, alternating, for a before/after
 // ratio; WARDEN_CPU_PROF=<dir> writes a .cpuprofile of each warden process there; BURST_RUNS=n.
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeOpenAI, streamEvents } from '../test/helpers/fake-openai';
+import { ssePieces, startFakeOpenAI, streamEvents } from '../test/helpers/fake-openai';
 import { startWarden, WARDEN_BIN } from '../test/helpers/pty';
 import { median, printRow } from './stats';
 
@@ -43,17 +43,19 @@ async function burst(calls: number, bin: string): Promise<Run> {
   let cpuAtRequest = 0;
   let pid = 0;
   const list = Array.from({ length: calls }, () => ({ name: 'read_file', args: { path: 'a.txt' } }));
-  // The answer's events are built before the clock starts: the fake server took ~100 ms to build the
-  // 10,000 events of 5,000 calls, time that is the harness's, not warden's (a real server streams them).
+  // The answer is built before the clock starts, and sent in 64 KiB writes: the fake server took ~100 ms
+  // to build the 10,000 events of 5,000 calls and ~50 ms more to write them one by one, on the same two
+  // cores as warden — the harness's time, not warden's (a real server's bytes arrive as it makes them).
   const events = streamEvents(
     { toolCalls: list, chunkSize: 65_536 },
     { index: 0, body: { messages: [], stream: true, stream_options: { include_usage: true } } },
   );
+  const sse = ssePieces(events);
   const fake = await startFakeOpenAI([
     () => {
       requestAt = performance.now();
       cpuAtRequest = cpuMs(pid);
-      return { events };
+      return { sse };
     },
     () => {
       nextRequestAt = performance.now();
@@ -84,6 +86,8 @@ async function burst(calls: number, bin: string): Promise<Run> {
   } else app.kill();
   await app.exited;
   await fake.close();
+  rmSync(root, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
   return { ms, callsMs: nextRequestAt - requestAt, rss, cpu };
 }
 

@@ -110,15 +110,18 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   });
   useEffect(
     () =>
-      client.subscribe((event) => {
-        if (event.type !== 'approval_input_invalid') return;
-        dispatch({
-          type: 'invalid_count',
-          requestId: event.requestId,
-          count: event.count,
-          limit: event.limit,
-        });
-      }),
+      client.subscribe(
+        (event) => {
+          if (event.type !== 'approval_input_invalid') return;
+          dispatch({
+            type: 'invalid_count',
+            requestId: event.requestId,
+            count: event.count,
+            limit: event.limit,
+          });
+        },
+        ['approval_input_invalid'],
+      ),
     [client],
   );
   // Ages and expiries count up on screen, on the clock the transcript's elapsed times share.

@@ -9,10 +9,13 @@ import type { PromptMessage } from '../widgets/PromptInput';
 export function useCoreNotices(client: CoreClient, onMessage: (message: PromptMessage) => void): void {
   useEffect(
     () =>
-      client.subscribe((event) => {
-        if (event.type === 'notice') onMessage({ level: event.level, text: event.text });
-        else if (event.type === 'error') onMessage({ level: 'error', text: event.message });
-      }),
+      client.subscribe(
+        (event) => {
+          if (event.type === 'notice') onMessage({ level: event.level, text: event.text });
+          else if (event.type === 'error') onMessage({ level: 'error', text: event.message });
+        },
+        ['notice', 'error'],
+      ),
     [client, onMessage],
   );
 }

@@ -30,9 +30,12 @@ export function SessionsPanel({ client, current, isActive, width, rows, onClose,
   const [sessions, setSessions] = useState<SessionSummary[] | undefined>(undefined);
   const [feedback, setFeedback] = useState('');
   useEffect(() => {
-    const stop = client.subscribe((event) => {
-      if (event.type === 'sessions_listed') setSessions(event.sessions);
-    });
+    const stop = client.subscribe(
+      (event) => {
+        if (event.type === 'sessions_listed') setSessions(event.sessions);
+      },
+      ['sessions_listed'],
+    );
     client.send({ type: 'list_sessions' });
     return stop;
   }, [client]);

@@ -38,20 +38,23 @@ export function useAuditPages(client: CoreClient, day: string, selection: AuditS
 
   useEffect(
     () =>
-      client.subscribe((event) => {
-        if (event.type === 'audit_result' && event.queryId === pending.current) {
-          pending.current = '';
-          before.current = event.before;
-          setState((s) => ({
-            ...s,
-            loading: false,
-            records: s.loading ? event.records : [...s.records, ...event.records],
-            more: event.before !== undefined,
-          }));
-        } else if (event.type === 'audit_stats' && event.queryId === statsQuery.current) {
-          setState((s) => ({ ...s, stats: event.stats }));
-        }
-      }),
+      client.subscribe(
+        (event) => {
+          if (event.type === 'audit_result' && event.queryId === pending.current) {
+            pending.current = '';
+            before.current = event.before;
+            setState((s) => ({
+              ...s,
+              loading: false,
+              records: s.loading ? event.records : [...s.records, ...event.records],
+              more: event.before !== undefined,
+            }));
+          } else if (event.type === 'audit_stats' && event.queryId === statsQuery.current) {
+            setState((s) => ({ ...s, stats: event.stats }));
+          }
+        },
+        ['audit_result', 'audit_stats'],
+      ),
     [client],
   );
 

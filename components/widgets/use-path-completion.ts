@@ -14,12 +14,15 @@ export function usePathCompletion(client: CoreClient): (prefix: string) => Promi
   const seq = useRef(0);
   useEffect(
     () =>
-      client.subscribe((event) => {
-        if (event.type !== 'path_completions') return;
-        const resolve = waiting.current.get(event.requestId);
-        waiting.current.delete(event.requestId);
-        resolve?.(event.matches);
-      }),
+      client.subscribe(
+        (event) => {
+          if (event.type !== 'path_completions') return;
+          const resolve = waiting.current.get(event.requestId);
+          waiting.current.delete(event.requestId);
+          resolve?.(event.matches);
+        },
+        ['path_completions'],
+      ),
     [client],
   );
   return useCallback(

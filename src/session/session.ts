@@ -34,6 +34,7 @@ import type {
   TurnStop,
   CoreCommand,
 } from '../protocol';
+import { ofTypes } from '../protocol/client';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { settleInterrupted } from './saved/resume-turn';
@@ -657,9 +658,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   };
   return {
     client: {
-      subscribe(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
+      subscribe(listener, only) {
+        const heard = ofTypes(listener, only);
+        listeners.add(heard);
+        return () => listeners.delete(heard);
       },
       changes(listener) {
         const ofType = (event: CoreEvent) => listener(event.type);

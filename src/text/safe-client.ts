@@ -80,7 +80,7 @@ export function safeClient(client: CoreClient): CoreClient {
   };
 
   return {
-    subscribe: (listener) => client.subscribe((event) => listener(safeOnce(event))),
+    subscribe: (listener, only) => client.subscribe((event) => listener(safeOnce(event)), only),
     // An event's type is the core's own word, never model text: passed on as it is.
     changes: (listener) => client.changes(listener),
     send: (command) => client.send(restore(command)),

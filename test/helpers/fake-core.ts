@@ -8,6 +8,7 @@ import type {
   CoreState,
   TranscriptEntry,
 } from '../../src/protocol';
+import { ofTypes } from '../../src/protocol/client';
 
 /** A minimal, valid CoreState; pass overrides for what a test cares about. */
 export function makeState(overrides: Partial<CoreState> = {}): CoreState {
@@ -105,9 +106,10 @@ export class FakeCore implements CoreClient {
     this.state = makeState(overrides);
   }
 
-  subscribe(listener: (event: CoreEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  subscribe(listener: (event: CoreEvent) => void, only?: readonly CoreEvent['type'][]): () => void {
+    const heard = ofTypes(listener, only);
+    this.listeners.add(heard);
+    return () => this.listeners.delete(heard);
   }
 
   changes(listener: (type: CoreEvent['type']) => void): () => void {

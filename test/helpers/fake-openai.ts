@@ -80,6 +80,11 @@ export type FakeReply = {
    * for servers that misbehave: an `{"error":…}` event mid-stream, a chunk that is not JSON.
    */
   events?: string[];
+  /**
+   * The whole SSE body, prebuilt (`ssePieces`), each piece one write: a bench's big answer then costs
+   * the fake server a few writes, not one per event (its own time, not the client's, on a 2-core box).
+   */
+  sse?: string[];
   /** Pause between SSE events, for watching a UI stream; unit tests should not need it. */
   chunkDelayMs?: number;
   style?: FakeWireStyle;
@@ -212,6 +217,24 @@ export function streamEvents(reply: FakeReply, req: Pick<RecordedRequest, 'index
   return events;
 }
 
+/**
+ * The SSE body of `events` (from `streamEvents`) in pieces of about `size` bytes, whole events each, as
+ * a server writing into its socket's buffer sends them: for `FakeReply.sse`.
+ */
+export function ssePieces(events: readonly string[], size = 65_536): string[] {
+  const out: string[] = [];
+  let piece = '';
+  for (const event of events) {
+    piece += `data: ${event}\n\n`;
+    if (piece.length >= size) {
+      out.push(piece);
+      piece = '';
+    }
+  }
+  if (piece !== '') out.push(piece);
+  return out;
+}
+
 /** The one-object answer for `stream: false`. */
 function completionObject(reply: FakeReply, req: RecordedRequest): unknown {
   const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
@@ -260,6 +283,11 @@ async function sendStream(res: ServerResponse, reply: FakeReply, req: RecordedRe
   );
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
   res.flushHeaders();
+  if (reply.sse) {
+    for (const piece of reply.sse) res.write(piece);
+    res.end();
+    return;
+  }
   for (let i = 0; i < stopAt; i += 1) {
     if (res.destroyed) return;
     res.write(`data: ${events[i]}\n\n`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreClient, CoreEvent, CoreState, TranscriptEntry } from '../../src/protocol';
+import { ofTypes } from '../../src/protocol/client';
 import { initialCoreState } from '../../src/session/session-state';
 import { safeClient } from '../../src/text/safe-client';
 
@@ -17,9 +18,10 @@ function fakeCore() {
   const listeners = new Set<(e: CoreEvent) => void>();
   let snapshots = 0;
   const client: CoreClient = {
-    subscribe: (fn) => {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
+    subscribe: (fn, only) => {
+      const heard = ofTypes(fn, only);
+      listeners.add(heard);
+      return () => listeners.delete(heard);
     },
     changes: (fn) => {
       const ofType = (e: CoreEvent) => fn(e.type);
@@ -73,6 +75,18 @@ describe('safeClient', () => {
     core.emit({ type: 'message_delta', agentId: 'main', text: `a ${ESC}[2Jb` });
     expect(got).toHaveLength(2);
     expect(got[0]).toBe(got[1]);
+    expect(JSON.stringify(got[0])).not.toContain(ESC);
+  });
+
+  it('a listener that names its event types hears only those, each made safe', () => {
+    const core = fakeCore();
+    const safe = safeClient(core.client);
+    const got: CoreEvent[] = [];
+    safe.subscribe((e) => got.push(e), ['notice']);
+    core.emit({ type: 'message_delta', agentId: 'main', text: 'not for it' });
+    core.emit({ type: 'notice', level: 'info', text: `n ${ESC}[31mred` });
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ type: 'notice' });
     expect(JSON.stringify(got[0])).not.toContain(ESC);
   });
 
