@@ -37,6 +37,22 @@ export function redactedJson(value: unknown, options: RedactOptions = {}): strin
   return JSON.stringify(alreadyClean(value, max) ? value : redactCopy(value, max));
 }
 
+/**
+ * What `redact` would give and its JSON, without the copy when nothing in `value` changes: a value
+ * with nothing to hide is returned as it is. For a caller that built `value` for this and hands it on
+ * unchanged (the audit writer's records, shown in the sidebar); otherwise use `redact`.
+ * Contract: `json` is `JSON.stringify(redact(value, options))`; `value` holds the same data as
+ * `redact(value, options)` (a clean null-prototype object stays one).
+ */
+export function redactWithJson(
+  value: unknown,
+  options: RedactOptions = {},
+): { value: unknown; json: string } {
+  const max = options.maxStringLength ?? Number.POSITIVE_INFINITY;
+  const safe = alreadyClean(value, max) ? value : redactCopy(value, max);
+  return { value: safe, json: JSON.stringify(safe) };
+}
+
 function redactCopy(value: unknown, max: number): unknown {
   const str = (s: string): string => {
     const clean = redactString(s.length > max + CUT_MARGIN ? s.slice(0, max + CUT_MARGIN) : s);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
-import { redact } from './redact';
+import { redactWithJson } from './redact';
 import { type AuditFs, repairTornTail, writeWholeText } from './tail-repair';
 import type { AuditRecord } from '../protocol/audit';
 
@@ -172,9 +172,11 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
 
   const writer: AuditWriter = {
     append(entry) {
-      const safe = redact(withStamp(entry), { maxStringLength }) as AuditRecord;
+      // A stamped record is built for this append alone: when clean it is its own redacted form.
+      const { value, json } = redactWithJson(withStamp(entry), { maxStringLength });
+      const safe = value as AuditRecord;
       try {
-        writeWholeText(fs, fdFor(utcDay(safe.ts, now)), `${JSON.stringify(safe)}\n`);
+        writeWholeText(fs, fdFor(utcDay(safe.ts, now)), `${json}\n`);
       } catch (err) {
         // Whatever part of the line went out is a torn tail; the reopen repairs it.
         release();

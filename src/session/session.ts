@@ -207,7 +207,18 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   // Resuming reads the saved session first: a damaged file stops here, before anything is written.
   const loaded = o.resume ? loadSession(o.home, o.resume, fence.root) : undefined;
   let mode = (o.modeFromFlag ? undefined : loaded?.restored.mode) ?? o.mode;
+  // Everyone hearing events. Delivery walks `listening`, an array made again only when someone joins
+  // or leaves (never changed in place: a delivery under way keeps the list it started with).
   const listeners = new Set<(event: CoreEvent) => void>();
+  let listening: readonly ((event: CoreEvent) => void)[] = [];
+  const listen = (listener: (event: CoreEvent) => void): (() => void) => {
+    listeners.add(listener);
+    listening = [...listeners];
+    return () => {
+      listeners.delete(listener);
+      listening = [...listeners];
+    };
+  };
   const state = initialCoreState({
     sessionId,
     root: fence.root,
@@ -233,7 +244,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       }),
     ...(loaded ? { resumed: loaded.summary, recorded: loaded.restored.history.length } : {}),
   });
-  listeners.add((event) => recorder.onEvent(event));
+  listen((event) => recorder.onEvent(event));
   // A running call's output is coalesced (one event per call per ~50 ms, only the newest text kept).
   const relay = new OutputRelay((event) => deliver(event));
   const emit = (event: CoreEvent) => {
@@ -250,7 +261,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       inFlight.delete(event.callId);
       if (inFlight.size === 0 || !readOnly.has(event.tool)) guardHome(event.tool);
     }
-    for (const listener of [...listeners]) {
+    for (const listener of listening) {
       try {
         listener(event);
       } catch {
@@ -610,7 +621,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   // so a UI can tell by identity whether to render again.
   let version = 0;
   let cached: { version: number; state: CoreState } | undefined;
-  listeners.add(() => {
+  listen(() => {
     version += 1;
   });
   const snapshot = (): CoreState => {
@@ -659,14 +670,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   return {
     client: {
       subscribe(listener, only) {
-        const heard = ofTypes(listener, only);
-        listeners.add(heard);
-        return () => listeners.delete(heard);
+        return listen(ofTypes(listener, only));
       },
       changes(listener) {
-        const ofType = (event: CoreEvent) => listener(event.type);
-        listeners.add(ofType);
-        return () => listeners.delete(ofType);
+        return listen((event) => listener(event.type));
       },
       send: (command) => {
         if (rootGone && command.type === 'submit') return emit({ type: 'error', message: rootGone });

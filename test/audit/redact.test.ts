@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretName, redact, redactString, redactedJson } from '../../src/audit/redact';
+import { isSecretName, redact, redactString, redactWithJson, redactedJson } from '../../src/audit/redact';
 
 // Fake credentials built at run time so no scanner mistakes this file for a leak.
 const rep = (s: string, n: number) => s.repeat(n);
@@ -380,6 +380,9 @@ describe('redact: the clean fast path', () => {
       const held = { value };
       expect((redact(held, options) as typeof held).value).toStrictEqual(fullWalk(value, max));
       expect(redactedJson(held, options)).toBe(JSON.stringify({ value: fullWalk(value, max) }));
+      const both = redactWithJson(held, options);
+      expect((both.value as typeof held).value).toEqual(fullWalk(value, max));
+      expect(both.json).toBe(JSON.stringify({ value: fullWalk(value, max) }));
     }
   });
 
@@ -418,6 +421,12 @@ describe('redact: the clean fast path', () => {
       const full = fullWalk(value, 64);
       expect(redact(value, { maxStringLength: 64 })).toStrictEqual(full);
       expect(redactedJson(value, { maxStringLength: 64 })).toBe(JSON.stringify(full));
+      const both = redactWithJson(value, { maxStringLength: 64 });
+      expect(both.value).toEqual(full);
+      expect(both.json).toBe(JSON.stringify(full));
+      // Nothing to hide: the value itself, not a copy; something hidden: a copy, the input untouched.
+      if (JSON.stringify(full) === JSON.stringify(value)) expect(both.value).toBe(value);
+      else expect(both.value).not.toBe(value);
       if (JSON.stringify(full) === JSON.stringify(value)) clean++;
     }
     // Both kinds were generated: records with nothing to hide, and records with something.
