@@ -111,8 +111,8 @@ function clean(value: unknown, max: number, depth: number): boolean {
   // only makes the check stricter; what is written is still the own keys (JSON.stringify).
   for (const key in record) {
     const item = record[key];
-    if (key === '__proto__' || (isSecretName(key) && holdsSecret(item)) || redactKey(key) !== key)
-      return false;
+    const kind = keyKind(key);
+    if (kind === KEY_CHANGED || (kind === KEY_SECRET && holdsSecret(item))) return false;
     if (!clean(item, max, depth + 1)) return false;
   }
   return true;
@@ -175,6 +175,27 @@ function copyObject(value: object, walk: Walk, depth: number): unknown {
     else out[outKey] = safe;
   }
   return out;
+}
+
+/** A key redaction leaves as it is; one that names a secret (its value is hidden unless empty); one it changes (or `__proto__`). */
+const KEY_PLAIN = 0;
+const KEY_SECRET = 1;
+const KEY_CHANGED = 2;
+/** Keys repeat on every record: what `clean` must know of one is judged once (one lookup, not two). */
+const keyKinds = new Map<string, number>();
+function keyKind(key: string): number {
+  let kind = keyKinds.get(key);
+  if (kind === undefined) {
+    kind =
+      key === '__proto__' || redactKey(key) !== key
+        ? KEY_CHANGED
+        : isSecretName(key)
+          ? KEY_SECRET
+          : KEY_PLAIN;
+    if (keyKinds.size >= 4096) keyKinds.clear();
+    keyKinds.set(key, kind);
+  }
+  return kind;
 }
 
 /** Keys repeat on every record; memoise their (almost always unchanged) redacted form. */

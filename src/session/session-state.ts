@@ -132,7 +132,9 @@ export class SessionState {
       case 'tool_started': {
         const id = `tool-${event.callId}-${this.id()}`;
         this.toolCards.set(event.callId, id);
-        this.push({
+        // Built field by field, not spread: a burst adds thousands of these (object spreads were a
+        // tenth of a burst's state upkeep, profiled).
+        const card: ToolCard = {
           kind: 'tool',
           id,
           agentId: event.agentId,
@@ -140,9 +142,10 @@ export class SessionState {
           summary: cut(event.summary ?? callLine(event.args)),
           status: 'running',
           startedAt: Date.now(),
-          ...(event.step ? { step: { ...event.step } } : {}),
-          ...(event.batch ? { batch: event.batch } : {}),
-        });
+        };
+        if (event.step) card.step = { ...event.step };
+        if (event.batch) card.batch = event.batch;
+        this.push(card);
         return;
       }
       case 'tool_output': {
@@ -158,15 +161,17 @@ export class SessionState {
         this.toolCards.delete(event.callId);
         if (!card) return;
         this.tails.delete(card.id);
-        const { tail: _live, ...rest } = card;
-        this.replace({
-          ...rest,
+        const done: ToolCard = {
+          ...card,
           status: event.result.status,
           result: resultLine(event.result),
           output: keep(resultText(event.result) + editedNote(event.result)),
-          // The person changed the call before it ran: the card says so, and its output ends with what changed.
-          ...(event.result.edited ? { summary: cut(`${rest.summary} · edited by you`) } : {}),
-        });
+        };
+        // The live tail ends with the call (most cards never had one: no rest-copy of every card).
+        if (done.tail !== undefined) delete done.tail;
+        // The person changed the call before it ran: the card says so, and its output ends with what changed.
+        if (event.result.edited) done.summary = cut(`${card.summary} · edited by you`);
+        this.replace(done);
         this.keepApprovedDiff(card.id, event.callId, event.result.status);
         return;
       }
