@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import { type ReactNode, useEffect, useState } from 'react';
 import type { CompactProposal, CoreClient } from '../../src/protocol';
+import { formatCount } from '../../src/text/count';
 import { wrap } from '../../src/text/wrap';
 import { useTheme } from '../hooks/use-theme';
 import { COMPACT_KEYS, PANEL_FOOTERS } from '../keys/keymap';
@@ -18,7 +19,7 @@ type Props = {
 
 // Title, the figures line, the hint line, the footer and the border.
 const CHROME_ROWS = 6;
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 /**
  * The /compact card (issue 15 §4): the summary the model wrote (sanitised by the client), to be read

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { ToolCardStatus, TranscriptEntry } from '../../src/protocol';
+import { formatCount } from '../../src/text/count';
 import { truncateChars } from '../../src/text/truncate';
 import { oneLine } from '../format';
 import { useTheme } from '../hooks/use-theme';
@@ -11,7 +12,7 @@ type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 
 type Props = { entries: readonly ToolEntry[]; width: number; agentLabel?: string };
 
-const n = (x: number): string => x.toLocaleString('en-US');
+const n = formatCount;
 
 /** The status a group's glyph shows: waiting or running while any call does, then a failure, else the most common. */
 function headline(statuses: [ToolCardStatus, number][]): ToolCardStatus {
@@ -49,13 +50,15 @@ export function ToolGroup({ entries, width, agentLabel }: Props): ReactNode {
         <Text bold>{truncateChars(head, Math.max(10, width - tally.length - 8))}</Text>
         <Text color={look.color}> · {tally}</Text>
       </Box>
-      {shown.map((entry) => {
+      {/* Rows keyed by place, not by call: while a batch runs its last calls change every frame, and
+          new keys would build new layout nodes for the same three rows each time. */}
+      {shown.map((entry, row) => {
         const each = statusLook(entry.status, theme);
         // A call that did not execute says why, as its card would.
         const why = entry.status !== 'executed' && entry.result ? ` — ${oneLine(entry.result)}` : '';
         const line = `${entry.tool} ${oneLine(entry.summary)}${why}`;
         return (
-          <Text key={entry.id} wrap="truncate-end">
+          <Text key={row} wrap="truncate-end">
             {'   '}
             <Text color={each.color}>{each.glyph}</Text> {truncateChars(line, room - each.label.length - 4)}
             <Text color={each.color}> · {each.label}</Text>

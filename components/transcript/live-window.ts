@@ -1,3 +1,4 @@
+import { formatCount } from '../../src/text/count';
 import { estimateItemRows, type HistoryItem } from './history-items';
 
 /** What the live tail leaves out above its window: how many calls and entries, and how many of them still run or wait. */
@@ -40,7 +41,7 @@ export function liveWindow(
 
 /** The line standing for the live entries above the window, e.g. "+4,990 more · 4,980 running · 10 waiting". */
 export function hiddenLiveLine(hidden: HiddenLive): string {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = formatCount;
   const parts = [`+${n(hidden.count)} more`];
   if (hidden.running) parts.push(`${n(hidden.running)} running`);
   if (hidden.waiting) parts.push(`${n(hidden.waiting)} waiting`);

@@ -5,6 +5,7 @@
  * would overflow, and `/model`. Sub-agents have their own short histories and are not measured.
  */
 import { randomUUID } from 'node:crypto';
+import { formatCount } from '../text/count';
 import { type ContextWatch, estimateTokens } from '../agent/loop';
 import { compactedHistory, compactMessages } from '../llm/compact-prompt';
 import { countMessages, loadTokenCounter, tokenizerLoaded } from '../llm/token-count';
@@ -45,7 +46,7 @@ type Waiting = {
   settle?: (accept: boolean) => void;
 };
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 /** Carries out compact, accept_compact, set_model and list_models, and watches the main agent's requests. */
 export class ContextControl implements ContextWatch {
