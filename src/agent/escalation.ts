@@ -68,9 +68,13 @@ export class FailureWatch {
     let failed = false;
     let succeeded = false;
     let trigger: EscalationTrigger | undefined;
-    for (const { line, result, similarKey } of calls) {
+    // Only the last TRIED calls are kept for the card: a burst of thousands shortens those few, not
+    // every result (each a whole file's text, whitespace collapsed only to be thrown away).
+    for (const { line, result } of calls.slice(-TRIED)) {
       this.recent.push({ call: short(line), result: short(resultText(result)) });
       if (this.recent.length > TRIED) this.recent.shift();
+    }
+    for (const { line, result, similarKey } of calls) {
       if (result.status === 'rejected') {
         const key = similarKey ?? line;
         const count = (this.rejected.get(key) ?? 0) + 1;

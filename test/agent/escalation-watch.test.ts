@@ -73,6 +73,25 @@ describe('FailureWatch: the hard rule (3 failures in a row, 2 similar rejections
     expect(watch.observeStep([{ line: 'x', result: err }])).toBeUndefined();
   });
 
+  it('one step of many calls keeps its last 5 for the card, after what earlier steps left', () => {
+    const watch = new FailureWatch({ failures: 1, rejections: 2 });
+    watch.observeStep([{ line: 'earlier', result: err }]);
+    watch.observeStep(Array.from({ length: 3 }, (_, i) => ({ line: `a${i}`, result: err })));
+    expect(watch.card('failures', 'g', 50).tried.map((t) => t.call)).toEqual(['earlier', 'a0', 'a1', 'a2']);
+    const trigger = watch.observeStep(
+      Array.from({ length: 1000 }, (_, i) => ({ line: `b${i}`, result: i === 0 ? err : ok })),
+    );
+    // A success in the step: it did not fail, however many calls it held.
+    expect(trigger).toBeUndefined();
+    expect(watch.card('failures', 'g', 50).tried.map((t) => t.call)).toEqual([
+      'b995',
+      'b996',
+      'b997',
+      'b998',
+      'b999',
+    ]);
+  });
+
   it('several calls of one answer are one attempt: a step with a success does not fail', () => {
     const watch = new FailureWatch({ failures: 3, rejections: 2 });
     const step = (...results: ToolResultEnvelope[]) =>
