@@ -106,25 +106,9 @@ class LineSplitter {
 
   push(bytes: Uint8Array): string[] {
     const buffer = this.rest.length === 0 ? bytes : concat(this.rest, bytes);
-    const lines: string[] = [];
-    let start = 0;
-    // Where the next CR is, found once per pass rather than once per line (most streams have none).
-    let nextCr = buffer.indexOf(CR, start);
-    for (;;) {
-      const nextLf = buffer.indexOf(LF, start);
-      if (nextCr !== -1 && nextCr < start) nextCr = buffer.indexOf(CR, start);
-      if (nextCr !== -1 && (nextLf === -1 || nextCr < nextLf)) {
-        if (nextCr === buffer.length - 1) break;
-        lines.push(decoder.decode(buffer.subarray(start, nextCr)));
-        start = buffer[nextCr + 1] === LF ? nextCr + 2 : nextCr + 1;
-        continue;
-      }
-      if (nextLf === -1) break;
-      lines.push(decoder.decode(buffer.subarray(start, nextLf)));
-      start = nextLf + 1;
-    }
-    this.rest = start === 0 ? buffer : buffer.slice(start);
-    return lines;
+    const end = completeLinesEnd(buffer);
+    this.rest = end === 0 ? buffer : buffer.slice(end);
+    return end === 0 ? [] : splitDecoded(buffer.subarray(0, end));
   }
 
   flush(): string[] {
@@ -134,6 +118,35 @@ class LineSplitter {
     // A pending `\r` ends the last line; otherwise the rest is the last line, without its ending.
     return last[last.length - 1] === CR ? [decoder.decode(last.subarray(0, -1))] : [decoder.decode(last)];
   }
+}
+
+/**
+ * Where the complete lines of `buffer` end: after its last line ending, except a `\r` that ends the
+ * bytes so far (the next byte may make it `\r\n`). 0 when no line is complete.
+ */
+function completeLinesEnd(buffer: Uint8Array): number {
+  // A `\r` as the last byte waits: the search starts before it.
+  const from = buffer[buffer.length - 1] === CR ? buffer.length - 2 : buffer.length - 1;
+  if (from < 0) return 0;
+  return Math.max(buffer.lastIndexOf(LF, from), buffer.lastIndexOf(CR, from)) + 1;
+}
+
+const LINE_END = /\r\n|\r|\n/;
+
+/**
+ * The lines of `bytes` (which end with a line ending), as if each were decoded on its own: the piece
+ * is decoded once (a burst's answer is 10,000 events, twice as many lines) and split at its line
+ * endings — bytes a decoder never makes from anything else — and a line after the first drops a
+ * leading BOM, as its own decode would have (the first one's was dropped by the decode).
+ */
+function splitDecoded(bytes: Uint8Array): string[] {
+  const lines = decoder.decode(bytes).split(LINE_END);
+  lines.pop();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.charCodeAt(0) === 0xfeff) lines[i] = line.slice(1);
+  }
+  return lines;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
