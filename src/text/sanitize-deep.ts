@@ -36,6 +36,19 @@ function safeString(text: string, mode: SanitizeMode): string {
   return out;
 }
 
+/** Keys repeat on every entry and event: each is judged once (bounded; strings are immutable). */
+const keys: Record<SanitizeMode, Map<string, string>> = { display: new Map(), exact: new Map() };
+function keyMemo(key: string, mode: SanitizeMode): string {
+  const known = keys[mode];
+  let out = known.get(key);
+  if (out === undefined) {
+    out = hasUnsafeText(key) ? sanitizeText(key, mode) : key;
+    if (known.size >= 4096) known.clear();
+    known.set(key, out);
+  }
+  return out;
+}
+
 function walk(value: unknown, mode: SanitizeMode, depth: number): unknown {
   if (typeof value === 'string') return safeString(value, mode);
   if (value === null || typeof value !== 'object') return value;
@@ -61,7 +74,7 @@ function walk(value: unknown, mode: SanitizeMode, depth: number): unknown {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const item = record[key];
-    const safeKey = hasUnsafeText(key) ? sanitizeText(key, mode) : key;
+    const safeKey = keyMemo(key, mode);
     const safe = walk(item, mode, depth + 1);
     if ((safe !== item || safeKey !== key) && copy === undefined) {
       copy = {};
