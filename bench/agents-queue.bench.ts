@@ -3,16 +3,14 @@
 // approves each as soon as it takes keys. Prints approve key → the next card on screen, median and
 // p95, next to the same with 2 sub-agents (10 cards) in the same run: a longer queue should not make
 // the next card slower. The real bundled binary in a pty; the runs alternate.
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { benchTempDir } from './temp-dir';
 import { type RecordedRequest, startFakeOpenAI } from '../test/helpers/fake-openai';
 import { startWarden } from '../test/helpers/pty';
 import { median, percentile, printRow } from './stats';
 
 const RUNS = Number(process.env.QUEUE_RUNS ?? 3);
 const WRITES = 5;
-const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+const tempDir = benchTempDir;
 const firstUser = (req: RecordedRequest) =>
   String(req.body.messages.find((m) => m.role === 'user')?.content ?? '');
 const toolResults = (req: RecordedRequest) => req.body.messages.filter((m) => m.role === 'tool').length;

@@ -2,9 +2,7 @@
 // environment names a built copy, grok-cli (the last Ink version, @vibe-kit/grok-cli 0.0.34).
 // Each app says how to start it against the fake model, what its screens look like and which key
 // approves, so the bench's scenarios are written once for both.
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { benchTempDir } from './temp-dir';
 import type { FakeToolCall } from '../test/helpers/fake-openai';
 import { type PtyApp, startNodeProgram, WARDEN_BIN, wardenFrameComplete } from '../test/helpers/pty';
 
@@ -43,7 +41,7 @@ export function wardenApp(script = WARDEN_BIN, name = 'warden'): PeerApp {
         {
           OPENAI_BASE_URL: url,
           OPENAI_API_KEY: 'bench',
-          WARDEN_HOME: realpathSync(mkdtempSync(join(tmpdir(), 'warden-bench-home-'))),
+          WARDEN_HOME: benchTempDir('warden-bench-home-'),
         },
         // WARDEN_CPU_PROF=<dir>: each warden process writes a .cpuprofile there when it ends.
         { cwd: root, frameComplete: wardenFrameComplete, nodeArgs: profileArgs() },

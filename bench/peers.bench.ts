@@ -7,7 +7,8 @@
 // (see the message printed when it is missing). WARDEN_BASELINE=<another dist/warden.js> adds that
 // build to the same round (before/after); WARDEN_CPU_PROF=<dir> profiles each warden process;
 // PEERS_RUNS sets the runs per app and scenario (default 5).
-import { existsSync, mkdtempSync, readFileSync, realpathSync, watch, writeFileSync } from 'node:fs';
+import { benchTempDir } from './temp-dir';
+import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOpenAI } from '../test/helpers/fake-openai';
@@ -61,7 +62,7 @@ function whenWritten(root: string, write: FileWrite): Promise<number> {
  * `typed` starts at an empty input and types the prompt key by key, each after its echo.
  */
 async function session(app: PeerApp, first: FileWrite, second: FileWrite, typed: boolean): Promise<Figures> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), `peers-${app.name}-`)));
+  const root = benchTempDir(`peers-${app.name}-`);
   writeFileSync(join(root, OVERWRITE.path), 'old\n');
   let requestAt = 0;
   const fake = await startFakeOpenAI(

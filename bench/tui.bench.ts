@@ -2,9 +2,9 @@
 // OpenAI server. Prints medians of launch → prompt ready, tool call received → approval card on
 // screen, approve key → file on disk, peak RSS, and keypress → frame with a 2 000-entry transcript;
 // beside them the floor: a bundled Ink hello-world (bench/ink-floor.tsx) launched the same way.
+import { benchTempDir } from './temp-dir';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, watch, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -23,7 +23,7 @@ const env = (url: string, home: string) => ({
   OPENAI_API_KEY: 'bench',
   WARDEN_HOME: home,
 });
-const tempDir = (prefix: string) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+const tempDir = benchTempDir;
 
 function peakRssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
