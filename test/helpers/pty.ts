@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,8 +104,12 @@ export function startNodeProgram(
   term.onData((reply) => pty.write(reply));
   // Exited once what the program wrote is on the screen: xterm parses writes in order, so an empty
   // write's callback runs after everything received before the exit.
+  // The temp HOME goes with the program (nothing outside reads it: tests pass their own WARDEN_HOME).
   const exited = new Promise<number>((resolve) =>
-    pty.onExit(({ exitCode }) => term.write('', () => resolve(exitCode))),
+    pty.onExit(({ exitCode }) => {
+      rmSync(home, { recursive: true, force: true });
+      term.write('', () => resolve(exitCode));
+    }),
   );
   const screen = () => {
     const buffer = term.buffer.active;
