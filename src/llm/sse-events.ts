@@ -164,10 +164,18 @@ class EventAssembler {
   line(line: string): SseEvent | null {
     if (line === '') {
       if (!this.event && this.data.length === 0) return null;
-      const sse = { event: this.event, data: this.data.join('\n') };
+      const sse = {
+        event: this.event,
+        data: this.data.length === 1 ? (this.data[0] as string) : this.data.join('\n'),
+      };
       this.event = null;
       this.data = [];
       return sse;
+    }
+    // The common line, `data: {…}`, without slicing out its field name.
+    if (line.startsWith('data: ')) {
+      this.data.push(line.slice(6));
+      return null;
     }
     if (line.startsWith(':')) return null;
     const colon = line.indexOf(':');
