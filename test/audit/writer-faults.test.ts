@@ -33,6 +33,16 @@ const now = () => new Date(`${DAY}T10:00:00.000Z`);
 const lines = (dir: string) => readFileSync(join(dir, `audit-${DAY}.jsonl`), 'utf8').split('\n');
 const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 
+/** What a writeSync call asks to write, as bytes: a line's text (whole) or part of a buffer. */
+function written(data: Buffer | string, at?: number, size?: number) {
+  if (typeof data === 'string') {
+    const buffer = Buffer.from(data);
+    return { buffer, offset: 0, length: buffer.length };
+  }
+  const offset = at ?? 0;
+  return { buffer: data, offset, length: size ?? data.length - offset };
+}
+
 /** node:fs with a disk that can be made full: `cut` bytes of the next write go out, then ENOSPC. */
 function fillableFs() {
   const disk = { full: false, cut: 0 };
@@ -41,9 +51,7 @@ function fillableFs() {
     // The writer calls writeSync(fd, text) for a line, then writeSync(fd, buffer, offset, length) for
     // the rest of a short write (and for repair markers).
     writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
-      const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-      const offset = typeof data === 'string' ? 0 : (at ?? 0);
-      const length = typeof data === 'string' ? buffer.length : (size ?? buffer.length - offset);
+      const { buffer, offset, length } = written(data, at, size);
       if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
       if (disk.cut > 0) {
         const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
@@ -126,9 +134,7 @@ describe('audit writer faults (injected file system)', () => {
     const shortOnce: AuditFs = {
       ...fs,
       writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
-        const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-        const offset = typeof data === 'string' ? 0 : (at ?? 0);
-        const length = typeof data === 'string' ? buffer.length : (size ?? buffer.length - offset);
+        const { buffer, offset, length } = written(data, at, size);
         const n = fs.writeSync(fd, buffer, offset, cutNext > 0 ? Math.min(cutNext, length) : length);
         cutNext = 0;
         return n;

@@ -91,6 +91,28 @@ export function makeTranscript(count: number): TranscriptEntry[] {
   );
 }
 
+/** The event side of a CoreClient for tests: `subscribe` and `changes` over one set of listeners, `emit` and `count`. */
+export function eventHub(): Pick<CoreClient, 'subscribe' | 'changes'> & {
+  emit(event: CoreEvent): void;
+  count(): number;
+} {
+  const listeners = new Set<(event: CoreEvent) => void>();
+  const listen = (listener: (event: CoreEvent) => void) => {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  };
+  return {
+    subscribe: (listener, only) => listen(ofTypes(listener, only)),
+    changes: (listener) => listen((event) => listener(event.type)),
+    emit: (event) => {
+      for (const listener of [...listeners]) listener(event);
+    },
+    count: () => listeners.size,
+  };
+}
+
 /**
  * A scriptable CoreClient for tests: the state is replaced (never mutated) by `update`, every
  * sent command is recorded in `sent`, and `emit` delivers an event to every subscriber.
@@ -100,20 +122,18 @@ export class FakeCore implements CoreClient {
   readonly sent: CoreCommand[] = [];
   /** Called after a command is recorded, e.g. to answer `query_audit` with an `audit_result`. */
   onCommand?: (command: CoreCommand, core: FakeCore) => void;
-  private readonly listeners = new Set<(event: CoreEvent) => void>();
+  private readonly hub = eventHub();
 
   constructor(overrides: Partial<CoreState> = {}) {
     this.state = makeState(overrides);
   }
 
   subscribe(listener: (event: CoreEvent) => void, only?: readonly CoreEvent['type'][]): () => void {
-    const heard = ofTypes(listener, only);
-    this.listeners.add(heard);
-    return () => this.listeners.delete(heard);
+    return this.hub.subscribe(listener, only);
   }
 
   changes(listener: (type: CoreEvent['type']) => void): () => void {
-    return this.subscribe((event) => listener(event.type));
+    return this.hub.changes(listener);
   }
 
   send(command: CoreCommand): void {
@@ -126,7 +146,7 @@ export class FakeCore implements CoreClient {
   }
 
   emit(event: CoreEvent): void {
-    for (const listener of [...this.listeners]) listener(event);
+    this.hub.emit(event);
   }
 
   /** Replaces the state with a patched copy and emits `state_changed`. */
@@ -142,6 +162,6 @@ export class FakeCore implements CoreClient {
   }
 
   get listenerCount(): number {
-    return this.listeners.size;
+    return this.hub.count();
   }
 }

@@ -6,6 +6,7 @@ import type { Session } from '../../src/session/session';
 import { initialCoreState } from '../../src/session/session-state';
 import { escapeJsonText, guardStream, safeJsonLine } from '../../src/text/safe-output';
 import { SEQUENCE_CASES } from './sequences';
+import { eventHub } from '../helpers/fake-core';
 
 /** Raw terminal controls: none may reach headless stdout or stderr. */
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
@@ -20,17 +21,10 @@ function capture() {
 
 /** A session stand-in: emits `events` when run, then ends the turn with `text`. */
 function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; text: string }): Session {
-  const listeners = new Set<(e: CoreEvent) => void>();
+  const hub = eventHub();
   const client: CoreClient = {
-    subscribe: (fn) => {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
-    changes: (fn) => {
-      const ofType = (e: CoreEvent) => fn(e.type);
-      listeners.add(ofType);
-      return () => listeners.delete(ofType);
-    },
+    subscribe: hub.subscribe,
+    changes: hub.changes,
     send: () => {},
     snapshot: () => ({
       ...initialCoreState({
@@ -48,7 +42,7 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
     mcpStarted: Promise.resolve(),
     changes: () => false,
     run: async () => {
-      for (const e of events) for (const l of listeners) l(e);
+      for (const e of events) hub.emit(e);
       return result;
     },
   } as unknown as Session;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CoreClient, CoreEvent, CoreState, TranscriptEntry } from '../../src/protocol';
-import { ofTypes } from '../../src/protocol/client';
 import { initialCoreState } from '../../src/session/session-state';
 import { safeClient } from '../../src/text/safe-client';
+import { eventHub } from '../helpers/fake-core';
 
 const ESC = '\u001B';
 
@@ -15,19 +15,11 @@ function fakeCore() {
     mode: 'manual',
     sandboxed: true,
   });
-  const listeners = new Set<(e: CoreEvent) => void>();
+  const hub = eventHub();
   let snapshots = 0;
   const client: CoreClient = {
-    subscribe: (fn, only) => {
-      const heard = ofTypes(fn, only);
-      listeners.add(heard);
-      return () => listeners.delete(heard);
-    },
-    changes: (fn) => {
-      const ofType = (e: CoreEvent) => fn(e.type);
-      listeners.add(ofType);
-      return () => listeners.delete(ofType);
-    },
+    subscribe: hub.subscribe,
+    changes: hub.changes,
     send: () => {},
     snapshot: () => {
       snapshots += 1;
@@ -37,7 +29,7 @@ function fakeCore() {
   return {
     state,
     client,
-    emit: (e: CoreEvent) => listeners.forEach((fn) => fn(e)),
+    emit: hub.emit,
     snapshots: () => snapshots,
   };
 }

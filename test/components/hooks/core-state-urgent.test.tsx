@@ -3,34 +3,26 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { useCoreState } from '../../../components/hooks/use-core-state';
 import type { CoreClient, CoreEvent, CoreState } from '../../../src/protocol';
+import { eventHub } from '../../helpers/fake-core';
 
 /** A core whose snapshots the test counts: the hook reads one each time it hands React a new state. */
 function fakeCore(): { reads: number; client: CoreClient; emit(event: CoreEvent): void } {
-  const listeners = new Set<(e: CoreEvent) => void>();
+  const hub = eventHub();
   let reads = 0;
   return {
     get reads() {
       return reads;
     },
     client: {
-      subscribe: (fn) => {
-        listeners.add(fn);
-        return () => listeners.delete(fn);
-      },
-      changes: (fn) => {
-        const ofType = (e: CoreEvent) => fn(e.type);
-        listeners.add(ofType);
-        return () => listeners.delete(ofType);
-      },
+      subscribe: hub.subscribe,
+      changes: hub.changes,
       send: () => {},
       snapshot: () => {
         reads += 1;
         return { reads } as unknown as CoreState;
       },
     },
-    emit: (event) => {
-      for (const fn of listeners) fn(event);
-    },
+    emit: hub.emit,
   };
 }
 
