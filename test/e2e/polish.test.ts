@@ -56,9 +56,10 @@ describe('polish in the real binary', () => {
     const { app, fake, root } = await launch([]);
     const host = new URL(fake.url).host;
     await app.waitFor(`warden · model fake-model-x at ${host}`);
+    // The banner may reach the terminal in more than one read: wait for its last line, not its first.
+    await app.waitFor(/mode manual · (sandbox on \(bubblewrap\)|⚠ sandbox off)/);
     const screen = app.screen();
     expect(screen).toContain(`project ${root}`);
-    expect(screen).toMatch(/mode manual · (sandbox on \(bubblewrap\)|⚠ sandbox off)/);
     expect(screen).not.toContain('DO-NOT-SHOW');
     await inputReady(app);
     app.press('\u0003');
