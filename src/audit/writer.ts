@@ -56,8 +56,8 @@ export const AUDIT_FILE_PATTERN = /^audit-(\d{4}-\d{2}-\d{2})\.jsonl$/;
 export const auditFileName = (day: string): string => `audit-${day}.jsonl`;
 
 /**
- * UTC day of an ISO timestamp, or of `fallback` when the timestamp does not parse or falls
- * outside years 0000–9999 (which would not make a `YYYY-MM-DD` file name).
+ * UTC day of an ISO timestamp, or of the time `fallback` gives (asked only then) when the timestamp
+ * does not parse or falls outside years 0000–9999 (which would not make a `YYYY-MM-DD` file name).
  */
 export function utcDay(ts: string, fallback: () => Date): string {
   // The gate's own timestamps are canonical UTC: their day is their first ten characters once that
