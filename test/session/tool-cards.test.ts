@@ -73,6 +73,27 @@ describe('tool cards in the session state', () => {
     });
     expect(cards()[0]).toMatchObject({ status: 'executed', result: 'line 1', output });
     expect(cards()[0]?.tail).toBeUndefined();
+    // Gone, not left behind as an undefined field (a finished card is printed and saved as it is).
+    expect(Object.keys(cards()[0] ?? {})).not.toContain('tail');
+  });
+
+  it('an edited call finishes with "edited by you" on its card, the card of a call that never had output too', () => {
+    const { v, cards } = view();
+    v.apply(started('c1'));
+    v.apply({
+      type: 'tool_finished',
+      agentId: 'main',
+      callId: 'c1',
+      tool: 'write_file',
+      result: {
+        status: 'executed',
+        output: 'ok',
+        edited: { by: 'user', note: 'path changed', args: { path: 'b' }, changes: ['path: a → b'] },
+      },
+    });
+    expect(cards()[0]?.summary).toMatch(/ · edited by you$/);
+    expect(cards()[0]?.output).toBe('ok\n✎ edited by you: path: a → b');
+    expect(Object.keys(cards()[0] ?? {})).not.toContain('tail');
   });
 });
 
