@@ -4,7 +4,9 @@
 // peak RSS, next to the same with 50 calls in the same run (the cost should grow with the calls,
 // not with calls × entries on screen).
 // WARDEN_BASELINE=<another dist/warden.js> runs that build too, alternating, for a before/after
-// ratio; WARDEN_CPU_PROF=<dir> writes a .cpuprofile of each warden process there; BURST_RUNS=n.
+// ratio; WARDEN_CPU_PROF=<dir> writes a .cpuprofile of each warden process there; BURST_RUNS=n;
+// BURST_FILE_LINES=n reads a file of n 60-character lines instead of one line (real files cost the
+// secret and control-character scans of their text; the default keeps the issue's figure comparable).
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,14 @@ import { startWarden, WARDEN_BIN } from '../test/helpers/pty';
 import { median, printRow } from './stats';
 
 const RUNS = Number(process.env.BURST_RUNS ?? 3);
+const FILE_LINES = Number(process.env.BURST_FILE_LINES ?? 1);
+const fileText =
+  FILE_LINES <= 1
+    ? 'a\n'
+    : Array.from(
+        { length: FILE_LINES },
+        (_, i) => `${`line ${i} of the file read many times `.padEnd(59, '.')}\n`,
+      ).join('');
 const baseline = process.env.WARDEN_BASELINE;
 const profileDir = process.env.WARDEN_CPU_PROF;
 const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '100'] : [];
@@ -36,7 +46,7 @@ type Run = { ms: number; callsMs: number; rss: number; cpu: number };
 async function burst(calls: number, bin: string): Promise<Run> {
   const root = tempDir('warden-bench-burst-');
   const home = tempDir('warden-bench-home-');
-  writeFileSync(join(root, 'a.txt'), 'a\n');
+  writeFileSync(join(root, 'a.txt'), fileText);
   writeFileSync(join(home, 'config.json'), JSON.stringify({ contextWindowTokens: 10_000_000 }));
   let requestAt = 0;
   let nextRequestAt = 0;
