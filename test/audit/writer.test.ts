@@ -44,6 +44,28 @@ describe('createAuditWriter', () => {
     expect(statSync(join(dir, 'audit-2025-01-02.jsonl')).mode & 0o777).toBe(0o600);
   });
 
+  it('arguments a hostile model sends (a lone surrogate, escape sequences, NUL, CR, LF, U+2028) stay one line each, read back as sent', () => {
+    const dir = tempDir();
+    const writer = createAuditWriter({ dir, sessionId: 's1', onError: () => {} });
+    const args = {
+      path: 'a\uD800b\u001b[2J\u0000c\r\nd\u2028e\u009b31m',
+      nested: ['\uDFFF', '\n{"ts":"forged"}'],
+    };
+    const before = JSON.stringify(args);
+    const first = writer.append(entry({ args }));
+    const second = writer.append(entry({ argsHash: 'after' }));
+    writer.close();
+    expect(first.ok && second.ok).toBe(true);
+    // The input was not touched; what the writer hands on is what it wrote.
+    expect(JSON.stringify(args)).toBe(before);
+    const text = readFileSync(join(dir, 'audit-2025-01-02.jsonl'), 'utf8');
+    expect(text.split('\n')).toHaveLength(3);
+    const lines = readLines(join(dir, 'audit-2025-01-02.jsonl'));
+    expect(lines.map((r) => r.argsHash)).toEqual(['h1', 'after']);
+    expect(lines[0]?.args).toEqual(first.record.args);
+    expect(lines[0]?.args).toEqual(args);
+  });
+
   it('fills ts and sessionId when absent and starts the line with them', () => {
     const dir = tempDir();
     const writer = createAuditWriter({
