@@ -53,6 +53,28 @@ export function redactWithJson(
   return { value: safe, json: JSON.stringify(safe) };
 }
 
+/**
+ * JSON text — a tool call's arguments, a result as the model reads it — redacted as the data it
+ * encodes. Read as text, a secret sits behind `\n` escapes where no line rule sees it (`password: x`
+ * on a line of its own, `DB_PASSWORD=x` after a newline); parsed, every string is itself. The answer
+ * is the value written again (`JSON.stringify`: one form, so a repeated key cannot keep a copy the
+ * parse dropped), redacted when anything in it is secret; text that is not JSON is redacted as a
+ * string. Contract: never throws; JSON text with nothing to hide is returned as it is when it is
+ * already in that form (the results warden writes itself).
+ */
+export function redactJsonText(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return redactString(text);
+  }
+  const json = JSON.stringify(
+    alreadyClean(value, Number.POSITIVE_INFINITY) ? value : redactCopy(value, Number.POSITIVE_INFINITY),
+  );
+  return json === text ? text : json;
+}
+
 function redactCopy(value: unknown, max: number): unknown {
   const str = (s: string): string => {
     const clean = redactString(s.length > max + CUT_MARGIN ? s.slice(0, max + CUT_MARGIN) : s);

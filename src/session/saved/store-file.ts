@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
-import { redactedJson } from '../../audit/redact';
 import { repairTornTail, writeWholeText } from '../../audit/tail-repair';
+import { redactedRecordJson } from './record-redact';
 import { type SessionRecord, isBoundary } from './store-records';
 
 /** The append side of one session file. */
@@ -97,7 +97,7 @@ export function openSessionLog(o: SessionLogOptions): SessionLog {
       if (failed || closed) return;
       let line: string;
       try {
-        line = `${redactedJson(record)}\n`;
+        line = `${redactedRecordJson(record)}\n`;
       } catch (err) {
         return fail(err);
       }
