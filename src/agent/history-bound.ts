@@ -102,13 +102,29 @@ function boundArguments(args: string, limit: number, result: ToolResultEnvelope 
   return JSON.stringify({ ...scalars, _omitted: pointer(args, 'arguments', undefined) });
 }
 
+/** The history's text of each result it holds whole (not cut), by result. */
+const wholeResults = new WeakMap<ToolResultEnvelope, string>();
+
+/**
+ * Whether `content` is `result`'s JSON, whole: the session file then saves the tool message as a
+ * reference to the result's event (src/session/saved/store.ts). One lookup for what `boundResult`
+ * made; any other text is compared with the result's JSON.
+ */
+export function isWholeResult(content: string, result: ToolResultEnvelope): boolean {
+  const json = wholeResults.get(result);
+  return json !== undefined ? json === content : JSON.stringify(result) === content;
+}
+
 /**
  * A tool result as the history keeps it: its JSON, with a long output cut to head and tail.
  * Contract: valid JSON of at most about `limit` characters; the envelope's status and reason stay.
  */
 export function boundResult(envelope: ToolResultEnvelope, limit: number): string {
   const json = JSON.stringify(envelope);
-  if (json.length <= limit) return json;
+  if (json.length <= limit) {
+    wholeResults.set(envelope, json);
+    return json;
+  }
   const bounded: ToolResultEnvelope = { ...envelope };
   if (bounded.data !== undefined) {
     const data = JSON.stringify(bounded.data) ?? '';

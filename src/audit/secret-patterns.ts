@@ -73,10 +73,8 @@ const NAME_TRIGGERS = unionOf(RULES.filter((r) => r.byName));
  */
 export function redactString(text: string): string {
   const short = text.length <= MEMO_MAX_LENGTH;
-  if (short) {
-    const known = memo.get(text);
-    if (known !== undefined) return known;
-  }
+  const known = short ? memo.get(text) : recentLong.get(text);
+  if (known !== undefined) return known;
   let out = text;
   if (TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text))) {
     // Whether `out` may hold a secret name, judged again only after a rule changed it.
@@ -96,8 +94,29 @@ export function redactString(text: string): string {
   if (short) {
     if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
     memo.set(text, out);
-  }
+  } else rememberLong(text, out);
   return out;
+}
+
+/**
+ * Long texts — a file a call read, a command's output — are redacted more than once within a few
+ * calls: the audit's preview of a result and the session file's event both read the whole of it.
+ * The last few are remembered (bounded by their length, so no big text is kept for long).
+ */
+const recentLong = new Map<string, string>();
+const RECENT_LONG_CHARS = 1 << 21;
+const RECENT_LONG_MAX_LENGTH = 1 << 18;
+let recentLongChars = 0;
+
+function rememberLong(text: string, out: string): void {
+  if (text.length > RECENT_LONG_MAX_LENGTH) return;
+  recentLong.set(text, out);
+  recentLongChars += text.length;
+  for (const [old] of recentLong) {
+    if (recentLongChars <= RECENT_LONG_CHARS) break;
+    recentLong.delete(old);
+    recentLongChars -= old.length;
+  }
 }
 
 /**

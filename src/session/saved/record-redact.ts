@@ -6,7 +6,7 @@
  */
 import { redactJsonText, redactString, redactedJson } from '../../audit/redact';
 import type { ChatMessage, ToolCallRequest } from '../../llm/types';
-import type { SessionRecord } from './store-records';
+import type { SavedMessage, SessionRecord } from './store-records';
 
 /** `JSON.stringify` of `record` with its secrets replaced. Contract: never throws for a SessionRecord. */
 export function redactedRecordJson(record: SessionRecord): string {
@@ -30,7 +30,8 @@ export function redactedRecordJson(record: SessionRecord): string {
 }
 
 /** A message as it is saved: its known fields only, each redacted as what it is. */
-function savedMessage(m: ChatMessage): ChatMessage {
+function savedMessage(m: SavedMessage): SavedMessage {
+  if ('fromEvent' in m) return { role: 'tool', tool_call_id: redactString(m.tool_call_id), fromEvent: true };
   switch (m.role) {
     case 'system':
     case 'user':

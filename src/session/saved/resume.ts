@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolCallRequest } from '../../llm/types';
 import type { ApprovalRequest, CoreEvent, Mode, PlanState, ToolResultEnvelope } from '../../protocol/index';
-import type { SessionRecord } from './store-records';
+import type { SavedMessage, SessionRecord } from './store-records';
 
 /** The step warden stopped in: the calls the model asked for and how far each got. */
 export type InterruptedStep = {
@@ -47,6 +47,8 @@ export function restoreSession(records: readonly SessionRecord[], mainAgentId = 
   let turns = 0;
   let step: InterruptedStep | undefined;
   const pending = new Map<string, ApprovalRequest>();
+  // The last result of each call id so far: a saved tool message may be a reference to it (store.ts).
+  const results = new Map<string, ToolResultEnvelope>();
   for (const r of records) {
     switch (r.t) {
       case 'prompt':
@@ -54,7 +56,7 @@ export function restoreSession(records: readonly SessionRecord[], mainAgentId = 
         replay.push({ kind: 'user', text: r.text });
         break;
       case 'history':
-        history.push(...r.messages);
+        for (const m of r.messages) history.push(restored(m, results));
         // The step's messages are in: it ended.
         if (step && r.messages.some((m) => m.role === 'assistant' && m.tool_calls)) step = undefined;
         break;
@@ -78,6 +80,7 @@ export function restoreSession(records: readonly SessionRecord[], mainAgentId = 
         plan = undefined;
         step = undefined;
         pending.clear();
+        results.clear();
         replay.push({ kind: 'clear' });
         break;
       case 'event':
@@ -111,10 +114,22 @@ export function restoreSession(records: readonly SessionRecord[], mainAgentId = 
   };
 
   function foldEvent(e: CoreEvent): void {
+    if (e.type === 'tool_finished') results.set(e.callId, e.result);
     if (e.type === 'plan_updated') plan = { title: e.plan.title, steps: e.plan.steps.map((s) => ({ ...s })) };
     else if (e.type === 'approval_requested') pending.set(e.request.id, e.request);
     else if (e.type === 'approval_resolved') pending.delete(e.requestId);
     else if (e.type === 'tool_started' && e.agentId === mainAgentId) step?.started.add(e.callId);
     else if (e.type === 'tool_finished' && e.agentId === mainAgentId) step?.results.set(e.callId, e.result);
   }
+}
+
+/** A saved message as the model read it: a reference to a call's result becomes that result's JSON. */
+function restored(m: SavedMessage, results: ReadonlyMap<string, ToolResultEnvelope>): ChatMessage {
+  if (!('fromEvent' in m)) return m;
+  const result = results.get(m.tool_call_id) ?? {
+    status: 'error',
+    by: 'gate',
+    reason: 'The result of this call is missing from the saved session.',
+  };
+  return { role: 'tool', tool_call_id: m.tool_call_id, content: JSON.stringify(result) };
 }

@@ -17,13 +17,23 @@ export type SessionMeta = {
   createdAt: string;
 };
 
+/**
+ * A tool message whose content is the JSON of the result in the last `tool_finished` event with its
+ * call id before this line: a result is written once, not again in the history (a burst of reads
+ * would double the file, and its redaction).
+ */
+export type ToolResultRef = { role: 'tool'; tool_call_id: string; fromEvent: true };
+
+/** A history message as a session file holds it. */
+export type SavedMessage = ChatMessage | ToolResultRef;
+
 /** One line of a session file after the first. `ts`: when it was written. */
 export type SessionRecord =
   | SessionMeta
   /** The person's prompt: a turn starts (the transcript's line and the index's count). */
   | { t: 'prompt'; ts: string; text: string }
   /** Messages appended to the main agent's history (never the system prompt: it is rebuilt). */
-  | { t: 'history'; ts: string; messages: ChatMessage[] }
+  | { t: 'history'; ts: string; messages: SavedMessage[] }
   /** The last `count` history messages were taken back (a prompt too big for the context). */
   | { t: 'dropped'; ts: string; count: number }
   /** The main agent's step asked for these calls; their results arrive as `tool_finished` events. */
@@ -97,11 +107,12 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
   }
 }
 
-function isMessage(m: unknown): m is ChatMessage {
+function isMessage(m: unknown): m is SavedMessage {
   if (typeof m !== 'object' || m === null) return false;
   const x = m as Record<string, unknown>;
   if (x.role === 'user' || x.role === 'system') return typeof x.content === 'string';
-  if (x.role === 'tool') return typeof x.content === 'string' && typeof x.tool_call_id === 'string';
+  if (x.role === 'tool')
+    return (typeof x.content === 'string' || x.fromEvent === true) && typeof x.tool_call_id === 'string';
   if (x.role === 'assistant')
     return (
       (x.content === null || typeof x.content === 'string') &&

@@ -1,9 +1,11 @@
+import { isWholeResult } from '../../agent/history-bound';
 import type { TurnJournal } from '../../agent/turn-journal';
 import { isoNow } from '../../audit/iso-now';
-import type { CoreEvent, Mode, SessionSummary } from '../../protocol/index';
+import type { ChatMessage } from '../../llm/types';
+import type { CoreEvent, Mode, SessionSummary, ToolResultEnvelope } from '../../protocol/index';
 import { type SessionLog, openSessionLog } from './store-file';
 import { sessionFile, titleOf, writeIndexEntry } from './store-index';
-import { type SessionMeta, type SessionRecord, keepsEvent } from './store-records';
+import { type SavedMessage, type SessionMeta, type SessionRecord, keepsEvent } from './store-records';
 
 const EARLY_LIMIT = 100;
 const INDEX_EVERY_MS = 500;
@@ -136,6 +138,16 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
   // tick — a burst of thousands costs a few writes, not one each. A crash in between loses at most
   // a tick of them; a resume reports those calls `interrupted` (check, then read again).
   const batched = new Set<string>();
+  // Results written since the last sync, by call id (the last of each): a tool message that is their
+  // JSON is saved as a reference to its event (resume.ts puts it back), so a result is written once.
+  const finished = new Map<string, ToolResultEnvelope>();
+  const saved = (m: ChatMessage): SavedMessage => {
+    if (m.role !== 'tool') return m;
+    const result = finished.get(m.tool_call_id);
+    return result && isWholeResult(m.content, result)
+      ? { role: 'tool', tool_call_id: m.tool_call_id, fromEvent: true }
+      : m;
+  };
   return {
     journal: {
       prompt(text) {
@@ -151,8 +163,9 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
         const length = history.length - offset;
         if (length < recorded) append({ t: 'dropped', ts: now(), count: recorded - length });
         else if (length > recorded)
-          append({ t: 'history', ts: now(), messages: history.slice(offset + recorded) });
+          append({ t: 'history', ts: now(), messages: history.slice(offset + recorded).map(saved) });
         recorded = length;
+        finished.clear();
       },
       asked(content, calls) {
         append({ t: 'asked', ts: now(), content, calls: [...calls] });
@@ -164,6 +177,7 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
         if (event.type === 'tool_started' && event.batch) batched.add(event.callId);
         const inBatch = event.type === 'tool_finished' && batched.delete(event.callId);
         append({ t: 'event', ts: now(), event }, inBatch ? false : undefined);
+        if (event.type === 'tool_finished' && log) finished.set(event.callId, event.result);
         if (event.type === 'turn_done') index();
       } catch (err) {
         fail(err as Error);
@@ -171,6 +185,7 @@ export function createSessionRecorder(o: RecorderOptions): SessionRecorder {
     },
     cleared() {
       recorded = 0;
+      finished.clear();
       append({ t: 'clear', ts: now() });
     },
     freeze() {

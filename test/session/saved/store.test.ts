@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../../src/llm/types';
 import { restoreSession } from '../../../src/session/saved/resume';
 import { loadSession } from '../../../src/session/saved/session-resume';
 import { createSessionRecorder } from '../../../src/session/saved/store';
@@ -180,6 +181,91 @@ describe('a batch of calls side by side', () => {
     rec.onEvent(finished('alone'));
     expect(file().match(/"tool_finished"/g)).toHaveLength(4);
     await rec.close();
+  });
+});
+
+describe('a result is written once', () => {
+  const result = (output: string) => ({ status: 'executed' as const, output });
+  const finishedWith = (callId: string, output: string, agentId = 'main') =>
+    ({ type: 'tool_finished', agentId, callId, tool: 'read_file', result: result(output) }) as const;
+  const ask = (...ids: string[]): ChatMessage => ({
+    role: 'assistant',
+    content: null,
+    tool_calls: ids.map((id) => ({ id, type: 'function', function: { name: 'read_file', arguments: '{}' } })),
+  });
+  const toolMessage = (id: string, content: string): ChatMessage => ({
+    role: 'tool',
+    tool_call_id: id,
+    content,
+  });
+  const recordsOf = (h: string, id: string) => {
+    const read = readSessionFile(sessionFile(h, id));
+    if (!read.ok) throw new Error(read.error);
+    return read.file.records;
+  };
+  const restoredFrom = (h: string, id: string) => restoreSession(recordsOf(h, id));
+
+  it('a tool message that is its result’s JSON refers to the event; a resume puts the same text back', async () => {
+    const h = home();
+    const rec = recorder(h, 'r');
+    rec.journal.prompt('read');
+    const big = 'line of the file\n'.repeat(200);
+    rec.onEvent(finishedWith('c1', big));
+    rec.onEvent(finishedWith('c2', 'other'));
+    const history: ChatMessage[] = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'read' },
+      ask('c1', 'c2'),
+      toolMessage('c1', JSON.stringify(result(big))),
+      // Not its result's JSON (shortened for the history): written out.
+      toolMessage('c2', '{"status":"executed","output":"oth…"}'),
+    ];
+    rec.journal.sync(history);
+    await rec.close();
+    const file = readFileSync(sessionFile(h, 'r'), 'utf8');
+    expect(file.split('line of the file').length - 1).toBe(200);
+    expect(file).toContain('"fromEvent":true');
+    expect(file).toContain('oth…');
+    expect(restoredFrom(h, 'r').history).toEqual(history.slice(1));
+  });
+
+  it('the result a reference restores is the redacted one; a stale or missing event is never used', async () => {
+    const h = home();
+    const rec = recorder(h, 's');
+    rec.journal.prompt('read');
+    const secret = 'name: app\npassword: hunter2xyz\n';
+    rec.onEvent(finishedWith('c1', secret));
+    rec.journal.sync([
+      { role: 'user', content: 'read' },
+      ask('c1'),
+      toolMessage('c1', JSON.stringify(result(secret))),
+    ]);
+    // A call id the model used again, after /clear: the old event must not stand for the new result.
+    rec.cleared();
+    rec.onEvent(finishedWith('c1', 'before clear? no: after'));
+    rec.journal.sync([
+      { role: 'user', content: 'again' },
+      ask('c1'),
+      toolMessage('c1', JSON.stringify(result('new'))),
+    ]);
+    await rec.close();
+    const file = readFileSync(sessionFile(h, 's'), 'utf8');
+    expect(file).not.toContain('hunter2xyz');
+    const restored = restoredFrom(h, 's');
+    expect(restored.history.at(-1)).toEqual(toolMessage('c1', JSON.stringify(result('new'))));
+    // Before the /clear the history held the redacted result (the restore forgets it with the clear).
+    const beforeClear = restoreSession(
+      recordsOf(h, 's').filter((_, i, all) => i < all.findIndex((r) => r.t === 'clear')),
+    );
+    expect(JSON.parse((beforeClear.history.at(-1) as { content: string }).content).output).toBe(
+      'name: app\npassword: [REDACTED:key]\n',
+    );
+    const missing = restoreSession([
+      { t: 'history', ts: 't', messages: [{ role: 'tool', tool_call_id: 'gone', fromEvent: true }] },
+    ]);
+    expect(JSON.parse((missing.history[0] as { content: string }).content)).toMatchObject({
+      status: 'error',
+    });
   });
 });
 
