@@ -210,5 +210,6 @@ function describeRun(
     parts.push(
       `the protected-path scan stopped after ${plan.scanned - 1} entries: deeper .git folders and protected files were not made read-only`,
     );
-  return parts.join(' · ');
+  // ASCII, like the output it ends: one `·` would make the whole result two bytes a character in memory.
+  return parts.join('; ');
 }

@@ -40,12 +40,12 @@ export class HeadTailBuffer {
     return this.total - this.head.length - Math.min(this.tailBytes, this.tailLimit);
   }
 
-  /** Head, a `… [N bytes cut] …` marker when something was dropped, and tail. */
+  /** Head, a `... [N bytes cut] ...` marker when something was dropped (ASCII: an output of ASCII stays one byte a character), and tail. */
   text(): string {
     this.compact();
     const tail = Buffer.concat(this.tail);
     const cut = this.cutBytes;
-    const marker = cut > 0 ? `\n… [${cut} bytes cut] …\n` : '';
+    const marker = cut > 0 ? `\n... [${cut} bytes cut] ...\n` : '';
     return this.head.toString('utf8') + marker + tail.toString('utf8');
   }
 

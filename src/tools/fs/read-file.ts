@@ -96,6 +96,11 @@ function tooLarge(shown: string, size: number): string {
   return `${shown} is ${formatBytes(size)}, over read_file's 10 MB limit; use grep_code to find the lines you need.`;
 }
 
+/**
+ * The lines as `cat -n` numbers them (the number, a tab, the line), and nothing else outside ASCII:
+ * a file of ASCII text stays one byte a character in memory — its result, the history's copy and the
+ * request's (a single `→` would double all three, for every file a burst of reads holds).
+ */
 function numberLines(text: string, shown: string, relative: string, offset: number, limit: number) {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
@@ -112,16 +117,16 @@ function numberLines(text: string, shown: string, relative: string, offset: numb
     const line = lines[end] as string;
     const clipped =
       line.length > MAX_LINE_CHARS
-        ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut at ${MAX_LINE_CHARS} chars]`
+        ? `${line.slice(0, MAX_LINE_CHARS)}... [line cut at ${MAX_LINE_CHARS} chars]`
         : line;
-    const numbered = `${String(end + 1).padStart(6)}→${clipped}`;
+    const numbered = `${String(end + 1).padStart(6)}\t${clipped}`;
     out.push(numbered);
     chars += numbered.length + 1;
     end++;
   }
   const remaining = total - end;
   if (remaining > 0) {
-    out.push(`[lines ${offset}–${end} of ${total}; ${remaining} more — continue with offset ${end + 1}]`);
+    out.push(`[lines ${offset}-${end} of ${total}; ${remaining} more, continue with offset ${end + 1}]`);
   }
   const data = {
     path: relative,

@@ -80,7 +80,7 @@ describe('execute_command', () => {
     const out = text(result);
     expect(out.startsWith('START')).toBe(true);
     expect(out).toContain('END\n[exit code 0');
-    expect(out).toContain('… [91816 bytes cut] …');
+    expect(out).toContain('... [91816 bytes cut] ...');
     expect(data(result)).toMatchObject({ outputBytes: 100_008, cutBytes: 91_816 });
     expect(out.length).toBeLessThan(8192 + 300);
   });

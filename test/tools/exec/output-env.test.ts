@@ -17,7 +17,7 @@ describe('HeadTailBuffer', () => {
     for (let i = 0; i < body.length; i += 1000) b.push(Buffer.from(body.slice(i, i + 1000)));
     expect(b.totalBytes).toBe(58_192);
     expect(b.cutBytes).toBe(50_000);
-    expect(b.text()).toBe(`${'H'.repeat(4096)}\n… [50000 bytes cut] …\n${'T'.repeat(4096)}`);
+    expect(b.text()).toBe(`${'H'.repeat(4096)}\n... [50000 bytes cut] ...\n${'T'.repeat(4096)}`);
   });
 });
 

@@ -17,7 +17,7 @@ describe('read_file', () => {
     const result = await tool.execute({ path: 'a.txt' }, t.ctx);
     expect(result).toMatchObject({
       ok: true,
-      output: '     1→one\n     2→two',
+      output: '     1\tone\n     2\ttwo',
       data: { totalLines: 2, remaining: 0 },
     });
   });
@@ -28,13 +28,13 @@ describe('read_file', () => {
     if (!first.ok) throw new Error(first.error);
     const out = first.output.split('\n');
     expect(out).toHaveLength(2001);
-    expect(out[1999]).toBe('  2000→line 2000');
-    expect(out[2000]).toContain('500 more — continue with offset 2001');
+    expect(out[1999]).toBe('  2000\tline 2000');
+    expect(out[2000]).toContain('500 more, continue with offset 2001');
     expect(first.data).toMatchObject({ endLine: 2000, remaining: 500, nextOffset: 2001 });
     const second = await tool.execute({ path: 'big.txt', offset: 2001 }, t.ctx);
     if (!second.ok) throw new Error(second.error);
-    expect(second.output.split('\n')[0]).toBe('  2001→line 2001');
-    expect(second.output).toContain('  2500→line 2500');
+    expect(second.output.split('\n')[0]).toBe('  2001\tline 2001');
+    expect(second.output).toContain('  2500\tline 2500');
     expect(second.data).toMatchObject({ remaining: 0 });
   });
 
@@ -129,5 +129,14 @@ describe('read_file', () => {
     if (!result.ok) throw new Error(result.error);
     expect(result.output).toContain('[line cut at 2000 chars]');
     expect(result.output.length).toBeLessThan(2100);
+  });
+
+  it('adds nothing outside ASCII to an ASCII file (its text stays one byte a character in memory)', async () => {
+    t = makeToolContext({ files: { 'big.txt': `${lines(2500)}\n${'y'.repeat(3000)}` } });
+    for (const offset of [1, 2001]) {
+      const result = await tool.execute({ path: 'big.txt', offset }, t.ctx);
+      if (!result.ok) throw new Error(result.error);
+      expect(result.output).toMatch(/^[\t\n\x20-\x7e]*$/);
+    }
   });
 });
