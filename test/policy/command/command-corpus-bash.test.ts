@@ -117,7 +117,10 @@ function runInSandbox(cmd: string): string {
       env: { ...process.env, ...ENV, GIT_PAGER: '', PAGER: 'cat' },
       encoding: 'utf8',
       timeout: 15_000,
-      input: '',
+      // stdin from /dev/null, as warden runs commands (process-group.ts). A pipe is a socket pair in
+      // Node, and bash with a socket on stdin (and SHLVL under 2) takes itself for a remote shell: it
+      // reads ~/.bashrc instead of BASH_ENV, and the proofs that rest on BASH_ENV failed in some shells.
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   return `${r.stdout ?? ''}${r.stderr ?? ''}`.slice(0, 400);
