@@ -116,7 +116,11 @@ export const MAINTAINED_TRIGGER = new RegExp(
  * overlap). Contract: never throws; a rule that fails is skipped (the other rules still run).
  */
 export function findMaintained(text: string): MaintainedHit[] {
-  if (!MAINTAINED_TRIGGER.test(text)) return [];
+  return MAINTAINED_TRIGGER.test(text) ? findTriggered(text) : [];
+}
+
+/** `findMaintained` for text that MAINTAINED_TRIGGER matched already (a rule's trigger: one scan less). */
+export function findTriggered(text: string): MaintainedHit[] {
   hits = [];
   current = text;
   // `.json` lets the GCP rule read service-account JSON; no rule reads a file without a path.

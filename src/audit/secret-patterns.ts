@@ -6,7 +6,7 @@
  */
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
-import { findMaintained, MAINTAINED_TRIGGER } from './secret-maintained';
+import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
 import { MARK, redactedMark, type SecretRule } from './secret-values';
@@ -25,8 +25,9 @@ function shapeRule(shape: SecretShape): SecretRule {
 /** Replaces the spans the maintained rules report, skipping any that hold a marker already. */
 const MAINTAINED_RULE: SecretRule = {
   trigger: MAINTAINED_TRIGGER,
+  // Applied only where the trigger matched (redactString tests it first).
   apply: (text) => {
-    const hits = findMaintained(text).sort((a, b) => a.start - b.start || b.end - a.end);
+    const hits = findTriggered(text).sort((a, b) => a.start - b.start || b.end - a.end);
     if (hits.length === 0) return text;
     let out = '';
     let at = 0;
