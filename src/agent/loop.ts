@@ -13,6 +13,7 @@ import type {
   ToolSpec,
   Usage,
 } from '../llm/types';
+import { messageJson } from '../llm/request-body';
 import { ModelError, isAbortError } from '../llm/types';
 import type { CoreEvent, EscalationTrigger, ToolBatch, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
@@ -83,8 +84,7 @@ export type TurnResult = { status: 'done' | 'failed' | 'cancelled'; text: string
 // Arguments shown on a tool card (and in --json output) past this are summarised like the history's.
 const DISPLAY_ARG_CHARS = 64 * 1024;
 
-// Messages never change once in the history, so each is measured once (a long session would
-// otherwise re-serialise its whole history on every step).
+// The tools never change in a session, so they are measured once.
 const measured = new WeakMap<object, number>();
 const sizeOf = (value: object): number => {
   let size = measured.get(value);
@@ -95,10 +95,13 @@ const sizeOf = (value: object): number => {
   return size;
 };
 
-/** About 3.5 characters a token: a cheap, deliberately pessimistic estimate. */
+/**
+ * About 3.5 characters a token: a cheap, deliberately pessimistic estimate. A message is measured
+ * by its JSON as sent, which the request reuses (llm/request-body.ts): serialised once for both.
+ */
 export function estimateTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
   let chars = sizeOf(tools);
-  for (const m of messages) chars += sizeOf(m);
+  for (const m of messages) chars += messageJson(m).length;
   return Math.ceil(chars / 3.5);
 }
 

@@ -1,8 +1,9 @@
 /**
- * The JSON body of a chat-completions request, with each history message encoded once, to UTF-8
- * bytes. A session re-sends its whole history on every call; serialising all of it again (and
- * encoding the string to bytes again) made every call of a long session slower than the one
- * before. Concatenating cached bytes is one copy, and the bytes live outside the JS heap.
+ * The JSON body of a chat-completions request, with each history message serialised once. A
+ * session re-sends its whole history on every call; serialising all of it again made every call of
+ * a long session slower than the one before. A request encodes the cached JSON into one buffer of
+ * its exact size: one pass over the bytes, and no buffer made per message (a burst of thousands of
+ * results allocated one each).
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage, ToolSpec } from './types';
@@ -16,8 +17,6 @@ export type RequestBodyEncoder = {
     includeUsage: boolean;
   }): Uint8Array;
 };
-
-const COMMA = Buffer.from(',');
 
 /** Messages as sent: the fields every compatible server accepts. */
 export function toWire(m: ChatMessage): ChatCompletionMessageParam {
@@ -34,35 +33,63 @@ const toolParam = (t: ToolSpec) => ({
 });
 
 /**
- * Creates an encoder whose cache follows the objects it has seen (a WeakMap): a message leaves the
- * cache when the history that held it is dropped. History messages are never mutated (a changed
- * system prompt is a new object), which is what makes caching by identity safe.
+ * Each message's JSON as sent, by message: a message is serialised once in its life, for every
+ * request that carries it and for the turn's size estimate (agent/loop.ts). A message leaves with the
+ * history that held it (a WeakMap). History messages are never mutated (a changed system prompt is
+ * a new object), which is what makes caching by identity safe.
+ */
+const sent = new WeakMap<object, { json: string; bytes: number }>();
+
+function wire(key: object, build: () => unknown): { json: string; bytes: number } {
+  let piece = sent.get(key);
+  if (piece === undefined) {
+    const json = JSON.stringify(build());
+    piece = { json, bytes: Buffer.byteLength(json) };
+    sent.set(key, piece);
+  }
+  return piece;
+}
+
+/** `JSON.stringify(toWire(m))`, made once per message. */
+export function messageJson(m: ChatMessage): string {
+  return wire(m, () => toWire(m)).json;
+}
+
+/**
+ * Creates an encoder of request bodies from the messages' cached JSON: the body is one buffer of the
+ * exact size, each piece encoded straight into it (no joined string, no buffer per message).
  */
 export function createRequestBodyEncoder(): RequestBodyEncoder {
-  const cache = new WeakMap<object, Buffer>();
-  const once = (key: object, build: () => unknown): Buffer => {
-    let bytes = cache.get(key);
-    if (bytes === undefined) {
-      bytes = Buffer.from(JSON.stringify(build()));
-      cache.set(key, bytes);
-    }
-    return bytes;
-  };
   return {
     encode({ model, messages, tools, includeUsage }) {
-      const parts: Buffer[] = [Buffer.from(`{"model":${JSON.stringify(model)},"stream":true,"messages":[`)];
+      const parts: string[] = [`{"model":${JSON.stringify(model)},"stream":true,"messages":[`];
+      const sizes: number[] = [Buffer.byteLength(parts[0] as string)];
       messages.forEach((m, i) => {
-        if (i > 0) parts.push(COMMA);
-        parts.push(once(m, () => toWire(m)));
+        if (i > 0) {
+          parts.push(',');
+          sizes.push(1);
+        }
+        const piece = wire(m, () => toWire(m));
+        parts.push(piece.json);
+        sizes.push(piece.bytes);
       });
-      parts.push(Buffer.from(']'));
-      if (tools.length > 0)
-        parts.push(
-          Buffer.from(',"tools":'),
-          once(tools, () => tools.map(toolParam)),
-        );
-      parts.push(Buffer.from(includeUsage ? ',"stream_options":{"include_usage":true}}' : '}'));
-      return Buffer.concat(parts);
+      parts.push(']');
+      sizes.push(1);
+      if (tools.length > 0) {
+        const piece = wire(tools, () => tools.map(toolParam));
+        parts.push(',"tools":', piece.json);
+        sizes.push(9, piece.bytes);
+      }
+      const tail = includeUsage ? ',"stream_options":{"include_usage":true}}' : '}';
+      parts.push(tail);
+      sizes.push(tail.length);
+      let total = 0;
+      for (const size of sizes) total += size;
+      const body = Buffer.allocUnsafe(total);
+      let at = 0;
+      for (let i = 0; i < parts.length; i++)
+        at += body.write(parts[i] as string, at, sizes[i] as number, 'utf8');
+      return body;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { estimateTokens } from '../../src/agent/loop';
 import { createRequestBodyEncoder, toWire } from '../../src/llm/request-body';
 import { AnswerTooLarge, PIECE_BYTES, tapEventStream } from '../../src/llm/sse-tap';
 import { createStreamWatch, type IdleSeen } from '../../src/llm/stream-watch';
@@ -236,5 +237,18 @@ describe('createRequestBodyEncoder', () => {
     // The model name and the one new message; not the six old ones, not the tools.
     expect(spy).toHaveBeenCalledTimes(2);
     spy.mockRestore();
+  });
+
+  it('a message measured for the turn’s estimate is not serialised again for its request', () => {
+    const messages: ChatMessage[] = [
+      ...history,
+      { role: 'tool', tool_call_id: 'c1', content: 'é→x'.repeat(3000) },
+    ];
+    estimateTokens(messages, tools);
+    const spy = vi.spyOn(JSON, 'stringify');
+    const body = createRequestBodyEncoder().encode({ model: 'm', messages, tools, includeUsage: false });
+    expect(spy).toHaveBeenCalledTimes(1); // the model name only: messages and tools were serialised before
+    spy.mockRestore();
+    expect(JSON.parse(Buffer.from(body).toString('utf8')).messages).toEqual(messages.map(toWire));
   });
 });
