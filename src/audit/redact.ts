@@ -63,17 +63,29 @@ export function redactWithJson(
  * already in that form (the results warden writes itself).
  */
 export function redactJsonText(text: string): string {
-  let value: unknown;
+  const short = text.length <= JSON_MEMO_MAX_LENGTH;
+  const known = short ? jsonMemo.get(text) : undefined;
+  if (known !== undefined) return known;
+  let out: string;
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    const json = JSON.stringify(
+      alreadyClean(value, Number.POSITIVE_INFINITY) ? value : redactCopy(value, Number.POSITIVE_INFINITY),
+    );
+    out = json === text ? text : json;
   } catch {
-    return redactString(text);
+    out = redactString(text);
   }
-  const json = JSON.stringify(
-    alreadyClean(value, Number.POSITIVE_INFINITY) ? value : redactCopy(value, Number.POSITIVE_INFINITY),
-  );
-  return json === text ? text : json;
+  if (short) {
+    if (jsonMemo.size >= 4096) jsonMemo.clear();
+    jsonMemo.set(text, out);
+  }
+  return out;
 }
+
+/** Short JSON texts repeat (the same arguments in a burst of calls); their redacted form is remembered. */
+const jsonMemo = new Map<string, string>();
+const JSON_MEMO_MAX_LENGTH = 256;
 
 function redactCopy(value: unknown, max: number): unknown {
   const str = (s: string): string => {
