@@ -74,7 +74,7 @@ export function redactJsonText(text: string): string {
     );
     out = json === text ? text : json;
   } catch {
-    out = redactString(text);
+    out = redactMalformedJson(text);
   }
   if (short) {
     if (jsonMemo.size >= 4096) jsonMemo.clear();
@@ -82,6 +82,32 @@ export function redactJsonText(text: string): string {
   }
   return out;
 }
+
+/**
+ * Text that is not JSON (arguments cut short, a model's malformed call) redacted as text — and read
+ * with its JSON escapes undone too: when that reading holds a secret, it is what is kept, redacted
+ * (the exact characters are lost; the secret is not kept behind a `\n`).
+ */
+function redactMalformedJson(text: string): string {
+  const asText = redactString(text);
+  if (!text.includes('\\')) return asText;
+  const unescaped = text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (m, hex: string | undefined, ch: string) =>
+    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : (JSON_ESCAPES[ch] ?? m),
+  );
+  const redacted = redactString(unescaped);
+  return redacted === unescaped ? asText : redacted;
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** Short JSON texts repeat (the same arguments in a burst of calls); their redacted form is remembered. */
 const jsonMemo = new Map<string, string>();

@@ -1,5 +1,5 @@
 import { isoNow } from '../audit/iso-now';
-import { redactThenCut } from '../audit/redact';
+import { redactJsonText, redactThenCut } from '../audit/redact';
 import type { Approver } from '../protocol';
 import type { AuditRecord } from '../protocol/audit';
 import type { Ending } from './envelopes';
@@ -39,7 +39,7 @@ export function auditRecord(
   record.agentName = caller.agentName;
   record.taskId = caller.taskId;
   record.tool = call.tool;
-  record.args = call.args;
+  record.args = typeof call.args === 'string' ? argsOfText(call.args) : call.args;
   if (base.editedArgs !== undefined) record.editedArgs = base.editedArgs;
   record.argsHash = base.argsHash;
   record.decision = base.decision;
@@ -57,4 +57,17 @@ export function auditRecord(
   if (base.resumedFrom) record.resumedFrom = base.resumedFrom;
   if (caller.origin) record.origin = caller.origin;
   return record;
+}
+
+/**
+ * Arguments the gate could not read as a call (an unknown tool, a schema it fails) arrive as the
+ * model's JSON text; the line keeps the data it encodes, redacted like any call's arguments — read as
+ * text, a secret behind `\n` escapes slips past the line rules. Text that is not JSON stays text.
+ */
+function argsOfText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return redactJsonText(text);
+  }
 }
