@@ -76,6 +76,35 @@ export function redactString(text: string): string {
   const short = text.length <= MEMO_MAX_LENGTH;
   const known = short ? memo.get(text) : recentLong.get(text);
   if (known !== undefined) return known;
+  let out = redactOnce(text);
+  if (out.includes('\\')) out = redactEscapedLines(out);
+  if (short) {
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+    memo.set(text, out);
+  } else rememberLong(text, out);
+  return out;
+}
+
+/** A `\n` or `\r` escape (two characters) not followed by a real line break. */
+const ESCAPED_BREAK = /\\[nr](?!\n)/g;
+
+/**
+ * JSON text inside a string — a command's `-o json` output, a tool's JSON answer — writes its lines
+ * as `\n` escapes, and the rules that find a secret by the line it is on (`password: x`, an `.env`
+ * line, a flag) see one long line. Read again with a line break after each such escape, what those
+ * rules find there is hidden too, and the breaks are taken out again (with any the text had right
+ * after an escape: only in text that held a secret, which is written differently anyway).
+ */
+function redactEscapedLines(text: string): string {
+  ESCAPED_BREAK.lastIndex = 0;
+  if (!ESCAPED_BREAK.test(text)) return text;
+  const broken = text.replace(ESCAPED_BREAK, '$&\n');
+  const redacted = redactOnce(broken);
+  return redacted === broken ? text : redacted.replace(/(\\[nr])\n/g, '$1');
+}
+
+/** The rules, in order, over `text`. */
+function redactOnce(text: string): string {
   let out = text;
   if (TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text))) {
     // Whether `out` may hold a secret name, judged again only after a rule changed it.
@@ -92,10 +121,6 @@ export function redactString(text: string): string {
       if (rule.trigger.test(out)) out = rule.apply(out);
     }
   }
-  if (short) {
-    if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
-    memo.set(text, out);
-  } else rememberLong(text, out);
   return out;
 }
 
