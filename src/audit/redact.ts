@@ -58,8 +58,8 @@ export function redactWithJson(
  * encodes. Read as text, a secret sits behind `\n` escapes where no line rule sees it (`password: x`
  * on a line of its own, `DB_PASSWORD=x` after a newline); parsed, every string is itself. The answer
  * is the value written again (`JSON.stringify`: one form, so a repeated key cannot keep a copy the
- * parse dropped), redacted when anything in it is secret; text that is not JSON is redacted as a
- * string. Contract: never throws; JSON text with nothing to hide is returned as it is when it is
+ * parse dropped), redacted when anything in it is secret; text that is not JSON is redacted as text
+ * and as what its escapes say (`redactMalformedJson`). Contract: never throws; JSON text with nothing to hide is returned as it is when it is
  * already in that form (the results warden writes itself).
  */
 export function redactJsonText(text: string): string {
