@@ -39,7 +39,10 @@ export function auditRecord(
   record.agentName = caller.agentName;
   record.taskId = caller.taskId;
   record.tool = call.tool;
-  record.args = typeof call.args === 'string' ? argsOfText(call.args) : call.args;
+  // Arguments the gate could not read as a call (an unknown tool, a schema they fail) are the model's
+  // JSON text: redacted as the data it encodes (behind `\n` escapes a line rule sees nothing), and
+  // kept as text, so the writer's cut still bounds a line however much the model sent.
+  record.args = typeof call.args === 'string' ? redactJsonText(call.args) : call.args;
   if (base.editedArgs !== undefined) record.editedArgs = base.editedArgs;
   record.argsHash = base.argsHash;
   record.decision = base.decision;
@@ -57,17 +60,4 @@ export function auditRecord(
   if (base.resumedFrom) record.resumedFrom = base.resumedFrom;
   if (caller.origin) record.origin = caller.origin;
   return record;
-}
-
-/**
- * Arguments the gate could not read as a call (an unknown tool, a schema it fails) arrive as the
- * model's JSON text; the line keeps the data it encodes, redacted like any call's arguments — read as
- * text, a secret behind `\n` escapes slips past the line rules. Text that is not JSON stays text.
- */
-function argsOfText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return redactJsonText(text);
-  }
 }

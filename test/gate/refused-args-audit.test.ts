@@ -17,10 +17,20 @@ describe('a call the gate refuses before reading it keeps no secret in the audit
     expect(await h.call(tool, args)).toMatchObject({ status: 'error', by: 'gate' });
     expect(h.records.length).toBe(2);
     for (const record of h.records) {
-      expect(record.args).toEqual(JSON.parse(args));
+      expect(typeof record.args).toBe('string');
       const line = redactedJson(record);
       expect(line).not.toContain('hunter2xyz');
       expect(line).toContain('[REDACTED:');
+    }
+  });
+
+  it('a huge argument object from a model stays one bounded line (the writer cuts the text)', async () => {
+    h = createGateHarness({ mode: 'auto' });
+    const many = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 'v'])));
+    await h.call('write_everything', many);
+    for (const record of h.records) {
+      expect(typeof record.args).toBe('string');
+      expect(redactedJson(record, { maxStringLength: 8192 }).length).toBeLessThan(12_000);
     }
   });
 
