@@ -6,7 +6,7 @@
  * not change what the model is shown.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, constants, openSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PathFence } from '../../src/policy/guards/path-guard';
@@ -14,35 +14,12 @@ import { completePath } from '../../src/session/path-complete';
 import { createGlobFilesTool } from '../../src/tools/fs/glob-files';
 import { createListDirTool } from '../../src/tools/fs/list-dir';
 import { makeToolContext, type TestToolContext } from '../helpers/tool-context';
+import { watchFifo } from './fifo-watch';
 
 let t: TestToolContext;
 afterEach(() => t?.cleanup());
 
 const files = (data: unknown) => (data as { files: string[] }).files;
-
-/**
- * Runs `work` while watching whether anything opened `fifo` for reading: a reader blocked in open()
- * is let go (a writer opens and closes, which gives it EOF) so the call can finish and the test can
- * fail with a reason instead of hanging. Polls with setImmediate; no fixed sleep.
- */
-async function watchFifo<T>(fifo: string, work: Promise<T>): Promise<{ result: T; opened: boolean }> {
-  let done = false;
-  let opened = false;
-  const settled = work.finally(() => {
-    done = true;
-  });
-  while (!done) {
-    try {
-      // Succeeds only while a reader has the FIFO open (ENXIO otherwise).
-      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-      opened = true;
-    } catch {
-      // No reader: keep watching.
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return { result: await settled, opened };
-}
 
 describe('glob_files and a hostile .gitignore', () => {
   it('a root .gitignore that is a FIFO (made by an earlier command) is not opened; the call finishes', async () => {
