@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 /** How one ripgrep run ended. */
 export type RgRunResult =
@@ -30,11 +31,15 @@ export async function runRg(file: string, args: string[], options: RgRunOptions)
   // node:readline loads with the first search, not on the way to the first screen (issue 16).
   const { createInterface } = await import('node:readline');
   return new Promise((resolve) => {
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      // Node throws some spawn errors instead of emitting them (ENOTDIR: a cwd that is not a folder).
+      const e = err as NodeJS.ErrnoException;
+      resolve({ kind: 'spawn_failed', code: e.code ?? 'UNKNOWN', message: e.message });
+      return;
+    }
     let stderr = '';
     let stopped = false;
     let timedOut = false;

@@ -4,20 +4,24 @@
  * a prefix that leaves the project (`../`, `/etc`, a symlink out) completes to nothing — and without
  * what .gitignore, `.git` or `node_modules` hide, as list_dir shows it.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PathFence } from '../policy/guards/path-guard';
-import { ALWAYS_SKIPPED_DIRS, GitIgnore } from '../tools/fs/gitignore';
+import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from '../tools/fs/gitignore';
+import { readRegularFile } from '../trust/safe-read';
 
 /** Most matches one completion returns. */
 export const COMPLETE_MAX = 50;
 
-const readText = (file: string): string | undefined => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/**
+ * A regular file only, its last name not a link, its descriptor inside the project, non-blocking
+ * (trust/safe-read.ts): a cloned `.gitignore` linked to /dev/tty or /dev/zero, or a FIFO a command
+ * made, would otherwise block this synchronous read on the UI thread (or read without end), and one
+ * linked out of the project would be read. git does not follow a symlinked .gitignore either.
+ */
+const readText = (root: string, file: string): string | undefined => {
+  const read = readRegularFile(file, IGNORE_FILE_MAX_BYTES, { noFollow: true, inside: root });
+  return read.kind === 'ok' && !read.truncated ? read.text : undefined;
 };
 
 /** The root's and each folder's .gitignore down to `relative`, shallowest first (as git reads them). */
@@ -26,7 +30,7 @@ function ignoresDownTo(root: string, relative: string): GitIgnore {
   const parts = relative === '' ? [] : relative.split('/');
   for (let i = 0; i <= parts.length; i++) {
     const base = parts.slice(0, i).join('/');
-    const text = readText(join(root, base, '.gitignore'));
+    const text = readText(root, join(root, base, '.gitignore'));
     if (text !== undefined) ignore.add(base, text);
   }
   return ignore;

@@ -1,29 +1,27 @@
-import { lstat, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError } from '../fs/fs-common';
+import { createFileSafely, createFolderSafely } from '../fs/safe-fs';
 import { scaffoldFiles, testCommand } from './project-templates';
 import { defineTool } from '../types';
 
-/** The file operations create_project uses; tests swap them. */
+/**
+ * The file operations create_project uses; tests swap them. Both go through verified folder
+ * descriptors (safe-fs.ts), never by path: a command running meanwhile can put a link inside the
+ * new folder between the fence's check and a write, and a mkdir -p or a write by path would follow
+ * it out of the project.
+ */
 export type CreateProjectEffects = {
-  exists(path: string): Promise<boolean>;
-  mkdirp(path: string): Promise<void>;
-  /** Creates a file that must not exist yet. */
-  writeNew(path: string, content: string): Promise<void>;
+  /** Creates the project's folder; false when something already has the name. */
+  makeFolder(root: string, path: string): Promise<boolean>;
+  /** Creates a file that must not exist yet (missing folders made on the way), never through a link. */
+  createFile(root: string, path: string, content: string): Promise<void>;
 };
 
 export const defaultCreateProjectEffects: CreateProjectEffects = {
-  exists: (path) =>
-    lstat(path).then(
-      () => true,
-      () => false,
-    ),
-  mkdirp: async (path) => {
-    await mkdir(path, { recursive: true });
-  },
-  writeNew: (path, content) => writeFile(path, content, { flag: 'wx' }),
+  makeFolder: (root, path) => createFolderSafely({ path, root }),
+  createFile: (root, path, content) => createFileSafely({ path, root }, Buffer.from(content, 'utf8')),
 };
 
 // One folder name: starts with a letter or digit, no slashes, so never `.`, `..` or a hidden folder.
@@ -55,28 +53,26 @@ export function createCreateProjectTool(effects: CreateProjectEffects = defaultC
     async execute(args, ctx) {
       const verdict = ctx.fence.check(args.name);
       if (!verdict.ok) return { ok: false, error: verdict.reason };
-      if (await effects.exists(verdict.path))
-        return { ok: false, error: `${args.name} already exists; choose another name.` };
       const files = scaffoldFiles(args.name, args.type);
       const created: string[] = [];
+      let current = args.name;
       try {
-        await effects.mkdirp(verdict.path);
-        // Re-check after mkdir: the folder must still resolve where it did.
-        const again = ctx.fence.check(args.name);
-        if (!again.ok || again.path !== verdict.path)
-          return { ok: false, error: `${args.name} changed on disk while being created; stopped.` };
+        // mkdir is atomic: a folder (or link) that appeared since the fence's check is refused too.
+        if (!(await effects.makeFolder(ctx.root, verdict.path)))
+          return { ok: false, error: `${args.name} already exists; choose another name.` };
         for (const file of files) {
           const abs = join(verdict.path, file.path);
-          await ctx.recordPreImage?.(abs);
-          await effects.mkdirp(dirname(abs));
-          await effects.writeNew(abs, file.content);
-          created.push(`${verdict.relative}/${file.path}`);
+          current = `${verdict.relative}/${file.path}`;
+          // Created with O_EXCL, so before it there was nothing: the checkpoint need not open the path.
+          await ctx.recordPreImage?.(abs, { kind: 'absent' });
+          await effects.createFile(ctx.root, abs, file.content);
+          created.push(current);
         }
       } catch (err) {
         const sofar = created.length > 0 ? ` Created so far: ${created.join(', ')}.` : '';
         return {
           ok: false,
-          error: `Could not create the ${args.type} project: ${describeFsError(err, args.name)}${sofar}`,
+          error: `Could not create the ${args.type} project: ${describeFsError(err, current)}${sofar}`,
           data: { files: created },
         };
       }

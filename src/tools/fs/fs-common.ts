@@ -34,6 +34,8 @@ export function describeFsError(err: unknown, shown: string): string {
       return `${shown} is a directory.`;
     case 'ENOTDIR':
       return `A parent of ${shown} is a file, not a folder.`;
+    case 'EEXIST':
+      return `${shown} already exists (a file or a link was put there); nothing was written through it.`;
     case 'ELOOP':
       return `${shown} is a symbolic link; it is not followed.`;
     case 'ENOSPC':

@@ -8,6 +8,9 @@ type Rule = {
   test: (relative: string) => boolean;
 };
 
+/** Largest .gitignore file read; a larger one is treated as absent. */
+export const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
+
 /** Folders no listing or search descends into unless asked. */
 export const ALWAYS_SKIPPED_DIRS: readonly string[] = ['.git', 'node_modules'];
 

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError, shownPath } from './fs-common';
-import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
+import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from './gitignore';
+import { readFileSafely } from './safe-fs';
 import { defineTool, fencedPath } from '../types';
 
 export const GLOB_MAX_RESULTS = 200;
@@ -32,7 +32,14 @@ export const defaultGlobFilesEffects: GlobFilesEffects = {
     });
     return entries.map((e) => ({ path: e.path, mtimeMs: e.stats?.mtimeMs ?? 0 }));
   },
-  readText: (path) => readFile(path, 'utf8').catch(() => undefined),
+  // Through a descriptor opened without following a link, non-blocking (safe-fs.ts), as list_dir reads
+  // them: a .gitignore that links out of the project, to /dev/zero or /dev/tty, or a FIFO a command
+  // made, is not read (git does not follow a symlinked .gitignore either) and cannot hang the call.
+  readText: (path) =>
+    readFileSafely({ path }, IGNORE_FILE_MAX_BYTES).then(
+      (found) => (found.kind === 'file' ? found.bytes.toString('utf8') : undefined),
+      () => undefined,
+    ),
 };
 
 const schema = lazySchema((z) =>

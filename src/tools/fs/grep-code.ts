@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
@@ -7,6 +6,7 @@ import { scrubEnv } from '../exec/env-scrub';
 import { pathInfo, shownPath } from './fs-common';
 import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
 import { resolveRgPath, type RgRunOptions, type RgRunResult, runRg } from '../../os/ripgrep';
+import { readFileSafely } from './safe-fs';
 import { keepVerifiedMatches } from './safe-fs-verify';
 import { defineTool, fencedPath } from '../types';
 
@@ -26,10 +26,11 @@ export const defaultGrepCodeEffects: GrepCodeEffects = {
   rgPath: resolveRgPath,
   run: runRg,
   async lineCount(path) {
-    const info = await pathInfo(path).catch(() => undefined);
-    if (!info || info.kind !== 'file' || info.size > 10 * 1024 * 1024) return undefined;
-    const text = await readFile(path, 'utf8').catch(() => undefined);
-    if (text === undefined) return undefined;
+    // Through a descriptor (safe-fs.ts), not by path: a file swapped for a FIFO or a link after the
+    // search must not hang the call or be read.
+    const found = await readFileSafely({ path }, 10 * 1024 * 1024).catch(() => undefined);
+    if (found?.kind !== 'file') return undefined;
+    const text = found.bytes.toString('utf8');
     const newlines = text.split('\n').length - 1;
     return text.endsWith('\n') || text === '' ? newlines : newlines + 1;
   },
@@ -107,6 +108,9 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
       if (!verdict.ok) return { ok: false, error: verdict.reason };
       const info = await pathInfo(verdict.path).catch(() => undefined);
       if (!info) return { ok: false, error: `${shownPath(verdict.relative)} does not exist.` };
+      // A FIFO, socket or device (a command can make one) is neither a file to search nor a folder to run in.
+      if (info.kind !== 'file' && info.kind !== 'dir')
+        return { ok: false, error: `${shownPath(verdict.relative)} is not a regular file or a folder.` };
       // rg gets a folder as cwd; a single file is searched from its folder.
       const isFile = info.kind === 'file';
       const cwdRel = isFile ? verdict.relative.split('/').slice(0, -1).join('/') : verdict.relative;

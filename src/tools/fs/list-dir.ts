@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
-import { ALWAYS_SKIPPED_DIRS, GitIgnore } from './gitignore';
+import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from './gitignore';
 import { folderPath, openFolderSafely, readFileSafely } from './safe-fs';
 import { defineTool, fencedPath } from '../types';
 
@@ -51,7 +51,7 @@ export const defaultListDirEffects: ListDirEffects = {
     }
   },
   readText: (path) =>
-    readFileSafely({ path }, 1024 * 1024).then(
+    readFileSafely({ path }, IGNORE_FILE_MAX_BYTES).then(
       (found) => (found.kind === 'file' ? found.bytes.toString('utf8') : undefined),
       () => undefined,
     ),
