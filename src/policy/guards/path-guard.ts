@@ -2,11 +2,23 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compileGlobs } from '../glob';
 
-/** Paths inside the fence that stay writable but are always flagged high-risk. */
+/**
+ * Paths inside the fence that stay writable but are always flagged high-risk (and read-only to a
+ * sandboxed command). Besides git's and warden's own settings and the lock files: what runs or
+ * instructs later, outside the sandbox, without the person running the project's code — AGENTS.md
+ * (every later session's system prompt), commit hooks husky installs, editor tasks and dev-container
+ * commands (run when the folder opens), submodule sources and git's attribute drivers.
+ */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.git/',
   '.warden/',
   '.github/workflows/',
+  'AGENTS.md',
+  '.husky/',
+  '.vscode/',
+  '.devcontainer/',
+  '.gitmodules',
+  '.gitattributes',
   'package.json',
   'package-lock.json',
   'npm-shrinkwrap.json',
