@@ -77,7 +77,8 @@ const seconds = (ms: number | null): string => (ms === null ? '–' : `${(ms / 1
 /** A one-line summary under the table: counts by outcome, human decision rates, waits. */
 export function formatAuditSummary(stats: AuditStats): string {
   const parts = [`${stats.total} record${stats.total === 1 ? '' : 's'}`];
-  const outcomes = Object.entries(stats.byOutcome).map(([k, n]) => `${k} ${n}`);
+  // An outcome is warden's own word, but a tampered day file may hold anything there: shown visibly.
+  const outcomes = Object.entries(stats.byOutcome).map(([k, n]) => `${sanitizeText(k, 'exact')} ${n}`);
   if (outcomes.length > 0) parts.push(outcomes.join(', '));
   if ((stats.humanDecisions ?? 0) > 0) {
     parts.push(

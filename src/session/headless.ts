@@ -27,7 +27,7 @@ export async function runHeadless(
   let auditProblem: string | undefined;
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-    else if (event.type === 'error') io.stderr.write(`warden: ${event.message}\n`);
+    else if (event.type === 'error') io.stderr.write(`warden: ${oneLine(event.message)}\n`);
     // A call refused for want of an audit line is covered by the one audit line below.
     else if (
       event.type === 'tool_finished' &&
@@ -35,7 +35,7 @@ export async function runHeadless(
       !event.result.reason?.startsWith('audit_unavailable')
     )
       io.stderr.write(
-        `warden: ${event.tool} ${event.result.status}${event.result.reason ? `: ${event.result.reason}` : ''}\n`,
+        `warden: ${oneLine(event.tool)} ${event.result.status}${event.result.reason ? `: ${oneLine(event.result.reason)}` : ''}\n`,
       );
     if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool))
       notRun.push(event.tool);
@@ -87,4 +87,13 @@ export async function runHeadless(
     unsubscribe();
     detachSignals?.();
   }
+}
+
+/**
+ * A status line stays one line: a tool name is the model's own text, and a reason or an error may
+ * quote it, so a line break in it would start a line that reads as warden's own
+ * ("warden: all changes ran"). Each break is shown as ↵ instead.
+ */
+function oneLine(text: string): string {
+  return text.replace(/\r?\n/g, ' ↵ ');
 }

@@ -1,11 +1,15 @@
-import { hasUnsafeText, sanitizeText } from './sanitize';
+import { hasUnsafeText, STRAY_SELECTOR_SOURCE, sanitizeText } from './sanitize';
 
 /** What a guarded stream does to a string: show unsafe characters, or escape them inside JSON. */
 export type OutputKind = 'text' | 'json';
 
 /** The same characters `sanitizeText` acts on, as they appear inside JSON text. */
-const UNSAFE_IN_JSON =
-  /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const UNSAFE_IN_JSON = new RegExp(
+  '[\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u2064' +
+    '\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb]|\\udb40[\\udc00-\\udc7f]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]|' +
+    STRAY_SELECTOR_SOURCE,
+  'g',
+);
 
 /**
  * JSON text with the characters JSON.stringify leaves raw (DEL, C1 controls such as the 8-bit

@@ -25,12 +25,31 @@ export type SanitizeMode = 'display' | 'exact';
  *   operators (U+200B, U+2060–U+2064), deprecated format controls (U+206A–U+206F), BOM (U+FEFF),
  *   soft hyphen (U+00AD), Mongolian vowel separator (U+180E), Hangul fillers (U+115F, U+1160,
  *   U+3164, U+FFA0), line and paragraph separators (U+2028, U+2029), interlinear annotation
- *   (U+FFF9–U+FFFB) and the tag block (U+E0000–U+E007F, "ASCII smuggling").
- * ZWJ and ZWNJ (U+200C, U+200D) and variation selectors stay: emoji and scripts need them.
+ *   (U+FFF9–U+FFFB), the tag block (U+E0000–U+E007F, "ASCII smuggling"), and the other invisible
+ *   format characters a command or path could hide in: combining grapheme joiner (U+034F), Khmer
+ *   inherent vowels (U+17B4, U+17B5), shorthand format controls (U+1BCA0–U+1BCA3) and musical
+ *   format controls (U+1D173–U+1D17A);
+ * - a variation selector that cannot belong to the character before it: one right after another
+ *   (no variation sequence has two), and a supplement selector (U+E0100–U+E01EF, defined only for
+ *   CJK ideographs) after anything else. A run of them after one emoji is the "emoji smuggling"
+ *   shape: 256 selectors encode any byte, so a card showed 😀 for a whole hidden prompt.
+ * ZWJ and ZWNJ (U+200C, U+200D) and a variation selector after its base stay: emoji and scripts
+ * need them.
  */
+const VS = '[\\ufe00-\\ufe0f]|\\udb40[\\udd00-\\uddef]';
+/** CJK ideographs (BMP blocks, and planes 2–3 as surrogate pairs): the only bases of U+E0100–U+E01EF. */
+const IDEOGRAPH = '[\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff]|[\\ud840-\\ud8bf][\\udc00-\\udfff]';
+/** Exported for `safe-output`, whose JSON escaping must act on exactly the same characters. */
+// Each alternative matches its selector first and looks back only then: a look-behind tried at
+// every position made a scan of CJK text six times slower.
+export const STRAY_SELECTOR_SOURCE =
+  `(?:${VS})(?<=(?:${VS})(?:${VS}))|` +
+  `\\udb40[\\udd00-\\uddef](?<!(?:${IDEOGRAPH})\\udb40[\\udd00-\\uddef])`;
 const UNSAFE_SOURCE =
-  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u115f\\u1160\\u180e\\u200b\\u200e\\u200f' +
-  '\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb]|\\udb40[\\udc00-\\udc7f]';
+  '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b\\u200e\\u200f' +
+  '\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb]' +
+  '|\\udb40[\\udc00-\\udc7f]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]|' +
+  STRAY_SELECTOR_SOURCE;
 
 /** True when `text` holds anything `sanitizeText` would change (except colour in display mode). */
 const UNSAFE_TEST = new RegExp(UNSAFE_SOURCE);
