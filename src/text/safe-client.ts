@@ -112,6 +112,9 @@ const scopeKey = (scope: GrantScope): string => JSON.stringify([scope.tool, scop
  */
 function restoreScope(scope: GrantScope, offered: GrantScope[]): GrantScope {
   const key = scopeKey(scope);
+  // An offered scope that is exactly the one sent wins: when a clean scope's text reads like another's
+  // stand-ins (a literal `⟨U+200B⟩`), the grant is the text the person read, never the hidden one.
+  if (offered.some((original) => scopeKey(original) === key)) return scope;
   for (const original of offered) {
     const shown = sanitizeDeep(original, 'exact');
     if (shown === original || scopeKey(shown) !== key) continue;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { CoreClient, CoreEvent, CoreState, TranscriptEntry } from '../../src/protocol';
+import type {
+  ApprovalRequest,
+  CoreClient,
+  CoreCommand,
+  CoreEvent,
+  CoreState,
+  GrantScope,
+  TranscriptEntry,
+} from '../../src/protocol';
 import { initialCoreState } from '../../src/session/session-state';
 import { safeClient } from '../../src/text/safe-client';
 import { eventHub } from '../helpers/fake-core';
@@ -92,5 +100,59 @@ describe('safeClient', () => {
     stop();
     core.emit({ type: 'message_delta', agentId: 'main', text: 'after' });
     expect(heard).toEqual([['message_delta'], ['turn_done']]);
+  });
+});
+
+describe('safeClient: an approve-all scope goes back to the core as offered', () => {
+  const scope = (glob: string): GrantScope => ({
+    tool: 'write_file',
+    match: { kind: 'path_glob', glob },
+    agents: { kind: 'all' },
+    label: `write_file ${glob}`,
+    ruleText: '{}',
+  });
+  const sent = (offered: GrantScope[], chosen: GrantScope): GrantScope | undefined => {
+    const commands: CoreCommand[] = [];
+    const state = initialCoreState({
+      sessionId: 's',
+      root: '/p',
+      model: { name: 'm', demo: false },
+      mode: 'manual',
+      sandboxed: true,
+    });
+    state.pending = [{ id: 'r1', grantOptions: offered } as unknown as ApprovalRequest];
+    const hub = eventHub();
+    const safe = safeClient({
+      subscribe: hub.subscribe,
+      changes: hub.changes,
+      send: (command) => commands.push(command),
+      snapshot: () => state,
+    });
+    const shown = safe.snapshot().pending[0]?.grantOptions ?? [];
+    safe.send({
+      type: 'decide',
+      id: 'r1',
+      decision: { kind: 'approve_all', scope: shown[offered.indexOf(chosen)] as GrantScope },
+    });
+    const command = commands[0];
+    return command?.type === 'decide' && command.decision.kind === 'approve_all'
+      ? command.decision.scope
+      : undefined;
+  };
+
+  it('a scope that had to be made visible is mapped back to its original', () => {
+    const hidden = scope('src/a\u200Bb/**');
+    expect(sent([hidden], hidden)?.match).toEqual({ kind: 'path_glob', glob: 'src/a\u200Bb/**' });
+  });
+
+  it('two offered scopes that read the same once shown grant the one whose text is what was shown', () => {
+    const literal = scope('src/a⟨U+200B⟩b/**');
+    const hidden = scope('src/a\u200Bb/**');
+    // The person cannot tell them apart: the grant is the text they read, never the hidden one.
+    for (const chosen of [literal, hidden])
+      expect(sent([hidden, literal], chosen)?.match).toEqual({
+        kind: 'path_glob',
+        glob: 'src/a⟨U+200B⟩b/**',
+      });
   });
 });
