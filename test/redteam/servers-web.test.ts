@@ -14,7 +14,7 @@ const servers: LocalServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<LocalServer> {
+async function serve(handler?: Parameters<typeof startServer>[0]): Promise<LocalServer> {
   const s = await startServer(handler);
   servers.push(s);
   return s;
