@@ -1,9 +1,8 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool, ToolOutput } from '../tools/types';
 import { hashServerConfig } from './config-hash';
 import { type McpConnection, openConnection } from './connection';
 import { mcpToolPrefix } from './names';
-import { formatToolResult } from './result';
+import { capped, formatToolResult } from './result';
 import { createStderrTail, type StderrTail } from './stderr-tail';
 import { buildMcpTools } from './tools';
 import type { McpServerConfig, McpServerState, McpServerStatus } from './types';
@@ -185,7 +184,9 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     } catch (err) {
       if (signal.aborted)
         return { ok: false, error: `The call to ${tool} on MCP server "${e.name}" was cancelled.` };
-      if (connection.closed || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
+      // The SDK marks the connection closed before it fails the calls in flight. Not the error's code:
+      // -32000 is also JSON-RPC's first "server error" code, which a live server may answer with.
+      if (connection.closed) {
         if (e.connection !== connection)
           return {
             ok: false,
@@ -197,9 +198,12 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           error: `MCP server "${e.name}" stopped while running ${tool}; the call did not complete and the server is now marked failed.${lastLine(e)}`,
         };
       }
+      // The server wrote the message: capped like a result's text (a 1 MB error reached the model whole).
       return {
         ok: false,
-        error: `MCP tool ${tool} on server "${e.name}" failed: ${err instanceof Error ? err.message : String(err)}`,
+        error: capped(
+          `MCP tool ${tool} on server "${e.name}" failed: ${err instanceof Error ? err.message : String(err)}`,
+        ),
       };
     } finally {
       e.inFlight.delete(id);

@@ -17,10 +17,7 @@ export function formatToolResult(result: unknown, maxChars = MCP_MAX_OUTPUT_CHAR
   const pieces = parts.map(describePart).filter((p) => p !== '');
   if (pieces.length === 0 && record.structuredContent !== undefined)
     pieces.push(JSON.stringify(record.structuredContent, null, 2));
-  const text = pieces.join('\n');
-  const capped = capText(text, maxChars);
-  const shown =
-    capped.cut > 0 ? `${capped.text}\n\n[Cut: ${capped.cut} more characters not shown.]` : capped.text;
+  const shown = capped(pieces.join('\n'), maxChars);
   if (record.isError === true)
     return { ok: false, error: shown || 'The MCP tool reported an error without a message.' };
   const data =
@@ -59,4 +56,10 @@ function base64Bytes(data: unknown): number {
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
+}
+
+/** `text` within `maxChars`, with a note of what was cut: every text a server sends the model is capped. */
+export function capped(text: string, maxChars = MCP_MAX_OUTPUT_CHARS): string {
+  const cut = capText(text, maxChars);
+  return cut.cut > 0 ? `${cut.text}\n\n[Cut: ${cut.cut} more characters not shown.]` : cut.text;
 }

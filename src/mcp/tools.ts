@@ -75,10 +75,39 @@ function schemaFrom(inputSchema: Record<string, unknown>): { zod: z.ZodType } | 
   if (inputSchema.type !== 'object')
     return { error: `its type is ${JSON.stringify(inputSchema.type)}, not "object"` };
   try {
-    return { zod: z.fromJSONSchema(inputSchema as Parameters<typeof z.fromJSONSchema>[0]) };
+    const checked = withoutPatterns(inputSchema) as Parameters<typeof z.fromJSONSchema>[0];
+    return { zod: z.fromJSONSchema(checked) };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** Keywords whose value is data (compared, never a schema). */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+/** Keywords whose value maps names (of properties or definitions) to schemas. */
+const NAMED_SCHEMAS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * The schema warden checks arguments with: the server's, without `pattern` and `patternProperties`.
+ * They run on JavaScript's backtracking engine, synchronously, inside the gate: a pattern such as
+ * `^(a+)+$` (or a common e-mail pattern) and 40 characters the model chose would freeze every agent,
+ * the UI and every timer for hours. The server checks its own patterns; the model still reads them.
+ * Where `patternProperties` go, so does `additionalProperties`, or the names they allowed would be refused.
+ */
+function withoutPatterns(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutPatterns);
+  if (!isRecord(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  const dropExtra = schema.patternProperties !== undefined;
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === 'pattern' && typeof value === 'string') || key === 'patternProperties') continue;
+    if (key === 'additionalProperties' && dropExtra) continue;
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (NAMED_SCHEMAS.has(key) && isRecord(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutPatterns(sub)]));
+    else out[key] = withoutPatterns(value);
+  }
+  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../protocol/index';
+import { readRegularFile } from '../../trust/safe-read';
 
 /** Session ids are warden's own UUIDs; anything else never becomes a path. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
@@ -15,6 +16,8 @@ export const sessionsDir = (home: string): string => join(home, 'sessions');
 export const sessionFile = (home: string, id: string): string => join(sessionsDir(home), `${id}.jsonl`);
 
 const indexDir = (home: string): string => join(sessionsDir(home), 'index');
+/** An index entry is a title, a few dates and counts: far less than this. */
+const INDEX_ENTRY_CAP = 64 * 1024;
 
 /** A prompt as a picker title: one line, at most 60 characters. */
 export function titleOf(prompt: string): string {
@@ -53,7 +56,10 @@ export function listSessions(home: string, root?: string): SessionSummary[] {
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
     try {
-      const entry: unknown = JSON.parse(readFileSync(join(indexDir(home), name), 'utf8'));
+      // Read as a plain file only: a named pipe among the entries blocked every listing (--resume, --continue).
+      const read = readRegularFile(join(indexDir(home), name), INDEX_ENTRY_CAP);
+      if (read.kind !== 'ok' || read.truncated) continue;
+      const entry: unknown = JSON.parse(read.text);
       if (isSummary(entry) && `${entry.id}.json` === name && (root === undefined || entry.root === root))
         out.push(entry);
     } catch {

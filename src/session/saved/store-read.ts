@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { isRepairMarker } from '../../audit/tail-repair';
+import { readRegularFile } from '../../trust/safe-read';
 import { type SessionMeta, type SessionRecord, isSessionRecord } from './store-records';
 
 /** A session file as read: its meta line, its records, and whether a torn last line was skipped. */
@@ -15,14 +15,17 @@ export type ReadSession = { ok: true; file: SessionFile } | { ok: false; error: 
  * Contract: never throws and never changes the file; problems come back as `{ok:false, error}`.
  */
 export function readSessionFile(path: string): ReadSession {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    return { ok: false, error: `cannot read ${path}: ${(err as Error).message}` };
-  }
-  return parseSessionText(text, path);
+  // Not readFileSync: a named pipe there blocked the resume for good, and /dev/zero read without end.
+  const read = readRegularFile(path, SESSION_FILE_CAP);
+  if (read.kind === 'missing') return { ok: false, error: `cannot read ${path}: it does not exist` };
+  if (read.kind === 'refused') return { ok: false, error: `cannot read ${path}: ${read.reason}` };
+  if (read.truncated)
+    return { ok: false, error: `cannot read ${path}: larger than ${SESSION_FILE_CAP / 2 ** 20} MiB` };
+  return parseSessionText(read.text, path);
 }
+
+/** Past this a session file is not resumed (a string that long is near V8's limit; a real one is a few MB). */
+const SESSION_FILE_CAP = 256 * 2 ** 20;
 
 /** The parsing half of `readSessionFile` (the bench times it apart from the disk). */
 export function parseSessionText(text: string, path: string): ReadSession {
