@@ -37,10 +37,13 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
 const MAX_PATH_LENGTH = 4096;
 
 /**
- * macOS and Windows file systems ignore case by default: `.GIT/config` *is* `.git/config` there,
- * so protected-path matching must ignore case too, or a change of case walks past it.
+ * Protected-path matching ignores case on every system: macOS and Windows file systems fold case by
+ * default, and so can a folder on Linux (ext4 or tmpfs casefold, vfat/exFAT drives, a Windows folder
+ * under WSL) — there `.GIT/hooks/pre-commit` *is* the hooks folder, and a change of case would walk
+ * past an exact match. On a file system that keeps case the cost is a card for `.Git/x`, which is not
+ * git's; the sandbox's read-only mounts follow the real folders whatever the spelling.
  */
-const CASE_INSENSITIVE_DEFAULT = process.platform === 'darwin' || process.platform === 'win32';
+const CASE_INSENSITIVE_DEFAULT = true;
 
 export type PathFenceOptions = { caseInsensitive?: boolean };
 

@@ -266,3 +266,14 @@ function ok(verdict: PathVerdict): Extract<PathVerdict, { ok: true }> {
   if (!verdict.ok) throw new Error(verdict.reason);
   return verdict;
 }
+
+describe('PathFence ignores case by default, on every system', () => {
+  // A folder on Linux can fold case too (casefold, vfat, WSL): the default must not depend on the platform.
+  it.each([
+    ['.GIT/hooks/pre-commit', '.git/'],
+    ['.Warden/policy.json', '.warden/'],
+    ['agents.md', 'AGENTS.md'],
+  ])('%s is protected by %s', (input, pattern) => {
+    expect(new PathFence(root).check(input)).toMatchObject({ ok: true, protectedBy: pattern });
+  });
+});
