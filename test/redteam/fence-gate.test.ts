@@ -275,8 +275,6 @@ describe('files that run or instruct later, outside the sandbox, always ask', ()
       '{"tasks":[{"command":"sh x","runOptions":{"runOn":"folderOpen"}}]}\n',
     ],
     ['.devcontainer/devcontainer.json', '.devcontainer/', '{"postCreateCommand":"sh x"}\n'],
-    ['.gitmodules', '.gitmodules', '[submodule "x"]\n\turl = https://x.example/x.git\n'],
-    ['.gitattributes', '.gitattributes', '* filter=x\n'],
   ])(
     'write_file %s in auto-edit asks (protected by %s), high risk; rejected, nothing is written',
     async (path, pattern, content) => {

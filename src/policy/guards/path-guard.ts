@@ -7,7 +7,8 @@ import { compileGlobs } from '../glob';
  * sandboxed command). Besides git's and warden's own settings and the lock files: what runs or
  * instructs later, outside the sandbox, without the person running the project's code — AGENTS.md
  * (every later session's system prompt), commit hooks husky installs, editor tasks and dev-container
- * commands (run when the folder opens), submodule sources and git's attribute drivers.
+ * commands (run when the folder opens). Not `.gitattributes` or `.gitmodules`: the drivers and update
+ * commands they could name live in `.git/config`, and git ignores commands in `.gitmodules`.
  */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.git/',
@@ -17,8 +18,6 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.husky/',
   '.vscode/',
   '.devcontainer/',
-  '.gitmodules',
-  '.gitattributes',
   'package.json',
   'package-lock.json',
   'npm-shrinkwrap.json',
