@@ -4,7 +4,7 @@
  */
 import type { ApprovalRequest } from '../../src/protocol';
 import { formatAge, formatDurationCoarse } from '../../src/text/duration';
-import { wrap } from '../../src/text/wrap';
+import { nameLine, wrap } from '../../src/text/wrap';
 import { compactJson } from '../../src/text/json';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
@@ -15,7 +15,7 @@ export const DETAIL_LABEL_WIDTH = 6;
 /** A one-line summary of what the call does: the path, the command, or the arguments. */
 export function shortArgs(request: ApprovalRequest): string {
   const p = request.preview;
-  if (p.kind === 'diff') return p.path;
+  if (p.kind === 'diff') return nameLine(p.path);
   if (p.kind === 'command') return p.command;
   if (p.kind === 'plan') return p.title || `${p.steps.length} steps`;
   if (p.kind === 'question') return p.question;

@@ -3,7 +3,7 @@
  * characters made visible, lines padded or wrapped, so a layout never depends on what a file
  * contains.
  */
-import { sanitizeText } from './sanitize';
+import { sanitizeText, visibleChar } from './sanitize';
 import { truncateCells } from './truncate';
 import { charWidth, textWidth } from './width';
 
@@ -30,6 +30,15 @@ export function expandTabs(text: string, tabStop = TAB_STOP): string {
 /** One display line: tabs expanded, newlines turned to spaces, every unsafe character shown (`⟨U+202E⟩`, `␛`). */
 export function displayLine(text: string): string {
   return sanitizeText(expandTabs(text.replace(/\r?\n/g, ' ')), 'exact');
+}
+
+/**
+ * A name on one line with nothing hidden: a file name may hold line breaks and tabs, and there they
+ * are part of the name — shown as their control pictures (`␊`, `␉`), never as a break that draws a
+ * line of its own or as a space that names another file. Every other unsafe character as `displayLine`.
+ */
+export function nameLine(text: string): string {
+  return sanitizeText(text.replace(/[\n\t]/g, visibleChar), 'exact');
 }
 
 /** Pads with spaces to exactly `width` cells (after truncating). */

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ApprovalPreview } from '../../../src/protocol';
+import { nameLine } from '../../../src/text/wrap';
 import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';
 import { useTheme } from '../../hooks/use-theme';
@@ -19,7 +20,7 @@ export function CommandPreview(props: {
   const theme = useTheme();
   // Only a sandboxed run has read-only protected paths to lift; unsandboxed, everything is writable anyway.
   const lifted = preview.sandboxed
-    ? (preview.writes ?? []).filter((w) => w.protected).map((w) => w.path)
+    ? (preview.writes ?? []).filter((w) => w.protected).map((w) => nameLine(w.path))
     : [];
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">

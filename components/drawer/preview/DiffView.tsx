@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, useEffect, useState } from 'react';
 import { truncateCells } from '../../../src/text/truncate';
+import { nameLine } from '../../../src/text/wrap';
 import { type HighlightBudget, highlightLine, languageFor } from '../../highlight/highlight';
 import { useHighlighter } from '../../highlight/use-highlighter';
 import { useTheme } from '../../hooks/use-theme';
@@ -101,7 +102,9 @@ export const DiffView = memo(function DiffView(props: DiffViewProps) {
     // frame with slice-ansi (a grapheme segmenter): a quarter of a key's time.
     <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
       <Text wrap="truncate-end">
-        <Text bold>{truncateCells(props.path, Math.max(8, width - summary.length - where.length - 16))}</Text>
+        <Text bold>
+          {truncateCells(nameLine(props.path), Math.max(8, width - summary.length - where.length - 16))}
+        </Text>
         <Text color={model.isNew ? colors.added : undefined}> {summary}</Text>
         <Text dimColor>{mode}</Text>
         <Text>{where}</Text>
