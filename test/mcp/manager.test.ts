@@ -127,8 +127,11 @@ describe('MCP manager with the fixture server', () => {
 
   it('fails a server that hangs on start after the timeout, and kills it', async () => {
     const pidFile = join(tempDir(), 'pid');
+    // A plain node process, not the tsx fixture: loading TypeScript can take longer than the start
+    // timeout on a loaded machine, and a server killed before it wrote its pid proves nothing here.
+    const hang = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1e9);`;
     const m = manager({
-      servers: { slow: fixtureServer({ FIXTURE_MODE: 'hang', FIXTURE_PIDFILE: pidFile }) },
+      servers: { slow: { command: process.execPath, args: ['-e', hang], env: {} } },
       startTimeoutMs: 1_500,
     });
     await m.start();
