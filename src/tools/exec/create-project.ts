@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError } from '../fs/fs-common';
-import { createFileSafely, createFolderSafely } from '../fs/safe-fs';
+import { createFileSafely, createFolderSafely } from '../fs/safe-fs-create';
 import { scaffoldFiles, testCommand } from './project-templates';
 import { defineTool } from '../types';
 

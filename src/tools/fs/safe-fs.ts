@@ -251,50 +251,6 @@ export async function removeFileSafely(target: FencedPath & { root: string }): P
   }
 }
 
-/**
- * Creates a fenced file that must not exist yet (create_project), in a folder reached like a
- * write's: a verified descriptor, missing folders made from the root down without following a link.
- * O_EXCL|O_NOFOLLOW: a file or a link already at the name is EEXIST, never written through.
- * Contract: throws (EEXIST, ERACE, ELOOP …) rather than write outside the folder the fence approved.
- */
-export async function createFileSafely(target: FencedPath & { root: string }, bytes: Buffer): Promise<void> {
-  const dir = await openFolderForWrite(target.root, dirname(target.path));
-  const base = typeof dir === 'string' ? dir : `/proc/self/fd/${dir.fd}`;
-  try {
-    const file = await open(
-      `${base}/${basename(target.path)}`,
-      C.O_CREAT | C.O_EXCL | C.O_WRONLY | C.O_NOFOLLOW,
-      0o666,
-    );
-    try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-  } finally {
-    if (typeof dir !== 'string') await dir.close();
-  }
-}
-
-/**
- * Creates a fenced folder that must not exist yet, by its name in its verified parent (mkdir is
- * atomic and never follows a link at the name). Contract: false when anything already has the name.
- */
-export async function createFolderSafely(target: FencedPath & { root: string }): Promise<boolean> {
-  const dir = await openFolderForWrite(target.root, dirname(target.path));
-  const base = typeof dir === 'string' ? dir : `/proc/self/fd/${dir.fd}`;
-  try {
-    await mkdir(`${base}/${basename(target.path)}`);
-    return true;
-  } catch (err) {
-    if (code(err) === 'EEXIST') return false;
-    throw err;
-  } finally {
-    if (typeof dir !== 'string') await dir.close();
-  }
-}
-
 /** `.<name>.<pid>.<12 hex>.warden-tmp`; the pid lets the sweep tell a crashed writer from a live one. */
 function tempName(name: string): string {
   // Keeps the temp name under NAME_MAX (255 bytes) for long names.
