@@ -11,6 +11,7 @@ import { describeHits, protectedHits } from './sandbox-denials';
 import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
 import { type NewGit, quarantineNewGit } from './sandbox-new-git';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
+import { findSocketMasks } from './sandbox-sockets';
 import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -22,7 +23,7 @@ export const COMMAND_MAX_OUTPUT_BYTES = 8 * 1024;
 export type ExecuteCommandEffects = {
   run(request: GroupRunRequest): Promise<GroupRunResult>;
   isDirectory(path: string): Promise<boolean>;
-  /** Credential paths to hide inside the sandbox. */
+  /** Credential paths and host sockets to hide inside the sandbox. */
   secretMasks(): SandboxMask[];
   /** Wait between SIGTERM and SIGKILL. */
   graceMs: number;
@@ -39,7 +40,10 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
       (s) => s.isDirectory(),
       () => false,
     ),
-  secretMasks: () => findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
+  secretMasks: () => [
+    ...findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
+    ...findSocketMasks(process.env.HOME, process.env.XDG_RUNTIME_DIR),
+  ],
   graceMs: 2000,
   ledger: new MountPointLedger(),
   scanLimit: PROTECT_SCAN_LIMIT,
