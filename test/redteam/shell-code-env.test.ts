@@ -81,7 +81,7 @@ describe('a code-loading variable assigned by a builtin, a loop or an expansion 
   });
 
   it.each([
-    'for f in a; do cat "$f"; done',
+    'for f in a; do echo "$f"; done',
     'read -r x <<< y; echo "$x"',
     'printf -v out %s x; echo "$out"',
     'unset x; echo a',

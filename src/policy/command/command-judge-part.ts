@@ -96,6 +96,7 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const env = hiddenEnvironment(assigned);
   if (env) out.problems.push(env);
   const written = partWrites(raw, argv, cwd, out);
+  readsFrom(raw, out.part);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
   out.part.readOnly =
@@ -112,6 +113,14 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
     if (network) out.notes.push(network);
   }
   return out;
+}
+
+/** `cat < /etc/shadow` reads a file no word names: the gate must see it like an operand. */
+function readsFrom(raw: RawCommand, part: CommandPart): void {
+  const reads = raw.redirects
+    .filter((r) => r.op === '<' && r.target.value !== '' && r.target.value !== '-')
+    .map((r) => r.target.value);
+  if (reads.length > 0) part.reads = [...new Set(reads)];
 }
 
 /** Builtins, sed and awk that run code their words do not show. */
