@@ -81,6 +81,11 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   out.part.argv = argv;
   if (isDynamic(argv[0] ?? ''))
     out.problems.push(`The command name ${display(argv[0] ?? '')} is only known at run time.`);
+  // `/???/?m -rf /` and `/bin/r[m]` are rm once bash expands the pattern: no rule sees that name.
+  if (first.glob || final[0]?.glob)
+    out.problems.push(
+      `The command name ${display(final[0]?.value ?? first.value)} is a pattern bash expands to a program only at run time.`,
+    );
   if (UNMODELLED.has(name)) out.problems.push(`"${name}" is shell syntax the guard does not model.`);
   if (isForkBomb(raw, programName(first.value)) || isForkBomb(raw, name)) deny(FORK_BOMB);
 
