@@ -57,9 +57,19 @@ const schema = lazySchema((z) =>
   }),
 );
 
-/** Environment for commands: secrets removed, and nothing waits on a terminal that is not there. */
+/**
+ * What bash takes from its environment that changes how it reads the command: exported functions
+ * (`BASH_FUNC_ls%%` replaces ls), CDPATH (`cd src` lands elsewhere), GLOBIGNORE, shell options and the
+ * start-up files of non-interactive shells. The guard judged the command as a plain bash reads it.
+ */
+const SHELL_STEERING =
+  /^(BASH_ENV|ENV|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS4|BASH_XTRACEFD|BASH_FUNC_.*)$/;
+
+/** Environment for commands: secrets and shell-steering variables removed, and nothing waits on a terminal that is not there. */
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return { ...scrubEnv(base).env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
+  const env = scrubEnv(base).env;
+  for (const name of Object.keys(env)) if (SHELL_STEERING.test(name)) delete env[name];
+  return { ...env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
 }
 
 /**
