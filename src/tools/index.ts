@@ -6,6 +6,7 @@ import { createGrepCodeTool } from './fs/grep-code';
 import { createListDirTool } from './fs/list-dir';
 import { createReadFileTool } from './fs/read-file';
 import { findSecretMasks } from './exec/sandbox';
+import { findSocketMasks } from './exec/sandbox-sockets';
 import type { AnyTool } from './types';
 import { createWriteFileTool } from './fs/write-file';
 
@@ -17,7 +18,13 @@ export function createCoreTools(home?: string): AnyTool[] {
   const commandEffects =
     home === undefined
       ? defaultExecuteCommandEffects
-      : { ...defaultExecuteCommandEffects, secretMasks: () => findSecretMasks(process.env.HOME, home) };
+      : {
+          ...defaultExecuteCommandEffects,
+          secretMasks: () => [
+            ...findSecretMasks(process.env.HOME, home),
+            ...findSocketMasks(process.env.HOME, process.env.XDG_RUNTIME_DIR),
+          ],
+        };
   return [
     createReadFileTool(),
     createListDirTool(),

@@ -21,6 +21,11 @@ export function isLiteralArithmetic(expr: string): boolean {
   return !/[A-Za-z_@]/.test(rest);
 }
 
+/** The variables a literal arithmetic expression assigns (`((PATH = 1))` sets $PATH). */
+export function arithmeticTargets(expr: string): string[] {
+  return [...expr.matchAll(ASSIGN_TARGET)].map((m) => m[0].slice(m[1]?.length ?? 0).replace(/\s*=$/, ''));
+}
+
 /** True when `name` or `name[sub]` names a variable without running anything (a literal subscript). */
 export function isPlainVariableName(word: string): boolean {
   const m = /^[A-Za-z_]\w*(?:\[(.*)\])?$/s.exec(word);

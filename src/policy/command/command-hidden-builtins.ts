@@ -1,4 +1,4 @@
-import { isLiteralArithmetic, isPlainVariableName } from './command-arith';
+import { arithmeticTargets, isLiteralArithmetic, isPlainVariableName } from './command-arith';
 import { operands, shortValue } from './command-gnu-options';
 import { programName } from './command-programs';
 import { isDynamic } from './command-words';
@@ -17,7 +17,8 @@ const CODE_ENV =
 
 /** Why setting these variables hides code, or undefined. */
 export function hiddenEnvironment(names: readonly string[]): string | undefined {
-  const bad = names.find((n) => CODE_ENV.test(n));
+  // `PATH[0]=x` assigns $PATH itself (element 0 of a scalar is the scalar).
+  const bad = names.map((n) => n.replace(/\[[\s\S]*$/, '')).find((n) => CODE_ENV.test(n));
   return bad
     ? `Setting ${bad} changes what programs run or which code they load, which the guard cannot see.`
     : undefined;
@@ -45,25 +46,35 @@ const letters = (argv: readonly string[]): string =>
 
 const BUILTINS: Record<string, Check> = {
   let: (argv) =>
-    argv.slice(1).every((a) => !isDynamic(a) && isLiteralArithmetic(a)) ? undefined : arith('let'),
+    argv.slice(1).every((a) => !isDynamic(a) && isLiteralArithmetic(a))
+      ? hiddenEnvironment(argv.slice(1).flatMap(arithmeticTargets))
+      : arith('let'),
   declare: declarer,
   typeset: declarer,
   local: declarer,
   export: declarer,
   readonly: declarer,
+  // Builtins that assign the variables they name: `read PATH`, `printf -v PATH x`, `mapfile PATH`
+  // change which programs run next exactly like `PATH=x` does, so they are judged like it.
   printf: (argv) => {
-    const at = argv.indexOf('-v');
-    return at > 0 && argv[at + 1] !== undefined ? badName('printf -v', [argv[at + 1] as string]) : undefined;
+    const name = shortValue(argv, 'v');
+    return name === undefined ? undefined : assigns('printf -v', [name]);
   },
   read: (argv) => {
     const array = shortValue(argv, 'a', 'dinNptu');
-    return badName('read', [...operands(argv, 'adinNptu'), ...(array === undefined ? [] : [array])]);
+    return assigns('read', [...operands(argv, 'adinNptu'), ...(array === undefined ? [] : [array])]);
   },
-  unset: (argv) => badName('unset', operands(argv)),
+  wait: (argv) => {
+    const name = shortValue(argv, 'p');
+    return name === undefined ? undefined : assigns('wait -p', [name]);
+  },
+  getopts: (argv) => assigns('getopts', operands(argv).slice(1, 2)),
+  // With PATH unset bash searches the working directory: `unset PATH; cat a` runs ./cat.
+  unset: (argv) => assigns('unset', operands(argv)),
   test: (argv) => testV(argv),
   '[': (argv) => testV(argv),
-  mapfile: callback('mapfile'),
-  readarray: callback('readarray'),
+  mapfile: arrayBuiltin('mapfile'),
+  readarray: arrayBuiltin('readarray'),
   compgen: completion('compgen'),
   complete: completion('complete'),
   trap: (argv) =>
@@ -93,9 +104,15 @@ function testV(argv: readonly string[]): string | undefined {
   return names.length > 0 ? badName(`${programName(argv[0])} -v`, names) : undefined;
 }
 
-function callback(name: string): Check {
+/** A builtin assigning the variables `words` name: a subscript runs code, a code-loading name hides it. */
+const assigns = (name: string, words: readonly string[]): string | undefined =>
+  badName(name, words) ?? hiddenEnvironment(words);
+
+function arrayBuiltin(name: string): Check {
   return (argv) =>
-    letters(argv).includes('C') ? `${name} -C runs a callback command for each line it reads.` : undefined;
+    letters(argv).includes('C')
+      ? `${name} -C runs a callback command for each line it reads.`
+      : assigns(name, operands(argv, 'dnOsuCc').slice(-1));
 }
 
 function completion(name: string): Check {

@@ -1,10 +1,12 @@
 import type { Node } from 'web-tree-sitter';
-import { isLiteralArithmetic, isPlainVariableName } from './command-arith';
+import { arithmeticTargets, isLiteralArithmetic, isPlainVariableName } from './command-arith';
+import { hiddenEnvironment } from './command-hidden-builtins';
 
 // Syntax where bash runs code the parse tree does not show: found in the source text and the
 // syntax tree before any command is judged. Each finding is one sentence for the approval card.
 
 const SCANNED = [
+  'for_statement',
   'arithmetic_expansion',
   'compound_statement',
   'c_style_for_statement',
@@ -14,7 +16,7 @@ const SCANNED = [
   'heredoc_redirect',
   'array',
 ];
-const MAY_HIDE = /\$\{|\[|\(\(|<</;
+const MAY_HIDE = /\$\{|\[|\(\(|<<|\$\[|\b(for|select)\b/;
 const ARITH_TEST_OPS = /^-(eq|ne|lt|le|gt|ge)$/;
 /** What an unquoted here-document body can hide: `$((x))`, `$[x]`, `${!x}`, `${x@P}`, `${a[x]}`, `${s:x}`. */
 const HEREDOC_HIDDEN = /\$\(\(|\$\[|\$\{!|\$\{[^}]*@P\}|\$\{#?[A-Za-z_]\w*\[|\$\{#?[A-Za-z_@*]\w*:[^-=?+]/;
@@ -61,15 +63,23 @@ export function hiddenSyntax(root: Node): string[] {
 function judgeNode(node: Node): string | undefined {
   const text = node.text;
   switch (node.type) {
+    // `for PATH in tools; do cat a; done` runs tools/cat: the loop assigns its variable like `PATH=tools`.
+    case 'for_statement':
+      return hiddenEnvironment([node.childForFieldName('variable')?.text ?? '']);
     case 'arithmetic_expansion': {
       const inner = text.startsWith('$((') ? text.slice(3, -2) : text.slice(2, -1);
-      return isLiteralArithmetic(inner) ? undefined : arithmetic(text);
+      return isLiteralArithmetic(inner) ? hiddenEnvironment(arithmeticTargets(inner)) : arithmetic(text);
     }
-    case 'compound_statement':
-      return text.startsWith('((') && !isLiteralArithmetic(text.slice(2, -2)) ? arithmetic(text) : undefined;
+    case 'compound_statement': {
+      if (!text.startsWith('((')) return undefined;
+      const inner = text.slice(2, -2);
+      return isLiteralArithmetic(inner) ? hiddenEnvironment(arithmeticTargets(inner)) : arithmetic(text);
+    }
     case 'c_style_for_statement': {
       const header = /^for\s*\(\(([\s\S]*?)\)\)/.exec(text)?.[1] ?? text;
-      return header.split(';').every(isLiteralArithmetic) ? undefined : arithmetic(`for ((${header}))`);
+      return header.split(';').every(isLiteralArithmetic)
+        ? hiddenEnvironment(header.split(';').flatMap(arithmeticTargets))
+        : arithmetic(`for ((${header}))`);
     }
     case 'subscript': {
       const index = node.childForFieldName('index')?.text ?? '';
@@ -108,6 +118,10 @@ function expansion(text: string): string | undefined {
     return `${text} is an indirect expansion: it reads the variable another variable names, which can run hidden code.`;
   }
   if (/@P$/.test(inner)) return `${text} expands its value as a prompt, running any $(…) inside it.`;
+  // `${PATH:=tools}` assigns when PATH is unset or empty, like `PATH=tools`.
+  const assigned = /^([A-Za-z_]\w*)(?:\[[^\]]*\])?:?=/.exec(inner)?.[1];
+  const env = assigned === undefined ? undefined : hiddenEnvironment([assigned]);
+  if (env) return env;
   const substring = /^#?(?:[A-Za-z_]\w*|[@*]|\d)(?:\[[^\]]*\])?:(?![-=?+])([\s\S]*)$/.exec(inner);
   if (substring && !(substring[1] ?? '').split(':').every(isLiteralArithmetic)) {
     return `The offsets of ${text} are evaluated as arithmetic, which can run code hidden in a variable.`;

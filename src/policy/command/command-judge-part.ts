@@ -81,6 +81,11 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   out.part.argv = argv;
   if (isDynamic(argv[0] ?? ''))
     out.problems.push(`The command name ${display(argv[0] ?? '')} is only known at run time.`);
+  // `/???/?m -rf /` and `/bin/r[m]` are rm once bash expands the pattern: no rule sees that name.
+  if (first.glob || final[0]?.glob)
+    out.problems.push(
+      `The command name ${display(final[0]?.value ?? first.value)} is a pattern bash expands to a program only at run time.`,
+    );
   if (UNMODELLED.has(name)) out.problems.push(`"${name}" is shell syntax the guard does not model.`);
   if (isForkBomb(raw, programName(first.value)) || isForkBomb(raw, name)) deny(FORK_BOMB);
 
@@ -96,6 +101,7 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const env = hiddenEnvironment(assigned);
   if (env) out.problems.push(env);
   const written = partWrites(raw, argv, cwd, out);
+  readsFrom(raw, out.part);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
   out.part.readOnly =
@@ -112,6 +118,14 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
     if (network) out.notes.push(network);
   }
   return out;
+}
+
+/** `cat < /etc/shadow` reads a file no word names: the gate must see it like an operand. */
+function readsFrom(raw: RawCommand, part: CommandPart): void {
+  const reads = raw.redirects
+    .filter((r) => r.op === '<' && r.target.value !== '' && r.target.value !== '-')
+    .map((r) => r.target.value);
+  if (reads.length > 0) part.reads = [...new Set(reads)];
 }
 
 /** Builtins, sed and awk that run code their words do not show. */

@@ -1,6 +1,6 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import { type Arg, innerScope, type RawCommand, type Scope, type SubRange } from './command-raw';
-import { type RedirectSink, readRedirect } from './command-redirects';
+import { newSink, readRedirect } from './command-redirects';
 import { hiddenContinuation, hiddenSyntax } from './command-hidden-syntax';
 import { describeParseError, childNodes as kids } from './command-tree';
 import { evaluateWord, markDynamic } from './command-words';
@@ -20,6 +20,10 @@ export class CommandCollector {
   readonly functionsDefined = new Map<string, number>();
   private nextPipe = 0;
   private nextShell = 0;
+  /** Words a redirection swallowed (see `RedirectSink.words`), by the start of the command they belong to. */
+  private readonly swallowed = new Map<number, Node[][]>();
+  /** Where redirections of enclosing statements start: a number right before one is its descriptor (`0<`). */
+  private readonly redirectStarts = new Set<number>();
 
   constructor(
     private readonly parser: Parser,
@@ -145,22 +149,57 @@ export class CommandCollector {
     const inner = innerScope(scope);
     raw.assignments = assignments.map((a) => a.childForFieldName('name')?.text ?? a.text);
     for (const a of assignments) this.evaluate(kids(a), inner);
-    raw.args = groups.flatMap((g) => this.evaluate(g, inner));
-    if (redirectNodes.length === 0) return;
-    const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
+    const sink = newSink();
     for (const r of redirectNodes) readRedirect(r, scope, sink, this);
+    // `find <x . -delete` runs `find . -delete`: swallowed words go back in their place in the line.
+    const swallowed = [...(this.takeSwallowed(node) ?? []), ...sink.words];
+    // tree-sitter reads the `0` of `cat 0< x` as an argument; bash reads it as the redirection's descriptor.
+    const own = groups.filter(
+      (g) => !(g.length === 1 && g[0]?.type === 'number' && this.redirectStarts.has(g[0].endIndex)),
+    );
+    const words =
+      swallowed.length === 0 ? own : [...own, ...swallowed].sort((a, b) => startOf(a) - startOf(b));
+    raw.args = words.flatMap((g) => this.evaluate(g, inner));
+    if (redirectNodes.length === 0) return;
     raw.redirects = [...raw.redirects, ...sink.redirects];
     if (sink.stdin) raw.stdin = sink.stdin;
     for (const rest of [...sink.pipeTails, ...sink.rights]) this.walk(rest, scope);
   }
 
+  /** The words a redirection outside this command node swallowed for it (consumed once). */
+  private takeSwallowed(node: Node): Node[][] | undefined {
+    const words = this.swallowed.get(node.startIndex);
+    if (words) this.swallowed.delete(node.startIndex);
+    return words;
+  }
+
+  /**
+   * Hands words a statement's redirection swallowed to the simple command bash gives them to: the
+   * statement itself, or the last command of its list or pipeline (`a && b > f c` runs `b c`).
+   * A compound body (`{ …; } > f c`) is a syntax error to bash; the guard does not guess.
+   */
+  private giveSwallowed(body: Node | null, words: Node[][]): void {
+    if (words.length === 0) return;
+    let owner = body;
+    while (owner && (owner.type === 'list' || owner.type === 'pipeline'))
+      owner =
+        kids(owner)
+          .filter((c) => c.isNamed)
+          .pop() ?? null;
+    if (owner?.type === 'command') this.swallowed.set(owner.startIndex, words);
+    else this.problems.push('Words follow a redirection of a compound command, which the guard cannot read.');
+  }
+
   private redirected(node: Node, scope: Scope): void {
     const body = node.childForFieldName('body');
-    const sink: RedirectSink = { redirects: [], pipeTails: [], rights: [] };
+    const sink = newSink();
     kids(node).forEach((child, i) => {
-      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect'))
+      if (node.fieldNameForChild(i) === 'redirect' || child.type.endsWith('_redirect')) {
+        this.redirectStarts.add(child.startIndex);
         readRedirect(child, scope, sink, this);
+      }
     });
+    this.giveSwallowed(body, sink.words);
     const inner: Scope = {
       ...scope,
       redirects: [...scope.redirects, ...sink.redirects],
@@ -272,3 +311,6 @@ export class CommandCollector {
     return raw;
   }
 }
+
+/** Where a shell word starts in the source. */
+const startOf = (word: readonly Node[]): number => word[0]?.startIndex ?? 0;

@@ -4,7 +4,21 @@ import { childNodes as kids, substitutionsIn } from './command-tree';
 import { isDynamic } from './command-words';
 
 /** What a statement's redirections amount to; here-docs can also carry the rest of the line. */
-export type RedirectSink = { redirects: Redirect[]; stdin?: Stdin; pipeTails: Node[]; rights: Node[] };
+export type RedirectSink = {
+  redirects: Redirect[];
+  stdin?: Stdin;
+  pipeTails: Node[];
+  rights: Node[];
+  /**
+   * Words written after a redirection's target (`find <x . -delete`, `rm -rf 2>&1 ~`): bash gives them
+   * to the command as arguments, but tree-sitter-bash hangs them off the redirection as more
+   * destinations. Each entry is one shell word (adjacent nodes); the collector puts them back.
+   */
+  words: Node[][];
+};
+
+/** An empty sink. */
+export const newSink = (): RedirectSink => ({ redirects: [], pipeTails: [], rights: [], words: [] });
 
 /** The collector's operations a redirection needs: evaluating words and walking substitutions. */
 export type RedirectWalker = {
@@ -23,8 +37,11 @@ export function readRedirect(node: Node, scope: Scope, sink: RedirectSink, walke
     const op = kids(node).find((c) => !c.isNamed)?.text ?? '>';
     const fd = kids(node).find((c) => c.type === 'file_descriptor')?.text;
     const dest = node.childrenForFieldName('destination').filter((c): c is Node => c !== null);
-    const target = walker.evaluate(dest, inner)[0] ?? { value: '', subs: [] };
+    // Only the first word is the target; `> f a b` is `> f` plus the arguments `a b`.
+    const [first = [], ...rest] = shellWords(dest);
+    const target = walker.evaluate(first, inner)[0] ?? { value: '', subs: [] };
     sink.redirects.push({ op, target, ...(fd ? { fd } : {}) });
+    sink.words.push(...rest);
   } else if (node.type === 'herestring_redirect') {
     const args = walker.evaluate(
       kids(node).filter((c) => c.isNamed),
@@ -35,6 +52,19 @@ export function readRedirect(node: Node, scope: Scope, sink: RedirectSink, walke
   } else if (node.type === 'heredoc_redirect') {
     readHeredoc(node, scope, sink, walker);
   }
+}
+
+/** Groups nodes into shell words: nodes with no space between them are one word (`$HOME/f"q"`). */
+export function shellWords(nodes: readonly Node[]): Node[][] {
+  const words: Node[][] = [];
+  let previous: Node | undefined;
+  for (const node of nodes) {
+    const last = words[words.length - 1];
+    if (last && previous && previous.endIndex === node.startIndex) last.push(node);
+    else words.push([node]);
+    previous = node;
+  }
+  return words;
 }
 
 function readHeredoc(node: Node, scope: Scope, sink: RedirectSink, walker: RedirectWalker): void {

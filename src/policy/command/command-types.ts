@@ -17,6 +17,8 @@ export type CommandPart = {
    * The gate passes each one through the path fence (see `CallFacts.writes`).
    */
   writes?: string[];
+  /** Files this part reads through an input redirection (`< file`), as written; the gate fences them like operands. */
+  reads?: string[];
 };
 
 /**

@@ -43,6 +43,8 @@ const option =
     return value === undefined || value === '-' ? [] : [value];
   };
 
+const FIND_OUTPUTS = /^-(fprint|fprint0|fprintf|fls)$/;
+
 const READERS: Record<string, Reader> = {
   tee: all(),
   cp: destination('St', ['target-directory', 'suffix', 'backup', 'sparse', 'reflink']),
@@ -74,6 +76,11 @@ const READERS: Record<string, Reader> = {
   uniq: (argv) => operands(argv, 'fsw', ['skip-fields', 'skip-chars', 'check-chars']).slice(1, 2),
   xxd: (argv) => operands(argv, 'cglosn', []).slice(1, 2),
   dd: (argv) => argv.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)),
+  // `find . -fprint FILE` (and -fprint0, -fprintf FILE FORMAT, -fls FILE) writes FILE: the fence must see it.
+  find: (argv) =>
+    argv.flatMap((a, i) =>
+      FIND_OUTPUTS.test(a) && argv[i + 1] !== undefined ? [argv[i + 1] as string] : [],
+    ),
   curl: curlWrites,
   wget: (argv) => [
     ...option('O', 'output-document', 'OoaPeUtTwQ')(argv),

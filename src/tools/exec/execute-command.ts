@@ -11,6 +11,7 @@ import { describeHits, protectedHits } from './sandbox-denials';
 import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
 import { type NewGit, quarantineNewGit } from './sandbox-new-git';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
+import { findSocketMasks } from './sandbox-sockets';
 import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -22,7 +23,7 @@ export const COMMAND_MAX_OUTPUT_BYTES = 8 * 1024;
 export type ExecuteCommandEffects = {
   run(request: GroupRunRequest): Promise<GroupRunResult>;
   isDirectory(path: string): Promise<boolean>;
-  /** Credential paths to hide inside the sandbox. */
+  /** Credential paths and host sockets to hide inside the sandbox. */
   secretMasks(): SandboxMask[];
   /** Wait between SIGTERM and SIGKILL. */
   graceMs: number;
@@ -39,7 +40,10 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
       (s) => s.isDirectory(),
       () => false,
     ),
-  secretMasks: () => findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
+  secretMasks: () => [
+    ...findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
+    ...findSocketMasks(process.env.HOME, process.env.XDG_RUNTIME_DIR),
+  ],
   graceMs: 2000,
   ledger: new MountPointLedger(),
   scanLimit: PROTECT_SCAN_LIMIT,
@@ -53,9 +57,19 @@ const schema = lazySchema((z) =>
   }),
 );
 
-/** Environment for commands: secrets removed, and nothing waits on a terminal that is not there. */
+/**
+ * What bash takes from its environment that changes how it reads the command: exported functions
+ * (`BASH_FUNC_ls%%` replaces ls), CDPATH (`cd src` lands elsewhere), GLOBIGNORE, shell options and the
+ * start-up files of non-interactive shells. The guard judged the command as a plain bash reads it.
+ */
+const SHELL_STEERING =
+  /^(BASH_ENV|ENV|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS4|BASH_XTRACEFD|BASH_FUNC_.*)$/;
+
+/** Environment for commands: secrets and shell-steering variables removed, and nothing waits on a terminal that is not there. */
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return { ...scrubEnv(base).env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
+  const env = scrubEnv(base).env;
+  for (const name of Object.keys(env)) if (SHELL_STEERING.test(name)) delete env[name];
+  return { ...env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
 }
 
 /**
