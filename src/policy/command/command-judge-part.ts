@@ -6,6 +6,7 @@ import { deviceWrite, isForkBomb } from './command-flow';
 import { hiddenBuiltin, hiddenEnvironment } from './command-hidden-builtins';
 import type { CommandCollector } from './command-parse';
 import type { Arg, RawCommand } from './command-raw';
+import { runsNamedProgram } from './command-program-options';
 import { programName } from './command-programs';
 import { isReadOnly } from './command-readonly';
 import { type Deny, denyFor } from './command-rules';
@@ -132,6 +133,8 @@ function readsFrom(raw: RawCommand, part: CommandPart): void {
 function toolProblems(argv: readonly string[], name: string, out: JudgedPart): void {
   const builtin = hiddenBuiltin(argv);
   if (builtin) out.problems.push(builtin);
+  const program = runsNamedProgram(argv, name);
+  if (program) out.problems.push(program);
   if (name === 'sed' || name === 'gsed') {
     if (readSed(argv).executes)
       out.problems.push('sed runs shell commands from its script (e / s///e), which the guard cannot read.');

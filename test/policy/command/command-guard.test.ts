@@ -426,7 +426,7 @@ describe('command guard: parts, classification and notes', () => {
     expect(guard.judge('git rev-parse HEAD; git ls-tree HEAD')).toMatchObject({ kind: 'ok', readOnly: true });
     expect(guard.judge('git status; git log')).toMatchObject({ kind: 'ok', readOnly: false });
     expect(guard.judge('find . -exec rm {} \\;')).toMatchObject({ kind: 'ok', readOnly: false });
-    expect(guard.judge('git -c core.pager=evil log')).toMatchObject({ kind: 'ok', readOnly: false });
+    expect(guard.judge('git -c core.pager=evil log')).toMatchObject({ kind: 'cannot_judge' });
   });
 
   it('keeps a marker on words it cannot resolve and reads $HOME as ~', () => {
