@@ -136,7 +136,8 @@ describe('a hostile server during a call', () => {
   });
 
   it('answers with a result that is not an object: an error, not a success', async () => {
-    const m = await started({ HOSTILE_CALL: 'malformed' });
+    // The SDK drops a response that is not a JSON-RPC result object, so the call ends at its timeout.
+    const m = await started({ HOSTILE_CALL: 'malformed' }, { callTimeoutMs: 1_000 });
     const out = await tool(m, 'mcp__hostile__echo').execute({}, testContext());
     expect(out.ok).toBe(false);
   });
