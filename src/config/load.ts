@@ -139,7 +139,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const projectPath = snapshot?.config.path ?? '';
   const screened =
     project.kind === 'ok'
-      ? screenProjectConfig(project.file, projectPath, warnings)
+      ? screenProjectConfig(project.file, projectPath, warnings, userFile)
       : { untrusted: {}, trusted: {}, held: [] };
   const trusted =
     snapshot !== undefined &&

@@ -1,5 +1,6 @@
 import { globProblem } from '../policy/bounded-glob';
-import type { ConfigFile } from './schema';
+import type { Mode } from '../protocol';
+import type { ConfigFile, SandboxSetting } from './schema';
 
 /** A project setting that would loosen the gate, held back until the person trusts the project's files. */
 export type HeldSetting = { key: 'mode' | 'webSearch'; label: string };
@@ -17,8 +18,16 @@ export type ScreenedProject = { untrusted: ConfigFile; trusted: ConfigFile; held
  * "auto-edit"` and `webSearch` (a project could point web_search at a loopback admin service,
  * past the SSRF guard). `protectedPaths` only add to the defaults; a negated or unusable pattern
  * is dropped. MCP servers pass through tagged `project`; the session never starts those by itself.
+ * `mine` is the person's own config.json: a project never lowers its sandbox setting nor takes
+ * the name of one of its MCP servers (the person's rules for `mcp__<name>__*` would cover the
+ * stranger's program), and a mode looser than the person's own (manual over their plan) is held.
  */
-export function screenProjectConfig(file: ConfigFile, path: string, warnings: string[]): ScreenedProject {
+export function screenProjectConfig(
+  file: ConfigFile,
+  path: string,
+  warnings: string[],
+  mine: ConfigFile = {},
+): ScreenedProject {
   const out = { ...file };
   const refuse = (what: string, why: string): void => {
     warnings.push(
@@ -32,6 +41,22 @@ export function screenProjectConfig(file: ConfigFile, path: string, warnings: st
   if (out.sandbox === 'off') {
     delete out.sandbox;
     refuse('sandbox "off"', 'a project cannot turn off the sandbox');
+  }
+  if (out.sandbox !== undefined && SANDBOX_RANK[out.sandbox] > SANDBOX_RANK[mine.sandbox ?? 'auto']) {
+    refuse(`sandbox "${out.sandbox}"`, `your config.json says "${mine.sandbox}"`);
+    delete out.sandbox;
+  }
+  if (out.mcpServers && mine.mcpServers) {
+    const kept = { ...out.mcpServers };
+    for (const name of Object.keys(kept)) {
+      if (!Object.hasOwn(mine.mcpServers, name)) continue;
+      delete kept[name];
+      refuse(
+        `mcpServers.${name}`,
+        'a project cannot replace a server of yours (your rules for its tools would cover it)',
+      );
+    }
+    out.mcpServers = kept;
   }
   if (out.baseUrl !== undefined) {
     delete out.baseUrl;
@@ -51,6 +76,12 @@ export function screenProjectConfig(file: ConfigFile, path: string, warnings: st
       key: 'mode',
       label: 'mode "auto-edit": file writes inside the project would run without asking',
     });
+  } else if (out.mode !== undefined && MODE_RANK[out.mode] > MODE_RANK[mine.mode ?? 'manual']) {
+    delete untrusted.mode;
+    held.push({
+      key: 'mode',
+      label: `mode "${out.mode}": changes would ask instead of being blocked (your config.json says "${mine.mode}")`,
+    });
   }
   if (out.webSearch !== undefined) {
     delete untrusted.webSearch;
@@ -61,6 +92,10 @@ export function screenProjectConfig(file: ConfigFile, path: string, warnings: st
   }
   return { untrusted, trusted: out, held };
 }
+
+/** How much each setting lets through; a project's value above the person's own would loosen it. */
+const MODE_RANK: Record<Mode, number> = { plan: 0, manual: 1, 'auto-edit': 2, auto: 3 };
+const SANDBOX_RANK: Record<SandboxSetting, number> = { require: 0, auto: 1, off: 2 };
 
 /**
  * Protected-path patterns that can only add protection: a leading `!` would read as "un-protect"

@@ -18,6 +18,11 @@ export const RuleWhenSchema = lazySchema((z) =>
     })
     .refine((w) => Object.values(w).some((v) => v !== undefined), {
       message: 'when needs at least one matcher',
+    })
+    // An empty `args` or `regex` matches every call, and reads on a trust card as a condition. JSON
+    // can make one that does not look empty: a `__proto__` key is dropped by the parser.
+    .refine((w) => [w.args, w.regex].every((m) => m === undefined || Object.keys(m).length > 0), {
+      message: 'an empty args or regex would match every call (a __proto__ key is no field name)',
     }),
 );
 

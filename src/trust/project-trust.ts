@@ -157,9 +157,12 @@ export class ProjectTrust {
       before.status !== 'untrusted' &&
       sameConfig(before.snapshot, next) &&
       appendedOnly(before.rules, [...loaded.rules, ...loaded.held], ownRule);
+    // --trust-project trusted the files as they were at start, not whatever is written to them
+    // later (by the model after a card, or by a process the gate cannot fence): only the person's
+    // own saved rule carries it over, and nothing is recorded for it.
     const flag = this.trustedBy === 'flag';
-    if (flag || isTrusted(this.d.home, next.root, next.hash))
-      return this.setTrusted(flag ? 'flag' : 'record');
+    if (isTrusted(this.d.home, next.root, next.hash)) return this.setTrusted('record');
+    if (onlyOwn && flag) return this.setTrusted('flag');
     if (onlyOwn && this.state().status !== 'none') {
       try {
         this.d.wroteTrust(recordTrust(this.d.home, next.root, next.hash));

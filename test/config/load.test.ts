@@ -130,14 +130,20 @@ describe('loadConfig defaults and precedence', () => {
     });
     writeJson(projectFile(), {
       protectedPaths: ['infra/', 'db/migrations/'],
-      mcpServers: { github: { command: 'node', args: ['tools/gh.js'], env: { A: 'b' }, cwd: 'tools' } },
+      mcpServers: {
+        github: { command: 'node', args: ['tools/gh.js'] },
+        lint: { command: 'node', args: ['tools/lint.js'], env: { A: 'b' }, cwd: 'tools' },
+      },
     });
-    const { config } = loadOk();
+    const { config, warnings } = loadOk();
     expect(config.protectedPaths).toEqual(['secrets/', 'infra/', 'db/migrations/']);
+    // A project cannot take the name of the person's server (their rules for its tools would cover it).
     expect(config.mcpServers).toEqual({
-      github: { command: 'node', args: ['tools/gh.js'], env: { A: 'b' }, cwd: 'tools', source: 'project' },
+      github: { command: 'gh-mcp', args: ['--stdio'], source: 'user' },
       docs: { url: 'https://docs.example/mcp', source: 'user' },
+      lint: { command: 'node', args: ['tools/lint.js'], env: { A: 'b' }, cwd: 'tools', source: 'project' },
     });
+    expect(warnings).toEqual([expect.stringContaining('mcpServers.github ignored')]);
     expect(config.webSearch).toEqual({ provider: 'searxng', url: 'http://127.0.0.1:8888' });
   });
 
