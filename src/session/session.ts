@@ -38,7 +38,7 @@ import { ofTypes } from '../protocol/client';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { settleInterrupted } from './saved/resume-turn';
-import { loadSession, replayTranscript, resumeNotices } from './saved/session-resume';
+import { loadSession, replayTranscript, resumeNotices, resumedMode } from './saved/session-resume';
 import { createSessionRecorder } from './saved/store';
 import { listSessions } from './saved/store-index';
 import type { TurnResult } from '../agent/loop';
@@ -206,7 +206,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let rules: LoadedRule[] = policy.rules;
   // Resuming reads the saved session first: a damaged file stops here, before anything is written.
   const loaded = o.resume ? loadSession(o.home, o.resume, fence.root) : undefined;
-  let mode = (o.modeFromFlag ? undefined : loaded?.restored.mode) ?? o.mode;
+  let mode = o.modeFromFlag ? o.mode : resumedMode(loaded?.restored.mode, o.mode);
   // Everyone hearing events. Delivery walks `listening`, an array made again only when someone joins
   // or leaves (never changed in place: a delivery under way keeps the list it started with).
   const listeners = new Set<(event: CoreEvent) => void>();
@@ -474,7 +474,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
-    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined)) view.notice(n.level, n.text);
+    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined, o.mode))
+      view.notice(n.level, n.text);
   }
 
   /**

@@ -56,22 +56,40 @@ export function replayTranscript(view: SessionState, replay: readonly ReplayItem
   });
 }
 
+/** How much each mode lets run without a person: plan least, auto most. */
+const LOOSENESS: Record<Mode, number> = { plan: 0, manual: 1, 'auto-edit': 2, auto: 3 };
+
+/**
+ * The mode a resumed session starts in: its saved mode, unless that asks less than the mode this
+ * start gives (`startMode`: the person's settings and a project trusted now). A saved `auto-edit`
+ * may have come from a project that was trusted then and is not now, or from a choice made for
+ * that sitting: a looser mode is the person's to choose again. Contract: pure.
+ */
+export function resumedMode(saved: Mode | undefined, startMode: Mode): Mode {
+  return saved !== undefined && LOOSENESS[saved] <= LOOSENESS[startMode] ? saved : startMode;
+}
+
 /**
  * What the person is told on resume: what came back, what did not (grants), and what happens next.
- * `flagMode` is the mode named with `--mode`, which the saved one gave way to.
+ * `flagMode` is the mode named with `--mode`, which the saved one gave way to; `startMode`
+ * the mode this start gives (see `resumedMode`).
  */
 export function resumeNotices(
   loaded: LoadedSession,
   flagMode?: Mode,
+  startMode?: Mode,
 ): { level: 'info' | 'warn'; text: string }[] {
   const { summary, restored, file } = loaded;
+  const held = !flagMode && startMode && resumedMode(restored.mode, startMode) !== restored.mode;
   const mode = flagMode
     ? `; the mode is ${flagMode} as --mode said${restored.mode && restored.mode !== flagMode ? ` (it was ${restored.mode})` : ''}`
-    : '';
+    : held
+      ? `; the mode is ${startMode}: the session was in ${restored.mode}, which asks less, and a looser mode is chosen again by you (Shift+Tab or /mode)`
+      : '';
   const out: { level: 'info' | 'warn'; text: string }[] = [
     {
       level: 'info',
-      text: `Resumed "${summary.title}" (${summary.turns} turn${summary.turns === 1 ? '' : 's'}, started ${summary.createdAt}): the conversation${restored.mode && !flagMode ? `, the mode (${restored.mode})` : ''}${restored.plan ? ', the plan' : ''}${mode}. Grants (approve-all) are not restored: a grant belongs to the session it was given in.`,
+      text: `Resumed "${summary.title}" (${summary.turns} turn${summary.turns === 1 ? '' : 's'}, started ${summary.createdAt}): the conversation${restored.mode && !flagMode && !held ? `, the mode (${restored.mode})` : ''}${restored.plan ? ', the plan' : ''}${mode}. Grants (approve-all) are not restored: a grant belongs to the session it was given in.`,
     },
   ];
   if (file.tornTail)

@@ -79,18 +79,36 @@ describe('sessions on disk', () => {
     expect(latestSession(at.home, at.root)?.turns).toBe(2);
   });
 
-  it('the mode and the plan come back; a second project does not see the session', async () => {
+  it('a saved mode that asks as much or more comes back; a second project does not see the session', async () => {
     const { at, fake } = await setup();
     fake.push({ text: 'ok' });
     const a = await open(at, fake);
-    a.session.client.send({ type: 'set_mode', mode: 'auto-edit' });
+    a.session.client.send({ type: 'set_mode', mode: 'plan' });
     await a.session.run('hi');
     await a.close();
     const id = latestSession(at.home, at.root)?.id;
     const b = await open(at, fake, { resume: id });
-    expect(b.session.client.snapshot().mode).toBe('auto-edit');
+    expect(b.session.client.snapshot().mode).toBe('plan');
     expect(listSessions(at.home, '/elsewhere')).toEqual([]);
   });
+
+  it.each(['auto-edit', 'auto'] as const)(
+    'a saved %s, looser than this start, is not taken back: the person chooses it again (red team: it may have come from a project trusted then, not now)',
+    async (saved) => {
+      const { at, fake } = await setup();
+      fake.push({ text: 'ok' });
+      const a = await open(at, fake);
+      a.session.client.send({ type: 'set_mode', mode: saved });
+      await a.session.run('hi');
+      await a.close();
+      const id = latestSession(at.home, at.root)?.id;
+      const b = await open(at, fake, { resume: id });
+      const snap = b.session.client.snapshot();
+      expect(snap.mode).toBe('manual');
+      const said = new RegExp(`the mode is manual: the session was in ${saved}, which asks less`);
+      expect(snap.transcript.some((e) => e.kind === 'notice' && said.test(e.text))).toBe(true);
+    },
+  );
   it.each([
     [
       '--mode manual wins over a saved auto',
