@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';
 import { type RecordBase, auditRecord } from './audit-record';
 import type { ToolSpec } from '../llm/types';
-import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
+import type { ApprovalRequest, Approver, Decision, GrantScope, ToolResultEnvelope } from '../protocol';
 import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';
 import { type PolicyContext, type PolicyResult, resolvePolicy } from '../policy/resolve';
 import { parseToolArgs } from '../tools/parse-args';
@@ -402,6 +402,15 @@ export class Gate {
         'unknown-tool',
         `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`,
       );
+    // What a sub-agent is not offered it cannot call: a sub-agent's model that sent spawn_agents anyway
+    // started sub-agents of its own, each able to do the same, with no limit (red-team finding).
+    if (caller.parentAgentId !== undefined && tool.forSubAgents === false)
+      return this.refuse(
+        call,
+        caller,
+        'sub-agent-tool',
+        `${call.tool} is not available to a sub-agent; report back to ${caller.parentAgentId} instead.`,
+      );
     const result = this.check(tool, call.args);
     if (!result.ok)
       return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
@@ -554,7 +563,8 @@ export class Gate {
       throw new Error(`no decision to run on (${outcome.kind})`);
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
-    if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
+    if (outcome.decision.kind === 'approve_all')
+      this.grantAndDrain(offeredScope(request, outcome.decision.scope));
     const answer =
       outcome.decision.kind === 'answer'
         ? outcome.decision.text
@@ -709,6 +719,20 @@ export class Gate {
         return ending.envelope;
       }
     }
+    // Cancelled after the decision (approved in the same instant, or while the checkpoint was taken):
+    // the turn is over, so nothing starts — an approval does not outlive its task (red-team finding).
+    if (caller.signal.aborted) {
+      const why = typeof caller.signal.reason === 'string' ? caller.signal.reason : 'The turn was cancelled.';
+      const reason = `task_cancelled: ${why} (after the decision, before it ran)`;
+      const ending: Ending = {
+        envelope: { status: 'cancelled', by: 'user', reason, retry: false },
+        outcome: 'cancelled',
+        approver,
+        reason,
+      };
+      this.audit(base.call, caller, base, approver, ending);
+      return ending.envelope;
+    }
     const token = this.mint.issue(
       fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash },
     );
@@ -784,3 +808,16 @@ export class Gate {
 
 /** `lift`: protected paths a person approved writing in this run (absolute, real). */
 type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts; lift?: string[] };
+
+/**
+ * The approve-all scope as the gate offered it on this card, with the person's time limit: a decision
+ * names a scope by its identity (`scopeKey`), but its label and the rule it would be saved as are the
+ * gate's — a decision dressed with a broader `ruleText` was stored, and saving the grant wrote that rule.
+ */
+function offeredScope(request: ApprovalRequest, chosen: GrantScope): GrantScope {
+  const key = scopeKey(chosen);
+  const offered = request.grantOptions.find((s) => scopeKey(s) === key);
+  if (!offered) throw new Error('an approve-all scope that was not offered');
+  const { minutes: _offeredMinutes, ...rest } = offered;
+  return chosen.minutes !== undefined ? { ...rest, minutes: chosen.minutes } : rest;
+}
