@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';
 import { type RecordBase, auditRecord } from './audit-record';
 import type { ToolSpec } from '../llm/types';
-import type { ApprovalRequest, Approver, Decision, GrantScope, ToolResultEnvelope } from '../protocol';
+import type { ApprovalRequest, Approver, Decision, ToolResultEnvelope } from '../protocol';
 import { type CallFacts, type FactDeps, gatherFacts } from '../policy/facts';
 import { type PolicyContext, type PolicyResult, resolvePolicy } from '../policy/resolve';
 import { parseToolArgs } from '../tools/parse-args';
@@ -41,7 +41,16 @@ import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, declaredOf, readExisting } from './preview';
 import { rejectionKey } from './rejection-key';
 import { type ResumedCall, resumeCheck, resumedRequestFields } from './resume-check';
-import { copyArgs, editedTargetHash, protectedWrites, ruleApprover, safeHash, scopeKey } from './gate-steps';
+import {
+  copyArgs,
+  editedTargetHash,
+  internalArgument,
+  offeredScope,
+  protectedWrites,
+  ruleApprover,
+  safeHash,
+  scopeKey,
+} from './gate-steps';
 import { toolSpecs } from './specs';
 import { callLine } from '../text/call-line';
 import { TokenMint } from './tokens';
@@ -76,6 +85,11 @@ export type ToolCall = {
   onOutput?: (chunk: string) => void;
   /** A request pending when warden stopped, offered again after a resume: checked again, whole (resume-check.ts). */
   resumedFrom?: ResumedCall;
+  /**
+   * warden's own call (the loop's escalation card), which may set the arguments a tool marks internal.
+   * Only warden's code builds it; a model's call never has it (its name and arguments are all it sends).
+   */
+  internal?: true;
 };
 
 /** What the approval queue tells its listener (requested, updated, resolved, invalid input). */
@@ -414,6 +428,16 @@ export class Gate {
     const result = this.check(tool, call.args);
     if (!result.ok)
       return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
+    // An internal argument is warden's voice on the card (the escalation's "reached its step limit"): a
+    // model that sent one anyway dressed its own card up as the loop's hard rule (red-team finding).
+    const internal = call.internal ? undefined : internalArgument(tool, call.args);
+    if (internal !== undefined)
+      return this.refuse(
+        call,
+        caller,
+        'schema',
+        `Invalid arguments for ${call.tool}: ${internal} is set by warden, not by the model; leave it out.`,
+      );
     const { args, facts, policy } = result.checked;
     const argsHash = hashArgs(args);
     const base: RecordBase = {
@@ -808,16 +832,3 @@ export class Gate {
 
 /** `lift`: protected paths a person approved writing in this run (absolute, real). */
 type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts; lift?: string[] };
-
-/**
- * The approve-all scope as the gate offered it on this card, with the person's time limit: a decision
- * names a scope by its identity (`scopeKey`), but its label and the rule it would be saved as are the
- * gate's — a decision dressed with a broader `ruleText` was stored, and saving the grant wrote that rule.
- */
-function offeredScope(request: ApprovalRequest, chosen: GrantScope): GrantScope {
-  const key = scopeKey(chosen);
-  const offered = request.grantOptions.find((s) => scopeKey(s) === key);
-  if (!offered) throw new Error('an approve-all scope that was not offered');
-  const { minutes: _offeredMinutes, ...rest } = offered;
-  return chosen.minutes !== undefined ? { ...rest, minutes: chosen.minutes } : rest;
-}
