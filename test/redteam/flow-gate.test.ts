@@ -249,3 +249,20 @@ describe('plan mode and grants', () => {
     });
   });
 });
+
+describe('a staged edit runs as the person reviewed it', () => {
+  it('changing the staged card’s arguments after review does not change what the approve runs', async () => {
+    h = createGateHarness();
+    const result = h.call('write_file', { path: 'a.txt', content: 'model' });
+    const request = await h.nextRequest();
+    expect(
+      h.gate.decide(request.id, { kind: 'edit', args: { path: 'a.txt', content: 'person' }, review: true }),
+    ).toEqual({ ok: true });
+    await h.until(() => h.gate.pending().find((r) => r.id === request.id && r.edited));
+    const live = h.gate.pending().find((r) => r.id === request.id);
+    (live?.args as { content: string }).content = 'tampered';
+    h.gate.decide(request.id, { kind: 'approve' });
+    await result;
+    expect(h.read('a.txt')).toBe('person');
+  });
+});
