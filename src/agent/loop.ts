@@ -415,7 +415,11 @@ async function escalate(
     function: { name: tool, arguments: JSON.stringify(escalateArgs(card)) },
   };
   deps.emit(started(call, caller, deps));
-  const result = await deps.gate.intercept({ id: call.id, tool, args: escalateArgs(card) }, caller);
+  // `internal`: the loop's own card, whose trigger (the hard rule that tripped) a model may not set.
+  const result = await deps.gate.intercept(
+    { id: call.id, tool, args: escalateArgs(card), internal: true },
+    caller,
+  );
   deps.emit({ type: 'tool_finished', agentId: caller.agentId, callId: call.id, tool, result });
   watch.reset();
   if (caller.signal.aborted) return { kind: 'stop', result: cancelled(caller, deps.emit) };

@@ -39,6 +39,8 @@ type Entry = {
   timer: NodeJS.Timeout | undefined;
   invalid: number;
   started: number;
+  /** The person's reviewed edit, kept apart from the card everyone holds (see stageEdit). */
+  staged?: unknown;
 };
 
 /**
@@ -173,7 +175,7 @@ export class ApprovalBroker {
     entry.invalid = 0;
     if (decision.kind === 'edit') return this.applyEdit(entry, decision.args);
     // A staged edit (the person reviewed their own version): their approve runs that version, checked again.
-    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.request.args);
+    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.staged);
     if (decision.kind === 'cancel_task') {
       this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
       return { ok: true };
@@ -266,6 +268,9 @@ export class ApprovalBroker {
     const entry = this.queue.get(id);
     if (!entry) return;
     const { editError: _refused, ...rest } = entry.request;
+    // The card's copy is read (and could be changed) by the UI and listeners; the approve runs this one,
+    // as the person reviewed it (a change made to the card's arguments after review ran — red-team finding).
+    entry.staged = structuredClone(edit.args);
     entry.request = { ...rest, ...edit, grantOptions: [], revision: (rest.revision ?? 0) + 1 };
     this.emit({ type: 'updated', request: entry.request });
   }

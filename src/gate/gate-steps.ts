@@ -1,4 +1,6 @@
-import type { Approver, Decision } from '../protocol';
+import type { ApprovalRequest, Approver, Decision, GrantScope } from '../protocol';
+import type { AnyTool } from '../tools/types';
+import { internalFields } from './specs';
 import type { CallFacts } from '../policy/facts';
 import type { PolicyResult } from '../policy/resolve';
 import { canonicalJson, hashArgs } from './hash';
@@ -54,4 +56,31 @@ export function safeHash(args: unknown): string {
 /** An approve-all scope's identity, to compare with the scopes the gate offered. */
 export function scopeKey(scope: Pick<Decision & { kind: 'approve_all' }, 'scope'>['scope']): string {
   return canonicalJson({ tool: scope.tool, match: scope.match, agents: scope.agents });
+}
+
+/**
+ * The approve-all scope as the gate offered it on this card, with the person's time limit: a decision
+ * names a scope by its identity (`scopeKey`), but its label and the rule it would be saved as are the
+ * gate's — a decision dressed with a broader `ruleText` was stored, and saving the grant wrote that rule.
+ */
+export function offeredScope(request: ApprovalRequest, chosen: GrantScope): GrantScope {
+  const key = scopeKey(chosen);
+  const offered = request.grantOptions.find((s) => scopeKey(s) === key);
+  if (!offered) throw new Error('an approve-all scope that was not offered');
+  const { minutes: _offeredMinutes, ...rest } = offered;
+  return chosen.minutes !== undefined ? { ...rest, minutes: chosen.minutes } : rest;
+}
+
+/** The first internal argument a call names (its raw arguments, object or JSON text), if any. Never throws. */
+export function internalArgument(tool: AnyTool, raw: unknown): string | undefined {
+  const names = internalFields(tool);
+  if (names.length === 0) return undefined;
+  let value = raw;
+  try {
+    if (typeof raw === 'string') value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  return names.find((name) => Object.hasOwn(value as object, name));
 }

@@ -41,7 +41,16 @@ import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, declaredOf, readExisting } from './preview';
 import { rejectionKey } from './rejection-key';
 import { type ResumedCall, resumeCheck, resumedRequestFields } from './resume-check';
-import { copyArgs, editedTargetHash, protectedWrites, ruleApprover, safeHash, scopeKey } from './gate-steps';
+import {
+  copyArgs,
+  editedTargetHash,
+  internalArgument,
+  offeredScope,
+  protectedWrites,
+  ruleApprover,
+  safeHash,
+  scopeKey,
+} from './gate-steps';
 import { toolSpecs } from './specs';
 import { callLine } from '../text/call-line';
 import { TokenMint } from './tokens';
@@ -76,6 +85,11 @@ export type ToolCall = {
   onOutput?: (chunk: string) => void;
   /** A request pending when warden stopped, offered again after a resume: checked again, whole (resume-check.ts). */
   resumedFrom?: ResumedCall;
+  /**
+   * warden's own call (the loop's escalation card), which may set the arguments a tool marks internal.
+   * Only warden's code builds it; a model's call never has it (its name and arguments are all it sends).
+   */
+  internal?: true;
 };
 
 /** What the approval queue tells its listener (requested, updated, resolved, invalid input). */
@@ -402,9 +416,28 @@ export class Gate {
         'unknown-tool',
         `There is no tool named ${call.tool}. Available: ${[...this.tools.keys()].join(', ')}.`,
       );
+    // What a sub-agent is not offered it cannot call: a sub-agent's model that sent spawn_agents anyway
+    // started sub-agents of its own, each able to do the same, with no limit (red-team finding).
+    if (caller.parentAgentId !== undefined && tool.forSubAgents === false)
+      return this.refuse(
+        call,
+        caller,
+        'sub-agent-tool',
+        `${call.tool} is not available to a sub-agent; report back to ${caller.parentAgentId} instead.`,
+      );
     const result = this.check(tool, call.args);
     if (!result.ok)
       return this.refuse(call, caller, 'schema', `Invalid arguments for ${call.tool}: ${result.error}`);
+    // An internal argument is warden's voice on the card (the escalation's "reached its step limit"): a
+    // model that sent one anyway dressed its own card up as the loop's hard rule (red-team finding).
+    const internal = call.internal ? undefined : internalArgument(tool, call.args);
+    if (internal !== undefined)
+      return this.refuse(
+        call,
+        caller,
+        'schema',
+        `Invalid arguments for ${call.tool}: ${internal} is set by warden, not by the model; leave it out.`,
+      );
     const { args, facts, policy } = result.checked;
     const argsHash = hashArgs(args);
     const base: RecordBase = {
@@ -554,7 +587,8 @@ export class Gate {
       throw new Error(`no decision to run on (${outcome.kind})`);
     const approver = outcome.approver;
     const final = this.finalArgs(args, outcome.decision, accepted?.args);
-    if (outcome.decision.kind === 'approve_all') this.grantAndDrain(outcome.decision.scope);
+    if (outcome.decision.kind === 'approve_all')
+      this.grantAndDrain(offeredScope(request, outcome.decision.scope));
     const answer =
       outcome.decision.kind === 'answer'
         ? outcome.decision.text
@@ -708,6 +742,20 @@ export class Gate {
         this.audit(base.call, caller, base, approver, ending);
         return ending.envelope;
       }
+    }
+    // Cancelled after the decision (approved in the same instant, or while the checkpoint was taken):
+    // the turn is over, so nothing starts — an approval does not outlive its task (red-team finding).
+    if (caller.signal.aborted) {
+      const why = typeof caller.signal.reason === 'string' ? caller.signal.reason : 'The turn was cancelled.';
+      const reason = `task_cancelled: ${why} (after the decision, before it ran)`;
+      const ending: Ending = {
+        envelope: { status: 'cancelled', by: 'user', reason, retry: false },
+        outcome: 'cancelled',
+        approver,
+        reason,
+      };
+      this.audit(base.call, caller, base, approver, ending);
+      return ending.envelope;
     }
     const token = this.mint.issue(
       fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash },

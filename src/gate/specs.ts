@@ -4,6 +4,28 @@ import type { ToolSpec } from '../llm/types';
 import type { AnyTool } from '../tools/types';
 
 const cache = new WeakMap<AnyTool, ToolSpec>();
+const internals = new WeakMap<AnyTool, readonly string[]>();
+
+/**
+ * The top-level arguments of a tool marked `.meta({ internal: true })`: warden's own callers may set
+ * them, the model may not (the gate refuses a model's call that names one). None for a tool that
+ * brings its own JSON Schema (MCP).
+ */
+export function internalFields(tool: AnyTool): readonly string[] {
+  let names = internals.get(tool);
+  if (!names) {
+    const full = tool.parameters
+      ? undefined
+      : (zod().toJSONSchema(realSchema(tool.schema), { io: 'input', unrepresentable: 'any' }) as {
+          properties?: Record<string, { internal?: unknown } | null>;
+        });
+    names = Object.entries(full?.properties ?? {})
+      .filter(([, schema]) => schema?.internal === true)
+      .map(([name]) => name);
+    internals.set(tool, names);
+  }
+  return names;
+}
 
 /** Tools as offered to the model: name, description and a JSON Schema without noise. */
 export function toolSpecs(tools: readonly AnyTool[]): ToolSpec[] {
