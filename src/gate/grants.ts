@@ -173,6 +173,15 @@ export class GrantStore {
     return grant.match.kind !== 'plan_steps' || grant.match.plan === this.planKey();
   }
 
+  /**
+   * The plan in force changed (adopted, a step ticked or unticked, replaced, cleared): a plan grant
+   * whose plan stopped being current ends now — checked lazily, a plan finished and then put back
+   * between two checks (every step ticked, one unticked) kept its grant alive.
+   */
+  planChanged(): void {
+    this.dropExpired();
+  }
+
   private dropExpired(): void {
     const now = this.now();
     const plan = this.planKey();

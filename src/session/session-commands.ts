@@ -191,6 +191,7 @@ export class SessionCommands {
       case 'clear':
         d.hub.cancel();
         d.hub.clear();
+        d.grants.planChanged();
         d.context?.reset();
         d.view.clear();
         d.emit({ type: 'state_changed' });

@@ -256,6 +256,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const inFlight = new Set<string>();
   const deliver = (event: CoreEvent) => {
     view.apply(event);
+    if (event.type === 'plan_updated') grants.planChanged();
     if (event.type === 'tool_started') inFlight.add(event.callId);
     if (event.type === 'tool_finished') {
       inFlight.delete(event.callId);

@@ -51,13 +51,17 @@ describe("the plan's known steps, read literally", () => {
     expect(covers('execute_command', { command })).toBe(false);
   });
 
-  it.each(['src/app.tsx', 'src/app.ts.bak', 'src/./app.ts/../app.ts.evil', '../src/app.ts', 'app.ts', 'src/APP.ts'])(
-    'does not cover a write to %j',
-    (path) => {
-      h = createGateHarness();
-      expect(covers('write_file', { path, content: 'x' })).toBe(false);
-    },
-  );
+  it.each([
+    'src/app.tsx',
+    'src/app.ts.bak',
+    'src/./app.ts/../app.ts.evil',
+    '../src/app.ts',
+    'app.ts',
+    'src/APP.ts',
+  ])('does not cover a write to %j', (path) => {
+    h = createGateHarness();
+    expect(covers('write_file', { path, content: 'x' })).toBe(false);
+  });
 
   it('steps written with shell syntax name no command at all', () => {
     expect(
@@ -94,5 +98,25 @@ describe("the plan's known steps, read literally", () => {
     // Put back: a plan grant once left behind stays gone.
     plan = planKeyOf('Fix', STEPS);
     expect(store.match(facts, risk, who)).toBeUndefined();
+  });
+
+  it('a plan finished and put back between two checks ends its grant (told at each plan change)', () => {
+    h = createGateHarness();
+    let plan: string | undefined = planKeyOf('Fix', STEPS);
+    const store = new GrantStore(Date.now, () => plan);
+    store.add({
+      tool: '*',
+      match: { kind: 'plan_steps', plan: planKeyOf('Fix', STEPS), ...planSteps(STEPS) },
+      agents: { kind: 'all' },
+      label: 'plan',
+      ruleText: '',
+    });
+    expect(store.list()).toHaveLength(1);
+    // Every step ticked (done: no plan in force), then one unticked — each a plan change.
+    plan = undefined;
+    store.planChanged();
+    plan = planKeyOf('Fix', STEPS);
+    store.planChanged();
+    expect(store.list()).toEqual([]);
   });
 });
