@@ -82,8 +82,10 @@ describe('escalation (issue 14 §3)', () => {
       then: async (s) => {
         await vi.waitFor(() => expect(s.session.client.snapshot().paused?.agents).toEqual(['main']));
         s.session.client.send({ type: 'run_as_person', command: 'echo by-hand' });
-        await vi.waitFor(() =>
-          expect(s.events.some((e) => e.type === 'tool_finished' && e.agentId === 'person')).toBe(true),
+        // The first command loads the shell grammar and starts the sandbox: over vi.waitFor's 1 s on a busy machine.
+        await vi.waitFor(
+          () => expect(s.events.some((e) => e.type === 'tool_finished' && e.agentId === 'person')).toBe(true),
+          { timeout: 15_000 },
         );
         expect(s.fake.requests).toHaveLength(3);
         s.session.client.send({ type: 'resume', note: 'done it, go on' });
