@@ -103,12 +103,13 @@ export const NAMED_RULES: readonly SecretRule[] = [
       ),
   },
   {
-    // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string.
+    // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string. An
+    // escaped quote inside the value (`"a\"b"`) does not end it (the rest was kept: red-team finding).
     trigger: /["']\s*:/,
     byName: true,
     apply: (t) =>
       t.replace(
-        /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g,
+        /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:\\.|(?!\1)[^\n\\])*?)\1/g,
         (m, q: string, name: string, colon: string, value: string) =>
           isSecretName(name) && !isReference(value)
             ? `${q}${name}${q}${colon}${q}${redactedMark('key')}${q}`

@@ -208,6 +208,13 @@ export const FORMS: FormCase[] = [
     keep: 'X-Amz-Expires=60',
     found: true,
   },
+  {
+    name: 'JSON value with an escaped quote',
+    text: `{"password": "a\\"${S}", "user": "app"}`,
+    secret: S,
+    keep: '"user": "app"',
+    found: true,
+  },
   // Held before this round: kept as corpus.
   {
     name: 'docker config auths',
