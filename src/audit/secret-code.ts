@@ -83,6 +83,16 @@ export const CODE_RULES: readonly SecretRule[] = [
         ),
   },
   {
+    // The password piped in: `echo X | docker login -u me --password-stdin` (CI docs' form).
+    trigger: /--password-stdin/,
+    apply: (t) =>
+      t.replace(
+        /\b((?:echo|printf)\s+(?:-n\s+|'%s'\s+|"%s"\s+)?)(["']?)([^\s"'|;&]+)\2(\s*\|\s*[^\n;|&]{0,256}?--password-stdin)/g,
+        (m, head: string, q: string, value: string, tail: string) =>
+          isReference(value) ? m : `${head}${q}${redactedMark('password')}${q}${tail}`,
+      ),
+  },
+  {
     // ~/.netrc and _netrc: `machine host login user password secret`, on one line or several.
     trigger: /\bmachine\s|\bdefault\s/,
     apply: (t) =>

@@ -215,6 +215,20 @@ export const FORMS: FormCase[] = [
     keep: '"user": "app"',
     found: true,
   },
+  {
+    name: 'password piped to docker login',
+    text: `echo "${S}" | docker login -u me --password-stdin ghcr.io`,
+    secret: S,
+    keep: '--password-stdin ghcr.io',
+    found: true,
+  },
+  {
+    name: 'password piped with printf',
+    text: `printf '%s' ${S} | helm registry login r.example -u me --password-stdin`,
+    secret: S,
+    keep: 'helm registry login',
+    found: true,
+  },
   // Held before this round: kept as corpus.
   {
     name: 'docker config auths',
@@ -308,6 +322,7 @@ export const FORMS_BENIGN: string[] = [
   'script: |\n  npm test\n  npm run build',
   'SELECT password_hash FROM users',
   'redis-cli -h cache ping',
+  'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin',
   'https://example.com/page?sig=short',
   'description: "a key-value store"',
   'const password = process.env.DB_PASSWORD;',
