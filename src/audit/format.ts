@@ -1,7 +1,23 @@
 import { sanitizeText } from '../text/sanitize';
 import type { AuditRecord, AuditStats } from '../protocol/audit';
 
-type Column = { title: string; width: number; cell: (r: AuditRecord) => string };
+type Column = { title: string; width: number; cell: (r: AuditRecord) => unknown };
+
+/**
+ * A cell's value as text. A day file may hold lines warden did not write (another version, a
+ * tampered file) whose fields are null, numbers or objects: the reader accepts any line with a
+ * string ts, tool and agentId, and one such line made `warden audit` throw and print no table
+ * (red-team finding). Shown as JSON instead.
+ */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
 
 const COLUMNS: Column[] = [
   { title: 'TIME', width: 8, cell: (r) => r.ts.slice(11, 19) },
@@ -39,7 +55,7 @@ export function shortArgs(record: AuditRecord): string {
         : undefined;
   const text = main ?? JSON.stringify(args) ?? '';
   const edited = record.editedArgs !== undefined ? '(edited) ' : '';
-  const reason = record.reason ? ` — ${record.reason}` : '';
+  const reason = record.reason ? ` — ${asText(record.reason)}` : '';
   return `${edited}${text}${reason}`;
 }
 
@@ -50,9 +66,9 @@ export function shortArgs(record: AuditRecord): string {
 export function formatAuditTable(records: readonly AuditRecord[], columns = 120): string {
   const fixed = COLUMNS.reduce((sum, c) => sum + c.width + 2, 0);
   const argsWidth = Math.max(20, columns - fixed);
-  const row = (cells: string[], last: string): string => {
+  const row = (cells: unknown[], last: string): string => {
     const line =
-      `${cells.map((c, i) => fit(c, COLUMNS[i]?.width ?? 0)).join('  ')}  ${fit(last, argsWidth)}`.trimEnd();
+      `${cells.map((c, i) => fit(asText(c), COLUMNS[i]?.width ?? 0)).join('  ')}  ${fit(last, argsWidth)}`.trimEnd();
     return line.length > columns ? `${line.slice(0, columns - 1)}…` : line;
   };
   const lines = [

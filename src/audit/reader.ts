@@ -132,8 +132,32 @@ export function parseLine(line: string): Parsed {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'unreadable' };
   const r = value as Record<string, unknown>;
   const ok = typeof r.ts === 'string' && typeof r.tool === 'string' && typeof r.agentId === 'string';
-  return ok ? { kind: 'record', record: value as AuditRecord } : { kind: 'unreadable' };
+  if (!ok) return { kind: 'unreadable' };
+  normaliseFields(r);
+  return { kind: 'record', record: value as AuditRecord };
 }
+
+/** Fields every record has as text; the renderers (table, browser, sidebar) call string methods on them. */
+const REQUIRED_TEXT = ['sessionId', 'taskId', 'argsHash', 'decision', 'approver', 'phase', 'rule', 'risk'];
+const OPTIONAL_TEXT = ['requestId', 'agentName', 'outcome', 'reason', 'result', 'origin', 'resumedFrom'];
+const NUMBERS = ['waitMs', 'durationMs'];
+
+/**
+ * Makes a parsed line's fields the types an AuditRecord promises. A day file may hold lines warden
+ * did not write (another version, a tampered file): `"approver": null` or `"rule": {}` made
+ * `warden audit` throw and print nothing (red-team finding). Text fields of another type become
+ * their JSON, a missing one empty; a number that is not one is dropped. Mutates `r` (fresh from
+ * JSON.parse); a record warden wrote passes unchanged.
+ */
+function normaliseFields(r: Record<string, unknown>): void {
+  for (const key of REQUIRED_TEXT) if (typeof r[key] !== 'string') r[key] = asText(r[key]);
+  for (const key of OPTIONAL_TEXT)
+    if (r[key] !== undefined && typeof r[key] !== 'string') r[key] = asText(r[key]);
+  for (const key of NUMBERS)
+    if (r[key] !== undefined && (typeof r[key] !== 'number' || !Number.isFinite(r[key]))) delete r[key];
+}
+
+const asText = (v: unknown): string => (v === undefined || v === null ? '' : JSON.stringify(v));
 
 /** The query's filters as one predicate over a record and its raw line. */
 export function compileFilter(query: AuditQuery): (record: AuditRecord, line: string) => boolean {

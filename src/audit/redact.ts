@@ -1,5 +1,6 @@
 import { isSecretName } from './secret-names';
 import { redactedMark, redactString } from './secret-patterns';
+import { isReference } from './secret-values';
 
 export { isSecretName } from './secret-names';
 export { redactedMark, redactString } from './secret-patterns';
@@ -161,7 +162,10 @@ function clean(value: unknown, max: number, depth: number): boolean {
   if (typeof value !== 'object' || depth >= MAX_DEPTH - 1) return false;
   if (Array.isArray(value)) {
     if (Object.getPrototypeOf(value) !== Array.prototype || 'toJSON' in value) return false;
-    for (let i = 0; i < value.length; i++) if (!clean(value[i], max, depth + 1)) return false;
+    for (let i = 0; i < value.length; i++) {
+      if (!clean(value[i], max, depth + 1)) return false;
+      if (i > 0 && flagValue(value[i - 1], value[i])) return false;
+    }
     return true;
   }
   const proto = Object.getPrototypeOf(value);
@@ -210,7 +214,10 @@ function copy(value: unknown, walk: Walk, depth: number): unknown {
 }
 
 function copyObject(value: object, walk: Walk, depth: number): unknown {
-  if (Array.isArray(value)) return value.map((item) => copy(item, walk, depth + 1));
+  if (Array.isArray(value))
+    return value.map((item, i) =>
+      i > 0 && flagValue(value[i - 1], item) ? redactedMark('flag') : copy(item, walk, depth + 1),
+    );
   if (value instanceof Error) return walk.str(`${value.name}: ${value.message}`);
   if (value instanceof Map) return copy(Object.fromEntries(value), walk, depth + 1);
   if (value instanceof Set) return copy([...value], walk, depth + 1);
@@ -268,6 +275,22 @@ function redactKey(key: string): string {
     keyMemo.set(key, out);
   }
   return out;
+}
+
+/**
+ * Whether `item` is the value of the flag before it in an argument list (`["--password", "x"]`, an
+ * MCP tool's argv): each string alone reads as no secret, so the value was kept (red-team finding).
+ */
+function flagValue(previous: unknown, item: unknown): boolean {
+  return (
+    typeof previous === 'string' &&
+    typeof item === 'string' &&
+    previous.startsWith('-') &&
+    !previous.includes('=') &&
+    !item.startsWith('-') &&
+    isSecretName(previous) &&
+    !isReference(item)
+  );
 }
 
 /** `null`, booleans and empty strings under a secret key hide nothing; keep them readable. */

@@ -16,6 +16,24 @@ export const FRAMED_RULES: readonly SecretRule[] = [
       ),
   },
   {
+    // A private key in base64 (kubeconfig's client-key-data, a CI variable): its PEM header
+    // encodes as `LS0tLS1CRUdJTi`; hidden when the whole decodes to a private key (red-team finding).
+    trigger: /LS0tLS1CRUdJTi/,
+    apply: (t) =>
+      t.replace(/LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}/g, (m) =>
+        /PRIVATE KEY/.test(Buffer.from(m.slice(0, 64), 'base64').toString('latin1'))
+          ? redactedMark('private_key')
+          : m,
+      ),
+  },
+  {
+    // Signatures that grant access on their own: an Azure SAS `sig=`, an AWS presigned URL's
+    // `X-Amz-Signature=` (the names say nothing to secret-names.ts).
+    trigger: /[?&](?:sig|x-amz-signature)=/i,
+    apply: (t) =>
+      t.replace(/([?&](?:sig|x-amz-signature)=)([A-Za-z0-9%+/=_-]{16,})/gi, `$1${redactedMark('param')}`),
+  },
+  {
     trigger: /bearer/i,
     apply: (t) =>
       t.replace(/\b(bearer)(\s+)([A-Za-z0-9._~+/-]+=*)/gi, (m, word: string, gap: string, token: string) =>

@@ -24,11 +24,11 @@ export const NAMED_RULES: readonly SecretRule[] = [
     apply: (t) =>
       t
         .replace(
-          /\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;|&]*?\s-p)([^\s"';|&]+)/g,
+          /\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n;|&]{0,512}?\s-p)([^\s"';|&]+)/g,
           (m, head: string, value: string) => (isReference(value) ? m : `${head}${redactedMark('password')}`),
         )
         .replace(
-          /\b((?:sshpass|(?:docker|podman) login\b[^\n;|&]*?)\s-p\s+)([^\s;|&]+)/g,
+          /\b((?:sshpass|(?:docker|podman) login\b[^\n;|&]{0,512}?)\s-p\s+)([^\s;|&]+)/g,
           (m, head: string, value: string) =>
             isReference(value) ? m : `${head}${replaceValue(value, 'password')}`,
         )
@@ -75,15 +75,16 @@ export const NAMED_RULES: readonly SecretRule[] = [
       ),
   },
   {
-    // API_KEY=abc in commands and .env text; ?token=abc&x=1; ;AccountKey=abc; //host/:_authToken=abc.
+    // API_KEY=abc in commands and .env text; ?token=abc&x=1; ;AccountKey=abc; //host/:_authToken=abc;
+    // an OAuth fragment (#access_token=abc) and a flag's value (--from-literal=password=abc).
     trigger: /=/,
     byName: true,
     apply: (t) =>
       t.replace(
-        new RegExp(`(^|[\\s?&;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'),
+        new RegExp(`(^|[\\s?&#=;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'),
         (m, pre: string, name: string, value: string) =>
           isSecretName(name) && !isReference(value)
-            ? `${pre}${name}=${replaceValue(value, pre === '?' || pre === '&' ? 'param' : 'assignment')}`
+            ? `${pre}${name}=${replaceValue(value, pre === '?' || pre === '&' || pre === '#' ? 'param' : 'assignment')}`
             : m,
       ),
   },
@@ -102,12 +103,13 @@ export const NAMED_RULES: readonly SecretRule[] = [
       ),
   },
   {
-    // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string.
+    // "password": "x" inside JSON text, also when the JSON is escaped inside a shell string. An
+    // escaped quote inside the value (`"a\"b"`) does not end it (the rest was kept: red-team finding).
     trigger: /["']\s*:/,
     byName: true,
     apply: (t) =>
       t.replace(
-        /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:(?!\1)[^\n])*?)\1/g,
+        /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:\\.|(?!\1)[^\n\\])*?)\1/g,
         (m, q: string, name: string, colon: string, value: string) =>
           isSecretName(name) && !isReference(value)
             ? `${q}${name}${q}${colon}${q}${redactedMark('key')}${q}`
@@ -127,16 +129,19 @@ export const NAMED_RULES: readonly SecretRule[] = [
   },
   {
     // YAML or header lines: `password: hunter2`, `Authorization: token abc`. Code such as
-    // `token: string;` or `token: getToken(),` is left alone.
-    trigger: /(^|\n)[ \t]*[A-Za-z][\w-]*:[ \t]/,
+    // `token: string;` or `token: getToken(),` is left alone. Also a list item (`- password: x`),
+    // a dotted or symbol key (`db.password: x`, `:rubygems_api_key: x`) and `password : x` — each
+    // was written in the clear (red-team finding). A block scalar's `|` is secret-code.ts's.
+    trigger: /(^|\n)[ \t]*(?:-[ \t]+)*:?[A-Za-z][\w.-]*[ \t]*:[ \t]/,
     byName: true,
     apply: (t) =>
       t.replace(
-        /(^|\n)([ \t]*)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]+)([^\n]+)/g,
+        /(^|\n)([ \t]*(?:-[ \t]+)*:?)([A-Za-z][A-Za-z0-9_.-]*)([ \t]*:[ \t]+)([^\n]+)/g,
         (m, pre: string, indent: string, name: string, colon: string, rest: string) => {
           // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
           const value = rest.trimEnd();
           if (!isSecretName(name) || isReference(value) || /[;,(){[]$/.test(value)) return m;
+          if (/^[|>][-+0-9]*$/.test(value)) return m;
           return `${pre}${indent}${name}${colon}${replaceValue(value, 'key')}${rest.slice(value.length)}`;
         },
       ),

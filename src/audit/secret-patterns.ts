@@ -7,6 +7,7 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
+import { CODE_RULES, XML_RULE } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
 import { MARK, redactedMark, type SecretRule } from './secret-values';
@@ -45,7 +46,9 @@ const RULES: readonly SecretRule[] = [
   ...SECRET_SHAPES.map(shapeRule),
   MAINTAINED_RULE,
   URL_USER_RULE,
+  XML_RULE,
   ...NAMED_RULES,
+  ...CODE_RULES,
 ];
 
 /** One regular expression that matches where any of `rules`' triggers does (case-sensitive and folded apart). */

@@ -27,8 +27,10 @@ export const RUBBER_STAMP_MS = 1000;
  * Contract: pure; never throws for records read from the log.
  */
 export function auditStats(records: readonly AuditRecord[]): AuditStats {
-  const byOutcome: AuditStats['byOutcome'] = {};
-  const byApprover: AuditStats['byApprover'] = {};
+  // No prototype: an outcome or approver a tampered line names `constructor` or `__proto__` is
+  // counted as itself, not added to a function's text or set as the prototype (red-team finding).
+  const byOutcome: AuditStats['byOutcome'] = Object.create(null);
+  const byApprover: AuditStats['byApprover'] = Object.create(null);
   let outcomes = 0;
   let human = 0;
   let edited = 0;

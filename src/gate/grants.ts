@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { redactString } from '../audit/redact';
 import { picomatchLib } from '../policy/picomatch-lib';
 import type { Grant, GrantMatch, GrantScope, Risk } from '../protocol';
 import { type CallFacts, protectedPath } from '../policy/facts';
@@ -25,9 +26,13 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
   if (part) {
     const tokens = part.argv.slice(0, Math.min(2, part.argv.length));
     // Offered only when the grant would cover this very call: plain words, no redirect, no write target.
+    // Not when the words hold a secret (`mysql -pX`, a URL's password): the scope is written to
+    // the session file token by token, where `-pX` alone reads as no secret, and a saved grant to
+    // policy.json (red-team finding). Approve once still is offered.
     const exact =
       tokens.length > 0 &&
       tokens.every((t) => PLAIN_TOKEN.test(t)) &&
+      redactString(tokens.join(' ')) === tokens.join(' ') &&
       partCoveredBy(part, { tokens, open: true });
     if (exact) options.push({ tool: facts.tool, match: { kind: 'command_prefix', tokens } });
   }

@@ -6,6 +6,7 @@
  * protected paths, credentials, interactive or MCP tools, compound or non-plain commands, writes at
  * the project's top level, and calls a rule the person wrote already decides.
  */
+import { redactString } from '../../audit/redact';
 import { type CallFacts, protectedPath } from '../../policy/facts';
 import { commandCoveredBy, isPlainPart, parseCommandPrefix } from '../../policy/rule-command';
 import type { PolicyResult } from '../../policy/resolve';
@@ -41,6 +42,9 @@ function commandShape(facts: CallFacts): ApprovalShape | undefined {
   if (!part || !isPlainPart(part) || (part.writes?.length ?? 0) > 0) return undefined;
   if (!part.argv.every((w) => PLAIN_TOKEN.test(w))) return undefined;
   const command = part.argv.join(' ');
+  // A command holding a secret (`mysql -pX app`) has no shape: the rule would write it to
+  // policy.json in the clear (red-team finding; grants.ts refuses the same prefix).
+  if (redactString(command) !== command) return undefined;
   // The rule must read back as exactly this call, and cover it, before it is ever offered.
   if (!commandCoveredBy(verdict, parseCommandPrefix(command))) return undefined;
   const rule: PolicyRule = { tool: facts.tool, when: { command }, decision: 'allow' };

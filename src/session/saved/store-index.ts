@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactString } from '../../audit/redact';
 import type { SessionSummary } from '../../protocol/index';
 import { readRegularFile } from '../../trust/safe-read';
 
@@ -19,9 +20,13 @@ const indexDir = (home: string): string => join(sessionsDir(home), 'index');
 /** An index entry is a title, a few dates and counts: far less than this. */
 const INDEX_ENTRY_CAP = 64 * 1024;
 
-/** A prompt as a picker title: one line, at most 60 characters. */
+/**
+ * A prompt as a picker title: one line, at most 60 characters, redacted like the prompt's own
+ * record (the index entry is a file under WARDEN_HOME too; a token typed into the first prompt was
+ * kept there in the clear). Redacted before the cut, so a token the cut splits is not half kept.
+ */
 export function titleOf(prompt: string): string {
-  const line = prompt.replace(/\s+/g, ' ').trim();
+  const line = redactString(prompt).replace(/\s+/g, ' ').trim();
   return line.length > 60 ? `${line.slice(0, 59)}…` : line || '(empty prompt)';
 }
 

@@ -1,0 +1,138 @@
+/**
+ * Secrets known by their name in the forms configuration and source code give them beyond shell
+ * and `.env` lines (secret-named.ts): a quoted literal after a secret name in any language
+ * (`const apiKey = "x"`, `password: "x",`, `'password' => 'x'`, `$env:API_TOKEN = "x"`), a YAML
+ * block scalar (`password: |` and the lines under it), XML (`<password>x</password>`, NuGet's
+ * `<add key="ClearTextPassword" value="x"/>`), `.netrc` (`machine h login u password x`) and SQL
+ * (`IDENTIFIED BY 'x'`, `PASSWORD 'x'`). Red-team findings: each of these was written in the clear.
+ */
+import { isSecretName } from './secret-names';
+import { isReference, MARK, redactedMark, type SecretRule } from './secret-values';
+
+/** `key` alone is too common in code (`key: 'Enter'`, `key="row-1"`) to hide every literal after it. */
+const secretCodeName = (name: string): boolean => isSecretName(name) && name.toLowerCase() !== 'key';
+
+/** The text after a YAML block scalar's header that belongs to it: lines indented past `indent`, and blank lines. */
+function blockEnd(text: string, from: number, indent: number): number {
+  let at = from;
+  while (at < text.length && text[at] === '\n') {
+    const next = text.indexOf('\n', at + 1);
+    const end = next === -1 ? text.length : next;
+    const line = text.slice(at + 1, end);
+    const own = line.length - line.trimStart().length;
+    if (line.trim() !== '' && own <= indent) break;
+    at = end;
+  }
+  return at;
+}
+
+export const CODE_RULES: readonly SecretRule[] = [
+  {
+    // YAML block scalars: the secret is on the lines under `password: |` (a kube Secret's
+    // stringData, a CI variable); the header's `|` alone was hidden, the value kept.
+    trigger: /:[ \t]*[|>]/,
+    byName: true,
+    apply: (t) => {
+      const header = /(^|\n)([ \t]*(?:-[ \t]+)*)([A-Za-z_][\w.-]*)([ \t]*:[ \t]*[|>][-+0-9]*[ \t]*)(?=\n)/g;
+      let out = '';
+      let at = 0;
+      for (let m = header.exec(t); m !== null; m = header.exec(t)) {
+        const [whole, pre = '', indent = '', name = '', head = ''] = m;
+        if (!isSecretName(name) || m.index < at) continue;
+        const start = m.index + whole.length;
+        const end = blockEnd(t, start, indent.length);
+        if (end === start) continue;
+        out += `${t.slice(at, m.index)}${pre}${indent}${name}${head}\n${' '.repeat(indent.length + 2)}${redactedMark('key')}`;
+        at = end;
+        header.lastIndex = end;
+      }
+      return at === 0 ? t : out + t.slice(at);
+    },
+  },
+  {
+    // A quoted literal after a secret name and `=`, `:`, `:=` or `=>`, in any language. Only a
+    // literal: `token = getToken()` and `token: string` are code and stay.
+    trigger: /(?:=>|:=|=|:)[ \t]*["'`]/,
+    byName: true,
+    apply: (t) =>
+      t.replace(
+        /(^|[^\w.$-])([:$@]?)(["']?)([A-Za-z_][\w.-]*)\3([ \t]*(?:=>|:=|=|:)[ \t]*)(["'`])([^"'`\n\\]+)\6/g,
+        (m, pre: string, sigil: string, q: string, name: string, sep: string, vq: string, value: string) =>
+          secretCodeName(name) && !isReference(value) && !value.includes(MARK)
+            ? `${pre}${sigil}${q}${name}${q}${sep}${vq}${redactedMark('key')}${vq}`
+            : m,
+      ),
+  },
+  {
+    // Programs whose password flag does not say so: redis-cli -a X, mongosh -p X, ssh-keygen -N X,
+    // ldapsearch -w X, gh secret set NAME --body X, http -a user:X, npm config set //r/:_authToken X.
+    trigger: /redis-cli|mongo|ssh-keygen|ldap[a-z]|gh secret set|(?:^|\s)https?\s|npm config set/,
+    apply: (t) =>
+      t
+        .replace(
+          /\b((?:redis-cli\b[^\n;|&]{0,512}?\s-a|mongo(?:sh|dump|restore|import|export)?\b[^\n;|&]{0,512}?\s-p|ssh-keygen\b[^\n;|&]{0,512}?\s-[NP]|ldap[a-z]+\b[^\n;|&]{0,512}?\s-w|gh secret set\b[^\n;|&]{0,512}?\s(?:-b|--body))\s+)([^\s;|&]+)/g,
+          (m, head: string, value: string) => (isReference(value) ? m : `${head}${redactedMark('password')}`),
+        )
+        .replace(
+          /\b(https?\s+(?:[^\n;|&]{0,512}?\s)?(?:-a|--auth)[\s=]+["']?[^\s:"']*:)([^\s"';|&]+)/g,
+          (m, head: string, value: string) => (isReference(value) ? m : `${head}${redactedMark('password')}`),
+        )
+        .replace(
+          /\b(npm config set\s+\S*(?:_authToken|_auth|_password)\s+)([^\s;|&]+)/g,
+          (m, head: string, value: string) => (isReference(value) ? m : `${head}${redactedMark('key')}`),
+        ),
+  },
+  {
+    // The password piped in: `echo X | docker login -u me --password-stdin` (CI docs' form).
+    trigger: /--password-stdin/,
+    apply: (t) =>
+      t.replace(
+        /\b((?:echo|printf)\s+(?:-n\s+|'%s'\s+|"%s"\s+)?)(["']?)([^\s"'|;&]+)\2(\s*\|\s*[^\n;|&]{0,256}?--password-stdin)/g,
+        (m, head: string, q: string, value: string, tail: string) =>
+          isReference(value) ? m : `${head}${q}${redactedMark('password')}${q}${tail}`,
+      ),
+  },
+  {
+    // ~/.netrc and _netrc: `machine host login user password secret`, on one line or several.
+    trigger: /\bmachine\s|\bdefault\s/,
+    apply: (t) =>
+      /\b(?:machine\s+\S+|default)\s+(?:login|password|account)\b/.test(t)
+        ? t.replace(
+            /(^|\s)(password|passwd)(\s+)([^\s"']+|"[^"\n]*"|'[^'\n]*')/g,
+            (m, pre: string, word: string, gap: string, value: string) =>
+              isReference(value) ? m : `${pre}${word}${gap}${redactedMark('password')}`,
+          )
+        : t,
+  },
+  {
+    // SQL: CREATE USER … IDENTIFIED BY 'x', ALTER USER … PASSWORD 'x', WITH PASSWORD 'x'.
+    trigger: /identified\s+by|password\s+'/i,
+    apply: (t) =>
+      t.replace(
+        /\b(identified\s+by|(?:with\s+)?(?:encrypted\s+)?password)(\s+)'((?:[^'\n]|'')+)'/gi,
+        (m, head: string, gap: string, value: string) =>
+          isReference(value) ? m : `${head}${gap}'${redactedMark('password')}'`,
+      ),
+  },
+];
+
+/** Runs before secret-named.ts, whose `key="…"` assignment would hide the name that says `value` is secret. */
+export const XML_RULE: SecretRule = {
+  // <password>x</password> (Maven settings.xml, web.config), <add key="ApiKey" value="x"/>.
+  trigger: /<[A-Za-z]|key=["']/,
+  byName: true,
+  apply: (t) =>
+    t
+      .replace(
+        /<([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<\n]+)<\/\1>/g,
+        (m, name: string, attrs: string | undefined, value: string) =>
+          isSecretName(name.replace(/^.*:/, '')) && !isReference(value.trim())
+            ? `<${name}${attrs ?? ''}>${redactedMark('key')}</${name}>`
+            : m,
+      )
+      .replace(
+        /(\bkey=(["'])([\w.:-]+)\2\s+value=)(["'])([^"'\n]*)\4/g,
+        (m, head: string, _q: string, name: string, vq: string, value: string) =>
+          isSecretName(name) && !isReference(value) ? `${head}${vq}${redactedMark('key')}${vq}` : m,
+      ),
+};
