@@ -94,15 +94,15 @@ export const CODE_RULES: readonly SecretRule[] = [
   },
   {
     // ~/.netrc and _netrc: `machine host login user password secret`, on one line or several.
-    trigger: /\bmachine\s|\bdefault\s/,
+    // The trigger is the entry itself: `default ` alone is in most JavaScript, and every trigger runs
+    // on every string redacted.
+    trigger: /\b(?:machine\s+\S+|default)\s+(?:login|password|account)\b/,
     apply: (t) =>
-      /\b(?:machine\s+\S+|default)\s+(?:login|password|account)\b/.test(t)
-        ? t.replace(
-            /(^|\s)(password|passwd)(\s+)([^\s"']+|"[^"\n]*"|'[^'\n]*')/g,
-            (m, pre: string, word: string, gap: string, value: string) =>
-              isReference(value) ? m : `${pre}${word}${gap}${redactedMark('password')}`,
-          )
-        : t,
+      t.replace(
+        /(^|\s)(password|passwd)(\s+)([^\s"']+|"[^"\n]*"|'[^'\n]*')/g,
+        (m, pre: string, word: string, gap: string, value: string) =>
+          isReference(value) ? m : `${pre}${word}${gap}${redactedMark('password')}`,
+      ),
   },
   {
     // SQL: CREATE USER … IDENTIFIED BY 'x', ALTER USER … PASSWORD 'x', WITH PASSWORD 'x'.
