@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAuditCli } from '../../src/audit/cli';
-import { makeTemp, record, writeDays } from './helpers';
+import { makeTemp, record, runCli, writeDays } from './helpers';
 
 // `warden audit --stats` (issue 14 §6): the approval metrics of a day, as text or one JSON object.
 
@@ -13,17 +12,7 @@ afterEach(() => cleanup());
 
 const NOW = new Date('2025-01-03T12:00:00Z');
 
-function run(argv: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = runAuditCli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    auditDir: dir,
-    now: NOW,
-  });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCli(dir, argv, { now: NOW });
 
 function seed(): void {
   writeDays(dir, {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseDay, runAuditCli } from '../../src/audit/cli';
+import { parseDay } from '../../src/audit/cli';
 import { fit } from '../../src/audit/format';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { makeTemp, record, writeDays } from './helpers';
+import { makeTemp, record, runCli, writeDays } from './helpers';
 
 let dir: string;
 let cleanup: () => void;
@@ -13,18 +13,7 @@ afterEach(() => cleanup());
 
 const NOW = new Date('2025-01-03T12:00:00Z');
 
-function run(argv: string[], columns = 120): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = runAuditCli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    auditDir: dir,
-    now: NOW,
-    columns,
-  });
-  return { code, out, err };
-}
+const run = (argv: string[], columns = 120) => runCli(dir, argv, { now: NOW, columns });
 
 function seed(): void {
   writeDays(dir, {

@@ -4,8 +4,7 @@
  * each answer (exit 0, every good record shown) and count the bad lines; none throws.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAuditCli } from '../../src/audit/cli';
-import { makeTemp, record, writeDays } from '../audit/helpers';
+import { makeTemp, record, runCli, writeDays } from '../audit/helpers';
 
 let dir: string;
 let cleanup: () => void;
@@ -26,18 +25,7 @@ const WRONG_TYPES: object[] = [
   { ...base },
 ];
 
-function run(argv: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = runAuditCli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    auditDir: dir,
-    now: NOW,
-    columns: 100,
-  });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCli(dir, argv, { now: NOW, columns: 100 });
 
 describe('warden audit over hostile lines', () => {
   beforeEach(() => {

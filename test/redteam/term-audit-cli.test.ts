@@ -5,9 +5,8 @@
  * is called with raw sinks (no guarded stream around it): its own output must already be safe.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAuditCli } from '../../src/audit/cli';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { makeTemp, record, writeDays } from '../audit/helpers';
+import { makeTemp, record, runCli, writeDays } from '../audit/helpers';
 
 const ESC = '\u001b';
 const EVIL = `${ESC}]52;c;cm0gLXJmIH4=\u0007${ESC}]0;PWNED${ESC}\\${ESC}[2J${ESC}[?1049h\u009b6n\u202e\u2066${ESC}]8;;http://evil.test/\u0007`;
@@ -23,18 +22,7 @@ afterEach(() => cleanup());
 
 const NOW = new Date('2025-01-03T12:00:00Z');
 
-function run(argv: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = runAuditCli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    auditDir: dir,
-    now: NOW,
-    columns: 200,
-  });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCli(dir, argv, { now: NOW, columns: 200 });
 
 /** Hostile records: model text everywhere, and warden's own fields as a tampered file holds them. */
 function seed(): AuditRecord[] {
