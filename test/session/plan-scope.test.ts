@@ -92,6 +92,37 @@ describe('a plan grant through the real core', () => {
     expect(readFileSync(join(h.root, 'src/app.ts'), 'utf8')).toBe('export const main = 1;\n');
   });
 
+  it('a plan finished and then put back (a step unticked) does not bring its grant back', async () => {
+    h = await startSession(
+      [
+        call('propose_plan', PLAN),
+        call('update_plan', { step: 1, done: true }),
+        // Ticked and unticked in one answer: no call's grant check falls between the two.
+        {
+          toolCalls: [
+            { name: 'update_plan', args: { step: 2, done: true } },
+            { name: 'update_plan', args: { step: 2, done: false } },
+          ],
+        },
+        call('execute_command', { command: 'npm test' }),
+        { text: 'done' },
+      ],
+      { files: NPM },
+    );
+    const run = h.session.run('fix it');
+    const planCard = await h.nextRequest();
+    const scope = planCard.grantOptions.find((s) => s.match.kind === 'plan_steps');
+    if (!scope) throw new Error('no plan scope offered');
+    h.decide(planCard.id, { kind: 'approve_all', scope });
+    // The plan ended when its last step was ticked: the grant ended with it, unticking does not revive it.
+    const npm = await h.nextRequest();
+    expect(npm.args).toMatchObject({ command: 'npm test' });
+    h.decide(npm.id, { kind: 'approve' });
+    await run;
+    const npmTests = decisionOf(h.home, (r) => (r.args as { command?: string }).command === 'npm test');
+    expect(npmTests.map((r) => r.approver)).toEqual(['human']);
+  });
+
   it('a replaced plan ends the grant', async () => {
     h = await startSession(
       [
