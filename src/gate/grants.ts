@@ -6,6 +6,7 @@ import { type CallFacts, protectedPath } from '../policy/facts';
 import { domainMatches } from '../policy/matchers';
 import { commandCoveredBy, partCoveredBy } from '../policy/rule-command';
 import type { PolicyRule } from '../policy/rules';
+import { nameLine } from '../text/wrap';
 import { planCovers, planKeyOf, planSteps } from './plan-scope';
 
 export type GrantCaller = { agentId: string; agentName: string };
@@ -86,7 +87,8 @@ function describeScope(tool: string, match: GrantMatch, agents: GrantScope['agen
   let what = `every ${tool} call`;
   if (match.kind === 'path_glob') {
     rule.when = { path: match.glob };
-    what = `${tool} under ${match.glob}`;
+    // A folder name may hold a line break: shown as ␊, the label stays one row that hides nothing.
+    what = `${tool} under ${nameLine(match.glob)}`;
   } else if (match.kind === 'command_prefix') {
     rule.when = { command: `${match.tokens.join(' ')} *` };
     what = `${tool} \`${match.tokens.join(' ')} *\``;

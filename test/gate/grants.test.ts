@@ -169,6 +169,15 @@ describe('approve-all', () => {
     expect(h.read('lib/c.ts')).toBeUndefined();
   });
 
+  it('a folder name with a line break shows it as ␊ in the scope label (one chooser row, nothing hidden)', async () => {
+    h = createGateHarness();
+    const scope = await grantVia('write_file', { path: 'a\nrisk low/b.ts', content: '1' }, (r) =>
+      option(r, 'path_glob', 'all'),
+    );
+    expect(scope.match).toEqual({ kind: 'path_glob', glob: 'a\nrisk low/**' });
+    expect(scope.label).toBe('write_file under a␊risk low/**, all agents');
+  });
+
   it('path glob scope of a folder with glob characters covers that folder only', async () => {
     h = createGateHarness();
     const scope = await grantVia('write_file', { path: 'app/[id]/page.tsx', content: '1' }, (r) =>
