@@ -1,6 +1,7 @@
-import { expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
 import { createOpenAIClient, type OpenAIClientOptions } from '../../src/llm/openai-client';
 import { ModelError, type ModelRequest } from '../../src/llm/types';
+import { answer, type FaultServer, type FaultStep, fault, startFaultServer } from './fault-openai';
 
 /** A client for a local fake server; retries wait milliseconds, so failure tests stay fast. */
 export const clientFor = (url: string, extra: Partial<OpenAIClientOptions> = {}) =>
@@ -27,4 +28,28 @@ export async function failure(promise: Promise<unknown>): Promise<ModelError> {
   );
   expect(err).toBeInstanceOf(ModelError);
   return err as ModelError;
+}
+
+/**
+ * A fault server per test (fault-openai.ts), closed after each, with the transport loaded once first:
+ * the first request of a process loads it, and the short idle settings of fault tests must not count that.
+ * Call at a test file's top level; `serve(...steps)` starts the test's server.
+ */
+export function useFaultServer(): { serve: (...steps: FaultStep[]) => Promise<FaultServer> } {
+  let server: FaultServer | undefined;
+  beforeAll(async () => {
+    const warm = await startFaultServer([fault.send(answer('warm'))]);
+    await clientFor(warm.url).complete(request());
+    await warm.close();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return {
+    serve: async (...steps) => {
+      server = await startFaultServer(steps);
+      return server;
+    },
+  };
 }

@@ -1,32 +1,8 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  answer,
-  chunk,
-  DONE,
-  type FaultServer,
-  type FaultStep,
-  fault,
-  startFaultServer,
-  toolCall,
-} from '../helpers/fault-openai';
-import { clientFor, failure, request } from '../helpers/openai-client';
+import { describe, expect, it } from 'vitest';
+import { answer, chunk, DONE, fault, toolCall } from '../helpers/fault-openai';
+import { clientFor, failure, request, useFaultServer } from '../helpers/openai-client';
 
-let server: FaultServer | undefined;
-// The first fetch of a process loads undici and can take longer than the short idle settings here.
-beforeAll(async () => {
-  const warm = await startFaultServer([fault.send(answer('warm'))]);
-  await clientFor(warm.url).complete(request());
-  await warm.close();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(...steps: FaultStep[]): Promise<FaultServer> {
-  server = await startFaultServer(steps);
-  return server;
-}
+const { serve } = useFaultServer();
 
 /** Runs `work` and returns how long it took, in ms. */
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {

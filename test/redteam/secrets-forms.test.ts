@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactString } from '../../src/audit/redact';
 import { createAuditWriter } from '../../src/audit/writer';
-import { createSessionRecorder } from '../../src/session/saved/store';
+import { testRecorder } from '../helpers/session-recorder';
 import { record } from '../audit/helpers';
 import { FORMS, FORMS_BENIGN } from './secrets-forms-corpus';
 import { allText, filesHolding } from './secrets-home-grep';
@@ -36,16 +36,7 @@ async function throughHome(text: string): Promise<string> {
     writer.append(record({ args, editedArgs: { ...args, note: text }, reason: text, result: text })).ok,
   ).toBe(true);
   writer.close();
-  const rec = createSessionRecorder({
-    home,
-    sessionId: 's1',
-    root: '/p',
-    model: 'm',
-    mode: () => 'manual',
-    onError: (e) => {
-      throw e;
-    },
-  });
+  const rec = testRecorder(home);
   const call = {
     id: 'c1',
     type: 'function' as const,

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSessionRecorder } from '../../src/session/saved/store';
+import { testRecorder } from '../helpers/session-recorder';
 import { listSessions } from '../../src/session/saved/store-index';
 import { allText, filesHolding } from './secrets-home-grep';
 
@@ -30,16 +30,7 @@ describe('a secret in the first prompt', () => {
     async (_, prompt, secret) => {
       const home = mkdtempSync(join(tmpdir(), 'warden-rt-index-'));
       dirs.push(home);
-      const rec = createSessionRecorder({
-        home,
-        sessionId: 's1',
-        root: '/p',
-        model: 'm',
-        mode: () => 'manual',
-        onError: (e) => {
-          throw e;
-        },
-      });
+      const rec = testRecorder(home);
       rec.journal.prompt(prompt);
       await rec.close();
       expect(filesHolding(home, secret)).toEqual([]);
@@ -53,14 +44,7 @@ describe('a secret in the first prompt', () => {
   it('a prompt with nothing secret keeps its title as typed', async () => {
     const home = mkdtempSync(join(tmpdir(), 'warden-rt-index-'));
     dirs.push(home);
-    const rec = createSessionRecorder({
-      home,
-      sessionId: 's2',
-      root: '/p',
-      model: 'm',
-      mode: () => 'manual',
-      onError: () => {},
-    });
+    const rec = testRecorder(home, 's2');
     rec.journal.prompt('fix the failing test in src/app.ts');
     await rec.close();
     expect(listSessions(home)[0]?.title).toBe('fix the failing test in src/app.ts');

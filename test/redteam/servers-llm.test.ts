@@ -6,39 +6,16 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatStreamChunks } from '../../src/llm/sse-events';
 import { createTurnAssembler } from '../../src/llm/turn-assembler';
 import { parseToolArgs } from '../../src/tools/parse-args';
 import { defineTool } from '../../src/tools/types';
 import { z } from 'zod';
-import {
-  answer,
-  chunk,
-  DONE,
-  type FaultServer,
-  type FaultStep,
-  fault,
-  startFaultServer,
-  toolCall,
-} from '../helpers/fault-openai';
-import { clientFor, failure, request } from '../helpers/openai-client';
+import { answer, chunk, DONE, type FaultStep, fault, toolCall } from '../helpers/fault-openai';
+import { clientFor, failure, request, useFaultServer } from '../helpers/openai-client';
 
-let server: FaultServer | undefined;
-beforeAll(async () => {
-  // The first request of a process loads the transport; the short idle settings below must not count it.
-  const warm = await startFaultServer([fault.send(answer('warm'))]);
-  await clientFor(warm.url).complete(request());
-  await warm.close();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-async function serve(...steps: FaultStep[]): Promise<FaultServer> {
-  server = await startFaultServer(steps);
-  return server;
-}
+const { serve } = useFaultServer();
 
 /** Writes `head`, then holds the response open until the client goes away. */
 const stallAfter =

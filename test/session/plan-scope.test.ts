@@ -24,6 +24,15 @@ const PLAN = {
 const decisionOf = (home: string, match: (r: Record<string, unknown>) => boolean) =>
   auditLines(home).filter((r) => r.phase === 'decision' && match(r));
 
+/** Approves the plan card with "the plan's known steps" (the first plan scope it offers). */
+async function approvePlanSteps(): Promise<void> {
+  if (!h) throw new Error('no session');
+  const planCard = await h.nextRequest();
+  const scope = planCard.grantOptions.find((s) => s.match.kind === 'plan_steps');
+  if (!scope) throw new Error('no plan scope offered');
+  h.decide(planCard.id, { kind: 'approve_all', scope });
+}
+
 describe('planSteps reads what a plan names, conservatively', () => {
   it.each([
     [['Run `npm test`'], { commands: ['npm test'], paths: [] }],
@@ -110,10 +119,7 @@ describe('a plan grant through the real core', () => {
       { files: NPM },
     );
     const run = h.session.run('fix it');
-    const planCard = await h.nextRequest();
-    const scope = planCard.grantOptions.find((s) => s.match.kind === 'plan_steps');
-    if (!scope) throw new Error('no plan scope offered');
-    h.decide(planCard.id, { kind: 'approve_all', scope });
+    await approvePlanSteps();
     // The plan ended when its last step was ticked: the grant ended with it, unticking does not revive it.
     const npm = await h.nextRequest();
     expect(npm.args).toMatchObject({ command: 'npm test' });
@@ -134,10 +140,7 @@ describe('a plan grant through the real core', () => {
       { files: NPM },
     );
     const run = h.session.run('fix it');
-    const planCard = await h.nextRequest();
-    const scope = planCard.grantOptions.find((s) => s.match.kind === 'plan_steps');
-    if (!scope) throw new Error('no plan scope offered');
-    h.decide(planCard.id, { kind: 'approve_all', scope });
+    await approvePlanSteps();
     const second = await h.nextRequest();
     // A plan that names nothing offers no plan scope.
     expect(second.grantOptions).toEqual([]);
@@ -158,10 +161,7 @@ describe('a plan grant through the real core', () => {
       { files: NPM },
     );
     const run = h.session.run('clean');
-    const planCard = await h.nextRequest();
-    const scope = planCard.grantOptions.find((s) => s.match.kind === 'plan_steps');
-    if (!scope) throw new Error('no plan scope offered');
-    h.decide(planCard.id, { kind: 'approve_all', scope });
+    await approvePlanSteps();
     const rm = await h.nextRequest();
     expect(rm.risk.level).toBe('high');
     // approve-all is never offered on a high-risk card.

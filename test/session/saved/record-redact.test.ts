@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { redactJsonText, redactString } from '../../../src/audit/redact';
 import type { ChatMessage, ToolCallRequest } from '../../../src/llm/types';
 import { redactedRecordJson } from '../../../src/session/saved/record-redact';
-import { createSessionRecorder } from '../../../src/session/saved/store';
+import { testRecorder } from '../../helpers/session-recorder';
 import { sessionFile } from '../../../src/session/saved/store-index';
 
 /**
@@ -114,16 +114,7 @@ describe('a recorded session', () => {
   it('keeps no secret a read file or a write held, in its history, its asked step or its events', async () => {
     const home = mkdtempSync(join(tmpdir(), 'warden-record-redact-'));
     dirs.push(home);
-    const rec = createSessionRecorder({
-      home,
-      sessionId: 's',
-      root: '/p',
-      model: 'm',
-      mode: () => 'manual',
-      onError: (e) => {
-        throw e;
-      },
-    });
+    const rec = testRecorder(home, 's');
     const text = LINE_SECRETS.map(([, t]) => t).join('');
     rec.journal.prompt('read the config');
     const ask = writeCall(text);
