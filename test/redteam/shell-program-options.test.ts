@@ -71,6 +71,24 @@ describe('an option that runs a named program cannot be judged', () => {
     }
   });
 
+  it("an allow rule `git grep *` (the person's, or a trusted project's) does not cover `git grep -O…`", () => {
+    const rules = [
+      {
+        id: 'user-1',
+        source: 'user' as const,
+        tool: 'execute_command',
+        decision: 'allow' as const,
+        when: { command: 'git grep *' },
+      },
+    ];
+    for (const mode of MODES) {
+      const plain = judge(project.fence, 'git grep foo', { mode, rules, sandbox: NO_SANDBOX });
+      if (mode !== 'plan') expect(plain.policy.decision).toBe('allow');
+      const hostile = judge(project.fence, "git grep -O'touch x' foo", { mode, rules, sandbox: NO_SANDBOX });
+      expect(hostile.policy.decision).not.toBe('allow');
+    }
+  });
+
   it('a grant offered on `git grep foo` does not cover `git grep -O…`', () => {
     const plain = judge(project.fence, 'git grep foo', { sandbox: NO_SANDBOX });
     const scope = plain.grants.find((g) => g.match.kind === 'command_prefix');
