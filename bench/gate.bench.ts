@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AuditRecord } from '../src/protocol/audit';
-import { createAuditWriter } from '../src/audit/writer';
+import type { AuditRecord, AuditWrite } from '../src/protocol/audit';
+import { type AuditAppend, createAuditWriter } from '../src/audit/writer';
 import { type AuditSink, type Caller, Gate } from '../src/gate/gate';
 import { GrantStore } from '../src/gate/grants';
 import { loadCommandGuard } from '../src/policy/command/command-guard';
@@ -98,15 +98,17 @@ async function perCall(
   return times;
 }
 
-const noop: AuditSink = { append: () => ({ ok: true }) };
+const noop: AuditSink = { append: () => ({ ok: true }), appendSoon: async () => ({ ok: true }) };
 const auditDir = join(base, 'audit');
 const writer = createAuditWriter({
   dir: auditDir,
   sessionId: 'bench',
   onError: (e) => console.error(`audit writer: ${e.message}`),
 });
+const written = (w: AuditAppend): AuditWrite => (w.ok ? { ok: true } : { ok: false, error: 'not written' });
 const realAudit: AuditSink = {
-  append: (r: AuditRecord) => (writer.append(r).ok ? { ok: true } : { ok: false, error: 'not written' }),
+  append: (r: AuditRecord) => written(writer.append(r)),
+  appendSoon: (r: AuditRecord) => writer.appendSoon(r).then(written),
 };
 
 type Case = { label: string; tool: AnyTool; args: Record<string, unknown> };

@@ -40,6 +40,15 @@ export type AuditWriter = {
    */
   append(entry: AuditEntry): AuditAppend;
   /**
+   * `append` for a caller that can wait: the lines of every `appendSoon` made in the same turn of the
+   * microtask queue go out in one write (a burst of parallel calls wrote each decision and outcome line
+   * with a system call of its own: ~10 % of its time, issue 16). Resolves once its line is written
+   * whole, or failed; a line is never reported written before it is. An `append` meanwhile writes the
+   * waiting lines first, so the file keeps the order the lines were made in.
+   * Contract: never rejects.
+   */
+  appendSoon(entry: AuditEntry): Promise<AuditAppend>;
+  /**
    * Whether the log can take lines now: the day file opens (its torn tail repaired) and the disk
    * has room. A success after failures calls `onRecover`. Contract: never throws.
    */
@@ -170,24 +179,81 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     return { ts: ts ?? now().toISOString(), sessionId: ownSession ?? sessionId, ...rest };
   };
 
+  /** The record as it will be written, and its line. */
+  const lineOf = (entry: AuditEntry): { record: AuditRecord; line: string } => {
+    // A stamped record is built for this append alone: when clean it is its own redacted form.
+    const redacted = redactWithJson(withStamp(entry), { maxStringLength });
+    const { value, json } =
+      redacted.json.length > MAX_LINE_CHARS ? boundLine(redacted.value as AuditRecord) : redacted;
+    return { record: value as AuditRecord, line: `${json}\n` };
+  };
+
+  /**
+   * Writes lines of one day's file with one write. Whatever part went out on a failure is a torn
+   * tail (the reopen repairs it), and every line of the write counts as not written.
+   */
+  const writeLines = (
+    day: string,
+    lines: readonly { record: AuditRecord; line: string }[],
+  ): AuditAppend[] => {
+    try {
+      const text =
+        lines.length === 1 ? (lines[0] as { line: string }).line : lines.map((l) => l.line).join('');
+      writeWholeText(fs, fdFor(day), text);
+    } catch (err) {
+      release();
+      const error = err instanceof Error ? err : new Error(String(err));
+      report(error);
+      return lines.map(({ record }) => ({ ok: false, record, error }));
+    }
+    recovered();
+    return lines.map(({ record }) => ({ ok: true, record }));
+  };
+
+  type Done = (written: AuditAppend) => void;
+  let waiting: { entry: AuditEntry; done: Done }[] = [];
+
+  /** Writes the lines waiting for the end of this microtask turn: each run of one day's lines with one write. */
+  const writeWaiting = (): void => {
+    const batch = waiting;
+    waiting = [];
+    let run: { day: string; lines: { record: AuditRecord; line: string }[]; done: Done[] } | undefined;
+    const writeRun = (): void => {
+      if (!run) return;
+      const written = writeLines(run.day, run.lines);
+      run.done.forEach((done, i) => calm(() => done(written[i] as AuditAppend)));
+      run = undefined;
+    };
+    for (const { entry, done } of batch) {
+      let line: { record: AuditRecord; line: string };
+      try {
+        line = lineOf(entry);
+      } catch (err) {
+        // A record that cannot be serialised is a line not written; the others still go out.
+        const error = err instanceof Error ? err : new Error(String(err));
+        calm(() => done({ ok: false, record: entry as AuditRecord, error }));
+        continue;
+      }
+      const day = utcDay(line.record.ts, now);
+      if (run && run.day !== day) writeRun();
+      run ??= { day, lines: [], done: [] };
+      run.lines.push(line);
+      run.done.push(done);
+    }
+    writeRun();
+  };
+
   const writer: AuditWriter = {
     append(entry) {
-      // A stamped record is built for this append alone: when clean it is its own redacted form.
-      const redacted = redactWithJson(withStamp(entry), { maxStringLength });
-      const { value, json } =
-        redacted.json.length > MAX_LINE_CHARS ? boundLine(redacted.value as AuditRecord) : redacted;
-      const safe = value as AuditRecord;
-      try {
-        writeWholeText(fs, fdFor(utcDay(safe.ts, now)), `${json}\n`);
-      } catch (err) {
-        // Whatever part of the line went out is a torn tail; the reopen repairs it.
-        release();
-        const error = err instanceof Error ? err : new Error(String(err));
-        report(error);
-        return { ok: false, record: safe, error };
-      }
-      recovered();
-      return { ok: true, record: safe };
+      writeWaiting();
+      const line = lineOf(entry);
+      return writeLines(utcDay(line.record.ts, now), [line])[0] as AuditAppend;
+    },
+    appendSoon(entry) {
+      return new Promise((done) => {
+        if (waiting.length === 0) queueMicrotask(writeWaiting);
+        waiting.push({ entry, done });
+      });
     },
     probe() {
       try {
@@ -201,6 +267,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       return true;
     },
     flush() {
+      writeWaiting();
       const fd = open?.fd;
       if (fd === undefined) return Promise.resolve();
       return new Promise((resolve) => {
@@ -211,6 +278,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       });
     },
     close() {
+      writeWaiting();
       stopProbing();
       release();
     },

@@ -27,8 +27,8 @@ export class GuardedExecutor {
   ) {}
 
   /**
-   * `checked`: the facts of these arguments gathered in the caller's current synchronous turn (a call
-   * allowed without waiting); the guards are then not run a second time for the same instant.
+   * `checked`: the facts of these arguments gathered just now (a call allowed without waiting for a
+   * person, Gate.run); the guards are then not run a second time for the same instant.
    */
   async run(
     token: ApprovalToken,

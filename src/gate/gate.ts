@@ -117,8 +117,15 @@ export type DecidedCall = {
 /** Why everything pending ends at once: the input is gone (also refuses later asks), the approver left, or the session stops. */
 export type CloseCode = 'input_closed' | 'no_approver' | 'task_cancelled';
 
-/** Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs nothing otherwise. */
-export type AuditSink = { append(record: AuditRecord): AuditWrite };
+/**
+ * Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs
+ * nothing otherwise. `appendSoon` is `append` for a line the gate can wait for (a call's decision before
+ * it runs, its outcome before its result goes back): lines made in the same microtask turn share a write.
+ */
+export type AuditSink = {
+  append(record: AuditRecord): AuditWrite;
+  appendSoon(record: AuditRecord): Promise<AuditWrite>;
+};
 
 export type GateOptions = {
   tools: readonly AnyTool[];
@@ -464,7 +471,7 @@ export class Gate {
       this.auditBoth({ ...call, args }, caller, base, stale);
       return stale.envelope;
     }
-    // Allowed or granted in this same synchronous turn: the facts just gathered are the execution-time check.
+    // Allowed or granted without a wait: the facts just gathered are the execution-time check (Gate.run).
     // A person's own `!command` is their decision: what would ask runs as theirs (never what is denied).
     if (policy.decision === 'allow' || caller.origin === 'person')
       return this.run(
@@ -708,8 +715,10 @@ export class Gate {
 
   /**
    * Runs an allowed call; `base.argsHash` is the hash of the arguments that were allowed, which the token binds.
-   * `checked`: facts gathered in this same synchronous turn (nothing could change since), so the executor need
-   * not gather them again; after any wait (a person deciding) it must.
+   * `checked`: facts gathered just now, for a call allowed without waiting for a person: only the decision
+   * line's write (one turn of the microtask queue) or the checkpoint lies between, and the tool's own file
+   * operations check what they open against these verdicts (safe-fs: a concurrent process's swap is caught
+   * there), so the executor need not gather them again; after a person's decision it must.
    */
   private async run(
     tool: AnyTool,
@@ -722,7 +731,7 @@ export class Gate {
     const { fileHash, answer, checked, lift } = extra;
     const argsHash = base.argsHash;
     // No audit line, no execution: the decision line is written whole before any effect, or nothing runs.
-    const decided = this.audit(base.call, caller, base, approver);
+    const decided = await this.auditSoon(base.call, caller, base, approver);
     if (!decided.ok) {
       const ending = auditUnavailable(decided.error, approver);
       this.audit(base.call, caller, base, approver, ending);
@@ -776,7 +785,7 @@ export class Gate {
     if (base.call.onOutput) ctx.onOutput = base.call.onOutput;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
     const ending = endingOfExecution(execution, approver);
-    this.audit(
+    await this.auditSoon(
       base.call,
       caller,
       execution.kind === 'ran' ? { ...base, durationMs: execution.durationMs } : base,
@@ -812,6 +821,23 @@ export class Gate {
   private auditBoth(call: ToolCall, caller: Caller, base: RecordBase, ending: Ending): void {
     this.audit(call, caller, base, ending.approver);
     this.audit(call, caller, base, ending.approver, ending);
+  }
+
+  /** `audit`, sharing a write with the lines made in the same microtask turn. Contract: never rejects. */
+  private async auditSoon(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    approver: Approver,
+    stage?: Ending,
+  ): Promise<AuditWrite> {
+    try {
+      return await this.o.audit.appendSoon(
+        auditRecord(this.o.sessionId, call, caller, base, approver, stage),
+      );
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
   }
 
   /** One audit line (see auditRecord). Contract: never throws; a sink that throws counts as a line not written. */

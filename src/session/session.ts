@@ -10,7 +10,7 @@ import { createCheckpointStore } from '../agent/checkpoints';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import type { AuditWrite } from '../protocol/audit';
-import { createAuditWriter } from '../audit/writer';
+import { type AuditAppend, type AuditEntry, createAuditWriter } from '../audit/writer';
 import { startIdleWarmUp } from './idle-warm-up';
 import { type ApprovalEvent, Gate } from '../gate/gate';
 import { GrantStore } from '../gate/grants';
@@ -339,14 +339,15 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       });
     },
   });
+  const recorded = (written: AuditAppend): AuditWrite => {
+    if (!written.ok) return { ok: false, error: written.error.message };
+    view.addAudit(written.record);
+    emit({ type: 'audit_recorded', record: written.record });
+    return { ok: true };
+  };
   const audit = {
-    append(record: Parameters<typeof writer.append>[0]): AuditWrite {
-      const written = writer.append(record);
-      if (!written.ok) return { ok: false, error: written.error.message };
-      view.addAudit(written.record);
-      emit({ type: 'audit_recorded', record: written.record });
-      return { ok: true };
-    },
+    append: (record: AuditEntry): AuditWrite => recorded(writer.append(record)),
+    appendSoon: (record: AuditEntry): Promise<AuditWrite> => writer.appendSoon(record).then(recorded),
   };
   // A plan grant covers calls only while its plan is the one in force and not done (issue 14 §6).
   const grants: GrantStore = new GrantStore(Date.now, (): string | undefined => {

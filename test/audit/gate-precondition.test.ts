@@ -13,7 +13,9 @@ let h: GateHarness;
 afterEach(() => h?.cleanup());
 
 /** A sink that refuses the lines of the given phases, keeping what it did write. */
-function flakySink(failing: Set<AuditPhase>): AuditSink & { written: AuditRecord[]; refused: AuditRecord[] } {
+function flakySink(
+  failing: Set<AuditPhase>,
+): Pick<AuditSink, 'append'> & { written: AuditRecord[]; refused: AuditRecord[] } {
   const written: AuditRecord[] = [];
   const refused: AuditRecord[] = [];
   return {

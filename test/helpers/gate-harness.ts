@@ -56,8 +56,11 @@ export type HarnessOptions = {
   approver?: boolean;
   /** Extra tools next to the stubs (same name replaces a stub). */
   tools?: AnyTool[];
-  /** Audit sink; the default collects records in `h.records`. */
-  audit?: AuditSink;
+  /**
+   * Audit sink; the default collects records in `h.records`. One with only `append` is also handed
+   * the lines the gate would write together, one at a time, at once.
+   */
+  audit?: AuditSink | Pick<AuditSink, 'append'>;
   /** Called for every broker event, after the harness recorded it (may throw, to test the broker). */
   onEvent?: (event: BrokerEvent) => void;
   /** The gate's lazy command-guard loader (GateOptions.loadCommandGuard). */
@@ -117,12 +120,14 @@ export function createGateHarness(options: HarnessOptions = {}) {
       policy: options.policy ?? (() => ({ rules, mode })),
       approvals,
       grants,
-      audit: options.audit ?? {
-        append: (r) => {
-          records.push(r);
-          return { ok: true };
+      audit: syncSink(
+        options.audit ?? {
+          append: (r) => {
+            records.push(r);
+            return { ok: true };
+          },
         },
-      },
+      ),
       sessionId: 'sess-test',
       ...(options.loadCommandGuard ? { loadCommandGuard: options.loadCommandGuard } : {}),
       ...(options.ready ? { ready: options.ready } : {}),
@@ -367,4 +372,10 @@ export async function settled(promise: Promise<unknown>): Promise<boolean> {
   );
   for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
   return done;
+}
+
+/** The sink itself, or one that writes every line at once, the ones the gate would wait for too. */
+function syncSink(sink: AuditSink | Pick<AuditSink, 'append'>): AuditSink {
+  if ('appendSoon' in sink) return sink;
+  return { append: (r) => sink.append(r), appendSoon: async (r) => sink.append(r) };
 }

@@ -6,8 +6,9 @@
 import * as fs from 'node:fs';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AuditFs, createAuditWriter } from '../../src/audit/writer';
+import { type AuditAppend, type AuditFs, createAuditWriter } from '../../src/audit/writer';
 import type { AuditSink } from '../../src/gate/gate';
+import type { AuditWrite } from '../../src/protocol/audit';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
 import { makeTemp } from '../audit/helpers';
 
@@ -93,11 +94,11 @@ function realSink(fault: Fault, fail: () => boolean): { sink: AuditSink; dir: st
     probeEveryMs: 0,
   });
   cleanups.push(() => writer.close());
+  const written = (w: AuditAppend): AuditWrite =>
+    w.ok ? { ok: true } : { ok: false, error: w.error.message };
   const sink: AuditSink = {
-    append(record) {
-      const written = writer.append(record);
-      return written.ok ? { ok: true } : { ok: false, error: written.error.message };
-    },
+    append: (record) => written(writer.append(record)),
+    appendSoon: (record) => writer.appendSoon(record).then(written),
   };
   return { sink, dir: t.dir, onError };
 }

@@ -1,0 +1,97 @@
+/**
+ * The gate with the real audit writer and a burst of parallel calls: the decision and outcome lines
+ * of calls made together share writes (issue 16), and still no call starts before its decision line
+ * is in the file, and no result goes back before its outcome line is.
+ */
+import * as fs from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AuditAppend, type AuditFs, createAuditWriter } from '../../src/audit/writer';
+import type { AuditSink } from '../../src/gate/gate';
+import type { AuditWrite } from '../../src/protocol/audit';
+import { defineTool } from '../../src/tools/types';
+import { makeTemp } from '../audit/helpers';
+import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+
+let h: GateHarness | undefined;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  h?.cleanup();
+  h = undefined;
+  for (const fn of cleanups.splice(0).reverse()) fn();
+});
+
+type Line = { phase: string; args?: { id?: string } };
+
+/** The audit lines in `dir` (every day file) for the call with this id. */
+function linesOf(dir: string, id: string): Line[] {
+  return readdirSync(dir)
+    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Line)
+    .filter((line) => line.args?.id === id);
+}
+
+describe('the gate writes the lines of calls made together with shared writes', () => {
+  it('40 parallel calls: each runs only after its decision line is in the file, each result only after its outcome line', async () => {
+    const t = makeTemp();
+    cleanups.push(t.cleanup);
+    let writes = 0;
+    const counting: AuditFs = {
+      ...fs,
+      writeSync: ((fd: number, data: string | Buffer, ...rest: number[]) => {
+        writes++;
+        return typeof data === 'string' ? fs.writeSync(fd, data) : fs.writeSync(fd, data, ...rest);
+      }) as AuditFs['writeSync'],
+    };
+    const writer = createAuditWriter({
+      dir: t.dir,
+      sessionId: 's',
+      onError: () => {},
+      fs: counting,
+      probeEveryMs: 0,
+    });
+    cleanups.push(() => writer.close());
+    const written = (w: AuditAppend): AuditWrite =>
+      w.ok ? { ok: true } : { ok: false, error: w.error.message };
+    const sink: AuditSink = {
+      append: (r) => written(writer.append(r)),
+      appendSoon: (r) => writer.appendSoon(r).then(written),
+    };
+    // A read-only tool that looks, as it runs, for its own decision line in the log.
+    const probe = defineTool({
+      name: 'probe_log',
+      description: 'Reports what the audit log holds about this call.',
+      schema: z.strictObject({ id: z.string() }),
+      kind: 'read',
+      async execute(args) {
+        const phases = linesOf(t.dir, args.id).map((l) => l.phase);
+        return { ok: true, output: phases.join(',') };
+      },
+    });
+    h = createGateHarness({
+      audit: sink,
+      tools: [probe],
+      rules: [{ source: 'user', tool: 'probe_log', decision: 'allow' }],
+    });
+    const ids = Array.from({ length: 40 }, (_, i) => `call-${i}`);
+    const outcomesAtResult = await Promise.all(
+      ids.map((id) =>
+        (h as GateHarness).call('probe_log', { id }).then((envelope) => ({
+          envelope,
+          phases: linesOf(t.dir, id).map((l) => l.phase),
+        })),
+      ),
+    );
+    for (const { envelope, phases } of outcomesAtResult) {
+      // As it ran: its decision line, and no outcome yet.
+      expect(envelope).toMatchObject({ status: 'executed', output: 'decision' });
+      // As its result came back: both lines.
+      expect(phases).toEqual(['decision', 'outcome']);
+    }
+    // 80 lines; calls made in the same turn share writes.
+    expect(writes).toBeLessThan(20);
+  });
+});
