@@ -226,15 +226,16 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     };
     for (const { entry, done } of batch) {
       let line: { record: AuditRecord; line: string };
+      let day: string;
       try {
         line = lineOf(entry);
+        day = utcDay(line.record.ts, now);
       } catch (err) {
         // A record that cannot be serialised is a line not written; the others still go out.
         const error = err instanceof Error ? err : new Error(String(err));
         calm(() => done({ ok: false, record: entry as AuditRecord, error }));
         continue;
       }
-      const day = utcDay(line.record.ts, now);
       if (run && run.day !== day) writeRun();
       run ??= { day, lines: [], done: [] };
       run.lines.push(line);

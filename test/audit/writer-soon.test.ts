@@ -145,10 +145,11 @@ describe('audit writer: lines that can wait share a write', () => {
   it('a line that cannot be made fails alone; the others in its turn are written', async () => {
     const t = makeTemp();
     cleanups.push(t.cleanup);
-    // The clock breaks once, when the unstamped entry asks it for its time.
+    // The clock breaks twice: when the unstamped entry asks it for its time, and when the one with a
+    // timestamp that does not parse asks it for its day.
     let calls = 0;
     const flakyNow = () => {
-      if (++calls === 1) throw new Error('clock unavailable');
+      if (++calls <= 2) throw new Error('clock unavailable');
       return now();
     };
     const writer = createAuditWriter({
@@ -163,9 +164,10 @@ describe('audit writer: lines that can wait share a write', () => {
     const results = await Promise.all([
       writer.appendSoon(entry('ok-1')),
       writer.appendSoon(unstamped),
+      writer.appendSoon({ ...entry('bad-time'), ts: 'not a time' }),
       writer.appendSoon(entry('ok-2')),
     ]);
-    expect(results.map((r) => r.ok)).toEqual([true, false, true]);
+    expect(results.map((r) => r.ok)).toEqual([true, false, false, true]);
     expect(hashesIn(t.dir)).toEqual(['ok-1', 'ok-2']);
   });
 });
