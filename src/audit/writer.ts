@@ -18,6 +18,11 @@ export type AuditWriterOptions = {
   onRecover?: () => void;
   /** While failing, how often to check whether the log is writable again; 0 never checks. Default 2000. */
   probeEveryMs?: number;
+  /**
+   * How soon after a line is written it is put on disk (fdatasync, off the main thread), so a crash of
+   * the machine loses at most this much of the log; 0 only at `flush`. Default 1000.
+   */
+  syncAfterMs?: number;
   now?: () => Date;
   /** Longer strings (file contents, outputs) are cut after redaction; `argsHash` keeps integrity. */
   maxStringLength?: number;
@@ -112,9 +117,26 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const now = options.now ?? (() => new Date());
   const maxStringLength = options.maxStringLength ?? 8192;
   const probeEveryMs = options.probeEveryMs ?? 2000;
+  const syncAfterMs = options.syncAfterMs ?? 1000;
   let open: { fd: number; day: string } | undefined;
   let failing = false;
   let probing: NodeJS.Timeout | undefined;
+  let syncing: NodeJS.Timeout | undefined;
+
+  /** After a write: the lines written are synced within syncAfterMs (one sync for all written meanwhile). */
+  const syncSoon = (): void => {
+    if (syncing || syncAfterMs <= 0) return;
+    syncing = setTimeout(() => {
+      syncing = undefined;
+      const fd = open?.fd;
+      if (fd === undefined) return;
+      fs.fdatasync(fd, (error) => {
+        // A descriptor closed meanwhile (a new day's file, the writer closed) leaves nothing to report.
+        if (error && (error as NodeJS.ErrnoException).code !== 'EBADF') report(error);
+      });
+    }, syncAfterMs);
+    syncing.unref?.();
+  };
 
   const stopProbing = (): void => {
     clearInterval(probing);
@@ -200,6 +222,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       const text =
         lines.length === 1 ? (lines[0] as { line: string }).line : lines.map((l) => l.line).join('');
       writeWholeText(fs, fdFor(day), text);
+      syncSoon();
     } catch (err) {
       release();
       const error = err instanceof Error ? err : new Error(String(err));
@@ -281,6 +304,8 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     close() {
       writeWaiting();
       stopProbing();
+      clearTimeout(syncing);
+      syncing = undefined;
       release();
     },
   };

@@ -171,3 +171,71 @@ describe('audit writer: lines that can wait share a write', () => {
     expect(hashesIn(t.dir)).toEqual(['ok-1', 'ok-2']);
   });
 });
+
+describe('audit writer: written lines reach the disk soon, not only at the end of the session', () => {
+  function syncingWriter(fdatasync: AuditFs['fdatasync'], onError = vi.fn()) {
+    const t = makeTemp();
+    cleanups.push(t.cleanup);
+    const writer = createAuditWriter({
+      dir: t.dir,
+      sessionId: 's1',
+      onError,
+      now,
+      probeEveryMs: 0,
+      syncAfterMs: 5,
+      fs: { ...fs, fdatasync },
+    });
+    cleanups.push(() => writer.close());
+    return { writer, onError };
+  }
+
+  it('lines written in a burst are synced once, shortly after; a later line is synced again', async () => {
+    const synced = vi.fn((fd: number, done: (error: NodeJS.ErrnoException | null) => void) =>
+      fs.fdatasync(fd, done),
+    );
+    const { writer } = syncingWriter(synced as unknown as AuditFs['fdatasync']);
+    for (const h of ['a', 'b', 'c']) expect(writer.append(entry(h)).ok).toBe(true);
+    expect(synced).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(synced).toHaveBeenCalledTimes(1));
+    expect((await writer.appendSoon(entry('d'))).ok).toBe(true);
+    await vi.waitFor(() => expect(synced).toHaveBeenCalledTimes(2));
+  });
+
+  it('a sync the disk fails (EIO) is reported; a descriptor closed meanwhile (EBADF) is not', async () => {
+    const failWith = (code: string) =>
+      ((_fd: number, done: (error: NodeJS.ErrnoException | null) => void) =>
+        done(Object.assign(new Error(`${code}: sync failed`), { code }))) as unknown as AuditFs['fdatasync'];
+    const eio = syncingWriter(failWith('EIO'));
+    expect(eio.writer.append(entry('a')).ok).toBe(true);
+    await vi.waitFor(() =>
+      expect(eio.onError).toHaveBeenCalledWith(
+        expect.objectContaining({ message: expect.stringMatching(/EIO/) }),
+      ),
+    );
+
+    let asked = 0;
+    const closed = syncingWriter(((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+      asked++;
+      failWith('EBADF')(fd, done);
+    }) as unknown as AuditFs['fdatasync']);
+    expect(closed.writer.append(entry('a')).ok).toBe(true);
+    await vi.waitFor(() => expect(asked).toBe(1));
+    expect(closed.onError).not.toHaveBeenCalled();
+  });
+
+  it('a writer closed before its sync is due leaves no timer behind', () => {
+    vi.useFakeTimers();
+    try {
+      const synced = vi.fn();
+      const { writer } = syncingWriter(synced as unknown as AuditFs['fdatasync']);
+      expect(writer.append(entry('a')).ok).toBe(true);
+      expect(vi.getTimerCount()).toBe(1);
+      writer.close();
+      expect(vi.getTimerCount()).toBe(0);
+      vi.advanceTimersByTime(100);
+      expect(synced).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
