@@ -30,20 +30,25 @@ export type SanitizeMode = 'display' | 'exact';
  *   inherent vowels (U+17B4, U+17B5), shorthand format controls (U+1BCA0–U+1BCA3) and musical
  *   format controls (U+1D173–U+1D17A);
  * - a variation selector that cannot belong to the character before it: one right after another
- *   (no variation sequence has two), and a supplement selector (U+E0100–U+E01EF, defined only for
- *   CJK ideographs) after anything else. A run of them after one emoji is the "emoji smuggling"
+ *   (no variation sequence has two), a supplement selector (U+E0100–U+E01EF, defined only for
+ *   CJK ideographs) after anything else, and a selector after a Latin, Greek or Cyrillic character
+ *   (U+0020–U+052F) other than a keycap's base or © ® with VS15/VS16 (`1️⃣`, `©️`) or the zero with a
+ *   short stroke (`0` VS1) — one after each letter carried four hidden bits a letter. A run of them after one emoji is the "emoji smuggling"
  *   shape: 256 selectors encode any byte, so a card showed 😀 for a whole hidden prompt.
  * ZWJ and ZWNJ (U+200C, U+200D) and a variation selector after its base stay: emoji and scripts
  * need them.
  */
 const VS = '[\\ufe00-\\ufe0f]|\\udb40[\\udd00-\\uddef]';
+/** Latin, Greek and Cyrillic (printable): no selector belongs after them but a keycap's, ©/®'s and `0` VS1. */
+const LETTER = '[\\x20-\\x7e\\xa0-\\u052f]';
 /** CJK ideographs (BMP blocks, and planes 2–3 as surrogate pairs): the only bases of U+E0100–U+E01EF. */
 const IDEOGRAPH = '[\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff]|[\\ud840-\\ud8bf][\\udc00-\\udfff]';
 /** Exported for `safe-output`, whose JSON escaping must act on exactly the same characters. */
 // Each alternative matches its selector first and looks back only then: a look-behind tried at
 // every position made a scan of CJK text six times slower.
+// A supplement selector after another selector is not after an ideograph: the second alternative.
 export const STRAY_SELECTOR_SOURCE =
-  `(?:${VS})(?<=(?:${VS})(?:${VS}))|` +
+  `[\\ufe00-\\ufe0f](?<=(?:${VS}|${LETTER})[\\ufe00-\\ufe0f])(?<![0-9#*\\xa9\\xae][\\ufe0e\\ufe0f])(?<!0\\ufe00)|` +
   `\\udb40[\\udd00-\\uddef](?<!(?:${IDEOGRAPH})\\udb40[\\udd00-\\uddef])`;
 const UNSAFE_SOURCE =
   '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b\\u200e\\u200f' +

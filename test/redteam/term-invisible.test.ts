@@ -60,6 +60,19 @@ describe('variation-selector smuggling', () => {
     );
   });
 
+  it('one BMP selector after each Latin, Greek or Cyrillic letter (four bits a letter) shows', () => {
+    const carrying = [...'rm -rf é ж']
+      .map((c, i) => (c === ' ' ? c : `${c}${String.fromCharCode(0xfe00 + i)}`))
+      .join('');
+    const shown = sanitizeText(carrying, 'exact');
+    expect(shown.match(SELECTOR)).toBeNull();
+    expect(shown).toBe('r⟨U+FE00⟩m⟨U+FE01⟩ -⟨U+FE03⟩r⟨U+FE04⟩f⟨U+FE05⟩ é⟨U+FE07⟩ ж⟨U+FE09⟩');
+    expect(hasUnsafeText('plain a\ufe0e')).toBe(true);
+    const line = safeJsonLine({ text: carrying });
+    expect(line.match(SELECTOR)).toBeNull();
+    expect(JSON.parse(line)).toEqual({ text: carrying });
+  });
+
   it('--json escapes the smuggled selectors and still parses to the same text', () => {
     const carrying = smuggle('ok 😀', hidden);
     const line = safeJsonLine({ text: carrying });
@@ -80,6 +93,9 @@ describe('variation-selector smuggling', () => {
     ['ZWJ sequence with VS16 inside', 'fire heart \u2764\ufe0f\u200d\u{1f525}'],
     ['CJK ideographic variation sequence', 'name \u845b\u{e0100} and \u{20bb7}\u{e0101}'],
     ['standardized math variant', 'a \u2269\ufe00 b'],
+    ['keycaps of digits, # and *', '#\ufe0f\u20e3 *\ufe0f\u20e3 0\ufe0f\u20e3 9\ufe0e'],
+    ['© and ® as emoji', '\u00a9\ufe0f \u00ae\ufe0f'],
+    ['zero with a short diagonal stroke', 'x = 0\ufe00'],
   ])('a selector that belongs to its base stays: %s', (_name, text) => {
     expect(sanitizeText(text)).toBe(text);
     expect(sanitizeText(text, 'exact')).toBe(text);
