@@ -12,6 +12,21 @@ import { isReference, MARK, redactedMark, type SecretRule } from './secret-value
 /** `key` alone is too common in code (`key: 'Enter'`, `key="row-1"`) to hide every literal after it. */
 const secretCodeName = (name: string): boolean => isSecretName(name) && name.toLowerCase() !== 'key';
 
+/** The identifier that ends right before `at` (a call's parenthesis), or ''. */
+function calleeBefore(text: string, at: number): string {
+  let start = at;
+  while (start > 0 && /[\w$]/.test(text[start - 1] as string)) start--;
+  return text.slice(start, at);
+}
+
+/** `setPassword`, `password`, `with_api_key`: a setter of a secret (or its bare name), never a getter. */
+function setterOfSecret(callee: string): boolean {
+  const name = /^(?:set|with|use)?_?([A-Za-z]\w*)$/.exec(callee)?.[1];
+  if (name === undefined || /^(?:get|read|load|fetch|has|find|delete|remove|is)[A-Z_]/.test(callee))
+    return false;
+  return secretCodeName(name);
+}
+
 /** The text after a YAML block scalar's header that belongs to it: lines indented past `indent`, and blank lines. */
 function blockEnd(text: string, from: number, indent: number): number {
   let at = from;
@@ -60,6 +75,23 @@ export const CODE_RULES: readonly SecretRule[] = [
         (m, pre: string, sigil: string, q: string, name: string, sep: string, vq: string, value: string) =>
           secretCodeName(name) && !isReference(value) && !value.includes(MARK)
             ? `${pre}${sigil}${q}${name}${q}${sep}${vq}${redactedMark('key')}${vq}`
+            : m,
+      ),
+  },
+  {
+    // A secret handed to a setter as its only argument, a literal: `setPassword("x")`,
+    // `builder.password('x')`, `withApiKey("x")`, `auth.set_token("x")`. A getter's argument is the
+    // secret's name, not the secret (`getSecret("db")`), and stays.
+    trigger: /\(\s*["'`]/,
+    byName: true,
+    // The call's parenthesis is found first and the name read back from it: a pattern that began at
+    // the name was tried at every word of every file redacted.
+    apply: (t) =>
+      t.replace(
+        /\((\s*)(["'`])([^"'`\n\\]+)\2(?=\s*\))/g,
+        (m, gap: string, q: string, value: string, at: number) =>
+          setterOfSecret(calleeBefore(t, at)) && !isReference(value)
+            ? `(${gap}${q}${redactedMark('password')}${q}`
             : m,
       ),
   },

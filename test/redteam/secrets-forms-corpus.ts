@@ -309,6 +309,15 @@ export const FORMS: FormCase[] = [
   { name: 'Set-Cookie', text: `Set-Cookie: sid=${S}; Path=/`, secret: S, keep: 'Set-Cookie' },
   { name: 'cargo credentials', text: `[registry]\ntoken = "${S}"`, secret: S, keep: '[registry]' },
   { name: 'yarnrc npmAuthToken', text: `npmAuthToken: "${S}"`, secret: S, keep: 'npmAuthToken' },
+  { name: 'a setter call (Java)', text: `ds.setPassword("${S}");`, secret: S, keep: 'ds.setPassword(' },
+  {
+    name: 'a builder call',
+    text: `Client.builder().apiKey('${S}').build()`,
+    secret: S,
+    keep: '.build()',
+  },
+  { name: 'a with- setter (Go style)', text: `opts.WithToken(\`${S}\`)`, secret: S, keep: 'opts.WithToken(' },
+  { name: 'a snake-case setter', text: `conn.set_password( "${S}" )`, secret: S, keep: 'conn.set_password(' },
 ];
 
 /** Code and prose the new rules must leave exactly as they are. */
@@ -328,4 +337,7 @@ export const FORMS_BENIGN: string[] = [
   'const password = process.env.DB_PASSWORD;',
   'password: ${{ secrets.DB_PASSWORD }}',
   'token: "{{ vault_token }}"',
+  'const pw = getPassword("db-main");\nvault.readSecret("payments/api")',
+  'client.setToken(process.env.TOKEN);\nsetPassword("$DB_PASSWORD")',
+  'console.log("password"); user.setName("bob"); setKey("Enter")',
 ];
