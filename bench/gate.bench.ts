@@ -7,8 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AuditRecord, AuditWrite } from '../src/protocol/audit';
-import { type AuditAppend, createAuditWriter } from '../src/audit/writer';
+import { auditSinkOf, createAuditWriter } from '../src/audit/writer';
 import { type AuditSink, type Caller, Gate } from '../src/gate/gate';
 import { GrantStore } from '../src/gate/grants';
 import { loadCommandGuard } from '../src/policy/command/command-guard';
@@ -105,11 +104,7 @@ const writer = createAuditWriter({
   sessionId: 'bench',
   onError: (e) => console.error(`audit writer: ${e.message}`),
 });
-const written = (w: AuditAppend): AuditWrite => (w.ok ? { ok: true } : { ok: false, error: 'not written' });
-const realAudit: AuditSink = {
-  append: (r: AuditRecord) => written(writer.append(r)),
-  appendSoon: (r: AuditRecord) => writer.appendSoon(r).then(written),
-};
+const realAudit: AuditSink = auditSinkOf(writer);
 
 type Case = { label: string; tool: AnyTool; args: Record<string, unknown> };
 const CASES: Case[] = [

@@ -3,7 +3,7 @@ import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { redact, redactWithJson } from './redact';
 import { type AuditFs, repairTornTail, writeWholeText } from './tail-repair';
-import type { AuditRecord } from '../protocol/audit';
+import type { AuditRecord, AuditWrite } from '../protocol/audit';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
 export type AuditEntry = Omit<AuditRecord, 'ts' | 'sessionId'> & { ts?: string; sessionId?: string };
@@ -63,6 +63,25 @@ export type AuditWriter = {
   /** Releases the file and stops probing; a later append reopens it, so late outcomes are not lost. */
   close(): void;
 };
+
+/**
+ * The writer as the gate's audit sink (gate.ts `AuditSink`): each append answered `ok` or with the
+ * error's message; `written` hears every record once its line is in the log (the sidebar, events).
+ */
+export function auditSinkOf(
+  writer: AuditWriter,
+  written?: (record: AuditRecord) => void,
+): { append(entry: AuditEntry): AuditWrite; appendSoon(entry: AuditEntry): Promise<AuditWrite> } {
+  const answer = (w: AuditAppend): AuditWrite => {
+    if (!w.ok) return { ok: false, error: w.error.message };
+    written?.(w.record);
+    return { ok: true };
+  };
+  return {
+    append: (entry) => answer(writer.append(entry)),
+    appendSoon: (entry) => writer.appendSoon(entry).then(answer),
+  };
+}
 
 export const AUDIT_FILE_PATTERN = /^audit-(\d{4}-\d{2}-\d{2})\.jsonl$/;
 

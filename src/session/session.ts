@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { createCheckpointStore } from '../agent/checkpoints';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
-import type { AuditWrite } from '../protocol/audit';
-import { type AuditAppend, type AuditEntry, createAuditWriter } from '../audit/writer';
+import { auditSinkOf, createAuditWriter } from '../audit/writer';
 import { startIdleWarmUp } from './idle-warm-up';
 import { type ApprovalEvent, Gate } from '../gate/gate';
 import { GrantStore } from '../gate/grants';
@@ -339,16 +338,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       });
     },
   });
-  const recorded = (written: AuditAppend): AuditWrite => {
-    if (!written.ok) return { ok: false, error: written.error.message };
-    view.addAudit(written.record);
-    emit({ type: 'audit_recorded', record: written.record });
-    return { ok: true };
-  };
-  const audit = {
-    append: (record: AuditEntry): AuditWrite => recorded(writer.append(record)),
-    appendSoon: (record: AuditEntry): Promise<AuditWrite> => writer.appendSoon(record).then(recorded),
-  };
+  const audit = auditSinkOf(writer, (record) => {
+    view.addAudit(record);
+    emit({ type: 'audit_recorded', record });
+  });
   // A plan grant covers calls only while its plan is the one in force and not done (issue 14 §6).
   const grants: GrantStore = new GrantStore(Date.now, (): string | undefined => {
     const plan: PlanState | undefined = hub.currentPlan();

@@ -8,9 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AuditAppend, type AuditFs, createAuditWriter } from '../../src/audit/writer';
-import type { AuditSink } from '../../src/gate/gate';
-import type { AuditWrite } from '../../src/protocol/audit';
+import { type AuditFs, auditSinkOf, createAuditWriter } from '../../src/audit/writer';
 import { defineTool } from '../../src/tools/types';
 import { makeTemp } from '../audit/helpers';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
@@ -54,12 +52,7 @@ describe('the gate writes the lines of calls made together with shared writes', 
       probeEveryMs: 0,
     });
     cleanups.push(() => writer.close());
-    const written = (w: AuditAppend): AuditWrite =>
-      w.ok ? { ok: true } : { ok: false, error: w.error.message };
-    const sink: AuditSink = {
-      append: (r) => written(writer.append(r)),
-      appendSoon: (r) => writer.appendSoon(r).then(written),
-    };
+    const sink = auditSinkOf(writer);
     // A read-only tool that looks, as it runs, for its own decision line in the log.
     const probe = defineTool({
       name: 'probe_log',

@@ -6,9 +6,8 @@
 import * as fs from 'node:fs';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type AuditAppend, type AuditFs, createAuditWriter } from '../../src/audit/writer';
+import { type AuditFs, auditSinkOf, createAuditWriter } from '../../src/audit/writer';
 import type { AuditSink } from '../../src/gate/gate';
-import type { AuditWrite } from '../../src/protocol/audit';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
 import { makeTemp } from '../audit/helpers';
 
@@ -94,12 +93,7 @@ function realSink(fault: Fault, fail: () => boolean): { sink: AuditSink; dir: st
     probeEveryMs: 0,
   });
   cleanups.push(() => writer.close());
-  const written = (w: AuditAppend): AuditWrite =>
-    w.ok ? { ok: true } : { ok: false, error: w.error.message };
-  const sink: AuditSink = {
-    append: (record) => written(writer.append(record)),
-    appendSoon: (record) => writer.appendSoon(record).then(written),
-  };
+  const sink: AuditSink = auditSinkOf(writer);
   return { sink, dir: t.dir, onError };
 }
 
