@@ -55,7 +55,7 @@ describe('an unquoted here-doc fed to a shell is judged as the text bash hands i
   });
 
   it.each(cases)('%j is not read-only, and its touch is seen', (cmd) => {
-    const { verdict, policy } = judge(project.fence, cmd, { mode: 'plan' });
+    const { verdict, policy } = judge(project.fence, cmd, { mode: 'manual' });
     if (verdict.kind === 'ok') {
       expect(verdict.readOnly).toBe(false);
       expect(argvs(verdict)).toContainEqual(['touch', 'MARK']);
@@ -86,7 +86,7 @@ describe("a function definition's redirection writes on every call", () => {
   it.each(['f() { echo x; } > out; f', 'f() { cat a.txt; } >> out; f', 'function f { ls; } > out; f'])(
     '%j writes out: not read-only, the write is listed',
     (cmd) => {
-      const { verdict, policy } = judge(project.fence, cmd, { mode: 'plan' });
+      const { verdict, policy } = judge(project.fence, cmd, { mode: 'manual' });
       expect(verdict.kind).toBe('ok');
       if (verdict.kind !== 'ok') return;
       expect(verdict.readOnly).toBe(false);
@@ -116,8 +116,8 @@ describe('bash network redirections are not read-only', () => {
     'read x < /dev/tcp/127.0.0.1/80',
     'exec 3</dev/tcp/127.0.0.1/80',
     'ls 3</dev/tcp/127.0.0.1/80',
-  ])('%j: network noted, not read-only, not run in plan mode', (cmd) => {
-    const { verdict, policy } = judge(project.fence, cmd, { mode: 'plan' });
+  ])('%j: network noted, not read-only, asked in manual mode', (cmd) => {
+    const { verdict, policy } = judge(project.fence, cmd, { mode: 'manual' });
     expect(verdict.kind).toBe('ok');
     if (verdict.kind !== 'ok') return;
     expect(verdict.readOnly).toBe(false);
