@@ -103,12 +103,15 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   if (env) out.problems.push(env);
   const written = partWrites(raw, argv, cwd, out);
   readsFrom(raw, out.part);
+  const socket = networkRedirect(raw);
+  if (socket) out.notes.push(`uses network: ${socket}`);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
   out.part.readOnly =
     (isReadOnly(argv) || nested || calledFunction) &&
     written === 0 &&
-    assigned.every((n) => SAFE_ENV.test(n));
+    assigned.every((n) => SAFE_ENV.test(n)) &&
+    !socket;
   const destructive = destructiveReason(argv) ?? out.part.destructive;
   if (destructive) {
     out.part.destructive = destructive;
@@ -119,6 +122,15 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
     if (network) out.notes.push(network);
   }
   return out;
+}
+
+/**
+ * `cat < /dev/tcp/host/80`: bash itself opens a network connection for the redirection. Reading it
+ * is not read-only (the connection already sends the host a message, and a name a lookup), so the
+ * part runs only as the card says (red team: it was labelled read-only).
+ */
+function networkRedirect(raw: RawCommand): string | undefined {
+  return raw.redirects.find((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value))?.target.value;
 }
 
 /** `cat < /etc/shadow` reads a file no word names: the gate must see it like an operand. */

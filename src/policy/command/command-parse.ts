@@ -78,7 +78,11 @@ export class CommandCollector {
       case 'function_definition': {
         const body = node.childForFieldName('body');
         const name = node.childForFieldName('name')?.text ?? '';
-        if (body) this.walk(body, { ...scope, functions: [...scope.functions, name] });
+        if (body)
+          this.walk(body, {
+            ...this.definitionRedirects(node, scope),
+            functions: [...scope.functions, name],
+          });
         this.functionsDefined.set(name, this.commands.length);
         return;
       }
@@ -104,6 +108,22 @@ export class CommandCollector {
       default:
         this.walkChildren(node, scope);
     }
+  }
+
+  /**
+   * `f() { echo x; } > out; f`: bash applies a definition's redirections every time the function
+   * runs, so its body is judged as writing there (red team: the line was read-only, and wrote out).
+   */
+  private definitionRedirects(node: Node, scope: Scope): Scope {
+    const sink = newSink();
+    for (const r of node.childrenForFieldName('redirect')) if (r) readRedirect(r, scope, sink, this);
+    if (sink.words.length + sink.pipeTails.length + sink.rights.length > 0)
+      this.problems.push('A function definition has redirections the guard cannot read.');
+    return {
+      ...scope,
+      redirects: [...scope.redirects, ...sink.redirects],
+      stdin: sink.stdin ?? scope.stdin,
+    };
   }
 
   /** Walks named children; a statement followed by `&` runs in the background. */

@@ -33,7 +33,17 @@ const PROGRAMS: Record<string, Options> = {
   ssh: { long: [], short: 'oF' },
   scp: { long: [], short: 'oFS' },
   sftp: { long: [], short: 'oFS' },
+  // Red team: code given on the line, which may run shell commands (`make --eval`, gdb's `-ex 'shell …'`,
+  // emacs `--eval`); gdb and emacs also spell these with one dash (`-ex`, `-eval`), read here as `-e`.
+  make: { long: ['eval'], short: 'E', shortWithArg: 'CfIoWjl' },
+  gdb: { long: ['eval-command', 'init-eval-command', 'ex', 'iex'], short: 'e' },
+  emacs: { long: ['eval', 'execute'], short: 'e' },
 };
+
+/** vi and its kin run Ex commands from `-c`, `--cmd` and `+cmd`, and `:!cmd` runs a shell command. */
+const VI = /^(vi|vim|nvim|ex|view|vimdiff|gvim|rvim|evim)$/;
+const viRuns = (argv: readonly string[]): boolean =>
+  hasLong(argv, 'cmd') || hasShort(argv, 'c') || argv.slice(1).some((a) => /^\+(?!\d*$)/.test(a));
 
 /** git subcommands and their options that run a command given on the line. */
 const GIT: Record<string, Options> = {
@@ -95,6 +105,7 @@ export function runsNamedProgram(argv: readonly string[], name: string): string 
     const options = GIT[sub];
     return options && uses([sub, ...rest], options) ? say(`git ${sub}`) : undefined;
   }
+  if (VI.test(name)) return viRuns(argv) ? say(name) : undefined;
   const options = PROGRAMS[name];
   if (!options) return undefined;
   // tar's old style: `tar xIf zstd a.tar.zst` (letters without a dash, values after them).

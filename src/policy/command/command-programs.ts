@@ -100,6 +100,7 @@ export function interpreterOf(name: string): { kind: 'shell' | 'other'; spec: In
       'wish',
       'guile',
       'racket',
+      'expect',
     ].includes(name)
   ) {
     return { kind: 'other', spec: INTERPRETERS.generic as InterpreterSpec };

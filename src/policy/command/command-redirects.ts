@@ -75,7 +75,11 @@ function readHeredoc(node: Node, scope: Scope, sink: RedirectSink, walker: Redir
   kids(node).forEach((child, i) => {
     const field = node.fieldNameForChild(i);
     if (child.type === 'heredoc_body') {
-      text = child.text;
+      // With an unquoted delimiter bash removes the backslash before `$`, `` ` ``, `\\` and a newline:
+      // `bash <<EOF` with the line echo \`touch x\` runs touch (red team), so the code judged is that text.
+      text = quoted
+        ? child.text
+        : child.text.replace(/\\([$`\\]|\n)/g, (_m, c: string) => (c === '\n' ? '' : c));
       // With an unquoted delimiter the body is expanded, and its substitutions run.
       dynamic = !quoted && child.namedChildren.some((c) => c !== null && c.type !== 'heredoc_content');
       if (!quoted)

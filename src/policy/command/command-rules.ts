@@ -8,7 +8,8 @@ export type Deny = { ruleId: string; reason: string };
 
 type Rule = (argv: readonly string[], name: string, cwd: string | undefined) => Deny | undefined;
 
-const ESCALATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'sudoedit', 'sudo-rs']);
+// runuser and sg run a command as another user or group, like su (red team: they were judged as plain programs).
+const ESCALATORS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'sudoedit', 'sudo-rs', 'runuser', 'sg']);
 const PARTITIONERS = new Set(['fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'cgdisk', 'parted', 'wipefs']);
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
 const POWER_VERBS = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'soft-reboot']);

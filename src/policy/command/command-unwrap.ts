@@ -17,6 +17,8 @@ type WrapperSpec = {
   script?: { short?: string; long?: readonly string[] };
   /** The rest of the words are one shell command line (`watch 'ls | wc'`). */
   joinsScript?: boolean;
+  /** The words after its options are files, not a command (`script -c '…' log`). */
+  files?: boolean;
 };
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -87,6 +89,35 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithArg: ['setuid', 'setgid', 'root', 'wd', 'propagation', 'map-user', 'map-group'],
   },
   firejail: {},
+  // Red team: `flock l rm -rf ~`, `flock -c 'rm -rf ~' l` and `script -c '…'` were judged as flock and
+  // script alone, so no rule saw the command they run; likewise the schedulers and debuggers below.
+  flock: {
+    withArg: 'wE',
+    longWithArg: ['timeout', 'wait', 'conflict-exit-code'],
+    positional: 1,
+    script: { short: 'c', long: ['command'] },
+  },
+  script: {
+    withArg: 'EIOBTmo',
+    longWithArg: ['echo', 'log-in', 'log-out', 'log-io', 'log-timing', 'logging-format', 'output-limit'],
+    script: { short: 'c', long: ['command'] },
+    files: true,
+  },
+  chrt: {
+    withArg: 'TPD',
+    longWithArg: ['sched-runtime', 'sched-period', 'sched-deadline'],
+    query: 'pm',
+    positional: 1,
+  },
+  taskset: { query: 'p', positional: 1 },
+  prlimit: { withArg: 'o', longWithArg: ['output', 'pid'], query: 'p' },
+  valgrind: {},
+  catchsegv: {},
+  'xvfb-run': {
+    withArg: 'nspfe',
+    longWithArg: ['server-num', 'server-args', 'xauth-protocol', 'auth-file', 'error-file'],
+  },
+  'dbus-run-session': { longWithArg: ['config-file', 'dbus-daemon'] },
   // `npx rimraf /` runs rimraf; `npx -c '…'` runs a shell command line.
   npx: { withArg: 'p', longWithArg: ['package'], script: { short: 'c', long: ['call'] } },
   bunx: {},
@@ -194,6 +225,7 @@ function peel(
     break;
   }
   const rest = args.slice(i);
+  if (spec.files) return undefined;
   if (spec.joinsScript) {
     if (rest.length > 0) pushScript(scripts, name, joinArgs(rest));
     return undefined;
