@@ -131,6 +131,57 @@ describe('bash network redirections are not read-only', () => {
   });
 });
 
+describe("package and environment managers' run subcommands are unwrapped", () => {
+  it.each([
+    'npm exec -- rm -rf ~',
+    'npm x rm -rf ~',
+    "npm exec -c 'rm -rf ~'",
+    'pnpm exec rm -rf ~',
+    'pnpm dlx rm -rf ~',
+    'yarn exec rm -rf ~',
+    'yarn dlx rm -rf ~',
+    'bun x rm -rf ~',
+    "bun exec 'rm -rf ~'",
+    'uv run rm -rf ~',
+    'uv run --with requests rm -rf ~',
+    'uvx rm -rf ~',
+    'poetry run rm -rf ~',
+    'pipx run rm -rf ~',
+    'pipenv run rm -rf ~',
+    'conda run -n base rm -rf ~',
+    'pdm run rm -rf ~',
+    'hatch run rm -rf ~',
+    'direnv exec . rm -rf ~',
+    "nix-shell --run 'rm -rf ~'",
+    "nix-shell -p hello --command 'rm -rf ~'",
+  ])('%s is denied in every mode', (cmd) => {
+    for (const mode of MODES) {
+      const { verdict, policy } = judge(project.fence, cmd, { mode });
+      expect(verdict.kind).toBe('deny');
+      if (verdict.kind === 'deny') expect(verdict.ruleId).toBe('cmd-rm-root');
+      expect(policy.decision).toBe('deny');
+    }
+  });
+
+  it.each([
+    ['npm exec eslint .', ['eslint', '.']],
+    ['uv run pytest -q', ['pytest', '-q']],
+    ['poetry run touch x', ['touch', 'x']],
+  ])('%s is judged as the command it runs', (cmd, inner) => {
+    const { verdict } = judge(project.fence, cmd);
+    expect(verdict.kind).toBe('ok');
+    if (verdict.kind === 'ok') expect(argvs(verdict)).toContainEqual(inner);
+  });
+
+  it.each(['npm run build', 'npm test', 'poetry install', 'nix-shell shell.nix'])(
+    'twin: %s is judged as the manager itself',
+    (cmd) => {
+      const { verdict } = judge(project.fence, cmd);
+      expect(verdict.kind).toBe('ok');
+    },
+  );
+});
+
 describe('wrappers that run a command from their own words are unwrapped', () => {
   it.each([
     'flock l rm -rf ~',

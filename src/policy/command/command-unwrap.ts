@@ -120,6 +120,13 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   'dbus-run-session': { longWithArg: ['config-file', 'dbus-daemon'] },
   // `npx rimraf /` runs rimraf; `npx -c '…'` runs a shell command line.
   npx: { withArg: 'p', longWithArg: ['package'], script: { short: 'c', long: ['call'] } },
+  uvx: { withArg: 'p', longWithArg: ['from', 'with', 'python', 'index'] },
+  'nix-shell': {
+    withArg: 'pAIE',
+    longWithArg: ['packages', 'attr', 'arg', 'argstr', 'include', 'option'],
+    script: { long: ['run', 'command'] },
+    files: true,
+  },
   bunx: {},
   pnpx: { withArg: 'p', longWithArg: ['package'], script: { short: 'c' } },
   proxychains: { withArg: 'f' },
@@ -141,6 +148,48 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       'host',
     ],
   },
+};
+
+/**
+ * Package and environment managers whose subcommand runs the command after it: `npm exec -- rm -rf ~`,
+ * `uv run rm …`, `poetry run …` (red team: judged as the manager alone, so no rule saw the command).
+ * The subcommand must be the word right after the program; with options in between
+ * (`npm --prefix x exec …`) the line is judged as the manager, which is not read-only and asks.
+ */
+const SUBCOMMAND_WRAPPERS: Record<string, Record<string, WrapperSpec>> = {
+  npm: {
+    exec: { withArg: 'pw', longWithArg: ['package', 'workspace'], script: { short: 'c', long: ['call'] } },
+    x: { withArg: 'pw', longWithArg: ['package', 'workspace'], script: { short: 'c', long: ['call'] } },
+  },
+  pnpm: { exec: { withArg: 'C', longWithArg: ['dir', 'filter'] }, dlx: { longWithArg: ['package'] } },
+  yarn: { exec: {}, dlx: { withArg: 'p', longWithArg: ['package'] } },
+  bun: { x: {}, exec: { joinsScript: true } },
+  uv: {
+    run: {
+      withArg: 'p',
+      longWithArg: [
+        'with',
+        'python',
+        'package',
+        'directory',
+        'project',
+        'env-file',
+        'extra',
+        'group',
+        'index',
+      ],
+    },
+    tool: {},
+  },
+  poetry: { run: {} },
+  pipx: { run: { longWithArg: ['spec', 'python', 'pip-args'] } },
+  pipenv: { run: {} },
+  conda: { run: { withArg: 'np', longWithArg: ['name', 'prefix'] } },
+  mamba: { run: { withArg: 'np', longWithArg: ['name', 'prefix'] } },
+  pdm: { run: {} },
+  hatch: { run: {} },
+  rye: { run: {} },
+  direnv: { exec: { positional: 1 } },
 };
 
 /** Stands for the words `xargs` reads from its input: unknown until run time. */
@@ -168,7 +217,10 @@ export function unwrap(args: Arg[]): Unwrapped {
   let current = args;
   for (;;) {
     const name = programName(current[0]?.value);
-    const spec = WRAPPERS[name];
+    // `npm exec cmd` is read as a wrapper `npm` whose words start after its subcommand.
+    const bySub = SUBCOMMAND_WRAPPERS[name]?.[current[1]?.value ?? ''];
+    if (bySub) current = [current[0] as Arg, ...current.slice(2)];
+    const spec = bySub ?? WRAPPERS[name];
     if (!spec) return { layers, scripts };
     if (layers.length > MAX_WRAPPERS) {
       return {
