@@ -178,6 +178,9 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     // `a+`: appends, and lets the tail be read to find a torn last line.
     const fd = fs.openSync(join(dir, auditFileName(day)), 'a+', 0o600);
     try {
+      // A FIFO or a device (/dev/null behind a symlink) takes every write and keeps no line; a FIFO
+      // nobody reads also blocks warden for good once its buffer is full (red-team finding).
+      if (!fs.fstatSync(fd).isFile()) throw new Error(`${auditFileName(day)} is not a regular file`);
       repairTornTail(fs, fd, { ts: now().toISOString(), sessionId });
     } catch (error) {
       fs.closeSync(fd);
