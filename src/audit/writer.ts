@@ -137,22 +137,41 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const maxStringLength = options.maxStringLength ?? 8192;
   const probeEveryMs = options.probeEveryMs ?? 2000;
   const syncAfterMs = options.syncAfterMs ?? 1000;
-  let open: { fd: number; day: string } | undefined;
+  /** `unsynced`: lines went into this file since its last sync began. */
+  let open: { fd: number; day: string; unsynced?: true } | undefined;
   let failing = false;
+  /**
+   * A sync failed: lines written may not be on disk, whatever later writes or probes say (each of
+   * them counted as a recovery, so a disk failing every sync was reported and recovered every
+   * second: red-team finding). Only a sync that succeeds clears it.
+   */
+  let syncFailed = false;
   let probing: NodeJS.Timeout | undefined;
   let syncing: NodeJS.Timeout | undefined;
+
+  /** Syncs `fd`; `then` runs once the sync is done. A failure is reported, a success ends a sync failure. */
+  const sync = (fd: number, then?: () => void): void => {
+    fs.fdatasync(fd, (error) => {
+      // A descriptor closed meanwhile (the writer closed) leaves nothing to report.
+      if (error && (error as NodeJS.ErrnoException).code !== 'EBADF') {
+        syncFailed = true;
+        report(error);
+      } else if (!error && syncFailed) {
+        syncFailed = false;
+        recovered();
+      }
+      then?.();
+    });
+  };
 
   /** After a write: the lines written are synced within syncAfterMs (one sync for all written meanwhile). */
   const syncSoon = (): void => {
     if (syncing || syncAfterMs <= 0) return;
     syncing = setTimeout(() => {
       syncing = undefined;
-      const fd = open?.fd;
-      if (fd === undefined) return;
-      fs.fdatasync(fd, (error) => {
-        // A descriptor closed meanwhile (a new day's file, the writer closed) leaves nothing to report.
-        if (error && (error as NodeJS.ErrnoException).code !== 'EBADF') report(error);
-      });
+      if (!open) return;
+      delete open.unsynced;
+      sync(open.fd);
     }, syncAfterMs);
     syncing.unref?.();
   };
@@ -173,30 +192,42 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   };
 
   const recovered = (): void => {
-    if (!failing) return;
+    if (!failing || syncFailed) return;
     failing = false;
     stopProbing();
     calm(() => options.onRecover?.());
   };
 
-  const release = (): void => {
+  /**
+   * Closes the open file. `syncFirst` (another day's file is next): lines written since its last sync
+   * are synced first and the file closed after — they were closed unsynced, the day's last second
+   * left to the kernel's writeback (red-team finding).
+   */
+  const release = (syncFirst = false): void => {
     if (!open) return;
-    const { fd } = open;
+    const { fd, unsynced } = open;
     open = undefined;
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // Already closed or broken; nothing left to release.
-    }
+    const closeIt = (): void => {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Already closed or broken; nothing left to release.
+      }
+    };
+    if (syncFirst && unsynced && syncAfterMs > 0) sync(fd, closeIt);
+    else closeIt();
   };
 
   const fdFor = (day: string): number => {
     if (open?.day === day) return open.fd;
-    release();
+    release(true);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // `a+`: appends, and lets the tail be read to find a torn last line.
     const fd = fs.openSync(join(dir, auditFileName(day)), 'a+', 0o600);
     try {
+      // A FIFO or a device (/dev/null behind a symlink) takes every write and keeps no line; a FIFO
+      // nobody reads also blocks warden for good once its buffer is full (red-team finding).
+      if (!fs.fstatSync(fd).isFile()) throw new Error(`${auditFileName(day)} is not a regular file`);
       repairTornTail(fs, fd, { ts: now().toISOString(), sessionId });
     } catch (error) {
       fs.closeSync(fd);
@@ -241,6 +272,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       const text =
         lines.length === 1 ? (lines[0] as { line: string }).line : lines.map((l) => l.line).join('');
       writeWholeText(fs, fdFor(day), text);
+      if (open) open.unsynced = true;
       syncSoon();
     } catch (err) {
       release();
@@ -311,14 +343,10 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     },
     flush() {
       writeWaiting();
-      const fd = open?.fd;
-      if (fd === undefined) return Promise.resolve();
-      return new Promise((resolve) => {
-        fs.fdatasync(fd, (error) => {
-          if (error) report(error);
-          resolve();
-        });
-      });
+      if (!open) return Promise.resolve();
+      delete open.unsynced;
+      const { fd } = open;
+      return new Promise((resolve) => sync(fd, resolve));
     },
     close() {
       writeWaiting();
