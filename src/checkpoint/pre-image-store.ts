@@ -129,28 +129,44 @@ export class PreImageStore implements CheckpointStore {
     const only = pathsOf(target);
     const result: RevertResult = { restored: [], removed: [], skipped: [], turns: turns.length };
     for (const turn of [...turns].reverse()) {
+      let skipped = false;
       for (const [path, pre] of [...turn.files.entries()].reverse()) {
         if (only && !only.includes(this.rel(path))) continue;
-        if (pre.kind === 'absent') {
-          await (this.files ? this.files.remove(path) : rm(path, { force: true }));
-          result.removed.push(this.rel(path));
-        } else if (this.files) {
-          await this.files.write(path, await readFile(pre.blob), pre.mode);
-          result.restored.push(this.rel(path));
-        } else {
-          await mkdir(dirname(path), { recursive: true });
-          const temp = `${path}.warden-revert-${process.pid}`;
-          await copyFile(pre.blob, temp);
-          await chmod(temp, pre.mode);
-          await rename(temp, path);
-          result.restored.push(this.rel(path));
+        // One file that cannot be put back (a folder swapped for a link meanwhile: safe-fs refuses) is
+        // reported with its reason, as the git store does; the rest of the turn is still restored.
+        try {
+          (await this.restore(path, pre)) === 'removed'
+            ? result.removed.push(this.rel(path))
+            : result.restored.push(this.rel(path));
+        } catch (err) {
+          skipped = true;
+          result.skipped.push({ path: this.rel(path), reason: (err as Error).message });
         }
       }
-      if (only) continue;
+      // A turn with a file not put back keeps its pre-images, so the revert can be tried again.
+      if (only || skipped) continue;
       turn.files.clear();
       await rm(turn.dir, { recursive: true, force: true });
     }
     return result;
+  }
+
+  /** Puts one file back to its pre-image. Contract: throws when it cannot; nothing outside the project is touched. */
+  private async restore(path: string, pre: PreImage): Promise<'restored' | 'removed'> {
+    if (pre.kind === 'absent') {
+      await (this.files ? this.files.remove(path) : rm(path, { force: true }));
+      return 'removed';
+    }
+    if (this.files) {
+      await this.files.write(path, await readFile(pre.blob), pre.mode);
+      return 'restored';
+    }
+    await mkdir(dirname(path), { recursive: true });
+    const temp = `${path}.warden-revert-${process.pid}`;
+    await copyFile(pre.blob, temp);
+    await chmod(temp, pre.mode);
+    await rename(temp, path);
+    return 'restored';
   }
 
   private pick(target: RevertTarget): Turn[] {

@@ -55,7 +55,9 @@ export class GuardedExecutor {
       const output = await tool.execute(args, {
         ...ctx,
         paths: fencedPaths(facts),
-        ...(bound !== undefined ? { preImageMatches: (bytes: Buffer) => hashContent(bytes) === bound } : {}),
+        ...(bound !== undefined
+          ? { preImageMatches: (bytes: Buffer | undefined) => sameAsCard(bound, bytes) }
+          : {}),
       });
       return { kind: 'ran', output, durationMs: performance.now() - started };
     } catch (err) {
@@ -69,6 +71,15 @@ function fencedPaths(facts: CallFacts): Readonly<Record<string, FencedPath>> {
   const paths: Record<string, FencedPath> = {};
   for (const { field, verdict } of facts.paths) if (verdict.ok) paths[field] = verdict;
   return Object.freeze(paths);
+}
+
+/**
+ * True when `bytes` are what the card showed. A file too large to preview was bound by size and time
+ * (preview.ts), which targetChanged has just compared: the bytes can then only be held to that size.
+ */
+function sameAsCard(bound: string, bytes: Buffer | undefined): boolean {
+  if (bound.startsWith('size:')) return bytes !== undefined && bound.startsWith(`size:${bytes.length}:`);
+  return hashContent(bytes) === bound;
 }
 
 async function targetChanged(facts: CallFacts, expected: string): Promise<string | undefined> {

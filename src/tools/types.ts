@@ -63,10 +63,11 @@ export type ToolContext = {
   liftProtected?: string[];
   /**
    * Set by the executor when the token binds a write's pre-image (a person saw the file as it was):
-   * true when `bytes` are that very content. A tool that changes the current text (edit_file) checks
-   * the bytes it read, so a change after the card fails closed instead of being edited blind.
+   * true when `bytes` are that very content (`undefined`: the file is absent, as the card said). A tool
+   * that writes over the current file (edit_file, write_file) checks what it read, so a change after
+   * the card — after the executor's own re-check, too — fails closed instead of being replaced unseen.
    */
-  preImageMatches?: (bytes: Buffer) => boolean;
+  preImageMatches?: (bytes: Buffer | undefined) => boolean;
   /**
    * Hears a running call's output as it arrives (decoded text, stdout and stderr interleaved, raw: not
    * sanitised, not capped), for a live view; the result still carries the tool's own capped output.

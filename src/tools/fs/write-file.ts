@@ -59,7 +59,8 @@ function countLines(text: string): number {
  * write_file: replaces or creates a whole file atomically (temp file in the same folder, then rename).
  * Contract: never throws; on any failure the original file is unchanged and no temp file is left;
  * it writes only inside the folder the fence approved (safe-fs.ts); bytes of lines the diff leaves
- * unchanged stay as they were (text-bytes.ts); a binary file is replaced only with `replace_binary`.
+ * unchanged stay as they were (text-bytes.ts); a binary file is replaced only with `replace_binary`;
+ * after a person's approval it replaces only the content they saw (`ctx.preImageMatches`).
  */
 export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFileEffects) {
   return defineTool({
@@ -99,6 +100,16 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
             error: `${shown} is ${formatBytes(existing.size)}; write_file does not replace files over 10 MB.`,
           };
         }
+        // The person approved a diff of the file as it was then (or of a new file): content put there
+        // since — after the executor's re-check, by a command still running — is not replaced unseen.
+        if (
+          ctx.preImageMatches &&
+          !ctx.preImageMatches(existing.kind === 'file' ? existing.bytes : undefined)
+        )
+          return {
+            ok: false,
+            error: `file_changed: ${shown} changed on disk after the approval card was shown; nothing was written.`,
+          };
         const plan = planBytes(existing, args.content, args.replace_binary === true, shown);
         if (!plan.ok) return { ok: false, error: plan.error };
         if (plan.unchanged) {
