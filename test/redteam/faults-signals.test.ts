@@ -245,3 +245,80 @@ describe.skipIf(process.platform !== 'linux')('SIGQUIT', () => {
     expect(readdirSync(join(s.home, 'runs'))).toEqual([]);
   });
 });
+
+/** The files in the project, but the ones the commands write: no warden temp file may be left. */
+const leftovers = (root: string) =>
+  readdirSync(root).filter((f) => !['count', 'pid', 'got-term', 'a.txt', 'b.txt'].includes(f));
+
+describe.skipIf(process.platform !== 'linux')('a signal mid-step, then --continue', () => {
+  it('SIGTERM during a burst of parallel reads and a command: every call has its two lines; --continue runs nothing again', async () => {
+    const reads = Array.from({ length: 12 }, (_, i) => ({
+      name: 'read_file',
+      args: { path: i % 2 ? 'a.txt' : 'b.txt', offset: i + 1 },
+    }));
+    const s = await setup([
+      { toolCalls: [...reads, { name: 'execute_command', args: { command: LONG, timeout_ms: 600_000 } }] },
+      { text: 'Next.' },
+    ]);
+    writeFileSync(join(s.root, 'a.txt'), 'a\n'.repeat(20));
+    writeFileSync(join(s.root, 'b.txt'), 'b\n'.repeat(20));
+    const first = headless(s, ['-p', 'go']);
+    const pid = await commandPid(s.root);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(143);
+    expect(processAlive(pid)).toBe(false);
+    const lines = audit(s.home);
+    const byCall = new Map<string, string[]>();
+    for (const r of lines.filter((r) => r.tool !== 'task'))
+      byCall.set(r.argsHash + r.tool + JSON.stringify(r.args), [
+        ...(byCall.get(r.argsHash + r.tool + JSON.stringify(r.args)) ?? []),
+        `${r.phase}:${r.outcome ?? ''}`,
+      ]);
+    const want = [
+      ...Array.from({ length: 12 }, () => ['decision:', 'outcome:executed']),
+      ['decision:', 'outcome:cancelled'],
+    ];
+    expect([...byCall.values()].sort()).toEqual(want.sort());
+
+    const next = headless(s, ['--continue', '-p', 'next']);
+    expect(await next.exited).toBe(0);
+    expect(readFileSync(join(s.root, 'count'), 'utf8')).toBe('run\n');
+    // The model's next request holds each call's one result: twelve reads and the cancelled command.
+    const tools = fake?.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool') ?? [];
+    expect(tools).toHaveLength(13);
+    expect(tools.filter((m) => /"status":"cancelled"/.test(String(m.content)))).toHaveLength(1);
+    expect(audit(s.home).filter((r) => r.tool === 'execute_command')).toHaveLength(2);
+    expect(leftovers(s.root)).toEqual([]);
+  });
+
+  it('SIGINT twice (the second mid-shutdown) ends at once with 130 and leaves no process; --continue says "interrupted" and runs nothing again', async () => {
+    // The command traps TERM and goes on, so the orderly shutdown is still waiting when the second SIGINT comes.
+    const s = await setup([
+      command(
+        "echo run >> count; trap 'echo t > got-term' TERM; echo $$ > pid; while :; do sleep 0.05; done",
+      ),
+      { text: 'Next.' },
+    ]);
+    const first = headless(s, ['-p', 'go']);
+    const pid = await commandPid(s.root);
+    first.child.kill('SIGINT');
+    await vi.waitFor(() => expect(existsSync(join(s.root, 'got-term'))).toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(130);
+    // The exit hook killed the group (SIGKILL: a trap cannot stop it) and dropped its run record.
+    expect(processAlive(pid)).toBe(false);
+    expect(readdirSync(join(s.home, 'runs'))).toEqual([]);
+    expect(commandLines(s.home)[0]).toEqual(['decision', null]);
+
+    const next = headless(s, ['--continue', '-p', 'next']);
+    expect(await next.exited).toBe(0);
+    expect(readFileSync(join(s.root, 'count'), 'utf8')).toBe('run\n');
+    const told = fake?.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool') ?? [];
+    expect(told).toHaveLength(1);
+    expect(String(told[0]?.content)).toMatch(/interrupted: warden stopped while this call was running/);
+    expect(leftovers(s.root)).toEqual([]);
+  });
+});
