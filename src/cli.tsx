@@ -26,8 +26,13 @@ import { keepYoungGenerationSmall } from './v8-heap';
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
 const io = guardIo({ stdout: process.stdout, stderr: process.stderr });
 
-// SIGTERM, SIGHUP and SIGINT end warden like Ctrl+C twice, whatever it is doing (src/exit.ts).
+// SIGTERM, SIGHUP, SIGINT and SIGQUIT end warden like Ctrl+C twice, whatever it is doing (src/exit.ts).
 const signals = watchExitSignals();
+// A reader that went away (`warden -p … --json | head -c 1`, a closed terminal): Node reports EPIPE
+// as an 'error' event, and unhandled it crashed warden mid-turn — a stack trace, exit 1, the running
+// command killed by the exit hook but its outcome line never written. It ends the run as SIGPIPE
+// would, in order; what is still written to the dead stream goes nowhere.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => signals.raise('SIGPIPE'));
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);

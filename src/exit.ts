@@ -3,7 +3,10 @@
  * waits for stdout to be read (README, "When things go wrong").
  */
 
-/** warden's exit codes. A signal ends it with 128 + the signal's number, as shells report it. */
+/**
+ * warden's exit codes. A signal ends it with 128 + the signal's number, as shells report it; a
+ * reader of stdout that went away (EPIPE) ends it as SIGPIPE would: 141.
+ */
 export const EXIT = {
   /** The task ended and every change it made ran. */
   ok: 0,
@@ -17,10 +20,22 @@ export const EXIT = {
   auditUnavailable: 4,
 } as const;
 
-export type ExitSignal = 'SIGHUP' | 'SIGINT' | 'SIGTERM';
-export const EXIT_SIGNALS: readonly ExitSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
-/** 128 + the signal number: 129, 130, 143. */
-export const SIGNAL_EXIT_CODES: Record<ExitSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+export type ExitSignal = 'SIGHUP' | 'SIGINT' | 'SIGQUIT' | 'SIGTERM' | 'SIGPIPE';
+/**
+ * The signals warden listens for. SIGQUIT too: left to its default it killed warden at once, its
+ * running command's process group living on and no outcome line written. Not SIGPIPE: Node ignores
+ * it so that a write to a closed pipe fails with EPIPE, and a handler would turn any closed socket or
+ * child's stdin into an exit; a reader of stdout that went away is reported through `raise`.
+ */
+export const EXIT_SIGNALS: readonly ExitSignal[] = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM'];
+/** 128 + the signal number: 129, 130, 131, 141, 143. */
+export const SIGNAL_EXIT_CODES: Record<ExitSignal, number> = {
+  SIGHUP: 129,
+  SIGINT: 130,
+  SIGQUIT: 131,
+  SIGPIPE: 141,
+  SIGTERM: 143,
+};
 
 /** After the first signal, how long an orderly shutdown may take before warden ends anyway. */
 export const SHUTDOWN_DEADLINE_MS = 8000;
@@ -30,12 +45,17 @@ export type ExitSignals = {
   readonly received: ExitSignal | undefined;
   /** Calls `fn` at the first signal (at once if one already came). Returns a detach function. */
   on(fn: (signal: ExitSignal) => void): () => void;
+  /**
+   * Starts the orderly shutdown as if `signal` had come, unless one already did; never ends the
+   * process at once (a stream that keeps failing must not count as a second signal).
+   */
+  raise(signal: ExitSignal): void;
   /** Stops listening (the process keeps the default behaviour from then on). */
   dispose(): void;
 };
 
 /**
- * Listens for SIGTERM, SIGHUP and SIGINT. The first one is handed to the listeners, which shut down
+ * Listens for SIGTERM, SIGHUP, SIGINT and SIGQUIT. The first one is handed to the listeners, which shut down
  * in order (fail pending requests closed, kill commands, write outcome lines, restore the terminal);
  * a second one, or `deadlineMs` later, ends the process at once with the first signal's code — the
  * exit handler of run-ledger.ts still kills what commands left running.
@@ -47,8 +67,7 @@ export function watchExitSignals(
 ): ExitSignals {
   let received: ExitSignal | undefined;
   const listeners = new Set<(signal: ExitSignal) => void>();
-  const handler = (signal: ExitSignal) => {
-    if (received) return exit(SIGNAL_EXIT_CODES[received]);
+  const start = (signal: ExitSignal) => {
     received = signal;
     const timer = setTimeout(() => exit(SIGNAL_EXIT_CODES[signal]), deadlineMs);
     timer.unref();
@@ -60,6 +79,10 @@ export function watchExitSignals(
       }
     }
   };
+  const handler = (signal: ExitSignal) => {
+    if (received) return exit(SIGNAL_EXIT_CODES[received]);
+    start(signal);
+  };
   for (const signal of EXIT_SIGNALS) process.on(signal, handler);
   return {
     get received() {
@@ -69,6 +92,9 @@ export function watchExitSignals(
       listeners.add(fn);
       if (received) fn(received);
       return () => listeners.delete(fn);
+    },
+    raise(signal) {
+      if (!received) start(signal);
     },
     dispose() {
       for (const signal of EXIT_SIGNALS) process.off(signal, handler);

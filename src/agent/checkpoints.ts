@@ -39,7 +39,10 @@ export function projectCheckpointDir(home: string, root: string): string {
   return join(home, 'checkpoints', id);
 }
 
-/** Picks the store. Contract: never throws for a missing git (the copies fallback says why in `mode`). */
+/**
+ * Picks the store. Contract: never throws — not for a missing git (the copies fallback says why in
+ * `mode`), nor for a WARDEN_HOME that cannot be written (the checkpoints then fail, closed).
+ */
 export function createCheckpointStore(o: CheckpointOptions): CheckpointStore {
   const git = o.git === null ? undefined : (o.git ?? findGit());
   if (!git)
@@ -50,8 +53,14 @@ export function createCheckpointStore(o: CheckpointOptions): CheckpointStore {
       o.root,
     );
   const dir = projectCheckpointDir(o.home, o.root);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, 'project.json'), `${JSON.stringify({ root: o.root })}\n`, { mode: 0o600 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'project.json'), `${JSON.stringify({ root: o.root })}\n`, { mode: 0o600 });
+  } catch {
+    // A full or read-only WARDEN_HOME must not stop the session from starting (it threw here, and
+    // warden ended with a bare ENOSPC): the first checkpoint then fails, so file-changing calls are
+    // refused (checkpoint_failed: no checkpoint, no change) while reads run.
+  }
   return new GitCheckpoints({
     dir,
     root: o.root,

@@ -49,7 +49,13 @@ export class ShadowRepo {
 
   constructor(private readonly o: ShadowRepoOptions) {
     this.gitDir = join(o.dir, 'git');
-    mkdirSync(this.emptyHome, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.emptyHome, { recursive: true, mode: 0o700 });
+    } catch {
+      // An unwritable WARDEN_HOME must not stop the session from starting: the repository cannot be
+      // created either, so every checkpoint fails and file-changing calls are refused (checkpoint_failed).
+      // A HOME that does not exist gives git no configuration, like an empty one.
+    }
   }
 
   private get emptyHome(): string {
