@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -46,5 +46,23 @@ export function unmount(dir: string): void {
     execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
   } catch {
     // Not mounted (a test failed before mounting).
+  }
+}
+
+/** Fills the file system that holds `dir` to its last byte (a file `filler` in `dir`). */
+export function fillDisk(dir: string): void {
+  const fd = openSync(join(dir, 'filler'), 'w');
+  try {
+    for (;;) writeSync(fd, Buffer.alloc(4096, 1));
+  } catch {
+    for (;;) {
+      try {
+        writeSync(fd, Buffer.alloc(1, 1));
+      } catch {
+        break;
+      }
+    }
+  } finally {
+    closeSync(fd);
   }
 }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scanAudit } from '../../src/audit/reader';
 import { type AuditEntry, type AuditFs, createAuditWriter } from '../../src/audit/writer';
 import { record } from './helpers';
-import { NO_MOUNT, bindReadOnly, canMount, mountTmpfs, remountWritable, unmount } from './mounts';
+import { NO_MOUNT, bindReadOnly, canMount, fillDisk, mountTmpfs, remountWritable, unmount } from './mounts';
 import { makeTemp } from './helpers';
 
 const cleanups: (() => void)[] = [];
@@ -239,20 +239,8 @@ describe('audit writer faults (real mounts)', () => {
       cleanups.push(() => writer.close());
       expect(writer.append(entry('first')).ok).toBe(true);
       // Fill the disk to the last byte.
+      fillDisk(dir);
       const filler = join(dir, 'filler');
-      const fd = fs.openSync(filler, 'w');
-      try {
-        for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
-      } catch {
-        for (;;) {
-          try {
-            fs.writeSync(fd, Buffer.alloc(1, 1));
-          } catch {
-            break;
-          }
-        }
-      }
-      fs.closeSync(fd);
       // Several pages: more than any free tail of the file's last page.
       expect(writer.append({ ...entry('big'), result: 'r'.repeat(20_000) })).toMatchObject({
         ok: false,

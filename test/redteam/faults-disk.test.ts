@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { projectCheckpointDir } from '../../src/agent/checkpoints';
 import { readAudit } from '../../src/audit/reader';
 import type { CoreEvent } from '../../src/protocol';
-import { NO_MOUNT, bindReadOnly, canMount, mountTmpfs, unmount } from '../audit/mounts';
+import { NO_MOUNT, bindReadOnly, canMount, fillDisk, mountTmpfs, unmount } from '../audit/mounts';
 import type { FakeStep } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 
@@ -32,24 +32,6 @@ function tmpfs(kb: number): string {
     rmSync(dir, { recursive: true, force: true });
   });
   return dir;
-}
-
-/** Fills the file system that holds `dir` to its last byte. */
-function fill(dir: string): void {
-  const fd = fs.openSync(join(dir, 'filler'), 'w');
-  try {
-    for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
-  } catch {
-    for (;;) {
-      try {
-        fs.writeSync(fd, Buffer.alloc(1, 1));
-      } catch {
-        break;
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /** The WARDEN_HOME's policy lets commands run without asking: only the fault can stop them. */
@@ -91,7 +73,7 @@ const notices = (events: CoreEvent[], level: string) =>
 describe.skipIf(!canMount)('a full WARDEN_HOME', () => {
   it('at start: the session starts, says it cannot save or audit; every call is refused (audit_unavailable), nothing runs', async () => {
     const home = allowCommands(tmpfs(256));
-    fill(home);
+    fillDisk(home);
     const h = await session([calls(read, write('b.txt'), run('touch c.txt')), { text: 'Could not.' }], home);
     expect((await h.session.run('go')).status).toBe('done');
     expect(finished(h.events)).toEqual([
@@ -137,7 +119,7 @@ describe.skipIf(!canMount)('a full WARDEN_HOME', () => {
       ],
       home,
     );
-    fillNow = () => fill(home);
+    fillNow = () => fillDisk(home);
     await h.session.run('go');
     expect(existsSync(join(h.root, 'b.txt'))).toBe(true);
     expect(existsSync(join(h.root, 'c.txt'))).toBe(false);
@@ -213,7 +195,7 @@ describe('checkpoints cannot be taken: no checkpoint, no change', () => {
       mkdirSync(dir, { recursive: true });
       mountTmpfs(dir, 64);
       cleanups.push(() => unmount(dir));
-      fill(dir);
+      fillDisk(dir);
       await h.session.run('go');
       expect(finished(h.events)).toEqual([
         ['read_file', 'executed', ''],

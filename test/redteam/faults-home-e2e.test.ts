@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { canMount, mountTmpfs, unmount } from '../audit/mounts';
+import { canMount, fillDisk, mountTmpfs, unmount } from '../audit/mounts';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { type PtyApp, WARDEN_BIN, startWarden } from '../helpers/pty';
 
@@ -40,20 +40,7 @@ async function fullHome(script: FakeStep[]) {
     join(home, 'policy.json'),
     JSON.stringify({ rules: [{ tool: 'execute_command', decision: 'allow' }] }),
   );
-  const fd = fs.openSync(join(home, 'filler'), 'w');
-  try {
-    for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
-  } catch {
-    for (;;) {
-      try {
-        fs.writeSync(fd, Buffer.alloc(1, 1));
-      } catch {
-        break;
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
+  fillDisk(home);
   fake = await startFakeOpenAI(script, { whenExhausted: { text: 'Could not.' } });
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
