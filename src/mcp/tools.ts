@@ -10,6 +10,14 @@ export type McpToolCaller = (
 ) => Promise<ToolOutput>;
 
 const MAX_DESCRIPTION = 2_000;
+/**
+ * Every tool's name, description and schema go with every model request. A server listing 10 000
+ * tools, or one tool with a 10 MB schema, made each request megabytes (and past the 128 tools most
+ * endpoints accept, so every request failed): what one server may add is bounded, and a person is
+ * told what was left out.
+ */
+export const MAX_MCP_TOOLS = 500;
+export const MAX_MCP_SCHEMA_CHARS = 100_000;
 
 const descriptor = z.looseObject({
   name: z.string().min(1),
@@ -31,7 +39,11 @@ export function buildMcpTools(
   const tools: AnyTool[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  for (const raw of remote) {
+  if (remote.length > MAX_MCP_TOOLS)
+    warnings.push(
+      `MCP server "${server}" lists ${remote.length} tools; only the first ${MAX_MCP_TOOLS} are offered to the model.`,
+    );
+  for (const raw of remote.slice(0, MAX_MCP_TOOLS)) {
     const parsed = descriptor.safeParse(raw);
     if (!parsed.success) {
       warnings.push(
@@ -44,6 +56,13 @@ export function buildMcpTools(
     if (seen.has(name)) {
       warnings.push(
         `Skipped tool "${remoteName}" from MCP server "${server}": its name collides with another tool as ${name}.`,
+      );
+      continue;
+    }
+    const size = JSON.stringify(inputSchema).length;
+    if (size > MAX_MCP_SCHEMA_CHARS) {
+      warnings.push(
+        `Skipped tool "${remoteName}" from MCP server "${server}": its input schema is ${size} characters, over the ${MAX_MCP_SCHEMA_CHARS} limit (it would go with every request).`,
       );
       continue;
     }

@@ -23,7 +23,7 @@ const DROPPED_ELEMENTS = new Set([
  * Contract: never throws for malformed HTML; the worst case is plain text of the body.
  */
 export function htmlToMarkdown(html: string, baseUrl: string): Markdown {
-  const { document } = parseHTML(html);
+  const { document } = parseRooted(html);
   absolutise(document, baseUrl);
   const pageTitle = document.title?.trim() || undefined;
   const turndown = createTurndown();
@@ -32,10 +32,20 @@ export function htmlToMarkdown(html: string, baseUrl: string): Markdown {
     const markdown = tidy(turndown.turndown(article.content));
     if (markdown !== '') return { title: article.title || pageTitle, markdown, extractedBy: 'readability' };
   }
-  const { document: fresh } = parseHTML(html);
+  const { document: fresh } = parseRooted(html);
   absolutise(fresh, baseUrl);
   const body = fresh.body?.innerHTML ?? fresh.documentElement?.innerHTML ?? '';
   return { title: pageTitle, markdown: tidy(turndown.turndown(body)), extractedBy: 'body' };
+}
+
+/**
+ * linkedom gives a page with no element at all (empty, plain text, only a doctype or a comment — an
+ * empty text/html 404 is common) a document without a root, and `document.title` then throws: such
+ * a page is parsed again inside <html><body>, so its text is what the model reads, not a crash.
+ */
+function parseRooted(html: string): ReturnType<typeof parseHTML> {
+  const parsed = parseHTML(html);
+  return parsed.document.documentElement ? parsed : parseHTML(`<html><body>${html}</body></html>`);
 }
 
 function readArticle(document: Document): { title?: string; content: string } | undefined {
