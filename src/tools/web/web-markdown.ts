@@ -1,8 +1,9 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { ARTICLE_BUDGET, BODY_BUDGET, htmlShape, htmlText, within } from './html-shape';
 
-export type Markdown = { title?: string; markdown: string; extractedBy: 'readability' | 'body' };
+export type Markdown = { title?: string; markdown: string; extractedBy: 'readability' | 'body' | 'text' };
 
 const DROPPED_ELEMENTS = new Set([
   'script',
@@ -19,21 +20,34 @@ const DROPPED_ELEMENTS = new Set([
 
 /**
  * Turns a web page into readable markdown: the article Readability finds, or the whole body when
- * it finds none. Links and images are made absolute against `baseUrl`.
+ * it finds none. Links and images are made absolute against `baseUrl`. A page whose shape would cost
+ * Readability or Turndown seconds on the main thread gets less of them (html-shape.ts): the body
+ * without the article search, or its text without markup.
  * Contract: never throws for malformed HTML; the worst case is plain text of the body.
  */
 export function htmlToMarkdown(html: string, baseUrl: string): Markdown {
+  const shape = htmlShape(html);
+  if (!within(shape, BODY_BUDGET)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim();
+    return {
+      ...(title ? { title: htmlText(title) } : {}),
+      markdown: tidy(htmlText(html)),
+      extractedBy: 'text',
+    };
+  }
   const { document } = parseRooted(html);
   absolutise(document, baseUrl);
   const pageTitle = document.title?.trim() || undefined;
   const turndown = createTurndown();
-  const article = readArticle(document as unknown as Document);
+  const article = within(shape, ARTICLE_BUDGET) ? readArticle(document as unknown as Document) : undefined;
   if (article) {
     const markdown = tidy(turndown.turndown(article.content));
     if (markdown !== '') return { title: article.title || pageTitle, markdown, extractedBy: 'readability' };
   }
-  const { document: fresh } = parseRooted(html);
-  absolutise(fresh, baseUrl);
+  // Readability changes the document it reads: the body is taken from a fresh one (unless it never ran).
+  const fresh =
+    article === undefined && !within(shape, ARTICLE_BUDGET) ? document : parseRooted(html).document;
+  if (fresh !== document) absolutise(fresh, baseUrl);
   const body = fresh.body?.innerHTML ?? fresh.documentElement?.innerHTML ?? '';
   return { title: pageTitle, markdown: tidy(turndown.turndown(body)), extractedBy: 'body' };
 }
