@@ -115,10 +115,6 @@ describe.skipIf(!canRace)('revert_turn while the folder is exchanged with a link
         } finally {
           swaps = await swapping.stop();
         }
-        console.log(
-          `revert (${kind}): ${swaps} swaps; ${JSON.stringify(outcomes)}`,
-          [...reasons].map((r) => r.replace(/\/tmp\/\S+/g, '…')).filter((r, i, a) => a.indexOf(r) === i),
-        );
         expect(swaps).toBeGreaterThan(ROUNDS);
         expect(sentinel.snapshot()).toEqual(before);
         // A failure names the file and says what happened (never a bare errno, never a whole revert lost).
@@ -176,7 +172,6 @@ describe.skipIf(!canRace || !git)(
       } finally {
         swaps = await swapping.stop();
       }
-      console.log(`.git swap: ${swaps} swaps; ${failed} checkpoints failed`);
       expect(swaps).toBeGreaterThan(SNAPSHOTS);
       // Whichever name holds the project's .git now, put it back to compare.
       if (!realpathSync(join(root, '.git')).startsWith(root)) {

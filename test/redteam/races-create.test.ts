@@ -59,7 +59,6 @@ describe.skipIf(!RACE_FREE_FS)('create_project while its folder is replaced by a
     } finally {
       rounds = await racer.stop();
     }
-    console.log(`create_project: ${rounds} racer rounds; ${JSON.stringify(tally)}`);
     expect(rounds).toBeGreaterThan(0);
     expect(sentinel.snapshot()).toEqual(before);
     expect([...reasons].filter((r) => !CLEAR.some((re) => re.test(r)))).toEqual([]);

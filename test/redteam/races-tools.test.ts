@@ -123,10 +123,6 @@ describe.skipIf(!RACE_FREE_FS)(
         } finally {
           rounds = await racer.stop();
         }
-        console.log(
-          `replace ${kinds.join('/')}: ${rounds} racer rounds; ${JSON.stringify(tally)}`,
-          [...reasons].map((r) => r.replace(/\d+/g, 'N')).filter((r, i, a) => a.indexOf(r) === i),
-        );
         expect(rounds).toBeGreaterThan(ROUNDS);
         expect(sentinel.snapshot()).toEqual(before);
         expect(tally.leaks).toBe(0);
@@ -179,7 +175,6 @@ describe.skipIf(!RACE_FREE_FS || swapper.kind === 'none')(
         } finally {
           swaps = await swapping.stop();
         }
-        console.log(`swap ${swapped}: ${swaps} swaps; ${JSON.stringify(tally)}`);
         expect(swaps).toBeGreaterThan(ROUNDS);
         expect(sentinel.snapshot()).toEqual(before);
         expect(tally.leaks).toBe(0);
