@@ -36,19 +36,53 @@ const VOID = new Set([
 
 const TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)[^>]*?(\/?)>/g;
 
-/** The shape of `html`'s elements, as far as its tags say (the parser's error recovery may differ a little). */
+/** Elements whose content the parser reads as text up to their end tag (tags in it are not elements). */
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'plaintext',
+]);
+/** SVG and MathML: inside them, and only there, `<x/>` closes itself. */
+const FOREIGN = new Set(['svg', 'math']);
+
+/**
+ * The shape of `html`'s elements, as far as its tags say. Where the parser's error recovery differs
+ * (a `<p>` it closes by itself), the scan counts more nesting, never less: in HTML `<div/>` opens a
+ * div that holds the rest (red team, attacking this scan: 400 of them took 1.4 s in Readability).
+ */
 export function htmlShape(html: string): HtmlShape {
   const shape: HtmlShape = { elements: 0, depth: 0, depthSum: 0 };
   let depth = 0;
-  for (const m of html.matchAll(TAG)) {
+  let foreign = 0;
+  const tags = new RegExp(TAG.source, 'g');
+  for (let m = tags.exec(html); m !== null; m = tags.exec(html)) {
     const [, closing, rawName = '', selfClosing] = m;
     const name = rawName.toLowerCase();
+    // A script's or a textarea's text is not markup (`<div><script></div></script>` nests the div): the
+    // element holds none, and the scan goes on after its end tag.
+    if (!closing && RAW_TEXT.has(name)) {
+      shape.elements++;
+      shape.depthSum += depth + 1;
+      shape.depth = Math.max(shape.depth, depth + 1);
+      const end = new RegExp(`</${name}\\b[^>]*>`, 'ig');
+      end.lastIndex = tags.lastIndex;
+      tags.lastIndex = end.exec(html) ? end.lastIndex : html.length;
+      continue;
+    }
     if (closing) {
       if (!VOID.has(name) && depth > 0) depth--;
+      if (FOREIGN.has(name) && foreign > 0) foreign--;
       continue;
     }
     shape.elements++;
-    if (VOID.has(name) || selfClosing) continue;
+    if (VOID.has(name) || (selfClosing && foreign > 0)) continue;
+    if (FOREIGN.has(name)) foreign++;
     depth++;
     shape.depthSum += depth;
     if (depth > shape.depth) shape.depth = depth;
