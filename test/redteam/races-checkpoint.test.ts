@@ -1,7 +1,7 @@
 /**
  * Red team, races: checkpoints against a concurrent attacker. While a process exchanges a project
  * folder with a link to an outside folder (renameat2, in a tight loop), revert_turn writes the turn's
- * files back and removes the ones it created, 200 times, through both stores (the shadow git
+ * files back and removes the ones it created, 80 times, through both stores (the shadow git
  * repository and the copies fallback); and checkpoints are taken, and a turn reverted, while the
  * project's own `.git` is exchanged with a link to another repository. Asserted: the sentinel folder
  * and the other repository are exactly as they were (content, names, mtimes), and every file not put
@@ -29,8 +29,8 @@ import { findSwapper, type SwapperCommand, startSwapper } from '../helpers/swapp
 import { tempDirs } from '../helpers/temp-dirs';
 import { makeSentinel, SECRET } from './races-sentinel';
 
-const ROUNDS = 200;
-const SNAPSHOTS = 40;
+const ROUNDS = 80;
+const SNAPSHOTS = 20;
 const temp = tempDirs();
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'warden-race-swapper-')));
 const swapper = findSwapper(scratch);

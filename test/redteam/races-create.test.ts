@@ -1,7 +1,7 @@
 /**
  * Red team, races: create_project against a concurrent attacker. A separate process, in a tight loop,
  * moves the new project's folder away and puts a link to an outside folder in its place (and takes it
- * away again), while create_project makes that folder and its files 200 times through the real gate.
+ * away again), while create_project makes that folder and its files 80 times through the real gate.
  * Asserted: the sentinel folder is exactly as it was (content, names, mtimes), and every call either
  * created the project or failed with a reason that names what it found.
  */
@@ -14,7 +14,7 @@ import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
 import { startReplacer } from './races-racer';
 import { makeSentinel, type Sentinel } from './races-sentinel';
 
-const ROUNDS = 200;
+const ROUNDS = 80;
 let h: GateHarness | undefined;
 let sentinel: Sentinel | undefined;
 afterEach(() => {

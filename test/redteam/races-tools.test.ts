@@ -3,7 +3,7 @@
  * sandboxed command left running, a sub-agent's) replaces a project file, in a tight loop, with a
  * link out, a FIFO, a hard link to an outside file, a link to an outside folder, nothing, or a plain
  * file again — or exchanges a folder on the path with a link to an outside folder — while read_file,
- * write_file and edit_file run 200 times each through the real gate. Asserted: the sentinel folder
+ * write_file and edit_file run 80 times each through the real gate. Asserted: the sentinel folder
  * outside is exactly as it was (content, names, mtimes), no outside byte reaches the model, every
  * failure is an error with a reason the model can act on, no call hangs on a FIFO, and nothing is
  * left in the project but the file and the racer's own folder (no temp file of the tools).
@@ -23,7 +23,7 @@ import { findSwapper, startSwapper } from '../helpers/swapper';
 import { type ReplaceKind, startReplacer } from './races-racer';
 import { HARD_TEXT, makeSentinel, SECRET, type Sentinel, treeOf } from './races-sentinel';
 
-const ROUNDS = 200;
+const ROUNDS = 80;
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'warden-race-swapper-')));
 const swapper = findSwapper(scratch);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
