@@ -13,6 +13,7 @@ import { type AuditEntry, type AuditFs, createAuditWriter } from '../../src/audi
 import { record } from './helpers';
 import { NO_MOUNT, bindReadOnly, canMount, fillDisk, mountTmpfs, remountWritable, unmount } from './mounts';
 import { makeTemp } from './helpers';
+import { fillableFs, written } from './fillable-fs';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -31,42 +32,6 @@ const entry = (argsHash: string): AuditEntry => {
 };
 const now = () => new Date(`${DAY}T10:00:00.000Z`);
 const lines = (dir: string) => readFileSync(join(dir, `audit-${DAY}.jsonl`), 'utf8').split('\n');
-const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-
-/** What a writeSync call asks to write, as bytes: a line's text (whole) or part of a buffer. */
-function written(data: Buffer | string, at?: number, size?: number) {
-  if (typeof data === 'string') {
-    const buffer = Buffer.from(data);
-    return { buffer, offset: 0, length: buffer.length };
-  }
-  const offset = at ?? 0;
-  return { buffer: data, offset, length: size ?? data.length - offset };
-}
-
-/** node:fs with a disk that can be made full: `cut` bytes of the next write go out, then ENOSPC. */
-function fillableFs() {
-  const disk = { full: false, cut: 0 };
-  const faulty: AuditFs = {
-    ...fs,
-    // The writer calls writeSync(fd, text) for a line, then writeSync(fd, buffer, offset, length) for
-    // the rest of a short write (and for repair markers).
-    writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
-      const { buffer, offset, length } = written(data, at, size);
-      if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
-      if (disk.cut > 0) {
-        const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
-        disk.cut = 0;
-        return n;
-      }
-      throw enospc();
-    }) as AuditFs['writeSync'],
-    statfsSync: ((path: string) =>
-      disk.full
-        ? { ...fs.statfsSync(path), bavail: 0, bfree: 0 }
-        : fs.statfsSync(path)) as AuditFs['statfsSync'],
-  };
-  return { disk, fs: faulty };
-}
 
 describe('audit writer faults (injected file system)', () => {
   it.each([

@@ -16,6 +16,7 @@ import type { AuditWrite, AuditRecord } from '../../src/protocol/audit';
 import type { ToolResultEnvelope } from '../../src/protocol';
 import { defineTool } from '../../src/tools/types';
 import { makeTemp } from '../audit/helpers';
+import { fillableFs } from '../audit/fillable-fs';
 import { NO_MOUNT, canMount, mountTmpfs, unmount } from '../audit/mounts';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
 
@@ -47,27 +48,6 @@ const phasesOf = (dir: string, path: string) =>
   linesIn(dir)
     .filter((l) => (l.args as { path?: string } | undefined)?.path === path)
     .map((l) => (l.phase === 'outcome' ? `outcome:${l.outcome}` : l.phase));
-
-/** node:fs whose writes can be made to fail (ENOSPC) after `cut` more bytes. */
-function fillingFs() {
-  const disk = { full: false, cut: 0 };
-  const faulty: AuditFs = {
-    ...fs,
-    writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
-      const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-      const offset = typeof data === 'string' ? 0 : (at ?? 0);
-      const length = typeof data === 'string' ? buffer.length : (size ?? buffer.length - offset);
-      if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
-      if (disk.cut > 0) {
-        const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
-        disk.cut = 0;
-        return n;
-      }
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    }) as AuditFs['writeSync'],
-  };
-  return { disk, fs: faulty };
-}
 
 /** The real writer in `dir` as the gate's sink; `onWritten` sees each line's answer before the gate does. */
 function realSink(
@@ -160,7 +140,7 @@ describe('a disk that fills in the middle of a shared write', () => {
   it('a torn batch of decision lines: none of its calls runs, each is told audit_unavailable', async () => {
     const audit = makeTemp();
     cleanups.push(audit.cleanup);
-    const { disk, fs: faulty } = fillingFs();
+    const { disk, fs: faulty } = fillableFs();
     const { sink } = realSink(audit.dir, { fs: faulty });
     h = createGateHarness({ mode: 'auto-edit', audit: sink });
     const harness = h;
@@ -192,7 +172,7 @@ describe('a disk that fills in the middle of a shared write', () => {
   it('a torn batch of outcome lines: the calls had run (their decision lines are in the file), and the model is told they ran', async () => {
     const audit = makeTemp();
     cleanups.push(audit.cleanup);
-    const { disk, fs: faulty } = fillingFs();
+    const { disk, fs: faulty } = fillableFs();
     let fillAtOutcome = true;
     const { sink } = realSink(audit.dir, { fs: faulty });
     // The disk fills as the first outcome line is made: after every decision line went out.

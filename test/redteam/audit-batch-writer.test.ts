@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scanAudit } from '../../src/audit/reader';
 import { type AuditEntry, type AuditFs, createAuditWriter } from '../../src/audit/writer';
 import { makeTemp, record } from '../audit/helpers';
+import { fillableFs } from '../audit/fillable-fs';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -45,28 +46,6 @@ const hashesIn = (dir: string, day = DAY): string[] =>
       }
     });
 
-/** node:fs whose next write lets `cut` bytes out then fails ENOSPC (a disk filling mid-write), counting writes. */
-function fillingFs() {
-  const disk = { full: false, cut: 0, writes: 0 };
-  const faulty: AuditFs = {
-    ...fs,
-    writeSync: ((fd: number, data: Buffer | string, at?: number, size?: number) => {
-      const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-      const offset = typeof data === 'string' ? 0 : (at ?? 0);
-      const length = typeof data === 'string' ? buffer.length : (size ?? buffer.length - offset);
-      disk.writes++;
-      if (!disk.full) return fs.writeSync(fd, buffer, offset, length);
-      if (disk.cut > 0) {
-        const n = fs.writeSync(fd, buffer, offset, Math.min(disk.cut, length));
-        disk.cut = 0;
-        return n;
-      }
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    }) as AuditFs['writeSync'],
-  };
-  return { disk, fs: faulty };
-}
-
 function writerIn(dir: string, o: { fs?: AuditFs; onError?: (e: Error) => void; now?: () => Date } = {}) {
   const writer = createAuditWriter({
     dir,
@@ -84,7 +63,7 @@ function writerIn(dir: string, o: { fs?: AuditFs; onError?: (e: Error) => void; 
 describe('a disk that fills in the middle of a shared write', () => {
   it('a torn line in the middle of a batch: every line of the batch is not written, the tear is closed and marked, the reader keeps the whole lines', async () => {
     const dir = temp();
-    const { disk, fs: faulty } = fillingFs();
+    const { disk, fs: faulty } = fillableFs();
     const onError = vi.fn();
     const writer = writerIn(dir, { fs: faulty, onError });
     expect(writer.append(entry('before')).ok).toBe(true);
@@ -126,7 +105,7 @@ describe('a disk that fills in the middle of a shared write', () => {
 describe('a day that turns inside a batch', () => {
   it('lines alternating between two days: each in its own file, in the order made, one write per run', async () => {
     const dir = temp();
-    const { disk, fs: counting } = fillingFs();
+    const { disk, fs: counting } = fillableFs();
     const writer = writerIn(dir, { fs: counting });
     const plan: [string, string][] = [
       ['a1', DAY],
@@ -147,7 +126,7 @@ describe('a day that turns inside a batch', () => {
 describe('append and appendSoon mixed', () => {
   it('an append between waiting lines writes them first; a failing append does not fail lines already written', async () => {
     const dir = temp();
-    const { disk, fs: faulty } = fillingFs();
+    const { disk, fs: faulty } = fillableFs();
     const writer = writerIn(dir, { fs: faulty });
     const a = writer.appendSoon(entry('soon-a'));
     const b = writer.appendSoon(entry('soon-b'));
