@@ -3,7 +3,7 @@ import type { AuditCursor, AuditQuery, AuditRecord } from '../protocol/audit';
 import { compileFilter, listAuditDays, parseLine } from './reader';
 import { prefilterNeedle, type RgLine, rgMatchingLines } from './audit-rg';
 import { readLinesBackward } from './tail-reader';
-import { auditFileName } from './writer';
+import { auditFileName } from './day-file';
 
 /** One page of records, newest first, and where the next (older) page starts. */
 export type AuditPage = {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AuditRecord, AuditStats } from '../protocol/audit';
 import { parseLine } from './reader';
 import { auditStats } from './stats';
-import { auditFileName } from './writer';
+import { auditFileName } from './day-file';
 
 const CHUNK = 256 * 1024;
 const CACHED_DAYS = 7;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRepairMarker } from './tail-repair';
 import type { AuditQuery, AuditRecord } from '../protocol/audit';
-import { AUDIT_FILE_PATTERN, auditFileName } from './writer';
+import { AUDIT_FILE_PATTERN, auditFileName } from './day-file';
 
 /**
  * The days that have an audit file in `dir`, oldest first, as `YYYY-MM-DD`.

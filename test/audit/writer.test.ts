@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { type AuditEntry, createAuditWriter, utcDay } from '../../src/audit/writer';
+import { utcDay } from '../../src/audit/day-file';
+import { type AuditEntry, createAuditWriter } from '../../src/audit/writer';
 import { record } from './helpers';
 
 const temps: string[] = [];
