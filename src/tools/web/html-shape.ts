@@ -10,7 +10,7 @@
 export type HtmlShape = {
   /** Start tags seen. */
   elements: number;
-  /** The deepest nesting of open elements. */
+  /** The deepest element's level (an element in <body> directly is 1 when the scan starts there). */
   depth: number;
   /** The sum of every element's depth: about what Readability's walks cost. */
   depthSum: number;
@@ -48,8 +48,19 @@ const RAW_TEXT = new Set([
   'noframes',
   'plaintext',
 ]);
-/** SVG and MathML: inside them, and only there, `<x/>` closes itself. */
+/** SVG and MathML: inside them `<x/>` closes itself… */
 const FOREIGN = new Set(['svg', 'math']);
+/** …except inside these, where the parser reads HTML again (and `<div/>` nests: checked against linkedom). */
+const HTML_INSIDE_FOREIGN = new Set([
+  'foreignobject',
+  'desc',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+]);
 
 /**
  * The shape of `html`'s elements, as far as its tags say. Where the parser's error recovery differs
@@ -59,7 +70,8 @@ const FOREIGN = new Set(['svg', 'math']);
 export function htmlShape(html: string): HtmlShape {
   const shape: HtmlShape = { elements: 0, depth: 0, depthSum: 0 };
   let depth = 0;
-  let foreign = 0;
+  // The open elements that decide what `<x/>` means, innermost last (a few: not every open element).
+  const contexts: string[] = [];
   const tags = new RegExp(TAG.source, 'g');
   for (let m = tags.exec(html); m !== null; m = tags.exec(html)) {
     const [, closing, rawName = '', selfClosing] = m;
@@ -77,12 +89,19 @@ export function htmlShape(html: string): HtmlShape {
     }
     if (closing) {
       if (!VOID.has(name) && depth > 0) depth--;
-      if (FOREIGN.has(name) && foreign > 0) foreign--;
+      if (contexts.at(-1) === name) contexts.pop();
       continue;
     }
     shape.elements++;
-    if (VOID.has(name) || (selfClosing && foreign > 0)) continue;
-    if (FOREIGN.has(name)) foreign++;
+    const leaf =
+      VOID.has(name) || (selfClosing && FOREIGN.has(contexts.at(-1) ?? '') && !HTML_INSIDE_FOREIGN.has(name));
+    if (leaf) {
+      // An element that holds none still sits one level down.
+      shape.depthSum += depth + 1;
+      shape.depth = Math.max(shape.depth, depth + 1);
+      continue;
+    }
+    if (FOREIGN.has(name) || HTML_INSIDE_FOREIGN.has(name)) contexts.push(name);
     depth++;
     shape.depthSum += depth;
     if (depth > shape.depth) shape.depth = depth;

@@ -15,11 +15,16 @@ describe('htmlShape', () => {
   it('counts elements, the deepest nesting and the sum of depths; void and self-closed elements do not nest', () => {
     expect(htmlShape('<div><p>a<br>b<img src=x></p><span></span><svg><path/><path/></svg></div>')).toEqual({
       elements: 8,
-      depth: 2,
-      depthSum: 1 + 2 + 2 + 2,
+      depth: 3,
+      depthSum: 1 + 2 + 3 + 3 + 2 + 2 + 3 + 3,
     });
-    // In HTML `<div/>` opens a div (the parser nests what follows); only SVG and MathML close `<x/>`.
+    // In HTML `<div/>` opens a div (the parser nests what follows); only SVG and MathML close `<x/>`,
+    // and not inside their HTML islands (foreignObject, desc, mi …) — each checked against linkedom.
     expect(htmlShape(`${'<div/>'.repeat(5)}x`).depth).toBe(5);
+    expect(htmlShape('<svg><g><path/><path/><path/></g></svg>').depth).toBe(3);
+    expect(htmlShape('<svg><foreignObject><div/><div/><div/>x').depth).toBe(5);
+    expect(htmlShape('<math><mi/><mi/><mi/></math>').depth).toBe(4);
+    expect(htmlShape('<math><mrow/><mrow/><mrow/></math>').depth).toBe(2);
     // A script's text holds no elements: its `</div>` closes nothing.
     expect(htmlShape('<div><script>if (a</div>) x</script><div><style></div></style>x')).toEqual({
       elements: 4,
@@ -52,6 +57,8 @@ describe('htmlToMarkdown keeps to the budget', () => {
       '1 000 divs whose end tags hide in scripts',
       page(`${'<div><script></div></script>'.repeat(1000)}deep text`),
     ],
+    ['1 000 `<div/>` in an SVG foreignObject', page(`<svg><foreignObject>${'<div/>'.repeat(1000)}deep text`)],
+    ['1 000 `<mi/>` in MathML', page(`<math>${'<mi/>'.repeat(1000)}deep text</math>`)],
     ['60 000 table cells', page(`<table>${'<tr><td>a</td><td>deep text</td></tr>'.repeat(20_000)}</table>`)],
   ])('%s: read as text, the words kept', (_name, html) => {
     const shape = htmlShape(html);
