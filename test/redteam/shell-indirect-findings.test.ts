@@ -154,6 +154,11 @@ describe("package and environment managers' run subcommands are unwrapped", () =
     'direnv exec . rm -rf ~',
     "nix-shell --run 'rm -rf ~'",
     "nix-shell -p hello --command 'rm -rf ~'",
+    // The manager's own options first.
+    'npm --yes exec rm -rf ~',
+    'npm --prefix x exec rm -rf ~',
+    'npm -w pkg exec -- rm -rf ~',
+    'uv --quiet run rm -rf ~',
   ])('%s is denied in every mode', (cmd) => {
     for (const mode of MODES) {
       const { verdict, policy } = judge(project.fence, cmd, { mode });
@@ -173,13 +178,17 @@ describe("package and environment managers' run subcommands are unwrapped", () =
     if (verdict.kind === 'ok') expect(argvs(verdict)).toContainEqual(inner);
   });
 
-  it.each(['npm run build', 'npm test', 'poetry install', 'nix-shell shell.nix'])(
-    'twin: %s is judged as the manager itself',
-    (cmd) => {
-      const { verdict } = judge(project.fence, cmd);
-      expect(verdict.kind).toBe('ok');
-    },
-  );
+  it.each([
+    'npm run build',
+    'npm run exec',
+    'npm test',
+    'poetry install',
+    'nix-shell shell.nix',
+    'npm constructor',
+  ])('twin: %s is judged as the manager itself', (cmd) => {
+    const { verdict } = judge(project.fence, cmd);
+    expect(verdict.kind).toBe('ok');
+  });
 });
 
 describe('wrappers that run a command from their own words are unwrapped', () => {

@@ -153,8 +153,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
 /**
  * Package and environment managers whose subcommand runs the command after it: `npm exec -- rm -rf ~`,
  * `uv run rm …`, `poetry run …` (red team: judged as the manager alone, so no rule saw the command).
- * The subcommand must be the word right after the program; with options in between
- * (`npm --prefix x exec …`) the line is judged as the manager, which is not read-only and asks.
+ * The manager's own options may come first (`npm --yes exec …`, `npm --prefix x exec …`): the
+ * subcommand is the first word that is neither an option nor right after one.
  */
 const SUBCOMMAND_WRAPPERS: Record<string, Record<string, WrapperSpec>> = {
   npm: {
@@ -218,8 +218,10 @@ export function unwrap(args: Arg[]): Unwrapped {
   for (;;) {
     const name = programName(current[0]?.value);
     // `npm exec cmd` is read as a wrapper `npm` whose words start after its subcommand.
-    const bySub = SUBCOMMAND_WRAPPERS[name]?.[current[1]?.value ?? ''];
-    if (bySub) current = [current[0] as Arg, ...current.slice(2)];
+    const subs = SUBCOMMAND_WRAPPERS[name];
+    const at = subs ? subcommandAt(current, subs) : undefined;
+    const bySub = at === undefined ? undefined : subs?.[(current[at] as Arg).value];
+    if (at !== undefined) current = [current[0] as Arg, ...current.slice(at + 1)];
     const spec = bySub ?? WRAPPERS[name];
     if (!spec) return { layers, scripts };
     if (layers.length > MAX_WRAPPERS) {
@@ -234,6 +236,17 @@ export function unwrap(args: Arg[]): Unwrapped {
     current = inner;
     layers.push(current);
   }
+}
+
+/** Where a manager's wrapping subcommand is: past its own options (and what may be their values). */
+function subcommandAt(args: readonly Arg[], subs: Record<string, WrapperSpec>): number | undefined {
+  for (let i = 1; i < args.length; i++) {
+    const word = (args[i] as Arg).value;
+    if (Object.hasOwn(subs, word)) return i;
+    const afterOption = /^-[^=]*$/.test((args[i - 1] as Arg).value) && i > 1;
+    if (!word.startsWith('-') && !afterOption) return undefined;
+  }
+  return undefined;
 }
 
 function peel(
