@@ -249,6 +249,13 @@ export class Gate {
   }
 
   /** One line for a call's tool card: the tool's own summary of its valid arguments, else the first plain argument. Never throws. */
+  /** The arguments' hash the gate records for a call of `name` (its schema applied), or undefined if they do not parse. */
+  argsHashOf(name: string, raw: unknown): string | undefined {
+    const tool = this.tools.get(name);
+    const parsed = tool ? parseToolArgs(tool, raw) : undefined;
+    return parsed?.ok ? hashArgs(parsed.args) : undefined;
+  }
+
   summary(name: string, args: unknown): string {
     const tool = this.tools.get(name);
     const parsed = tool?.summary ? tool.schema.safeParse(args) : undefined;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createCheckpointStore } from '../agent/checkpoints';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
+import { interruptedOutcome, openDecision } from '../audit/open-decision';
 import { auditSinkOf, createAuditWriter } from '../audit/writer';
 import { startIdleWarmUp } from './idle-warm-up';
 import { type ApprovalEvent, Gate } from '../gate/gate';
@@ -36,7 +37,7 @@ import type {
 import { ofTypes } from '../protocol/client';
 import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
-import { settleInterrupted } from './saved/resume-turn';
+import { INTERRUPTED, settleInterrupted } from './saved/resume-turn';
 import { loadSession, replayTranscript, resumeNotices, resumedMode } from './saved/session-resume';
 import { createSessionRecorder } from './saved/store';
 import { listSessions } from './saved/store-index';
@@ -557,6 +558,17 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   }
 
   /**
+   * A call that had begun when warden stopped hard (a second signal, `kill -9`) left its decision line
+   * without an outcome: the resume closes it, so the log says what became of every call it allowed.
+   */
+  function closeInterrupted(tool: string, rawArgs: string): void {
+    const argsHash = gate.argsHashOf(tool, rawArgs);
+    if (argsHash === undefined) return;
+    const decision = openDecision(join(o.home, 'audit'), { sessionId, tool, argsHash });
+    if (decision) audit.append(interruptedOutcome(decision, INTERRUPTED.reason ?? 'interrupted'));
+  }
+
+  /**
    * After every call of a tool that may change something, and once no call runs any more (a read-only
    * call of warden's own cannot write there; a process the gate cannot fence is found at the latest
    * when the batch it ran beside ends): warden's own settings files changed behind the gate are put
@@ -696,7 +708,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       const step = loaded?.restored.interrupted;
       if (!step || continuing || closed) return Promise.resolve(undefined);
       const settle = (caller: Caller): Promise<ChatMessage[]> =>
-        settleInterrupted(step, caller, { gate, emit, contextWindowTokens: o.contextWindowTokens });
+        settleInterrupted(step, caller, {
+          gate,
+          emit,
+          contextWindowTokens: o.contextWindowTokens,
+          recordInterrupted: (tool, rawArgs) => closeInterrupted(tool, rawArgs),
+        });
       const turn: Promise<TurnResult> = hub
         .continueTurn(settle)
         .finally(() => emit({ type: 'state_changed' }));

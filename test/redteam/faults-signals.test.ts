@@ -319,6 +319,18 @@ describe.skipIf(process.platform !== 'linux')('a signal mid-step, then --continu
     const told = fake?.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool') ?? [];
     expect(told).toHaveLength(1);
     expect(String(told[0]?.content)).toMatch(/interrupted: warden stopped while this call was running/);
+    // The resume closed the call's record: what became of it is unknown, and the log says so.
+    expect(commandLines(s.home)).toEqual([
+      ['decision', null],
+      ['outcome', 'error'],
+    ]);
+    const closed = audit(s.home).filter((r) => r.tool === 'execute_command');
+    expect(closed[1]).toMatchObject({
+      argsHash: closed[0]?.argsHash,
+      decision: closed[0]?.decision,
+      approver: closed[0]?.approver,
+      reason: expect.stringMatching(/^interrupted: /),
+    });
     expect(leftovers(s.root)).toEqual([]);
   });
 });

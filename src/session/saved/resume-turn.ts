@@ -11,6 +11,8 @@ export type SettleDeps = {
   };
   emit: (event: CoreEvent) => void;
   contextWindowTokens: number;
+  /** Closes the audit record of a call that had begun when warden stopped (its decision has no outcome line). */
+  recordInterrupted?: (tool: string, rawArgs: string) => void;
 };
 
 /** What the model reads for a call that had begun when warden stopped: it may or may not have had its effect. */
@@ -109,7 +111,10 @@ async function settleOne(
       },
       caller,
     );
-  else if (step.started.has(call.id)) result = INTERRUPTED;
+  else if (step.started.has(call.id)) {
+    result = INTERRUPTED;
+    d.recordInterrupted?.(tool, call.function.arguments);
+  }
   // Arguments saved redacted would run with the marker in place of the secret.
   else if (call.function.arguments.includes(REDACTED)) result = SECRET_LOST;
   else result = await d.gate.intercept({ id: call.id, tool, args: call.function.arguments }, caller);
