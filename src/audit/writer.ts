@@ -107,9 +107,11 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   /**
    * A sync failed: lines written may not be on disk, whatever later writes or probes say (each of
    * them counted as a recovery, so a disk failing every sync was reported and recovered every
-   * second: red-team finding). Only a sync that succeeds clears it.
+   * second: red-team finding). Only a sync that succeeds clears it; until then no line is taken
+   * (a log that cannot keep its lines is a log that cannot be written: the gate runs nothing, as the
+   * banner and a headless run already said), and a probe tries the sync again.
    */
-  let syncFailed = false;
+  let syncFailed: Error | undefined;
   let probing: NodeJS.Timeout | undefined;
   let syncing: NodeJS.Timeout | undefined;
 
@@ -118,10 +120,10 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     fs.fdatasync(fd, (error) => {
       // A descriptor closed meanwhile (the writer closed) leaves nothing to report.
       if (error && (error as NodeJS.ErrnoException).code !== 'EBADF') {
-        syncFailed = true;
-        report(error);
+        syncFailed = new Error(`the log's lines could not be put on disk (${error.message})`);
+        report(syncFailed);
       } else if (!error && syncFailed) {
-        syncFailed = false;
+        syncFailed = undefined;
         recovered();
       }
       then?.();
@@ -232,6 +234,8 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     day: string,
     lines: readonly { record: AuditRecord; line: string }[],
   ): AuditAppend[] => {
+    const unsynced = syncFailed;
+    if (unsynced) return lines.map(({ record }) => ({ ok: false, record, error: unsynced }));
     try {
       const text =
         lines.length === 1 ? (lines[0] as { line: string }).line : lines.map((l) => l.line).join('');
@@ -296,8 +300,13 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     },
     probe() {
       try {
-        fdFor(now().toISOString().slice(0, 10));
+        const fd = fdFor(now().toISOString().slice(0, 10));
         if (!hasRoom()) return false;
+        // The lines cannot be kept until a sync succeeds again: this one's success is the recovery.
+        if (syncFailed) {
+          sync(fd);
+          return false;
+        }
       } catch {
         release();
         return false;

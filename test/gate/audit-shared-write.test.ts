@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type AuditFs, auditSinkOf, createAuditWriter } from '../../src/audit/writer';
 import { defineTool } from '../../src/tools/types';
@@ -86,5 +86,47 @@ describe('the gate writes the lines of calls made together with shared writes', 
     }
     // 80 lines; calls made in the same turn share writes.
     expect(writes).toBeLessThan(20);
+  });
+
+  it('a log whose lines cannot be put on disk (fdatasync fails) runs nothing more until a sync succeeds', async () => {
+    const t = makeTemp();
+    cleanups.push(t.cleanup);
+    let diskFails = true;
+    const onError = vi.fn();
+    const writer = createAuditWriter({
+      dir: t.dir,
+      sessionId: 's',
+      onError,
+      probeEveryMs: 0,
+      syncAfterMs: 1,
+      fs: {
+        ...fs,
+        fdatasync: ((fd: number, done: (e: NodeJS.ErrnoException | null) => void) =>
+          diskFails
+            ? done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
+            : fs.fdatasync(fd, done)) as AuditFs['fdatasync'],
+      },
+    });
+    cleanups.push(() => writer.close());
+    h = createGateHarness({
+      audit: auditSinkOf(writer),
+      rules: [{ source: 'user', tool: 'write_file', decision: 'allow' }],
+    });
+    expect(await h.call('write_file', { path: 'a.txt', content: 'one' })).toMatchObject({
+      status: 'executed',
+    });
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(1));
+    expect(await h.call('write_file', { path: 'b.txt', content: 'two' })).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^audit_unavailable: .*could not be put on disk/),
+    });
+    expect(h.read('b.txt')).toBeUndefined();
+    diskFails = false;
+    writer.probe();
+    await vi.waitFor(async () =>
+      expect(await h?.call('write_file', { path: 'c.txt', content: 'three' })).toMatchObject({
+        status: 'executed',
+      }),
+    );
   });
 });
