@@ -76,7 +76,9 @@ function unclear(reasons: Set<string>): string[] {
 
 /** read_file, write_file and edit_file of `path`, ROUNDS times each, interleaved, as one agent. */
 async function hammer(harness: GateHarness, path: string, tally: Tally, reasons: Set<string>) {
-  for (let i = 0; i < ROUNDS; i++) {
+  // ROUNDS rounds, and on until one call got through the race (a loaded machine can lose every one of
+  // the first rounds to the racer), at most five times as many.
+  for (let i = 0; i < ROUNDS || ((tally.executed ?? 0) === 0 && i < ROUNDS * 5); i++) {
     record(tally, reasons, await harness.call('read_file', { path }));
     record(tally, reasons, await harness.call('write_file', { path, content: `inside racer\nwrite ${i}\n` }));
     record(
