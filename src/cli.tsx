@@ -6,6 +6,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { runAuditCli } from './audit/cli';
+import { closeInheritedDescriptors } from './os/inherited-fds';
 import { helpText, parseArgs } from './config/args';
 import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
 import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } from './exit';
@@ -35,6 +36,8 @@ const signals = watchExitSignals();
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => signals.raise('SIGPIPE'));
 
 async function main(argv: string[]): Promise<number> {
+  // Before anything is spawned: no command, MCP server or hook inherits what warden was started with.
+  closeInheritedDescriptors();
   const parsed = parseArgs(argv);
   if (!parsed.ok) return usage(parsed.error);
   const args = parsed.args;
@@ -103,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
       offerCompact: !args.headless,
       protectedPaths: config.protectedPaths,
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
+      ...(config.sandboxReadPaths.length > 0 ? { sandboxReadPaths: config.sandboxReadPaths } : {}),
       mcpServers: config.mcpServers,
       endpoint: endpointHost(config.baseUrl),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),

@@ -39,6 +39,7 @@ function knownKeysAt(path: readonly PathKey[]): readonly string[] {
   if (path.length === 1 && path[0] === 'webSearch') return KNOWN_KEYS.webSearch;
   if (path.length === 1 && path[0] === 'escalation') return KNOWN_KEYS.escalation;
   if (path.length === 1 && path[0] === 'suggestions') return KNOWN_KEYS.suggestions;
+  if (path.length === 1 && path[0] === 'sandbox') return KNOWN_KEYS.sandbox;
   if (path.length === 2 && path[0] === 'mcpServers') return KNOWN_KEYS.mcpServer;
   return [];
 }

@@ -52,11 +52,13 @@ export type ResolvedConfig = {
   escalation: { failures: number; rejections: number };
   /** Rule and preference offers (issue 14 §5), from the user's config only. */
   suggestions?: ConfigFile['suggestions'];
+  /** Folders commands may read besides the project (absolute), from the user's config only. */
+  sandboxReadPaths: string[];
 };
 
 type ScalarKey = Exclude<
   keyof ResolvedConfig,
-  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions'
+  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions' | 'sandboxReadPaths'
 >;
 export type ConfigSources = Record<ScalarKey, ConfigSource>;
 
@@ -144,7 +146,14 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const trusted =
     snapshot !== undefined &&
     (options.trustProject === true || isTrusted(options.home, snapshot.root, snapshot.hash));
-  const layers = { user: userFile, env: envLayer.values, flags: options.flags ?? {}, userPath, projectPath };
+  const layers = {
+    user: userFile,
+    env: envLayer.values,
+    flags: options.flags ?? {},
+    userPath,
+    projectPath,
+    homeDir: env.HOME?.trim() || homedir(),
+  };
   const merged = merge({ ...layers, project: trusted ? screened.trusted : screened.untrusted });
   const files = {
     user: userPath,
@@ -183,6 +192,8 @@ type Layers = {
   flags: ConfigFlags;
   userPath: string;
   projectPath: string;
+  /** The person's home, for `~/` in readPaths. */
+  homeDir: string;
 };
 
 /** flags > env > project > user > defaults; protectedPaths are a union; MCP servers by name, tagged with their file. */
@@ -194,6 +205,8 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     escalation: escalationOf(l.user.escalation, l.project.escalation),
     // A repository does not choose how often warden offers to loosen the gate for it.
     ...(l.user.suggestions ? { suggestions: l.user.suggestions } : {}),
+    // Nor what of this machine its commands see.
+    sandboxReadPaths: (l.user.sandboxReadPaths ?? []).map((p) => expandHome(p, l.homeDir)),
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [
@@ -271,6 +284,10 @@ function readEnv(env: Env): EnvLayer {
     values.mode = mode as Mode;
   }
   return { ok: true, values };
+}
+
+function expandHome(path: string, home: string): string {
+  return path.startsWith('~/') ? join(home, path.slice(2)) : resolve(path);
 }
 
 /** The user's thresholds (else the defaults), lowered by the project's: a repository may make an agent stop sooner, never later. */

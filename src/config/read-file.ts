@@ -39,7 +39,17 @@ export function parseConfigText(path: string, raw: string): Exclude<ConfigFileRe
   const parsed = ConfigFileSchema.safeParse(value);
   if (!parsed.success)
     return { kind: 'error', error: formatIssues(path, parsed.error.issues, value).join('\n') };
-  return { kind: 'ok', file: parsed.data };
+  const { sandbox, ...rest } = parsed.data;
+  if (sandbox === undefined || typeof sandbox === 'string')
+    return { kind: 'ok', file: { ...rest, ...(sandbox ? { sandbox } : {}) } };
+  return {
+    kind: 'ok',
+    file: {
+      ...rest,
+      ...(sandbox.mode ? { sandbox: sandbox.mode } : {}),
+      ...(sandbox.readPaths ? { sandboxReadPaths: sandbox.readPaths } : {}),
+    },
+  };
 }
 
 /** ` at line L, column C` when the parser told us a position. */

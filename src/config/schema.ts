@@ -99,6 +99,36 @@ export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
 
 /**
+ * `sandbox`: the mode alone (`"auto"`), or `{ "mode": "auto", "readPaths": ["/data/sets"] }` — folders
+ * commands may read besides the project (read-only). Only the person's own config.json may add them.
+ */
+export const SandboxObjectSchema = lazySchema((z) =>
+  z.strictObject({
+    mode: SandboxSchema.optional(),
+    readPaths: z
+      .array(
+        z.string().refine((p) => p.startsWith('/') || p.startsWith('~/'), {
+          error: 'expected an absolute path (or one starting with ~/)',
+        }),
+      )
+      .max(64, { error: 'expected at most 64 folders' })
+      .optional(),
+  }),
+);
+
+/** The mode string or the object, each validated as itself so an error names what is wrong. */
+const SandboxFieldSchema = lazySchema((z) =>
+  z.unknown().transform((value, ctx): SandboxSetting | z.infer<typeof SandboxObjectSchema> => {
+    const parsed = (
+      typeof value === 'object' && value !== null ? SandboxObjectSchema : SandboxSchema
+    ).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: undefined });
+    return z.NEVER;
+  }),
+);
+
+/**
  * `$WARDEN_HOME/config.json` and `<project>/.warden/config.json`. Every field is optional (files
  * are layered); defaults live in `CONFIG_DEFAULTS`. Unknown keys are errors, so typos surface.
  */
@@ -111,7 +141,7 @@ export const ConfigFileSchema = lazySchema((z) =>
     mode: ModeSchema.optional(),
     /** Longer than a day is refused: timers cannot hold much more (2^31 ms), and nobody waits that long. */
     approvalTimeoutSec: positiveInt(86_400).optional(),
-    sandbox: SandboxSchema.optional(),
+    sandbox: SandboxFieldSchema.optional(),
     maxStepsPerTurn: positiveInt(10_000).optional(),
     contextWindowTokens: positiveInt(100_000_000).optional(),
     /** How long one model answer may take, retries included, before the turn ends (seconds). */
@@ -129,7 +159,11 @@ export const ConfigFileSchema = lazySchema((z) =>
     suggestions: SuggestionsSchema.optional(),
   }),
 );
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+/** A config file as read: `sandbox` split into its mode and `sandboxReadPaths` (read-file.ts does it). */
+export type ConfigFile = Omit<z.infer<typeof ConfigFileSchema>, 'sandbox'> & {
+  sandbox?: SandboxSetting;
+  sandboxReadPaths?: string[];
+};
 
 /** The known keys of each object in a config file, for "did you mean" hints. */
 export const KNOWN_KEYS = {
@@ -145,6 +179,9 @@ export const KNOWN_KEYS = {
   },
   get suggestions() {
     return Object.keys(SuggestionsSchema.shape);
+  },
+  get sandbox() {
+    return Object.keys(SandboxObjectSchema.shape);
   },
   get mcpServer() {
     return [

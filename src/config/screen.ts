@@ -58,6 +58,10 @@ export function screenProjectConfig(
     }
     out.mcpServers = kept;
   }
+  if (out.sandboxReadPaths !== undefined) {
+    delete out.sandboxReadPaths;
+    refuse('sandbox.readPaths', 'a project cannot widen what commands see of this machine');
+  }
   if (out.baseUrl !== undefined) {
     delete out.baseUrl;
     refuse('baseUrl', 'a project cannot choose where your API key is sent');

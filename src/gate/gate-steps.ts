@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ApprovalRequest, Approver, Decision, GrantScope } from '../protocol';
 import type { AnyTool } from '../tools/types';
 import { internalFields } from './specs';
@@ -8,11 +9,48 @@ import { readExisting } from './preview';
 
 // Small steps of the gate (gate.ts), kept apart so the orchestration stays one readable file.
 
-/** The protected paths a command writes, as the fence resolved them: what an approved card lifts. */
+/**
+ * The protected paths a command writes, as the fence resolved them: what an approved card lifts. A
+ * package install (`npm ci`, `yarn add`, `pnpm i` …) writes its folder's `node_modules/.bin`, which the
+ * sandbox otherwise keeps read-only (a shim there shadows what the person's own `npm run` calls).
+ */
 export function protectedWrites(facts: CallFacts): string[] {
   const out = new Set<string>();
   for (const w of facts.writes ?? []) if (w.verdict.ok && w.verdict.protectedBy) out.add(w.verdict.path);
+  const cwd = facts.commandCwd?.ok ? facts.commandCwd.path : undefined;
+  if (cwd && facts.command?.parts.some((p) => isPackageInstall(p.argv)))
+    out.add(join(cwd, 'node_modules', '.bin'));
   return [...out];
+}
+
+const INSTALLS: Readonly<Record<string, ReadonlySet<string>>> = {
+  npm: new Set([
+    'install',
+    'i',
+    'ci',
+    'add',
+    'update',
+    'up',
+    'uninstall',
+    'remove',
+    'rm',
+    'rebuild',
+    'dedupe',
+    'prune',
+    'link',
+  ]),
+  pnpm: new Set(['install', 'i', 'add', 'update', 'up', 'remove', 'rm', 'rebuild', 'prune', 'link']),
+  yarn: new Set(['install', 'add', 'remove', 'up', 'upgrade', 'link']),
+  bun: new Set(['install', 'i', 'add', 'remove', 'update', 'link']),
+};
+
+/** `npm install …` and its kin (a bare `yarn` installs too). */
+function isPackageInstall(argv: readonly string[]): boolean {
+  const program = (argv[0] ?? '').split('/').pop() ?? '';
+  const verbs = INSTALLS[program];
+  if (!verbs) return false;
+  const verb = argv.slice(1).find((w) => !w.startsWith('-'));
+  return verb === undefined ? program === 'yarn' : verbs.has(verb);
 }
 
 /** Who a policy allow is credited to in the audit: a rule a person wrote, or the built-in policy. */

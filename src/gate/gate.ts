@@ -39,6 +39,7 @@ import { GuardedExecutor } from './executor';
 import { type GrantStore, grantOptions, grantable, planGrantOptions, scopeCovers } from './grants';
 import { canonicalJson, hashArgs } from './hash';
 import { buildPreview, declaredOf, readExisting } from './preview';
+import { Provenance, runsProjectCode } from './provenance';
 import { rejectionKey } from './rejection-key';
 import { type ResumedCall, resumeCheck, resumedRequestFields } from './resume-check';
 import {
@@ -195,6 +196,8 @@ export class Gate {
   /** The `ready` hook has resolved: calls no longer wait for it. */
   private isReady: boolean;
   private readonly broker: ApprovalBroker;
+  /** What agents changed that the person has not reviewed: shown on the cards of commands that run project code. */
+  readonly provenance = new Provenance();
 
   /** `broker`: only tests pass one (to drive the queue directly); the gate otherwise builds it from `approvals`. */
   constructor(
@@ -523,6 +526,10 @@ export class Gate {
     );
     // An edit that cannot apply to the file as it is: the model learns why; nobody is asked to approve it.
     if (invalid !== undefined) return this.refuse({ ...call, args }, caller, 'edit-not-applicable', invalid);
+    if (preview.kind === 'command' && runsProjectCode(facts)) {
+      const unreviewed = this.provenance.unreviewed();
+      if (unreviewed.files.length > 0 || unreviewed.commands > 0) preview.unreviewed = unreviewed;
+    }
     const request: ApprovalRequest = {
       id: randomUUID(),
       agentId: caller.agentId,
@@ -610,10 +617,12 @@ export class Gate {
           ? JSON.stringify({ choice: outcome.decision.choice, instruction: outcome.decision.instruction })
           : undefined;
     // Only a person's approval of this very card lifts the read-only mounts of the protected paths it listed.
-    const lift =
-      approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit')
-        ? protectedWrites(outcome.decision.kind === 'edit' ? (accepted?.facts ?? facts) : facts)
-        : [];
+    const approvedFacts = outcome.decision.kind === 'edit' ? (accepted?.facts ?? facts) : facts;
+    const byPerson =
+      approver === 'human' && (outcome.decision.kind === 'approve' || outcome.decision.kind === 'edit');
+    const lift = byPerson ? protectedWrites(approvedFacts) : [];
+    // The same for the credential files the card named: shown to this one run instead of masked.
+    const unmask = byPerson ? (approvedFacts.secretPaths ?? []) : [];
     // The token binds what the person approved: the arguments hashed when the request was made, or the accepted edit.
     const approvedHash = final.edited ? hashArgs(final.args) : base.argsHash;
     const targetHash =
@@ -630,6 +639,8 @@ export class Gate {
         ...(targetHash !== undefined ? { fileHash: targetHash } : {}),
         ...(answer !== undefined ? { answer } : {}),
         ...(lift.length > 0 ? { lift } : {}),
+        ...(unmask.length > 0 ? { unmask } : {}),
+        seen: approvedFacts,
       },
     );
     if (envelope.status === 'error' && envelope.reason?.startsWith('file_changed') && reask < MAX_REASKS) {
@@ -735,7 +746,8 @@ export class Gate {
     approver: Approver,
     extra: RunExtras = {},
   ): Promise<ToolResultEnvelope> {
-    const { fileHash, answer, checked, lift } = extra;
+    const { fileHash, answer, checked, lift, unmask } = extra;
+    const seen = extra.seen ?? checked;
     const argsHash = base.argsHash;
     // No audit line, no execution: the decision line is written whole before any effect, or nothing runs.
     const decided = await this.auditSoon(base.call, caller, base, approver);
@@ -789,8 +801,10 @@ export class Gate {
     if (caller.agents) ctx.agents = caller.agents;
     if (answer !== undefined) ctx.answer = answer;
     if (lift && approver === 'human') ctx.liftProtected = lift;
+    if (unmask && approver === 'human') ctx.unmaskCredentials = unmask;
     if (base.call.onOutput) ctx.onOutput = base.call.onOutput;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
+    if (tool.changesFiles && seen && execution.kind === 'ran') this.provenance.executed(seen, approver);
     const ending = endingOfExecution(execution, approver);
     await this.auditSoon(
       base.call,
@@ -864,4 +878,13 @@ export class Gate {
 }
 
 /** `lift`: protected paths a person approved writing in this run (absolute, real). */
-type RunExtras = { fileHash?: string; answer?: string; checked?: CallFacts; lift?: string[] };
+type RunExtras = {
+  fileHash?: string;
+  answer?: string;
+  checked?: CallFacts;
+  lift?: string[];
+  /** Credential files a person approved reading in this run (absolute, real). */
+  unmask?: string[];
+  /** The facts the call was decided on, for provenance (`checked` when absent). */
+  seen?: CallFacts;
+};

@@ -1,89 +1,59 @@
 /**
- * Files that hold secrets by their name: reading one sends its content to the model's provider, so
- * the policy asks first (issue 9 §4). Names, not contents: a file is judged before it is opened.
+ * The one credential predicate (issue 26 §2), for every tool and for the sandbox: a file holds
+ * credentials by its name (credential-names.ts: gitleaks' and secretlint's file rules, cloud key
+ * files, backups of any of them) or by its first bytes (credential-content.ts). Reading one sends its
+ * content to the model's provider, so the policy asks first, and the sandbox masks it.
  */
-import { picomatchLib } from './picomatch-lib';
+import {
+  BACKUP_SUFFIX,
+  NOT_SECRET_EXTENSIONS,
+  NOT_SECRET_NAMES,
+  SECRET_EXTENSIONS,
+  SECRET_FOLDERS,
+  SECRET_IN_FOLDER,
+  SECRET_NAME_SHAPES,
+  SECRET_NAMES,
+} from './credential-names';
+import { fileCredentialKind } from './credential-content';
 
-/**
- * Gitignore-like patterns (no `/`: any depth) over project-relative paths, matched ignoring case.
- * Private keys, key stores, token files of package managers and clouds, dotenv files.
- */
-export const CREDENTIAL_PATTERNS: readonly string[] = [
-  '.env',
-  '.env.*',
-  '*.env',
-  '.envrc',
-  'id_rsa',
-  'id_dsa',
-  'id_ecdsa',
-  'id_ed25519',
-  'id_ecdsa_sk',
-  'id_ed25519_sk',
-  '*.pem',
-  '*.key',
-  '*.p8',
-  '*.p12',
-  '*.pfx',
-  '*.jks',
-  '*.keystore',
-  '*.ppk',
-  '*.kdbx',
-  '*.tfvars',
-  '.npmrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.netrc',
-  '_netrc',
-  '.pgpass',
-  '.htpasswd',
-  '.git-credentials',
-  '.dockercfg',
-  '.s3cfg',
-  'credentials',
-  'credentials.json',
-  'credentials.yml',
-  'credentials.yaml',
-  'client_secret*.json',
-  'service-account*.json',
-  'secrets.json',
-  'secrets.yml',
-  'secrets.yaml',
-  'secrets.toml',
-  '.docker/config.json',
-  '.kube/config',
-  '.ssh/**',
-  '.gnupg/**',
-];
+const names = new Set(SECRET_NAMES);
+const extensions = new Set(SECRET_EXTENSIONS);
+const exemptNames = new Set(NOT_SECRET_NAMES);
+const exemptExtensions = new Set(NOT_SECRET_EXTENSIONS);
+const folders = new Set(SECRET_FOLDERS);
+const inFolder = new Set(SECRET_IN_FOLDER.map(([folder, name]) => `${folder}/${name}`));
 
-/**
- * Templates committed on purpose, and public halves of key pairs: never secrets by name. `.env.example`
- * is read by every setup guide; asking for it would teach people to approve `.env` without reading.
- */
-const NOT_SECRET = [
-  '.env.example',
-  '.env.sample',
-  '.env.template',
-  '.env.dist',
-  '*.pub',
-  '.ssh/known_hosts',
-  '.ssh/config',
-];
+/** Lowercased base names a file may be read as: itself, without backup suffixes, and a vim swap's original. */
+function baseCandidates(base: string): string[] {
+  const out = [base];
+  const stripped = base.replace(BACKUP_SUFFIX, '');
+  if (stripped !== base && stripped !== '') {
+    out.push(stripped);
+    // Vim keeps `x` in `.x.swp`.
+    if (stripped.startsWith('.') && stripped.length > 1) out.push(stripped.slice(1));
+  }
+  return out;
+}
 
-const anyDepth = (p: string): string[] => [p, `**/${p}`];
-/** One regular expression for a whole list: this runs on every word of every command (measured: ~40× faster than picomatch's list matcher). */
-const oneRegex = (patterns: readonly string[]): RegExp =>
-  new RegExp(
-    patterns
-      .flatMap(anyDepth)
-      .map((p) => `(?:${picomatchLib().makeRe(p, { dot: true }).source})`)
-      .join('|'),
-    'i',
-  );
-// Built on first use: ~100 globs compiled at import cost start-up ~10 ms (profiled, issue 16).
-let secretRe: RegExp | undefined;
-let exemptRe: RegExp | undefined;
-const secret = (p: string): boolean => (secretRe ??= oneRegex(CREDENTIAL_PATTERNS)).test(p);
-const exempt = (p: string): boolean => (exemptRe ??= oneRegex(NOT_SECRET)).test(p);
+function extension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1);
+}
+
+/** The verdict for lowercased path segments (the last is the base name). */
+function judgeSegments(segments: readonly string[]): boolean {
+  const base = segments[segments.length - 1] ?? '';
+  if (base === '' || base === '.' || base === '..') return false;
+  const parent = segments[segments.length - 2];
+  const underSecretFolder = segments.slice(0, -1).some((s) => folders.has(s));
+  for (const name of baseCandidates(base)) {
+    if (parent !== undefined && inFolder.has(`${parent}/${name}`)) return true;
+    if (exemptNames.has(name) || exemptExtensions.has(extension(name))) continue;
+    if (underSecretFolder || names.has(name) || extensions.has(extension(name))) return true;
+    if (SECRET_NAME_SHAPES.some((re) => re.test(name))) return true;
+  }
+  return false;
+}
 
 /**
  * Why an exact-text edit of a credential file is refused, and what to do instead: its answers (no match,
@@ -92,8 +62,8 @@ const exempt = (p: string): boolean => (exemptRe ??= oneRegex(NOT_SECRET)).test(
 export const CREDENTIAL_EDIT =
   'Ask the person to change it, or read it (a person approves that) and send the whole new content with write_file.';
 
-// The two patterns run in tens of microseconds a path, and a session reads the same paths again and
-// again (a burst of reads, every word of every command): verdicts are remembered, bounded.
+// A session asks about the same paths again and again (a burst of reads, every word of every
+// command): verdicts are remembered, bounded.
 const verdicts = new Map<string, boolean>();
 const MAX_VERDICTS = 4096;
 
@@ -101,8 +71,11 @@ const MAX_VERDICTS = 4096;
 export function isCredentialPath(path: string): boolean {
   let verdict = verdicts.get(path);
   if (verdict === undefined) {
-    const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
-    verdict = p !== '' && p !== '.' && secret(p) && !exempt(p);
+    const p = path
+      .replace(/^\.\/+/, '')
+      .replace(/\/+$/, '')
+      .toLowerCase();
+    verdict = p !== '' && p !== '.' && judgeSegments(p.split('/'));
     if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
     verdicts.set(path, verdict);
   }
@@ -122,7 +95,29 @@ export function credentialWord(words: readonly string[]): string | undefined {
 }
 
 /**
- * ripgrep globs that keep credential files out of a folder search. Hidden ones (`.env`, `.npmrc`)
- * are skipped by rg already; these cover the visible ones (`server.pem`, `credentials.json`).
+ * ripgrep globs that keep credential files out of a folder search, from the same data; what a glob
+ * cannot say (backups, content) the search's caller checks on each file it returns (`isCredentialFile`).
  */
-export const CREDENTIAL_RG_EXCLUDES: readonly string[] = CREDENTIAL_PATTERNS.map((p) => `--iglob=!${p}`);
+export const CREDENTIAL_RG_EXCLUDES: readonly string[] = [
+  ...SECRET_NAMES.map((n) => `--iglob=!${n}`),
+  ...SECRET_EXTENSIONS.map((e) => `--iglob=!*.${e}`),
+  ...['client_secret*.json', 'service*account*.json', '*firebase-adminsdk*.json', '*.tfstate*'].map(
+    (g) => `--iglob=!${g}`,
+  ),
+  ...SECRET_IN_FOLDER.map(([folder, name]) => `--iglob=!**/${folder}/${name}`),
+  ...SECRET_FOLDERS.map((f) => `--iglob=!**/${f}/**`),
+];
+
+/**
+ * Whether the file at `relative` (project-relative, `/`-separated) whose real path is `real` is a
+ * credential file, by name (of the path asked for and of where it really is: a link named
+ * `notes.txt` to `.env` counts) or by content. What it names is returned: the path, or the kind of
+ * credential its content holds. Contract: never throws.
+ */
+export function credentialFile(relative: string, real: string, realRelative?: string): string | undefined {
+  if (isCredentialPath(relative)) return relative;
+  if (realRelative !== undefined && realRelative !== relative && isCredentialPath(realRelative))
+    return realRelative;
+  const kind = fileCredentialKind(real);
+  return kind === undefined ? undefined : `${relative} (holds ${kind})`;
+}

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
-import { credentialWord, isCredentialPath } from './credential-files';
+import { credentialFile, credentialWord, isCredentialPath } from './credential-files';
 import type { PathFence, PathVerdict } from './guards/path-guard';
 import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
 
@@ -28,6 +28,8 @@ export type CallFacts = {
   writes?: WriteFact[];
   /** A credential file the call reads (`.env`, `id_rsa`, `*.pem` …): its content would leave with the reply. */
   secret?: string;
+  /** Every credential file a command names, as real paths inside the project: what an approved card unmasks in the sandbox. */
+  secretPaths?: string[];
   /** A word of a read-only command that names a path outside the project (`cat /etc/passwd`, `ls ..`). */
   readsOutside?: string;
   url?: string;
@@ -69,16 +71,22 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     if (typeof timeout === 'number') facts.timeoutMs = timeout;
     const writes = commandWrites(facts.command, cwd, deps.fence, facts.sandboxed);
     if (writes.length > 0) facts.writes = writes;
-    const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
+    const credentials = credentialWords(facts.command, cwd, deps.fence);
+    const named = credentialWord(facts.command.parts.flatMap((p) => p.argv)) ?? credentials[0]?.word;
     if (named) facts.secret = named;
+    if (credentials.length > 0) facts.secretPaths = credentials.map((c) => c.path);
     // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
     if (facts.command.kind === 'ok' && facts.command.readOnly && facts.sandboxed && !named) {
       const outside = wordOutside(facts.command, cwd, deps.fence);
       if (outside !== undefined) facts.readsOutside = outside;
     }
   } else if (tool.kind === 'read') {
-    const read = paths.find((p) => p.verdict.ok && isCredentialPath(p.verdict.relative));
-    if (read?.verdict.ok) facts.secret = read.verdict.relative;
+    for (const p of paths) {
+      const found = p.verdict.ok ? credentialFile(p.verdict.relative, p.verdict.path) : undefined;
+      if (found === undefined) continue;
+      facts.secret = found;
+      break;
+    }
   }
   if (g.url && typeof args[g.url] === 'string') facts.url = args[g.url] as string;
   if (g.maxBytes) {
@@ -90,8 +98,67 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
   if (tool.interactive) facts.interactive = true;
   if (tool.autoEditable) facts.autoEditable = true;
   const server = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(tool.name)?.[1];
-  if (server) facts.mcpServer = server;
+  if (server) {
+    facts.mcpServer = server;
+    // An MCP tool that reads files takes paths in its own words: any argument naming a credential file counts.
+    const named = argumentCredential(args, deps.fence);
+    if (named !== undefined) facts.secret ??= named;
+  }
   return facts;
+}
+
+/** Words a command's parts carry at most that are checked as files (each costs a realpath and maybe a read). */
+const MAX_CHECKED_WORDS = 64;
+
+/**
+ * The credential files a command's words name, by name or by content (`cat notes.txt` where the file
+ * holds a private key), resolved from the command's cwd through the fence: links and `..` count where
+ * they really lead. Only files inside the project: outside it, the sandbox shows nothing anyway.
+ */
+function credentialWords(
+  verdict: CommandVerdict,
+  cwd: PathVerdict | undefined,
+  fence: PathFence,
+): { word: string; path: string }[] {
+  const base = cwd?.ok ? cwd.relative : '';
+  const out: { word: string; path: string }[] = [];
+  let checked = 0;
+  for (const part of verdict.parts) {
+    for (const raw of [...part.argv.slice(1), ...(part.reads ?? [])]) {
+      const word = raw.startsWith('-') ? (raw.includes('=') ? raw.slice(raw.indexOf('=') + 1) : '') : raw;
+      if (word === '' || word.includes(MARK) || ++checked > MAX_CHECKED_WORDS) continue;
+      const v = fence.check(posix.isAbsolute(word) || base === '' ? word : posix.join(base, word));
+      if (!v.ok || v.relative === '' || out.some((o) => o.path === v.path)) continue;
+      if (credentialFile(v.relative, v.path) !== undefined) out.push({ word, path: v.path });
+    }
+  }
+  return out;
+}
+
+/** Strings of an MCP tool's arguments that are checked (nested values included), at most. */
+const MAX_ARGUMENT_STRINGS = 64;
+
+/**
+ * The first string among `args` (nested) that names a credential file: by name wherever it points
+ * (`/home/u/.ssh/id_rsa`, `file:///p/.env`), by content when it resolves inside the project.
+ */
+function argumentCredential(args: unknown, fence: PathFence): string | undefined {
+  const strings: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (strings.length >= MAX_ARGUMENT_STRINGS || depth > 8) return;
+    if (typeof v === 'string') strings.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(args, 0);
+  for (const raw of strings) {
+    if (raw.length > 4096 || raw.includes('\n')) continue;
+    const path = raw.replace(/^file:\/\//, '');
+    if (isCredentialPath(path)) return raw;
+    const v = fence.check(path);
+    if (v.ok && v.relative !== '' && credentialFile(v.relative, v.path) !== undefined) return raw;
+  }
+  return undefined;
 }
 
 /** Streams, not files: writing them changes nothing. `/dev/tty` is not one: it reaches the person's terminal. */

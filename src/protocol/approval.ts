@@ -54,6 +54,12 @@ export type ApprovalPreview =
        * `dynamic`: only known at run time.
        */
       writes?: { path: string; protected?: string; scratch?: true; dynamic?: true }[];
+      /**
+       * For a command that runs project code: the files agents changed this session that the person has
+       * not reviewed (turns whose review is open, writes they saw no diff of), and the commands run this
+       * turn whose changes are not listed yet.
+       */
+      unreviewed?: { files: string[]; commands: number };
     }
   | { kind: 'plan'; title: string; steps: string[] }
   | { kind: 'question'; question: string; options?: string[] }

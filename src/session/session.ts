@@ -65,7 +65,7 @@ import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { removeFileSafely, writeFileSafely } from '../tools/fs/safe-fs';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { HomeGuard } from '../trust/home-guard';
-import { homePatternsInProject } from '../trust/home-in-project';
+import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
 import { ProjectTrust, type ProjectStart } from '../trust/project-trust';
 import { startWithoutConfig } from '../trust/start';
 import { sweepStaleTemps } from '../tools/fs/safe-fs-sweep';
@@ -89,6 +89,8 @@ export type SessionOptions = {
   contextWindowTokens: number;
   protectedPaths?: string[];
   webSearchUrl?: string;
+  /** Folders commands may read besides the project (`sandbox.readPaths` of the person's own config). */
+  sandboxReadPaths?: string[];
   mcpServers?: Record<string, McpServerConfig & { source?: 'user' | 'project' }>;
   sessionId?: string;
   /** A saved session to resume (its id): its conversation, transcript, mode and plan come back; grants do not. */
@@ -154,11 +156,12 @@ export type Session = {
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.resume ?? o.sessionId ?? randomUUID();
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
-  const fence = new PathFence(o.root, [
-    ...DEFAULT_PROTECTED_PATHS,
-    ...(o.protectedPaths ?? []),
-    ...homePatternsInProject(o.home, o.root),
-  ]);
+  // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit).
+  const fence = new PathFence(
+    o.root,
+    [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...homePatternsInProject(o.home, o.root)],
+    { hidden: homeHiddenPaths(o.home, o.root) },
+  );
   // The shell parser (a wasm grammar, ~15 MB of memory) loads when the first command is to be
   // judged: a session that runs no command never pays for it. The gate waits for it before judging
   // a command call (other calls never wait); until then the guard can judge nothing.
@@ -386,7 +389,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
-    ...createCoreTools(o.home),
+    ...createCoreTools(o.home, o.sandboxReadPaths),
     ...createWebTools(o.webSearchUrl ? { search: { kind: 'searxng', url: o.webSearchUrl } } : {}),
     createSpawnAgentsTool(),
     createProposePlanTool(),

@@ -25,6 +25,7 @@ export class TurnReviews {
   async afterTurn(): Promise<void> {
     try {
       const ended = await this.d.checkpoints.endTurn();
+      this.d.gate.provenance.turnEnded(ended?.turnId ?? '', ended?.changes.map((c) => c.path) ?? []);
       if (!ended || ended.changes.length === 0) return;
       const { turnId, changes } = ended;
       this.d.emit({
@@ -49,6 +50,7 @@ export class TurnReviews {
   /** The person's answer to a review. Contract: never rejects; answered by `turn_review_resolved` or a notice. */
   async answer(turnId: string, action: 'keep' | 'revert', paths?: readonly string[]): Promise<void> {
     if (action === 'keep') {
+      this.d.gate.provenance.reviewed(turnId);
       this.d.emit({ type: 'turn_review_resolved', turnId, action, outcome: 'kept' });
       return;
     }
@@ -78,6 +80,7 @@ export class TurnReviews {
       });
       return;
     }
+    this.d.gate.provenance.reviewed(turnId);
     const data = result.data as { restored?: string[]; removed?: string[] } | undefined;
     this.d.emit({
       type: 'turn_review_resolved',

@@ -62,6 +62,11 @@ export type ToolContext = {
    */
   liftProtected?: string[];
   /**
+   * Credential files (absolute, real) the sandbox shows for this one run instead of masking them: set
+   * by the gate only when a person approved (or edited) a card that named them.
+   */
+  unmaskCredentials?: string[];
+  /**
    * Set by the executor when the token binds a write's pre-image (a person saw the file as it was):
    * true when `bytes` are that very content (`undefined`: the file is absent, as the card said). A tool
    * that writes over the current file (edit_file, write_file) checks what it read, so a change after

@@ -49,6 +49,7 @@ describe('loadConfig defaults and precedence', () => {
       reviewTurns: true,
       protectedPaths: [],
       mcpServers: {},
+      sandboxReadPaths: [],
       escalation: { failures: 3, rejections: 2 },
     });
     expect(sources.model).toEqual({ kind: 'default' });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findOnPath } from '../../src/tools/exec/sandbox';
@@ -22,8 +22,9 @@ describe.runIf(bwrap !== undefined)('commands do not see the resolved WARDEN_HOM
     ['control: without it, the same file is readable', false, 'secret-audit-line'],
   ])('%s', async (_label, passHome, expected) => {
     t = makeToolContext({ sandbox: { kind: 'bwrap', path: bwrap as string } });
-    // Not under /tmp: the sandbox has a private /tmp, which would hide the file either way.
-    home = realpathSync(mkdtempSync('/var/tmp/warden-home-'));
+    // Inside the project, where commands see files: outside it the sandbox shows nothing of the host anyway.
+    home = join(t.root, 'wh');
+    mkdirSync(home);
     mkdirSync(join(home, 'audit'));
     writeFileSync(join(home, 'audit', 'audit.jsonl'), 'secret-audit-line\n');
     const saved = process.env.WARDEN_HOME;

@@ -3,10 +3,11 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bwrapArgs, findOnPath, findSecretMasks } from '../../src/tools/exec/sandbox';
+import { findOnPath, wardenHomeMasks } from '../../src/tools/exec/sandbox';
+import { runSandboxedSync } from '../helpers/sandbox-run';
 
 // Verifies the sandbox engineer's masks from the trust side: a command cannot rewrite warden's own
-// settings, whether WARDEN_HOME is outside the project (read-only root) or inside it (masked).
+// settings, whether WARDEN_HOME is outside the project (absent from the view) or inside it (masked).
 const bwrap = findOnPath('bwrap');
 const works =
   bwrap !== undefined &&
@@ -19,10 +20,9 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 function runIn(root: string, home: string, script: string): void {
-  const args = bwrapArgs(root, root, findSecretMasks(undefined, home));
-  spawnSync(bwrap as string, [...args, 'sh', '-c', script], {
+  runSandboxedSync(root, ['sh', '-c', script], {
+    masks: wardenHomeMasks(home),
     env: { PATH: process.env.PATH ?? '', WH: home },
-    timeout: 10_000,
   });
 }
 

@@ -205,17 +205,14 @@ describe("warden's own settings cannot be changed behind the gate", () => {
     ).toBe(true);
   });
 
-  it('WARDEN_HOME inside the project: a write there is protected (asks even in auto-edit mode)', async () => {
+  it('WARDEN_HOME inside the project: a write there is refused by the fence (no card, in any mode)', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-proj-')));
     extra.push(root);
     h = await startSession([write('.wh/policy.json'), { text: 'ok' }], {
       session: { mode: 'auto-edit', root, home: join(root, '.wh') },
     });
-    const run = h.session.run('write');
-    const request = await h.nextRequest();
-    expect(request).toMatchObject({ tool: 'write_file', risk: { level: 'high' } });
-    h.decide(request.id, { kind: 'reject' });
-    await run;
+    await h.session.run('write');
+    expect(h.session.client.snapshot().pending).toEqual([]);
     expect(existsSync(join(root, '.wh', 'policy.json'))).toBe(false);
   });
 });

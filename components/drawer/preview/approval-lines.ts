@@ -34,6 +34,7 @@ export function commandPreviewLines(preview: CommandPreview, width: number): Pre
         w.protected || w.dynamic ? 'note' : 'plain',
       ),
     );
+  lines.push(...unreviewedLines(preview, width));
   if (preview.parts.length > 1) {
     lines.push({ text: `${preview.parts.length} commands run:`, tone: 'label' });
     preview.parts.forEach((part, i) => {
@@ -46,6 +47,27 @@ export function commandPreviewLines(preview: CommandPreview, width: number): Pre
   for (const note of preview.notes) lines.push(...wrapped(note, width, 'note     ', '         ', 'note'));
   return lines;
 }
+
+/** Provenance (issue 26 §4): what this run of project code would run that no person has reviewed yet. */
+function unreviewedLines(preview: CommandPreview, width: number): PreviewLine[] {
+  const u = preview.unreviewed;
+  if (!u) return [];
+  const lines: PreviewLine[] = [
+    { text: 'runs project code that agents changed and you have not reviewed:', tone: 'note' },
+  ];
+  const shown = u.files.slice(0, MAX_UNREVIEWED);
+  for (const f of shown) lines.push(...wrapped(f, width, '  · ', '    ', 'note'));
+  if (u.files.length > shown.length)
+    lines.push({ text: `  · and ${u.files.length - shown.length} more`, tone: 'note' });
+  if (u.commands > 0)
+    lines.push({
+      text: `  · and what ${u.commands === 1 ? '1 command' : `${u.commands} commands`} changed this turn`,
+      tone: 'note',
+    });
+  return lines;
+}
+
+const MAX_UNREVIEWED = 8;
 
 function writeTag(w: NonNullable<CommandPreview['writes']>[number]): string {
   if (w.protected) return ' (protected)';

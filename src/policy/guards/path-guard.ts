@@ -31,6 +31,30 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   'composer.lock',
   'go.sum',
   '.env*',
+  // What the person's own package managers and hook runners read and run later (issue 26 §4):
+  // `.npmrc` can set node-options, a yarnPath runs a file in .yarn/releases, a hook runner's config
+  // names the commands it starts at the next commit, direnv runs .envrc on cd.
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  '.yarn/releases/',
+  '.yarn/plugins/',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'lefthook-local.yml',
+  '.lintstagedrc*',
+  'lint-staged.config.*',
+  '.huskyrc*',
+  '.simple-git-hooks.*',
+  '.envrc',
+  'mise.toml',
+  '.mise.toml',
+  '.gitattributes',
+  '.gitmodules',
 ];
 
 const MAX_PATH_LENGTH = 4096;
@@ -44,7 +68,14 @@ const MAX_PATH_LENGTH = 4096;
  */
 const CASE_INSENSITIVE_DEFAULT = true;
 
-export type PathFenceOptions = { caseInsensitive?: boolean };
+export type PathFenceOptions = {
+  caseInsensitive?: boolean;
+  /**
+   * Folders no tool may read or write whatever the root (absolute): warden's own home, which holds every
+   * project's sessions and audit log (issue 26 §2). One that holds the root itself does not count.
+   */
+  hidden?: readonly string[];
+};
 
 export type PathVerdict =
   | {
@@ -78,7 +109,13 @@ export class PathFence {
     this.protectedMatch = memoised(
       protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT),
     );
+    this.hidden = (options.hidden ?? [])
+      .map((h) => realPathOfNearestAncestor(resolve(h)))
+      .flatMap((r) => ('path' in r ? [r.path] : []))
+      .filter((h) => !within(h, this.root));
   }
+
+  private readonly hidden: readonly string[];
 
   check(input: string): PathVerdict {
     const invalid = describeInvalid(input);
@@ -94,6 +131,13 @@ export class PathFence {
         reason: `${input} resolves to ${real.path}, outside the project ${this.root}.`,
       };
     }
+    const hiddenBy = this.hidden.find((h) => within(h, real.path));
+    if (hiddenBy !== undefined)
+      return {
+        ok: false,
+        ruleId: 'path-fence',
+        reason: `${input} is inside warden's own home (${hiddenBy}), which holds the sessions and audit log of every project: no tool reads or writes there.`,
+      };
     const relPosix = segments.join('/');
     const protectedBy = relPosix === '' ? undefined : this.protectedMatch(relPosix);
     return { ok: true, path: real.path, relative: relPosix, ...(protectedBy ? { protectedBy } : {}) };
@@ -117,6 +161,12 @@ function memoised(match: (relative: string) => string | undefined): (relative: s
 }
 
 /** Matches protected patterns, folding case when the file system does; reports the pattern as given. */
+/** True when `path` is `folder` or inside it, by path segments. */
+function within(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
 function protectedMatcher(
   patterns: readonly string[],
   caseInsensitive: boolean,

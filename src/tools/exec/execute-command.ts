@@ -6,12 +6,15 @@ import { formatSecondsTenths } from '../../text/duration';
 import { scrubEnv } from './env-scrub';
 import { shownPath } from '../fs/fs-common';
 import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './process-group';
-import { bwrapArgs, findSecretMasks, type SandboxMask } from './sandbox';
+import { gitConfigPaths } from './git-config-paths';
+import { bwrapArgs, defaultLayout, type SandboxLayout, type SandboxMask, wardenHomeMasks } from './sandbox';
 import { describeHits, protectedHits } from './sandbox-denials';
 import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
 import { type NewGit, quarantineNewGit } from './sandbox-new-git';
+import { viewNotes } from './sandbox-notes';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
-import { findSocketMasks } from './sandbox-sockets';
+import { type Appeared, holdLifts, quarantineAppeared } from './sandbox-quarantine';
+import { socketFilter } from './sandbox-seccomp';
 import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -23,11 +26,13 @@ export const COMMAND_MAX_OUTPUT_BYTES = 8 * 1024;
 export type ExecuteCommandEffects = {
   run(request: GroupRunRequest): Promise<GroupRunResult>;
   isDirectory(path: string): Promise<boolean>;
-  /** Credential paths and host sockets to hide inside the sandbox. */
-  secretMasks(): SandboxMask[];
+  /** What the sandbox shows of the host for a project (sandbox-view.ts) and the files it mounts from. */
+  layout(root: string): SandboxLayout;
+  /** Folders to hide even where the view shows them: WARDEN_HOME inside the project. */
+  hiddenPaths(): SandboxMask[];
   /** Wait between SIGTERM and SIGKILL. */
   graceMs: number;
-  /** Records the placeholders made for missing protected names, so a later start removes leftovers. */
+  /** Records the placeholders made for missing files a person approved writing in read-only folders. */
   ledger: MountPointLedger;
   /** Entries the protected-path scan visits at most. */
   scanLimit: number;
@@ -40,10 +45,8 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
       (s) => s.isDirectory(),
       () => false,
     ),
-  secretMasks: () => [
-    ...findSecretMasks(process.env.HOME, process.env.WARDEN_HOME),
-    ...findSocketMasks(process.env.HOME, process.env.XDG_RUNTIME_DIR),
-  ],
+  layout: (root) => defaultLayout(root),
+  hiddenPaths: () => wardenHomeMasks(process.env.WARDEN_HOME),
   graceMs: 2000,
   ledger: new MountPointLedger(),
   scanLimit: PROTECT_SCAN_LIMIT,
@@ -96,21 +99,27 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         return { ok: false, error: `cwd ${shownPath(verdict.relative)} is not an existing folder.` };
       const timeoutMs = args.timeout_ms ?? COMMAND_DEFAULT_TIMEOUT_MS;
       const sandboxed = ctx.sandbox.kind === 'bwrap';
+      // Read once: what the card lifted is fixed for the whole run.
+      const lifted = [...(ctx.liftProtected ?? [])];
       const prepared = ctx.sandbox.kind === 'bwrap' ? prepareProtection(ctx, effects) : undefined;
       if (prepared && !prepared.ok) return { ok: false, error: `Not run: ${prepared.reason}` };
       const protection = prepared?.ok ? prepared : undefined;
+      const masks = protection ? [...effects.hiddenPaths(), ...protection.plan.masked] : [];
       const [file, argv] =
-        ctx.sandbox.kind === 'bwrap'
+        ctx.sandbox.kind === 'bwrap' && protection
           ? [
               ctx.sandbox.path,
               [
-                ...bwrapArgs(ctx.root, verdict.path, effects.secretMasks(), protection?.plan),
+                ...bwrapArgs(ctx.root, verdict.path, masks, protection.plan, protection.layout),
                 'bash',
                 '-c',
                 args.command,
               ],
             ]
           : ['bash', ['-c', args.command]];
+      const filter = protection?.layout.state.seccomp ? socketFilter() : undefined;
+      // Another run's end must not set aside what this run's card lets it create.
+      const releaseLifts = holdLifts(lifted);
       let result: GroupRunResult;
       try {
         result = await effects.run({
@@ -124,13 +133,14 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           graceMs: effects.graceMs,
           maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
           ...(ctx.onOutput ? { onOutput: ctx.onOutput } : {}),
+          ...(filter ? { fd3: filter } : {}),
         });
       } finally {
         protection?.claim.release();
       }
-      const newGit = protection
-        ? quarantineNewGit(ctx.root, protection.plan, ctx.liftProtected, effects.scanLimit)
-        : [];
+      const newGit = protection ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];
+      releaseLifts();
+      const appeared = protection ? quarantineAppeared(protection.plan.watched, lifted) : [];
       if (result.kind === 'spawn_failed')
         return { ok: false, error: `Could not start the command: ${result.message}` };
       const footer = describeRun(
@@ -138,14 +148,19 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         timeoutMs,
         ctx.sandbox,
         protection?.plan,
-        ctx.liftProtected?.map((p) => shownPath(relative(ctx.root, p))),
+        lifted.map((p) => shownPath(relative(ctx.root, p))),
       );
       const hits = protection
         ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan)
         : [];
+      const seen = protection
+        ? viewNotes(args.command, result.output, ctx.root, verdict.path, protection.layout.view, masks)
+        : [];
       const note =
         (hits.length > 0 ? `\n[${describeHits(hits)}]` : '') +
-        (newGit.length > 0 ? `\n[${describeNewGit(ctx.root, newGit)}]` : '');
+        (newGit.length > 0 ? `\n[${describeNewGit(ctx.root, newGit)}]` : '') +
+        (appeared.length > 0 ? `\n[${describeAppeared(ctx.root, appeared)}]` : '') +
+        seen.map((n) => `\n[${n}]`).join('');
       const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}${note}\n[${footer}]`;
       const data = {
         exitCode: result.exitCode,
@@ -157,8 +172,8 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         cutBytes: result.cutBytes,
         durationMs: result.durationMs,
         ...(hits.length > 0 ? { protectedHits: hits.map((h) => h.path) } : {}),
-        ...(newGit.length > 0
-          ? { quarantined: newGit.map((g) => shownPath(relative(ctx.root, g.path))) }
+        ...(newGit.length + appeared.length > 0
+          ? { quarantined: [...newGit, ...appeared].map((g) => shownPath(relative(ctx.root, g.path))) }
           : {}),
       };
       if (result.ending === 'exited') return { ok: true, output: text, data };
@@ -175,17 +190,17 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
 function prepareProtection(
   ctx: ToolContext,
   effects: ExecuteCommandEffects,
-): { ok: true; plan: ProtectPlan; claim: MountClaim } | { ok: false; reason: string } {
+): { ok: true; plan: ProtectPlan; claim: MountClaim; layout: SandboxLayout } | { ok: false; reason: string } {
   try {
-    const plan = planProtection(
-      ctx.root,
-      ctx.fence.protectedPatterns,
-      ctx.liftProtected ?? [],
-      effects.scanLimit,
-    );
+    const lifted = ctx.liftProtected ?? [];
+    const plan = planProtection(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, {
+      unmask: [...(ctx.unmaskCredentials ?? []), ...lifted],
+      named: gitConfigPaths(ctx.root),
+    });
     if (plan.refused) return { ok: false, reason: plan.refused };
+    const layout = effects.layout(ctx.root);
     const claimed = effects.ledger.claim(plan.placeholders);
-    return claimed.ok ? { ok: true, plan, claim: claimed.claim } : claimed;
+    return claimed.ok ? { ok: true, plan, claim: claimed.claim, layout } : claimed;
   } catch (err) {
     return { ok: false, reason: `the protected paths could not be prepared (${(err as Error).message}).` };
   }
@@ -197,6 +212,14 @@ function describeNewGit(root: string, found: readonly NewGit[]): string {
     g.movedTo ? `${rel(g.path)} (moved to ${rel(g.movedTo)})` : `${rel(g.path)} (could not be moved)`,
   );
   return `This run created a git repository inside the project: ${moved.join(', ')}. A new .git is protected (git would run its settings outside the sandbox), so it was set aside; only a person's approval of a run that lists it can create one.`;
+}
+
+function describeAppeared(root: string, found: readonly Appeared[]): string {
+  const rel = (p: string) => shownPath(relative(root, p));
+  const moved = found.map((a) =>
+    a.movedTo ? `${rel(a.path)} (moved to ${rel(a.movedTo)})` : `${rel(a.path)} (could not be moved)`,
+  );
+  return `This run created protected paths that did not exist before: ${moved.join(', ')}. The person's own tools run or read these later (git, npm, hook runners), so they were set aside; only a person's approval of a run that lists them can create them.`;
 }
 
 function describeRun(
@@ -218,7 +241,10 @@ function describeRun(
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
   if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
-  else parts.push('sandboxed: no network, only the project writable, protected paths read-only');
+  else
+    parts.push(
+      'sandboxed: no network, no host files but the system folders and the project, credential files masked, only the project writable, protected paths read-only',
+    );
   if (sandbox.kind === 'bwrap' && lifted?.length) parts.push(`writable for this run: ${lifted.join(', ')}`);
   if (plan?.truncated)
     parts.push(

@@ -19,6 +19,8 @@ export type GroupRunRequest = {
   maxOutputBytes: number;
   /** Hears the output as it arrives (decoded, stdout and stderr interleaved, raw); see ToolContext.onOutput. */
   onOutput?: (text: string) => void;
+  /** Bytes the program reads on fd 3, through a pipe (bubblewrap's seccomp filter). */
+  fd3?: Uint8Array;
 };
 
 export type GroupRunResult =
@@ -153,7 +155,7 @@ function spawnGrouped(execa: typeof import('execa').execa, req: GroupRunRequest)
     extendEnv: false,
     // Own process group (and session): the whole tree can be signalled at once, and no terminal is attached.
     detached: true,
-    stdin: 'ignore',
+    stdio: req.fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', req.fd3],
     all: true,
     buffer: false,
     reject: false,

@@ -1,8 +1,12 @@
 /**
  * Which paths the bubblewrap sandbox keeps read-only inside the writable project: every `.git`
- * (folder or file) in the tree, `.warden`, and whatever the protected-path patterns match; the
- * fixed names that do not exist yet get an empty read-only placeholder so a command cannot create
- * them. A person's approved card may lift exactly the paths it listed for one run.
+ * (folder or file) in the tree, `.warden`, whatever the protected-path patterns match, each
+ * `node_modules/.bin` (a shim there shadows a program the person's own `npm run` calls), and the
+ * paths the repository's git config names (git-config-paths.ts); which credential files and sockets
+ * are masked (an empty read-only file in their place). A protected name that does not exist yet is
+ * watched, not stood in for (a stand-in is a phantom file every `ls` shows): one that appears during
+ * a run is set aside after it (sandbox-quarantine.ts). A person's approved card may lift exactly the
+ * paths it listed for one run, and unmask exactly the credential files it named.
  */
 import {
   closeSync,
@@ -15,10 +19,15 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isCredentialPath } from '../../policy/credential-files';
+import { fileCredentialKind, mayHoldCredentialContent } from '../../policy/credential-content';
 import { picomatchLib } from '../../policy/picomatch-lib';
 import { compileGlobs } from '../../policy/glob';
 import { DEFAULT_PROTECTED_PATHS } from '../../policy/guards/path-guard';
 import type { Placeholder } from './sandbox-mount-points';
+import { inside, type SandboxMask } from './sandbox-paths';
+
+export { inside } from './sandbox-paths';
 
 /** Entries the scan visits at most; a bigger tree keeps what it found (BFS: shallow paths first). */
 export const PROTECT_SCAN_LIMIT = 200_000;
@@ -39,8 +48,12 @@ export type ProtectPlan = {
   pinned: string[];
   readOnly: string[];
   writable: string[];
-  /** Missing paths to create before the run (parents first) and remove after it. */
+  /** Missing files a person approved writing inside a read-only folder: made before the run to bind, removed after. */
   placeholders: Placeholder[];
+  /** Credential files and sockets hidden for this run. */
+  masked: SandboxMask[];
+  /** Protected names missing before the run: one that appears is set aside after it. */
+  watched: string[];
   scanned: number;
   truncated: boolean;
   refused?: string;
@@ -62,7 +75,7 @@ function nameFilter(patterns: readonly string[]): (name: string) => boolean {
   return (name) => literal.has(name) || glob(name);
 }
 
-/** The built-in protected names that get a placeholder when missing (relative to the root). */
+/** The built-in protected names watched when missing (relative to the root). */
 export function fixedNames(patterns: readonly string[] = DEFAULT_PROTECTED_PATHS): Placeholder[] {
   const out: Placeholder[] = [];
   for (const pattern of new Set([...ALWAYS, ...patterns])) {
@@ -86,7 +99,9 @@ export function planProtection(
   patterns: readonly string[],
   lift: readonly string[] = [],
   limit = PROTECT_SCAN_LIMIT,
+  more: PlanExtras = {},
 ): ProtectPlan {
+  const unmask = new Set(more.unmask ?? []);
   const match = compileGlobs([...ALWAYS, ...patterns]);
   const mayMatch = nameFilter([...ALWAYS, ...patterns]);
   const lifted = lift.filter((p) => isAbsolute(p) && inside(root, p) && p !== root).map((p) => resolve(p));
@@ -96,6 +111,8 @@ export function planProtection(
     readOnly: [],
     writable: [],
     placeholders: [],
+    masked: [],
+    watched: [],
     scanned: 0,
     truncated: false,
   };
@@ -115,11 +132,16 @@ export function planProtection(
         plan.truncated = true;
         break;
       }
+      const path = join(dir, entry.name);
+      if (!entry.isDirectory()) {
+        const hidden = maskOf(root, path, entry, unmask);
+        if (hidden) plan.masked.push(hidden);
+      }
       const candidate = mayMatch(entry.name);
       if (!candidate && !entry.isDirectory()) continue;
-      const path = join(dir, entry.name);
       if (!candidate || match(relative(root, path).split(sep).join('/')) === undefined) {
         if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) queue.push(path);
+        else if (entry.isDirectory() && exists(join(path, '.bin'), true)) protect(join(path, '.bin'));
         continue;
       }
       const rel = relative(root, path).split(sep).join('/');
@@ -140,22 +162,15 @@ export function planProtection(
     if (plan.truncated) break;
   }
 
-  // The fixed names a command must not create: an empty read-only placeholder while they are missing.
+  // The fixed names and the paths git's config names: protected where they exist, watched where not.
   const missing: Placeholder[] = [];
-  for (const name of fixedNames()) {
-    const path = join(root, name.path);
-    if (lifted.some((l) => inside(l, path))) continue;
-    // An existing one may be another run's placeholder: listed too, so the ledger holds it while this run needs it.
-    const chain = placeholderChain(root, path, name);
+  const named = [...fixedNames().map((n) => join(root, n.path)), ...(more.named ?? [])];
+  for (const path of new Set(named)) {
+    if (!inside(root, path) || path === root || lifted.some((l) => inside(l, path))) continue;
     if (exists(path)) {
       const real = realInside(root, path);
       if (real) protect(real);
-      if (real === path && chain)
-        missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
-    } else if (chain) {
-      missing.push(...chain.filter((c) => !missing.some((m) => m.path === c.path)));
-      protect(path);
-    }
+    } else plan.watched.push(path);
   }
 
   // Parents first: what lies inside a read-only path is covered by it (a bind inside would make it writable again).
@@ -183,6 +198,30 @@ export function planProtection(
   return plan;
 }
 
+/** What else a plan takes: credential files a person approved reading, paths git's config names. */
+export type PlanExtras = { unmask?: readonly string[]; named?: readonly string[] };
+
+/**
+ * The mask for a non-folder entry: a socket (no host service through it, even where seccomp is not
+ * there to stop `socket()`), or a credential file by name or content — unless a person's approved
+ * card named it for this run. A link is judged where it leads: its target, inside the project, is
+ * an entry of its own.
+ */
+function maskOf(
+  root: string,
+  path: string,
+  entry: Dirent,
+  unmask: ReadonlySet<string>,
+): SandboxMask | undefined {
+  if (entry.isSymbolicLink() || unmask.has(path)) return undefined;
+  if (entry.isSocket()) return { kind: 'file', path };
+  if (!entry.isFile()) return undefined;
+  const rel = relative(root, path).split(sep).join('/');
+  const secret =
+    isCredentialPath(rel) || (mayHoldCredentialContent(entry.name) && fileCredentialKind(path) !== undefined);
+  return secret ? { kind: 'file', path } : undefined;
+}
+
 /** A lifted path inside a read-only folder: bound writable on top; a missing file gets a placeholder to bind. */
 function liftInside(plan: ProtectPlan, path: string, missing: Placeholder[]): void {
   if (plan.writable.includes(path)) return;
@@ -194,20 +233,6 @@ function liftInside(plan: ProtectPlan, path: string, missing: Placeholder[]): vo
   if (!exists(parent, true) && !missing.some((m) => m.path === parent && m.kind === 'dir')) return;
   missing.push({ path, kind: 'file' });
   plan.writable.push(path);
-}
-
-/**
- * `path` and the folders between it and the root, parents first (missing parents are created but stay
- * writable); undefined when the nearest existing folder is not a real folder inside the project.
- */
-function placeholderChain(root: string, path: string, name: Placeholder): Placeholder[] | undefined {
-  const chain: Placeholder[] = [{ ...name, path }];
-  let up = dirname(path);
-  for (; up !== root && inside(root, up); up = dirname(up)) chain.unshift({ path: up, kind: 'dir' });
-  let nearest = dirname(path);
-  while (nearest !== root && !exists(nearest)) nearest = dirname(nearest);
-  // Never create through a link that leads elsewhere.
-  return nearest === root || realInside(root, nearest) === nearest ? chain : undefined;
 }
 
 /** The git folders a `.git` file points to (`gitdir:` and that folder's `commondir`) that lie inside the project. */
@@ -262,12 +287,6 @@ function exists(path: string, noFollow = false): boolean {
   } catch {
     return false;
   }
-}
-
-/** True when `path` is `folder` or inside it (by path segments, never by string prefix). */
-export function inside(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function byDepth(a: string, b: string): number {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type StdioOptions, spawn } from 'node:child_process';
 import {
   accessSync,
   closeSync,
@@ -14,27 +14,14 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import type { SandboxInfo } from '../types';
+import type { SandboxMask } from './sandbox-paths';
+import { type HostView, hostView } from './sandbox-view';
+import { type SandboxState, sandboxState } from './sandbox-state';
 
-/** A path hidden inside the sandbox: a folder becomes an empty tmpfs, a file becomes /dev/null (reads empty). */
-export type SandboxMask = { kind: 'dir' | 'file'; path: string };
+export type { SandboxMask } from './sandbox-paths';
 
 // Without a protection plan (the probe), these stay read-only: hooks and config run code outside the sandbox later.
 const READ_ONLY_IN_PROJECT = ['.git/hooks', '.git/config', '.warden'];
-// Credentials under $HOME that a command has no business reading (their contents would reach the model).
-const SECRET_HOME_PATHS = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.azure',
-  '.kube',
-  '.docker/config.json',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.config/gcloud',
-  '.config/gh',
-  '.git-credentials',
-];
 
 /** The mounts of a protection plan (see `planProtection`): absolute paths inside the project. */
 export type ProtectMounts = {
@@ -43,29 +30,38 @@ export type ProtectMounts = {
   writable: readonly string[];
 };
 
-/** The layout every sandbox starts from: `/` read-only, fresh /dev and /proc, a private /tmp, `writable` bound read-write. */
-export function bwrapBaseArgs(writable: string): string[] {
-  return [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--bind',
-    writable,
-    writable,
-  ];
+/** What a sandbox is built from besides the project: the host view and the state folder's files. */
+export type SandboxLayout = { view: HostView; state: SandboxState };
+
+/** The layout for this process's environment (HOME, WARDEN_HOME, PATH) and `readPaths`. Contract: throws when the state folder cannot be made. */
+export function defaultLayout(root: string, readPaths: readonly string[] = []): SandboxLayout {
+  const state = sandboxState(process.env.HOME);
+  const view = hostView({
+    root,
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
+    ...(process.env.WARDEN_HOME ? { wardenHome: process.env.WARDEN_HOME } : {}),
+    ...(process.env.PATH ? { pathEnv: process.env.PATH } : {}),
+    readPaths,
+    state,
+  });
+  return { view, state };
 }
 
+/** The host view with `writable` bound read-write: what every sandbox starts from, before the project's protections. */
+export function bwrapBaseArgs(writable: string, layout: SandboxLayout = defaultLayout(writable)): string[] {
+  return [...layout.view.args, '--bind', writable, writable];
+}
+
+/** The file descriptor bubblewrap reads the seccomp filter from (the runner opens it there). */
+export const SECCOMP_FD = 3;
+
 /**
- * bubblewrap argv (before the command): root read-only, fresh /dev, /proc and private /tmp, the project
- * writable except its protected paths (`protect`; without one, .git/hooks, .git/config and .warden),
- * network and PID namespaces unshared, dies with its parent, and no capabilities even when run as root
- * (with them, `umount` would undo every read-only mount).
+ * bubblewrap argv (before the command): the host view (sandbox-view.ts: system folders read-only, a
+ * private /tmp and home, nothing else of the host), the project writable except its protected paths
+ * (`protect`; without one, .git/hooks, .git/config and .warden), `masks` hidden (credential files,
+ * sockets, WARDEN_HOME inside the project), network, PID, IPC and UTS namespaces unshared, no Unix
+ * sockets (the seccomp filter, when `layout.state.seccomp` is read on fd 3), dies with its parent, and
+ * no capabilities even when run as root (with them, `umount` would undo every read-only mount).
  * No `--new-session`: the caller already runs bwrap in its own session (detached, so no terminal to hijack),
  * and a new session inside would escape the process-group kill.
  */
@@ -74,8 +70,9 @@ export function bwrapArgs(
   cwd: string,
   masks: readonly SandboxMask[] = [],
   protect?: ProtectMounts,
+  layout: SandboxLayout = defaultLayout(root),
 ): string[] {
-  const args = bwrapBaseArgs(root);
+  const args = bwrapBaseArgs(root, layout);
   if (protect) {
     // Parents before what is inside them; a pinned folder is never inside a read-only one.
     const mounts = [
@@ -88,13 +85,13 @@ export function bwrapArgs(
   } else {
     for (const rel of READ_ONLY_IN_PROJECT) args.push('--ro-bind-try', join(root, rel), join(root, rel));
   }
-  for (const mask of masks) {
+  for (const m of masks) {
     // A mask over the project itself (say, a demo project under WARDEN_HOME) would hide the work.
-    if (isInside(root, mask.path)) continue;
-    if (mask.kind === 'dir') args.push('--tmpfs', mask.path);
-    else args.push('--dev-bind', '/dev/null', mask.path);
+    if (isInside(root, m.path)) continue;
+    args.push('--ro-bind', m.kind === 'dir' ? layout.state.emptyDir : layout.state.emptyFile, m.path);
   }
   if (process.getuid?.() === 0) args.push('--cap-drop', 'ALL');
+  if (layout.state.seccomp) args.push('--seccomp', String(SECCOMP_FD));
   args.push(
     '--unshare-net',
     '--unshare-pid',
@@ -116,23 +113,18 @@ function isInside(path: string, folder: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/** The credential folders and files that exist under `home` (and WARDEN_HOME), to hide in the sandbox. */
-export function findSecretMasks(home: string | undefined, wardenHome?: string): SandboxMask[] {
-  const candidates = [
-    ...(home ? SECRET_HOME_PATHS.map((rel) => join(home, rel)) : []),
-    ...(wardenHome ? [wardenHome] : []),
-  ];
-  const masks: SandboxMask[] = [];
-  for (const path of candidates) {
-    try {
-      const s = statSync(path);
-      if (s.isDirectory()) masks.push({ kind: 'dir', path: realpathSync(path) });
-      else if (s.isFile()) masks.push({ kind: 'file', path: realpathSync(path) });
-    } catch {
-      // Absent: nothing to hide.
-    }
+/**
+ * WARDEN_HOME, hidden when it lies where commands can see it (the project, a folder of the view):
+ * sessions and the audit log of every project are in it.
+ */
+export function wardenHomeMasks(wardenHome: string | undefined): SandboxMask[] {
+  if (!wardenHome) return [];
+  try {
+    const s = statSync(wardenHome);
+    return s.isDirectory() ? [{ kind: 'dir', path: realpathSync(wardenHome) }] : [];
+  } catch {
+    return [];
   }
-  return masks;
 }
 
 /** Finds an executable on PATH. */
@@ -155,6 +147,8 @@ export type SandboxProbe = (
   args: string[],
   /** A private folder outside the probe's sandbox root, for what the probe needs to keep (its stderr). */
   scratch: string,
+  /** The seccomp filter's file, to open on fd 3 when `args` ask for it. */
+  seccomp?: string,
 ) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 /** How long the probe may take before the sandbox counts as unavailable. */
@@ -163,15 +157,19 @@ const PROBE_TIMEOUT_MS = 5000;
 // node:child_process rather than execa: the probe runs before the first screen, and execa's first
 // call costs ~25 ms of start-up (profiled, issue 16). Its stderr goes to a file, not a pipe: the
 // first pipe of a process sets up a stream (~2-6 ms of main thread, measured), the file costs an open.
-const defaultProbe: SandboxProbe = (bwrap, args, scratch) =>
+const defaultProbe: SandboxProbe = (bwrap, args, scratch, seccomp) =>
   new Promise((resolve) => {
     const errorFile = join(scratch, 'stderr');
     const fd = openSync(errorFile, 'wx', 0o600);
+    const filter = seccomp ? openSync(seccomp, 'r') : undefined;
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', fd], timeout: PROBE_TIMEOUT_MS });
+      const stdio: StdioOptions =
+        filter === undefined ? ['ignore', 'ignore', fd] : ['ignore', 'ignore', fd, filter];
+      child = spawn(bwrap, args, { stdio, timeout: PROBE_TIMEOUT_MS });
     } finally {
       closeSync(fd);
+      if (filter !== undefined) closeSync(filter);
     }
     child.once('error', (err) => resolve({ ok: false, reason: err.message }));
     child.once('close', (code, signal) => {
@@ -210,7 +208,13 @@ export async function detectSandbox(
     // The sandbox's root is a folder of its own, so the probe's stderr file stays outside it.
     const root = join(scratch, 'root');
     mkdirSync(root);
-    const verdict = await (options.probe ?? defaultProbe)(bwrap, [...bwrapArgs(root, root), 'true'], scratch);
+    const layout = defaultLayout(root);
+    const verdict = await (options.probe ?? defaultProbe)(
+      bwrap,
+      [...bwrapArgs(root, root, [], undefined, layout), 'true'],
+      scratch,
+      layout.state.seccomp,
+    );
     if (!verdict.ok)
       return { kind: 'none', reason: `bwrap at ${bwrap} cannot create a sandbox here: ${verdict.reason}` };
     return { kind: 'bwrap', path: bwrap };

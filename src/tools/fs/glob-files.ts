@@ -1,3 +1,4 @@
+import { credentialFile } from '../../policy/credential-files';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
@@ -107,10 +108,19 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
           more > 0
             ? [`[${more} more files not shown (limit ${GLOB_MAX_RESULTS}); narrow the pattern or path]`]
             : [];
+        // Named, never shown: a credential file is listed with what reading it takes (the one predicate).
+        const credentials = shownFiles.filter((f) => credentialFile(f, join(ctx.root, f)) !== undefined);
+        const lines = shownFiles.map((f) =>
+          credentials.includes(f) ? `${f}  [credential file: reading it asks the person]` : f,
+        );
         return {
           ok: true,
-          output: [...shownFiles, ...tail].join('\n'),
-          data: { files: shownFiles, total: files.length },
+          output: [...lines, ...tail].join('\n'),
+          data: {
+            files: shownFiles,
+            total: files.length,
+            ...(credentials.length > 0 ? { credentials } : {}),
+          },
         };
       } catch (err) {
         return { ok: false, error: describeFsError(err, shown) };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
-import { CREDENTIAL_RG_EXCLUDES } from '../../policy/credential-files';
+import { CREDENTIAL_RG_EXCLUDES, credentialFile } from '../../policy/credential-files';
 import { scrubEnv } from '../exec/env-scrub';
 import { pathInfo, shownPath } from './fs-common';
 import { formatGrepOutput, type GrepMatch, parseRgLine, SUGGESTED_MAX, suggestReads } from './grep-results';
@@ -168,7 +168,13 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
         };
       // rg opened files by path: keep only lines the fenced file really holds (safe-fs-verify.ts).
       const verified = await keepVerifiedMatches(ctx.root, matches);
-      matches.splice(0, matches.length, ...verified.kept);
+      // A folder search never shows a credential file's lines (what the globs cannot tell: backups,
+      // content); one named as the path was asked about and approved.
+      const secret = isFile
+        ? []
+        : verified.kept.filter((m) => credentialFile(m.path, join(ctx.root, m.path)));
+      const secretFiles = new Set(secret.map((m) => m.path));
+      matches.splice(0, matches.length, ...verified.kept.filter((m) => !secretFiles.has(m.path)));
       if (matches.length === 0) {
         if (result.code === 2 && result.stderr) return { ok: false, error: `ripgrep: ${result.stderr}` };
         return {
@@ -185,9 +191,12 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
           ? `\n[ripgrep reported: ${result.stderr.split('\n')[0]}]`
           : '';
       const dropped =
-        verified.dropped > 0
+        (verified.dropped > 0
           ? `\n[${verified.dropped} match(es) left out: the file changed on disk while searching]`
-          : '';
+          : '') +
+        (secretFiles.size > 0
+          ? `\n[${secretFiles.size} credential file(s) left out of the search; reading one asks the person]`
+          : '');
       return {
         ok: true,
         output: formatGrepOutput(matches, reads, truncated, cap) + warning + dropped,

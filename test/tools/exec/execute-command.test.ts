@@ -161,7 +161,7 @@ describe('execute_command', () => {
     let seen: GroupRunRequest | undefined;
     const spy = createExecuteCommandTool({
       ...defaultExecuteCommandEffects,
-      secretMasks: () => [],
+      hiddenPaths: () => [],
       run: async (request) => {
         seen = request;
         return {
@@ -178,7 +178,9 @@ describe('execute_command', () => {
       },
     });
     const result = await spy.execute({ command: 'make test', cwd: 'sub' }, t.ctx);
-    expect(text(result)).toContain('sandboxed: no network, only the project writable');
+    expect(text(result)).toContain(
+      'sandboxed: no network, no host files but the system folders and the project',
+    );
     expect(seen?.file).toBe('/usr/bin/bwrap');
     const args = seen?.args ?? [];
     expect(args.slice(-3)).toEqual(['bash', '-c', 'make test']);
@@ -186,6 +188,11 @@ describe('execute_command', () => {
     expect(args.join(' ')).toContain(`--chdir ${join(t.root, 'sub')}`);
     expect(args).toContain('--unshare-net');
     expect(args).not.toContain('--new-session');
+    // The host's root is not bound: only the view's folders are (sandbox-view.ts).
+    expect(args.join(' ')).not.toContain('--ro-bind / /');
+    // The seccomp filter reaches bwrap on fd 3, through a pipe.
+    expect(args.join(' ')).toContain('--seccomp 3');
+    expect(seen?.fd3?.length).toBeGreaterThan(0);
     expect(seen?.timeoutMs).toBe(60_000);
   });
 

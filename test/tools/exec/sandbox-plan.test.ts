@@ -41,14 +41,15 @@ describe('planProtection', () => {
         'packages/a/package.json',
         'packages/b/.git',
         'src/.env.local',
-        '.warden',
-        '.github/workflows',
-        'yarn.lock',
       ]),
     );
+    // Missing names are watched, not stood in for (issue 26 §6); credential files are masked too.
+    expect(rel(p.watched)).toEqual(expect.arrayContaining(['.warden', '.github/workflows', 'yarn.lock']));
+    expect(rel(p.readOnly)).not.toContain('.warden');
+    expect(p.masked.map((m) => rel([m.path])[0])).toEqual(['src/.env.local']);
     // The submodule's gitdir lies inside .git: covered by it, never a mount (or a writable pin) of its own.
     expect(rel(p.readOnly)).not.toContain('.git/modules/lib');
-    expect(rel(p.pinned)).toEqual(['.github', 'packages', 'src', 'packages/a', 'packages/b']);
+    expect(rel(p.pinned)).toEqual(['packages', 'src', 'packages/a', 'packages/b']);
     expect(rel(p.readOnly).some((r) => r.startsWith('node_modules'))).toBe(false);
     // Parents before what is inside them.
     const depths = p.readOnly.map((r) => r.split('/').length);
@@ -56,24 +57,22 @@ describe('planProtection', () => {
     expect(p.truncated).toBe(false);
   });
 
-  it('lists placeholders for the missing fixed names, parents first, JSON ones holding {}', () => {
+  it('watches the missing fixed names and makes no placeholder for them (no phantom files)', () => {
     t = makeToolContext({ files: { 'src/a.ts': '' } });
     const p = plan();
-    const names = p.placeholders.map((h) => ({ ...h, path: h.path.slice(t.root.length + 1) }));
-    expect(names).toEqual(
+    expect(p.placeholders).toEqual([]);
+    expect(rel(p.watched)).toEqual(
       expect.arrayContaining([
-        { path: '.git', kind: 'dir' },
-        { path: '.warden', kind: 'dir' },
-        { path: '.github', kind: 'dir' },
-        { path: '.github/workflows', kind: 'dir' },
-        { path: 'package.json', kind: 'file', content: '{}' },
-        { path: 'yarn.lock', kind: 'file' },
-        { path: '.env', kind: 'file' },
+        '.git',
+        '.warden',
+        '.github/workflows',
+        'package.json',
+        'yarn.lock',
+        '.env',
+        '.npmrc',
       ]),
     );
-    expect(names.findIndex((n) => n.path === '.github')).toBeLessThan(
-      names.findIndex((n) => n.path === '.github/workflows'),
-    );
+    expect(p.readOnly).toEqual([]);
   });
 
   type LiftCase = {

@@ -54,6 +54,11 @@ type Attack = {
   command: string;
   hit?: string;
   only?: string[];
+  /**
+   * Missing protected names the run creates: not stood in for (no phantom files), so the write works
+   * inside the run and the new path is set aside after it (issue 26 §6).
+   */
+  appears?: string[];
 };
 
 const WORKFLOW = { '.github/workflows/ci.yml': 'on: push\n' };
@@ -65,11 +70,11 @@ const ATTACKS: Attack[] = [
     hit: 'package.json',
   },
   { name: '>> an existing .env', files: { '.env': 'A=1\n' }, command: 'echo X=1 >> .env', hit: '.env' },
-  { name: '>> .env when there is none', command: 'echo X=1 >> .env', hit: '.env' },
+  { name: '>> .env when there is none', command: 'echo X=1 >> .env', appears: ['.env'] },
   {
     name: 'a new .github/workflows/x.yml (no .github yet)',
     command: 'mkdir -p .github/workflows && echo "on: push" > .github/workflows/x.yml',
-    hit: '.github/workflows',
+    appears: ['.github/workflows'],
   },
   {
     name: 'a new workflow beside an existing one',
@@ -113,12 +118,12 @@ const ATTACKS: Attack[] = [
   {
     name: 'git init where there is no repository',
     command: 'git init -q .; echo "[core]" > .git/config',
-    hit: '.git',
+    appears: ['.git'],
   },
   {
     name: 'creating .warden/policy.json when .warden is absent',
     command: 'mkdir -p .warden && echo \'{"rules":[{"tool":"*","decision":"allow"}]}\' > .warden/policy.json',
-    hit: '.warden',
+    appears: ['.warden'],
   },
   {
     name: 'overwriting .warden/policy.json',
@@ -154,7 +159,7 @@ const ATTACKS: Attack[] = [
     name: 'creating missing lock files',
     files: { 'package.json': '{}' },
     command: 'echo evil > yarn.lock; echo evil > package-lock.json; echo evil > go.sum',
-    hit: 'yarn.lock',
+    appears: ['yarn.lock', 'package-lock.json', 'go.sum'],
   },
   {
     name: 'unmounting or remounting the protection (capabilities)',
@@ -224,7 +229,11 @@ describe.skipIf(!hasBwrap)('protected paths under the real sandbox', () => {
       const before = snapshot(t.root);
       const result = await run(a.command);
       const after = snapshot(t.root);
-      if (a.only) for (const key of a.only) expect(after[key], key).toBe(before[key]);
+      if (a.appears) {
+        for (const path of a.appears) expect(existsSync(join(t.root, path)), path).toBe(false);
+        expect(result.text).toMatch(/set aside/);
+        for (const [key, value] of Object.entries(before)) expect(after[key], key).toBe(value);
+      } else if (a.only) for (const key of a.only) expect(after[key], key).toBe(before[key]);
       else expect(after).toEqual(before);
       if (a.hit) {
         expect(result.text).toContain(a.hit);
@@ -256,12 +265,10 @@ describe.skipIf(!hasBwrap)('protected paths under the real sandbox', () => {
     expect(result.text).toContain('1 file changed');
   });
 
-  it('a node script runs in a project without package.json (the placeholder is `{}`)', async () => {
+  it('a node script runs in a project without package.json, and the project shows no phantom file', async () => {
     project({ 'a.js': 'console.log("ran")' });
     const result = await run('node a.js && ls -A');
-    expect(result.text).toContain('ran');
-    // Inside, the missing names are there, empty and read-only; outside, they are gone after the run.
-    expect(result.text).toMatch(/\.warden/);
+    expect(result.text).toMatch(/^ran\na\.js\n\[/);
     expect(snapshot(t.root)).toEqual({ 'a.js': 'file:console.log("ran")' });
   });
 
@@ -305,7 +312,9 @@ describe.skipIf(!hasBwrap)('protected paths under the real sandbox', () => {
 
     it('creates .warden/policy.json when .warden is absent, and nothing else in it', async () => {
       project();
-      await run('echo "{}" > .warden/policy.json; echo x > .warden/config.json', ['.warden/policy.json']);
+      await run('mkdir -p .warden; echo "{}" > .warden/policy.json; echo x > .warden/config.json', [
+        '.warden/policy.json',
+      ]);
       expect(readdirSync(join(t.root, '.warden'))).toEqual(['policy.json']);
     });
 
@@ -367,22 +376,23 @@ describe.skipIf(!hasBwrap)('protected paths under the real sandbox', () => {
     expect(result.text).toContain('.git is a symbolic link');
   });
 
-  it('two overlapping runs share a placeholder: the first to end does not unprotect the other', async () => {
+  it('two overlapping runs: the first to end does not set aside what the other run was approved to create', async () => {
     project();
     const gate = join(t.root, 'go');
     const slow = run(
-      `while [ ! -e go ]; do sleep 0.02; done; mkdir -p .warden; echo x > .warden/policy.json; echo slow-done`,
+      'mkdir -p .warden; echo x > .warden/policy.json; echo y > .warden/config.json; while [ ! -e go ]; do sleep 0.02; done; echo slow-done',
+      ['.warden/policy.json'],
     );
-    // The slow run holds .warden; wait for its placeholder, then run a short one to its end.
     await expect
-      .poll(() => existsSync(join(t.root, '.warden')), { timeout: 10_000, interval: 20 })
+      .poll(() => existsSync(join(t.root, '.warden/config.json')), { timeout: 10_000, interval: 20 })
       .toBe(true);
     await run('true');
-    expect(existsSync(join(t.root, '.warden'))).toBe(true);
+    expect(readFileSync(join(t.root, '.warden/policy.json'), 'utf8')).toBe('x\n');
     execFileSync('touch', [gate]);
     const result = await slow;
-    expect(result.text).toContain('.warden');
-    expect(existsSync(join(t.root, '.warden'))).toBe(false);
+    expect(result.text).toContain('slow-done');
+    // The lifted file stays; what the card did not list is set aside.
+    expect(readdirSync(join(t.root, '.warden'))).toEqual(['policy.json']);
   });
 });
 
