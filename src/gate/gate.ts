@@ -804,7 +804,8 @@ export class Gate {
     if (unmask && approver === 'human') ctx.unmaskCredentials = unmask;
     if (base.call.onOutput) ctx.onOutput = base.call.onOutput;
     const execution = await this.executor.run(token, tool.name, args, ctx, checked);
-    if (tool.changesFiles && seen && execution.kind === 'ran') this.provenance.executed(seen, approver);
+    if (seen && (tool.changesFiles || seen.kind === 'write') && execution.kind === 'ran')
+      this.provenance.executed(seen, approver);
     const ending = endingOfExecution(execution, approver);
     await this.auditSoon(
       base.call,

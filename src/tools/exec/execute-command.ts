@@ -127,7 +127,14 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           args: argv,
           cwd: verdict.path,
           // The sandbox has a private, empty /tmp: a TMPDIR pointing into the host's /tmp would not exist there.
-          env: sandboxed ? { ...commandEnv(), TMPDIR: '/tmp' } : commandEnv(),
+          // HOME is the private home the view made (the same path, emptied but for toolchains and caches).
+          env: protection
+            ? {
+                ...commandEnv(),
+                TMPDIR: '/tmp',
+                ...(protection.layout.view.home ? { HOME: protection.layout.view.home } : {}),
+              }
+            : commandEnv(),
           timeoutMs,
           signal: ctx.signal,
           graceMs: effects.graceMs,

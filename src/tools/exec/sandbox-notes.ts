@@ -9,8 +9,8 @@ import type { SandboxMask } from './sandbox-paths';
 import { type HostView, unseenPaths } from './sandbox-view';
 
 const WORD = /[^\s'"`<>|;&()]+/g;
-const SOCKET_REFUSED =
-  /(socket|connect)[^\n]*(Operation not permitted|EPERM)|(Operation not permitted|EPERM)[^\n]*(socket|connect)/i;
+const SOCKET_WORD = /socket|connect/i;
+const NOT_PERMITTED = /Operation not permitted|\bEPERM\b/;
 const MAX_LISTED = 5;
 
 /** The notes for one run's result, each one line. Contract: never throws. */
@@ -39,7 +39,7 @@ export function viewNotes(
     notes.push(
       `${list(named.map((p) => shownPath(relative(root, p))))} ${named.length === 1 ? 'is a credential file, masked' : 'are credential files, masked'} in the sandbox: it reads as empty and cannot be written. Only a run whose card names it and that a person approves can read it.`,
     );
-  if (SOCKET_REFUSED.test(output))
+  if (NOT_PERMITTED.test(output) && (SOCKET_WORD.test(output) || SOCKET_WORD.test(command)))
     notes.push(
       'Unix sockets cannot be opened in the sandbox (no SSH agent, database or other service of this machine is reachable through one).',
     );

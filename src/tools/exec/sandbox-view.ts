@@ -148,8 +148,9 @@ function buildView(o: ViewOptions): HostView {
   for (const path of extra) {
     const real = realDir(path);
     if (!real || shown.some((s) => inside(s, real)) || inside(o.root, real)) continue;
-    // The host's /tmp is not the sandbox's; the home's own root would show every file in it.
-    if (inside('/tmp', real) || real === home || real === '/') continue;
+    // The host's /tmp is not the sandbox's (a home there is the exception); the home's own root would
+    // show every file in it.
+    if ((inside('/tmp', real) && !(home && inside(home, real))) || real === home || real === '/') continue;
     args.push('--ro-bind', real, real);
     shown.push(real);
     maskCredentialsAt(args, real, o.state);
