@@ -2,11 +2,11 @@
 // 20,000-file project (plus a 20,000-file node_modules it skips), the placeholder claim and release,
 // and a whole `true` under bubblewrap with and without the protection mounts.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PROTECTED_PATHS } from '../src/policy/guards/path-guard';
-import { bwrapArgs, findOnPath } from '../src/tools/exec/sandbox';
+import { bwrapArgs, defaultLayout, findOnPath } from '../src/tools/exec/sandbox';
 import { MountPointLedger } from '../src/tools/exec/sandbox-mount-points';
 import { planProtection } from '../src/tools/exec/sandbox-protect';
 import { median, percentile, printRow, timeRuns } from './stats';
@@ -35,8 +35,8 @@ const plan = planProtection(root, DEFAULT_PROTECTED_PATHS);
 const scan = await timeRuns(30, () => planProtection(root, DEFAULT_PROTECTED_PATHS));
 printRow('entries scanned (node_modules skipped)', `${plan.scanned}`);
 printRow(
-  'mounts: read-only / pinned / placeholders',
-  `${plan.readOnly.length} / ${plan.pinned.length} / ${plan.placeholders.length}`,
+  'mounts: read-only / pinned / masked / watched',
+  `${plan.readOnly.length} / ${plan.pinned.length} / ${plan.masked.length} / ${plan.watched.length}`,
 );
 printRow(
   'scan + plan, median (p95)',
@@ -51,9 +51,21 @@ printRow('placeholder claim + release, median', `${median(claim).toFixed(2)} ms`
 
 const bwrap = findOnPath('bwrap');
 if (bwrap) {
-  const bare = await timeRuns(20, () => execFileSync(bwrap, [...bwrapArgs(root, root), 'true']));
+  const layout = defaultLayout(root);
+  // bwrap reads the seccomp filter on fd 3, as execute_command hands it over.
+  const run = (args: string[]) => {
+    const fd = layout.state.seccomp ? openSync(layout.state.seccomp, 'r') : undefined;
+    try {
+      execFileSync(bwrap, args, { stdio: fd === undefined ? 'ignore' : ['ignore', 'ignore', 'ignore', fd] });
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
+  const bare = await timeRuns(20, () => run([...bwrapArgs(root, root, [], undefined, layout), 'true']));
   const c = ledger.claim(plan.placeholders);
-  const guarded = await timeRuns(20, () => execFileSync(bwrap, [...bwrapArgs(root, root, [], plan), 'true']));
+  const guarded = await timeRuns(20, () =>
+    run([...bwrapArgs(root, root, plan.masked, plan, layout), 'true']),
+  );
   if (c.ok) c.claim.release();
   printRow('bwrap true, legacy mounts, median', `${median(bare).toFixed(1)} ms`);
   printRow('bwrap true, protection mounts, median', `${median(guarded).toFixed(1)} ms`);

@@ -40,19 +40,46 @@ function extension(name: string): string {
   return dot <= 0 ? '' : name.slice(dot + 1);
 }
 
+/** What a base name says on its own, over its candidates (itself, without backup suffixes, a swap's original). */
+type NameInfo = { candidates: string[]; secret: boolean; anyPlain: boolean };
+
+// A folder scan meets the same base names again and again (index.ts, package.json): remembered, bounded.
+const names_ = new Map<string, NameInfo>();
+const MAX_NAMES = 8192;
+
+function nameInfo(base: string): NameInfo {
+  let info = names_.get(base);
+  if (info === undefined) {
+    const candidates = baseCandidates(base);
+    let secret = false;
+    let anyPlain = false;
+    for (const name of candidates) {
+      if (exemptNames.has(name) || exemptExtensions.has(extension(name))) continue;
+      anyPlain = true;
+      if (
+        names.has(name) ||
+        extensions.has(extension(name)) ||
+        SECRET_NAME_SHAPES.some((re) => re.test(name))
+      )
+        secret = true;
+    }
+    info = { candidates, secret, anyPlain };
+    if (names_.size >= MAX_NAMES) names_.clear();
+    names_.set(base, info);
+  }
+  return info;
+}
+
 /** The verdict for lowercased path segments (the last is the base name). */
 function judgeSegments(segments: readonly string[]): boolean {
   const base = segments[segments.length - 1] ?? '';
   if (base === '' || base === '.' || base === '..') return false;
+  const info = nameInfo(base);
+  if (info.secret) return true;
   const parent = segments[segments.length - 2];
-  const underSecretFolder = segments.slice(0, -1).some((s) => folders.has(s));
-  for (const name of baseCandidates(base)) {
-    if (parent !== undefined && inFolder.has(`${parent}/${name}`)) return true;
-    if (exemptNames.has(name) || exemptExtensions.has(extension(name))) continue;
-    if (underSecretFolder || names.has(name) || extensions.has(extension(name))) return true;
-    if (SECRET_NAME_SHAPES.some((re) => re.test(name))) return true;
-  }
-  return false;
+  if (parent !== undefined && info.candidates.some((name) => inFolder.has(`${parent}/${name}`))) return true;
+  // Every file under `.ssh`, `.gnupg` … but its public, known and config files.
+  return info.anyPlain && segments.length > 1 && segments.slice(0, -1).some((s) => folders.has(s));
 }
 
 /**
