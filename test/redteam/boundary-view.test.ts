@@ -174,3 +174,15 @@ describe.skipIf(!bwrap)(
     });
   },
 );
+
+describe('the outside note names only paths', () => {
+  it('a URL, a system path and a /tmp path get no note; a path outside does', async () => {
+    const { unseenPaths } = await import('../../src/tools/exec/sandbox-view');
+    const view = { args: [], visible: ['/usr', '/tmp', '/dev', '/proc', '/h'], home: '/h' };
+    expect(unseenPaths('curl https://example.com/x /usr/bin/env /tmp/a ~/b', view, '/p')).toEqual([]);
+    expect(unseenPaths('cat /var/log/syslog PATH=/opt2/bin', view, '/p')).toEqual([
+      '/var/log/syslog',
+      '/opt2/bin',
+    ]);
+  });
+});

@@ -224,7 +224,8 @@ export function unseenPaths(command: string, view: HostView, root: string): stri
       if (!view.home || !(word === '~' || word.startsWith('~/'))) continue;
       word = join(view.home, word.slice(1));
     }
-    if (word === '/' || word.length < 2) continue;
+    // `//host/x` is a URL's tail (https://host/x), not a path.
+    if (word === '/' || word.length < 2 || word.startsWith('//')) continue;
     const path = resolve(word);
     if (inside(root, path) || view.visible.some((v) => inside(v, path))) continue;
     if (!out.includes(path)) out.push(path);
