@@ -7,6 +7,7 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
+import { findGitleaks, GITLEAKS_TRIGGER } from './secret-gitleaks';
 import { CODE_RULES, XML_RULE } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
@@ -41,10 +42,23 @@ const MAINTAINED_RULE: SecretRule = {
   },
 };
 
+/** Replaces every secret gitleaks' rules find (each everywhere it occurs), longest first. */
+const GITLEAKS_RULE: SecretRule = {
+  trigger: GITLEAKS_TRIGGER,
+  apply: (text) => {
+    let out = text;
+    const hits = findGitleaks(text).sort((a, b) => b.secret.length - a.secret.length);
+    for (const hit of hits)
+      if (!hit.secret.includes(MARK)) out = out.split(hit.secret).join(redactedMark(hit.rule));
+    return out;
+  },
+};
+
 const RULES: readonly SecretRule[] = [
   ...FRAMED_RULES,
   ...SECRET_SHAPES.map(shapeRule),
   MAINTAINED_RULE,
+  GITLEAKS_RULE,
   URL_USER_RULE,
   XML_RULE,
   ...NAMED_RULES,
