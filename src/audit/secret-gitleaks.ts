@@ -41,6 +41,13 @@ export const GITLEAKS_SOURCE: { version: string; commit?: string; rules: number 
 /** A secret a rule found: the text to hide and the rule's id. */
 export type GitleaksHit = { secret: string; rule: string };
 
+/**
+ * What gitleaks' rules say of a text: the secrets they found, and the tokens a rule matched but an
+ * allowlist or stop word let go (a known public key, a documented example) — the redactor's own
+ * shapes leave those alone too.
+ */
+export type GitleaksFindings = { hits: GitleaksHit[]; allowed: ReadonlySet<string> };
+
 type Compiled = {
   id: string;
   regex: RegExp;
@@ -100,7 +107,7 @@ export function shannonEntropy(text: string): number {
   return bits;
 }
 
-function allowed(list: CompiledAllowlist, secret: string, match: string, line: string): boolean {
+function allows(list: CompiledAllowlist, secret: string, match: string, line: string): boolean {
   const target = list.target === 'match' ? match : list.target === 'line' ? line : secret;
   const lower = secret.toLowerCase();
   const byRegex = list.regex !== undefined && list.regex.test(target);
@@ -130,9 +137,14 @@ const KEYWORDS = new RegExp(
 /** Matches where any rule's keyword occurs (the redactor's cheap first test; not global, so no state). */
 export const GITLEAKS_TRIGGER = new RegExp(KEYWORDS.source, 'i');
 
-/** How far around a keyword a rule is tried: its line, the next one, bounded either way. */
+/**
+ * How far around a keyword a rule is tried: its line and the next one, bounded either way; windows
+ * that overlap are merged while the whole stays under MAX_WINDOW (past it a new, overlapping window
+ * starts), so no expression ever runs on more than MAX_WINDOW characters.
+ */
 const BEFORE = 400;
 const AFTER = 1200;
+const MAX_WINDOW = 4096;
 
 type Window = { start: number; end: number; rules: Set<number> };
 
@@ -148,7 +160,7 @@ function windowsOf(text: string): Window[] {
     const end = Math.min(next === -1 ? text.length : next, at + AFTER);
     const triggered = byKeyword.get(m[0].toLowerCase()) ?? [];
     const last = windows[windows.length - 1];
-    if (last && start <= last.end) {
+    if (last && start <= last.end && end - last.start <= MAX_WINDOW) {
       last.end = Math.max(last.end, end);
       for (const r of triggered) last.rules.add(r);
     } else windows.push({ start, end, rules: new Set(triggered) });
@@ -157,22 +169,24 @@ function windowsOf(text: string): Window[] {
 }
 
 /**
- * The secrets gitleaks' rules find in `text` (each once). Contract: never throws; a rule that
- * fails to compile or run is skipped.
+ * The secrets gitleaks' rules find in `text` (each once), and what their allowlists let go.
+ * Contract: never throws; a rule that fails to compile or run is skipped.
  */
-export function findGitleaks(text: string): GitleaksHit[] {
+export function findGitleaks(text: string): GitleaksFindings {
   const found = new Map<string, string>();
+  const allowed = new Set<string>();
   for (const w of windowsOf(text)) {
     const part = text.slice(w.start, w.end);
     for (const index of [...w.rules].sort((a, b) => a - b)) {
       const rule = compiledRule(index);
-      if (rule) scan(rule, part, found);
+      if (rule) scan(rule, part, found, allowed);
     }
   }
-  return [...found].map(([secret, rule]) => ({ secret, rule }));
+  for (const secret of found.keys()) allowed.delete(secret);
+  return { hits: [...found].map(([secret, rule]) => ({ secret, rule })), allowed };
 }
 
-function scan(rule: Compiled, part: string, found: Map<string, string>): void {
+function scan(rule: Compiled, part: string, found: Map<string, string>, allowed: Set<string>): void {
   try {
     rule.regex.lastIndex = 0;
     for (let m = rule.regex.exec(part); m !== null; m = rule.regex.exec(part)) {
@@ -190,8 +204,13 @@ function scan(rule: Compiled, part: string, found: Map<string, string>): void {
       if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) continue;
       const line = lineAround(part, m.index, m.index + m[0].length);
       globalAllow ??= compileAllowlist(data.allowlist);
-      if (allowed(globalAllow, secret, match, line)) continue;
-      if (rule.allowlists.some((a) => allowed(a, secret, match, line))) continue;
+      if (
+        allows(globalAllow, secret, match, line) ||
+        rule.allowlists.some((a) => allows(a, secret, match, line))
+      ) {
+        allowed.add(secret);
+        continue;
+      }
       found.set(secret, rule.id);
     }
   } catch {

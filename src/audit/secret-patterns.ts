@@ -7,20 +7,31 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
-import { findGitleaks, GITLEAKS_TRIGGER } from './secret-gitleaks';
+import { findGitleaks, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
 import { CODE_RULES, XML_RULE } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
-import { MARK, redactedMark, type SecretRule } from './secret-values';
+import { isPlaceholder, MARK, redactedMark, type SecretRule } from './secret-values';
 
 export { redactedMark } from './secret-values';
+
+/**
+ * What gitleaks' rules said of the text being redacted (found once, before any rule runs): the
+ * shapes and the preset leave alone a token its allowlists let go (a documented public key).
+ */
+let gitleaks: GitleaksFindings = { hits: [], allowed: new Set() };
+
+/** A token the shapes and the preset keep: one gitleaks allows, or a placeholder (`ghp_xxxx…`). */
+const keptToken = (token: string): boolean => gitleaks.allowed.has(token) || isPlaceholder(token);
 
 /** A shape as a rule: every match becomes the marker (unless it must hold a digit and does not). */
 function shapeRule(shape: SecretShape): SecretRule {
   return {
     trigger: shape.trigger,
     apply: (text) =>
-      text.replace(shape.pattern, (m) => (shape.needsDigit && !/\d/.test(m) ? m : redactedMark(shape.kind))),
+      text.replace(shape.pattern, (m) =>
+        (shape.needsDigit && !/\d/.test(m)) || keptToken(m) ? m : redactedMark(shape.kind),
+      ),
   };
 }
 
@@ -34,7 +45,10 @@ const MAINTAINED_RULE: SecretRule = {
     let out = '';
     let at = 0;
     for (const hit of hits) {
-      if (hit.start < at || text.slice(hit.start, hit.end).includes(MARK)) continue;
+      if (hit.start < at) continue;
+      const token = text.slice(hit.start, hit.end);
+      // Run as it ships: its own fixtures hold placeholders it means to find (`tskey-api-AAAA…`).
+      if (token.includes(MARK)) continue;
       out += text.slice(at, hit.start) + redactedMark(hit.kind);
       at = hit.end;
     }
@@ -42,12 +56,15 @@ const MAINTAINED_RULE: SecretRule = {
   },
 };
 
-/** Replaces every secret gitleaks' rules find (each everywhere it occurs), longest first. */
+/**
+ * Replaces every secret gitleaks' rules found in the text (each everywhere it occurs), longest
+ * first. The findings are of the text as it came in (redactOnce); what an earlier rule hid is gone.
+ */
 const GITLEAKS_RULE: SecretRule = {
   trigger: GITLEAKS_TRIGGER,
   apply: (text) => {
     let out = text;
-    const hits = findGitleaks(text).sort((a, b) => b.secret.length - a.secret.length);
+    const hits = [...gitleaks.hits].sort((a, b) => b.secret.length - a.secret.length);
     for (const hit of hits)
       if (!hit.secret.includes(MARK)) out = out.split(hit.secret).join(redactedMark(hit.rule));
     return out;
@@ -120,10 +137,13 @@ function redactEscapedLines(text: string): string {
   return redacted === broken ? text : redacted.replace(/(\\[nr])\n/g, '$1');
 }
 
+const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
+
 /** The rules, in order, over `text`. */
 function redactOnce(text: string): string {
   let out = text;
   if (TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text))) {
+    gitleaks = GITLEAKS_TRIGGER.test(text) ? findGitleaks(text) : NO_FINDINGS;
     // Whether `out` may hold a secret name, judged again only after a rule changed it.
     let hintOf: string | undefined;
     let hinted = false;

@@ -18,10 +18,41 @@ export type SecretRule = {
   byName?: true;
 };
 
-/** A value that names a secret without holding it (`$TOKEN`, `%PW%`, `{{ token }}`) stays readable. */
+/**
+ * A value that names a secret without holding it (`$TOKEN`, `%PW%`, `{{ token }}`), or stands in
+ * for one — a placeholder (`xxxxxxxx`, `********`), a template (`<your token>`, `{SumoAccessKey}`,
+ * `[PASSWORD]`), an ellipsis — stays readable (gitleaks' allowlists and entropy floors agree).
+ */
 export function isReference(value: string): boolean {
-  const bare = value.replace(/^["']/, '').replace(/^(bearer|basic|token|digest)\s+/i, '');
-  return bare === '' || /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) || value.includes(MARK);
+  const bare = value
+    .replace(/^["'`]|["'`]$/g, '')
+    .replace(/^(bearer|basic|token|digest)\s+/i, '')
+    .trim();
+  return (
+    bare === '' ||
+    /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) ||
+    /^(?:<[^<>]*>|\{[^{}]*\}|\[[^[\]]*\])$/.test(bare) ||
+    /^[.*…#_-]+$/.test(bare) ||
+    isPlaceholder(bare) ||
+    value.includes(MARK)
+  );
+}
+
+/**
+ * A placeholder written where a secret goes (`ghp_xxxxxxxx…`, `AKIAXXXXXXXXXXXXXXXX`, `********`,
+ * `glpat-XXXXXXXX-XXXX`): one character makes up at least half of it. A real token's characters
+ * are spread out; gitleaks' entropy floors drop these too.
+ */
+export function isPlaceholder(token: string): boolean {
+  if (token.length < 8) return false;
+  const counts = new Map<string, number>();
+  let most = 0;
+  for (const ch of token) {
+    const n = (counts.get(ch) ?? 0) + 1;
+    counts.set(ch, n);
+    if (n > most) most = n;
+  }
+  return most * 2 >= token.length;
 }
 
 /** Keeps the quotes of a quoted value and replaces what is inside. */
