@@ -139,10 +139,15 @@ function redactEscapedLines(text: string): string {
 
 const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
 
+/** Whether any rule could find something in `text` (the one pass every redaction starts with). */
+export function mayHoldSecret(text: string): boolean {
+  return TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text));
+}
+
 /** The rules, in order, over `text`. */
 function redactOnce(text: string): string {
   let out = text;
-  if (TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text))) {
+  if (mayHoldSecret(text)) {
     gitleaks = GITLEAKS_TRIGGER.test(text) ? findGitleaks(text) : NO_FINDINGS;
     // Whether `out` may hold a secret name, judged again only after a rule changed it.
     let hintOf: string | undefined;
