@@ -100,12 +100,15 @@ export function splitWords(line: string): ShellWord[] {
     let value = '';
     while (i < line.length && !/[\s;&|()<>]/.test(line[i] as string)) {
       const c = line[i] as string;
-      if (c === "'" || (c === '$' && line[i + 1] === "'")) {
-        const open = c === '$' ? i + 2 : i + 1;
-        const close = line.indexOf("'", open);
+      if (c === "'") {
+        const close = line.indexOf("'", i + 1);
         const end = close === -1 ? line.length : close;
-        value += line.slice(open, end);
+        value += line.slice(i + 1, end);
         i = end + 1;
+      } else if (c === '$' && line[i + 1] === "'") {
+        const [text, next] = ansiC(line, i + 2);
+        value += text;
+        i = next;
       } else if (c === '"') {
         i++;
         while (i < line.length && line[i] !== '"') {
@@ -125,4 +128,38 @@ export function splitWords(line: string): ShellWord[] {
     words.push({ start, end: Math.min(i, line.length), value });
   }
   return words;
+}
+
+const ANSI_C: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  v: '\v',
+};
+
+/** A `$'…'` body from `from`, its escapes decoded (`\n`, `\xHH`, `\'`, …); returns [text, index after the quote]. */
+function ansiC(line: string, from: number): [string, number] {
+  let text = '';
+  let i = from;
+  while (i < line.length && line[i] !== "'") {
+    if (line[i] === '\\' && i + 1 < line.length) {
+      const e = line[i + 1] as string;
+      const hex = e === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(line.slice(i + 2)) : null;
+      if (hex) {
+        text += String.fromCharCode(Number.parseInt(hex[0], 16));
+        i += 2 + hex[0].length;
+        continue;
+      }
+      text += ANSI_C[e] ?? e;
+      i += 2;
+      continue;
+    }
+    text += line[i];
+    i++;
+  }
+  return [text, i + 1];
 }
