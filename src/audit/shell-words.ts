@@ -1,89 +1,36 @@
 /**
  * The words of a command line, where they are in it and what they say once the shell has removed
- * their quotes — read with the command guard's own bash grammar (tree-sitter-bash) and its word
- * evaluator (src/policy/command/command-words.ts), so the redactor reads a line as the guard does.
- * The grammar loads after the guard's (web-tree-sitter must be initialised once per process, by the
- * guard); until then, or where the grammar cannot read a line, a small quote-aware splitter stands in.
+ * their quotes. The command guard's own bash grammar reads them once it is loaded
+ * (src/policy/shell-grammar-words.ts hands its reader in: this layer imports no policy); until then,
+ * or where the grammar cannot read a line, a small quote-aware splitter stands in.
  */
-import { createRequire } from 'node:module';
-import type { Node, Parser } from 'web-tree-sitter';
-import { loadCommandGuard } from '../policy/command/command-guard';
-import { EXPANSION_MARK, evaluateWord } from '../policy/command/command-words';
 
 /** One word: its span in the line (UTF-16 offsets) and its value with the quotes removed. */
 export type ShellWord = { start: number; end: number; value: string };
 
-let parser: Parser | undefined;
-let loading: Promise<void> | undefined;
+/** Reads a line into its words, or undefined when it cannot (the splitter is used then). */
+export type ShellWordReader = (line: string) => ShellWord[] | undefined;
 
-/**
- * Loads the bash grammar for the redactor, once (after the command guard's, which initialises
- * web-tree-sitter). Contract: never rejects; on failure the splitter stands in and a later call tries again.
- */
-export function loadShellWords(): Promise<void> {
-  loading ??= loadCommandGuard()
-    .then(async () => {
-      const { Parser: ParserClass, Language } = await import('web-tree-sitter');
-      const bash = await Language.load(
-        createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
-      );
-      const p = new ParserClass();
-      p.setLanguage(bash);
-      parser = p;
-    })
-    .catch(() => {
-      loading = undefined;
-    });
-  return loading;
+let reader: ShellWordReader | undefined;
+
+/** Installs the grammar's reader (once the guard's grammar is loaded); `undefined` goes back to the splitter. */
+export function useShellWordReader(next: ShellWordReader | undefined): void {
+  reader = next;
 }
 
-/** Whether the grammar is loaded (the splitter stands in until it is). */
-export const shellGrammarLoaded = (): boolean => parser !== undefined;
-
-const WORD_TYPES = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'number']);
+/** Whether the grammar reads command lines (the splitter stands in until it does). */
+export const shellGrammarLoaded = (): boolean => reader !== undefined;
 
 /**
  * The words of `line`: each argument, command name, assignment (`NAME=value` as one word) and
- * redirection target. Contract: never throws; uses the splitter when the grammar is not loaded
- * or cannot read the line.
+ * redirection target, with the words inside them. Contract: never throws.
  */
 export function shellWords(line: string): ShellWord[] {
-  if (!parser) {
-    void loadShellWords();
-    return splitWords(line);
-  }
   try {
-    const tree = parser.parse(line);
-    if (!tree) return splitWords(line);
-    try {
-      if (tree.rootNode.hasError) return splitWords(line);
-      const words: ShellWord[] = [];
-      collect(tree.rootNode, words);
-      return words;
-    } finally {
-      tree.delete();
-    }
+    return reader?.(line) ?? splitWords(line);
   } catch {
     return splitWords(line);
   }
-}
-
-function collect(node: Node, out: ShellWord[]): void {
-  if (node.type === 'variable_assignment') {
-    const value = node.childForFieldName('value');
-    const name = node.childForFieldName('name')?.text ?? '';
-    out.push({ start: node.startIndex, end: node.endIndex, value: `${name}=${value ? valueOf(value) : ''}` });
-  } else if (WORD_TYPES.has(node.type)) {
-    out.push({ start: node.startIndex, end: node.endIndex, value: valueOf(node) });
-  }
-  // Words inside substitutions and strings are words too (`echo "$(printf 'x')"`).
-  for (const child of node.namedChildren) if (child) collect(child, out);
-}
-
-function valueOf(node: Node): string {
-  const { values } = evaluateWord([node]);
-  // An expansion stays as its source text (`$TOKEN`), marked by the evaluator; unmark it.
-  return values.join(' ').replaceAll(EXPANSION_MARK, '');
 }
 
 /**

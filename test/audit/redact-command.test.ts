@@ -5,10 +5,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redact, redactCommand, redactedJson } from '../../src/audit/redact';
-import { loadShellWords, shellGrammarLoaded, shellWords, splitWords } from '../../src/audit/shell-words';
+import { shellGrammarLoaded, shellWords, splitWords } from '../../src/audit/shell-words';
+import { loadShellGrammarWords } from '../../src/policy/shell-grammar-words';
 
 beforeAll(async () => {
-  await loadShellWords();
+  await loadShellGrammarWords();
 });
 
 const SECRET = 'Tq8Zr2Lw5Xn9Pk3Vb7Hc';

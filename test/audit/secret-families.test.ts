@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactString } from '../../src/audit/redact';
-import { loadShellWords } from '../../src/audit/shell-words';
+import { loadShellGrammarWords } from '../../src/policy/shell-grammar-words';
 import { type AuditWriter, createAuditWriter } from '../../src/audit/writer';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { record } from './helpers';
@@ -101,7 +101,7 @@ const printCommand = (text: string): string => `printf '%s\\n' '${text.replaceAl
 let dir = '';
 let writer: AuditWriter;
 beforeAll(async () => {
-  await loadShellWords();
+  await loadShellGrammarWords();
   dir = mkdtempSync(join(tmpdir(), 'warden-secret-families-'));
   writer = createAuditWriter({
     dir,
