@@ -73,7 +73,11 @@ export const CODE_RULES: readonly SecretRule[] = [
       t.replace(
         /(^|[^\w.$-])([:$@]?)(["']?)([A-Za-z_][\w.-]*)\3([ \t]*(?:=>|:=|=|:)[ \t]*)(["'`])([^"'`\n\\]+)\6/g,
         (m, pre: string, sigil: string, q: string, name: string, sep: string, vq: string, value: string) =>
-          secretCodeName(name) && !isReference(value) && !value.includes(MARK)
+          // A backquoted value with blanks is a shell command substitution (`KEY=\`vault read …\``).
+          secretCodeName(name) &&
+          !isReference(value) &&
+          !value.includes(MARK) &&
+          !(vq === '`' && /\s/.test(value))
             ? `${pre}${sigil}${q}${name}${q}${sep}${vq}${redactedMark('key')}${vq}`
             : m,
       ),

@@ -30,12 +30,32 @@ export function isReference(value: string): boolean {
     .trim();
   return (
     bare === '' ||
+    /^(?:`|\$\()/.test(value.trim()) ||
     /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) ||
+    PLACEHOLDER_WORDS.test(bare) ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(bare) ||
+    /(?:\.\.\.|…)$/.test(bare) ||
     /^(?:<[^<>]*>|\{[^{}]*\}|\[[^[\]]*\])$/.test(bare) ||
     /^[.*…#_-]+$/.test(bare) ||
     isPlaceholder(bare) ||
     value.includes(MARK)
   );
+}
+
+/**
+ * Words written where a secret goes in docs and examples (`-u user:password`, `token=your_token_here`,
+ * `not_a_real_token`); gitleaks' stop words and allowlists drop the same. A value that is a
+ * command substitution, an UPPER_SNAKE name standing for the value (`access_token=ACCESS_TOKEN`),
+ * or one cut with an ellipsis is not a secret either (see isReference).
+ */
+const PLACEHOLDER_WORDS =
+  /^(?:password|passwd|pass|secret|token|test|changeme|example|dummy|y{3,}|x{3,})$|your[_-]|not[_-]a[_-]real|placeholder|put[_-]your|[_-]here$/i;
+
+/** A token whose letters are mostly `x`/`X`: a placeholder even for the preset (`ghp_xxxx…`, `glpat-XXXX…`). */
+export function isXPlaceholder(token: string): boolean {
+  let xs = 0;
+  for (const ch of token) if (ch === 'x' || ch === 'X') xs++;
+  return token.length >= 8 && xs * 2 >= token.length;
 }
 
 /**
