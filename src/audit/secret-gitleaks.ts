@@ -125,14 +125,44 @@ rules.forEach((r, i) => {
   for (const k of r.keywords) byKeyword.set(k, [...(byKeyword.get(k) ?? []), i]);
 });
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-/** Literals only (no quantifier): linear in the text. Longest first, so `api_key` wins over `api`. */
-const KEYWORDS = new RegExp(
-  [...byKeyword.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map(escape)
-    .join('|'),
-  'gi',
-);
+/** The keywords as a trie (`a(?:ccess|pi|uth)|k(?:ey)…`): the engine tries a few letters per position, not every keyword. */
+function trieSource(words: readonly string[]): string {
+  type Node = { end: boolean; next: Map<string, Node> };
+  const root: Node = { end: false, next: new Map() };
+  for (const word of words) {
+    let node = root;
+    for (const ch of word) {
+      let child = node.next.get(ch);
+      if (!child) {
+        child = { end: false, next: new Map() };
+        node.next.set(ch, child);
+      }
+      node = child;
+    }
+    node.end = true;
+  }
+  const emit = (node: Node): string => {
+    const alternatives = [...node.next].map(([ch, child]) => escape(ch) + emit(child));
+    if (alternatives.length === 0) return '';
+    // Greedy `?` after a whole keyword: the longest keyword at a position wins (`api_key` over `api`).
+    const group = alternatives.length === 1 ? alternatives[0] : `(?:${alternatives.join('|')})`;
+    return node.end ? `(?:${group})?` : (group as string);
+  };
+  return emit(root);
+}
+
+/** Literals only (no quantifier but a literal's optional tail): linear in the text. */
+const KEYWORDS = new RegExp(trieSource([...byKeyword.keys()]), 'gi');
+
+/**
+ * The rules a matched keyword triggers: its own and those of every keyword inside it (the scan takes
+ * the longest keyword at a position and goes on after it, so `secret_key` must also trigger `key`'s).
+ */
+const triggeredBy = new Map<string, number[]>();
+for (const k of byKeyword.keys())
+  triggeredBy.set(k, [
+    ...new Set([...byKeyword].filter(([other]) => k.includes(other)).flatMap(([, rules]) => rules)),
+  ]);
 
 /** Matches where any rule's keyword occurs (the redactor's cheap first test; not global, so no state). */
 export const GITLEAKS_TRIGGER = new RegExp(KEYWORDS.source, 'i');
@@ -158,7 +188,7 @@ function windowsOf(text: string): Window[] {
     const eol = text.indexOf('\n', at);
     const next = eol === -1 ? -1 : text.indexOf('\n', eol + 1);
     const end = Math.min(next === -1 ? text.length : next, at + AFTER);
-    const triggered = byKeyword.get(m[0].toLowerCase()) ?? [];
+    const triggered = triggeredBy.get(m[0].toLowerCase()) ?? [];
     const last = windows[windows.length - 1];
     if (last && start <= last.end && end - last.start <= MAX_WINDOW) {
       last.end = Math.max(last.end, end);

@@ -72,9 +72,26 @@ const GITLEAKS_RULE: SecretRule = {
   },
 };
 
+/**
+ * Rules run as one: one scan of their triggers' union rules the whole group out for most text (the
+ * shapes' prefixes are in almost no source file), and inside it each rule still tests its own.
+ * The union is folded if any trigger is, which only widens it.
+ */
+function grouped(rules: readonly SecretRule[]): SecretRule {
+  const folded = rules.some((r) => r.trigger.flags.includes('i'));
+  return {
+    trigger: new RegExp(rules.map((r) => `(?:${r.trigger.source})`).join('|'), folded ? 'i' : ''),
+    apply: (text) => {
+      let out = text;
+      for (const rule of rules) if (rule.trigger.test(out)) out = rule.apply(out);
+      return out;
+    },
+  };
+}
+
 const RULES: readonly SecretRule[] = [
-  ...FRAMED_RULES,
-  ...SECRET_SHAPES.map(shapeRule),
+  grouped(FRAMED_RULES),
+  grouped(SECRET_SHAPES.map(shapeRule)),
   MAINTAINED_RULE,
   GITLEAKS_RULE,
   URL_USER_RULE,
@@ -100,7 +117,8 @@ function unionOf(rules: readonly SecretRule[]): { test(text: string): boolean } 
  * of every trigger. The rules that redact by name are looked at only in text that could hold such
  * a name (SECRET_NAME_HINT): their triggers (`=`, `":`, `-`) match almost any JSON or command line.
  */
-const TRIGGERS = unionOf(RULES.filter((r) => !r.byName));
+// gitleaks' keywords (`key`, `token`, `api`…) are in most source text: they gate only its own rule.
+const TRIGGERS = unionOf(RULES.filter((r) => !r.byName && r !== GITLEAKS_RULE));
 const NAME_TRIGGERS = unionOf(RULES.filter((r) => r.byName));
 
 /**
@@ -134,7 +152,8 @@ function redactEscapedLines(text: string): string {
   ESCAPED_BREAK.lastIndex = 0;
   if (!ESCAPED_BREAK.test(text)) return text;
   const broken = text.replace(ESCAPED_BREAK, '$&\n');
-  const redacted = redactOnce(broken);
+  // gitleaks' findings of this text are kept, not sought again: its rules read `\n` escapes already.
+  const redacted = redactOnce(broken, gitleaks);
   return redacted === broken ? text : redacted.replace(/(\\[nr])\n/g, '$1');
 }
 
@@ -142,27 +161,34 @@ const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
 
 /** Whether any rule could find something in `text` (the one pass every redaction starts with). */
 export function mayHoldSecret(text: string): boolean {
+  return ownRulesMayApply(text) || GITLEAKS_TRIGGER.test(text);
+}
+
+/** Whether any rule but gitleaks' could find something in `text`. */
+function ownRulesMayApply(text: string): boolean {
   return TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text));
 }
 
-/** The rules, in order, over `text`. */
-function redactOnce(text: string): string {
+/** The rules, in order, over `text` (with gitleaks' findings of it, when they are known already). */
+function redactOnce(text: string, found?: GitleaksFindings): string {
+  const own = ownRulesMayApply(text);
+  const byGitleaks = found ? found.hits.length > 0 : GITLEAKS_TRIGGER.test(text);
+  if (!own && !byGitleaks) return text;
+  gitleaks = found ?? (byGitleaks ? findGitleaks(text) : NO_FINDINGS);
+  if (!own) return GITLEAKS_RULE.apply(text);
   let out = text;
-  if (mayHoldSecret(text)) {
-    gitleaks = GITLEAKS_TRIGGER.test(text) ? findGitleaks(text) : NO_FINDINGS;
-    // Whether `out` may hold a secret name, judged again only after a rule changed it.
-    let hintOf: string | undefined;
-    let hinted = false;
-    for (const rule of RULES) {
-      if (rule.byName) {
-        if (hintOf !== out) {
-          hintOf = out;
-          hinted = SECRET_NAME_HINT.test(out);
-        }
-        if (!hinted) continue;
+  // Whether `out` may hold a secret name, judged again only after a rule changed it.
+  let hintOf: string | undefined;
+  let hinted = false;
+  for (const rule of RULES) {
+    if (rule.byName) {
+      if (hintOf !== out) {
+        hintOf = out;
+        hinted = SECRET_NAME_HINT.test(out);
       }
-      if (rule.trigger.test(out)) out = rule.apply(out);
+      if (!hinted) continue;
     }
+    if (rule.trigger.test(out)) out = rule.apply(out);
   }
   return out;
 }
