@@ -19,6 +19,18 @@ const PLAIN_WORD = /^[\w./:@%+,=~-]*$/;
  * Contract: never throws; idempotent; a line with nothing secret comes back as it is.
  */
 export function redactCommand(command: string): string {
+  // The writer asks twice for one record (is it clean? then the copy): the last answer is kept.
+  if (command === lastCommand) return lastRedacted;
+  const out = redactWords(command);
+  lastCommand = command;
+  lastRedacted = out;
+  return out;
+}
+
+let lastCommand = '';
+let lastRedacted = '';
+
+function redactWords(command: string): string {
   // Nothing is quoted or escaped: its words are the text, and the text rules see them as they are.
   const whole = redactString(command);
   if (!/['"\\$`]/.test(command)) return whole;

@@ -33,6 +33,23 @@ export function shellWords(line: string): ShellWord[] {
   }
 }
 
+/** Blanks and the operators that end an unquoted word: ` \t\n\r ; & | ( ) < >`. */
+function isBreak(code: number): boolean {
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 10 ||
+    code === 13 ||
+    code === 59 ||
+    code === 38 ||
+    code === 124 ||
+    code === 40 ||
+    code === 41 ||
+    code === 60 ||
+    code === 62
+  );
+}
+
 /**
  * The stand-in: words split at unquoted blanks and operators, `'…'`, `"…"` (with `\` escapes),
  * `$'…'` and `\x` read as bash reads them (closely enough to see what a word says).
@@ -41,11 +58,11 @@ export function splitWords(line: string): ShellWord[] {
   const words: ShellWord[] = [];
   let i = 0;
   while (i < line.length) {
-    while (i < line.length && /[\s;&|()<>]/.test(line[i] as string)) i++;
+    while (i < line.length && isBreak(line.charCodeAt(i))) i++;
     if (i >= line.length) break;
     const start = i;
     let value = '';
-    while (i < line.length && !/[\s;&|()<>]/.test(line[i] as string)) {
+    while (i < line.length && !isBreak(line.charCodeAt(i))) {
       const c = line[i] as string;
       if (c === "'") {
         const close = line.indexOf("'", i + 1);
