@@ -35,6 +35,11 @@ export function isReference(value: string): boolean {
     PLACEHOLDER_WORDS.test(bare) ||
     /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(bare) ||
     /(?:\.\.\.|…)$/.test(bare) ||
+    // Text, not a token: the head of another assignment (`"api_token = "` quoting a line), a label
+    // (`token:`), markup (`<xsd:element name=`).
+    /\s(?:=|:=|=>|:)$/.test(bare) ||
+    /^[A-Za-z_]\w*:$/.test(bare) ||
+    /^<[A-Za-z][\w:.-]*\s/.test(bare) ||
     /^(?:<[^<>]*>|\{[^{}]*\}|\[[^[\]]*\])$/.test(bare) ||
     /^[.*…#_-]+$/.test(bare) ||
     isPlaceholder(bare) ||

@@ -41,6 +41,9 @@ describe('placeholders are not secrets', () => {
       '-e SIGNING_KEY=`vault read -field=key secret/sign`',
       `-e SIGNING_KEY=${REAL}`,
     ],
+    ['a label, not a value', 'auth_token = "token:"', `auth_token = "${REAL}"`],
+    ['markup, not a value', 'api_token = "<xsd:element name="', `api_token = "${REAL}"`],
+    ['the head of another assignment, quoted', 'api_token = "api_token = "', `api_token = "${REAL}"`],
     ['a value cut with an ellipsis', 'export SESSION_TOKEN=eyJhbGciOi...', `export SESSION_TOKEN=${REAL}`],
   ])('%s', (_, placeholder, real) => {
     expect(redactString(placeholder)).toBe(placeholder);
