@@ -1,9 +1,11 @@
 import { isSecretName } from './secret-names';
 import { redactedMark, redactString } from './secret-patterns';
 import { isReference } from './secret-values';
+import { redactCommand } from './redact-command';
 
 export { isSecretName } from './secret-names';
 export { redactedMark, redactString } from './secret-patterns';
+export { redactCommand } from './redact-command';
 
 /** Deeper than this is summarised; audit arguments are never legitimately this nested. */
 const MAX_DEPTH = 32;
@@ -114,9 +116,16 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = {
 const jsonMemo = new Map<string, string>();
 const JSON_MEMO_MAX_LENGTH = 256;
 
+/**
+ * A command line (`args.command` of execute_command, any string under a `command` key) is redacted
+ * word by word as bash reads it (redact-command.ts): quoting must not hide a secret.
+ */
+const COMMAND_KEY = 'command';
+
 function redactCopy(value: unknown, max: number): unknown {
-  const str = (s: string): string => {
-    const clean = redactString(s.length > max + CUT_MARGIN ? s.slice(0, max + CUT_MARGIN) : s);
+  const str = (s: string, asCommand = false): string => {
+    const head = s.length > max + CUT_MARGIN ? s.slice(0, max + CUT_MARGIN) : s;
+    const clean = asCommand ? redactCommand(head) : redactString(head);
     if (clean.length <= max && s.length <= max + CUT_MARGIN) return clean;
     const dropped = s.length > max + CUT_MARGIN ? s.length - max : clean.length - max;
     return `${clean.slice(0, max)}…[${dropped} more chars]`;
@@ -177,7 +186,9 @@ function clean(value: unknown, max: number, depth: number): boolean {
     const item = record[key];
     const kind = keyKind(key);
     if (kind === KEY_CHANGED || (kind === KEY_SECRET && holdsSecret(item))) return false;
-    if (!clean(item, max, depth + 1)) return false;
+    if (key === COMMAND_KEY && typeof item === 'string') {
+      if (item.length > max || redactCommand(item) !== item) return false;
+    } else if (!clean(item, max, depth + 1)) return false;
   }
   return true;
 }
@@ -192,7 +203,7 @@ function plainCopy(value: unknown): unknown {
   return out;
 }
 
-type Walk = { seen: WeakSet<object>; str: (s: string) => string };
+type Walk = { seen: WeakSet<object>; str: (s: string, asCommand?: boolean) => string };
 
 function copy(value: unknown, walk: Walk, depth: number): unknown {
   const { seen } = walk;
@@ -229,7 +240,12 @@ function copyObject(value: object, walk: Walk, depth: number): unknown {
   for (const key of Object.keys(record)) {
     const item = record[key];
     // Keys are strings too: a map keyed by token must not leak it.
-    const safe = isSecretName(key) && holdsSecret(item) ? redactedMark('key') : copy(item, walk, depth + 1);
+    const safe =
+      isSecretName(key) && holdsSecret(item)
+        ? redactedMark('key')
+        : key === COMMAND_KEY && typeof item === 'string'
+          ? walk.str(item, true)
+          : copy(item, walk, depth + 1);
     const outKey = redactKey(key);
     // An own `__proto__` key (JSON.parse makes them) must stay data, not become a prototype.
     if (outKey === '__proto__')

@@ -41,6 +41,9 @@ function blockEnd(text: string, from: number, indent: number): number {
   return at;
 }
 
+/** A backquoted value with blanks is a shell command substitution (`KEY=\`vault read …\``), not a literal. */
+const notALiteral = (value: string, quote: string): boolean => quote === '`' && /\s/.test(value);
+
 export const CODE_RULES: readonly SecretRule[] = [
   {
     // YAML block scalars: the secret is on the lines under `password: |` (a kube Secret's
@@ -73,7 +76,8 @@ export const CODE_RULES: readonly SecretRule[] = [
       t.replace(
         /(^|[^\w.$-])([:$@]?)(["']?)([A-Za-z_][\w.-]*)\3([ \t]*(?:=>|:=|=|:)[ \t]*)(["'`])([^"'`\n\\]+)\6/g,
         (m, pre: string, sigil: string, q: string, name: string, sep: string, vq: string, value: string) =>
-          secretCodeName(name) && !isReference(value) && !value.includes(MARK)
+          // A backquoted value with blanks is a shell command substitution (`KEY=\`vault read …\``).
+          secretCodeName(name) && !isReference(value) && !value.includes(MARK) && !notALiteral(value, vq)
             ? `${pre}${sigil}${q}${name}${q}${sep}${vq}${redactedMark('key')}${vq}`
             : m,
       ),

@@ -40,8 +40,8 @@ const SECRET_COMPOUNDS = new Set([
 /** Last words that name a secret only after another word (`DB_PASS`, not `pass` or `PWD`). */
 const QUALIFIED_WORDS = new Set(['pass', 'pwd', 'pw', 'passcode']);
 
-/** Whole names (as lower-case words) whose last word alone says nothing: Rails' `SECRET_KEY_BASE`. */
-const SECRET_PHRASES = new Set(['secret key base']);
+/** Whole names (as lower-case words) whose last word alone says nothing: Rails' `SECRET_KEY_BASE`, a GCP service account's `private_key_id`. */
+const SECRET_PHRASES = new Set(['secret key base', 'private key id']);
 
 /** Suffixes that are safe to match inside one word (`dbpassword`, `accesstoken`, `clientsecret`). */
 const SECRET_SUFFIXES = ['token', 'secret', 'password', 'passwd'];

@@ -7,19 +7,31 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
+import { findGitleaks, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
 import { CODE_RULES, XML_RULE } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
-import { MARK, redactedMark, type SecretRule } from './secret-values';
+import { isPlaceholder, isXPlaceholder, MARK, redactedMark, type SecretRule } from './secret-values';
 
 export { redactedMark } from './secret-values';
+
+/**
+ * What gitleaks' rules said of the text being redacted (found once, before any rule runs): the
+ * shapes and the preset leave alone a token its allowlists let go (a documented public key).
+ */
+let gitleaks: GitleaksFindings = { hits: [], allowed: new Set() };
+
+/** A token the shapes and the preset keep: one gitleaks allows, or a placeholder (`ghp_xxxx…`). */
+const keptToken = (token: string): boolean => gitleaks.allowed.has(token) || isPlaceholder(token);
 
 /** A shape as a rule: every match becomes the marker (unless it must hold a digit and does not). */
 function shapeRule(shape: SecretShape): SecretRule {
   return {
     trigger: shape.trigger,
     apply: (text) =>
-      text.replace(shape.pattern, (m) => (shape.needsDigit && !/\d/.test(m) ? m : redactedMark(shape.kind))),
+      text.replace(shape.pattern, (m) =>
+        (shape.needsDigit && !/\d/.test(m)) || keptToken(m) ? m : redactedMark(shape.kind),
+      ),
   };
 }
 
@@ -33,7 +45,11 @@ const MAINTAINED_RULE: SecretRule = {
     let out = '';
     let at = 0;
     for (const hit of hits) {
-      if (hit.start < at || text.slice(hit.start, hit.end).includes(MARK)) continue;
+      if (hit.start < at) continue;
+      const token = text.slice(hit.start, hit.end);
+      // Run as it ships (its own fixtures hold placeholders it means to find, `tskey-api-AAAA…`),
+      // but for `xxxx…`, which gitleaks' examples call no secret.
+      if (token.includes(MARK) || isXPlaceholder(token)) continue;
       out += text.slice(at, hit.start) + redactedMark(hit.kind);
       at = hit.end;
     }
@@ -41,10 +57,43 @@ const MAINTAINED_RULE: SecretRule = {
   },
 };
 
+/**
+ * Replaces every secret gitleaks' rules found in the text (each everywhere it occurs), longest
+ * first. The findings are of the text as it came in (redactOnce); what an earlier rule hid is gone.
+ */
+const GITLEAKS_RULE: SecretRule = {
+  trigger: GITLEAKS_TRIGGER,
+  apply: (text) => {
+    let out = text;
+    const hits = [...gitleaks.hits].sort((a, b) => b.secret.length - a.secret.length);
+    for (const hit of hits)
+      if (!hit.secret.includes(MARK)) out = out.split(hit.secret).join(redactedMark(hit.rule));
+    return out;
+  },
+};
+
+/**
+ * Rules run as one: one scan of their triggers' union rules the whole group out for most text (the
+ * shapes' prefixes are in almost no source file), and inside it each rule still tests its own.
+ * The union is folded if any trigger is, which only widens it.
+ */
+function grouped(rules: readonly SecretRule[]): SecretRule {
+  const folded = rules.some((r) => r.trigger.flags.includes('i'));
+  return {
+    trigger: new RegExp(rules.map((r) => `(?:${r.trigger.source})`).join('|'), folded ? 'i' : ''),
+    apply: (text) => {
+      let out = text;
+      for (const rule of rules) if (rule.trigger.test(out)) out = rule.apply(out);
+      return out;
+    },
+  };
+}
+
 const RULES: readonly SecretRule[] = [
-  ...FRAMED_RULES,
-  ...SECRET_SHAPES.map(shapeRule),
+  grouped(FRAMED_RULES),
+  grouped(SECRET_SHAPES.map(shapeRule)),
   MAINTAINED_RULE,
+  GITLEAKS_RULE,
   URL_USER_RULE,
   XML_RULE,
   ...NAMED_RULES,
@@ -68,7 +117,8 @@ function unionOf(rules: readonly SecretRule[]): { test(text: string): boolean } 
  * of every trigger. The rules that redact by name are looked at only in text that could hold such
  * a name (SECRET_NAME_HINT): their triggers (`=`, `":`, `-`) match almost any JSON or command line.
  */
-const TRIGGERS = unionOf(RULES.filter((r) => !r.byName));
+// gitleaks' keywords (`key`, `token`, `api`…) are in most source text: they gate only its own rule.
+const TRIGGERS = unionOf(RULES.filter((r) => !r.byName && r !== GITLEAKS_RULE));
 const NAME_TRIGGERS = unionOf(RULES.filter((r) => r.byName));
 
 /**
@@ -102,27 +152,43 @@ function redactEscapedLines(text: string): string {
   ESCAPED_BREAK.lastIndex = 0;
   if (!ESCAPED_BREAK.test(text)) return text;
   const broken = text.replace(ESCAPED_BREAK, '$&\n');
-  const redacted = redactOnce(broken);
+  // gitleaks' findings of this text are kept, not sought again: its rules read `\n` escapes already.
+  const redacted = redactOnce(broken, gitleaks);
   return redacted === broken ? text : redacted.replace(/(\\[nr])\n/g, '$1');
 }
 
-/** The rules, in order, over `text`. */
-function redactOnce(text: string): string {
+const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
+
+/** Whether any rule could find something in `text` (the one pass every redaction starts with). */
+export function mayHoldSecret(text: string): boolean {
+  return ownRulesMayApply(text) || GITLEAKS_TRIGGER.test(text);
+}
+
+/** Whether any rule but gitleaks' could find something in `text`. */
+function ownRulesMayApply(text: string): boolean {
+  return TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text));
+}
+
+/** The rules, in order, over `text` (with gitleaks' findings of it, when they are known already). */
+function redactOnce(text: string, found?: GitleaksFindings): string {
+  const own = ownRulesMayApply(text);
+  const byGitleaks = found ? found.hits.length > 0 : GITLEAKS_TRIGGER.test(text);
+  if (!own && !byGitleaks) return text;
+  gitleaks = found ?? (byGitleaks ? findGitleaks(text) : NO_FINDINGS);
+  if (!own) return GITLEAKS_RULE.apply(text);
   let out = text;
-  if (TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text))) {
-    // Whether `out` may hold a secret name, judged again only after a rule changed it.
-    let hintOf: string | undefined;
-    let hinted = false;
-    for (const rule of RULES) {
-      if (rule.byName) {
-        if (hintOf !== out) {
-          hintOf = out;
-          hinted = SECRET_NAME_HINT.test(out);
-        }
-        if (!hinted) continue;
+  // Whether `out` may hold a secret name, judged again only after a rule changed it.
+  let hintOf: string | undefined;
+  let hinted = false;
+  for (const rule of RULES) {
+    if (rule.byName) {
+      if (hintOf !== out) {
+        hintOf = out;
+        hinted = SECRET_NAME_HINT.test(out);
       }
-      if (rule.trigger.test(out)) out = rule.apply(out);
+      if (!hinted) continue;
     }
+    if (rule.trigger.test(out)) out = rule.apply(out);
   }
   return out;
 }

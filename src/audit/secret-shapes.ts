@@ -26,12 +26,6 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
     pattern:
       /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
   },
-  {
-    kind: 'slack',
-    trigger: /xox[abprs]-/,
-    pattern: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}/g,
-    needsDigit: true,
-  },
   { kind: 'google', trigger: /AIza/, pattern: /(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])/g },
   { kind: 'google', trigger: /GOCSPX-/, pattern: /(?<![\w-])GOCSPX-[A-Za-z0-9_-]{28}(?![\w-])/g },
   { kind: 'google', trigger: /1\/\/0/, pattern: /(?<![\w/])1\/\/0[A-Za-z0-9_-]{40,}/g },

@@ -18,10 +18,66 @@ export type SecretRule = {
   byName?: true;
 };
 
-/** A value that names a secret without holding it (`$TOKEN`, `%PW%`, `{{ token }}`) stays readable. */
+/**
+ * A value that names a secret without holding it (`$TOKEN`, `%PW%`, `{{ token }}`), or stands in
+ * for one — a placeholder (`xxxxxxxx`, `********`), a template (`<your token>`, `{SumoAccessKey}`,
+ * `[PASSWORD]`), an ellipsis — stays readable (gitleaks' allowlists and entropy floors agree).
+ */
 export function isReference(value: string): boolean {
-  const bare = value.replace(/^["']/, '').replace(/^(bearer|basic|token|digest)\s+/i, '');
-  return bare === '' || /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) || value.includes(MARK);
+  const bare = value
+    .replace(/^["'`]|["'`]$/g, '')
+    .replace(/^(bearer|basic|token|digest)\s+/i, '')
+    .trim();
+  return (
+    bare === '' ||
+    /^(?:`|\$\()/.test(value.trim()) ||
+    /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) ||
+    PLACEHOLDER_WORDS.test(bare) ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(bare) ||
+    /(?:\.\.\.|…)$/.test(bare) ||
+    // Text, not a token: the head of another assignment (`"api_token = "` quoting a line), a label
+    // (`token:`), markup (`<xsd:element name=`).
+    /\s(?:=|:=|=>|:)$/.test(bare) ||
+    /^[A-Za-z_]\w*:$/.test(bare) ||
+    /^<[A-Za-z][\w:.-]*\s/.test(bare) ||
+    /^(?:<[^<>]*>|\{[^{}]*\}|\[[^[\]]*\])$/.test(bare) ||
+    /^[.*…#_-]+$/.test(bare) ||
+    isPlaceholder(bare) ||
+    value.includes(MARK)
+  );
+}
+
+/**
+ * Words written where a secret goes in docs and examples (`-u user:password`, `token=your_token_here`,
+ * `not_a_real_token`); gitleaks' stop words and allowlists drop the same. A value that is a
+ * command substitution, an UPPER_SNAKE name standing for the value (`access_token=ACCESS_TOKEN`),
+ * or one cut with an ellipsis is not a secret either (see isReference).
+ */
+const PLACEHOLDER_WORDS =
+  /^(?:password|passwd|pass|secret|token|test|changeme|example|dummy|y{3,}|x{3,})$|your[_-]|not[_-]a[_-]real|placeholder|put[_-]your|[_-]here$/i;
+
+/** A token whose letters are mostly `x`/`X`: a placeholder even for the preset (`ghp_xxxx…`, `glpat-XXXX…`). */
+export function isXPlaceholder(token: string): boolean {
+  let xs = 0;
+  for (const ch of token) if (ch === 'x' || ch === 'X') xs++;
+  return token.length >= 8 && xs * 2 >= token.length;
+}
+
+/**
+ * A placeholder written where a secret goes (`ghp_xxxxxxxx…`, `AKIAXXXXXXXXXXXXXXXX`, `********`,
+ * `glpat-XXXXXXXX-XXXX`): one character makes up at least half of it. A real token's characters
+ * are spread out; gitleaks' entropy floors drop these too.
+ */
+export function isPlaceholder(token: string): boolean {
+  if (token.length < 8) return false;
+  const counts = new Map<string, number>();
+  let most = 0;
+  for (const ch of token) {
+    const n = (counts.get(ch) ?? 0) + 1;
+    counts.set(ch, n);
+    if (n > most) most = n;
+  }
+  return most * 2 >= token.length;
 }
 
 /** Keeps the quotes of a quoted value and replaces what is inside. */

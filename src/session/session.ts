@@ -18,6 +18,7 @@ import type { ModelClient } from '../llm/types';
 import type { McpServerConfig } from '../mcp/types';
 import type { McpManager } from '../mcp/manager';
 import { failClosedCommandGuard, loadCommandGuard } from '../policy/command/command-guard';
+import { loadShellGrammarWords } from '../policy/shell-grammar-words';
 import { DEFAULT_RULES } from '../policy/defaults';
 import { policyFiles } from '../policy/load-policy';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
@@ -171,6 +172,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     (guardLoading ??= (o.loadCommandGuard ?? loadCommandGuard)().then(
       (loaded) => {
         guard = loaded;
+        // The audit reads command lines' words with the same grammar (shell-aware redaction).
+        if (!o.loadCommandGuard) void loadShellGrammarWords();
       },
       (err: Error) => {
         // Without the parser nothing can be judged, so every command asks — never a silent allow.

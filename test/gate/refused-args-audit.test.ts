@@ -49,7 +49,7 @@ describe('redactJsonText on text that is not JSON', () => {
   it.each([
     ['a line after an escaped newline', '{"content":"a\\npassword: hunter2xyz\\nb', 'hunter2xyz'],
     ['an assignment after an escaped newline', '{"c":"X=1\\nDB_PASSWORD=s3cretvalue9', 's3cretvalue9'],
-    ['a \\u escape', '{"k":"\\u0041KIAIOSFODNN7EXAMPLE', 'IOSFODNN7EXAMPLE'],
+    ['a \\u escape', '{"k":"\\u0041KIAZ7Q4R2M8N6P3L5K1', 'Z7Q4R2M8N6P3L5K1'],
   ])('%s is hidden', (_, text, secret) => {
     expect(redactJsonText(text)).not.toContain(secret);
   });

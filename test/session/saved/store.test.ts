@@ -121,14 +121,14 @@ describe('writing a session file', () => {
     rec.onEvent({ type: 'notice', level: 'info', text: 'before' });
     expect(existsSync(sessionFile(h, 'abc'))).toBe(false);
     expect(listSessions(h)).toEqual([]);
-    rec.journal.prompt('use the key AKIAIOSFODNN7EXAMPLE please');
+    rec.journal.prompt('use the key AKIAZ7Q4R2M8N6P3L5K1 please');
     rec.journal.sync([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'api_key=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' },
     ]);
     await rec.close();
     const text = readFileSync(sessionFile(h, 'abc'), 'utf8');
-    expect(text).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(text).not.toContain('AKIAZ7Q4R2M8N6P3L5K1');
     expect(text).not.toContain('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789');
     expect(text).toContain('[REDACTED');
     expect(text).toContain('"before"');
