@@ -6,6 +6,7 @@
  * redactor handles those in what is shown and recorded).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { holdsCredentialContent } from '../audit/secret-content';
 
 /** Bytes read from the start of a file: key files and token files say what they are at the top. */
 export const CONTENT_SNIFF_BYTES = 4096;
@@ -25,10 +26,14 @@ const MARKERS: readonly { kind: string; re: RegExp }[] = [
   { kind: 'a git credential', re: /^https?:\/\/[^\s:@/]+:[^\s@/]+@[^\s/]+\/?\s*$/m },
 ];
 
-/** What kind of credential `text` (a file's first bytes) holds, or undefined. Pure. */
+/**
+ * What kind of credential `text` (a file's first bytes) holds, or undefined: the markers above, then the
+ * redactor's own test of credential-file content (base64-wrapped keys as kubeconfig holds them, the
+ * token rules of gitleaks that mean a credential file), so both halves agree on what a secret is. Pure.
+ */
 export function credentialContentKind(text: string): string | undefined {
   for (const m of MARKERS) if (m.re.test(text)) return m.kind;
-  return undefined;
+  return holdsCredentialContent(text) ? 'a credential (by gitleaks’ rules)' : undefined;
 }
 
 type Remembered = { dev: number; ino: number; size: number; mtimeMs: number; kind: string | undefined };
