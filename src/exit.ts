@@ -18,6 +18,8 @@ export const EXIT = {
   changesRefused: 3,
   /** The audit log could not be written, so calls were refused (audit_unavailable). */
   auditUnavailable: 4,
+  /** Headless: the changes ran, but a turn's end checkpoint failed, so undo cannot cover all of them. */
+  checkpointIncomplete: 5,
 } as const;
 
 export type ExitSignal = 'SIGHUP' | 'SIGINT' | 'SIGQUIT' | 'SIGTERM' | 'SIGPIPE';

@@ -12,7 +12,8 @@ export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.Writabl
  * lines written before this resolves. If the audit log cannot be written, one line says so on
  * stderr and the turn is cancelled (nothing could run anyway).
  * Contract: resolves with the exit code (src/exit.ts) — 0 done and every change ran; 1 failed;
- * 3 a change was refused or failed; 4 the audit log could not be written; 128 + n after signal n.
+ * 3 a change was refused or failed; 4 the audit log could not be written; 5 a turn's end checkpoint
+ * failed (undo cannot cover all of it); 128 + n after signal n.
  */
 export async function runHeadless(
   session: Session,
@@ -25,6 +26,7 @@ export async function runHeadless(
   const io = guardIo(rawIo, options.json ? 'json' : 'text');
   const notRun: string[] = [];
   let auditProblem: string | undefined;
+  let noWayBack = false;
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.type === 'error') io.stderr.write(`warden: ${oneLine(event.message)}\n`);
@@ -39,6 +41,11 @@ export async function runHeadless(
       );
     if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool))
       notRun.push(event.tool);
+    // The way back of a change that ran is incomplete: one line, and the exit code says it too.
+    if (event.type === 'notice' && event.code === 'checkpoint_incomplete') {
+      if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);
+      noWayBack = true;
+    }
     // The core says so with an error notice; its state carries the details.
     if (event.type === 'notice' && event.level === 'error' && auditProblem === undefined) {
       const down = session.client.snapshot().auditUnavailable;
@@ -71,7 +78,9 @@ export async function runHeadless(
           ? EXIT.failed
           : notRun.length > 0
             ? EXIT.changesRefused
-            : EXIT.ok;
+            : noWayBack
+              ? EXIT.checkpointIncomplete
+              : EXIT.ok;
     if (options.json)
       io.stdout.write(
         `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,

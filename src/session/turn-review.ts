@@ -25,6 +25,13 @@ export class TurnReviews {
   async afterTurn(): Promise<void> {
     try {
       const ended = await this.d.checkpoints.endTurn();
+      if (ended?.incomplete)
+        this.d.emit({
+          type: 'notice',
+          level: 'error',
+          code: 'checkpoint_incomplete',
+          text: `Turn ${ended.turnId}: ${ended.incomplete}.`,
+        });
       if (!ended || ended.changes.length === 0) return;
       const { turnId, changes } = ended;
       this.d.emit({
@@ -34,6 +41,8 @@ export class TurnReviews {
           path: c.path,
           kind: c.kind,
           ...(c.tooLarge ? { tooLarge: true } : {}),
+          ...(c.notRestorable ? { notRestorable: c.notRestorable } : {}),
+          ...(c.by ? { by: c.by } : {}),
         })),
       });
       if (this.d.reviewTurns) this.d.emit({ type: 'turn_review_requested', turnId, files: changes });
@@ -41,6 +50,7 @@ export class TurnReviews {
       this.d.emit({
         type: 'notice',
         level: 'error',
+        code: 'checkpoint_incomplete',
         text: `The end-of-turn checkpoint failed (${(err as Error).message}); /undo may not cover this turn.`,
       });
     }

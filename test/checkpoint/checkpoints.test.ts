@@ -149,7 +149,12 @@ describe('shadow-git checkpoints', () => {
       writeFileSync(join(root, 'small.txt'), 'b\n');
     });
     expect(ended?.changes).toEqual([
-      { path: 'big.bin', kind: 'modified', tooLarge: true },
+      {
+        path: 'big.bin',
+        kind: 'modified',
+        tooLarge: true,
+        notRestorable: 'over the size cap: it was listed, not copied',
+      },
       expect.objectContaining({ path: 'small.txt', kind: 'modified' }),
     ]);
     const objects = execFileSync('find', [
@@ -267,12 +272,12 @@ describe('shadow-git checkpoints', () => {
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b1\n');
   });
 
-  it("a turn's later calls share its first checkpoint: changes between them are still the turn's, and one snapshot was taken", async () => {
+  it("each call gets a checkpoint just before it; the card's warm-up adds no commit, and a call left open ends with the turn", async () => {
     const { root, home } = setup({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
     const s = store(root, home);
     s.beginTurn();
-    // The gate starts the checkpoint when the card shows and awaits it after the decision: one promise.
-    const started = s.beforeChange('write_file');
+    // The gate warms up when the card shows and takes the call's own checkpoint after the decision.
+    const started = s.beforeChange('write_file', true);
     await s.beforeChange('write_file');
     await started;
     writeFileSync(join(root, 'a.txt'), 'a1\n');
@@ -287,7 +292,8 @@ describe('shadow-git checkpoints', () => {
     const commits = execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--all', '--count'], {
       encoding: 'utf8',
     });
-    expect(Number(commits)).toBe(2); // before the turn's first change, and its end
+    // Before the first call (the warm-up's commit, reused), before the second, and the turn's end.
+    expect(Number(commits)).toBe(3);
     await s.revert({ turns: 1 });
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a0\n');
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b0\n');
