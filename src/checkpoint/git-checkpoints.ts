@@ -192,7 +192,14 @@ export class GitCheckpoints implements CheckpointStore {
 
   /** The turns a target names, oldest first. */
   private select(target: RevertTarget): TurnRecord[] {
-    if (!('turnId' in target)) return this.index.undoable().slice(-target.turns);
+    if (!('turnId' in target)) {
+      // "The latest turns" are this session's own: another warden on the project writes the same
+      // index, and its latest turn is not ours to undo. A new session (after a restart) has none yet:
+      // then the project's latest.
+      const all = this.index.undoable();
+      const own = all.filter((t) => t.sessionId === this.o.sessionId);
+      return (own.length > 0 ? own : all).slice(-target.turns);
+    }
     const turn = this.index.get(target.turnId);
     return turn?.before && (turn.after || turn.endFailed) ? [turn] : [];
   }

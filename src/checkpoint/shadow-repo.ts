@@ -101,6 +101,7 @@ export class ShadowRepo {
 
   private async take(label: string): Promise<Checkpoint> {
     await this.open();
+    await this.followBranch();
     // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms
     // more for a command that prints nothing); it is dropped here.
     const status = (
@@ -217,6 +218,24 @@ export class ShadowRepo {
       const { tree, large } = await this.commitInfo(commit);
       this.head = { commit, tree, large };
     }
+  }
+
+  /**
+   * Another warden on the same project shares this repository (and its index): when its checkpoint
+   * moved the branch since ours, the latest checkpoint is its one — else a clean status would hand
+   * back our older commit, which lacks what the neighbour staged, and its files would later show up
+   * as this turn's own. One small file read per checkpoint.
+   */
+  private async followBranch(): Promise<void> {
+    let onDisk = '';
+    try {
+      onDisk = readFileSync(join(this.gitDir, 'refs', 'heads', 'checkpoints'), 'utf8').trim();
+    } catch {
+      return; // no checkpoint yet (or a packed ref, which only git itself writes: not here)
+    }
+    if (!/^[0-9a-f]{40,64}$/.test(onDisk) || onDisk === this.head?.commit) return;
+    const { tree, large } = await this.commitInfo(onDisk);
+    this.head = { commit: onDisk, tree, large };
   }
 
   /** A checkpoint commit's tree and the files it listed instead of copying (one `cat-file`). */
