@@ -7,7 +7,8 @@
  * changed it is kept unless a person approved the revert with both versions on the card.
  * (Longer than 200 lines: the turn's life and its revert read best side by side.)
  */
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import type { PreImage } from '../tools/types';
 import { restorePath, type RestoreFs, type RestoreTarget } from './restore';
 import { ShadowRepo } from './shadow-repo';
 import type { AfterChange, CheckpointStore, EndedTurn, RevertOptions, RevertTarget } from './store';
@@ -50,6 +51,8 @@ export class GitCheckpoints implements CheckpointStore {
   private readonly index: TurnIndex;
   private current: TurnRecord | undefined;
   private steps: LiveStep[] = [];
+  /** Files of the turn that checkpoints leave out, which warden's own tools wrote. */
+  private leftOut = new Map<string, 'created' | 'modified'>();
   private counter = 0;
 
   constructor(private readonly o: GitCheckpointOptions) {
@@ -75,6 +78,7 @@ export class GitCheckpoints implements CheckpointStore {
     const turnId = `${prefix}${this.counter}`;
     this.current = { turnId, sessionId: this.o.sessionId, startedAt: new Date().toISOString() };
     this.steps = [];
+    this.leftOut = new Map();
     return turnId;
   }
 
@@ -107,14 +111,24 @@ export class GitCheckpoints implements CheckpointStore {
     await this.repo.settled();
   }
 
-  /** Pre-images are not needed: the checkpoint before the call holds the whole tree. */
-  async recordPreImage(): Promise<void> {}
+  /**
+   * Pre-images are not needed: the checkpoint before the call holds the whole tree — except where
+   * checkpoints never look (node_modules/, WARDEN_HOME inside the project): such a file a tool writes
+   * is named on the review card as not restorable, with why.
+   */
+  async recordPreImage(absPath: string, pre?: PreImage): Promise<void> {
+    const path = relative(this.o.root, absPath).split(sep).join('/');
+    if (!this.current || path.startsWith('..') || !leftOut(path, this.o.exclude ?? [])) return;
+    this.leftOut.set(path, pre?.kind === 'absent' ? 'created' : 'modified');
+  }
 
   async endTurn(): Promise<EndedTurn | undefined> {
     const turn = this.current;
     const steps = this.steps;
+    const outside = [...this.leftOut].map(([path, kind]) => ({ path, kind }));
     this.current = undefined;
     this.steps = [];
+    this.leftOut = new Map();
     await Promise.all(steps.map((s) => s.after));
     if (!turn?.before) return undefined;
     let end: string | undefined;
@@ -133,6 +147,7 @@ export class GitCheckpoints implements CheckpointStore {
       turnId: turn.turnId,
       steps: saved,
       endedAt: new Date().toISOString(),
+      ...(outside.length > 0 ? { leftOut: outside } : {}),
       ...(end ? { after: end } : { endFailed: failed ?? 'unknown' }),
     });
     const changes = await this.ownChanges(done, end);
@@ -240,6 +255,9 @@ export class GitCheckpoints implements CheckpointStore {
         current.set(c.path, c.from);
       }
       unknown.push(...(await this.unknownOf(turn, own.open, now, own.changes, paths)));
+      for (const f of turn.leftOut ?? [])
+        if (!paths || paths.includes(f.path))
+          unknown.push({ path: f.path, kind: f.kind, notRestorable: LEFT_OUT });
     }
     return { actions: [...decided.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), unknown };
   }
@@ -267,6 +285,8 @@ export class GitCheckpoints implements CheckpointStore {
         Object.assign(change, { changedSince: (await this.conflictOf(c, atEnd.get(c.path))).changedSince });
       out.push(change);
     }
+    for (const f of turn.leftOut ?? [])
+      if (!own.has(f.path)) out.push({ path: f.path, kind: f.kind, notRestorable: LEFT_OUT });
     if (end && turn.before)
       for (const c of await stepChanges(this.repo, turn.before, end).catch(() => [])) {
         if (own.has(c.path)) continue;
@@ -326,6 +346,15 @@ export class GitCheckpoints implements CheckpointStore {
       ? { kind: 'link', target: bytes.toString('utf8') }
       : { kind: 'file', bytes, mode: side.mode };
   }
+}
+
+const LEFT_OUT =
+  'left out of checkpoints (warden never keeps node_modules/ or its own home): a revert cannot put it back';
+
+/** True for a path checkpoints never keep: under a node_modules folder, or under an excluded root path. */
+function leftOut(path: string, exclude: readonly string[]): boolean {
+  if (path.split('/').slice(0, -1).includes('node_modules')) return true;
+  return exclude.some((e) => path === e || path.startsWith(`${e.replace(/\/$/, '')}/`));
 }
 
 const CHANGED_SINCE =

@@ -1,8 +1,10 @@
 /**
  * A shadow git repository of one project: its GIT_DIR under `$WARDEN_HOME/checkpoints/<project-id>/git`,
- * its work tree the project. Never touches the project's own `.git`. A checkpoint is `git add -A`
- * (the project's .gitignore honoured; the index kept between calls, with the untracked cache, so the
- * next one only looks at what changed), then write-tree and commit-tree — plumbing, which runs no hook.
+ * its work tree the project. Never touches the project's own `.git`. A checkpoint stages what
+ * `ls-files` names as changed (the index kept between calls, so the next one only looks at what
+ * changed), then write-tree and commit-tree — plumbing, which runs no hook. Nothing the project says
+ * can hide a file from it: its .gitignore files are not read, only warden's own excludes
+ * (node_modules/, warden's temp files) and the size cap.
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
  * All git runs through simple-git with the environment of git-env.ts.
  */
@@ -44,6 +46,8 @@ export class ShadowRepo {
   /** Opening the repository (created on first use), started by `prepare` or the first snapshot. */
   private opening: Promise<void> | undefined;
   private head: { commit: string; tree: string; large: LargeFile[] } | undefined;
+  /** Set while the index may hold what no checkpoint commit has yet (a checkpoint failed after staging). */
+  private unwritten = false;
   /** Checkpoints run one at a time (parallel sub-agents share the index). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -56,6 +60,11 @@ export class ShadowRepo {
       // created either, so every checkpoint fails and file-changing calls are refused (checkpoint_failed).
       // A HOME that does not exist gives git no configuration, like an empty one.
     }
+  }
+
+  /** warden's own excludes (git-env.ts): the only ignore rules the shadow repository takes. */
+  private get excludesFile(): string {
+    return join(this.gitDir, 'info', 'exclude');
   }
 
   private get emptyHome(): string {
@@ -102,23 +111,20 @@ export class ShadowRepo {
   private async take(label: string): Promise<Checkpoint> {
     await this.open();
     await this.followBranch();
-    // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms
-    // more for a command that prints nothing); it is dropped here.
-    const status = (
-      await (
-        await this.git()
-      ).raw([
-        'status',
-        '--porcelain=v1',
-        '--branch',
-        '-z',
-        '--untracked-files=all',
-        '--no-renames',
-        '--ignore-submodules=all',
-      ])
-    ).replace(/^## [^\0]*\0/, '');
+    // Not `git status`: it reads the project's .gitignore files, and a clone's `*` there made every
+    // file ignored — no review card, nothing to undo (issue 26 §5). ls-files without
+    // --exclude-standard takes only warden's own excludes (--exclude-from), and still does not descend
+    // into an excluded folder such as node_modules/. It names modified, deleted and new paths at once.
+    const status = await (await this.git()).raw([
+      'ls-files',
+      '-z',
+      '--modified',
+      '--deleted',
+      '--others',
+      `--exclude-from=${this.excludesFile}`,
+    ]);
     const head = this.head;
-    if (head && status === '' && (await this.sameLarge(head.large)))
+    if (head && status === '' && !this.unwritten && (await this.sameLarge(head.large)))
       return { commit: head.commit, large: head.large };
     const changed = changedPaths(status);
     const large = await this.largeFiles(changed, head?.large ?? []);
@@ -127,39 +133,62 @@ export class ShadowRepo {
     const tracked = large.map((f) => f.path);
     if (tracked.length > 0)
       await (await this.git()).raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
+    // A checkpoint that fails after staging leaves the index ahead of the branch: the next one writes it.
+    this.unwritten = true;
     const tree = (await (await this.git()).raw(['write-tree'])).trim();
-    if (head && tree === head.tree && sameList(large, head.large))
+    if (head && tree === head.tree && sameList(large, head.large)) {
+      this.unwritten = false;
       return { commit: head.commit, large: head.large };
+    }
     const message = JSON.stringify({ warden: 1, label, large });
     const args = ['commit-tree', tree, '-m', message, ...(head ? ['-p', head.commit] : [])];
     const commit = (await (await this.git()).raw(args)).trim();
     this.setBranch(commit);
     this.head = { commit, tree, large };
+    this.unwritten = false;
     return { commit, large };
   }
 
   /**
-   * Brings the index to the work tree. A few changed paths (what status just named) are staged by
-   * name, so git does not scan the whole tree a second time — most of an incremental checkpoint's
-   * time on a large project; many paths, or one git cannot stage by name (a nested repository, an
-   * unreadable file), fall back to `add -A`, which skips what it cannot read.
+   * Brings the index to the work tree: the changed paths ls-files just named, by name and in chunks,
+   * so git does not scan the whole tree a second time — most of an incremental checkpoint's time on a
+   * large project; a chunk git cannot stage by name (a nested repository, an unreadable file) goes
+   * through `add`, which skips what it cannot read.
    */
   private async stage(changed: readonly string[], large: readonly LargeFile[]): Promise<void> {
     const skip = new Set(large.map((f) => f.path));
-    const paths = changed.filter((p) => !skip.has(p));
-    if (paths.length === 0) return;
-    if (paths.length <= STAGE_BY_NAME) {
-      // --verbose: simple-git waits 50 ms more for a command that prints nothing.
+    const paths = [...new Set(changed)].filter((p) => !skip.has(p));
+    for (let i = 0; i < paths.length; i += STAGE_BY_NAME) {
+      const chunk = paths.slice(i, i + STAGE_BY_NAME);
+      // By name: update-index takes no ignore rule (a project's .gitignore must not hide a file from
+      // undo). --verbose: simple-git waits 50 ms more for a command that prints nothing.
       const staged = await (await this.git())
-        .raw(['update-index', '--verbose', '--add', '--remove', '--', ...paths])
+        .raw(['update-index', '--verbose', '--add', '--remove', '--', ...chunk])
         .then(
           () => true,
           () => false,
         );
-      if (staged) return;
+      if (!staged) await this.stageOneByOne(chunk);
     }
-    const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
-    await (await this.git()).raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+  }
+
+  /**
+   * A chunk git could not stage by name at once (a nested repository, an unreadable file, a path
+   * beyond a link): each path alone, a nested repository through `add` (-f: the project's ignore
+   * rules do not count here either); what still cannot be staged is skipped, as `add
+   * --ignore-errors` would, and stays as the last checkpoint had it.
+   */
+  private async stageOneByOne(paths: readonly string[]): Promise<void> {
+    const git = await this.git();
+    for (const p of paths) {
+      const ok = await git.raw(['update-index', '--verbose', '--add', '--remove', '--', p]).then(
+        () => true,
+        () => false,
+      );
+      if (ok) continue;
+      const literal = `:(literal,top)${p.replace(/\/$/, '')}`;
+      await git.raw(['add', '-A', '-f', '--ignore-errors', '--', literal]).catch(() => undefined);
+    }
   }
 
   /**
@@ -338,15 +367,12 @@ function largeOfBody(body: string): LargeFile[] {
   }
 }
 
-/** Changed paths staged by name; more go through `add -A` (one scan instead of a long argument list). */
+/** Changed paths staged per update-index run (an argument list well under the system's limit). */
 const STAGE_BY_NAME = 500;
 
-/** Paths `git status --porcelain -z` names (with --no-renames every record is one path). */
-function changedPaths(status: string): string[] {
-  return status
-    .split('\0')
-    .filter((r) => r.length > 3)
-    .map((r) => r.slice(3));
+/** Paths `git ls-files -z` names (a path both modified and deleted comes twice: once here). */
+function changedPaths(listed: string): string[] {
+  return [...new Set(listed.split('\0').filter((r) => r.length > 0))];
 }
 
 function sameList(a: readonly LargeFile[], b: readonly LargeFile[]): boolean {

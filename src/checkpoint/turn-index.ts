@@ -23,6 +23,8 @@ export type TurnRecord = {
   endedAt?: string;
   /** The turn's calls that could change files (older lines have none: one step from `before` to `after`). */
   steps?: TurnStep[];
+  /** Files warden's own tools wrote where checkpoints never look (node_modules/): named, not restorable. */
+  leftOut?: { path: string; kind: 'created' | 'modified' }[];
   /** Why the checkpoint at the turn's end failed: what its last calls changed is not known. */
   endFailed?: string;
   /** Set once the turn was reverted (whole, by /undo or revert_turn); it is not offered again. */

@@ -201,4 +201,20 @@ describe('undo through the real binary, after restarts and next to another warde
     expect(told(server)).toMatch(/not restored a\.txt: its saved copy is missing .*damaged checkpoint/);
     expect(read(at.root, 'b.txt')).toBe('bravo zero\n');
   });
+
+  it("a clone's .gitignore of `*` does not switch off the changeset or undo (issue 26 §5)", async () => {
+    const at = project({ '.gitignore': '*\n', 'a.txt': 'a0\n' });
+    const server = await fake([
+      write('a.txt', 'a1\n'),
+      { text: 'changed' },
+      revert({ turns: 1 }),
+      { text: 'undone' },
+    ]);
+    const first = await warden(at, server, ['--json', '-p', 'change a']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/"type":"turn_changes".*"path":"a\.txt"/);
+    expect((await warden(at, server, ['--continue', '-p', 'undo'])).code).toBe(0);
+    expect(told(server)).toMatch(/restored a\.txt/);
+    expect(read(at.root, 'a.txt')).toBe('a0\n');
+  });
 });
