@@ -5,14 +5,26 @@
  * changed), then write-tree and commit-tree — plumbing, which runs no hook. Nothing the project says
  * can hide a file from it: its .gitignore files are not read, only warden's own excludes
  * (node_modules/, warden's temp files) and the size cap.
+ * (Just over 400 lines: the repository's life — open, follow a neighbour, stage, commit, read back —
+ * is one unit; its clean-up after failures lives in repo-cleanup.ts.)
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
  * All git runs through simple-git with the environment of git-env.ts.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { GIT_ENV_KEYS, gitEnv, writeRepoSettings } from './git-env';
+import { STALE_LOCK_MS, removeLocks, removeStaleLocks, removeTempObjects } from './repo-cleanup';
 import type { Checkpoint, LargeFile } from './types';
 
 export type ShadowRepoOptions = {
@@ -88,7 +100,20 @@ export class ShadowRepo {
 
   /** Takes a checkpoint of the whole work tree. Contract: rejects when git fails; the caller fails closed. */
   snapshot(label: string): Promise<Checkpoint> {
-    const next = this.queue.then(() => this.take(label));
+    const next = this.queue.then(() => {
+      const started = Date.now();
+      const lockedBefore = existsSync(join(this.gitDir, 'index.lock'));
+      return this.take(label).catch((err: unknown) => {
+        // A disk that filled during `git add` left a half-written object (924 KB in the fault run),
+        // and the disk stayed full for every later checkpoint, even once the big file was gone; a
+        // git killed there (a file-size limit) left its index lock too. What appeared since this
+        // checkpoint began is its own — unless a lock was already there (another warden's).
+        const ours = (mtimeMs: number) => mtimeMs >= started - 1000;
+        removeTempObjects(this.gitDir, ours);
+        if (!lockedBefore) removeLocks(this.gitDir, ours);
+        throw err;
+      });
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -175,8 +200,8 @@ export class ShadowRepo {
   /**
    * A chunk git could not stage by name at once (a nested repository, an unreadable file, a path
    * beyond a link): each path alone, a nested repository through `add` (-f: the project's ignore
-   * rules do not count here either); what still cannot be staged is skipped, as `add
-   * --ignore-errors` would, and stays as the last checkpoint had it.
+   * rules do not count here either). A path git refuses (beyond a link) is left as the last checkpoint
+   * had it; one it fails to write (a full disk) fails the checkpoint, closed.
    */
   private async stageOneByOne(paths: readonly string[]): Promise<void> {
     const git = await this.git();
@@ -187,7 +212,10 @@ export class ShadowRepo {
       );
       if (ok) continue;
       const literal = `:(literal,top)${p.replace(/\/$/, '')}`;
-      await git.raw(['add', '-A', '-f', '--ignore-errors', '--', literal]).catch(() => undefined);
+      await git.raw(['add', '-A', '-f', '--ignore-errors', '--', literal]).catch((err: Error) => {
+        // A path through a link the project swapped in is not the project's file: nothing to keep.
+        if (!/beyond a symbolic link/.test(err.message)) throw err;
+      });
     }
   }
 
@@ -236,6 +264,7 @@ export class ShadowRepo {
     // back if an earlier run stopped between `init` and here.
     if (readFileSync(headFile, 'utf8') !== HEAD_REF) this.replaceFile(headFile, HEAD_REF);
     removeStaleLocks(this.gitDir);
+    removeTempObjects(this.gitDir, (mtimeMs) => Date.now() - mtimeMs > STALE_LOCK_MS);
     // Written on every open: our settings win over anything left in the folder.
     writeRepoSettings(this.gitDir, this.o.exclude ?? []);
     if (created) return; // a new repository has no checkpoint yet
@@ -387,24 +416,4 @@ function entry(mode: string, sha: string): TreeEntry {
   if (mode === '100755') return { kind: 'file', sha, mode: 0o755 };
   if (mode === '100644') return { kind: 'file', sha, mode: 0o644 };
   return { kind: 'other', sha };
-}
-
-/** Git's lock files in the shadow repository; one left by a killed warden would fail every checkpoint. */
-const LOCKS = ['index.lock', 'config.lock', 'HEAD.lock', join('refs', 'heads', 'checkpoints.lock')];
-/** Older than this, no git of a live warden holds it: a first checkpoint of 5,000 files takes seconds. */
-const STALE_LOCK_MS = 2 * 60_000;
-
-/**
- * Takes away git's locks that a warden killed mid-checkpoint left behind. A fresh one may belong to
- * another warden on the same project and stays: that checkpoint then fails closed, and says why.
- */
-function removeStaleLocks(gitDir: string): void {
-  for (const name of LOCKS) {
-    const path = join(gitDir, name);
-    try {
-      if (Date.now() - lstatSync(path).mtimeMs > STALE_LOCK_MS) rmSync(path, { force: true });
-    } catch {
-      // No lock there.
-    }
-  }
 }

@@ -5,7 +5,8 @@
  * Headless runs in auto mode, so revert_turn runs without a card, as the model's own call would.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,12 +44,18 @@ async function fake(script: FakeStep[]): Promise<FakeOpenAI> {
   return server;
 }
 
-/** One headless warden run, in auto mode, to its end. */
-function warden(at: { root: string; home: string }, server: FakeOpenAI, args: string[]): Promise<Run> {
+/** One headless warden run, in auto mode, to its end; `blocks`: a file-size limit (ulimit -f) for it and its git. */
+function warden(
+  at: { root: string; home: string },
+  server: FakeOpenAI,
+  args: string[],
+  blocks?: number,
+): Promise<Run> {
+  const argv = [WARDEN_BIN, '--headless', '--mode', 'auto', '--root', at.root, ...args];
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      [WARDEN_BIN, '--headless', '--mode', 'auto', '--root', at.root, ...args],
+      blocks ? '/bin/sh' : process.execPath,
+      blocks ? ['-c', `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, ...argv] : argv,
       {
         cwd: at.root,
         env: {
@@ -216,5 +223,30 @@ describe('undo through the real binary, after restarts and next to another warde
     expect((await warden(at, server, ['--continue', '-p', 'undo'])).code).toBe(0);
     expect(told(server)).toMatch(/restored a\.txt/);
     expect(read(at.root, 'a.txt')).toBe('a0\n');
+  });
+
+  it('git killed mid-object by a file-size limit (a full disk): its half-written object is removed, and checkpoints go on once the big file is gone', async () => {
+    const at = project({ 'a.txt': 'a0\n' });
+    writeFileSync(join(at.root, 'big.bin'), randomBytes(600_000)); // under the 5 MB cap: git writes it
+    const server = await fake([
+      write('a.txt', 'a1\n'),
+      { text: 'tried' },
+      write('a.txt', 'a2\n'),
+      { text: 'wrote' },
+    ]);
+    // ulimit -f: every write past 200 blocks fails, as on a full disk; git dies mid-object.
+    const limited = await warden(at, server, ['--mode', 'auto', '-p', 'try'], 200);
+    expect(limited.stderr).toMatch(/checkpoint_failed/);
+    expect(read(at.root, 'a.txt')).toBe('a0\n');
+    const objects = join(projectCheckpointDir(at.home, at.root), 'git', 'objects');
+    const temps = readdirSync(objects, { recursive: true })
+      .map(String)
+      .filter((p) => /tmp_obj_/.test(p));
+    expect(temps).toEqual([]);
+    rmSync(join(at.root, 'big.bin'));
+    const again = await warden(at, server, ['-p', 'again']);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(read(at.root, 'a.txt')).toBe('a2\n');
   });
 });
