@@ -20,6 +20,7 @@ import type { ProjectTrustState } from './protocol';
 import { type Session, createSession } from './session/session';
 import { startFromConfig } from './trust/start';
 import { listSessions } from './session/saved/store-index';
+import { forkSession } from './session/saved/session-fork';
 import { guardIo } from './text/safe-output';
 import { keepYoungGenerationSmall } from './v8-heap';
 
@@ -114,7 +115,9 @@ async function main(argv: string[]): Promise<number> {
     });
   let session: Session;
   try {
-    session = await open(args.continue ? saved[0]?.id : undefined);
+    const latest = args.continue ? saved[0]?.id : undefined;
+    // --fork: a copy of the latest session, as a new one (another warden may be holding it).
+    session = await open(latest && args.fork ? forkSession(home, latest) : latest);
   } catch (err) {
     return fail((err as Error).message);
   }

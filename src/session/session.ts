@@ -39,6 +39,7 @@ import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { INTERRUPTED, settleInterrupted } from './saved/resume-turn';
 import { loadSession, replayTranscript, resumeNotices, resumedMode } from './saved/session-resume';
+import { takeSessionLock } from './saved/session-lock';
 import { createSessionRecorder } from './saved/store';
 import { listSessions } from './saved/store-index';
 import type { TurnResult } from '../agent/loop';
@@ -206,6 +207,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let rules: LoadedRule[] = policy.rules;
   // Resuming reads the saved session first: a damaged file stops here, before anything is written.
   const loaded = o.resume ? loadSession(o.home, o.resume, fence.root) : undefined;
+  // One process holds a session (issue 29 §3): a second warden is told who holds it.
+  const sessionLock = takeSessionLock(o.home, sessionId);
+  if (!sessionLock.ok) throw new Error(sessionLock.message);
   let mode = o.modeFromFlag ? o.mode : resumedMode(loaded?.restored.mode, o.mode);
   // Everyone hearing events. Delivery walks `listening`, an array made again only when someone joins
   // or leaves (never changed in place: a delivery under way keeps the list it started with).
@@ -740,6 +744,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       await commandsHandler.settled(SHUTDOWN_WAIT_MS);
       if (continuing) await settledWithin(continuing, SHUTDOWN_WAIT_MS);
       await recorder.close();
+      sessionLock.release();
       await leftovers;
       await mcp?.close();
       // A checkpoint started when a card showed may still be writing the shadow repository.
