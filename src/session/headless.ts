@@ -41,6 +41,9 @@ export async function runHeadless(
       );
     if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool))
       notRun.push(event.tool);
+    // warden's settings put back, or the person's edit kept and read again: said where they look.
+    if (event.type === 'notice' && (event.code === 'settings_restored' || event.code === 'settings_reloaded'))
+      if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);
     // The way back of a change that ran is incomplete: one line, and the exit code says it too.
     if (event.type === 'notice' && event.code === 'checkpoint_incomplete') {
       if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);

@@ -40,6 +40,7 @@ import { SessionCommands } from './session-commands';
 import { INTERRUPTED, settleInterrupted } from './saved/resume-turn';
 import { loadSession, replayTranscript, resumeNotices, resumedMode } from './saved/session-resume';
 import { takeSessionLock } from './saved/session-lock';
+import { isInside, keptNotice, mayWriteHome } from './home-writers';
 import { createSessionRecorder } from './saved/store';
 import { listSessions } from './saved/store-index';
 import type { TurnResult } from '../agent/loop';
@@ -257,11 +258,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     deliver(event);
   };
   // Calls running now: a burst of read-only calls is followed by one home check, not one per call.
-  const inFlight = new Set<string>();
+  const inFlight = new Map<string, string>();
   const deliver = (event: CoreEvent) => {
     view.apply(event);
     if (event.type === 'plan_updated') grants.planChanged();
-    if (event.type === 'tool_started') inFlight.add(event.callId);
+    if (event.type === 'tool_started') inFlight.set(event.callId, event.tool);
     if (event.type === 'tool_finished') {
       inFlight.delete(event.callId);
       if (inFlight.size === 0 || !readOnly.has(event.tool)) guardHome(event.tool);
@@ -579,6 +580,18 @@ export async function createSession(o: SessionOptions): Promise<Session> {
    * back (src/trust/home-guard.ts).
    */
   function guardHome(tool: string): void {
+    // Only a process the call started can have been the writer (issue 29 §2): with none that could
+    // write there, a change is the person's editor or another warden — kept and read again.
+    const couldWrite = [tool, ...inFlight.values()].some((t) =>
+      mayWriteHome(t, { sandboxed: sandbox.kind !== 'none', homeInProject: isInside(fence.root, o.home) }),
+    );
+    if (!couldWrite) {
+      const changed = homeGuard.acceptAll();
+      if (changed.length === 0) return;
+      trust.refresh();
+      emit(keptNotice(o.home, changed, tool));
+      return;
+    }
     for (const t of homeGuard.restoreChanged()) {
       const kept = t.savedAs
         ? ` The changed file is kept as ${t.savedAs}; if you made that change yourself, copy it back while no tool runs.`
@@ -589,6 +602,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({
         type: 'notice',
         level: 'error',
+        code: 'settings_restored',
         text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}`,
       });
     }
