@@ -8,7 +8,15 @@ import packageJson from '../package.json' with { type: 'json' };
 import { runAuditCli } from './audit/cli';
 import { helpText, parseArgs } from './config/args';
 import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
-import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } from './exit';
+import {
+  EXIT,
+  type ExitSignals,
+  SIGNAL_EXIT_CODES,
+  drained,
+  exitProcess,
+  terminalGone,
+  watchExitSignals,
+} from './exit';
 import { runHeadless } from './session/headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
@@ -271,8 +279,10 @@ function fail(error: string): number {
 async function exitWhenWritten(code: number): Promise<never> {
   // From here a signal ends the process the default way: nothing is left to shut down.
   signals.dispose();
-  await Promise.all([drained(process.stdout), drained(process.stderr)]);
-  process.exit(code);
+  // A terminal that hung up takes no more output: nothing to wait for.
+  if (!terminalGone()) await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  // With the terminal gone, a SIGHUP is what ended the run, whatever code the way out chose.
+  exitProcess(terminalGone() && code === EXIT.ok ? SIGNAL_EXIT_CODES.SIGHUP : code);
 }
 
 main(process.argv.slice(2)).then(
