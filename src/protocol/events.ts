@@ -72,13 +72,13 @@ export type CoreEvent =
    * `code`: what a headless run acts on (`checkpoint_incomplete`: a turn's end checkpoint failed, so
    * undo cannot cover all of it; headless says so and exits 5; `settings_restored` / `settings_reloaded`:
    * warden's settings file was put back after a tool changed it, or a person's edit was kept and read
-   * again; headless says so on stderr).
+   * again; `session_unsaved`: sessions/ cannot be written; headless says each on stderr).
    */
   | {
       type: 'notice';
       level: 'info' | 'warn' | 'error';
       text: string;
-      code?: 'checkpoint_incomplete' | 'settings_restored' | 'settings_reloaded';
+      code?: 'checkpoint_incomplete' | 'settings_restored' | 'settings_reloaded' | 'session_unsaved';
     }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }

@@ -42,7 +42,12 @@ export async function runHeadless(
     if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool))
       notRun.push(event.tool);
     // warden's settings put back, or the person's edit kept and read again: said where they look.
-    if (event.type === 'notice' && (event.code === 'settings_restored' || event.code === 'settings_reloaded'))
+    if (
+      event.type === 'notice' &&
+      (event.code === 'settings_restored' ||
+        event.code === 'settings_reloaded' ||
+        event.code === 'session_unsaved')
+    )
       if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);
     // The way back of a change that ran is incomplete: one line, and the exit code says it too.
     if (event.type === 'notice' && event.code === 'checkpoint_incomplete') {
@@ -67,6 +72,9 @@ export async function runHeadless(
     );
     session.client.send({ type: 'cancel' });
   });
+  // What the app shows in its transcript at start (no git for checkpoints, a resume that skipped a
+  // damaged line) is one line each here: plain headless said nothing of it.
+  if (!options.json) for (const text of session.startWarnings) io.stderr.write(`warden: ${oneLine(text)}\n`);
   try {
     // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
     for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp))

@@ -131,6 +131,8 @@ export type Session = {
   loadCommandGuard: () => Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
   mcpStarted: Promise<void>;
+  /** Warnings from the start (no git for checkpoints, a resume that skipped a line): headless prints them. */
+  startWarnings: readonly string[];
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
   /**
@@ -245,6 +247,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({
         type: 'notice',
         level: 'warn',
+        code: 'session_unsaved',
         text: `This session cannot be saved (${err.message}); it goes on, but cannot be resumed later.`,
       }),
     ...(loaded ? { resumed: loaded.summary, recorded: loaded.restored.history.length } : {}),
@@ -382,11 +385,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   });
   state.checkpoints =
     checkpoints.mode.kind === 'git' ? { kind: 'git' } : { kind: 'copies', reason: checkpoints.mode.reason };
-  if (checkpoints.mode.kind === 'copies')
-    view.notice(
-      'warn',
-      `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`,
-    );
+  const startWarnings: string[] = [];
+  if (checkpoints.mode.kind === 'copies') {
+    const text = `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`;
+    view.notice('warn', text);
+    startWarnings.push(text);
+  }
   const revertTurn = createRevertTurnTool(checkpoints);
   const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
@@ -475,8 +479,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
-    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined, o.mode))
+    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined, o.mode)) {
       view.notice(n.level, n.text);
+      if (n.level === 'warn') startWarnings.push(n.text);
+    }
   }
 
   /**
@@ -742,6 +748,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     loadCommandGuard: guardReady,
     checkSandbox: sandboxChecked,
     mcpStarted,
+    startWarnings,
     // MCP tools are opaque: any of them may change something.
     changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
     async close() {

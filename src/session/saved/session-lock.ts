@@ -30,9 +30,13 @@ export const sessionLockFile = (home: string, id: string): string => join(sessio
 export function takeSessionLock(home: string, id: string): SessionLock {
   const path = sessionLockFile(home, id);
   const mine: SessionHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  try {
+    mkdirSync(sessionsDir(home), { recursive: true, mode: 0o700 });
+  } catch {
+    return { ok: true, release: () => undefined };
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      mkdirSync(sessionsDir(home), { recursive: true, mode: 0o700 });
       writeFileSync(path, `${JSON.stringify(mine)}\n`, { flag: 'wx', mode: 0o600 });
       return hold(path);
     } catch (err) {
