@@ -27,9 +27,13 @@ export async function runHeadless(
   const notRun: string[] = [];
   let auditProblem: string | undefined;
   let noWayBack = false;
+  let lastError: string | undefined;
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-    else if (event.type === 'error') io.stderr.write(`warden: ${oneLine(event.message)}\n`);
+    else if (event.type === 'error') {
+      io.stderr.write(`warden: ${oneLine(event.message)}\n`);
+      lastError = event.message;
+    }
     // A call refused for want of an audit line is covered by the one audit line below.
     else if (
       event.type === 'tool_finished' &&
@@ -97,7 +101,8 @@ export async function runHeadless(
         `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,
       );
     else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
-    else io.stderr.write(`warden: ${result.text}\n`);
+    // The turn's error was said when it came: once is enough.
+    else if (result.text !== lastError) io.stderr.write(`warden: ${result.text}\n`);
     if (!options.json && code === EXIT.changesRefused)
       io.stderr.write(
         `warden: ${notRun.length} change${notRun.length === 1 ? '' : 's'} did not run (${[...new Set(notRun)].join(', ')}); exit code 3.\n`,

@@ -1,10 +1,13 @@
 /**
  * Plain headless says what the app's transcript says (issue 29 §6), one stderr line each, through the
  * real binary: no git for checkpoints, a sessions folder that cannot be written, a session line cut
- * short and skipped on resume.
+ * short and skipped on resume; and a model server out of reach names the real cause (a redirect
+ * refused, https:// to a plain-HTTP server), once.
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,5 +83,34 @@ describe('headless says it on stderr', () => {
     const run = await headless(at, ['--continue', '-p', 'again']);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/warden: The last line of the session file was cut short/);
+  });
+  it.each([
+    [
+      'https:// to a plain-HTTP server',
+      'https',
+      /the address says https:\/\/ but the server answers plain HTTP; use http:\/\//,
+    ],
+    [
+      'a redirect to another host',
+      'redirect',
+      /the model server redirected to http:\/\/127\.0\.0\.1:1: refused/,
+    ],
+  ])('the model server out of reach names the real cause, once: %s', async (_label, kind, cause) => {
+    const at = await setup();
+    const server = createServer((_req, res) => {
+      res.writeHead(302, { location: 'http://127.0.0.1:1/v1/chat/completions' });
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const port = (server.address() as AddressInfo).port;
+    const url =
+      kind === 'https'
+        ? `https://127.0.0.1:${at.server.url.split(':').at(-1)}`
+        : `http://127.0.0.1:${port}/v1`;
+    const run = await headless({ ...at, server: { ...at.server, url } as FakeOpenAI }, ['-p', 'hi']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(cause);
+    expect(run.stderr.match(/Could not reach the model server/g)).toHaveLength(1);
   });
 });
