@@ -230,7 +230,15 @@ export class GitCheckpoints implements CheckpointStore {
     target: RevertTarget,
     options: RevertOptions,
   ): Promise<{ actions: Action[]; unknown: TurnChange[] }> {
-    const now = (await this.repo.snapshot('before a revert')).commit;
+    // The project as it is now, to tell what someone else changed since. When that checkpoint fails
+    // (a neighbour's lock, a tree changing under it), nothing can be checked: each file is kept and
+    // says why, unless a person approved the revert over whatever is there.
+    const taken = await this.repo.snapshot('before a revert').then(
+      (p) => p.commit,
+      (err: Error) => err,
+    );
+    const now = typeof taken === 'string' ? taken : undefined;
+    const unchecked = typeof taken === 'string' ? undefined : uncheckedReason(taken);
     const paths = 'paths' in target ? target.paths : undefined;
     const current = new Map<string, Side>();
     const decided = new Map<string, Action>();
@@ -239,11 +247,15 @@ export class GitCheckpoints implements CheckpointStore {
       const own = await this.ownOf(turn);
       const wanted = [...own.changes.values()].filter((c) => !paths || paths.includes(c.path));
       const missing = wanted.map((c) => c.path).filter((p) => !current.has(p));
-      for (const [p, e] of await this.sidesAt(now, missing)) current.set(p, e);
+      if (now) for (const [p, e] of await this.sidesAt(now, missing)) current.set(p, e);
       for (const c of wanted) {
         const known = decided.get(c.path);
         if (known?.kept !== undefined) continue; // a newer turn's change is kept: older ones stay too
-        const cur = current.get(c.path);
+        if (unchecked && !options.overwriteChanged && !known) {
+          decided.set(c.path, { path: c.path, to: c.to, newest: c.to, kept: unchecked });
+          continue;
+        }
+        const cur = unchecked && !known ? c.to : current.get(c.path);
         const changedSince = !sameSide(cur, c.to) && !(c.to === 'large' && cur === 'large');
         const conflict = changedSince ? await this.conflictOf(c, cur) : undefined;
         const newest = known ? known.newest : c.to;
@@ -254,7 +266,7 @@ export class GitCheckpoints implements CheckpointStore {
         decided.set(c.path, { path: c.path, to: c.from, newest, ...(conflict ? { conflict } : {}) });
         current.set(c.path, c.from);
       }
-      unknown.push(...(await this.unknownOf(turn, own.open, now, own.changes, paths)));
+      if (now) unknown.push(...(await this.unknownOf(turn, own.open, now, own.changes, paths)));
       for (const f of turn.leftOut ?? [])
         if (!paths || paths.includes(f.path))
           unknown.push({ path: f.path, kind: f.kind, notRestorable: LEFT_OUT });
@@ -358,7 +370,13 @@ function leftOut(path: string, exclude: readonly string[]): boolean {
 }
 
 const CHANGED_SINCE =
-  'changed since by someone else (another warden or an editor): kept; a person can revert it from a card that shows both versions';
+  'changed since by someone else (changed on disk after the turn: another warden or an editor): kept; a person can revert it from a card that shows both versions';
+
+/** Why a revert kept a file when the checkpoint before it failed. */
+function uncheckedReason(err: Error): string {
+  const first = err.message.split('\n').find((l) => l.trim()) ?? err.message;
+  return `not checked: the checkpoint before the revert failed (${first.trim().slice(0, 160)}) — the tree changed on disk under it, or a neighbour held its lock — so whether someone else changed it since is not known; kept`;
+}
 
 /** What the person and headless are told when a turn's end checkpoint failed. */
 function incompleteReason(error: string): string {

@@ -213,8 +213,15 @@ export class ShadowRepo {
       if (ok) continue;
       const literal = `:(literal,top)${p.replace(/\/$/, '')}`;
       await git.raw(['add', '-A', '-f', '--ignore-errors', '--', literal]).catch((err: Error) => {
-        // A path through a link the project swapped in is not the project's file: nothing to keep.
-        if (!/beyond a symbolic link/.test(err.message)) throw err;
+        // A path through a link the project swapped in, one gone since ls-files named it, or one
+        // inside a nested repository, or one being rewritten as git read it, is not kept now: skipped, as `add -A
+        // --ignore-errors` over the whole tree skipped it.
+        if (
+          !/beyond a symbolic link|did not match any files|is in submodule|short read while indexing/.test(
+            err.message,
+          )
+        )
+          throw err;
       });
     }
   }

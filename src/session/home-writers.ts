@@ -8,16 +8,24 @@
 import { join, relative, sep } from 'node:path';
 import type { CoreEvent } from '../protocol';
 
+/** What the guard knows of a call's tool: its kind as the tool declares it, and whether it is an MCP tool. */
+export type HomeWriterFacts = {
+  kind: 'read' | 'network' | 'write' | 'execute' | 'other';
+  mcp: boolean;
+  sandboxed: boolean;
+  homeInProject: boolean;
+};
+
 /**
- * Whether a call of `tool` runs a process that can write `$WARDEN_HOME`: an MCP server's, or a
- * command outside the sandbox (the sandbox leaves only the project writable, so a command inside it
- * reaches the home only when the home lies in the project). warden's own file tools are fenced to
- * the project and refuse its protected paths. Pure.
+ * Whether a call runs a process that can write `$WARDEN_HOME`: an MCP server's, or a command outside
+ * the sandbox (the sandbox leaves only the project writable, so a command inside it reaches the home
+ * only when the home lies in the project). warden's own file tools are fenced to the project and
+ * refuse its protected paths; a read writes nothing. Pure.
  */
-export function mayWriteHome(tool: string, o: { sandboxed: boolean; homeInProject: boolean }): boolean {
-  if (tool.startsWith('mcp__')) return true;
-  if (tool === 'execute_command' || tool === 'create_project') return !o.sandboxed || o.homeInProject;
-  return o.homeInProject && tool !== 'read_file' && tool !== 'glob_files' && tool !== 'grep_code';
+export function mayWriteHome(f: HomeWriterFacts): boolean {
+  if (f.mcp) return true;
+  if (f.kind === 'execute') return !f.sandboxed || f.homeInProject;
+  return f.kind === 'write' && f.homeInProject;
 }
 
 /** Whether `path` is `root` or inside it (segments, not string prefixes). */

@@ -132,7 +132,7 @@ export type Session = {
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
   mcpStarted: Promise<void>;
   /** Warnings from the start (no git for checkpoints, a resume that skipped a line): headless prints them. */
-  startWarnings: readonly string[];
+  startWarnings?: readonly string[];
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
   /**
@@ -437,6 +437,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const changing = new Set(
     tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name),
   );
+  const kinds = new Map(
+    tools.map((t) => [t.name, t.kind === 'write' || t.kind === 'execute' ? t.kind : ('other' as const)]),
+  );
   // The context figure, /compact and /model; it reaches the hub built next through these closures.
   const context: ContextControl = new ContextControl({
     model: o.model,
@@ -589,7 +592,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     // Only a process the call started can have been the writer (issue 29 §2): with none that could
     // write there, a change is the person's editor or another warden — kept and read again.
     const couldWrite = [tool, ...inFlight.values()].some((t) =>
-      mayWriteHome(t, { sandboxed: sandbox.kind !== 'none', homeInProject: isInside(fence.root, o.home) }),
+      mayWriteHome({
+        kind: readOnly.has(t) ? 'read' : (kinds.get(t) ?? 'other'),
+        mcp: t.startsWith('mcp__'),
+        sandboxed: sandbox.kind !== 'none',
+        homeInProject: isInside(fence.root, o.home),
+      }),
     );
     if (!couldWrite) {
       const changed = homeGuard.acceptAll();
