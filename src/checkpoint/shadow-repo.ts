@@ -8,7 +8,7 @@
  * (Just over 400 lines: the repository's life — open, follow a neighbour, stage, commit, read back —
  * is one unit; its clean-up after failures lives in repo-cleanup.ts.)
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
- * All git runs through simple-git with the environment of git-env.ts.
+ * All git runs with the environment of git-env.ts: through simple-git, and the change listing directly.
  */
 import {
   existsSync,
@@ -20,6 +20,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
@@ -140,14 +141,8 @@ export class ShadowRepo {
     // file ignored — no review card, nothing to undo (issue 26 §5). ls-files without
     // --exclude-standard takes only warden's own excludes (--exclude-from), and still does not descend
     // into an excluded folder such as node_modules/. It names modified, deleted and new paths at once.
-    const status = await (await this.git()).raw([
-      'ls-files',
-      '-z',
-      '--modified',
-      '--deleted',
-      '--others',
-      `--exclude-from=${this.excludesFile}`,
-    ]);
+    // Spawned directly: when nothing changed it prints nothing, and simple-git then waits 50 ms more.
+    const status = await this.listChanged();
     const head = this.head;
     if (head && status === '' && !this.unwritten && (await this.sameLarge(head.large)))
       return { commit: head.commit, large: head.large };
@@ -283,6 +278,27 @@ export class ShadowRepo {
       const { tree, large } = await this.commitInfo(commit);
       this.head = { commit, tree, large };
     }
+  }
+
+  /** The changed paths ls-files names, as one NUL-separated string. Contract: rejects when git fails. */
+  private listChanged(): Promise<string> {
+    const args = [
+      'ls-files',
+      '-z',
+      '--modified',
+      '--deleted',
+      '--others',
+      `--exclude-from=${this.excludesFile}`,
+    ];
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.o.git,
+        args,
+        { cwd: this.o.root, env: gitEnv(this.gitDir, this.o.root, this.emptyHome), maxBuffer: 256 * 2 ** 20 },
+        (err, stdout, stderr) =>
+          err ? reject(new Error(String(stderr).trim() || err.message)) : resolve(stdout),
+      );
+    });
   }
 
   /**

@@ -78,7 +78,8 @@ export async function runHeadless(
   });
   // What the app shows in its transcript at start (no git for checkpoints, a resume that skipped a
   // damaged line) is one line each here: plain headless said nothing of it.
-  if (!options.json) for (const text of session.startWarnings ?? []) io.stderr.write(`warden: ${oneLine(text)}\n`);
+  if (!options.json)
+    for (const text of session.startWarnings ?? []) io.stderr.write(`warden: ${oneLine(text)}\n`);
   try {
     // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
     for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp))
