@@ -9,7 +9,15 @@ import { runAuditCli } from './audit/cli';
 import { closeInheritedDescriptors } from './os/inherited-fds';
 import { helpText, parseArgs } from './config/args';
 import { type ResolvedConfig, loadConfig, wardenHome } from './config/load';
-import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES, drained, watchExitSignals } from './exit';
+import {
+  EXIT,
+  type ExitSignals,
+  SIGNAL_EXIT_CODES,
+  drained,
+  exitProcess,
+  terminalGone,
+  watchExitSignals,
+} from './exit';
 import { runHeadless } from './session/headless';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
@@ -21,6 +29,7 @@ import type { ProjectTrustState } from './protocol';
 import { type Session, createSession } from './session/session';
 import { startFromConfig } from './trust/start';
 import { listSessions } from './session/saved/store-index';
+import { forkSession } from './session/saved/session-fork';
 import { guardIo } from './text/safe-output';
 import { keepYoungGenerationSmall } from './v8-heap';
 
@@ -118,7 +127,9 @@ async function main(argv: string[]): Promise<number> {
     });
   let session: Session;
   try {
-    session = await open(args.continue ? saved[0]?.id : undefined);
+    const latest = args.continue ? saved[0]?.id : undefined;
+    // --fork: a copy of the latest session, as a new one (another warden may be holding it).
+    session = await open(latest && args.fork ? forkSession(home, latest) : latest);
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -272,8 +283,10 @@ function fail(error: string): number {
 async function exitWhenWritten(code: number): Promise<never> {
   // From here a signal ends the process the default way: nothing is left to shut down.
   signals.dispose();
-  await Promise.all([drained(process.stdout), drained(process.stderr)]);
-  process.exit(code);
+  // A terminal that hung up takes no more output: nothing to wait for.
+  if (!terminalGone()) await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  // With the terminal gone, a SIGHUP is what ended the run, whatever code the way out chose.
+  exitProcess(terminalGone() && code === EXIT.ok ? SIGNAL_EXIT_CODES.SIGHUP : code);
 }
 
 main(process.argv.slice(2)).then(

@@ -3,6 +3,8 @@
  * waits for stdout to be read (README, "When things go wrong").
  */
 
+import { isatty } from 'node:tty';
+
 /**
  * warden's exit codes. A signal ends it with 128 + the signal's number, as shells report it; a
  * reader of stdout that went away (EPIPE) ends it as SIGPIPE would: 141.
@@ -18,6 +20,8 @@ export const EXIT = {
   changesRefused: 3,
   /** The audit log could not be written, so calls were refused (audit_unavailable). */
   auditUnavailable: 4,
+  /** Headless: the changes ran, but a turn's end checkpoint failed, so undo cannot cover all of them. */
+  checkpointIncomplete: 5,
 } as const;
 
 export type ExitSignal = 'SIGHUP' | 'SIGINT' | 'SIGQUIT' | 'SIGTERM' | 'SIGPIPE';
@@ -63,7 +67,7 @@ export type ExitSignals = {
  */
 export function watchExitSignals(
   deadlineMs = SHUTDOWN_DEADLINE_MS,
-  exit: (code: number) => void = (code) => process.exit(code),
+  exit: (code: number) => void = exitProcess,
 ): ExitSignals {
   let received: ExitSignal | undefined;
   const listeners = new Set<(signal: ExitSignal) => void>();
@@ -101,6 +105,31 @@ export function watchExitSignals(
       listeners.clear();
     },
   };
+}
+
+/**
+ * Whether the terminal warden started in has hung up (the window closed, `tmux kill-session`): a
+ * standard stream that was a terminal at start is not one any more (its tcgetattr fails). Pure read.
+ */
+export function terminalGone(): boolean {
+  return (process.stdout.isTTY === true && !isatty(1)) || (process.stdin.isTTY === true && !isatty(0));
+}
+
+/**
+ * Ends the process with `code`. With the terminal gone, Node's own restore of it at exit fails and
+ * kills the process (SIGABRT, nodejs/node#51519; SIGSEGV seen here) after everything else was done:
+ * so the process ends by its signal instead, the default way, which restores nothing — there is no
+ * terminal left to restore. Contract: never returns.
+ */
+export function exitProcess(code: number): never {
+  if (terminalGone()) {
+    const signal = Object.entries(SIGNAL_EXIT_CODES).find(([, n]) => n === code)?.[0];
+    // SIGQUIT's default dumps core and SIGPIPE is ignored by Node: the hang-up is what ended it.
+    const raised = signal === 'SIGINT' || signal === 'SIGTERM' ? signal : 'SIGHUP';
+    process.removeAllListeners(raised);
+    process.kill(process.pid, raised);
+  }
+  process.exit(code);
 }
 
 /**

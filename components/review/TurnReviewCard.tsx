@@ -49,7 +49,7 @@ export function TurnReviewCard({ client, review, width, maxRows, isActive }: Pro
   const listRows = Math.max(1, Math.min(files.length, Math.floor((maxRows - 6) / 3), 8));
   const start = Math.min(Math.max(0, cursor - listRows + 1), Math.max(0, files.length - listRows));
   const here = files[cursor];
-  const large = files.filter((f) => f.tooLarge).length;
+  const large = files.filter((f) => f.tooLarge || f.notRestorable).length;
   const inner = Math.max(10, width - 4);
   const diffRows = Math.max(3, maxRows - listRows - 6 - (large > 0 ? 1 : 0));
   return (
@@ -70,14 +70,21 @@ export function TurnReviewCard({ client, review, width, maxRows, isActive }: Pro
               {MARK[f.kind]} {f.kind.padEnd(8)}
             </Text>{' '}
             {truncateChars(oneLine(f.path), inner - 26)}
-            {f.tooLarge ? <Text color={theme.warn}> (too large to restore)</Text> : null}
+            {f.by === 'someone-else' ? (
+              <Text dimColor> (changed by someone else, not this turn)</Text>
+            ) : f.tooLarge || f.notRestorable ? (
+              <Text color={theme.warn}> (not restorable)</Text>
+            ) : f.changedSince ? (
+              <Text color={theme.warn}> (changed since by someone else)</Text>
+            ) : null}
           </Text>
         );
       })}
       {files.length > listRows ? <Text dimColor> {files.length} files; ↑/↓ for the rest</Text> : null}
       {large > 0 ? (
         <Text wrap="wrap" color={theme.warn}>
-          {large} file(s) over the size cap were listed, not copied: a revert cannot restore them.
+          {large} file(s) a revert cannot put back (over the size cap: listed, not copied; or left out of
+          checkpoints).
         </Text>
       ) : null}
       <Box flexDirection="column">
@@ -100,6 +107,7 @@ function Change({
   id: string;
 }): ReactNode {
   if (change.tooLarge) return <Text dimColor>Over the size cap: its earlier content was not kept.</Text>;
+  if (change.notRestorable) return <Text dimColor>Not restorable: {change.notRestorable}.</Text>;
   if (change.binary) return <Text dimColor>A binary file: no diff to show.</Text>;
   return (
     <FoldedDiff

@@ -28,7 +28,7 @@ export function reviewStep(
     case 'down':
       return { state: { ...s, cursor: Math.min(last, cursor + 1) } };
     case 'toggle': {
-      if (!here || here.tooLarge) return { state: { ...s, cursor } };
+      if (!here || !revertable(here)) return { state: { ...s, cursor } };
       const on = s.selected.includes(here.path);
       return {
         state: {
@@ -38,7 +38,7 @@ export function reviewStep(
       };
     }
     case 'revert_selected': {
-      const paths = s.selected.length > 0 ? [...s.selected] : here && !here.tooLarge ? [here.path] : [];
+      const paths = s.selected.length > 0 ? [...s.selected] : here && revertable(here) ? [here.path] : [];
       if (paths.length === 0) return { state: { ...s, cursor } };
       return { state: { ...s, cursor }, send: { type: 'review_turn', turnId, action: 'revert', paths } };
     }
@@ -47,4 +47,9 @@ export function reviewStep(
     case 'keep':
       return { state: { ...s, cursor }, send: { type: 'review_turn', turnId, action: 'keep' } };
   }
+}
+
+/** A file a revert can put back: not over the cap, not left out of checkpoints, and the turn's own. */
+function revertable(f: TurnChange): boolean {
+  return !f.tooLarge && !f.notRestorable && f.by !== 'someone-else';
 }

@@ -347,7 +347,7 @@ export class AgentHub {
       signal,
       ...(parentAgentId ? { parentAgentId } : {}),
       recordPreImage: (path, pre) => this.deps.checkpoints.recordPreImage(path, pre),
-      checkpoint: (label) => this.deps.checkpoints.beforeChange(label),
+      checkpoint: (label, ahead) => this.deps.checkpoints.beforeChange(label, ahead),
       agents: this.ports(agentId),
       get step() {
         return hub.planStep();

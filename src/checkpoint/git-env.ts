@@ -61,12 +61,19 @@ const CONFIG = `[core]
 /** Highest-precedence attributes: no filter, no text/eol conversion, no encoding change — bytes in, bytes out. */
 const ATTRIBUTES = '* -text !eol -filter -ident !working-tree-encoding -diff -merge -export-subst\n';
 
+/**
+ * The only ignore rules of the shadow repository (a project's own .gitignore is never read there):
+ * git's folder, warden's temp files, and installed dependencies, which a reinstall brings back and
+ * which would make every checkpoint slow.
+ */
+export const WARDEN_EXCLUDES = ['/.git', '*.warden-tmp', '*.warden-revert-*', 'node_modules/'] as const;
+
 /** Writes the shadow repository's config, attributes and excludes. `exclude`: extra root-relative paths (WARDEN_HOME inside the project). */
 export function writeRepoSettings(gitDir: string, exclude: readonly string[]): void {
   mkdirSync(join(gitDir, 'info'), { recursive: true, mode: 0o700 });
   writeFileSync(join(gitDir, 'config'), CONFIG, { mode: 0o600 });
   writeFileSync(join(gitDir, 'info', 'attributes'), ATTRIBUTES, { mode: 0o600 });
-  const lines = ['/.git', '*.warden-tmp', '*.warden-revert-*', ...exclude.map((p) => `/${p}`)];
+  const lines = [...WARDEN_EXCLUDES, ...exclude.map((p) => `/${p}`)];
   writeFileSync(join(gitDir, 'info', 'exclude'), `${lines.join('\n')}\n`, { mode: 0o600 });
 }
 

@@ -58,7 +58,9 @@ export class PreImageStore implements CheckpointStore {
   }
 
   /** Copies cover only warden's own writes, which call recordPreImage. */
-  async beforeChange(): Promise<void> {}
+  async beforeChange(): Promise<undefined> {
+    return undefined;
+  }
 
   /** Copies are taken inside the call, never in the background: nothing to wait for. */
   async settled(): Promise<void> {}

@@ -1,16 +1,31 @@
 /**
  * A shadow git repository of one project: its GIT_DIR under `$WARDEN_HOME/checkpoints/<project-id>/git`,
- * its work tree the project. Never touches the project's own `.git`. A checkpoint is `git add -A`
- * (the project's .gitignore honoured; the index kept between calls, with the untracked cache, so the
- * next one only looks at what changed), then write-tree and commit-tree — plumbing, which runs no hook.
+ * its work tree the project. Never touches the project's own `.git`. A checkpoint stages what
+ * `ls-files` names as changed (the index kept between calls, so the next one only looks at what
+ * changed), then write-tree and commit-tree — plumbing, which runs no hook. Nothing the project says
+ * can hide a file from it: its .gitignore files are not read, only warden's own excludes
+ * (node_modules/, warden's temp files) and the size cap.
+ * (Just over 400 lines: the repository's life — open, follow a neighbour, stage, commit, read back —
+ * is one unit; its clean-up after failures lives in repo-cleanup.ts.)
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
- * All git runs through simple-git with the environment of git-env.ts.
+ * All git runs with the environment of git-env.ts: through simple-git, and the change listing directly.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { execFile } from 'node:child_process';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { GIT_ENV_KEYS, gitEnv, writeRepoSettings } from './git-env';
+import { STALE_LOCK_MS, removeLocks, removeStaleLocks, removeTempObjects } from './repo-cleanup';
 import type { Checkpoint, LargeFile } from './types';
 
 export type ShadowRepoOptions = {
@@ -44,6 +59,8 @@ export class ShadowRepo {
   /** Opening the repository (created on first use), started by `prepare` or the first snapshot. */
   private opening: Promise<void> | undefined;
   private head: { commit: string; tree: string; large: LargeFile[] } | undefined;
+  /** Set while the index may hold what no checkpoint commit has yet (a checkpoint failed after staging). */
+  private unwritten = false;
   /** Checkpoints run one at a time (parallel sub-agents share the index). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -56,6 +73,11 @@ export class ShadowRepo {
       // created either, so every checkpoint fails and file-changing calls are refused (checkpoint_failed).
       // A HOME that does not exist gives git no configuration, like an empty one.
     }
+  }
+
+  /** warden's own excludes (git-env.ts): the only ignore rules the shadow repository takes. */
+  private get excludesFile(): string {
+    return join(this.gitDir, 'info', 'exclude');
   }
 
   private get emptyHome(): string {
@@ -79,7 +101,20 @@ export class ShadowRepo {
 
   /** Takes a checkpoint of the whole work tree. Contract: rejects when git fails; the caller fails closed. */
   snapshot(label: string): Promise<Checkpoint> {
-    const next = this.queue.then(() => this.take(label));
+    const next = this.queue.then(() => {
+      const started = Date.now();
+      const lockedBefore = existsSync(join(this.gitDir, 'index.lock'));
+      return this.take(label).catch((err: unknown) => {
+        // A disk that filled during `git add` left a half-written object (924 KB in the fault run),
+        // and the disk stayed full for every later checkpoint, even once the big file was gone; a
+        // git killed there (a file-size limit) left its index lock too. What appeared since this
+        // checkpoint began is its own — unless a lock was already there (another warden's).
+        const ours = (mtimeMs: number) => mtimeMs >= started - 1000;
+        removeTempObjects(this.gitDir, ours);
+        if (!lockedBefore) removeLocks(this.gitDir, ours);
+        throw err;
+      });
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -101,23 +136,15 @@ export class ShadowRepo {
 
   private async take(label: string): Promise<Checkpoint> {
     await this.open();
-    // --branch: a first "## …" record, so status always prints something (simple-git waits 50 ms
-    // more for a command that prints nothing); it is dropped here.
-    const status = (
-      await (
-        await this.git()
-      ).raw([
-        'status',
-        '--porcelain=v1',
-        '--branch',
-        '-z',
-        '--untracked-files=all',
-        '--no-renames',
-        '--ignore-submodules=all',
-      ])
-    ).replace(/^## [^\0]*\0/, '');
+    await this.followBranch();
+    // Not `git status`: it reads the project's .gitignore files, and a clone's `*` there made every
+    // file ignored — no review card, nothing to undo (issue 26 §5). ls-files without
+    // --exclude-standard takes only warden's own excludes (--exclude-from), and still does not descend
+    // into an excluded folder such as node_modules/. It names modified, deleted and new paths at once.
+    // Spawned directly: when nothing changed it prints nothing, and simple-git then waits 50 ms more.
+    const status = await this.listChanged();
     const head = this.head;
-    if (head && status === '' && (await this.sameLarge(head.large)))
+    if (head && status === '' && !this.unwritten && (await this.sameLarge(head.large)))
       return { commit: head.commit, large: head.large };
     const changed = changedPaths(status);
     const large = await this.largeFiles(changed, head?.large ?? []);
@@ -126,39 +153,72 @@ export class ShadowRepo {
     const tracked = large.map((f) => f.path);
     if (tracked.length > 0)
       await (await this.git()).raw(['rm', '--cached', '-q', '--ignore-unmatch', '--', ...tracked]);
+    // A checkpoint that fails after staging leaves the index ahead of the branch: the next one writes it.
+    this.unwritten = true;
     const tree = (await (await this.git()).raw(['write-tree'])).trim();
-    if (head && tree === head.tree && sameList(large, head.large))
+    if (head && tree === head.tree && sameList(large, head.large)) {
+      this.unwritten = false;
       return { commit: head.commit, large: head.large };
+    }
     const message = JSON.stringify({ warden: 1, label, large });
     const args = ['commit-tree', tree, '-m', message, ...(head ? ['-p', head.commit] : [])];
     const commit = (await (await this.git()).raw(args)).trim();
     this.setBranch(commit);
     this.head = { commit, tree, large };
+    this.unwritten = false;
     return { commit, large };
   }
 
   /**
-   * Brings the index to the work tree. A few changed paths (what status just named) are staged by
-   * name, so git does not scan the whole tree a second time — most of an incremental checkpoint's
-   * time on a large project; many paths, or one git cannot stage by name (a nested repository, an
-   * unreadable file), fall back to `add -A`, which skips what it cannot read.
+   * Brings the index to the work tree: the changed paths ls-files just named, by name and in chunks,
+   * so git does not scan the whole tree a second time — most of an incremental checkpoint's time on a
+   * large project; a chunk git cannot stage by name (a nested repository, an unreadable file) goes
+   * through `add`, which skips what it cannot read.
    */
   private async stage(changed: readonly string[], large: readonly LargeFile[]): Promise<void> {
     const skip = new Set(large.map((f) => f.path));
-    const paths = changed.filter((p) => !skip.has(p));
-    if (paths.length === 0) return;
-    if (paths.length <= STAGE_BY_NAME) {
-      // --verbose: simple-git waits 50 ms more for a command that prints nothing.
+    const paths = [...new Set(changed)].filter((p) => !skip.has(p));
+    for (let i = 0; i < paths.length; i += STAGE_BY_NAME) {
+      const chunk = paths.slice(i, i + STAGE_BY_NAME);
+      // By name: update-index takes no ignore rule (a project's .gitignore must not hide a file from
+      // undo). --verbose: simple-git waits 50 ms more for a command that prints nothing.
       const staged = await (await this.git())
-        .raw(['update-index', '--verbose', '--add', '--remove', '--', ...paths])
+        .raw(['update-index', '--verbose', '--add', '--remove', '--', ...chunk])
         .then(
           () => true,
           () => false,
         );
-      if (staged) return;
+      if (!staged) await this.stageOneByOne(chunk);
     }
-    const excluded = large.map((f) => `:(exclude,literal,top)${f.path}`);
-    await (await this.git()).raw(['add', '-A', '--ignore-errors', '--', ':/', ...excluded]);
+  }
+
+  /**
+   * A chunk git could not stage by name at once (a nested repository, an unreadable file, a path
+   * beyond a link): each path alone, a nested repository through `add` (-f: the project's ignore
+   * rules do not count here either). A path git refuses (beyond a link) is left as the last checkpoint
+   * had it; one it fails to write (a full disk) fails the checkpoint, closed.
+   */
+  private async stageOneByOne(paths: readonly string[]): Promise<void> {
+    const git = await this.git();
+    for (const p of paths) {
+      const ok = await git.raw(['update-index', '--verbose', '--add', '--remove', '--', p]).then(
+        () => true,
+        () => false,
+      );
+      if (ok) continue;
+      const literal = `:(literal,top)${p.replace(/\/$/, '')}`;
+      await git.raw(['add', '-A', '-f', '--ignore-errors', '--', literal]).catch((err: Error) => {
+        // A path through a link the project swapped in, one gone since ls-files named it, or one
+        // inside a nested repository, or one being rewritten as git read it, is not kept now: skipped, as `add -A
+        // --ignore-errors` over the whole tree skipped it.
+        if (
+          !/beyond a symbolic link|did not match any files|is in submodule|short read while indexing/.test(
+            err.message,
+          )
+        )
+          throw err;
+      });
+    }
   }
 
   /**
@@ -206,6 +266,7 @@ export class ShadowRepo {
     // back if an earlier run stopped between `init` and here.
     if (readFileSync(headFile, 'utf8') !== HEAD_REF) this.replaceFile(headFile, HEAD_REF);
     removeStaleLocks(this.gitDir);
+    removeTempObjects(this.gitDir, (mtimeMs) => Date.now() - mtimeMs > STALE_LOCK_MS);
     // Written on every open: our settings win over anything left in the folder.
     writeRepoSettings(this.gitDir, this.o.exclude ?? []);
     if (created) return; // a new repository has no checkpoint yet
@@ -217,6 +278,45 @@ export class ShadowRepo {
       const { tree, large } = await this.commitInfo(commit);
       this.head = { commit, tree, large };
     }
+  }
+
+  /** The changed paths ls-files names, as one NUL-separated string. Contract: rejects when git fails. */
+  private listChanged(): Promise<string> {
+    const args = [
+      'ls-files',
+      '-z',
+      '--modified',
+      '--deleted',
+      '--others',
+      `--exclude-from=${this.excludesFile}`,
+    ];
+    return new Promise((resolve, reject) => {
+      execFile(
+        this.o.git,
+        args,
+        { cwd: this.o.root, env: gitEnv(this.gitDir, this.o.root, this.emptyHome), maxBuffer: 256 * 2 ** 20 },
+        (err, stdout, stderr) =>
+          err ? reject(new Error(String(stderr).trim() || err.message)) : resolve(stdout),
+      );
+    });
+  }
+
+  /**
+   * Another warden on the same project shares this repository (and its index): when its checkpoint
+   * moved the branch since ours, the latest checkpoint is its one — else a clean status would hand
+   * back our older commit, which lacks what the neighbour staged, and its files would later show up
+   * as this turn's own. One small file read per checkpoint.
+   */
+  private async followBranch(): Promise<void> {
+    let onDisk = '';
+    try {
+      onDisk = readFileSync(join(this.gitDir, 'refs', 'heads', 'checkpoints'), 'utf8').trim();
+    } catch {
+      return; // no checkpoint yet (or a packed ref, which only git itself writes: not here)
+    }
+    if (!/^[0-9a-f]{40,64}$/.test(onDisk) || onDisk === this.head?.commit) return;
+    const { tree, large } = await this.commitInfo(onDisk);
+    this.head = { commit: onDisk, tree, large };
   }
 
   /** A checkpoint commit's tree and the files it listed instead of copying (one `cat-file`). */
@@ -319,15 +419,12 @@ function largeOfBody(body: string): LargeFile[] {
   }
 }
 
-/** Changed paths staged by name; more go through `add -A` (one scan instead of a long argument list). */
+/** Changed paths staged per update-index run (an argument list well under the system's limit). */
 const STAGE_BY_NAME = 500;
 
-/** Paths `git status --porcelain -z` names (with --no-renames every record is one path). */
-function changedPaths(status: string): string[] {
-  return status
-    .split('\0')
-    .filter((r) => r.length > 3)
-    .map((r) => r.slice(3));
+/** Paths `git ls-files -z` names (a path both modified and deleted comes twice: once here). */
+function changedPaths(listed: string): string[] {
+  return [...new Set(listed.split('\0').filter((r) => r.length > 0))];
 }
 
 function sameList(a: readonly LargeFile[], b: readonly LargeFile[]): boolean {
@@ -342,24 +439,4 @@ function entry(mode: string, sha: string): TreeEntry {
   if (mode === '100755') return { kind: 'file', sha, mode: 0o755 };
   if (mode === '100644') return { kind: 'file', sha, mode: 0o644 };
   return { kind: 'other', sha };
-}
-
-/** Git's lock files in the shadow repository; one left by a killed warden would fail every checkpoint. */
-const LOCKS = ['index.lock', 'config.lock', 'HEAD.lock', join('refs', 'heads', 'checkpoints.lock')];
-/** Older than this, no git of a live warden holds it: a first checkpoint of 5,000 files takes seconds. */
-const STALE_LOCK_MS = 2 * 60_000;
-
-/**
- * Takes away git's locks that a warden killed mid-checkpoint left behind. A fresh one may belong to
- * another warden on the same project and stays: that checkpoint then fails closed, and says why.
- */
-function removeStaleLocks(gitDir: string): void {
-  for (const name of LOCKS) {
-    const path = join(gitDir, name);
-    try {
-      if (Date.now() - lstatSync(path).mtimeMs > STALE_LOCK_MS) rmSync(path, { force: true });
-    } catch {
-      // No lock there.
-    }
-  }
 }

@@ -5,6 +5,22 @@ import type { CheckpointMode, RevertPlan, RevertResult, TurnChange } from './typ
 export type RevertTarget = { turns: number } | { turnId: string; paths?: readonly string[] };
 
 /**
+ * How a revert treats a file changed by someone else since the turn changed it: kept (the default:
+ * nothing of another warden's or the person's is thrown away silently), or overwritten because a
+ * person approved a card that showed both versions.
+ */
+export type RevertOptions = { overwriteChanged?: boolean };
+
+/**
+ * Called once the call a checkpoint was taken for has ended: resolves when the checkpoint after it is
+ * taken. Contract: never rejects (a failed one is closed by the turn's next checkpoint).
+ */
+export type AfterChange = () => Promise<void>;
+
+/** What ending a turn found: its own changes, and why its way back is incomplete when it is. */
+export type EndedTurn = { turnId: string; changes: TurnChange[]; incomplete?: string };
+
+/**
  * Where a session keeps the way back from its turns' changes: the shadow git repository, or (without
  * git) pre-image copies of the files warden's own tools write.
  * Contract: `beforeChange` and `recordPreImage` reject when the checkpoint cannot be kept, so the
@@ -20,17 +36,22 @@ export interface CheckpointStore {
   prepare(): void;
   /** Starts a turn; returns its id. */
   beginTurn(): string;
-  /** Before a call that can change files (`label`: the tool). */
-  beforeChange(label: string): Promise<void>;
+  /**
+   * Before a call that can change files (`label`: the tool): the checkpoint just before it runs. The
+   * returned function is called when the call has ended, for the checkpoint just after it: what
+   * changed between the two is the turn's, what changed between calls is someone else's. `ahead`:
+   * a warm-up while a card shows (the call may never run): no step of the turn.
+   */
+  beforeChange(label: string, ahead?: boolean): Promise<AfterChange | undefined>;
   /** Before write_file replaces a file: its content as the tool read it (the copies fallback keeps it). */
   recordPreImage(absPath: string, pre?: PreImage): Promise<void>;
   /** Ends the turn; the files it changed, or undefined when it changed nothing. */
-  endTurn(): Promise<{ turnId: string; changes: TurnChange[] } | undefined>;
+  endTurn(): Promise<EndedTurn | undefined>;
   /** The files turn `turnId` changed. Contract: never rejects for an unknown turn (empty list). */
   turnChanges(turnId: string): Promise<TurnChange[]>;
   /** What `revert(target)` would do, without doing it. */
   plan(target: RevertTarget): Promise<RevertPlan>;
-  revert(target: RevertTarget): Promise<RevertResult>;
+  revert(target: RevertTarget, options?: RevertOptions): Promise<RevertResult>;
   /** Resolves once no checkpoint is being taken (one may start when a card shows): the session waits for it when it closes. */
   settled(): Promise<void>;
 }

@@ -5,6 +5,14 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 
+/**
+ * One call of a turn that could change files: the checkpoint just before it ran and just after it
+ * ended. What changed between the two is the call's; what changed between calls is someone else's
+ * (another warden, the person's editor). `post` is absent while the call runs, and stays absent when
+ * the checkpoint after it failed.
+ */
+export type TurnStep = { pre: string; post?: string; label?: string };
+
 /** One turn as the index knows it. `before`: checkpoint before its first change; `after`: at its end. */
 export type TurnRecord = {
   turnId: string;
@@ -13,9 +21,27 @@ export type TurnRecord = {
   before?: string;
   after?: string;
   endedAt?: string;
+  /** The turn's calls that could change files (older lines have none: one step from `before` to `after`). */
+  steps?: TurnStep[];
+  /** Files warden's own tools wrote where checkpoints never look (node_modules/): named, not restorable. */
+  leftOut?: { path: string; kind: 'created' | 'modified' }[];
+  /** Why the checkpoint at the turn's end failed: what its last calls changed is not known. */
+  endFailed?: string;
   /** Set once the turn was reverted (whole, by /undo or revert_turn); it is not offered again. */
   reverted?: boolean;
 };
+
+/** The steps of a turn; a line written before steps existed is one step from its start to its end. */
+export function stepsOf(t: TurnRecord): TurnStep[] {
+  if (t.steps) return t.steps;
+  if (!t.before) return [];
+  return [{ pre: t.before, ...(t.after ? { post: t.after } : {}) }];
+}
+
+/** True when a turn's own calls changed something (or may have: a checkpoint after one failed). */
+function changedSomething(t: TurnRecord): boolean {
+  return stepsOf(t).some((s) => s.post === undefined || s.post !== s.pre);
+}
 
 export class TurnIndex {
   private known: Map<string, TurnRecord> | undefined;
@@ -36,10 +62,25 @@ export class TurnIndex {
     return this.turns().get(turnId);
   }
 
-  /** Turns that changed files and were not reverted, oldest first. */
+  /**
+   * The next free number for the turns of a session whose ids start with `prefix`: a session
+   * continued after a restart goes on counting, so its new turns never take an old turn's id (they
+   * did, and the index merged the two turns into one).
+   */
+  nextNumber(prefix: string): number {
+    let max = 0;
+    for (const id of this.turns().keys()) {
+      if (!id.startsWith(prefix)) continue;
+      const n = Number(id.slice(prefix.length));
+      if (Number.isInteger(n) && n > max) max = n;
+    }
+    return max + 1;
+  }
+
+  /** Turns whose own calls changed files and were not reverted, oldest first (one whose end checkpoint failed too). */
   undoable(): TurnRecord[] {
     return [...this.turns().values()].filter(
-      (t) => t.before && t.after && t.before !== t.after && !t.reverted,
+      (t) => t.before && (t.after || t.endFailed) && !t.reverted && changedSomething(t),
     );
   }
 

@@ -19,6 +19,8 @@ export type CliArgs =
       continue: boolean;
       /** `--resume`: pick a saved session of this project to resume (the app's picker). */
       resume: boolean;
+      /** `--fork` (with `--continue`): continue a copy of the session, as a new one (another warden may hold it). */
+      fork?: boolean;
     }
   | { kind: 'help' }
   | { kind: 'version' }
@@ -36,7 +38,11 @@ const VALUE_FLAGS: Record<string, 'prompt' | 'root' | 'mode' | 'model'> = {
   '--mode': 'mode',
   '--model': 'model',
 };
-const BOOLEAN_FLAGS: Record<string, 'headless' | 'json' | 'demo' | 'trustProject' | 'continue' | 'resume'> = {
+const BOOLEAN_FLAGS: Record<
+  string,
+  'headless' | 'json' | 'demo' | 'trustProject' | 'continue' | 'resume' | 'fork'
+> = {
+  '--fork': 'fork',
   '-c': 'continue',
   '--continue': 'continue',
   '--resume': 'resume',
@@ -107,6 +113,8 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (args.demo && args.model !== undefined) return fail('--demo uses the scripted demo model; drop --model');
   if (args.continue && args.resume)
     return fail('give either --continue (the latest session) or --resume (pick one)');
+  if (args.fork && !args.continue)
+    return fail('--fork continues a copy of the latest session: use it with --continue');
   if (args.resume && args.headless)
     return fail('--resume shows a picker, which needs the app; with --headless use --continue');
   if (args.demo && (args.continue || args.resume))
@@ -169,6 +177,8 @@ Options:
       --trust-project   let this project's .warden rules and settings loosen the gate for this
                         run without the trust card (nothing is recorded in trust.json)
   -c, --continue        resume this project's latest saved session (also with --headless)
+  --fork                with --continue: continue a copy of it as a new session (one that
+                        another warden holds is refused without it)
       --resume          pick a saved session of this project to resume (title, age, turns)
   -h, --help            show this help
   -v, --version         show the version

@@ -65,8 +65,13 @@ export type Caller = {
   step?: ApprovalRequest['step'];
   signal: AbortSignal;
   recordPreImage?: ToolContext['recordPreImage'];
-  /** Takes a checkpoint before a call whose tool declares `changesFiles`; a rejection fails the call closed (`checkpoint_failed`). */
-  checkpoint?: (label: string) => Promise<void>;
+  /**
+   * Takes a checkpoint before a call whose tool declares `changesFiles`; a rejection fails the call
+   * closed (`checkpoint_failed`). The function it may resolve to is called once the call has ended
+   * (the checkpoint after it: what changed in between is the call's own). `ahead`: a warm-up while the
+   * card shows.
+   */
+  checkpoint?: (label: string, ahead?: boolean) => Promise<(() => Promise<void>) | undefined | void>;
   /** The agent layer's ports for this caller (sub-agents, plan); handed to the tool like `recordPreImage`. */
   agents?: ToolContext['agents'];
   /**
@@ -571,7 +576,7 @@ export class Gate {
     // but after what the announcement scheduled (the UI's frame of the card): spawning git blocks the
     // event loop for 5-20 ms, which put the first card of a session that much later (profiled).
     const takeCheckpoint = tool.changesFiles ? caller.checkpoint : undefined;
-    if (takeCheckpoint) setTimeout(() => takeCheckpoint(tool.name).catch(() => undefined), 0);
+    if (takeCheckpoint) setTimeout(() => takeCheckpoint(tool.name, true).catch(() => undefined), 0);
     // The accepted edit stays here, out of reach of event listeners; the broker only sees a copy.
     let accepted: Checked | undefined;
     const review = (edited: unknown): EditReview => {
@@ -757,9 +762,13 @@ export class Gate {
       return ending.envelope;
     }
     // No way back, no change: the checkpoint is taken after the decision and before any effect.
+    let afterChange: (() => Promise<void>) | undefined;
     if (tool.changesFiles && caller.checkpoint) {
       const failed = await caller.checkpoint(tool.name).then(
-        () => undefined,
+        (after) => {
+          afterChange = after || undefined;
+          return undefined;
+        },
         (err: unknown) => (err instanceof Error ? err.message : String(err)),
       );
       if (failed !== undefined) {
@@ -774,6 +783,7 @@ export class Gate {
     // Cancelled after the decision (approved in the same instant, or while the checkpoint was taken):
     // the turn is over, so nothing starts — an approval does not outlive its task (red-team finding).
     if (caller.signal.aborted) {
+      await afterChange?.();
       const why = typeof caller.signal.reason === 'string' ? caller.signal.reason : 'The turn was cancelled.';
       const reason = `task_cancelled: ${why} (after the decision, before it ran)`;
       const ending: Ending = {
@@ -803,7 +813,9 @@ export class Gate {
     if (lift && approver === 'human') ctx.liftProtected = lift;
     if (unmask && approver === 'human') ctx.unmaskCredentials = unmask;
     if (base.call.onOutput) ctx.onOutput = base.call.onOutput;
-    const execution = await this.executor.run(token, tool.name, args, ctx, checked);
+    if (approver === 'human') ctx.personApproved = true;
+    // The checkpoint after the call, before its result goes back: what changed in between is the call's own.
+    const execution = await this.executor.run(token, tool.name, args, ctx, checked).finally(afterChange);
     if (seen && (tool.changesFiles || seen.kind === 'write') && execution.kind === 'ran')
       this.provenance.executed(seen, approver);
     const ending = endingOfExecution(execution, approver);

@@ -71,6 +71,26 @@ function networkCode(err: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
+/**
+ * The real cause behind the openai package's bare "Connection error.": the innermost message of the
+ * cause chain — a redirect warden refused, or TLS spoken to a plain-HTTP server (named with what to
+ * change). Undefined when the chain says nothing more.
+ */
+function connectionCause(err: unknown): string | undefined {
+  let found: string | undefined;
+  let e: unknown = (err as { cause?: unknown }).cause;
+  for (let depth = 0; typeof e === 'object' && e !== null && depth < 6; depth++) {
+    const o = e as { message?: unknown; code?: unknown; cause?: unknown };
+    const code = typeof o.code === 'string' ? o.code : '';
+    const message = typeof o.message === 'string' ? o.message : '';
+    if (/WRONG_VERSION_NUMBER|wrong version number|packet length too long/i.test(`${code} ${message}`))
+      return 'the address says https:// but the server answers plain HTTP; use http:// in OPENAI_BASE_URL';
+    if (message && !/^(connection error\.?|fetch failed)$/i.test(message.trim())) found = message;
+    e = o.cause;
+  }
+  return found;
+}
+
 const short = (s: string): string => (s.length > 240 ? `${s.slice(0, 237)}…` : s);
 
 /**
@@ -84,7 +104,8 @@ export function classifyError(err: unknown, body?: string): Failure {
     return { kind: 'network', detail: 'the connection timed out' };
   const code = networkCode(err);
   if (code) return { kind: 'network', detail: code };
-  if (err instanceof APIConnectionError) return { kind: 'network', detail: short(err.message) };
+  if (err instanceof APIConnectionError)
+    return { kind: 'network', detail: short(connectionCause(err) ?? err.message) };
   if (err instanceof APIError) {
     const detail = short(errorBodyDetail(body) ?? err.message);
     const codeText = `${String(err.code ?? '')} ${detail}`;

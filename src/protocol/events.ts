@@ -68,7 +68,18 @@ export type CoreEvent =
   | { type: 'audit_result'; queryId: string; records: AuditRecord[]; before?: AuditCursor }
   /** The stats of the queried day, sent after its `audit_result` once the whole day is counted. */
   | { type: 'audit_stats'; queryId: string; stats: AuditStats }
-  | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
+  /**
+   * `code`: what a headless run acts on (`checkpoint_incomplete`: a turn's end checkpoint failed, so
+   * undo cannot cover all of it; headless says so and exits 5; `settings_restored` / `settings_reloaded`:
+   * warden's settings file was put back after a tool changed it, or a person's edit was kept and read
+   * again; `session_unsaved`: sessions/ cannot be written; headless says each on stderr).
+   */
+  | {
+      type: 'notice';
+      level: 'info' | 'warn' | 'error';
+      text: string;
+      code?: 'checkpoint_incomplete' | 'settings_restored' | 'settings_reloaded' | 'session_unsaved';
+    }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }
   /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
@@ -81,7 +92,11 @@ export type CoreEvent =
    * A turn ended having changed these files (by any tool, commands included): the changeset. Sent at
    * every such turn end, review on or off (headless `--json` prints it as a line); no file contents.
    */
-  | { type: 'turn_changes'; turnId: string; files: Pick<TurnChange, 'path' | 'kind' | 'tooLarge'>[] }
+  | {
+      type: 'turn_changes';
+      turnId: string;
+      files: Pick<TurnChange, 'path' | 'kind' | 'tooLarge' | 'notRestorable' | 'by'>[];
+    }
   /** The turn review card (the output gate): `files` with their text on each side; answered by `review_turn`. */
   | { type: 'turn_review_requested'; turnId: string; files: TurnChange[] }
   /** A review ended: kept, or `reverted` files put back (through the gate, audited as revert_turn). */

@@ -17,6 +17,16 @@ export type TurnChange = {
   tooLarge?: boolean;
   binary?: boolean;
   link?: boolean;
+  /** Why a revert cannot put this file back (over the size cap, left out of checkpoints, a damaged checkpoint). */
+  notRestorable?: string;
+  /** Changed during the turn, but not by its calls (another warden, the person's editor): shown, never reverted. */
+  by?: 'someone-else';
+  /**
+   * Changed again by someone else after the turn changed it: a revert would throw that change away, so
+   * it is kept unless a person approves the revert with both versions in front of them. `now`: the
+   * file's text today (absent when it was deleted, or binary).
+   */
+  changedSince?: { now?: string; deleted?: true };
 };
 
 /** A review waiting for the person: the turn and every file it changed. */

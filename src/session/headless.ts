@@ -12,7 +12,8 @@ export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.Writabl
  * lines written before this resolves. If the audit log cannot be written, one line says so on
  * stderr and the turn is cancelled (nothing could run anyway).
  * Contract: resolves with the exit code (src/exit.ts) — 0 done and every change ran; 1 failed;
- * 3 a change was refused or failed; 4 the audit log could not be written; 128 + n after signal n.
+ * 3 a change was refused or failed; 4 the audit log could not be written; 5 a turn's end checkpoint
+ * failed (undo cannot cover all of it); 128 + n after signal n.
  */
 export async function runHeadless(
   session: Session,
@@ -25,9 +26,14 @@ export async function runHeadless(
   const io = guardIo(rawIo, options.json ? 'json' : 'text');
   const notRun: string[] = [];
   let auditProblem: string | undefined;
+  let noWayBack = false;
+  let lastError: string | undefined;
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-    else if (event.type === 'error') io.stderr.write(`warden: ${oneLine(event.message)}\n`);
+    else if (event.type === 'error') {
+      io.stderr.write(`warden: ${oneLine(event.message)}\n`);
+      lastError = event.message;
+    }
     // A call refused for want of an audit line is covered by the one audit line below.
     else if (
       event.type === 'tool_finished' &&
@@ -39,6 +45,19 @@ export async function runHeadless(
       );
     if (event.type === 'tool_finished' && event.result.status !== 'executed' && session.changes(event.tool))
       notRun.push(event.tool);
+    // warden's settings put back, or the person's edit kept and read again: said where they look.
+    if (
+      event.type === 'notice' &&
+      (event.code === 'settings_restored' ||
+        event.code === 'settings_reloaded' ||
+        event.code === 'session_unsaved')
+    )
+      if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);
+    // The way back of a change that ran is incomplete: one line, and the exit code says it too.
+    if (event.type === 'notice' && event.code === 'checkpoint_incomplete') {
+      if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);
+      noWayBack = true;
+    }
     // The core says so with an error notice; its state carries the details.
     if (event.type === 'notice' && event.level === 'error' && auditProblem === undefined) {
       const down = session.client.snapshot().auditUnavailable;
@@ -57,6 +76,10 @@ export async function runHeadless(
     );
     session.client.send({ type: 'cancel' });
   });
+  // What the app shows in its transcript at start (no git for checkpoints, a resume that skipped a
+  // damaged line) is one line each here: plain headless said nothing of it.
+  if (!options.json)
+    for (const text of session.startWarnings ?? []) io.stderr.write(`warden: ${oneLine(text)}\n`);
   try {
     // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
     for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp))
@@ -71,13 +94,16 @@ export async function runHeadless(
           ? EXIT.failed
           : notRun.length > 0
             ? EXIT.changesRefused
-            : EXIT.ok;
+            : noWayBack
+              ? EXIT.checkpointIncomplete
+              : EXIT.ok;
     if (options.json)
       io.stdout.write(
         `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,
       );
     else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
-    else io.stderr.write(`warden: ${result.text}\n`);
+    // The turn's error was said when it came: once is enough.
+    else if (result.text !== lastError) io.stderr.write(`warden: ${result.text}\n`);
     if (!options.json && code === EXIT.changesRefused)
       io.stderr.write(
         `warden: ${notRun.length} change${notRun.length === 1 ? '' : 's'} did not run (${[...new Set(notRun)].join(', ')}); exit code 3.\n`,

@@ -40,6 +40,8 @@ import type { TrustedValues } from '../config/load';
 import { SessionCommands } from './session-commands';
 import { INTERRUPTED, settleInterrupted } from './saved/resume-turn';
 import { loadSession, replayTranscript, resumeNotices, resumedMode } from './saved/session-resume';
+import { takeSessionLock } from './saved/session-lock';
+import { isInside, keptNotice, mayWriteHome } from './home-writers';
 import { createSessionRecorder } from './saved/store';
 import { listSessions } from './saved/store-index';
 import type { TurnResult } from '../agent/loop';
@@ -132,6 +134,8 @@ export type Session = {
   loadCommandGuard: () => Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
   mcpStarted: Promise<void>;
+  /** Warnings from the start (no git for checkpoints, a resume that skipped a line): headless prints them. */
+  startWarnings?: readonly string[];
   /** Whether a tool changes the world (writes, commands, MCP tools): headless exits non-zero when one did not run. */
   changes(tool: string): boolean;
   /**
@@ -212,6 +216,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   let rules: LoadedRule[] = policy.rules;
   // Resuming reads the saved session first: a damaged file stops here, before anything is written.
   const loaded = o.resume ? loadSession(o.home, o.resume, fence.root) : undefined;
+  // One process holds a session (issue 29 §3): a second warden is told who holds it.
+  const sessionLock = takeSessionLock(o.home, sessionId);
+  if (!sessionLock.ok) throw new Error(sessionLock.message);
   let mode = o.modeFromFlag ? o.mode : resumedMode(loaded?.restored.mode, o.mode);
   // Everyone hearing events. Delivery walks `listening`, an array made again only when someone joins
   // or leaves (never changed in place: a delivery under way keeps the list it started with).
@@ -246,6 +253,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({
         type: 'notice',
         level: 'warn',
+        code: 'session_unsaved',
         text: `This session cannot be saved (${err.message}); it goes on, but cannot be resumed later.`,
       }),
     ...(loaded ? { resumed: loaded.summary, recorded: loaded.restored.history.length } : {}),
@@ -259,11 +267,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     deliver(event);
   };
   // Calls running now: a burst of read-only calls is followed by one home check, not one per call.
-  const inFlight = new Set<string>();
+  const inFlight = new Map<string, string>();
   const deliver = (event: CoreEvent) => {
     view.apply(event);
     if (event.type === 'plan_updated') grants.planChanged();
-    if (event.type === 'tool_started') inFlight.add(event.callId);
+    if (event.type === 'tool_started') inFlight.set(event.callId, event.tool);
     if (event.type === 'tool_finished') {
       inFlight.delete(event.callId);
       if (inFlight.size === 0 || !readOnly.has(event.tool)) guardHome(event.tool);
@@ -383,11 +391,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   });
   state.checkpoints =
     checkpoints.mode.kind === 'git' ? { kind: 'git' } : { kind: 'copies', reason: checkpoints.mode.reason };
-  if (checkpoints.mode.kind === 'copies')
-    view.notice(
-      'warn',
-      `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`,
-    );
+  const startWarnings: string[] = [];
+  if (checkpoints.mode.kind === 'copies') {
+    const text = `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`;
+    view.notice('warn', text);
+    startWarnings.push(text);
+  }
   const revertTurn = createRevertTurnTool(checkpoints);
   const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
@@ -434,6 +443,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const changing = new Set(
     tools.filter((t) => t.kind === 'write' || t.kind === 'execute').map((t) => t.name),
   );
+  const kinds = new Map(
+    tools.map((t) => [t.name, t.kind === 'write' || t.kind === 'execute' ? t.kind : ('other' as const)]),
+  );
   // The context figure, /compact and /model; it reaches the hub built next through these closures.
   const context: ContextControl = new ContextControl({
     model: o.model,
@@ -476,8 +488,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
 
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
-    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined, o.mode))
+    for (const n of resumeNotices(loaded, o.modeFromFlag ? o.mode : undefined, o.mode)) {
       view.notice(n.level, n.text);
+      if (n.level === 'warn') startWarnings.push(n.text);
+    }
   }
 
   /**
@@ -581,6 +595,23 @@ export async function createSession(o: SessionOptions): Promise<Session> {
    * back (src/trust/home-guard.ts).
    */
   function guardHome(tool: string): void {
+    // Only a process the call started can have been the writer (issue 29 §2): with none that could
+    // write there, a change is the person's editor or another warden — kept and read again.
+    const couldWrite = [tool, ...inFlight.values()].some((t) =>
+      mayWriteHome({
+        kind: readOnly.has(t) ? 'read' : (kinds.get(t) ?? 'other'),
+        mcp: t.startsWith('mcp__'),
+        sandboxed: sandbox.kind !== 'none',
+        homeInProject: isInside(fence.root, o.home),
+      }),
+    );
+    if (!couldWrite) {
+      const changed = homeGuard.acceptAll();
+      if (changed.length === 0) return;
+      trust.refresh();
+      emit(keptNotice(o.home, changed, tool));
+      return;
+    }
     for (const t of homeGuard.restoreChanged()) {
       const kept = t.savedAs
         ? ` The changed file is kept as ${t.savedAs}; if you made that change yourself, copy it back while no tool runs.`
@@ -591,6 +622,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       emit({
         type: 'notice',
         level: 'error',
+        code: 'settings_restored',
         text: `${join(o.home, t.file)} changed behind the gate while ${tool} ran; ${done}.${kept}`,
       });
     }
@@ -730,6 +762,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     loadCommandGuard: guardReady,
     checkSandbox: sandboxChecked,
     mcpStarted,
+    startWarnings,
     // MCP tools are opaque: any of them may change something.
     changes: (tool) => changing.has(tool) || tool.startsWith('mcp__'),
     async close() {
@@ -746,6 +779,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       await commandsHandler.settled(SHUTDOWN_WAIT_MS);
       if (continuing) await settledWithin(continuing, SHUTDOWN_WAIT_MS);
       await recorder.close();
+      sessionLock.release();
       await leftovers;
       await mcp?.close();
       // A checkpoint started when a card showed may still be writing the shadow repository.

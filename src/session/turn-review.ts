@@ -26,6 +26,13 @@ export class TurnReviews {
     try {
       const ended = await this.d.checkpoints.endTurn();
       this.d.gate.provenance.turnEnded(ended?.turnId ?? '', ended?.changes.map((c) => c.path) ?? []);
+      if (ended?.incomplete)
+        this.d.emit({
+          type: 'notice',
+          level: 'error',
+          code: 'checkpoint_incomplete',
+          text: `Turn ${ended.turnId}: ${ended.incomplete}.`,
+        });
       if (!ended || ended.changes.length === 0) return;
       const { turnId, changes } = ended;
       this.d.emit({
@@ -35,6 +42,8 @@ export class TurnReviews {
           path: c.path,
           kind: c.kind,
           ...(c.tooLarge ? { tooLarge: true } : {}),
+          ...(c.notRestorable ? { notRestorable: c.notRestorable } : {}),
+          ...(c.by ? { by: c.by } : {}),
         })),
       });
       if (this.d.reviewTurns) this.d.emit({ type: 'turn_review_requested', turnId, files: changes });
@@ -42,6 +51,7 @@ export class TurnReviews {
       this.d.emit({
         type: 'notice',
         level: 'error',
+        code: 'checkpoint_incomplete',
         text: `The end-of-turn checkpoint failed (${(err as Error).message}); /undo may not cover this turn.`,
       });
     }

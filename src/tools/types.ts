@@ -67,6 +67,11 @@ export type ToolContext = {
    */
   unmaskCredentials?: string[];
   /**
+   * A person approved this very call on its card (not a rule, a grant or the mode): a revert may then
+   * overwrite a file someone else changed since, because the card showed both versions.
+   */
+  personApproved?: true;
+  /**
    * Set by the executor when the token binds a write's pre-image (a person saw the file as it was):
    * true when `bytes` are that very content (`undefined`: the file is absent, as the card said). A tool
    * that writes over the current file (edit_file, write_file) checks what it read, so a change after

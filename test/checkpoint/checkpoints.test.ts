@@ -130,15 +130,38 @@ describe('shadow-git checkpoints', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n');
   });
 
-  it("honours the project's .gitignore: ignored files are neither listed nor touched", async () => {
-    const { root, home } = setup({ '.gitignore': 'build/\n*.log\n', 'src.txt': 'x\n' });
-    const ended = await turn(store(root, home), () => {
-      mkdirSync(join(root, 'build'));
-      writeFileSync(join(root, 'build', 'out.js'), 'built\n');
-      writeFileSync(join(root, 'debug.log'), 'log\n');
-      writeFileSync(join(root, 'src.txt'), 'y\n');
+  it("a clone's .gitignore of `*` switches off nothing: every change is listed and undone; node_modules/ is left out, and named when a tool wrote there", async () => {
+    const { root, home } = setup({ '.gitignore': '*\n', 'src.txt': 'x\n', 'node_modules/dep/i.js': 'dep\n' });
+    const s = store(root, home);
+    s.beginTurn();
+    const after = await s.beforeChange('execute_command');
+    mkdirSync(join(root, 'build'));
+    writeFileSync(join(root, 'build', 'out.js'), 'built\n');
+    writeFileSync(join(root, 'debug.log'), 'log\n');
+    writeFileSync(join(root, 'src.txt'), 'y\n');
+    // What write_file tells the store before it writes a file under node_modules/.
+    await s.recordPreImage(join(root, 'node_modules', 'dep', 'i.js'), {
+      kind: 'file',
+      bytes: Buffer.from('dep\n'),
+      mode: 0o644,
     });
-    expect(ended?.changes.map((c) => c.path)).toEqual(['src.txt']);
+    writeFileSync(join(root, 'node_modules', 'dep', 'i.js'), 'patched\n');
+    await after?.();
+    const ended = await s.endTurn();
+    expect(ended?.changes.map((c) => [c.path, c.kind, c.notRestorable ?? 'restorable'])).toEqual([
+      ['build/out.js', 'created', 'restorable'],
+      ['debug.log', 'created', 'restorable'],
+      ['node_modules/dep/i.js', 'modified', expect.stringMatching(/^left out of checkpoints/)],
+      ['src.txt', 'modified', 'restorable'],
+    ]);
+    const done = await s.revert({ turns: 1 });
+    expect(done.restored).toEqual(['src.txt']);
+    expect(done.removed.sort()).toEqual(['build/out.js', 'debug.log']);
+    expect(done.skipped).toEqual([
+      { path: 'node_modules/dep/i.js', reason: expect.stringMatching(/left out/) },
+    ]);
+    expect(readFileSync(join(root, 'src.txt'), 'utf8')).toBe('x\n');
+    expect(existsSync(join(root, 'debug.log'))).toBe(false);
   });
 
   it('a file over the cap is listed, not copied, and the plan says it cannot be restored', async () => {
@@ -149,7 +172,12 @@ describe('shadow-git checkpoints', () => {
       writeFileSync(join(root, 'small.txt'), 'b\n');
     });
     expect(ended?.changes).toEqual([
-      { path: 'big.bin', kind: 'modified', tooLarge: true },
+      {
+        path: 'big.bin',
+        kind: 'modified',
+        tooLarge: true,
+        notRestorable: 'over the size cap: it was listed, not copied',
+      },
       expect.objectContaining({ path: 'small.txt', kind: 'modified' }),
     ]);
     const objects = execFileSync('find', [
@@ -267,12 +295,12 @@ describe('shadow-git checkpoints', () => {
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b1\n');
   });
 
-  it("a turn's later calls share its first checkpoint: changes between them are still the turn's, and one snapshot was taken", async () => {
+  it("each call gets a checkpoint just before it; the card's warm-up adds no commit, and a call left open ends with the turn", async () => {
     const { root, home } = setup({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
     const s = store(root, home);
     s.beginTurn();
-    // The gate starts the checkpoint when the card shows and awaits it after the decision: one promise.
-    const started = s.beforeChange('write_file');
+    // The gate warms up when the card shows and takes the call's own checkpoint after the decision.
+    const started = s.beforeChange('write_file', true);
     await s.beforeChange('write_file');
     await started;
     writeFileSync(join(root, 'a.txt'), 'a1\n');
@@ -287,7 +315,8 @@ describe('shadow-git checkpoints', () => {
     const commits = execFileSync('git', ['--git-dir', gitDir, 'rev-list', '--all', '--count'], {
       encoding: 'utf8',
     });
-    expect(Number(commits)).toBe(2); // before the turn's first change, and its end
+    // Before the first call (the warm-up's commit, reused), before the second, and the turn's end.
+    expect(Number(commits)).toBe(3);
     await s.revert({ turns: 1 });
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a0\n');
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b0\n');

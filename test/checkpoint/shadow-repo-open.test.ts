@@ -67,7 +67,7 @@ describe('opening the shadow repository', () => {
 
     s.beginTurn();
     await s.beforeChange('write_file');
-    expect(ran()).toEqual(['init', 'status', 'update-index', 'write-tree', 'commit-tree']);
+    expect(ran()).toEqual(['init', 'ls-files', 'update-index', 'write-tree', 'commit-tree']);
     writeFileSync(join(root, 'a.txt'), 'a1\n');
     expect((await s.endTurn())?.changes.map((c) => [c.path, c.kind])).toEqual([['a.txt', 'modified']]);
     await s.revert({ turns: 1 });
@@ -91,7 +91,7 @@ describe('opening the shadow repository', () => {
     // Nothing changed since that checkpoint: status alone says so, and the checkpoint is reused.
     again.beginTurn();
     await again.beforeChange('write_file');
-    expect(ran()).toEqual(['rev-parse', 'cat-file', 'status']);
+    expect(ran()).toEqual(['rev-parse', 'cat-file', 'ls-files']);
   });
 
   it('a HEAD left naming another branch (a run stopped between init and HEAD) is put back', async () => {

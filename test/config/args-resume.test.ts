@@ -7,6 +7,7 @@ describe('--continue and --resume', () => {
     [['-c', 'go on'], { continue: true, prompt: 'go on' }],
     [['--resume'], { resume: true, continue: false }],
     [['--headless', '--continue', '-p', 'next'], { headless: true, continue: true, prompt: 'next' }],
+    [['--continue', '--fork'], { continue: true, fork: true }],
   ])('%j parses', (argv, expected) => {
     const parsed = parseArgs(argv);
     expect(parsed.ok && parsed.args).toMatchObject({ kind: 'run', ...expected });
@@ -17,6 +18,7 @@ describe('--continue and --resume', () => {
     [['--headless', '--resume', '-p', 'x'], /needs the app/],
     [['--demo', '--continue'], /no demo session/],
     [['--continue=yes'], /takes no value/],
+    [['--fork'], /use it with --continue/],
   ])('%j is refused', (argv, error) => {
     const parsed = parseArgs(argv);
     expect(parsed.ok).toBe(false);

@@ -70,9 +70,20 @@ describe.each(['git', 'copies'] as const)('revert after the files became links o
 
   it('the revert replaces the links (the changed file back as a file, the created one gone), outside untouched', async () => {
     const { root, outside, store } = arena(kind);
-    await changeAndCreate(store, root);
+    const turnId = await changeAndCreate(store, root);
     replaceWithLinks(root, outside);
-    const done = await store.revert({ turns: 1 });
+    // Links put there after the turn are someone else's change since (issue 29 §1): without a
+    // person's approval they are kept, and said so (chosen files: the turn stays revertable).
+    if (kind === 'git') {
+      const kept = await store.revert({ turnId, paths: ['kept.txt', 'made.txt'] });
+      expect(kept.skipped.map((s) => s.reason)).toEqual([
+        expect.stringMatching(/changed since by someone else/),
+        expect.stringMatching(/changed since by someone else/),
+      ]);
+      expect(lstatSync(join(root, 'kept.txt')).isSymbolicLink()).toBe(true);
+    }
+    // Approved by a person over them: replaced, never written through.
+    const done = await store.revert({ turns: 1 }, { overwriteChanged: true });
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe(`${SECRET}\n`);
     expect(done.skipped).toEqual([]);
     expect(lstatSync(join(root, 'kept.txt')).isFile()).toBe(true);

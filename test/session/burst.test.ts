@@ -84,23 +84,25 @@ describe('a burst of parallel calls (issue 16)', () => {
     expect(of(h.events, 'tool_started')[0]?.batch).toBeUndefined();
   });
 
-  it('the home guard looks once a batch of reads ends (not after each), and still puts back a change made meanwhile', async () => {
-    const looks = vi.spyOn(HomeGuard.prototype, 'restoreChanged');
+  it('the home guard looks once a batch of reads ends (not after each); a change no read could make is kept and read again (issue 29 §2)', async () => {
+    const looks = vi.spyOn(HomeGuard.prototype, 'acceptAll');
     h = await startSession([{ toolCalls: reads(40) }, { text: 'done' }], { files });
     const policy = join(h.home, 'policy.json');
     writeFileSync(policy, '{"rules":[]}\n');
     // The person's own edit between turns is accepted when the turn starts.
-    let tampered = false;
+    let edited = false;
+    const edit = '{"rules":[{"tool":"write_file","decision":"deny"}]}\n';
     h.session.client.subscribe((e) => {
-      if (e.type !== 'tool_started' || tampered) return;
-      tampered = true;
-      writeFileSync(policy, '{"rules":[{"tool":"*","decision":"allow"}]}\n');
+      if (e.type !== 'tool_started' || edited) return;
+      edited = true;
+      writeFileSync(policy, edit);
     });
     await h.session.run('read them');
-    expect(tampered).toBe(true);
-    expect(readFileSync(policy, 'utf8')).toBe('{"rules":[]}\n');
-    const notices = of(h.events, 'notice').filter((e) => e.text.includes('changed behind the gate'));
-    expect(notices).toHaveLength(1);
-    expect(looks).toHaveBeenCalledTimes(1);
+    expect(edited).toBe(true);
+    expect(readFileSync(policy, 'utf8')).toBe(edit);
+    expect(of(h.events, 'notice').filter((e) => e.text.includes('changed behind the gate'))).toHaveLength(0);
+    expect(of(h.events, 'notice').filter((e) => e.text.includes('kept as your edit'))).toHaveLength(1);
+    // Once when the turn starts, once when the batch of reads ends.
+    expect(looks).toHaveBeenCalledTimes(2);
   });
 });

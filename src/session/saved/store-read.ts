@@ -24,6 +24,9 @@ export function readSessionFile(path: string): ReadSession {
   return parseSessionText(read.text, path);
 }
 
+/** The session file format this warden writes and reads (the meta line's `v`). */
+export const SESSION_FORMAT = 1;
+
 /** Past this a session file is not resumed (a string that long is near V8's limit; a real one is a few MB). */
 const SESSION_FILE_CAP = 256 * 2 ** 20;
 
@@ -52,6 +55,13 @@ export function parseSessionText(text: string, path: string): ReadSession {
       // Skipped: the crash cut it.
     }
   }
+  // A newer warden's file may hold records this one would misread: refused whole, with why.
+  const head = parsed[0] as { t?: unknown; v?: unknown } | undefined;
+  if (head?.t === 'meta' && typeof head.v === 'number' && head.v > SESSION_FORMAT)
+    return {
+      ok: false,
+      error: `${path} was written by a newer warden (session format ${head.v}; this one reads format ${SESSION_FORMAT}): update warden to resume it. The file was left as it is.`,
+    };
   const records: SessionRecord[] = [];
   for (const [i, value] of parsed.entries()) {
     if (isRepairMarker(value)) continue;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
-import type { RevertTarget } from '../../checkpoint/store';
-import type { RevertPlan, RevertResult } from '../../checkpoint/types';
+import type { RevertOptions, RevertTarget } from '../../checkpoint/store';
+import type { RevertPlan, RevertResult, TurnChange } from '../../checkpoint/types';
 import { defineTool } from '../types';
 
 // `turn` (an id from the review card) instead of the latest `turns`; `paths`: only these files of it.
@@ -16,7 +16,7 @@ const schema = lazySchema((z) =>
 /** What revert_turn reaches of the checkpoint store. */
 export type TurnReverter = {
   plan(target: RevertTarget): Promise<RevertPlan>;
-  revert(target: RevertTarget): Promise<RevertResult>;
+  revert(target: RevertTarget, options?: RevertOptions): Promise<RevertResult>;
 };
 
 /** The store's target for these arguments. */
@@ -29,25 +29,51 @@ function targetOf(args: z.infer<typeof schema>): RevertTarget {
 export function describePlan(plan: RevertPlan): string[] {
   if (plan.turns === 0 || plan.changes.length === 0)
     return ['Nothing to revert: no turn has changed files yet.'];
-  const count = (kind: string) => plan.changes.filter((c) => c.kind === kind && !c.tooLarge).length;
-  const large = plan.changes.filter((c) => c.tooLarge);
+  const restorable = plan.changes.filter((c) => !c.notRestorable && !c.tooLarge);
+  const count = (kind: string) => restorable.filter((c) => c.kind === kind).length;
+  const kept = plan.changes.filter((c) => c.notRestorable || c.tooLarge);
   return [
     `Reverts ${plan.turns} turn(s): ${count('modified')} changed, ${count('created')} created, ${count('deleted')} deleted file(s).`,
-    ...plan.changes
-      .filter((c) => !c.tooLarge)
-      .map((c) =>
-        c.kind === 'created'
-          ? `remove  ${c.path} (created by the turn)`
-          : c.kind === 'deleted'
-            ? `restore ${c.path} (deleted by the turn)`
-            : `restore ${c.path} (changed by the turn)`,
-      ),
-    ...(large.length > 0
+    ...restorable.flatMap((c) => [
+      c.kind === 'created'
+        ? `remove  ${c.path} (created by the turn)`
+        : c.kind === 'deleted'
+          ? `restore ${c.path} (deleted by the turn)`
+          : `restore ${c.path} (changed by the turn)`,
+      ...(c.changedSince ? bothVersions(c, 'approving overwrites the newer version') : []),
+    ]),
+    ...(kept.length > 0
       ? [
-          `Too large to restore (over the size cap, listed not copied): ${large.length} file(s)`,
-          ...large.map((c) => `  cannot restore ${c.path}`),
+          `Not restorable: ${kept.length} file(s)`,
+          ...kept.flatMap((c) => [
+            `  cannot restore ${c.path}: ${c.notRestorable ?? 'over the size cap, listed not copied'}`,
+            ...(c.changedSince ? bothVersions(c, 'kept') : []),
+          ]),
         ]
       : []),
+  ];
+}
+
+/** Lines a card shows at most of each version of a file someone else changed since the turn. */
+const SHOWN_LINES = 6;
+
+/** Both versions of a file changed since by someone else: what the turn left, and what is there now. */
+function bothVersions(c: TurnChange, verdict: string): string[] {
+  const since = c.changedSince ?? {};
+  const excerpt = (text: string | undefined, absent: string) => {
+    if (text === undefined) return [`      ${absent}`];
+    const lines = text.split('\n');
+    const shown = lines.slice(0, SHOWN_LINES).map((l) => `      │ ${l}`);
+    return lines.length > SHOWN_LINES
+      ? [...shown, `      … ${lines.length - SHOWN_LINES} more line(s)`]
+      : shown;
+  };
+  return [
+    `    changed since by someone else (${verdict}):`,
+    '    the turn left:',
+    ...excerpt(c.after, c.kind === 'deleted' ? '(the turn deleted it)' : '(binary or not shown)'),
+    '    now:',
+    ...excerpt(since.now, since.deleted ? '(deleted since)' : '(binary or not shown)'),
   ];
 }
 
@@ -65,8 +91,10 @@ export function createRevertTurnTool(store: TurnReverter) {
     async describeEffects(args) {
       return describePlan(await store.plan(targetOf(args)));
     },
-    async execute(args) {
-      const done = await store.revert(targetOf(args));
+    async execute(args, ctx) {
+      // A file someone else changed since is overwritten only when a person approved this card,
+      // which showed both versions; a rule, a grant or the auto mode keeps it (and says so).
+      const done = await store.revert(targetOf(args), { overwriteChanged: ctx.personApproved === true });
       if (done.turns === 0) return { ok: false, error: 'There is no checkpointed turn to revert.' };
       const lines = [
         ...done.restored.map((p) => `restored ${p}`),

@@ -28,7 +28,7 @@ describe('TurnReviewCard', () => {
     const frame = await waitForFrame(view.lastFrame, 'Review the turn: 3 file(s) changed');
     expect(frame).toContain('+ created');
     expect(frame).toContain('mod.txt');
-    expect(frame).toContain('big.bin (too large to restore)');
+    expect(frame).toContain('big.bin (not restorable)');
     expect(frame).toContain('listed, not copied');
     expect(frame).toContain('keep all');
     await press(view.stdin, KEY.down);
