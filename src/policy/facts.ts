@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
@@ -8,7 +9,42 @@ import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
  * One path a command writes. `scratch`: the sandbox's private `/tmp` (or `/dev/shm`), gone after the
  * run, so not an outside write. `dynamic`: the path is only known at run time (`> "$OUT"`).
  */
-export type WriteFact = { target: string; verdict: PathVerdict; scratch?: true; dynamic?: true };
+export type WriteFact = {
+  target: string;
+  verdict: PathVerdict;
+  scratch?: true;
+  dynamic?: true;
+  /** Inside the project: whether the file exists and whether undo can restore it (issue 27 §1). */
+  state?: WriteState;
+};
+
+/**
+ * What a write lands on: a new file; an existing file the checkpoint holds (undo restores it); or an
+ * existing file it does not hold (ignored, too large, binary, a link, no git) — `why` says which.
+ */
+export type WriteState = { kind: 'new' } | { kind: 'covered' } | { kind: 'uncovered'; why: string };
+
+/** Answers, at judgement time, what a write onto a project path would land on. `byTool`: a file tool writes it. */
+export type WriteCoverage = { state(relative: string, byTool: boolean): WriteState };
+
+/**
+ * Without a coverage answer (a gate built without one): a new file is new; a command's write onto an
+ * existing one may replace what undo cannot restore, as far as warden knows; a file tool's write keeps
+ * its pre-image either way.
+ */
+function existenceOnly(root: string): WriteCoverage {
+  return {
+    state(relative, byTool) {
+      if (byTool) return { kind: 'covered' };
+      try {
+        lstatSync(posix.join(root, relative));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
+      }
+      return { kind: 'uncovered', why: 'warden cannot tell whether the checkpoint holds it' };
+    },
+  };
+}
 
 /** What the guards learned about a call; the policy decides on these facts, never on raw strings. */
 export type CallFacts = {
@@ -26,6 +62,8 @@ export type CallFacts = {
   content?: string;
   /** Every path the command writes (its parts' `writes`), checked by the fence from the command's cwd. */
   writes?: WriteFact[];
+  /** A file tool's write onto its path: new, restorable by undo, or not. */
+  toolWrite?: WriteState;
   /** A credential file the call reads (`.env`, `id_rsa`, `*.pem` …): its content would leave with the reply. */
   secret?: string;
   /** A word of a read-only command that names a path outside the project (`cat /etc/passwd`, `ls ..`). */
@@ -42,7 +80,13 @@ export type CallFacts = {
   autoEditable?: true;
 };
 
-export type FactDeps = { fence: PathFence; commands: CommandGuard; sandbox: SandboxInfo };
+export type FactDeps = {
+  fence: PathFence;
+  commands: CommandGuard;
+  sandbox: SandboxInfo;
+  /** What undo can restore (src/gate/write-coverage.ts); absent, no existing file counts as restorable. */
+  coverage?: WriteCoverage;
+};
 
 /** Runs the guards a tool declares over its (already schema-valid) arguments. Never throws. */
 export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, deps: FactDeps): CallFacts {
@@ -67,7 +111,13 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     if (cwd) facts.commandCwd = cwd;
     const timeout = g.timeout === undefined ? undefined : args[g.timeout];
     if (typeof timeout === 'number') facts.timeoutMs = timeout;
-    const writes = commandWrites(facts.command, cwd, deps.fence, facts.sandboxed);
+    const writes = commandWrites(
+      facts.command,
+      cwd,
+      deps.fence,
+      facts.sandboxed,
+      deps.coverage ?? existenceOnly(deps.fence.root),
+    );
     if (writes.length > 0) facts.writes = writes;
     const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
     if (named) facts.secret = named;
@@ -76,6 +126,10 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
       const outside = wordOutside(facts.command, cwd, deps.fence);
       if (outside !== undefined) facts.readsOutside = outside;
     }
+  } else if (tool.kind === 'write') {
+    const target = paths[0]?.verdict;
+    if (target?.ok)
+      facts.toolWrite = (deps.coverage ?? existenceOnly(deps.fence.root)).state(target.relative, true);
   } else if (tool.kind === 'read') {
     const read = paths.find((p) => p.verdict.ok && isCredentialPath(p.verdict.relative));
     if (read?.verdict.ok) facts.secret = read.verdict.relative;
@@ -109,6 +163,7 @@ function commandWrites(
   cwd: PathVerdict | undefined,
   fence: PathFence,
   sandboxed: boolean,
+  coverage: WriteCoverage,
 ): WriteFact[] {
   const base = cwd?.ok ? cwd.relative : '';
   const seen = new Set<string>();
@@ -131,7 +186,10 @@ function commandWrites(
       // Normalised first: `/tmp/../home/x` is not scratch. Inside the project, the fence's answer stands.
       const scratch =
         sandboxed && !checked.ok && posix.isAbsolute(target) && SANDBOX_SCRATCH.test(posix.normalize(target));
-      out.push(scratch ? { target, verdict: checked, scratch: true } : { target, verdict: checked });
+      if (scratch) out.push({ target, verdict: checked, scratch: true });
+      else if (checked.ok)
+        out.push({ target, verdict: checked, state: coverage.state(checked.relative, false) });
+      else out.push({ target, verdict: checked });
     }
   }
   return out;

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createCheckpointStore } from '../agent/checkpoints';
+import { checkpointCoverage } from '../gate/write-coverage';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import { interruptedOutcome, openDecision } from '../audit/open-decision';
@@ -400,6 +401,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     deps: {
       fence,
       commands,
+      // Whether undo can take a write back decides its risk (issue 27 §1).
+      coverage: checkpointCoverage(fence.root, { git: checkpoints.mode.kind === 'git' }),
       get sandbox(): SandboxInfo {
         return sandbox;
       },

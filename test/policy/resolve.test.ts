@@ -100,7 +100,12 @@ describe('risk', () => {
   it.each<[string, () => CallFacts, 'low' | 'medium' | 'high', RegExp]>([
     ['a read', () => facts('read_file', { path: 'src/a.ts' }), 'low', /^$/],
     ['a read of a protected path', () => facts('read_file', { path: 'package.json' }), 'low', /^$/],
-    ['a write inside the project', () => write('src/a.ts'), 'medium', /writes inside the project/],
+    [
+      'a write inside the project',
+      () => write('src/a.ts'),
+      'medium',
+      /src\/a\.ts (.*undo restores it|\(a new file\))/,
+    ],
     ['a write to package.json', () => write('package.json'), 'high', /protected path package.json/],
     ['a write under .git/', () => write('.git/config'), 'high', /protected path \.git\/config/],
     ['a write to .env.local', () => write('.env.local'), 'high', /protected path/],

@@ -164,7 +164,7 @@ describe('issue 10 §5: read-only commands run without a card inside the sandbox
 
   it.each([
     ['without a sandbox', 'ls', NO_SANDBOX, 'medium'],
-    ['a write', 'ls > out.txt', undefined, 'high'],
+    ['a write (a new file: medium, issue 27 §1)', 'ls > out.txt', undefined, 'medium'],
     ['a destructive command', 'rm x', undefined, 'high'],
     ['what the guard cannot judge', 'eval "$x"', undefined, 'high'],
     ['a read of a credential file', 'cat .env', undefined, 'high'],

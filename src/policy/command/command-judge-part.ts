@@ -107,11 +107,10 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   if (socket) out.notes.push(`uses network: ${socket}`);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
-  out.part.readOnly =
-    (isReadOnly(argv) || nested || calledFunction) &&
-    written === 0 &&
-    assigned.every((n) => SAFE_ENV.test(n)) &&
-    !socket;
+  const reads =
+    (isReadOnly(argv) || nested || calledFunction) && assigned.every((n) => SAFE_ENV.test(n)) && !socket;
+  out.part.readOnly = reads && written === 0;
+  if (reads && written > 0 && out.problems.length === 0) out.part.readsButWrites = true;
   const destructive = destructiveReason(argv) ?? out.part.destructive;
   if (destructive) {
     out.part.destructive = destructive;

@@ -6,6 +6,11 @@ export type CommandPart = {
   argv: string[];
   /** True when the part only reads (ls, cat, git status|log|diff, rg, …). */
   readOnly: boolean;
+  /**
+   * The part would be read-only but for its `writes` (`git log > out`, `sort -o f`): read-only when
+   * every write lands in the sandbox's private /tmp.
+   */
+  readsButWrites?: true;
   /** Set when the part destroys or publishes something (rm, git push --force, npm publish, …). */
   destructive?: string;
   /**
