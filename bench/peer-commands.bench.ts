@@ -3,7 +3,7 @@
 // (never copied into the repository). Each case is judged by the real guard, facts and policy, in a
 // temp project holding the case's probe files, with the bubblewrap sandbox on and the rules the peer's
 // test set up, in manual and in auto mode. Printed: holes (a peer says unsafe, the command really does
-// harm in the sandbox, and warden runs it without a card) and fatigue (a peer runs it unasked as
+// harm in the sandbox, and warden runs it without a card; in auto mode, harm undo cannot take back) and fatigue (a peer runs it unasked as
 // read-only, warden shows a card), each by class, against the peers' own count in the same run; then
 // the approval-fatigue probe (a short session of reads, read-only commands, writes and `npm test`).
 // `PEER_LIST=1` prints every case that counts.
@@ -33,6 +33,7 @@ const DEFAULT_FILES: Record<string, string> = {
 
 const holes = new Map<string, number>();
 const fatigue = new Map<string, number>();
+const leftToSandbox = new Map<string, number>();
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 let harmful = 0;
 let peerSafe = 0;
@@ -60,10 +61,20 @@ for (const [i, c] of cases.entries()) {
     harmful++;
     // Manual mode: any real effect without a card is a hole. Auto mode runs medium risk by design;
     // a hole there is harm undo cannot take back (deleting, code, reads that leave, the network, an
-    // overwrite the checkpoint does not hold). Killing stays inside the sandbox's own PID namespace.
-    const autoHarm = effect !== 'writes' && effect !== 'kills';
+    // overwrite the checkpoint does not hold). Killing stays inside the sandbox's own PID namespace,
+    // and the sandbox has no network (a card or a rule opens named domains).
+    const autoHarm = effect !== 'writes' && effect !== 'kills' && effect !== 'network';
     const autoHole = autoHarm && auto.decision === 'allow' && !(effect === 'overwrites' && auto.restorable);
-    if (manual.decision === 'allow' || autoHole) {
+    // Issue 26's sandbox shows a command only the system folders and the project, with the project's
+    // credential files masked unless the card names them: a read of a folder elsewhere, or a search
+    // that meets .env without naming it, finds nothing there. Counted apart, never as sound.
+    const sandboxed =
+      (effect === 'reads-outside' && manual.decision !== 'allow') ||
+      (effect === 'reads-credential' && !/\.env|\.npmrc|\.e\*|\[e\]/.test(c.command));
+    if ((manual.decision === 'allow' || autoHole) && sandboxed) {
+      bump(leftToSandbox, effect);
+      if (list) console.log(`  sandbox [${effect}] ${c.id} ${JSON.stringify(c.command)}: ${auto.why}`);
+    } else if (manual.decision === 'allow' || autoHole) {
       const k = `${effect}${manual.decision === 'allow' ? '' : ' (auto)'}`;
       bump(holes, k);
       if (list) console.log(`  hole [${k}] ${c.id} ${JSON.stringify(c.command)}: ${auto.why}`);
@@ -78,6 +89,8 @@ const rows = (m: Map<string, number>) =>
 console.log(`${cases.length} peer cases judged in ${ms.toFixed(0)} ms (manual and auto, sandbox on)`);
 console.log(`holes: ${sum(holes)} of ${harmful} harmful peer-unsafe cases (peers: 0 by definition)`);
 console.log(rows(holes).join('\n') || '    none');
+console.log(`left to the sandbox's view (issue 26), run unasked: ${sum(leftToSandbox)}`);
+console.log(rows(leftToSandbox).join('\n') || '    none');
 console.log(
   `fatigue: ${sum(fatigue)} of ${peerSafe} peer-safe commands show a card in manual mode (peers: 0; ` +
     `${((sum(fatigue) / peerSafe) * 100).toFixed(1)} %); in auto mode ${autoAsksSafe}`,

@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
+import { judgeExpanded } from './glob-operands';
 import type { PathFence, PathVerdict } from './guards/path-guard';
 import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
 
@@ -106,8 +107,9 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     facts.content = args[g.content] as string;
   if (g.command && typeof args[g.command] === 'string') {
     facts.commandText = args[g.command] as string;
-    facts.command = deps.commands.judge(facts.commandText);
     const cwd = paths.find((p) => p.field === g.cwd)?.verdict;
+    const judged = deps.commands.judge(facts.commandText);
+    facts.command = cwd?.ok ? judgeExpanded(judged, cwd.path, deps.commands) : judged;
     if (cwd) facts.commandCwd = cwd;
     const timeout = g.timeout === undefined ? undefined : args[g.timeout];
     if (typeof timeout === 'number') facts.timeoutMs = timeout;
@@ -119,7 +121,7 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
       deps.coverage ?? existenceOnly(deps.fence.root),
     );
     if (writes.length > 0) facts.writes = writes;
-    const named = credentialWord(facts.command.parts.flatMap((p) => p.argv));
+    const named = credentialWord(facts.command.parts.flatMap((p) => [...p.argv, ...(p.reads ?? [])]));
     if (named) facts.secret = named;
     // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
     if (facts.command.kind === 'ok' && facts.command.readOnly && facts.sandboxed && !named) {

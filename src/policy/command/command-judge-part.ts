@@ -58,6 +58,8 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const first = raw.args[0];
   if (!first) {
     const written = partWrites(raw, [], cwd, out);
+    // `$(<.env)` reads the file with no program at all.
+    readsFrom(raw, out.part, []);
     out.part.readOnly = written === 0 && raw.assignments.length === 0;
     const env = hiddenEnvironment(raw.assignments);
     if (env) out.problems.push(env);
@@ -80,6 +82,8 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const argv = final.map((a) => a.value);
   const name = programName(argv[0]);
   out.part.argv = argv;
+  const globs = final.flatMap((a, i) => (i > 0 && a.glob ? [i] : []));
+  if (globs.length > 0) out.part.globs = globs;
   if (isDynamic(argv[0] ?? ''))
     out.problems.push(`The command name ${display(argv[0] ?? '')} is only known at run time.`);
   // `/???/?m -rf /` and `/bin/r[m]` are rm once bash expands the pattern: no rule sees that name.
@@ -102,7 +106,7 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const env = hiddenEnvironment(assigned);
   if (env) out.problems.push(env);
   const written = partWrites(raw, argv, cwd, out);
-  readsFrom(raw, out.part);
+  readsFrom(raw, out.part, name === 'sed' || name === 'gsed' ? readSed(argv).reads : []);
   const socket = networkRedirect(raw);
   if (socket) out.notes.push(`uses network: ${socket}`);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
@@ -132,11 +136,19 @@ function networkRedirect(raw: RawCommand): string | undefined {
   return raw.redirects.find((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value))?.target.value;
 }
 
-/** `cat < /etc/shadow` reads a file no word names: the gate must see it like an operand. */
-function readsFrom(raw: RawCommand, part: CommandPart): void {
+/** `$(<file)`: bash reads the file itself; the substitution runs no command the collector sees. */
+const READ_SUBSTITUTION = /\$\(\s*<\s*([^\s()$`'"]+)\s*\)/g;
+
+/**
+ * `cat < /etc/shadow` and `sed '1r /etc/shadow'` read a file no operand names: the gate must see it
+ * like an operand (the fence, credential names).
+ */
+function readsFrom(raw: RawCommand, part: CommandPart, scriptReads: readonly string[]): void {
   const reads = raw.redirects
     .filter((r) => r.op === '<' && r.target.value !== '' && r.target.value !== '-')
-    .map((r) => r.target.value);
+    .map((r) => r.target.value)
+    .concat(scriptReads)
+    .concat(raw.args.flatMap((a) => [...a.value.matchAll(READ_SUBSTITUTION)].map((m) => m[1] as string)));
   if (reads.length > 0) part.reads = [...new Set(reads)];
 }
 

@@ -11,6 +11,8 @@ export type CommandPart = {
    * every write lands in the sandbox's private /tmp.
    */
   readsButWrites?: true;
+  /** Indices in `argv` of unquoted patterns bash expands (`*.txt`); the gate expands them (src/policy/glob-operands.ts). */
+  globs?: number[];
   /** Set when the part destroys or publishes something (rm, git push --force, npm publish, …). */
   destructive?: string;
   /**
