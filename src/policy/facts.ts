@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
+import { gitConfigRuns } from './git-repo-config';
 import { judgeExpanded } from './glob-operands';
 import type { PathFence, PathVerdict } from './guards/path-guard';
 import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
@@ -109,7 +110,9 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     facts.commandText = args[g.command] as string;
     const cwd = paths.find((p) => p.field === g.cwd)?.verdict;
     const judged = deps.commands.judge(facts.commandText);
-    facts.command = cwd?.ok ? judgeExpanded(judged, cwd.path, deps.commands) : judged;
+    facts.command = cwd?.ok
+      ? repoChecked(judgeExpanded(judged, cwd.path, deps.commands), cwd.path, deps.fence.root)
+      : judged;
     if (cwd) facts.commandCwd = cwd;
     const timeout = g.timeout === undefined ? undefined : args[g.timeout];
     if (typeof timeout === 'number') facts.timeoutMs = timeout;
@@ -148,6 +151,15 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
   const server = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(tool.name)?.[1];
   if (server) facts.mcpServer = server;
   return facts;
+}
+
+/** `git status|diff|log|show` stay read-only only while the repository's config runs nothing for them. */
+function repoChecked(verdict: CommandVerdict, cwd: string, root: string): CommandVerdict {
+  if (verdict.kind !== 'ok' || !verdict.parts.some((p) => p.repoConfig && p.readOnly)) return verdict;
+  const runs = gitConfigRuns(cwd, root);
+  if (runs === undefined) return verdict;
+  const parts = verdict.parts.map((p) => (p.repoConfig ? { ...p, readOnly: false } : p));
+  return { ...verdict, parts, readOnly: false, notes: [...verdict.notes, `git: ${runs}`] };
 }
 
 /** Streams, not files: writing them changes nothing. `/dev/tty` is not one: it reaches the person's terminal. */

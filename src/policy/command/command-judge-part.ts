@@ -7,7 +7,8 @@ import { hiddenBuiltin, hiddenEnvironment } from './command-hidden-builtins';
 import type { CommandCollector } from './command-parse';
 import type { Arg, RawCommand } from './command-raw';
 import { runsNamedProgram } from './command-program-options';
-import { programName } from './command-programs';
+import { isSystemProgram, programName } from './command-programs';
+import { gitReadsIfRepoClean } from './command-readonly-git';
 import { isReadOnly } from './command-readonly';
 import { type Deny, denyFor } from './command-rules';
 import { readSed } from './command-sed';
@@ -111,8 +112,12 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   if (socket) out.notes.push(`uses network: ${socket}`);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
+  const repoRead = name === 'git' && isSystemProgram(argv[0]) && gitReadsIfRepoClean(argv);
+  if (repoRead) out.part.repoConfig = true;
   const reads =
-    (isReadOnly(argv) || nested || calledFunction) && assigned.every((n) => SAFE_ENV.test(n)) && !socket;
+    (isReadOnly(argv) || nested || calledFunction || repoRead) &&
+    assigned.every((n) => SAFE_ENV.test(n)) &&
+    !socket;
   out.part.readOnly = reads && written === 0;
   if (reads && written > 0 && out.problems.length === 0) out.part.readsButWrites = true;
   const destructive = destructiveReason(argv) ?? out.part.destructive;

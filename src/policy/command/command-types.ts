@@ -11,6 +11,11 @@ export type CommandPart = {
    * every write lands in the sandbox's private /tmp.
    */
   readsButWrites?: true;
+  /**
+   * `git status|diff|log|show`: read-only only while the repository's config names no program for it
+   * to run; the gate reads that config (src/policy/git-repo-config.ts) and takes `readOnly` back if so.
+   */
+  repoConfig?: true;
   /** Indices in `argv` of unquoted patterns bash expands (`*.txt`); the gate expands them (src/policy/glob-operands.ts). */
   globs?: number[];
   /** Set when the part destroys or publishes something (rm, git push --force, npm publish, …). */
