@@ -66,7 +66,11 @@ export function judgeIn(root: string, c: PeerCase, mode: Mode): Judgement {
 /** A name for why a peer-safe command shows a card, from its first reason. */
 export function classOf(c: PeerCase, j: Judgement): string {
   const r = j.reasons.find((x) => x !== 'read-only command') ?? j.why;
-  if (/cannot judge/.test(r)) return `cannot judge: ${r.replace(/^.*cannot judge it: /, '').slice(0, 60)}`;
+  if (/cannot judge/.test(r))
+    return `cannot judge: ${r
+      .replace(/^.*cannot judge it: /, '')
+      .split(' near ')[0]
+      ?.slice(0, 60)}`;
   if (/outside the project/.test(r)) return 'reads outside the project';
   if (/credential/.test(r)) return 'names a credential file';
   if (/^writes /.test(r)) return 'writes a file';

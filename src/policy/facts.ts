@@ -4,6 +4,7 @@ import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
 import { gitConfigRuns } from './git-repo-config';
 import { judgeExpanded } from './glob-operands';
+import { wordOutside } from './reads-outside';
 import type { PathFence, PathVerdict } from './guards/path-guard';
 import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
 
@@ -208,75 +209,6 @@ function commandWrites(
   }
   return out;
 }
-
-/**
- * The first operand of any part (not the program, not an option; the value of `--opt=value`) or file
- * it reads through `<` that the fence places outside the project, from the command's cwd. A word that
- * is not a path at all (`-n`, `{print $1}`) resolves inside and passes; a link inside the project that
- * leads out does not. What the words cannot place counts as outside: an operand only known at run
- * time (`cat "$OLDPWD/x"`, `for d in ..; do cat $d/x; done`) and a `cd` to the home or the previous
- * folder (`cd; cat .bash_history`), after which relative operands mean something else.
- */
-function wordOutside(
-  verdict: CommandVerdict,
-  cwd: PathVerdict | undefined,
-  fence: PathFence,
-): string | undefined {
-  const base = cwd?.ok ? cwd.relative : '';
-  const seen = new Set<string>();
-  for (const part of verdict.parts) {
-    const moves = CD.test(part.argv[0] ?? '');
-    const operands = part.argv.slice(1).filter((w) => !(moves && /^-[LPe@]+$|^--$/.test(w)));
-    if (moves && (part.argv[0] === 'popd' || operands.length === 0 || operands[0] === '-'))
-      return part.argv.join(' ');
-    for (const word of [...operands, ...(part.reads ?? [])]) {
-      const value = word.startsWith('-')
-        ? word.startsWith('--') && word.includes('=')
-          ? word.slice(word.indexOf('=') + 1)
-          : ''
-        : word;
-      if (value === '' || seen.has(value)) continue;
-      if (value.includes(MARK)) {
-        if (NO_FILES.has(part.argv[0] ?? '')) continue;
-        return `${value.replaceAll(MARK, '')} (only known at run time)`;
-      }
-      seen.add(value);
-      const path = posix.isAbsolute(value) || base === '' ? value : posix.join(base, value);
-      if (!fence.check(path).ok) return value;
-    }
-  }
-  return undefined;
-}
-
-const CD = /^(cd|pushd|popd)$/;
-/** Read-only programs whose operands are never files they open: a run-time value there reads nothing. */
-const NO_FILES: ReadonlySet<string> = new Set([
-  'echo',
-  'printf',
-  'test',
-  '[',
-  '[[',
-  'true',
-  'false',
-  ':',
-  'expr',
-  'seq',
-  'basename',
-  'dirname',
-  'read',
-  'set',
-  'unset',
-  'shopt',
-  'wait',
-  'exit',
-  'return',
-  'sleep',
-  'printenv',
-  'type',
-  'which',
-  'factor',
-  'numfmt',
-]);
 
 /** The first protected path a call touches (a path argument or a command's write target), if any. */
 export function protectedPath(facts: CallFacts): string | undefined {

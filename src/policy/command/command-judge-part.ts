@@ -27,6 +27,9 @@ const FORK_BOMB: Deny = {
     'A function that starts copies of itself in a pipeline or in the background (a fork bomb) would exhaust the machine.',
 };
 const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ|NO_COLOR|FORCE_COLOR|TERM|COLUMNS|LINES|CI)$/;
+/** Variables that change what later commands of the line run or read: never a read-only assignment. */
+const STEERING =
+  /^(PATH|IFS|CDPATH|ENV|BASH_ENV|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|LD_[A-Z_]+|HOME|OLDPWD|PWD|GIT_[A-Z_]+)$/;
 const UNMODELLED: ReadonlySet<string> = new Set(['coproc', '{', '}']);
 const FIND_EXEC = /^-(exec|execdir|ok|okdir)$/;
 const FD_EXEC = /^(-x|-X|--exec|--exec-batch)$/;
@@ -61,9 +64,12 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
     const written = partWrites(raw, [], cwd, out);
     // `$(<.env)` reads the file with no program at all.
     readsFrom(raw, out.part, []);
-    out.part.readOnly = written === 0 && raw.assignments.length === 0;
+    // A bare `FOO=bar` sets a shell variable and reads nothing; one that steers the shell (PATH, IFS …) asks.
     const env = hiddenEnvironment(raw.assignments);
     if (env) out.problems.push(env);
+    // An array (`a=(…)`) is left to the rules on subscripts and expansions: not read-only here.
+    out.part.readOnly =
+      written === 0 && !env && !raw.assignments.some((a) => STEERING.test(a)) && !/=\(/.test(raw.text);
     return out;
   }
   if (isDynamic(first.value)) {
