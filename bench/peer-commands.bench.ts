@@ -71,8 +71,13 @@ for (const [i, c] of cases.entries()) {
     const sandboxed =
       (effect === 'reads-outside' && manual.decision !== 'allow') ||
       (effect === 'reads-credential' && !/\.env|\.npmrc|\.e\*|\[e\]/.test(c.command));
-    if ((manual.decision === 'allow' || autoHole) && sandboxed) {
-      bump(leftToSandbox, effect);
+    // §1: a write into the sandbox's private /tmp is gone after the run — nothing to ask about.
+    const scratchOnly =
+      effect === 'writes' &&
+      manual.reasons.some((r) => r.includes('private to the sandbox')) &&
+      manual.reasons.every((r) => r.includes('private to the sandbox') || r === 'read-only command');
+    if ((manual.decision === 'allow' || autoHole) && (sandboxed || scratchOnly)) {
+      bump(leftToSandbox, scratchOnly ? "writes into the sandbox's private /tmp" : effect);
       if (list) console.log(`  sandbox [${effect}] ${c.id} ${JSON.stringify(c.command)}: ${auto.why}`);
     } else if (manual.decision === 'allow' || autoHole) {
       const k = `${effect}${manual.decision === 'allow' ? '' : ' (auto)'}`;

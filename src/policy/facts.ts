@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialWord, isCredentialPath } from './credential-files';
+import { readsOrScratch } from './reads-or-scratch';
 import { gitConfigRuns } from './git-repo-config';
 import { judgeExpanded } from './glob-operands';
 import { wordOutside } from './reads-outside';
@@ -128,7 +129,12 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     const named = credentialWord(facts.command.parts.flatMap((p) => [...p.argv, ...(p.reads ?? [])]));
     if (named) facts.secret = named;
     // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
-    if (facts.command.kind === 'ok' && facts.command.readOnly && facts.sandboxed && !named) {
+    if (
+      facts.command.kind === 'ok' &&
+      readsOrScratch(facts.command.parts, facts.writes) &&
+      facts.sandboxed &&
+      !named
+    ) {
       const outside = wordOutside(facts.command, cwd, deps.fence);
       if (outside !== undefined) facts.readsOutside = outside;
     }

@@ -1,4 +1,5 @@
 import type { Risk, RiskLevel } from '../protocol';
+import { readsOrScratch } from './reads-or-scratch';
 import type { CallFacts, WriteFact, WriteState } from './facts';
 
 const RANK: Record<RiskLevel, number> = { low: 0, medium: 1, high: 2 };
@@ -22,13 +23,7 @@ export function assessRisk(facts: CallFacts): Risk {
   // Plain statements rather than a helper closure: this runs on every gated call.
   // Every part must agree with the verdict: a label is never trusted further than its parts.
   // Writes into the sandbox's private /tmp are gone after the run: nothing there to ask about.
-  const onlyScratch = writes.every((w) => w.scratch);
-  const readOnlyCommand =
-    command?.kind === 'ok' &&
-    onlyScratch &&
-    command.parts.every(
-      (p) => !p.destructive && (p.readOnly ? !p.writes?.length : p.readsButWrites === true),
-    );
+  const readOnlyCommand = command?.kind === 'ok' && readsOrScratch(command.parts, writes);
   let level: RiskLevel =
     facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
   const guarded = protectedArgument(facts);

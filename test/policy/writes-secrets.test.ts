@@ -97,9 +97,18 @@ describe('issue 10 §3: a command write target goes through the fence', () => {
 
   it('the sandbox’s private /tmp and /dev are not outside; without a sandbox /tmp is', async () => {
     let { g } = harness();
-    const seen = await outcome(g, 'execute_command', { command: 'echo x > /tmp/scratch.txt' });
+    // Nothing to ask about (issue 27 §1): the write is gone with the run's private /tmp.
+    expect(await outcome(g, 'execute_command', { command: 'echo x > /tmp/scratch.txt' })).toMatchObject({
+      decision: 'allow',
+    });
+    const seen = await outcome(g, 'execute_command', {
+      command: 'echo x > /tmp/scratch.txt && touch here.txt',
+    });
     expect(seen.decision).toBe('ask');
-    expect(commandPreview(seen.request)?.writes).toEqual([{ path: '/tmp/scratch.txt', scratch: true }]);
+    expect(commandPreview(seen.request)?.writes).toEqual([
+      { path: '/tmp/scratch.txt', scratch: true },
+      { path: 'here.txt' },
+    ]);
     expect((await outcome(g, 'execute_command', { command: 'ls > /dev/null 2>&1' })).decision).toBe('allow');
     g.cleanup();
     ({ g } = harness({ sandbox: NO_SANDBOX }));
