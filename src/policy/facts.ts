@@ -139,8 +139,9 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
       if (outside !== undefined) facts.readsOutside = outside;
     }
   } else if (tool.kind === 'write') {
-    const target = paths[0]?.verdict;
-    if (target?.ok)
+    // Only a tool whose first path is the file it writes (write_file, edit_file), not a folder.
+    const target = paths[0]?.field === 'path' ? paths[0].verdict : undefined;
+    if (target?.ok && target.relative !== '')
       facts.toolWrite = (deps.coverage ?? existenceOnly(deps.fence.root)).state(target.relative, true);
   } else if (tool.kind === 'read') {
     const read = paths.find((p) => p.verdict.ok && isCredentialPath(p.verdict.relative));

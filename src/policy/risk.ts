@@ -30,7 +30,9 @@ export function assessRisk(facts: CallFacts): Risk {
   if (guarded && facts.kind !== 'read') {
     level = 'high';
     reasons.push(`touches the protected path ${guarded}`);
-  } else if (facts.kind === 'write') {
+  } else if (facts.kind === 'write' && facts.toolWrite === undefined)
+    reasons.push('writes inside the project');
+  else if (facts.kind === 'write') {
     const said = stateReason(
       facts.toolWrite,
       facts.paths[0]?.verdict.ok ? facts.paths[0].verdict.relative : '',

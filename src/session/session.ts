@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createCheckpointStore } from '../agent/checkpoints';
 import { checkpointCoverage } from '../gate/write-coverage';
+import { ApprovedWrites } from './approved-writes';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import { interruptedOutcome, openDecision } from '../audit/open-decision';
@@ -384,6 +385,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       `Checkpoints: ${checkpoints.mode.reason}, so /undo and the turn review cover only warden's own file writes, not what commands change, and not after a restart.`,
     );
   const revertTurn = createRevertTurnTool(checkpoints);
+  // Approved once is approved: the turn review does not ask again for what a card showed (issue 27 §3).
+  const approvedWrites = new ApprovedWrites();
   const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
@@ -414,7 +417,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       timeoutMs: o.approvalTimeoutSec * 1000,
       onEvent: (e) => {
         // The decided request's final preview (an edit included) is the diff its transcript card keeps.
-        if (e.type === 'resolved') view.rememberApproved(e.request);
+        if (e.type === 'resolved') {
+          view.rememberApproved(e.request);
+          approvedWrites.heard(e.request, e.outcome);
+        }
         emit(approvalEvent(e));
       },
     },
@@ -613,6 +619,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     checkpoints,
     context,
     reviewTurns: o.reviewTurns !== false,
+    approvedWrites,
+    mode: () => mode,
     setMode: (next) => {
       mode = next;
       state.mode = next;
