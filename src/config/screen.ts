@@ -1,9 +1,9 @@
 import { globProblem } from '../policy/bounded-glob';
 import type { Mode } from '../protocol';
-import type { ConfigFile, SandboxSetting } from './schema';
+import { CONFIG_DEFAULTS, type ConfigFile, type SandboxSetting } from './schema';
 
 /** A project setting that would loosen the gate, held back until the person trusts the project's files. */
-export type HeldSetting = { key: 'mode' | 'webSearch'; label: string };
+export type HeldSetting = { key: 'mode' | 'webSearch' | 'model' | 'maxStepsPerTurn'; label: string };
 
 /**
  * What a project config file may decide. `untrusted`: what counts before trust (everything that
@@ -85,6 +85,20 @@ export function screenProjectConfig(
     held.push({
       key: 'mode',
       label: `mode "${out.mode}": changes would ask instead of being blocked (your config.json says "${mine.mode}")`,
+    });
+  }
+  // issue 27 §4: before trust a repository may not pick the model (what reads your code, what it costs)
+  // nor let an agent run longer than you said.
+  if (out.model !== undefined && out.model !== mine.model) {
+    delete untrusted.model;
+    held.push({ key: 'model', label: `model "${out.model}": the project would choose the model` });
+  }
+  const steps = mine.maxStepsPerTurn ?? CONFIG_DEFAULTS.maxStepsPerTurn;
+  if (out.maxStepsPerTurn !== undefined && out.maxStepsPerTurn > steps) {
+    delete untrusted.maxStepsPerTurn;
+    held.push({
+      key: 'maxStepsPerTurn',
+      label: `maxStepsPerTurn ${out.maxStepsPerTurn}: an agent could take more steps per turn than your ${steps}`,
     });
   }
   if (out.webSearch !== undefined) {

@@ -1,4 +1,5 @@
 import type { CallFacts } from './facts';
+import { readsOrScratch } from './reads-or-scratch';
 import type { LoadedRule } from './rules';
 
 const builtin = (
@@ -54,19 +55,17 @@ export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin(
 
 /**
  * Whether a command only reads, as far as anyone can tell: the guard judged every part (`ok`),
- * every part only reads, nothing is written (not even scratch files), nothing destroys, no
- * credential file is named, no operand points outside the project (read_file's fence), and the
- * sandbox holds the run. Anything else keeps the default ask.
+ * every part only reads — or writes only into the sandbox's private /tmp (issue 27 §1) — nothing
+ * destroys, no credential file is named, no operand points outside the project (read_file's fence),
+ * and the sandbox holds the run. Anything else keeps the default ask.
  */
 export function isFreeReadOnlyCommand(facts: CallFacts): boolean {
   const c = facts.command;
   return (
     c?.kind === 'ok' &&
-    c.readOnly &&
     c.parts.length > 0 &&
     c.destructive.length === 0 &&
-    c.parts.every((p) => p.readOnly && !p.destructive && (p.writes?.length ?? 0) === 0) &&
-    (facts.writes?.length ?? 0) === 0 &&
+    readsOrScratch(c.parts, facts.writes) &&
     facts.secret === undefined &&
     facts.readsOutside === undefined &&
     facts.sandboxed

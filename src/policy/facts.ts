@@ -1,6 +1,11 @@
+import { lstatSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { CommandGuard, CommandVerdict } from './command/command-types';
 import { credentialFile, credentialWord, isCredentialPath } from './credential-files';
+import { readsOrScratch } from './reads-or-scratch';
+import { gitConfigRuns } from './git-repo-config';
+import { judgeExpanded } from './glob-operands';
+import { wordOutside } from './reads-outside';
 import type { PathFence, PathVerdict } from './guards/path-guard';
 import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
 
@@ -8,7 +13,42 @@ import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
  * One path a command writes. `scratch`: the sandbox's private `/tmp` (or `/dev/shm`), gone after the
  * run, so not an outside write. `dynamic`: the path is only known at run time (`> "$OUT"`).
  */
-export type WriteFact = { target: string; verdict: PathVerdict; scratch?: true; dynamic?: true };
+export type WriteFact = {
+  target: string;
+  verdict: PathVerdict;
+  scratch?: true;
+  dynamic?: true;
+  /** Inside the project: whether the file exists and whether undo can restore it (issue 27 §1). */
+  state?: WriteState;
+};
+
+/**
+ * What a write lands on: a new file; an existing file the checkpoint holds (undo restores it); or an
+ * existing file it does not hold (ignored, too large, binary, a link, no git) — `why` says which.
+ */
+export type WriteState = { kind: 'new' } | { kind: 'covered' } | { kind: 'uncovered'; why: string };
+
+/** Answers, at judgement time, what a write onto a project path would land on. `byTool`: a file tool writes it. */
+export type WriteCoverage = { state(relative: string, byTool: boolean): WriteState };
+
+/**
+ * Without a coverage answer (a gate built without one): a new file is new; a command's write onto an
+ * existing one may replace what undo cannot restore, as far as warden knows; a file tool's write keeps
+ * its pre-image either way.
+ */
+function existenceOnly(root: string): WriteCoverage {
+  return {
+    state(relative, byTool) {
+      if (byTool) return { kind: 'covered' };
+      try {
+        lstatSync(posix.join(root, relative));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
+      }
+      return { kind: 'uncovered', why: 'warden cannot tell whether the checkpoint holds it' };
+    },
+  };
+}
 
 /** What the guards learned about a call; the policy decides on these facts, never on raw strings. */
 export type CallFacts = {
@@ -26,6 +66,8 @@ export type CallFacts = {
   content?: string;
   /** Every path the command writes (its parts' `writes`), checked by the fence from the command's cwd. */
   writes?: WriteFact[];
+  /** A file tool's write onto its path: new, restorable by undo, or not. */
+  toolWrite?: WriteState;
   /** A credential file the call reads (`.env`, `id_rsa`, `*.pem` …): its content would leave with the reply. */
   secret?: string;
   /** Every credential file a command names, as real paths inside the project: what an approved card unmasks in the sandbox. */
@@ -44,7 +86,13 @@ export type CallFacts = {
   autoEditable?: true;
 };
 
-export type FactDeps = { fence: PathFence; commands: CommandGuard; sandbox: SandboxInfo };
+export type FactDeps = {
+  fence: PathFence;
+  commands: CommandGuard;
+  sandbox: SandboxInfo;
+  /** What undo can restore (src/gate/write-coverage.ts); absent, no existing file counts as restorable. */
+  coverage?: WriteCoverage;
+};
 
 /** Runs the guards a tool declares over its (already schema-valid) arguments. Never throws. */
 export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, deps: FactDeps): CallFacts {
@@ -64,22 +112,43 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     facts.content = args[g.content] as string;
   if (g.command && typeof args[g.command] === 'string') {
     facts.commandText = args[g.command] as string;
-    facts.command = deps.commands.judge(facts.commandText);
     const cwd = paths.find((p) => p.field === g.cwd)?.verdict;
+    const judged = deps.commands.judge(facts.commandText);
+    facts.command = cwd?.ok
+      ? repoChecked(judgeExpanded(judged, cwd.path, deps.commands), cwd.path, deps.fence.root)
+      : judged;
     if (cwd) facts.commandCwd = cwd;
     const timeout = g.timeout === undefined ? undefined : args[g.timeout];
     if (typeof timeout === 'number') facts.timeoutMs = timeout;
-    const writes = commandWrites(facts.command, cwd, deps.fence, facts.sandboxed);
+    const writes = commandWrites(
+      facts.command,
+      cwd,
+      deps.fence,
+      facts.sandboxed,
+      deps.coverage ?? existenceOnly(deps.fence.root),
+    );
     if (writes.length > 0) facts.writes = writes;
     const credentials = credentialWords(facts.command, cwd, deps.fence);
-    const named = credentialWord(facts.command.parts.flatMap((p) => p.argv)) ?? credentials[0]?.word;
+    const named =
+      credentialWord(facts.command.parts.flatMap((p) => [...p.argv, ...(p.reads ?? [])])) ??
+      credentials[0]?.word;
     if (named) facts.secret = named;
     if (credentials.length > 0) facts.secretPaths = credentials.map((c) => c.path);
     // Only a read-only command can run without a card, so only its words need the fence (it costs syscalls).
-    if (facts.command.kind === 'ok' && facts.command.readOnly && facts.sandboxed && !named) {
+    if (
+      facts.command.kind === 'ok' &&
+      readsOrScratch(facts.command.parts, facts.writes) &&
+      facts.sandboxed &&
+      !named
+    ) {
       const outside = wordOutside(facts.command, cwd, deps.fence);
       if (outside !== undefined) facts.readsOutside = outside;
     }
+  } else if (tool.kind === 'write') {
+    // Only a tool whose first path is the file it writes (write_file, edit_file), not a folder.
+    const target = paths[0]?.field === 'path' ? paths[0].verdict : undefined;
+    if (target?.ok && target.relative !== '')
+      facts.toolWrite = (deps.coverage ?? existenceOnly(deps.fence.root)).state(target.relative, true);
   } else if (tool.kind === 'read') {
     for (const p of paths) {
       const found = p.verdict.ok ? credentialFile(p.verdict.relative, p.verdict.path) : undefined;
@@ -161,6 +230,15 @@ function argumentCredential(args: unknown, fence: PathFence): string | undefined
   return undefined;
 }
 
+/** `git status|diff|log|show` stay read-only only while the repository's config runs nothing for them. */
+function repoChecked(verdict: CommandVerdict, cwd: string, root: string): CommandVerdict {
+  if (verdict.kind !== 'ok' || !verdict.parts.some((p) => p.repoConfig && p.readOnly)) return verdict;
+  const runs = gitConfigRuns(cwd, root);
+  if (runs === undefined) return verdict;
+  const parts = verdict.parts.map((p) => (p.repoConfig ? { ...p, readOnly: false } : p));
+  return { ...verdict, parts, readOnly: false, notes: [...verdict.notes, `git: ${runs}`] };
+}
+
 /** Streams, not files: writing them changes nothing. `/dev/tty` is not one: it reaches the person's terminal. */
 export const HARMLESS_WRITE = /^\/dev\/(null|stdout|stderr|fd\/[12])$/;
 /**
@@ -176,6 +254,7 @@ function commandWrites(
   cwd: PathVerdict | undefined,
   fence: PathFence,
   sandboxed: boolean,
+  coverage: WriteCoverage,
 ): WriteFact[] {
   const base = cwd?.ok ? cwd.relative : '';
   const seen = new Set<string>();
@@ -198,80 +277,14 @@ function commandWrites(
       // Normalised first: `/tmp/../home/x` is not scratch. Inside the project, the fence's answer stands.
       const scratch =
         sandboxed && !checked.ok && posix.isAbsolute(target) && SANDBOX_SCRATCH.test(posix.normalize(target));
-      out.push(scratch ? { target, verdict: checked, scratch: true } : { target, verdict: checked });
+      if (scratch) out.push({ target, verdict: checked, scratch: true });
+      else if (checked.ok)
+        out.push({ target, verdict: checked, state: coverage.state(checked.relative, false) });
+      else out.push({ target, verdict: checked });
     }
   }
   return out;
 }
-
-/**
- * The first operand of any part (not the program, not an option; the value of `--opt=value`) or file
- * it reads through `<` that the fence places outside the project, from the command's cwd. A word that
- * is not a path at all (`-n`, `{print $1}`) resolves inside and passes; a link inside the project that
- * leads out does not. What the words cannot place counts as outside: an operand only known at run
- * time (`cat "$OLDPWD/x"`, `for d in ..; do cat $d/x; done`) and a `cd` to the home or the previous
- * folder (`cd; cat .bash_history`), after which relative operands mean something else.
- */
-function wordOutside(
-  verdict: CommandVerdict,
-  cwd: PathVerdict | undefined,
-  fence: PathFence,
-): string | undefined {
-  const base = cwd?.ok ? cwd.relative : '';
-  const seen = new Set<string>();
-  for (const part of verdict.parts) {
-    const moves = CD.test(part.argv[0] ?? '');
-    const operands = part.argv.slice(1).filter((w) => !(moves && /^-[LPe@]+$|^--$/.test(w)));
-    if (moves && (part.argv[0] === 'popd' || operands.length === 0 || operands[0] === '-'))
-      return part.argv.join(' ');
-    for (const word of [...operands, ...(part.reads ?? [])]) {
-      const value = word.startsWith('-')
-        ? word.startsWith('--') && word.includes('=')
-          ? word.slice(word.indexOf('=') + 1)
-          : ''
-        : word;
-      if (value === '' || seen.has(value)) continue;
-      if (value.includes(MARK)) {
-        if (NO_FILES.has(part.argv[0] ?? '')) continue;
-        return `${value.replaceAll(MARK, '')} (only known at run time)`;
-      }
-      seen.add(value);
-      const path = posix.isAbsolute(value) || base === '' ? value : posix.join(base, value);
-      if (!fence.check(path).ok) return value;
-    }
-  }
-  return undefined;
-}
-
-const CD = /^(cd|pushd|popd)$/;
-/** Read-only programs whose operands are never files they open: a run-time value there reads nothing. */
-const NO_FILES: ReadonlySet<string> = new Set([
-  'echo',
-  'printf',
-  'test',
-  '[',
-  '[[',
-  'true',
-  'false',
-  ':',
-  'expr',
-  'seq',
-  'basename',
-  'dirname',
-  'read',
-  'set',
-  'unset',
-  'shopt',
-  'wait',
-  'exit',
-  'return',
-  'sleep',
-  'printenv',
-  'type',
-  'which',
-  'factor',
-  'numfmt',
-]);
 
 /** The first protected path a call touches (a path argument or a command's write target), if any. */
 export function protectedPath(facts: CallFacts): string | undefined {

@@ -1,5 +1,6 @@
 import type { Risk, RiskLevel } from '../protocol';
-import type { CallFacts, WriteFact } from './facts';
+import { readsOrScratch } from './reads-or-scratch';
+import type { CallFacts, WriteFact, WriteState } from './facts';
 
 const RANK: Record<RiskLevel, number> = { low: 0, medium: 1, high: 2 };
 
@@ -21,18 +22,24 @@ export function assessRisk(facts: CallFacts): Risk {
   // The base level; everything below only raises it (a read-only command must not lower a protected path).
   // Plain statements rather than a helper closure: this runs on every gated call.
   // Every part must agree with the verdict: a label is never trusted further than its parts.
-  const readOnlyCommand =
-    command?.kind === 'ok' &&
-    command.readOnly &&
-    writes.length === 0 &&
-    command.parts.every((p) => p.readOnly && !p.destructive && !p.writes?.length);
+  // Writes into the sandbox's private /tmp are gone after the run: nothing there to ask about.
+  const readOnlyCommand = command?.kind === 'ok' && readsOrScratch(command.parts, writes);
   let level: RiskLevel =
     facts.kind === 'read' || facts.kind === 'network' || readOnlyCommand ? 'low' : 'medium';
   const guarded = protectedArgument(facts);
   if (guarded && facts.kind !== 'read') {
     level = 'high';
     reasons.push(`touches the protected path ${guarded}`);
-  } else if (facts.kind === 'write') reasons.push('writes inside the project');
+  } else if (facts.kind === 'write' && facts.toolWrite === undefined)
+    reasons.push('writes inside the project');
+  else if (facts.kind === 'write') {
+    const said = stateReason(
+      facts.toolWrite,
+      facts.paths[0]?.verdict.ok ? facts.paths[0].verdict.relative : '',
+    );
+    if (said.high) level = 'high';
+    reasons.push(said.text);
+  }
   if (command?.kind === 'cannot_judge') {
     level = 'high';
     reasons.push(`the command guard cannot judge it: ${command.reason}`);
@@ -85,5 +92,15 @@ function writeReason(w: WriteFact): { high: boolean; text: string } {
     return { high: false, text: `writes ${w.target} (private to the sandbox, gone after the run)` };
   if (w.verdict.ok && w.verdict.protectedBy)
     return { high: true, text: `writes the protected path ${w.verdict.relative}` };
-  return { high: false, text: `writes ${w.verdict.ok ? w.verdict.relative || '.' : w.target}` };
+  if (!w.verdict.ok) return { high: false, text: `writes ${w.target}` };
+  return stateReason(w.state, w.verdict.relative || '.');
+}
+
+/** One rule for every way of writing: new → medium; restorable → medium; not restorable → high. */
+function stateReason(state: WriteState | undefined, path: string): { high: boolean; text: string } {
+  if (state?.kind === 'new') return { high: false, text: `creates ${path} (a new file)` };
+  if (state?.kind === 'covered')
+    return { high: false, text: `overwrites ${path} if it changes it; undo restores it` };
+  const why = state?.kind === 'uncovered' ? state.why : 'warden does not know whether undo can restore it';
+  return { high: true, text: `overwrites ${path}, which undo cannot restore (${why})` };
 }

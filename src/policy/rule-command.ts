@@ -5,6 +5,7 @@
  * assignment or wrapper — that the rule matches, writing nothing the rule does not name.
  * Tightening is broad: an ask or deny rule catches a command when any one part matches.
  */
+import { destructiveReason } from './command/command-destructive';
 import type { CommandPart, CommandVerdict } from './command/command-types';
 
 /** A parsed command pattern: literal leading words, whether more may follow (`*`), write targets it names. */
@@ -117,6 +118,9 @@ function names(pattern: CommandPattern, target: string): boolean {
 /** One part as an allow rule or a grant sees it: plain, matched, and writing only what the pattern names. */
 export function partCoveredBy(part: CommandPart, pattern: CommandPattern): boolean {
   if (!argvMatchesPrefix(part.argv, pattern) || !isPlainPart(part)) return false;
+  // A trailing `*` covers further operands, not words that make the program destroy (`find *` never
+  // covers `find . -delete`); a rule whose own words destroy (`rm *`) was written for that.
+  if (part.destructive && pattern.open && destructiveReason(pattern.tokens) === undefined) return false;
   for (const target of part.writes ?? []) if (!names(pattern, target)) return false;
   return true;
 }

@@ -11,6 +11,7 @@ import { attachMentions } from './attachments';
 import { completePath } from './path-complete';
 import type { PathFence } from '../policy/guards/path-guard';
 import { PersonControl } from './person-control';
+import type { ApprovedWrites } from './approved-writes';
 import { TurnReviews } from './turn-review';
 import type { CheckpointStore } from '../agent/checkpoints';
 import { AuditQueries } from './audit-queries';
@@ -48,6 +49,9 @@ export type SessionCommandDeps = {
   checkpoints: CheckpointStore;
   /** Show the turn review card after a turn that changed files. */
   reviewTurns: boolean;
+  /** Writes a person approved on cards this turn, and the mode now: the review does not ask again for them. */
+  approvedWrites?: ApprovedWrites;
+  mode: () => Mode;
   /** The context figure, /compact and /model (issue 15 §4). */
   context?: ContextControl;
 };
@@ -83,6 +87,7 @@ export class SessionCommands {
       emit: d.emit,
       reviewTurns: d.reviewTurns,
       revertTool: d.undoTool,
+      ...(d.approvedWrites ? { approved: d.approvedWrites, mode: d.mode, root: d.root } : {}),
     });
     this.audit = new AuditQueries(d.auditDir, d.emit);
   }

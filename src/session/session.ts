@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createCheckpointStore } from '../agent/checkpoints';
+import { checkpointCoverage } from '../gate/write-coverage';
+import { ApprovedWrites } from './approved-writes';
 import { AgentHub } from '../agent/hub';
 import { readAgentsMd } from '../agent/system-prompt';
 import { interruptedOutcome, openDecision } from '../audit/open-decision';
@@ -398,6 +400,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     startWarnings.push(text);
   }
   const revertTurn = createRevertTurnTool(checkpoints);
+  // Approved once is approved: the turn review does not ask again for what a card showed (issue 27 §3).
+  const approvedWrites = new ApprovedWrites();
   const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
   const tools: AnyTool[] = [
@@ -415,6 +419,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     deps: {
       fence,
       commands,
+      // Whether undo can take a write back decides its risk (issue 27 §1).
+      coverage: checkpointCoverage(fence.root, { git: checkpoints.mode.kind === 'git' }),
       get sandbox(): SandboxInfo {
         return sandbox;
       },
@@ -426,7 +432,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       timeoutMs: o.approvalTimeoutSec * 1000,
       onEvent: (e) => {
         // The decided request's final preview (an edit included) is the diff its transcript card keeps.
-        if (e.type === 'resolved') view.rememberApproved(e.request);
+        if (e.type === 'resolved') {
+          view.rememberApproved(e.request);
+          approvedWrites.heard(e.request, e.outcome);
+        }
         emit(approvalEvent(e));
       },
     },
@@ -648,6 +657,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     checkpoints,
     context,
     reviewTurns: o.reviewTurns !== false,
+    approvedWrites,
+    mode: () => mode,
     setMode: (next) => {
       mode = next;
       state.mode = next;

@@ -6,7 +6,9 @@
  */
 import type { CheckpointStore } from '../agent/checkpoints';
 import type { Gate } from '../gate/gate';
-import type { CoreEvent } from '../protocol';
+import type { CoreEvent, Mode } from '../protocol';
+import { type ApprovedWrites, currentHash } from './approved-writes';
+import { turnReviewBlocks } from './turn-review-need';
 
 export type TurnReviewDeps = {
   checkpoints: CheckpointStore;
@@ -16,6 +18,10 @@ export type TurnReviewDeps = {
   reviewTurns: boolean;
   /** revert_turn's name, as the composition root built it. */
   revertTool: string;
+  /** The writes a person approved on cards this turn, the mode now and the project root (issue 27 §3). */
+  approved?: ApprovedWrites;
+  mode?: () => Mode;
+  root?: string;
 };
 
 export class TurnReviews {
@@ -23,6 +29,8 @@ export class TurnReviews {
 
   /** Ends the checkpoint turn and reports what it changed. Contract: never rejects; a failure is a notice. */
   async afterTurn(): Promise<void> {
+    // This turn's approvals, taken whatever the turn changed: none may count for the next one.
+    const approved = this.d.approved?.take();
     try {
       const ended = await this.d.checkpoints.endTurn();
       this.d.gate.provenance.turnEnded(ended?.turnId ?? '', ended?.changes.map((c) => c.path) ?? []);
@@ -46,7 +54,17 @@ export class TurnReviews {
           ...(c.by ? { by: c.by } : {}),
         })),
       });
-      if (this.d.reviewTurns) this.d.emit({ type: 'turn_review_requested', turnId, files: changes });
+      if (!this.d.reviewTurns) return;
+      if (this.blocks(changes, approved))
+        this.d.emit({ type: 'turn_review_requested', turnId, files: changes });
+      else
+        this.d.emit({
+          type: 'notice',
+          level: 'info',
+          text: `Turn review: ${changes.length} file${changes.length === 1 ? '' : 's'} changed, each exactly as you approved it on its card (${changes
+            .map((c) => c.path)
+            .join(', ')}); /undo reverts the turn.`,
+        });
     } catch (err) {
       this.d.emit({
         type: 'notice',
@@ -55,6 +73,20 @@ export class TurnReviews {
         text: `The end-of-turn checkpoint failed (${(err as Error).message}); /undo may not cover this turn.`,
       });
     }
+  }
+
+  /** Approved once is approved: manual mode, and every changed file holds what its card showed. */
+  private blocks(
+    changes: readonly { path: string; kind: string }[],
+    approved: ReadonlyMap<string, string> | undefined,
+  ): boolean {
+    const root = this.d.root;
+    if (!approved || !root || !this.d.mode) return true;
+    const now = changes.map((c) => {
+      const hash = c.kind === 'deleted' ? undefined : currentHash(root, c.path);
+      return hash === undefined ? { path: c.path, kind: c.kind } : { path: c.path, kind: c.kind, hash };
+    });
+    return turnReviewBlocks({ mode: this.d.mode(), changes: now, approved });
   }
 
   /** The person's answer to a review. Contract: never rejects; answered by `turn_review_resolved` or a notice. */

@@ -31,7 +31,8 @@ describe('pause, take over, resume (issue 14 §2)', () => {
     await vi.waitFor(() => expect(finishedBy('main')).toHaveLength(1));
     // !command while paused: runs through the gate as the person, no card.
     h.session.client.send({ type: 'run_as_person', command: 'echo hi-from-person' });
-    await vi.waitFor(() => expect(finishedBy('person')).toHaveLength(1));
+    // A sandboxed run and its checkpoint can take over vi.waitFor's 1 s default on a loaded machine.
+    await vi.waitFor(() => expect(finishedBy('person')).toHaveLength(1), { timeout: 15_000 });
     const ran = finishedBy('person')[0];
     expect(ran?.type === 'tool_finished' && ran.result.status).toBe('executed');
     expect(h.session.client.snapshot().pending).toEqual([]);
@@ -80,7 +81,8 @@ describe('pause, take over, resume (issue 14 §2)', () => {
     // The person's own command finishing while the read was due shows the read is held, not merely late.
     await vi.waitFor(() => expect(h?.events.some((e) => e.type === 'message_done')).toBe(true));
     h.session.client.send({ type: 'run_as_person', command: 'echo marker' });
-    await vi.waitFor(() => expect(finishedBy('person')).toHaveLength(1));
+    // A sandboxed run and its checkpoint can take over vi.waitFor's 1 s default on a loaded machine.
+    await vi.waitFor(() => expect(finishedBy('person')).toHaveLength(1), { timeout: 15_000 });
     // A held call has not even started (its card appears when it goes on).
     expect(h.events.filter((e) => e.type === 'tool_started' && e.agentId === 'main')).toHaveLength(0);
     h.session.client.send({ type: 'resume' });
@@ -107,7 +109,8 @@ describe('pause, take over, resume (issue 14 §2)', () => {
     await run;
     // Idle: a person's command runs; a hard guard still blocks what no approval may run.
     h.session.client.send({ type: 'run_as_person', command: 'rm -rf /' });
-    await vi.waitFor(() => expect(finishedBy('person')).toHaveLength(1));
+    // A sandboxed run and its checkpoint can take over vi.waitFor's 1 s default on a loaded machine.
+    await vi.waitFor(() => expect(finishedBy('person')).toHaveLength(1), { timeout: 15_000 });
     const blocked = finishedBy('person')[0];
     expect(blocked?.type === 'tool_finished' && blocked.result.status).toBe('blocked');
   });

@@ -160,7 +160,8 @@ describe('loadConfig defaults and precedence', () => {
     expect(config.mode).toBe('manual');
     expect(config.sandbox).toBe('auto');
     expect(config.baseUrl).toBe('https://mine.example/v1');
-    expect(config.model).toBe('fine');
+    // An untrusted project does not choose the model either (issue 27 §4): held for the trust card.
+    expect(config.model).toBe('gpt-4.1-mini');
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toContain(`${projectFile()}: mode "auto" ignored`);
     expect(warnings.join('\n')).toContain('sandbox "off" ignored');

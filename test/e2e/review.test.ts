@@ -33,9 +33,8 @@ describe('turn review in a pseudo-terminal', () => {
       { prompt: 'change things', files: { 'mod.txt': 'old\n', 'w.txt': 'before\n', 'src/.keep': '' } },
     );
     await cardReady(app, 'execute_command');
-    // It overwrites a file: a high-risk card takes a second y.
-    app.press('y');
-    await app.waitFor('press y again');
+    // It overwrites a file the checkpoint holds: medium, undo restores it (issue 27 §1), one y.
+    expect(app.screen()).toContain('undo restores it');
     app.press('y');
     await vi.waitFor(() => expect(existsSync(join(root, 'made.txt')), app.screen()).toBe(true), {
       timeout: 15_000,

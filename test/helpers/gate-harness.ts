@@ -29,6 +29,7 @@ import type { AuditRecord } from '../../src/protocol/audit';
 import { ApprovalBroker, type BrokerEvent } from '../../src/gate/broker';
 import { type ApprovalOptions, type AuditSink, type Caller, Gate } from '../../src/gate/gate';
 import { GrantStore } from '../../src/gate/grants';
+import { checkpointCoverage } from '../../src/gate/write-coverage';
 import { loadCommandGuard } from '../../src/policy/command/command-guard';
 import type { CommandGuard } from '../../src/policy/command/command-types';
 import { PathFence } from '../../src/policy/guards/path-guard';
@@ -52,6 +53,8 @@ export type HarnessOptions = {
   /** Decision timeout of the broker (default 60 s). */
   timeoutMs?: number;
   invalidLimit?: number;
+  /** Judge writes by what undo can restore, as a session does (src/gate/write-coverage.ts). */
+  coverage?: boolean;
   /** Attach an approver at start (default true); false is a headless run. */
   approver?: boolean;
   /** Extra tools next to the stubs (same name replaces a stub). */
@@ -95,6 +98,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     fence,
     commands: options.commands ?? realCommandGuard,
     sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo),
+    ...(options.coverage ? { coverage: checkpointCoverage(root, { git: true }) } : {}),
   };
 
   // The gate owns its queue; the harness builds the same one itself so tests can also drive it directly.

@@ -100,7 +100,12 @@ describe('risk', () => {
   it.each<[string, () => CallFacts, 'low' | 'medium' | 'high', RegExp]>([
     ['a read', () => facts('read_file', { path: 'src/a.ts' }), 'low', /^$/],
     ['a read of a protected path', () => facts('read_file', { path: 'package.json' }), 'low', /^$/],
-    ['a write inside the project', () => write('src/a.ts'), 'medium', /writes inside the project/],
+    [
+      'a write inside the project',
+      () => write('src/a.ts'),
+      'medium',
+      /src\/a\.ts (.*undo restores it|\(a new file\))/,
+    ],
     ['a write to package.json', () => write('package.json'), 'high', /protected path package.json/],
     ['a write under .git/', () => write('.git/config'), 'high', /protected path \.git\/config/],
     ['a write to .env.local', () => write('.env.local'), 'high', /protected path/],
@@ -178,12 +183,14 @@ describe('user and project rules', () => {
     ['git diff HEAD~1 -- src', 'allow'],
     ['git diff && git diff --stat', 'allow'],
     ['git diff; rm -rf x', 'ask'],
-    ['git diff && git log', 'ask'],
+    ['git diff && git commit -m x', 'ask'],
     ['git diff | sh', 'ask'],
     ['git diffx', 'ask'],
-    ['git status', 'ask'],
+    // Read-only by default in a repository whose config runs nothing (issue 27 §3), not by the rule.
+    ['git status', 'allow'],
+    ['git stash', 'ask'],
     ['git', 'ask'],
-    ['echo $(git diff)', 'ask'],
+    ['echo $(git diff) > out.txt', 'ask'],
   ] as const)('command prefix allow `git diff *`: %s → %s', (command, decision) => {
     const rules = [rule({ tool: 'execute_command', when: { command: 'git diff *' }, decision: 'allow' })];
     expect(decide(exec(command), rules).decision).toBe(decision);

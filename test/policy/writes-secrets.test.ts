@@ -97,9 +97,18 @@ describe('issue 10 §3: a command write target goes through the fence', () => {
 
   it('the sandbox’s private /tmp and /dev are not outside; without a sandbox /tmp is', async () => {
     let { g } = harness();
-    const seen = await outcome(g, 'execute_command', { command: 'echo x > /tmp/scratch.txt' });
+    // Nothing to ask about (issue 27 §1): the write is gone with the run's private /tmp.
+    expect(await outcome(g, 'execute_command', { command: 'echo x > /tmp/scratch.txt' })).toMatchObject({
+      decision: 'allow',
+    });
+    const seen = await outcome(g, 'execute_command', {
+      command: 'echo x > /tmp/scratch.txt && touch here.txt',
+    });
     expect(seen.decision).toBe('ask');
-    expect(commandPreview(seen.request)?.writes).toEqual([{ path: '/tmp/scratch.txt', scratch: true }]);
+    expect(commandPreview(seen.request)?.writes).toEqual([
+      { path: '/tmp/scratch.txt', scratch: true },
+      { path: 'here.txt' },
+    ]);
     expect((await outcome(g, 'execute_command', { command: 'ls > /dev/null 2>&1' })).decision).toBe('allow');
     g.cleanup();
     ({ g } = harness({ sandbox: NO_SANDBOX }));
@@ -164,7 +173,7 @@ describe('issue 10 §5: read-only commands run without a card inside the sandbox
 
   it.each([
     ['without a sandbox', 'ls', NO_SANDBOX, 'medium'],
-    ['a write', 'ls > out.txt', undefined, 'high'],
+    ['a write (a new file: medium, issue 27 §1)', 'ls > out.txt', undefined, 'medium'],
     ['a destructive command', 'rm x', undefined, 'high'],
     ['what the guard cannot judge', 'eval "$x"', undefined, 'high'],
     ['a read of a credential file', 'cat .env', undefined, 'high'],

@@ -1,7 +1,6 @@
 import { gitDestructive } from './command-destructive-git';
 import { hasLong, hasShort, isLong, operands } from './command-gnu-options';
 import { firstOperand, programName } from './command-programs';
-import { readSed } from './command-sed';
 
 type Check = (argv: readonly string[], name: string) => string | undefined;
 
@@ -42,9 +41,6 @@ function files(argv: readonly string[], name: string): string | undefined {
       return hasShort(argv, 'f', 'St') || hasLong(argv, 'force', 'remove-destination')
         ? 'replaces an existing file with a link (ln -f)'
         : undefined;
-    case 'sed':
-    case 'gsed':
-      return readSed(argv).inPlace ? 'edits files in place (sed -i)' : undefined;
     case 'tar':
       return hasLong(argv, 'remove-files') ? 'deletes the files it archives (tar --remove-files)' : undefined;
     case 'zip':
@@ -89,8 +85,6 @@ const CHECKS: Record<string, Check> = {
   cp: files,
   install: files,
   ln: files,
-  sed: files,
-  gsed: files,
   tar: files,
   zip: files,
   rsync: files,

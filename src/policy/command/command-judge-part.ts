@@ -7,7 +7,8 @@ import { hiddenBuiltin, hiddenEnvironment } from './command-hidden-builtins';
 import type { CommandCollector } from './command-parse';
 import type { Arg, RawCommand } from './command-raw';
 import { runsNamedProgram } from './command-program-options';
-import { programName } from './command-programs';
+import { isSystemProgram, programName } from './command-programs';
+import { gitReadsIfRepoClean } from './command-readonly-git';
 import { isReadOnly } from './command-readonly';
 import { type Deny, denyFor } from './command-rules';
 import { readSed } from './command-sed';
@@ -26,6 +27,9 @@ const FORK_BOMB: Deny = {
     'A function that starts copies of itself in a pipeline or in the background (a fork bomb) would exhaust the machine.',
 };
 const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z_]+|TZ|NO_COLOR|FORCE_COLOR|TERM|COLUMNS|LINES|CI)$/;
+/** Variables that change what later commands of the line run or read: never a read-only assignment. */
+const STEERING =
+  /^(PATH|IFS|CDPATH|ENV|BASH_ENV|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|LD_[A-Z_]+|HOME|OLDPWD|PWD|GIT_[A-Z_]+)$/;
 const UNMODELLED: ReadonlySet<string> = new Set(['coproc', '{', '}']);
 const FIND_EXEC = /^-(exec|execdir|ok|okdir)$/;
 const FD_EXEC = /^(-x|-X|--exec|--exec-batch)$/;
@@ -58,9 +62,14 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const first = raw.args[0];
   if (!first) {
     const written = partWrites(raw, [], cwd, out);
-    out.part.readOnly = written === 0 && raw.assignments.length === 0;
+    // `$(<.env)` reads the file with no program at all.
+    readsFrom(raw, out.part, []);
+    // A bare `FOO=bar` sets a shell variable and reads nothing; one that steers the shell (PATH, IFS …) asks.
     const env = hiddenEnvironment(raw.assignments);
     if (env) out.problems.push(env);
+    // An array (`a=(…)`) is left to the rules on subscripts and expansions: not read-only here.
+    out.part.readOnly =
+      written === 0 && !env && !raw.assignments.some((a) => STEERING.test(a)) && !/=\(/.test(raw.text);
     return out;
   }
   if (isDynamic(first.value)) {
@@ -80,6 +89,8 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const argv = final.map((a) => a.value);
   const name = programName(argv[0]);
   out.part.argv = argv;
+  const globs = final.flatMap((a, i) => (i > 0 && a.glob ? [i] : []));
+  if (globs.length > 0) out.part.globs = globs;
   if (isDynamic(argv[0] ?? ''))
     out.problems.push(`The command name ${display(argv[0] ?? '')} is only known at run time.`);
   // `/???/?m -rf /` and `/bin/r[m]` are rm once bash expands the pattern: no rule sees that name.
@@ -102,16 +113,19 @@ export function judgePart(all: CommandCollector, raw: RawCommand, cwd: string | 
   const env = hiddenEnvironment(assigned);
   if (env) out.problems.push(env);
   const written = partWrites(raw, argv, cwd, out);
-  readsFrom(raw, out.part);
+  readsFrom(raw, out.part, name === 'sed' || name === 'gsed' ? readSed(argv).reads : []);
   const socket = networkRedirect(raw);
   if (socket) out.notes.push(`uses network: ${socket}`);
   // Calling a function defined earlier in the line: its body's parts are judged on their own.
   const calledFunction = raw.id >= (all.functionsDefined.get(argv[0] ?? '') ?? Number.POSITIVE_INFINITY);
-  out.part.readOnly =
-    (isReadOnly(argv) || nested || calledFunction) &&
-    written === 0 &&
+  const repoRead = name === 'git' && isSystemProgram(argv[0]) && gitReadsIfRepoClean(argv);
+  if (repoRead) out.part.repoConfig = true;
+  const reads =
+    (isReadOnly(argv) || nested || calledFunction || repoRead) &&
     assigned.every((n) => SAFE_ENV.test(n)) &&
     !socket;
+  out.part.readOnly = reads && written === 0;
+  if (reads && written > 0 && out.problems.length === 0) out.part.readsButWrites = true;
   const destructive = destructiveReason(argv) ?? out.part.destructive;
   if (destructive) {
     out.part.destructive = destructive;
@@ -133,11 +147,19 @@ function networkRedirect(raw: RawCommand): string | undefined {
   return raw.redirects.find((r) => /^\/dev\/(tcp|udp)\//.test(r.target.value))?.target.value;
 }
 
-/** `cat < /etc/shadow` reads a file no word names: the gate must see it like an operand. */
-function readsFrom(raw: RawCommand, part: CommandPart): void {
+/** `$(<file)`: bash reads the file itself; the substitution runs no command the collector sees. */
+const READ_SUBSTITUTION = /\$\(\s*<\s*([^\s()$`'"]+)\s*\)/g;
+
+/**
+ * `cat < /etc/shadow` and `sed '1r /etc/shadow'` read a file no operand names: the gate must see it
+ * like an operand (the fence, credential names).
+ */
+function readsFrom(raw: RawCommand, part: CommandPart, scriptReads: readonly string[]): void {
   const reads = raw.redirects
     .filter((r) => r.op === '<' && r.target.value !== '' && r.target.value !== '-')
-    .map((r) => r.target.value);
+    .map((r) => r.target.value)
+    .concat(scriptReads)
+    .concat(raw.args.flatMap((a) => [...a.value.matchAll(READ_SUBSTITUTION)].map((m) => m[1] as string)));
   if (reads.length > 0) part.reads = [...new Set(reads)];
 }
 

@@ -41,6 +41,12 @@ function judgeCommand(parser: ParserType, command: string): CommandVerdict {
     return cannot(`The command is ${command.length} characters long (limit ${COMMAND_LIMITS.maxLength}).`);
   }
   if (command.trim() === '') return cannot('The command is empty.');
+  // The grammar takes backslash-CR-LF as a line continuation; bash escapes the CR and ends the line
+  // at the LF, so it runs the next line as a command of its own (`echo ok \` CRLF `rm -f x`).
+  if (command.includes('\\\r'))
+    return cannot(
+      'A backslash before a carriage return: bash runs the next line as its own command, the parser joins them.',
+    );
   const collector = new CommandCollector(parser, {
     maxDepth: COMMAND_LIMITS.maxDepth,
     maxParts: COMMAND_LIMITS.maxParts,

@@ -12,16 +12,15 @@ type Out = { part: CommandPart; problems: string[]; notes: string[] };
 
 /** Writing here loses nothing and touches no file. */
 const HARMLESS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-const TRUNCATING: ReadonlySet<string> = new Set(['>', '>|', '&>', '>&']);
 
 const show = (value: string): string => value.replaceAll(EXPANSION_MARK, '');
 
 /**
- * Fills `part.writes` (joined onto the part's cwd) and marks truncating redirections destructive.
- * A write whose path is only known at run time (`> "$f"`, `cp x "$D"`, `cd "$D" && touch x`)
- * cannot be put through the path fence, so it becomes a problem and the command asks.
- * The guard cannot know whether `> f` replaces an existing file, so every truncating redirection
- * onto a file counts as destructive; `>>` (append) is its harmless twin.
+ * Fills `part.writes` (joined onto the part's cwd). A write whose path is only known at run time
+ * (`> "$f"`, `cp x "$D"`, `cd "$D" && touch x`) cannot be put through the path fence, so it becomes a
+ * problem and the command asks. Whether a write replaces something undo cannot restore is not the
+ * guard's to say: the gate looks at the file (src/gate/write-coverage.ts), the same for `>`, `-o`,
+ * `tee`, `sed -i` and the file tools (issue 27 §1).
  * Contract: returns how many writes the part makes (0 means it writes nothing).
  */
 export function partWrites(raw: RawCommand, argv: readonly string[], cwd: string | null, out: Out): number {
@@ -37,7 +36,6 @@ export function partWrites(raw: RawCommand, argv: readonly string[], cwd: string
     else if (!writes.includes(resolved)) writes.push(resolved);
   };
   let count = 0;
-  let truncated: string | undefined;
   for (const r of writtenFiles(raw.redirects)) {
     const target = r.target.value;
     out.notes.push(`writes to a file via ${r.op} (${show(target)})`);
@@ -45,19 +43,13 @@ export function partWrites(raw: RawCommand, argv: readonly string[], cwd: string
     if (r.openedIn === undefined) r.openedIn = cwd;
     count++;
     add(target, r.openedIn);
-    if (TRUNCATING.has(r.op) && !isDynamic(target))
-      truncated ??= `overwrites ${target} if it exists (${r.op}; >> appends)`;
   }
   for (const target of targets.paths) {
     if (HARMLESS.test(target)) continue;
     count++;
     for (const path of expandFound(raw, target)) add(path, cwd);
   }
-  const teeTarget = targets.truncated.find((t) => !HARMLESS.test(t) && !isDynamic(t));
-  truncated ??=
-    teeTarget === undefined ? undefined : `overwrites ${teeTarget} if it exists (tee; tee -a appends)`;
   if (writes.length > 0) out.part.writes = writes;
-  if (truncated) out.part.destructive = truncated;
   return count;
 }
 

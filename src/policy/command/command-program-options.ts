@@ -40,6 +40,62 @@ const PROGRAMS: Record<string, Options> = {
   emacs: { long: ['eval', 'execute'], short: 'e' },
 };
 
+/**
+ * Programs that exist to run the command they are given (issue 27 §2), which the unwrapper does not
+ * model: what they run is not judged, so they ask and no `*` rule covers them.
+ */
+const RUN_WRAPPERS: ReadonlySet<string> = new Set([
+  'setpriv',
+  'capsh',
+  'setarch',
+  'linux32',
+  'linux64',
+  'nsenter',
+  'faketime',
+  'tmux',
+  'screen',
+  'unshare',
+  'firejail',
+  'bwrap',
+  'proot',
+  'fakeroot',
+  'expect',
+  'dtach',
+  'abduco',
+]);
+/** Package managers' options that run code or read a config that can (`--node-options=--require …`). */
+const PACKAGE_MANAGERS = /^(npm|pnpm|yarn|npx|pnpx|bun|bunx)$/;
+const PACKAGE_RUNNING = [
+  'node-options',
+  'script-shell',
+  'userconfig',
+  'globalconfig',
+  'prefix',
+  'shell',
+  'call',
+];
+/** node's options that load code from the line or a file (`--import data:…`, `-r ./x`). */
+const NODE_LOADING = ['import', 'require', 'loader', 'experimental-loader', 'eval', 'print', 'env-file'];
+
+/** The wrappers and options above; undefined when none applies. */
+function runsCode(argv: readonly string[], name: string): boolean {
+  if (RUN_WRAPPERS.has(name)) return argv.length > 1;
+  if (PACKAGE_MANAGERS.test(name))
+    return argv.some((a) => PACKAGE_RUNNING.some((o) => a === `--${o}` || a.startsWith(`--${o}=`)));
+  if (name === 'node' || name === 'nodejs' || name === 'deno')
+    return (
+      hasLong(argv, ...NODE_LOADING) || hasShort(argv, 'r') || hasShort(argv, 'e') || hasShort(argv, 'p')
+    );
+  if (name === 'make' || name === 'gmake') return argv.some((a) => /\$[({]shell\b|`/.test(a));
+  if (/^python[0-9.]*$/.test(name))
+    return argv.some((a, i) => a === '-m' && /^(timeit|pdb|trace|profile|cProfile)$/.test(argv[i + 1] ?? ''));
+  if (/^(bash|sh|zsh|dash|ksh)$/.test(name)) return hasLong(argv, 'rcfile', 'init-file');
+  if (name === 'sqlite3')
+    return argv.some((a) => /(^|\s|;)\.(shell|system|load)\b/.test(a) || a === '-cmd' || a === '-init');
+  if (name === 'zip') return argv.some((a) => /^-[A-Za-z]*TT/.test(a));
+  return false;
+}
+
 /** vi and its kin run Ex commands from `-c`, `--cmd` and `+cmd`, and `:!cmd` runs a shell command. */
 const VI = /^(vi|vim|nvim|ex|view|vimdiff|gvim|rvim|evim)$/;
 const viRuns = (argv: readonly string[]): boolean =>
@@ -60,7 +116,7 @@ const GIT: Record<string, Options> = {
 /** git subcommands that exist to run a command they are given. */
 const GIT_RUNS = new Set(['bisect', 'submodule', 'filter-branch']);
 /** git's global options that can make any subcommand run a program (config, a helper folder). */
-const GIT_GLOBAL = /^(-c|--config-env|--exec-path)/;
+const GIT_GLOBAL = /^(-c|--config-env|--exec-path|--git-dir|--work-tree)/;
 /**
  * `-c` settings that run nothing (names and colours, advice, line endings, defaults of pull, merge,
  * push and rebase, git clean's force check, the fsmonitor switched off): an agent's
@@ -106,6 +162,7 @@ export function runsNamedProgram(argv: readonly string[], name: string): string 
     return options && uses([sub, ...rest], options) ? say(`git ${sub}`) : undefined;
   }
   if (VI.test(name)) return viRuns(argv) ? say(name) : undefined;
+  if (runsCode(argv, name)) return say(name);
   const options = PROGRAMS[name];
   if (!options) return undefined;
   // tar's old style: `tar xIf zstd a.tar.zst` (letters without a dash, values after them).

@@ -79,3 +79,21 @@ export function gitReadOnly(argv: readonly string[]): boolean {
   if (rest.some(runsOrWrites)) return false;
   return SAFE[sub]?.(rest) ?? false;
 }
+
+/**
+ * The git commands that read and run nothing of their own, but that a repository's config can make
+ * run a program (fsmonitor, textconv, an external diff, clean filters, signature checks). The gate
+ * runs them read-only only after reading that config (src/policy/git-repo-config.ts) and with
+ * fsmonitor off and no optional locks in the run's environment (src/tools/exec/git-run-env.ts):
+ * issue 27 §3. `-C` points git at another repository, whose config the gate does not read.
+ */
+const REPO_READS: ReadonlySet<string> = new Set(['status', 'diff', 'log', 'show']);
+
+/** True when `argv` is `git status|diff|log|show` with nothing that runs or writes by itself. Pure. */
+export function gitReadsIfRepoClean(argv: readonly string[]): boolean {
+  const { sub, rest, plain } = gitSubcommand(argv);
+  if (!plain || argv.some((a) => a === '-C' || a.startsWith('-C'))) return false;
+  if (!REPO_READS.has(sub) || rest.some(runsOrWrites)) return false;
+  // --no-index compares any two paths, `status --ignored=matching` and the like read nothing more.
+  return !rest.some((a) => isLong(a, 'no-index', 4) || isLong(a, 'find-copies-harder', 6));
+}

@@ -6,6 +6,11 @@ import { readSed } from './command-sed';
 
 /** Programs that only read, whatever their arguments (none of them can write a file or run one). */
 const ALWAYS_READ_ONLY: ReadonlySet<string> = new Set([
+  // issue 27 §3: they list, look up or print and cannot write a file or run a program.
+  'help',
+  'lsof',
+  'pgrep',
+  'tput',
   'ls',
   'cat',
   'head',
@@ -132,7 +137,16 @@ const READ_ONLY_UNLESS: Record<string, Check> = {
     return !sed.inPlace && sed.writes.length === 0 && !sed.executes && !sed.unreadable;
   },
   awk: (argv) => readAwk(argv).kind === 'reads',
+  // A page name, a section or a search: -P / -H / -X / -T / -t / -p and friends start a pager, a
+  // browser, groff or a preprocessor the line names.
+  man: (argv) =>
+    argv
+      .slice(1)
+      .every((a) => /^(-[kfwa]|--(apropos|whatis|where|all)|[A-Za-z0-9_.:+][A-Za-z0-9_.:+-]*)$/.test(a)),
+  // -K / --kill closes the sockets it lists.
+  ss: (argv) => !hasLong(argv, 'kill') && !hasShort(argv, 'K', 'AfFNs'),
 };
+READ_ONLY_UNLESS.fdfind = READ_ONLY_UNLESS.fd as Check;
 for (const name of ['gawk', 'mawk', 'nawk', 'busybox-awk'])
   READ_ONLY_UNLESS[name] = READ_ONLY_UNLESS.awk as Check;
 for (const name of ['gsed']) READ_ONLY_UNLESS[name] = READ_ONLY_UNLESS.sed as Check;

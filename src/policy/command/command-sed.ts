@@ -9,6 +9,8 @@ export type SedFacts = {
   files: string[];
   /** Files the script writes with `w` / `W` / the `w` flag of `s`. */
   writes: string[];
+  /** Files the script reads with `r` / `R`: reads no operand shows (issue 27 §2). */
+  reads: string[];
   /** The script runs shell commands (`e`, `s///e`). */
   executes: boolean;
   /** Part of the script cannot be read (`-f file`, a word the guard cannot parse): assume the worst. */
@@ -23,7 +25,14 @@ const SAFE_OUT = /^\/dev\/(stdout|stderr|null)$/;
  * Contract: pure; never throws; `unreadable` when anything does not parse.
  */
 export function readSed(argv: readonly string[]): SedFacts {
-  const facts: SedFacts = { inPlace: false, files: [], writes: [], executes: false, unreadable: false };
+  const facts: SedFacts = {
+    inPlace: false,
+    files: [],
+    writes: [],
+    reads: [],
+    executes: false,
+    unreadable: false,
+  };
   const scripts: string[] = [];
   let sandbox = false;
   let ended = false;
@@ -63,6 +72,7 @@ export function readSed(argv: readonly string[]): SedFacts {
   if (sandbox) {
     // --sandbox makes sed refuse `e`, `w` and `r` before running anything.
     facts.writes = [];
+    facts.reads = [];
     facts.executes = false;
   }
   return facts;
@@ -95,7 +105,10 @@ function readScript(s: string, facts: SedFacts): void {
     if (!skipAddresses()) return unreadable();
     const c = s[i++] as string;
     if (SIMPLE.has(c) || c === '{') continue;
-    if (c === '#' || c === 'a' || c === 'i' || c === 'c' || c === 'r' || c === 'R') toLineEnd();
+    if (c === 'r' || c === 'R') {
+      const file = toLineEnd();
+      if (file !== '' && file !== '/dev/stdin') facts.reads.push(file);
+    } else if (c === '#' || c === 'a' || c === 'i' || c === 'c') toLineEnd();
     else if (c === ':' || c === 'b' || c === 't' || c === 'T' || c === 'v')
       while (i < s.length && !/[;\n]/.test(s[i] as string)) i++;
     else if (c === 'q' || c === 'Q' || c === 'l' || c === 'L') while (/[\d ]/.test(s[i] ?? '')) i++;

@@ -6,6 +6,18 @@ export type CommandPart = {
   argv: string[];
   /** True when the part only reads (ls, cat, git status|log|diff, rg, …). */
   readOnly: boolean;
+  /**
+   * The part would be read-only but for its `writes` (`git log > out`, `sort -o f`): read-only when
+   * every write lands in the sandbox's private /tmp.
+   */
+  readsButWrites?: true;
+  /**
+   * `git status|diff|log|show`: read-only only while the repository's config names no program for it
+   * to run; the gate reads that config (src/policy/git-repo-config.ts) and takes `readOnly` back if so.
+   */
+  repoConfig?: true;
+  /** Indices in `argv` of unquoted patterns bash expands (`*.txt`); the gate expands them (src/policy/glob-operands.ts). */
+  globs?: number[];
   /** Set when the part destroys or publishes something (rm, git push --force, npm publish, …). */
   destructive?: string;
   /**

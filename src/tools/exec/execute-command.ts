@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { formatSecondsTenths } from '../../text/duration';
 import { scrubEnv } from './env-scrub';
+import { GIT_RUN_ENV } from './git-run-env';
 import { shownPath } from '../fs/fs-common';
 import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './process-group';
 import { gitConfigPaths } from './git-config-paths';
@@ -72,7 +73,8 @@ const SHELL_STEERING =
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env = scrubEnv(base).env;
   for (const name of Object.keys(env)) if (SHELL_STEERING.test(name)) delete env[name];
-  return { ...env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
+  // issue 27 §3: the hostile-repository-safe git settings (one separate hook, src/tools/exec/git-run-env.ts).
+  return { ...env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat', ...GIT_RUN_ENV };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { showUrl } from '../../text/url-host';
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
@@ -57,7 +58,8 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
   };
   return defineTool({
     name: 'web_fetch',
-    summary: (args) => args.url,
+    // The host the lookup really uses, and a warning when it only looks like another (issue 27 §4).
+    summary: (args) => showUrl(args.url),
     description: `Fetch a public http(s) URL as markdown or text (up to ${limits.maxOutputChars} characters).`,
     schema: webFetchSchema,
     kind: 'network',

@@ -13,7 +13,9 @@ beforeAll(async () => {
 function kindOf(v: CommandVerdict): Case['kind'] {
   if (v.kind !== 'ok') return v.kind;
   if (v.destructive.length > 0) return 'destructive';
-  return v.readOnly ? 'read_only' : 'ok';
+  // git status|diff|log|show are read-only only once the gate has read the repository's config
+  // (issue 27 §3, test/redteam/judge-git-reads.test.ts): to the guard alone they are `ok`.
+  return v.readOnly && !v.parts.some((p) => p.repoConfig) ? 'read_only' : 'ok';
 }
 
 const writesOf = (v: CommandVerdict): string[] => [...new Set(v.parts.flatMap((p) => p.writes ?? []))].sort();

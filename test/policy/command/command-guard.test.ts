@@ -215,13 +215,13 @@ const ALLOWED: Array<[string, boolean | undefined]> = [
   ['cat package.json', true],
   ['wc -l src/*.ts', true],
   ['pwd', true],
-  ['git status', false],
-  ['git log --oneline -n 5', false],
-  ['git diff HEAD~1 -- src', false],
-  ['git show HEAD:README.md', false],
+  ['git status', true],
+  ['git log --oneline -n 5', true],
+  ['git diff HEAD~1 -- src', true],
+  ['git show HEAD:README.md', true],
   ['git branch', true],
   ['git rev-parse --abbrev-ref HEAD', true],
-  ['git log --oneline --no-show-signature -n 5', false],
+  ['git log --oneline --no-show-signature -n 5', true],
   ['git ls-tree HEAD', true],
   ['git ls-files | wc -l', false],
   ['git blame src/cli.tsx', false],
@@ -277,7 +277,7 @@ const ALLOWED: Array<[string, boolean | undefined]> = [
   ['cp a /dev/null', false],
   ['ls | while read f; do echo "$f"; done', true],
   ['git commit -m "$(cat <<\'EOF\'\nFix the thing\n\nrm -rf / is not run\nEOF\n)"', false],
-  ['set -euo pipefail; git status', false],
+  ['set -euo pipefail; git status', true],
   ["alias ll='ls -la'", true],
 ];
 
@@ -424,7 +424,9 @@ describe('command guard: parts, classification and notes', () => {
   it('is read-only only when every part is', () => {
     expect(guard.judge('ls && touch x')).toMatchObject({ kind: 'ok', readOnly: false });
     expect(guard.judge('git rev-parse HEAD; git ls-tree HEAD')).toMatchObject({ kind: 'ok', readOnly: true });
-    expect(guard.judge('git status; git log')).toMatchObject({ kind: 'ok', readOnly: false });
+    expect(guard.judge('git status; git commit -m x')).toMatchObject({ kind: 'ok', readOnly: false });
+    // Read-only to the guard, on condition: the gate reads the repository's config (issue 27 §3).
+    expect(guard.judge('git status; git log').parts.map((p) => p.repoConfig)).toEqual([true, true]);
     expect(guard.judge('find . -exec rm {} \\;')).toMatchObject({ kind: 'ok', readOnly: false });
     expect(guard.judge('git -c core.pager=evil log')).toMatchObject({ kind: 'cannot_judge' });
   });

@@ -1,21 +1,23 @@
 import { type Case, destroys, ok, reads } from './types';
 
-// §2 — what destroys data by other names is high risk; the harmless twins are not.
+// §2 — what destroys data by other names is high risk; the harmless twins are not. A write that
+// replaces a file (`> f`, `tee`, `sed -i`) is a write: whether undo restores it is the gate's to say
+// (issue 27 §1, src/gate/write-coverage.ts), so the guard lists it and does not call it destructive.
 
 export const DESTRUCTIVE: Case[] = [
-  destroys(': > f', { says: /overwrites f/, writes: ['f'], proof: 'loses' }),
-  destroys('> f', { writes: ['f'], proof: 'loses' }),
-  destroys('cat /dev/null > f', { writes: ['f'], proof: 'loses' }),
-  destroys('true > f', { writes: ['f'], proof: 'loses' }),
-  destroys('echo > f', { writes: ['f'], proof: 'loses' }),
-  destroys('printf "" >| f', { writes: ['f'], proof: 'loses' }),
-  destroys('ls &> f', { writes: ['f'], proof: 'loses' }),
-  destroys('ls >& f', { writes: ['f'], proof: 'loses' }),
-  destroys('ls 2> f', { writes: ['f'], proof: 'loses' }),
-  destroys('exec 3> f', { writes: ['f'], proof: 'loses' }),
-  destroys('sort a.txt > a.txt', { writes: ['a.txt'], proof: 'loses' }),
-  destroys('echo x | tee f', { says: /tee/, writes: ['f'], proof: 'loses' }),
-  destroys('ls | tee f g', { writes: ['f', 'g'], proof: 'loses' }),
+  ok(': > f', { writes: ['f'], proof: 'loses' }),
+  ok('> f', { writes: ['f'], proof: 'loses' }),
+  ok('cat /dev/null > f', { writes: ['f'], proof: 'loses' }),
+  ok('true > f', { writes: ['f'], proof: 'loses' }),
+  ok('echo > f', { writes: ['f'], proof: 'loses' }),
+  ok('printf "" >| f', { writes: ['f'], proof: 'loses' }),
+  ok('ls &> f', { writes: ['f'], proof: 'loses' }),
+  ok('ls >& f', { writes: ['f'], proof: 'loses' }),
+  ok('ls 2> f', { writes: ['f'], proof: 'loses' }),
+  ok('exec 3> f', { writes: ['f'], proof: 'loses' }),
+  ok('sort a.txt > a.txt', { writes: ['a.txt'], proof: 'loses' }),
+  ok('echo x | tee f', { writes: ['f'], proof: 'loses' }),
+  ok('ls | tee f g', { writes: ['f', 'g'], proof: 'loses' }),
   destroys('cp /dev/null f', { says: /\/dev\/null/, writes: ['f'], proof: 'loses' }),
   destroys('cp -f /dev/null a.txt', { writes: ['a.txt'], proof: 'loses' }),
   destroys('install /dev/null f', { writes: ['f'], proof: 'loses' }),
@@ -27,11 +29,11 @@ export const DESTRUCTIVE: Case[] = [
   destroys('mv f dir/', { writes: ['f', 'dir/f'], proof: 'loses' }),
   destroys('mv -n a.txt new.txt', { writes: ['a.txt', 'new.txt'], proof: 'loses' }),
   destroys('mv -t dir a.txt b.txt', { writes: ['a.txt', 'b.txt', 'dir/a.txt', 'dir/b.txt'], proof: 'loses' }),
-  destroys('sed -i s/data/x/ f', { says: /sed -i/, writes: ['f'], proof: 'loses' }),
-  destroys('sed -i.bak -e s/a/b/ a.txt', { writes: ['a.txt'], proof: 'loses' }),
-  destroys('sed -ni p f', { writes: ['f'] }),
+  ok('sed -i s/data/x/ f', { writes: ['f'], proof: 'loses' }),
+  ok('sed -i.bak -e s/a/b/ a.txt', { writes: ['a.txt'], proof: 'loses' }),
+  ok('sed -ni p f', { writes: ['f'] }),
   // GNU sed reads BSD's `-i ''` as an empty script, and 's/x/y/' as a file to edit.
-  destroys("sed -E -i '' 's/x/y/' f", { writes: ['s/x/y', 'f'] }),
+  ok("sed -E -i '' 's/x/y/' f", { writes: ['s/x/y', 'f'] }),
   destroys('tar --remove-files -cf out.tar dir', { writes: ['out.tar'], proof: 'loses' }),
   destroys('zip -m out.zip a.txt', { says: /zip -m/, writes: ['out.zip', 'a.txt'], proof: 'loses' }),
   destroys('zip -rm out.zip dir', { writes: ['out.zip', 'dir'], proof: 'loses' }),
@@ -45,8 +47,8 @@ export const DESTRUCTIVE: Case[] = [
   destroys('shred -u f', { writes: ['f'], proof: 'loses' }),
   destroys('busybox rm f', { writes: ['f'] }),
   destroys('toybox rm f', { writes: ['f'] }),
-  destroys('toybox sed -i s/a/b/ a.txt', { writes: ['a.txt'] }),
-  destroys('busybox sed -i s/data/x/ f', { writes: ['f'] }),
+  ok('toybox sed -i s/a/b/ a.txt', { writes: ['a.txt'] }),
+  ok('busybox sed -i s/data/x/ f', { writes: ['f'] }),
   // git's data-loss forms
   destroys('git checkout HEAD -- a.txt', { says: /checkout/, writes: ['.git'], proof: 'loses' }),
   destroys('git checkout HEAD a.txt', { writes: ['.git'], proof: 'loses' }),

@@ -69,7 +69,10 @@ export const READS: Case[] = [
   ok('hostname newname', {}),
   ok('uniq a.txt b.txt', { writes: ['b.txt'] }),
   ok('less a.txt', {}),
-  ok('man ls', {}),
+  // A page by name: the system's pages through groff's safer mode; a path (`man ./x.1`) or -P/-H still asks (issue 27 §3).
+  reads('man ls', {}),
+  ok('man ./page.1', {}),
+  cannot('man -P ./pager ls', { says: /runs a program named/ }),
   ok('make -n', {}),
   cannot('watch -n1 "echo ${!X}"', {}),
   denied('echo hi | sudo tee /etc/x', 'cmd-sudo'),
