@@ -1,15 +1,15 @@
 /**
  * Whether undo can take a write back (issue 27 §1): the checkpoint is a shadow git snapshot of the
- * project taken before the turn's first change, honouring the project's .gitignore and listing (not
- * copying) files over the size cap. So a write onto an existing file is restorable when that file is a
- * regular, non-binary file under the cap that no .gitignore rule excludes — and git is there at all
+ * project taken before the turn's first change, which takes no ignore rules from the project (issue 26
+ * §5: a clone's `.gitignore` of `*` cannot switch undo off), leaves out only `node_modules/` and
+ * lists (not copies) files over the size cap. So a write onto an existing file is restorable when that
+ * file is a regular, non-binary file under the cap outside `node_modules/` — and git is there at all
  * (without it warden keeps copies of its own file tools' writes only). The gate asks this at
  * judgement time, for every way of writing: a redirect, `-o`, `tee`, `sed -i`, a file tool.
  */
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import type { WriteCoverage, WriteState } from '../policy/facts';
-import { GitIgnore, IGNORE_FILE_MAX_BYTES } from '../tools/fs/gitignore';
 
 export type CoverageOptions = {
   /** The checkpoint is the shadow git repository (false: the copies fallback). */
@@ -41,31 +41,12 @@ export function checkpointCoverage(root: string, o: CoverageOptions): WriteCover
       if (st.isSymbolicLink()) return { kind: 'uncovered', why: 'a link: the write lands on its target' };
       if (!st.isFile()) return { kind: 'uncovered', why: 'not a regular file' };
       if (st.size > max) return { kind: 'uncovered', why: `over ${Math.round(max / 1048576)} MB` };
-      if (ignored(root, relative)) return { kind: 'uncovered', why: 'ignored by .gitignore' };
+      if (relative.split('/').includes('node_modules'))
+        return { kind: 'uncovered', why: 'under node_modules, which the checkpoint leaves out' };
       if (binary(abs)) return { kind: 'uncovered', why: 'a binary file' };
       return { kind: 'covered' };
     },
   };
-}
-
-/** Does a .gitignore of the root or of a folder above `relative` exclude it (as the snapshot reads them)? */
-function ignored(root: string, relative: string): boolean {
-  const rules = new GitIgnore();
-  const folders = posix
-    .dirname(relative)
-    .split('/')
-    .filter((s) => s !== '' && s !== '.');
-  for (let i = 0; i <= folders.length; i++) {
-    const base = folders.slice(0, i).join('/');
-    const text = readSmall(join(root, base, '.gitignore'));
-    if (text !== undefined) rules.add(base, text);
-  }
-  return rules.ignores(relative, false);
-}
-
-function readSmall(path: string, limit = IGNORE_FILE_MAX_BYTES): string | undefined {
-  const bytes = head(path, limit + 1);
-  return bytes === undefined || bytes.length > limit ? undefined : bytes.toString('utf8');
 }
 
 function binary(path: string): boolean {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckpointStore } from '../../src/agent/checkpoints';
+import { Provenance } from '../../src/gate/provenance';
 import type { Gate } from '../../src/gate/gate';
 import type { ApprovalRequest, CoreEvent, Mode } from '../../src/protocol';
 import { ApprovedWrites } from '../../src/session/approved-writes';
@@ -34,7 +35,7 @@ function review(mode: Mode, changes: { path: string; kind: 'created' | 'modified
   const checkpoints = { endTurn: async () => ({ turnId: 't-1', changes }) } as unknown as CheckpointStore;
   const reviews = new TurnReviews({
     checkpoints,
-    gate: {} as Gate,
+    gate: { provenance: new Provenance() } as unknown as Gate,
     emit: (e) => events.push(e),
     reviewTurns: true,
     revertTool: 'revert_turn',
