@@ -5,7 +5,7 @@
  * are the shapes of credential *files*, not every secret-looking line of source code (the audit's
  * redactor handles those in what is shown and recorded).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { holdsCredentialContent } from '../audit/secret-content';
 
 /** Bytes read from the start of a file: key files and token files say what they are at the top. */
@@ -50,7 +50,8 @@ const MAX_REMEMBERED = 8192;
 export function fileCredentialKind(path: string): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a FIFO put (or swapped) there must not hold the main thread until a writer comes.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
     const s = fstatSync(fd);
     if (!s.isFile() || s.size === 0) return undefined;
     const known = remembered.get(path);

@@ -174,3 +174,15 @@ describe('warden’s own home is fenced out of every tool, whatever the root', (
     expect(f.check('app.ts').ok).toBe(true);
   });
 });
+
+describe('the content check never blocks', () => {
+  it('a FIFO named like a readable file answers at once (no writer ever comes)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { fileCredentialKind } = await import('../../src/policy/credential-content');
+    const fifo = join(root, 'notes-fifo.txt');
+    execFileSync('mkfifo', [fifo]);
+    expect(fileCredentialKind(fifo)).toBeUndefined();
+    const f = facts(createReadFileTool(), { path: 'notes-fifo.txt' });
+    expect(f.secret).toBeUndefined();
+  });
+});

@@ -108,6 +108,8 @@ const KEPT_KEYS: Readonly<Record<string, readonly string[]>> = {
 export function gitIdentity(file: string): string {
   let text: string;
   try {
+    // Only a regular file: reading a FIFO there would wait for a writer.
+    if (!lstatSync(file).isFile()) return '';
     text = readFileSync(file, 'utf8').slice(0, 256 * 1024);
   } catch {
     return '';
