@@ -70,6 +70,27 @@ function nameInfo(base: string): NameInfo {
   return info;
 }
 
+/**
+ * The same verdict for a folder scan's entry, without building its path: its name, its folder's name
+ * and whether a folder above is a secret folder (`.ssh` …). Pure.
+ */
+export function isCredentialEntry(
+  name: string,
+  parent: string | undefined,
+  underSecretFolder: boolean,
+): boolean {
+  const info = nameInfo(name.toLowerCase());
+  if (info.secret) return true;
+  const up = parent?.toLowerCase();
+  if (up !== undefined && info.candidates.some((c) => inFolder.has(`${up}/${c}`))) return true;
+  return info.anyPlain && underSecretFolder;
+}
+
+/** Whether a folder of this name makes every file under it a credential (`.ssh`, `.gnupg` …). */
+export function isSecretFolder(name: string): boolean {
+  return folders.has(name.toLowerCase());
+}
+
 /** The verdict for lowercased path segments (the last is the base name). */
 function judgeSegments(segments: readonly string[]): boolean {
   const base = segments[segments.length - 1] ?? '';

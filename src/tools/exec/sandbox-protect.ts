@@ -18,8 +18,8 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isCredentialPath } from '../../policy/credential-files';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isCredentialEntry, isSecretFolder } from '../../policy/credential-files';
 import { fileCredentialKind, mayHoldCredentialContent } from '../../policy/credential-content';
 import { picomatchLib } from '../../policy/picomatch-lib';
 import { compileGlobs } from '../../policy/glob';
@@ -119,8 +119,12 @@ export function planProtection(
   const protect = (path: string) => found.add(path);
 
   const queue: string[] = [root];
+  // Folders under a secret folder (`.ssh` …), where every file is a credential.
+  const secretDirs = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
     const dir = queue[i] as string;
+    const dirName = dir === root ? undefined : basename(dir);
+    const underSecret = secretDirs.has(dir);
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -134,9 +138,9 @@ export function planProtection(
       }
       const path = join(dir, entry.name);
       if (!entry.isDirectory()) {
-        const hidden = maskOf(root, path, entry, unmask);
+        const hidden = maskOf(path, entry, dirName, underSecret, unmask);
         if (hidden) plan.masked.push(hidden);
-      }
+      } else if (underSecret || isSecretFolder(entry.name)) secretDirs.add(path);
       const candidate = mayMatch(entry.name);
       if (!candidate && !entry.isDirectory()) continue;
       if (!candidate || match(relative(root, path).split(sep).join('/')) === undefined) {
@@ -208,17 +212,18 @@ export type PlanExtras = { unmask?: readonly string[]; named?: readonly string[]
  * an entry of its own.
  */
 function maskOf(
-  root: string,
   path: string,
   entry: Dirent,
+  dirName: string | undefined,
+  underSecret: boolean,
   unmask: ReadonlySet<string>,
 ): SandboxMask | undefined {
   if (entry.isSymbolicLink() || unmask.has(path)) return undefined;
   if (entry.isSocket()) return { kind: 'file', path };
   if (!entry.isFile()) return undefined;
-  const rel = relative(root, path).split(sep).join('/');
   const secret =
-    isCredentialPath(rel) || (mayHoldCredentialContent(entry.name) && fileCredentialKind(path) !== undefined);
+    isCredentialEntry(entry.name, dirName, underSecret) ||
+    (mayHoldCredentialContent(entry.name) && fileCredentialKind(path) !== undefined);
   return secret ? { kind: 'file', path } : undefined;
 }
 
