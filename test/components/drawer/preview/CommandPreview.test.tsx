@@ -43,3 +43,41 @@ describe('command card: protected paths', () => {
     expect(f).not.toContain('writable for this run only');
   });
 });
+
+describe('command card: provenance (issue 26 §4)', () => {
+  const running = (files: string[], commands: number): ApprovalRequest => {
+    const base = commandRequest({}, true);
+    if (base.preview.kind !== 'command') throw new Error('not a command');
+    return {
+      ...base,
+      args: { command: 'npm test' },
+      preview: { ...base.preview, command: 'npm test', parts: ['npm test'], unreviewed: { files, commands } },
+    };
+  };
+
+  it.each([
+    [80, 24],
+    [120, 40],
+  ])(
+    'at %ix%i the unreviewed files sit right under the command, in view, one per row',
+    async (width, height) => {
+      const files = Array.from({ length: 10 }, (_, i) => `test/suite-${i}.test.js`);
+      const d = renderDrawer([running(files, 2)], { width, height });
+      const f = await d.ready('not reviewed');
+      const lines = f.split('\n');
+      const at = lines.findIndex((l) => l.includes('runs project code that agents changed'));
+      expect(lines.findIndex((l) => l.includes('$ npm test'))).toBeLessThan(at);
+      expect(f).toContain('test/suite-0.test.js');
+      expect(lines.every((l) => l.length <= width)).toBe(true);
+      expect(lines.length).toBeLessThanOrEqual(height);
+    },
+  );
+
+  it('lists at most 8 files and says how many more, and the commands of this turn', async () => {
+    const files = Array.from({ length: 11 }, (_, i) => `f${i}.js`);
+    const d = renderDrawer([running(files, 2)], { width: 120, height: 40 });
+    const f = await d.ready('and 3 more');
+    expect(f).toContain('and what 2 commands changed this turn');
+    expect(f).not.toContain('f8.js');
+  });
+});
