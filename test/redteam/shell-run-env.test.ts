@@ -53,4 +53,13 @@ describe('a command runs in the shell the guard judged', () => {
     const env = commandEnv({ PATH: '/usr/bin', HOME: '/h', LANG: 'C', CI: '1' });
     expect(env).toMatchObject({ PATH: '/usr/bin', HOME: '/h', LANG: 'C', CI: '1', PAGER: 'cat' });
   });
+
+  it("a shell always has SHELL: the person's own, else /bin/sh (make 4.3 needs one for $(shell …))", () => {
+    expect(commandEnv({ PATH: '/usr/bin' }).SHELL).toBe('/bin/sh');
+    expect(commandEnv({ PATH: '/usr/bin', SHELL: '/usr/bin/zsh' }).SHELL).toBe('/usr/bin/zsh');
+    const made = run("make -f /dev/null 'X:=$(shell echo made > made.txt)' 2>/dev/null; cat made.txt", {
+      ...commandEnv({ PATH: process.env.PATH ?? '/usr/bin' }),
+    });
+    expect(made).toBe('made');
+  });
 });

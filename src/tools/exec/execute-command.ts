@@ -73,6 +73,9 @@ const SHELL_STEERING =
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env = scrubEnv(base).env;
   for (const name of Object.keys(env)) if (SHELL_STEERING.test(name)) delete env[name];
+  // A shell always has SHELL; without it GNU make 4.3 evaluates a command-line `X:=$(shell …)` with an empty
+  // shell ("make: -c: No such file"). CI runners and `env -i` start warden without one.
+  env.SHELL ??= '/bin/sh';
   // issue 27 §3: the hostile-repository-safe git settings (one separate hook, src/tools/exec/git-run-env.ts).
   return { ...env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat', ...GIT_RUN_ENV };
 }
