@@ -7,6 +7,8 @@
 //     not hold the secret (and, for a benign text, hold no redaction mark).
 // SECRETS_CORPUS_BINARY=0 skips (b); SECRETS_CORPUS_LIMIT=n measures the first n cases only.
 import { redactString } from '../src/audit/redact';
+import { findGitleaks } from '../src/audit/secret-gitleaks';
+import { findMaintained } from '../src/audit/secret-maintained';
 import { runBinaryCases } from './secrets-corpus-binary';
 import { type CorpusCase, loadCorpus, printTallies, score, type Tally, tally } from './secrets-corpus-data';
 
@@ -23,6 +25,7 @@ if (cases) {
   const ms = performance.now() - started;
   printTallies('(a) redactor, plain text', plain);
   console.log(`    ${chosen.length} cases in ${ms.toFixed(0)} ms`);
+  printPeerAgreement(chosen);
   if (process.env.SECRETS_CORPUS_BINARY !== '0') {
     const binary = new Map<string, Tally>();
     const records = await runBinaryCases(chosen);
@@ -36,4 +39,27 @@ if (cases) {
     printTallies('(b) real binary, args.command + result', binary);
     console.log(`    ${records.size} of ${chosen.length} cases have an outcome record`);
   }
+}
+
+/**
+ * The benign cases are benign to one rule of one peer (gitleaks' per-rule tests run that rule alone);
+ * run whole, the peers' own rule sets flag many of them. Counted here: the changed look-alikes that
+ * gitleaks' full default rules or secretlint's recommended preset also flag, and those only warden's
+ * own rules change.
+ */
+function printPeerAgreement(chosen: readonly CorpusCase[]): void {
+  let changed = 0;
+  let byPeer = 0;
+  let benign = 0;
+  for (const c of chosen) {
+    if (c.expect !== 'keep') continue;
+    benign++;
+    if (redactString(c.text) === c.text) continue;
+    changed++;
+    if (findGitleaks(c.text).hits.length > 0 || findMaintained(c.text).length > 0) byPeer++;
+  }
+  const pct = (n: number) => `${((100 * n) / Math.max(1, benign)).toFixed(2)} %`;
+  console.log(
+    `    of the ${changed} changed look-alikes, ${byPeer} are flagged by gitleaks' full rules or secretlint's preset themselves; ${changed - byPeer} (${pct(changed - byPeer)}) by warden's own rules only`,
+  );
 }

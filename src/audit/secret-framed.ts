@@ -60,13 +60,16 @@ export const FRAMED_RULES: readonly SecretRule[] = [
       ),
   },
   {
-    // scheme://user:password@host — keep the user, hide the password.
+    // scheme://user:password@host — keep the user, hide the password. A password that is its user's
+    // name (`postgres:postgres`, a documented default) or one character repeated (`1111`) is an example.
     trigger: /:\/\//,
     apply: (t) =>
       t.replace(
         /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@[\]]*):([^\s/?#@]+)@/gi,
         (m, scheme: string, user: string, pass: string) =>
-          isReference(pass) ? m : `${scheme}${user}:${redactedMark('password')}@`,
+          isReference(pass) || pass === user || /^(.)\1{2,}$/.test(pass)
+            ? m
+            : `${scheme}${user}:${redactedMark('password')}@`,
       ),
   },
 ];

@@ -79,10 +79,14 @@ export function isSecretName(name: string): boolean {
   return verdict;
 }
 
+/** Words that say the value is meant to be seen (`DOTENV_PUBLIC_KEY`, Stripe's `publishableKey`). */
+const PUBLIC_WORDS = new Set(['public', 'publishable', 'pub']);
+
 function judgeName(name: string): boolean {
   const words = nameWords(name);
   const last = words[words.length - 1];
   if (last === undefined) return false;
+  if (words.slice(0, -1).some((w) => PUBLIC_WORDS.has(w))) return false;
   if (SECRET_WORDS.has(last) || SECRET_COMPOUNDS.has(last)) return true;
   if (words.length >= 2 && QUALIFIED_WORDS.has(last)) return true;
   if (words.length >= 3 && SECRET_PHRASES.has(words.slice(-3).join(' '))) return true;

@@ -27,9 +27,12 @@ export function isReference(value: string): boolean {
   const bare = value
     .replace(/^["'`]|["'`]$/g, '')
     .replace(/^(bearer|basic|token|digest)\s+/i, '')
+    // openssl's `pass:` form; `env:NAME`, `file:path`, `fd:N` name where the password is.
+    .replace(/^pass:/, '')
     .trim();
   return (
     bare === '' ||
+    /^(?:env|file|fd):\S/.test(bare) ||
     /^(?:`|\$\()/.test(value.trim()) ||
     /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) ||
     PLACEHOLDER_WORDS.test(bare) ||
@@ -43,9 +46,41 @@ export function isReference(value: string): boolean {
     /^(?:<[^<>]*>|\{[^{}]*\}|\[[^[\]]*\])$/.test(bare) ||
     /^[.*…#_-]+$/.test(bare) ||
     isPlaceholder(bare) ||
+    isStandIn(unbracketed(bare)) ||
+    PLACEHOLDER_WORDS.test(unbracketed(bare)) ||
+    isBareUrl(bare) ||
+    EMPTY_PEM.test(bare) ||
     value.includes(MARK)
   );
 }
+
+/** `<user:password>`'s halves without their brackets: `password>` → `password`. */
+const unbracketed = (value: string): string => value.replace(/^[<{[]+|[>}\]]+$/g, '');
+
+/**
+ * Words people type where a secret goes in docs and examples, and that no token generator writes:
+ * `sk-ant-api02-notarealkey`, `…TokenHere`, `pass:notasecret` (Google's documented p12 password),
+ * `AKIAIOSFODNN7EXAMPLE` (AWS's documented key, upper case at the end), `https://user:mypassword@…`.
+ * Narrower than gitleaks' stop words on purpose: `fake`, `example`, `dummy` and ascending runs
+ * (`12345678-ABCD-…`) are in the peers' own true positives (bench/secrets-corpus.bench.ts).
+ */
+export function isStandIn(token: string): boolean {
+  return STAND_IN_WORDS.test(token) || /EXAMPLE(?:KEY)?$/.test(token);
+}
+
+const STAND_IN_WORDS =
+  /not_?a_?real|not_?real|notasecret|placeholder|changeme|replace_?me|your_(?:api_?)?(?:key|token|secret|password)|(?:token|key|secret|string)_?here$|^(?:my|your)(?:password|passwd|pass|secret|token)$/i;
+
+/** A URL with no user, password or query (`mongodb://localhost:27017/db`): where, not what. */
+function isBareUrl(value: string): boolean {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^\s/?#@]+)(\/[^\s?#@]*)?$/i.exec(value);
+  if (!m) return false;
+  return !(m[2] ?? '').split('/').some((segment) => looksRandom(segment, 20));
+}
+
+/** A PEM frame with nothing in it but an ellipsis or `x`s (`-----BEGIN PRIVATE KEY-----\n...\n-----END…`). */
+const EMPTY_PEM =
+  /^-----BEGIN [A-Z ]+-----(?:\\n|\s)*(?:\.\.\.|…|x+)?(?:\\n|\s)*-----END [A-Z ]+-----(?:\\n)?$/;
 
 /**
  * Words written where a secret goes in docs and examples (`-u user:password`, `token=your_token_here`,

@@ -45,6 +45,58 @@ describe('placeholders are not secrets', () => {
     ['markup, not a value', 'api_token = "<xsd:element name="', `api_token = "${REAL}"`],
     ['the head of another assignment, quoted', 'api_token = "api_token = "', `api_token = "${REAL}"`],
     ['a value cut with an ellipsis', 'export SESSION_TOKEN=eyJhbGciOi...', `export SESSION_TOKEN=${REAL}`],
+    ['says it is not real', 'ANTHROPIC_KEY=sk-ant-api02-notarealkey', `ANTHROPIC_KEY=sk-ant-api02-${REAL}`],
+    [
+      '…Here at the end',
+      'SLACK=xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere',
+      `SLACK=xoxe.xoxp-1-${REAL}`,
+    ],
+    [
+      "Google's documented p12 password",
+      'openssl pkcs12 -password "pass:notasecret"',
+      `openssl pkcs12 -password "pass:${REAL}"`,
+    ],
+    [
+      'openssl reading it from a variable',
+      'openssl pkcs12 -password "pass:${PASS}"',
+      `openssl pkcs12 -password "pass:${REAL}"`,
+    ],
+    [
+      'openssl naming where it is',
+      'openssl rsa -passin env:KEY_PASS -in k.pem',
+      `openssl rsa -passin pass:${REAL} -in k.pem`,
+    ],
+    [
+      "AWS's documented example key",
+      'aws_access_key: AKIAIOSFODNN7EXAMPLE',
+      'aws_access_key: AKIAZP3QW8RT5YX2NV7L',
+    ],
+    [
+      'a template in angle brackets',
+      'curl -u <user:password> https://test.com/e',
+      `curl -u user:${REAL} https://test.com/e`,
+    ],
+    [
+      'a URL with no credentials',
+      'const MONGO_NO_AUTH = "mongodb://localhost:27017/db";',
+      `const MONGO_NO_AUTH = "mongodb://u:${REAL}@localhost:27017/db";`,
+    ],
+    [
+      'a password that is its user (a default)',
+      'postgres://postgres:postgres@localhost:5432/db',
+      `postgres://postgres:${REAL}@localhost:5432/db`,
+    ],
+    ['one character repeated', 'https://user:1111@service.com/api', `https://user:${REAL}@service.com/api`],
+    [
+      'my-password in a guide',
+      'https://username:mypassword@test.com/endpoint',
+      `https://username:${REAL}@test.com/endpoint`,
+    ],
+    [
+      'a public key by name',
+      'DOTENV_PUBLIC_KEY="037cfbfc90234cfdab7eb540505662937"',
+      `DOTENV_PRIVATE_KEY="037cfbfc90234cfdab7eb540505662937"`,
+    ],
   ])('%s', (_, placeholder, real) => {
     expect(redactString(placeholder)).toBe(placeholder);
     expect(redactString(real)).toContain('[REDACTED:');
