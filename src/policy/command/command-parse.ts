@@ -1,7 +1,7 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import { type Arg, innerScope, type RawCommand, type Scope, type SubRange } from './command-raw';
 import { newSink, readRedirect } from './command-redirects';
-import { hiddenContinuation, hiddenSyntax } from './command-hidden-syntax';
+import { hiddenContinuation, hiddenSyntax, joinContinuations } from './command-hidden-syntax';
 import { describeParseError, childNodes as kids } from './command-tree';
 import { evaluateWord, markDynamic } from './command-words';
 
@@ -45,15 +45,18 @@ export class CommandCollector {
       this.problems.push(`Shell commands are nested more than ${this.limits.maxDepth} levels deep.`);
       return;
     }
+    // A continuation inside a word is judged as bash reads it (joined), or refused where that cannot be told.
     const continuation = hiddenContinuation(source);
-    if (continuation) this.problems.push(continuation);
-    const tree = this.parser.parse(source);
+    const joined = continuation ? joinContinuations(source) : source;
+    if (joined === undefined && continuation) this.problems.push(continuation);
+    const text = joined ?? source;
+    const tree = this.parser.parse(text);
     if (!tree) {
       this.problems.push('The shell parser returned nothing.');
       return;
     }
     try {
-      if (tree.rootNode.hasError) this.problems.push(describeParseError(tree.rootNode, source));
+      if (tree.rootNode.hasError) this.problems.push(describeParseError(tree.rootNode, text));
       else {
         this.problems.push(...hiddenSyntax(tree.rootNode));
         this.walk(tree.rootNode, scope);

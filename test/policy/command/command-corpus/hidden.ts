@@ -1,14 +1,26 @@
-import { type Case, cannot, denied, ok, reads } from './types';
+import { type Case, cannot, denied, destroys, ok, reads } from './types';
 
 // §1 — constructs where bash runs code the parse tree does not show, each with benign twins.
 
 export const CONTINUATIONS: Case[] = [
-  cannot('r\\\nm -f f', { says: /backslash-newline/, proof: 'loses' }),
-  cannot('echo "$\\\n(touch MARK)"', { proof: 'runs' }),
+  // Joined as bash joins them (the backslash-newline removed) and judged as what runs.
+  destroys('r\\\nm -f f', { proof: 'loses' }),
+  ok('to\\\nuch MARK', { proof: 'runs' }),
+  ok('echo ok; ch\\\nmod 000 f'),
+  reads('ls -l\\\na', { proof: 'reads' }),
+  reads('ec\\\nho ok', { proof: 'reads' }),
+  reads('echo "a\\\nb"', { proof: 'reads' }),
+  // Single quotes keep it; a comment is not continued by it (the next line is a command of its own).
+  reads("echo 'a\\\nb'", { proof: 'reads' }),
+  reads("echo 'r\\\nm -f f'", { proof: 'reads' }),
+  destroys('echo a #x\\\nrm -f f', { proof: 'loses' }),
+  reads("echo $'a\\\nb'", { proof: 'reads' }),
+  destroys('echo "it\'s"; r\\\nm -f f', { proof: 'loses' }),
+  destroys("echo \\'; r\\\nm -f f", { proof: 'loses' }),
+  // Where the quoting after joining is not followed (substitutions, backquotes, here-documents): refused.
+  cannot('echo "$\\\n(touch MARK)"', { says: /backslash-newline/, proof: 'runs' }),
   cannot('echo $\\\n(touch MARK)', { proof: 'runs' }),
-  cannot('to\\\nuch MARK', { proof: 'runs' }),
-  cannot('echo ok; ch\\\nmod 000 f', { says: /backslash-newline/ }),
-  cannot('ls -l\\\na', { says: /backslash-newline/ }),
+  cannot('echo ${X\\\n:-a}', { says: /backslash-newline/ }),
   cannot('echo `\\\ntouch MARK`', { says: /backslash-newline/ }),
   cannot('cat <<EOF\n$\\\n(touch MARK)\nEOF', { proof: 'runs' }),
   reads('ls \\\n  -la', { proof: 'reads' }),
