@@ -562,6 +562,14 @@ export const TRUST_KEYS = {
     help: "trust the project's .warden files (recorded for exactly these contents)",
   },
   keep: { keys: ['n', 'esc'], show: 'n / Esc', footer: 'keep them held back', help: 'keep them held back' },
+  up: {
+    keys: ['up', 'k'],
+    show: '↑/↓ PgUp/PgDn',
+    help: 'scroll the whole list (when it does not fit, `t` opens it; trust only once its last line is shown)',
+  },
+  down: { keys: ['down', 'j'], show: '↓', help: 'scroll the whole list down' },
+  page_up: { keys: ['pgup'], show: 'PgUp', help: 'scroll the whole list a page up' },
+  page_down: { keys: ['pgdn'], show: 'PgDn', help: 'scroll the whole list a page down' },
 } as const satisfies Record<string, KeyRow>;
 
 /** An answer of the trust card. */
@@ -644,7 +652,14 @@ export const PANEL_FOOTERS = {
   sessions: footerLine(Object.values(SESSIONS_KEYS)),
   policy: footerLine(Object.values(POLICY_KEYS)),
   help: footerLine(Object.values(HELP_PANEL_KEYS)),
-  trust: footerLine(Object.values(TRUST_KEYS)),
+  trust: footerLine([TRUST_KEYS.trust, TRUST_KEYS.keep]),
+  trust_more: footerLine([{ show: 't', footer: 'see the whole list' }, TRUST_KEYS.keep]),
+  // The whole list's own footer: scrolling, and `t` that trusts only once its end was shown (TrustCard).
+  trust_list: footerLine([
+    { show: TRUST_KEYS.up.show, footer: 'scroll' },
+    { show: 't', footer: 'trust (once the last line is shown)' },
+    TRUST_KEYS.keep,
+  ]),
   suggestion_rule: footerLine(Object.values(SUGGESTION_KEYS)),
   suggestion_preference: footerLine([
     { show: 'y', footer: 'write it to AGENTS.md' },

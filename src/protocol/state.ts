@@ -97,7 +97,8 @@ export type PolicySourceInfo = {
 };
 
 /** One rule or setting of a project's `.warden` files that would loosen the gate. */
-export type LooseningItem = { kind: 'rule' | 'setting'; file: string; text: string };
+/** One thing a project's files would loosen; `broad`: a rule that lets every tool, every call or any program through. */
+export type LooseningItem = { kind: 'rule' | 'setting'; file: string; text: string; broad?: true };
 
 /**
  * Whether the project's `.warden/policy.json` and `config.json` may loosen the gate. `none`: they

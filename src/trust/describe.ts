@@ -20,16 +20,42 @@ export function describeRule(rule: LoadedRule): string {
   return `${rule.decision} ${rule.tool}${scope} — ${rule.id}`;
 }
 
-/** The trust card's lines: held rules first, then held settings. */
+/**
+ * How much a held rule lets through, broadest first: 0 every tool (`tool: "*"`) with no condition;
+ * 1 every call of one tool, or every tool (or a tool glob) under a condition; 2 a condition that
+ * starts with a wildcard (`command: "* --force"` runs any program, `path: "**"`, `domain: "*"`); 3 the rest.
+ */
+export function ruleBreadth(rule: LoadedRule): number {
+  const w = rule.when;
+  const unconditioned = !w || Object.values(w).every((v) => v === undefined);
+  if (rule.tool === '*' && unconditioned) return 0;
+  if (rule.tool.includes('*') || unconditioned) return 1;
+  const leads = [w?.command, w?.path, w?.domain].filter((v): v is string => typeof v === 'string');
+  if (leads.some((v) => !/^[\w.@+-]/.test(v.trim()))) return 2;
+  return 3;
+}
+
+/**
+ * The trust card's lines, broadest first whatever the files' order: rules that let every tool or
+ * every call through, then held settings, then narrower rules. `broad` marks the first kind.
+ */
 export function looseningItems(
   rules: readonly LoadedRule[],
   settings: readonly HeldSetting[],
   configFile: string,
 ): LooseningItem[] {
+  const ranked = rules
+    .map((rule, order) => ({ rule, order, breadth: ruleBreadth(rule) }))
+    .sort((a, b) => a.breadth - b.breadth || a.order - b.order);
+  const item = ({ rule, breadth }: (typeof ranked)[number]): LooseningItem => ({
+    kind: 'rule',
+    file: rule.file ?? '',
+    text: describeRule(rule),
+    ...(breadth < 3 ? { broad: true } : {}),
+  });
   return [
-    ...rules.map(
-      (rule): LooseningItem => ({ kind: 'rule', file: rule.file ?? '', text: describeRule(rule) }),
-    ),
+    ...ranked.filter((r) => r.breadth < 3).map(item),
     ...settings.map((s): LooseningItem => ({ kind: 'setting', file: configFile, text: s.label })),
+    ...ranked.filter((r) => r.breadth === 3).map(item),
   ];
 }

@@ -83,3 +83,57 @@ describe('/policy shows what the project holds back', () => {
     expect(frame).toContain('held setting mode "auto-edit"');
   });
 });
+
+describe('TrustCard with more than fits', () => {
+  const many = (): ProjectTrustState =>
+    trust({
+      items: [
+        {
+          kind: 'rule',
+          file: '/p/.warden/policy.json',
+          text: 'allow * (every tool, every call) — project#31',
+          broad: true,
+        },
+        ...Array.from({ length: 30 }, (_, i) => ({
+          kind: 'rule' as const,
+          file: '/p/.warden/policy.json',
+          text: `allow execute_command when command "npm run t${i}" — project#${i + 1}`,
+        })),
+      ],
+    });
+
+  it('the broad rule is on the first screen and marked; t opens the whole list instead of trusting', async () => {
+    const core = new FakeCore();
+    const view = render(<TrustCard client={core} trust={many()} width={80} maxRows={15} isActive />);
+    const frame = await waitForFrame(view.lastFrame, 'more: t shows the whole list');
+    expect(frame).toMatch(/BROAD\s+allow \* \(every tool, every call\)/);
+    expect(frame).toContain('t see the whole list');
+    await press(view.stdin, 't');
+    await waitForFrame(view.lastFrame, '(1–6 of 31)');
+    expect(core.sent).toEqual([]);
+  });
+
+  it('from the whole list, t trusts only once the last line was shown (t before that goes to the end)', async () => {
+    const core = new FakeCore();
+    const view = render(<TrustCard client={core} trust={many()} width={80} maxRows={15} isActive />);
+    await waitForFrame(view.lastFrame, 'more: t shows');
+    await press(view.stdin, 't');
+    await waitForFrame(view.lastFrame, '(1–6 of 31)');
+    await press(view.stdin, KEY.down);
+    await waitForFrame(view.lastFrame, '(2–7 of 31)');
+    await press(view.stdin, 't');
+    const end = await waitForFrame(view.lastFrame, '(26–31 of 31)');
+    expect(end).toContain('npm run t29');
+    expect(core.sent).toEqual([]);
+    await press(view.stdin, 't');
+    await waitUntil(() => expect(core.sent).toEqual([{ type: 'trust_project', trust: true, hash: HASH }]));
+  });
+
+  it('n keeps them held back from any view', async () => {
+    const core = new FakeCore();
+    const view = render(<TrustCard client={core} trust={many()} width={80} maxRows={15} isActive />);
+    await waitForFrame(view.lastFrame, 'more: t shows');
+    await press(view.stdin, 't', 'n');
+    await waitUntil(() => expect(core.sent).toEqual([{ type: 'trust_project', trust: false, hash: HASH }]));
+  });
+});
