@@ -20,9 +20,13 @@ function wrapped(text: string, width: number, first: string, rest: string, tone:
   }));
 }
 
-/** The command in full (never truncated: it is what runs), its parts, cwd, timeout and notes. */
+/**
+ * The command in full (never truncated: it is what runs), its parts, cwd, timeout and notes. Runs of
+ * blank rows fold into one line that counts them, so no line of the command can hide below the fold
+ * behind blank ones (40 empty lines, then the real command).
+ */
 export function commandPreviewLines(preview: CommandPreview, width: number): PreviewLine[] {
-  const lines = wrapped(preview.command, width, '$ ', '  ', 'command');
+  const lines = foldBlankRuns(wrapped(preview.command, width, '$ ', '  ', 'command'));
   // Right under the command, before anything that scrolls: what the run will write (issue 10 §3).
   for (const w of preview.writes ?? [])
     lines.push(
@@ -46,6 +50,27 @@ export function commandPreviewLines(preview: CommandPreview, width: number): Pre
   lines.push({ text: `timeout  ${formatDurationCoarse(preview.timeoutMs)}`, tone: 'plain' });
   for (const note of preview.notes) lines.push(...wrapped(note, width, 'note     ', '         ', 'note'));
   return lines;
+}
+
+/** Two or more rows with nothing but blanks after their prefix become one dim row saying how many. */
+function foldBlankRuns(rows: PreviewLine[]): PreviewLine[] {
+  const out: PreviewLine[] = [];
+  let run = 0;
+  const flush = () => {
+    if (run === 1) out.push({ text: '  ', tone: 'command' });
+    else if (run > 1) out.push({ text: `  ⋯ ${run} blank lines`, tone: 'dim' });
+    run = 0;
+  };
+  for (const row of rows) {
+    // The first row keeps its `$ `, blank or not.
+    if (out.length > 0 && row.text.trim() === '') run++;
+    else {
+      flush();
+      out.push(row);
+    }
+  }
+  flush();
+  return out;
 }
 
 /** Provenance (issue 26 §4): what this run of project code would run that no person has reviewed yet. */

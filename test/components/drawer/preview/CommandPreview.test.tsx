@@ -81,3 +81,25 @@ describe('command card: provenance (issue 26 §4)', () => {
     expect(f).not.toContain('f8.js');
   });
 });
+
+describe('command card: lines behind blank ones', () => {
+  it.each([
+    [80, 24],
+    [120, 40],
+  ])('at %ix%i a command after 40 blank lines is in view, the blank run folded', async (width, height) => {
+    const command = `echo ok${'\n'.repeat(41)}rm -rf src`;
+    const base = commandRequest({}, true);
+    if (base.preview.kind !== 'command') throw new Error('not a command');
+    const request = {
+      ...base,
+      args: { command },
+      preview: { ...base.preview, command, parts: ['echo ok', 'rm -rf src'] },
+    };
+    const d = renderDrawer([request], { width, height });
+    const f = await d.ready('40 blank lines');
+    const lines = f.split('\n');
+    const echo = lines.findIndex((l) => l.includes('$ echo ok'));
+    expect(lines[echo + 2]).toContain('rm -rf src');
+    expect(lines.length).toBeLessThanOrEqual(height);
+  });
+});

@@ -53,3 +53,35 @@ describe('commandPreviewLines', () => {
     ).toBe(false);
   });
 });
+
+describe('commandPreviewLines: nothing hides below blank lines', () => {
+  const preview = (command: string) => ({
+    kind: 'command' as const,
+    command,
+    cwd: '/p',
+    timeoutMs: 60_000,
+    sandboxed: true,
+    parts: [],
+    notes: [],
+  });
+
+  it('40 blank lines, then the real command: the real command is the third row', () => {
+    const text = commandPreviewLines(preview(`echo ok${'\n'.repeat(41)}rm -rf src`), 80).map((l) => l.text);
+    expect(text.slice(0, 3)).toEqual(['$ echo ok', '  ⋯ 40 blank lines', '  rm -rf src']);
+  });
+
+  it('blank rows made by a long run of spaces fold too; one blank line stays a blank line', () => {
+    const spaces = commandPreviewLines(preview(`echo ok${' '.repeat(400)}; rm -rf src`), 40).map(
+      (l) => l.text,
+    );
+    expect(spaces[1]).toMatch(/⋯ \d+ blank lines/);
+    expect(spaces[2]?.trim()).toBe('; rm -rf');
+    const one = commandPreviewLines(preview('echo a\n\necho b'), 80).map((l) => l.text);
+    expect(one.slice(0, 3)).toEqual(['$ echo a', '  ', '  echo b']);
+  });
+
+  it('a command that starts with blank lines keeps its $ row', () => {
+    const text = commandPreviewLines(preview(`\n\n\n\nrm x`), 80).map((l) => l.text);
+    expect(text.slice(0, 3)).toEqual(['$ ', '  ⋯ 3 blank lines', '  rm x']);
+  });
+});
