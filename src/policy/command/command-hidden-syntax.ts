@@ -43,58 +43,6 @@ export function hiddenContinuation(source: string): string | undefined {
   return undefined;
 }
 
-/** Quoting joinContinuations does not follow: substitutions, parameter expansions, backquotes, here-documents. */
-const NOT_FOLLOWED = /\$\(|\$\{|`|<</;
-
-/**
- * The source as bash reads it once it has removed every line continuation — `ec\⏎ho ok` is
- * `echo ok`, `'a\⏎b'` keeps its backslash (single quotes), `"a\⏎b"` is `"ab"` — so a command
- * joined inside a word is judged as what runs instead of refused. Quotes (`'…'`, `"…"`, `$'…'`),
- * escapes and comments (which a backslash does not continue) are followed; where that is not enough
- * to know the quoting — a command substitution, backquotes, a here-document — it gives up.
- * Contract: pure; undefined when it cannot tell (the caller then refuses, as hiddenContinuation says).
- */
-export function joinContinuations(source: string): string | undefined {
-  if (NOT_FOLLOWED.test(source)) return undefined;
-  let out = '';
-  let quote: "'" | '"' | "$'" | undefined;
-  let comment = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i] as string;
-    const next = source[i + 1];
-    if (comment) {
-      if (c === '\n') comment = false;
-      out += c;
-    } else if (quote === "'") {
-      if (c === "'") quote = undefined;
-      out += c;
-    } else if (c === '\\' && next === '\n' && quote !== "$'") {
-      i++;
-    } else if (c === '\\' && next !== undefined) {
-      out += c + next;
-      i++;
-    } else if (quote === '"') {
-      if (c === '"') quote = undefined;
-      out += c;
-    } else if (quote === "$'") {
-      if (c === "'") quote = undefined;
-      out += c;
-    } else {
-      if (c === "'") quote = "'";
-      else if (c === '"') quote = '"';
-      else if (c === '$' && next === "'") {
-        quote = "$'";
-        out += c + next;
-        i++;
-        continue;
-      } else if (c === '#' && (out === '' || /[\s;&|()]$/.test(out))) comment = true;
-      out += c;
-    }
-  }
-  // Joined, `$\⏎(…)` becomes a command substitution whose own quoting this scan does not follow.
-  return NOT_FOLLOWED.test(out) ? undefined : out;
-}
-
 /**
  * Arithmetic contexts that read variables, array subscripts, indirect (`${!x}`) and prompt
  * (`${x@P}`) expansions anywhere in the tree: bash may run code hidden in a variable's value.

@@ -1,7 +1,8 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import { type Arg, innerScope, type RawCommand, type Scope, type SubRange } from './command-raw';
 import { newSink, readRedirect } from './command-redirects';
-import { hiddenContinuation, hiddenSyntax, joinContinuations } from './command-hidden-syntax';
+import { hiddenContinuation, hiddenSyntax } from './command-hidden-syntax';
+import { joinContinuations } from './command-join';
 import { describeParseError, childNodes as kids } from './command-tree';
 import { evaluateWord, markDynamic } from './command-words';
 

@@ -21,6 +21,10 @@ export const CONTINUATIONS: Case[] = [
   cannot('echo "$\\\n(touch MARK)"', { says: /backslash-newline/, proof: 'runs' }),
   cannot('echo $\\\n(touch MARK)', { proof: 'runs' }),
   cannot('echo ${X\\\n:-a}', { says: /backslash-newline/ }),
+  // An escaped `$` or `$$` (the shell's pid) joined to `(` is no substitution: judged.
+  reads('echo "\\$\\\n(touch MARK)"', { proof: 'reads' }),
+  reads('echo "$$\\\n(touch MARK)"', { proof: 'reads' }),
+  reads("echo '$(touch MARK)' a\\\nb", { proof: 'reads' }),
   cannot('echo `\\\ntouch MARK`', { says: /backslash-newline/ }),
   cannot('cat <<EOF\n$\\\n(touch MARK)\nEOF', { proof: 'runs' }),
   reads('ls \\\n  -la', { proof: 'reads' }),
