@@ -41,6 +41,35 @@ function blockEnd(text: string, from: number, indent: number): number {
   return at;
 }
 
+/** Characters of a name in code (`api_key`, `db.password`, `x-token`). */
+const NAME_CHAR = /[\w.-]/;
+
+/**
+ * The name an assignment's operator at `end` follows — `name`, `"name"`, `'name'`, `$name`, `@name`,
+ * `:name` — when it is one: it starts with a letter or `_` and stands at the start of the text or
+ * after a character that cannot be part of a name (nor a `$` that is not its sigil). Otherwise undefined.
+ */
+function literalName(text: string, end: number): string | undefined {
+  let nameEnd = end;
+  const quote = text[end - 1];
+  const quoted = quote === '"' || quote === "'";
+  if (quoted) nameEnd--;
+  let start = nameEnd;
+  while (start > 0 && NAME_CHAR.test(text[start - 1] as string)) start--;
+  const name = text.slice(start, nameEnd);
+  if (!/^[A-Za-z_]/.test(name)) return undefined;
+  let before = start - 1;
+  if (quoted) {
+    if (text[before] !== quote) return undefined;
+    before--;
+  }
+  if (before < 0) return name;
+  const ch = text[before] as string;
+  // `$name`: a sigil, which must itself stand where a name may start.
+  if (ch === '$') return before === 0 || !/[\w.$-]/.test(text[before - 1] as string) ? name : undefined;
+  return NAME_CHAR.test(ch) ? undefined : name;
+}
+
 /** A backquoted value with blanks is a shell command substitution (`KEY=\`vault read …\``), not a literal. */
 const notALiteral = (value: string, quote: string): boolean => quote === '`' && /\s/.test(value);
 
@@ -72,14 +101,22 @@ export const CODE_RULES: readonly SecretRule[] = [
     // literal: `token = getToken()` and `token: string` are code and stay.
     trigger: /(?:=>|:=|=|:)[ \t]*["'`]/,
     byName: true,
+    // The operator and the quoted value are found first and the name read back from them (literalName):
+    // a pattern that began at the name was tried at every word of every file redacted.
     apply: (t) =>
       t.replace(
-        /(^|[^\w.$-])([:$@]?)(["']?)([A-Za-z_][\w.-]*)\3([ \t]*(?:=>|:=|=|:)[ \t]*)(["'`])([^"'`\n\\]+)\6/g,
-        (m, pre: string, sigil: string, q: string, name: string, sep: string, vq: string, value: string) =>
+        /[ \t]*(?:=>|:=|=|:)[ \t]*(["'`])([^"'`\n\\]+)\1/g,
+        (m, vq: string, value: string, at: number) => {
+          const name = literalName(t, at);
           // A backquoted value with blanks is a shell command substitution (`KEY=\`vault read …\``).
-          secretCodeName(name) && !isReference(value) && !value.includes(MARK) && !notALiteral(value, vq)
-            ? `${pre}${sigil}${q}${name}${q}${sep}${vq}${redactedMark('key')}${vq}`
-            : m,
+          return name !== undefined &&
+            secretCodeName(name) &&
+            !isReference(value) &&
+            !value.includes(MARK) &&
+            !notALiteral(value, vq)
+            ? `${m.slice(0, m.length - value.length - 2)}${vq}${redactedMark('key')}${vq}`
+            : m;
+        },
       ),
   },
   {

@@ -309,6 +309,16 @@ export const FORMS: FormCase[] = [
   { name: 'Set-Cookie', text: `Set-Cookie: sid=${S}; Path=/`, secret: S, keep: 'Set-Cookie' },
   { name: 'cargo credentials', text: `[registry]\ntoken = "${S}"`, secret: S, keep: '[registry]' },
   { name: 'yarnrc npmAuthToken', text: `npmAuthToken: "${S}"`, secret: S, keep: 'npmAuthToken' },
+  // The name is read back from the operator: right after another literal, quoted, with a sigil.
+  {
+    name: 'a literal right after another',
+    text: `k: "v"password: "${S}"`,
+    secret: S,
+    keep: 'k: "v"password: ',
+  },
+  { name: 'a quoted key (JSON)', text: `{"db_password" : "${S}"}`, secret: S, keep: '"db_password" : "' },
+  { name: 'a PHP variable', text: `$smtpPassword = '${S}';`, secret: S, keep: '$smtpPassword = ' },
+  { name: 'a Ruby symbol', text: `config = { :api_token => "${S}" }`, secret: S, keep: ':api_token => "' },
   { name: 'a setter call (Java)', text: `ds.setPassword("${S}");`, secret: S, keep: 'ds.setPassword(' },
   {
     name: 'a builder call',
