@@ -5,67 +5,23 @@
  * own timeout is what fails without the fix. Likewise a saved prompt of 300 KB without a space,
  * which the tokenizer's byte-pair merge took 105 s over before the first request.
  */
-import { execFile } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_RUN_CHARS, boundedCount } from '../../src/llm/token-count';
 import { GitIgnore } from '../../src/tools/fs/gitignore';
-import { type FakeOpenAI, lastToolMessage, startFakeOpenAI } from '../helpers/fake-openai';
-import { WARDEN_BIN } from '../helpers/pty';
+import { type FakeOpenAI, lastToolMessage } from '../helpers/fake-openai';
+import { fakeModel, headlessWarden, type Places, tempPlaces, useCleanup } from '../helpers/headless-run';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
+const later = useCleanup();
 
 const HOSTILE = '*a*a*a*a*a*a*a*a*b';
 const LONG = 'a'.repeat(60);
 
-/** One headless run of the real binary on `at`, against `server`. */
-function headless(
-  at: { root: string; home: string },
-  server: FakeOpenAI,
-  args: string[],
-): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [WARDEN_BIN, '--headless', '--root', at.root, ...args],
-      {
-        cwd: at.root,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: at.home,
-          TMPDIR: tmpdir(),
-          WARDEN_HOME: at.home,
-          OPENAI_BASE_URL: server.url,
-          OPENAI_API_KEY: 'k',
-          WARDEN_MODEL: 'fake-model',
-        },
-      },
-      (error, _stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
-    );
-  });
-}
+const headless = (at: Places, server: FakeOpenAI, args: string[]) => headlessWarden(at, server, args);
 
 function clone() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-hostile-proj-')));
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'warden-hostile-home-')));
-  cleanup.push(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  });
+  const { root, home } = tempPlaces(later, 'hostile');
   writeFileSync(join(root, '.gitignore'), `${HOSTILE}\nsub/${HOSTILE}/\n`);
   mkdirSync(join(root, 'sub'));
   writeFileSync(join(root, LONG), 'x\n');
@@ -96,31 +52,11 @@ describe('hostile ignore rules', () => {
     timeout: 20_000,
   }, async () => {
     const at = clone();
-    const server: FakeOpenAI = await startFakeOpenAI(
-      [{ toolCalls: [{ name: 'glob_files', args: { pattern: '**/*' } }] }, { text: 'Listed.' }],
-      { whenExhausted: { text: 'Done.' } },
-    );
-    cleanup.push(() => server.close());
-    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [WARDEN_BIN, '--headless', '--root', at.root, '-p', 'list the files'],
-        {
-          cwd: at.root,
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: at.home,
-            TMPDIR: tmpdir(),
-            WARDEN_HOME: at.home,
-            OPENAI_BASE_URL: server.url,
-            OPENAI_API_KEY: 'k',
-            WARDEN_MODEL: 'fake-model',
-          },
-        },
-        (error, _stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
-      );
-    });
+    const server = await fakeModel(later, [
+      { toolCalls: [{ name: 'glob_files', args: { pattern: '**/*' } }] },
+      { text: 'Listed.' },
+    ]);
+    const run = await headless(at, server, ['-p', 'list the files']);
     expect(run.code).toBe(0);
     const listed = lastToolMessage(server.requests.at(-1) as never)?.content ?? '';
     expect(listed).toContain(LONG);
@@ -148,16 +84,8 @@ describe('token counting on hostile text', () => {
   it('--continue over a saved 300 KB prompt without spaces reaches the model in bounded time (real binary)', {
     timeout: 30_000,
   }, async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-tok-proj-')));
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'warden-tok-home-')));
-    cleanup.push(() => {
-      rmSync(root, { recursive: true, force: true });
-      rmSync(home, { recursive: true, force: true });
-    });
-    const server = await startFakeOpenAI([{ text: 'Noted.' }, { text: 'Answered.' }], {
-      whenExhausted: { text: 'Done.' },
-    });
-    cleanup.push(() => server.close());
+    const { root, home } = tempPlaces(later, 'tok');
+    const server = await fakeModel(later, [{ text: 'Noted.' }, { text: 'Answered.' }]);
     expect((await headless({ root, home }, server, ['-p', 'PLACEHOLDER-PROMPT'])).code).toBe(0);
     // The saved session as a long paste would have left it (too long for one command-line argument).
     const dir = join(home, 'sessions');

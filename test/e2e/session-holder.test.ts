@@ -4,63 +4,26 @@
  * from a copy; a lock whose process is gone is taken over; a session file of a newer format is
  * refused with a clear message.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
-import { WARDEN_BIN } from '../helpers/pty';
+import { describe, expect, it } from 'vitest';
+import type { FakeOpenAI, FakeStep } from '../helpers/fake-openai';
+import {
+  fakeModel,
+  type HeadlessRun,
+  headlessWarden,
+  type Places,
+  tempPlaces,
+  useCleanup,
+} from '../helpers/headless-run';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function places() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-holder-proj-')));
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'warden-holder-home-')));
-  cleanup.push(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  });
-  return { root, home };
-}
-
-async function fake(script: FakeStep[]): Promise<FakeOpenAI> {
-  const server = await startFakeOpenAI(script, { whenExhausted: { text: 'Done.' } });
-  cleanup.push(() => server.close());
-  return server;
-}
-
-function warden(at: { root: string; home: string }, server: FakeOpenAI, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [WARDEN_BIN, '--headless', '--root', at.root, ...args],
-      {
-        cwd: at.root,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: at.home,
-          TMPDIR: tmpdir(),
-          WARDEN_HOME: at.home,
-          OPENAI_BASE_URL: server.url,
-          OPENAI_API_KEY: 'k',
-          WARDEN_MODEL: 'fake-model',
-        },
-      },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? Number(error.code ?? 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
-  });
-}
+const later = useCleanup();
+type Run = HeadlessRun;
+const places = () => tempPlaces(later, 'holder');
+const fake = (script: FakeStep[]) => fakeModel(later, script);
+const warden = (at: Places, server: FakeOpenAI, args: string[]) => headlessWarden(at, server, args);
 
 const sessionFiles = (home: string) =>
   readdirSync(join(home, 'sessions')).filter((f) => f.endsWith('.jsonl'));

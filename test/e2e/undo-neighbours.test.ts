@@ -6,77 +6,19 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectCheckpointDir } from '../../src/agent/checkpoints';
-import {
-  type FakeOpenAI,
-  type FakeReply,
-  type FakeStep,
-  lastToolMessage,
-  startFakeOpenAI,
-} from '../helpers/fake-openai';
-import { WARDEN_BIN } from '../helpers/pty';
+import { type FakeOpenAI, type FakeReply, type FakeStep, lastToolMessage } from '../helpers/fake-openai';
+import { fakeModel, headlessWarden, type Places, tempPlaces, useCleanup } from '../helpers/headless-run';
 
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const f of cleanup.splice(0).reverse()) await f();
-});
-
-type Run = { code: number; stdout: string; stderr: string };
-
-function project(files: Record<string, string>) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-nbe-proj-')));
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'warden-nbe-home-')));
-  for (const [p, c] of Object.entries(files)) writeFileSync(join(root, p), c);
-  cleanup.push(() => {
-    rmSync(root, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
-  });
-  return { root, home };
-}
-
-async function fake(script: FakeStep[]): Promise<FakeOpenAI> {
-  const server = await startFakeOpenAI(script, { whenExhausted: { text: 'Done.' } });
-  cleanup.push(() => server.close());
-  return server;
-}
-
+const later = useCleanup();
+const project = (files: Record<string, string>) => tempPlaces(later, 'nbe', files);
+const fake = (script: FakeStep[]) => fakeModel(later, script);
 /** One headless warden run, in auto mode, to its end; `blocks`: a file-size limit (ulimit -f) for it and its git. */
-function warden(
-  at: { root: string; home: string },
-  server: FakeOpenAI,
-  args: string[],
-  blocks?: number,
-): Promise<Run> {
-  const argv = [WARDEN_BIN, '--headless', '--mode', 'auto', '--root', at.root, ...args];
-  return new Promise((resolve) => {
-    execFile(
-      blocks ? '/bin/sh' : process.execPath,
-      blocks ? ['-c', `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, ...argv] : argv,
-      {
-        cwd: at.root,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: at.home,
-          TMPDIR: tmpdir(),
-          WARDEN_HOME: at.home,
-          OPENAI_BASE_URL: server.url,
-          OPENAI_API_KEY: 'k',
-          WARDEN_MODEL: 'fake-model',
-        },
-      },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? Number(error.code ?? 1) : 0,
-          stdout: String(stdout),
-          stderr: String(stderr),
-        }),
-    );
-  });
-}
+const warden = (at: Places, server: FakeOpenAI, args: string[], blocks?: number) =>
+  headlessWarden(at, server, ['--mode', 'auto', ...args], blocks ? { blocks } : {});
 
 const write = (path: string, content: string): FakeReply => ({
   toolCalls: [{ name: 'write_file', args: { path, content } }],
