@@ -1,7 +1,7 @@
 /**
  * Token shapes found by their own prefix, as data. The maintained preset (secret-maintained.ts)
  * is the main source; these cover what it leaves out (PyPI, DigitalOcean, Google API and OAuth,
- * AWS key ids, Atlassian, Heroku, age, Mailgun, Telegram, JWTs — after gitleaks' rules of the
+ * AWS key ids, Atlassian, Heroku, age, Mailgun, Telegram, JWTs, Square — after gitleaks' rules of the
  * same names) and looser forms of what it has (an OpenAI project key without its marker, a
  * GitHub token of an unexpected length), so a near miss of the exact form is still hidden.
  */
@@ -62,4 +62,12 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   { kind: '1password', trigger: /ops_ey/, pattern: /(?<!\w)ops_ey[A-Za-z0-9+/_-]{60,}={0,2}/g },
   { kind: 'vault', trigger: /hv[sbr]\./, pattern: /(?<![\w.])hv[sbr]\.[A-Za-z0-9_-]{24,}/g },
   { kind: 'databricks', trigger: /dapi/, pattern: /(?<!\w)dapi[a-f0-9]{32}(?:-\d)?(?![a-f0-9])/g },
+  // Square's documented prefixes; the body up to the next blank or quote, so a token pasted from a page
+  // that escaped it (`sq0csp-my\_k7…^T^…`, gitleaks' own example) is hidden whole.
+  {
+    kind: 'square',
+    trigger: /sq0(?:csp|atp|idp)-/,
+    pattern: /(?<![\w-])sq0(?:csp|atp|idp)-[^\s"'`<>]{22,}/g,
+    needsDigit: true,
+  },
 ];

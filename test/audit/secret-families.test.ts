@@ -17,6 +17,12 @@ type Family = { name: string; text: string; secret: string; benign: string };
 
 const FAMILIES: Family[] = [
   {
+    name: 'a Square token escaped by the page it was copied from',
+    text: 'SQUARE_SECRET_SETTING: sq0csp-q7\\_Vw3Lk9^P^x2Nr8Tz5Hc1Wb4Yd6Mf0Jg',
+    secret: 'q7\\_Vw3Lk9^P^x2Nr8Tz5Hc1Wb4Yd6Mf0Jg',
+    benign: 'the Square prefix sq0csp- starts an OAuth secret',
+  },
+  {
     name: 'Go var with a type',
     text: 'var deployToken string = "Qm7vX2pL9sK4wR8tZ1nB6cY3"',
     secret: 'Qm7vX2pL9sK4wR8tZ1nB6cY3',
