@@ -39,13 +39,24 @@ export const NAMED_RULES: readonly SecretRule[] = [
         ),
   },
   {
-    // curl -u user:pass, --user=user:pass: keep the user, hide the password.
+    // curl -u user:pass, --user=user:pass, however the word is quoted (`kevin:'pw'`, `"{id}":"{pw}"`):
+    // keep the user, hide the password; `-u TOKEN:` (an API key as the user, no password) hides the user.
     trigger: /(^|\s)(-u|--user)\b/,
     apply: (t) =>
       t.replace(
-        /(^|\s)(-u|--user)(\s+|=)(["']?)([^\s:"']*):([^\s"']+)\4/g,
-        (m, pre: string, flag: string, gap: string, q: string, user: string, pass: string) =>
-          isReference(pass) ? m : `${pre}${flag}${gap}${q}${user}:${redactedMark('password')}${q}`,
+        /(^|\s)(-u|--user)(\s+|=)((?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+)/g,
+        (m, pre: string, flag: string, gap: string, word: string) => {
+          const bare = word.replace(/["']/g, '');
+          const colon = bare.indexOf(':');
+          if (colon < 0) return m;
+          const user = bare.slice(0, colon);
+          const pass = bare.slice(colon + 1);
+          if (pass === '')
+            return looksRandom(user, 10) && !isReference(user)
+              ? `${pre}${flag}${gap}${redactedMark('password')}:`
+              : m;
+          return isReference(pass) ? m : `${pre}${flag}${gap}${user}:${redactedMark('password')}`;
+        },
       ),
   },
   {

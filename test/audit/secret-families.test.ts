@@ -17,6 +17,18 @@ type Family = { name: string; text: string; secret: string; benign: string };
 
 const FAMILIES: Family[] = [
   {
+    name: 'curl --user with the password quoted inside the word',
+    text: "curl --user kevin:'Hq7Vw3Lk9Px2Nr8T' -X PATCH https://api.example.com",
+    secret: 'Hq7Vw3Lk9Px2Nr8T',
+    benign: 'curl --user "$API_USER:$API_PASS" -X PATCH https://api.example.com',
+  },
+  {
+    name: 'curl -u with an API key as the user and no password',
+    text: 'curl -u "k7Lm2Qx9Vw4Rt8Zp:" https://api.example.com/v1/charges',
+    secret: 'k7Lm2Qx9Vw4Rt8Zp',
+    benign: 'curl -u admin: https://api.example.com/v1/charges',
+  },
+  {
     name: 'a Square token escaped by the page it was copied from',
     text: 'SQUARE_SECRET_SETTING: sq0csp-q7\\_Vw3Lk9^P^x2Nr8Tz5Hc1Wb4Yd6Mf0Jg',
     secret: 'q7\\_Vw3Lk9^P^x2Nr8Tz5Hc1Wb4Yd6Mf0Jg',
