@@ -19,6 +19,7 @@ import {
   watchExitSignals,
 } from './exit';
 import { runHeadless } from './session/headless';
+import { readAllStdin } from './os/read-stdin';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import { endpointHost } from './llm/endpoint-host';
@@ -59,7 +60,14 @@ async function main(argv: string[]): Promise<number> {
       auditDir: join(home, 'audit'),
       columns: process.stdout.columns ?? 120,
     });
-  if (args.headless && !args.prompt) return usage('--headless needs a prompt (-p PROMPT)');
+  if (args.headless && !args.prompt) {
+    // `echo "fix the test" | warden --headless`: a prompt piped in; a terminal is not a prompt.
+    if (process.stdin.isTTY) return usage('--headless needs a prompt (-p PROMPT, or text on stdin)');
+    const piped = await readAllStdin(process.stdin, STDIN_PROMPT_LIMIT);
+    if (!piped.ok) return usage(piped.reason);
+    if (piped.text.trim() === '') return usage('--headless needs a prompt: stdin was empty (-p PROMPT)');
+    args.prompt = piped.text.trim();
+  }
   if (!args.headless && !process.stdin.isTTY)
     return usage('the full-screen app needs a terminal; for scripts use --headless -p PROMPT');
 
@@ -268,6 +276,9 @@ function print(text: string): number {
   io.stdout.write(`${text}\n`);
   return 0;
 }
+
+/** A prompt on stdin larger than this is refused: it is a paste gone wrong, not a task. */
+const STDIN_PROMPT_LIMIT = 1 << 20;
 
 function usage(error: string): number {
   io.stderr.write(`warden: ${error}\nRun 'warden --help' for usage.\n`);

@@ -97,11 +97,12 @@ export async function runHeadless(
             : noWayBack
               ? EXIT.checkpointIncomplete
               : EXIT.ok;
-    if (options.json)
+    if (options.json) {
+      const { sessionId, usage } = session.client.snapshot();
       io.stdout.write(
-        `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,
+        `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, sessionId, usage, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,
       );
-    else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
+    } else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
     // The turn's error was said when it came: once is enough.
     else if (result.text !== lastError) io.stderr.write(`warden: ${result.text}\n`);
     if (!options.json && code === EXIT.changesRefused)

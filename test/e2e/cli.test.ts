@@ -20,10 +20,26 @@ describe('the warden binary', () => {
     const bogus = await warden(['--bogus']);
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toContain('unknown flag --bogus');
-    expect((await warden(['--headless'])).code).toBe(2);
+    const bare = await warden(['--headless']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/stdin was empty/);
     expect((await warden(['--json', '-p', 'x'])).code).toBe(2);
     expect((await warden(['--headless', '-p', 'x', '--mode', 'yolo'])).stderr).toMatch(/mode/);
     expect((await warden(['--headless', '-p', 'x', '--root', '/no/such/dir'])).code).toBe(2);
+  });
+
+  it('a prompt piped on stdin is the headless prompt; over 1 MiB is refused, not cut', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'warden-cli-proj-'));
+    fake = await startFakeOpenAI([
+      (req) => ({ text: `heard: ${String(req.body.messages.at(-1)?.content)}` }),
+    ]);
+    const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' };
+    const run = await warden(['--headless', '--root', root], env, undefined, 'fix the failing test\n');
+    expect(run).toMatchObject({ code: 0, stdout: 'heard: fix the failing test\n' });
+    const big = await warden(['--headless', '--root', root], env, undefined, 'a'.repeat((1 << 20) + 1));
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/prompt on stdin is over 1024 KiB/);
+    expect(fake.requests.length).toBe(1);
   });
 
   it('the full-screen app refuses to start without a terminal', async () => {
@@ -85,6 +101,8 @@ describe('the warden binary', () => {
       status: 'done',
       text: 'Could not write.',
       exitCode: 3,
+      sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
       notRun: ['write_file'],
     });
     expect(existsSync(join(root, 'x.txt'))).toBe(false);

@@ -1,6 +1,7 @@
 /**
  * Runs the bundled binary once, to its end, with a clean environment: a fresh temp HOME (and
- * WARDEN_HOME under it) unless `env` names its own, no inherited variables but PATH and TMPDIR.
+ * WARDEN_HOME under it) unless `env` names its own, no inherited variables but PATH and TMPDIR;
+ * `stdin` is written to the run and closed.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -14,10 +15,11 @@ export function runWarden(
   args: string[],
   env: Record<string, string> = {},
   cwd?: string,
+  stdin = '',
 ): Promise<WardenRun> {
   const home = mkdtempSync(join(tmpdir(), 'warden-run-home-'));
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [WARDEN_BIN, ...args],
       {
@@ -37,5 +39,7 @@ export function runWarden(
           stderr: String(stderr),
         }),
     );
+    // What a script pipes in (a prompt), then the end of it: a run never waits on an open stdin.
+    child.stdin?.end(stdin);
   });
 }
