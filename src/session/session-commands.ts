@@ -3,7 +3,7 @@ import type { Gate } from '../gate/gate';
 import type { GrantStore } from '../gate/grants';
 import type { Feedback } from './feedback/feedback';
 import type { PolicyRule } from '../policy/rules';
-import type { CoreCommand, CoreEvent, Mode } from '../protocol';
+import type { CoreCommand, CoreEvent } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { attachMentions } from './attachments';

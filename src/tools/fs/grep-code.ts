@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { CREDENTIAL_RG_EXCLUDES, credentialFile } from '../../policy/credential-files';
 import { scrubEnv } from '../exec/env-scrub';

@@ -1,5 +1,4 @@
 import { showUrl } from '../../text/url-host';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
 import { defineTool, type ToolDefinition, type ToolOutput } from '../types';
