@@ -50,7 +50,7 @@ export type ResolvedConfig = {
   mcpServers: Record<string, ResolvedMcpServer>;
   /** When an agent stops and asks the person; the lower of the user's and the project's value counts. */
   escalation: { failures: number; rejections: number };
-  /** Rule and preference offers (issue 14 §5), from the user's config only. */
+  /** Rule and preference offers, from the user's config only. */
   suggestions?: ConfigFile['suggestions'];
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];

@@ -54,7 +54,7 @@ export type SessionCommandDeps = {
   reviewTurns: boolean;
   /** Writes a person approved on cards this turn, and the mode now: the review does not ask again for them. */
   approvedWrites?: ApprovedWrites;
-  /** The context figure, /compact and /model (issue 15 §4). */
+  /** The context figure, /compact and /model. */
   context?: ContextControl;
 };
 
@@ -69,7 +69,7 @@ export class SessionCommands {
   /** The turn review (the output gate). */
   private readonly reviews: TurnReviews;
 
-  /** Cancel, pause, resume, notes, plan edits and `!command` (issue 14 §1, §2). */
+  /** Cancel, pause, resume, notes, plan edits and `!command`. */
   private readonly person: PersonControl;
 
   constructor(private readonly d: SessionCommandDeps) {

@@ -19,7 +19,7 @@ export type GlobFilesEffects = {
 
 export const defaultGlobFilesEffects: GlobFilesEffects = {
   async glob(patterns, { cwd, ignore }) {
-    // Loaded on the first glob: start-up does not compile fast-glob and its matchers (issue 16).
+    // Loaded on the first glob: start-up does not compile fast-glob and its matchers.
     const { default: fg } = await import('fast-glob');
     const entries = await fg(patterns, {
       cwd,

@@ -68,7 +68,7 @@ export function buildRgArgs(opts: {
     opts.ignoreCase ? '--ignore-case' : '--case-sensitive',
     ...(opts.glob === undefined ? [] : [`--glob=${opts.glob}`]),
     // After the model's glob, so it cannot include them again (rg: the last matching glob wins). A
-    // credential file is searched only when named as the path, and reading one asks (issue 9 §4).
+    // credential file is searched only when named as the path, and reading one asks.
     ...CREDENTIAL_RG_EXCLUDES,
     '-e',
     opts.pattern,
