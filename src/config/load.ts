@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../protocol';
-import { type ProjectSnapshot, readProjectSnapshot } from '../trust/project-files';
-import { isTrusted } from '../trust/store';
+import { type ProjectSnapshot, readProjectSnapshot } from '../policy/project-files';
+import { isTrusted } from './trust-store';
 import { isHttpUrl } from './http-url';
 import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-file';
 import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
