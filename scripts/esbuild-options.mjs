@@ -1,5 +1,6 @@
 // The esbuild settings every bundled entry shares: warden's own (scripts/build.mjs) and the bundled
 // Ink hello-world the TUI bench measures as its floor (bench/ink-floor.tsx), so both are built alike.
+// Every swap of a dependency's internals here is listed in scripts/replacements.mjs (what, why, upstream, delete when).
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { reactEsm } from './react-esm.mjs';

@@ -1,5 +1,5 @@
 /**
- * zod schemas built on first use (issue 16): a module that declares a schema no longer loads and
+ * zod schemas built on first use: a module that declares a schema no longer loads and
  * runs zod at import, so start-up does not pay for it; the first validation (a config file, a tool
  * call) or the first request's tool list does. The schema built is the very one declared, so every
  * check stays exactly as strict.

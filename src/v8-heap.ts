@@ -1,7 +1,7 @@
 /**
  * V8 heap tuning for the interactive process. The young generation stays at its first size instead of
  * doubling to 32 MiB: a TUI's garbage is short-lived frames, so the bigger nursery bought little and
- * held memory. Measured (issue 16, bench/tui.bench.ts and bench/burst.bench.ts, same runs): peak RSS
+ * held memory. Measured (bench/tui.bench.ts and bench/burst.bench.ts, same runs): peak RSS
  * 123 → 111 MiB for a session with two cards, 280 → 220 MiB with a 2,000-entry transcript, 450 → 390
  * MiB for a burst of 5,000 calls; CPU +3 % in the transcript run, card times unchanged within noise.
  * `node --max-semi-space-size` would do the same, but `warden` is started as `node dist/warden.js`.

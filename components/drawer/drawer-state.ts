@@ -383,7 +383,18 @@ function cardKey(
       return queue(state, -1);
     case 'queue_next':
       return queue(state, 1);
-    default:
+    // Taken above (SCROLL, diffKey); listed so that a new card action without a handler does not compile.
+    case 'line_up':
+    case 'line_down':
+    case 'page_up':
+    case 'page_down':
+    case 'top':
+    case 'bottom':
+    case 'next_change':
+    case 'prev_change':
+    case 'toggle_folds':
+    case 'scroll_right':
+    case 'scroll_left':
       return same(state);
   }
 }

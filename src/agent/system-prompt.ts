@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { assetsDir } from '../assets';
 import { PathFence } from '../policy/guards/path-guard';
 import type { Mode } from '../protocol';
-import { readProjectFile } from '../trust/safe-read';
+import { readProjectFile } from '../policy/safe-read';
 
 /** At most this much of an instruction file goes into every request; more is cut with a note. */
 export const INSTRUCTIONS_CAP = 64 * 1024;

@@ -10,16 +10,7 @@
  * Files over the size cap are listed in the checkpoint, not copied (they stay out of the index).
  * All git runs with the environment of git-env.ts: through simple-git, and the change listing directly.
  */
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -1,15 +1,9 @@
 import type { PreImage } from '../tools/types';
+import type { RevertOptions, RevertTarget } from '../tools/types';
 import type { CheckpointMode, RevertPlan, RevertResult, TurnChange } from './types';
 
-/** Which changes a revert covers: the latest `turns` turns, or one turn (optionally only some of its files). */
-export type RevertTarget = { turns: number } | { turnId: string; paths?: readonly string[] };
-
-/**
- * How a revert treats a file changed by someone else since the turn changed it: kept (the default:
- * nothing of another warden's or the person's is thrown away silently), or overwritten because a
- * person approved a card that showed both versions.
- */
-export type RevertOptions = { overwriteChanged?: boolean };
+// Which changes a revert covers and how: declared beside the tools' other ports (revert_turn calls them).
+export type { RevertOptions, RevertTarget } from '../tools/types';
 
 /**
  * Called once the call a checkpoint was taken for has ended: resolves when the checkpoint after it is

@@ -1,6 +1,6 @@
 /**
  * The check `z.url({ protocol: /^https?$/ })` (the config's `baseUrl`) makes, without zod, for
- * OPENAI_BASE_URL at start-up (zod loads on first use: issue 16). Same steps as zod 4's URL check:
+ * OPENAI_BASE_URL at start-up (zod loads on first use). Same steps as zod 4's URL check:
  * trimmed; `http://` or `https://` spelt out (so `http:example.com` is refused); parsed by WHATWG
  * URL; scheme http or https. Contract: accepts exactly what that schema accepts (a test compares
  * them on a corpus).

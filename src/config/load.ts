@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../protocol';
-import { type ProjectSnapshot, readProjectSnapshot } from '../trust/project-files';
-import { isTrusted } from '../trust/store';
+import { type ProjectSnapshot, readProjectSnapshot } from '../policy/project-files';
+import { isTrusted } from './trust-store';
 import { isHttpUrl } from './http-url';
 import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-file';
 import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
@@ -50,7 +50,7 @@ export type ResolvedConfig = {
   mcpServers: Record<string, ResolvedMcpServer>;
   /** When an agent stops and asks the person; the lower of the user's and the project's value counts. */
   escalation: { failures: number; rejections: number };
-  /** Rule and preference offers (issue 14 §5), from the user's config only. */
+  /** Rule and preference offers, from the user's config only. */
   suggestions?: ConfigFile['suggestions'];
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];

@@ -1,4 +1,4 @@
-import { readRegularFile } from '../trust/safe-read';
+import { readRegularFile } from '../policy/safe-read';
 import { type ConfigFile, ConfigFileSchema } from './schema';
 import { formatIssues } from './issues';
 

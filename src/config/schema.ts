@@ -70,7 +70,7 @@ export const WebSearchSchema = lazySchema((z) =>
 );
 export type WebSearchConfig = z.infer<typeof WebSearchSchema>;
 
-/** When an agent stops and asks the person (issue 14 §3): failed results in a row, rejections of similar calls. */
+/** When an agent stops and asks the person: failed results in a row, rejections of similar calls. */
 export const EscalationSchema = lazySchema((z) =>
   z.strictObject({
     failures: positiveInt(100).optional(),
@@ -79,7 +79,7 @@ export const EscalationSchema = lazySchema((z) =>
 );
 
 /**
- * Offers to save repeated approvals as rules and repeated edits as preferences (issue 14 §5): how
+ * Offers to save repeated approvals as rules and repeated edits as preferences: how
  * many repeats make an offer. Offers are never taken without consent; `enabled: false` stops them.
  */
 export const SuggestionsSchema = lazySchema((z) =>
@@ -151,7 +151,7 @@ export const ConfigFileSchema = lazySchema((z) =>
     protectedPaths: z.array(z.string().min(1, { error: 'expected a non-empty pattern' })).optional(),
     webSearch: WebSearchSchema.optional(),
     mcpServers: z.record(serverName, McpServerSchema).optional(),
-    /** The review card at the end of a turn that changed files (issue 14 §4); only your own config may turn it off. */
+    /** The review card at the end of a turn that changed files; only your own config may turn it off. */
     reviewTurns: z.boolean().optional(),
     /** Escalation thresholds; a project's file may only lower them (stop sooner), never raise them. */
     escalation: EscalationSchema.optional(),

@@ -87,7 +87,7 @@ export function screenProjectConfig(
       label: `mode "${out.mode}": changes would ask instead of being blocked (your config.json says "${mine.mode}")`,
     });
   }
-  // issue 27 §4: before trust a repository may not pick the model (what reads your code, what it costs)
+  // Before trust a repository may not pick the model (what reads your code, what it costs)
   // nor let an agent run longer than you said.
   if (out.model !== undefined && out.model !== mine.model) {
     delete untrusted.model;

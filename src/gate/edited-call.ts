@@ -1,5 +1,5 @@
 /**
- * What a person's edit of a call changed, in words both the card and the model read (issue 13 §3):
+ * What a person's edit of a call changed, in words both the card and the model read:
  * one line per changed argument; a long or multi-line text (a file's content) is described by the
  * lines that differ, never repeated whole, so the model keeps the person's version without the
  * request growing by a file.

@@ -29,6 +29,18 @@ export function gateError(reason: string): Ending {
   };
 }
 
+/** A call the person already rejected in this task, answered again without asking. */
+export function repeatRejected(): Ending {
+  const reason =
+    'repeat_rejected: the person already rejected exactly this call in this task; change the plan instead of asking again.';
+  return {
+    envelope: { status: 'rejected', by: 'gate', reason, retry: false },
+    outcome: 'rejected',
+    approver: 'none',
+    reason,
+  };
+}
+
 /** The decision line could not be written, so the call did not run (no audit line, no execution). */
 export function auditUnavailable(error: string, approver: Approver): Ending {
   const reason = `audit_unavailable: the audit log cannot be written (${error}); nothing ran.`;

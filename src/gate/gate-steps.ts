@@ -6,8 +6,10 @@ import type { CallFacts } from '../policy/facts';
 import type { PolicyResult } from '../policy/resolve';
 import { canonicalJson, hashArgs } from './hash';
 import { readExisting } from './preview';
+import { callLine } from '../text/call-line';
+import type { Caller, Checked, DecidedCall } from './gate-types';
 
-// Small steps of the gate (gate.ts), kept apart so the orchestration stays one readable file.
+// Small steps of the gate (gate.ts), kept apart so the sequence there reads top-down.
 
 /**
  * The protected paths a command writes, as the fence resolved them: what an approved card lifts. A
@@ -121,4 +123,49 @@ export function internalArgument(tool: AnyTool, raw: unknown): string | undefine
   }
   if (!value || typeof value !== 'object') return undefined;
   return names.find((name) => Object.hasOwn(value as object, name));
+}
+
+/** The arguments a running decision runs: the accepted edit, the approved plan's steps, or the model's own. */
+export function finalArgs(
+  args: Record<string, unknown>,
+  decision: Decision,
+  acceptedEdit?: Record<string, unknown>,
+): { args: Record<string, unknown>; edited: boolean } {
+  if (decision.kind === 'edit') {
+    if (!acceptedEdit) throw new Error('an edit decision without an accepted edit');
+    return { args: acceptedEdit, edited: canonicalJson(acceptedEdit) !== canonicalJson(args) };
+  }
+  if (decision.kind === 'approve_plan') {
+    const steps = decision.steps.map(String);
+    const edited = canonicalJson(steps) !== canonicalJson(args.steps);
+    return { args: { ...args, steps }, edited };
+  }
+  return { args, edited: false };
+}
+
+/** The tool's own line for parsed arguments; the generic line when it has none or it throws. */
+export function summaryOf(tool: AnyTool, args: unknown): string {
+  try {
+    if (tool.summary) return String(tool.summary(args as never));
+  } catch {
+    // A summary is decoration: the generic line stands in.
+  }
+  return callLine(args);
+}
+
+/** What the session's feedback hears of a person's decision; `edited` only when the edit changed the call. */
+export function decidedCall(
+  decision: Decision,
+  checked: Checked,
+  caller: Caller,
+  accepted?: Record<string, unknown>,
+): DecidedCall {
+  const { tool, args, facts, policy } = checked;
+  const edited =
+    decision.kind === 'edit' && accepted && canonicalJson(accepted) !== canonicalJson(args)
+      ? accepted
+      : undefined;
+  // The arguments are parsed already: the summary takes them as they are.
+  const summary = summaryOf(tool, args);
+  return { decision, tool: tool.name, facts, policy, caller, args, ...(edited ? { edited } : {}), summary };
 }

@@ -58,7 +58,7 @@ export function grantOptions(facts: CallFacts, risk: Risk, caller: GrantCaller):
 }
 
 /**
- * The scopes a plan card may offer (issue 14 §6): "the plan's known steps", for the proposing agent
+ * The scopes a plan card may offer: "the plan's known steps", for the proposing agent
  * or all agents, when the plan names at least one exact command or path. The grant lasts until this
  * plan is done or replaced (see `GrantStore`). Never covers high risk, protected paths, deny rules
  * or guards: grants are consulted only after them.

@@ -1,5 +1,5 @@
 /**
- * The "plan's known steps" grant scope (issue 14 §6): what an approved plan named, read
+ * The "plan's known steps" grant scope: what an approved plan named, read
  * conservatively. A command counts only when a step writes it in backticks and it is plain literal
  * words (`npm test`, not `npm test $X` or `a && b`); a path only when it is relative, inside the
  * project by its text (no `..`, no leading `/` or `~`), holds no glob or space, and looks like a

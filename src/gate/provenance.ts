@@ -1,5 +1,5 @@
 /**
- * Provenance on the card (issue 26 §4): approving `npm test` after an agent planted a `.npmrc` or
+ * Provenance on the card: approving `npm test` after an agent planted a `.npmrc` or
  * changed a test file runs what the agent wrote, outside any diff the person read. So the card of a
  * command that runs project code lists the files agents changed in this session that the person has
  * not reviewed: the changes of turns whose review is still open (from the checkpoints, exact), and

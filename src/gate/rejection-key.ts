@@ -22,3 +22,20 @@ export function rejectionKey(
   );
   return `${tool}:parsed:${hashArgs({ ...rest, [commandField]: parsed })}`;
 }
+
+/** The calls each task had rejected, by `rejectionKey`: a repeat is answered "rejected" without asking. */
+export class RejectionMemory {
+  private readonly byTask = new Map<string, Set<string>>();
+
+  /** Whether the task had this very call rejected. */
+  has(taskId: string, key: string): boolean {
+    return this.byTask.get(taskId)?.has(key) === true;
+  }
+
+  /** Remembers a person's rejection for the task. */
+  remember(taskId: string, key: string): void {
+    let keys = this.byTask.get(taskId);
+    if (!keys) this.byTask.set(taskId, (keys = new Set()));
+    keys.add(key);
+  }
+}

@@ -2,8 +2,8 @@ import type { ApprovalRequest } from '../protocol';
 import { type Ending, endingWithoutRun, gateError } from './envelopes';
 
 /**
- * A request that was waiting for a person when warden stopped, offered again after a resume
- * (issue 15 §2): what the session file kept of it. The call goes through the whole gate again.
+ * A request that was waiting for a person when warden stopped, offered again after a resume:
+ * what the session file kept of it. The call goes through the whole gate again.
  */
 export type ResumedCall = {
   requestId: string;

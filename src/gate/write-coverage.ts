@@ -1,7 +1,7 @@
 /**
- * Whether undo can take a write back (issue 27 §1): the checkpoint is a shadow git snapshot of the
- * project taken before the turn's first change, which takes no ignore rules from the project (issue 26
- * §5: a clone's `.gitignore` of `*` cannot switch undo off), leaves out only `node_modules/` and
+ * Whether undo can take a write back: the checkpoint is a shadow git snapshot of the
+ * project taken before the turn's first change, which takes no ignore rules from the project (a
+ * clone's `.gitignore` of `*` cannot switch undo off), leaves out only `node_modules/` and
  * lists (not copies) files over the size cap. So a write onto an existing file is restorable when that
  * file is a regular, non-binary file under the cap outside `node_modules/` — and git is there at all
  * (without it warden keeps copies of its own file tools' writes only). The gate asks this at

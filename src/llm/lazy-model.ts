@@ -1,6 +1,6 @@
 /**
  * A ModelClient whose code loads on first use: the OpenAI client (the `openai` package, ~170 kB of
- * bundle) is not needed to draw the first screen, so start-up does not compile it (issue 16).
+ * bundle) is not needed to draw the first screen, so start-up does not compile it.
  */
 import type { ModelClient } from './types';
 

@@ -2,7 +2,7 @@
  * One attempt at a streamed answer against an in-memory stream instead of a server: the request
  * is built and encoded, and a short answer with a tool call goes through the tap, the openai
  * package's event parser and the turn assembler — the code a first real answer runs, compiled by V8
- * while the person types the first prompt (issue 16: the first card of a session). Nothing leaves
+ * while the person types the first prompt (the first card of a session). Nothing leaves
  * the process.
  */
 import { PlainResponse } from './http/plain-response';

@@ -2,7 +2,7 @@
  * Descriptors warden was started with beyond stdin, stdout and stderr (a launcher's terminal on fd 27,
  * a harness's pipe) are inherited by every program it starts — Node's spawn does not close them — so a
  * sandboxed command could write to that terminal past the output sanitiser (OSC 52 sets the clipboard)
- * or read the pipe (issue 26 §3). warden uses none of them: each one that would pass to a child (no
+ * or read the pipe. warden uses none of them: each one that would pass to a child (no
  * close-on-exec flag) is closed at start-up, before anything is spawned. Node's own descriptors all
  * carry the flag; Node's IPC channel (NODE_CHANNEL_FD) is kept.
  */

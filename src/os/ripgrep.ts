@@ -28,7 +28,7 @@ export async function resolveRgPath(): Promise<string> {
  * Contract: never rejects; a missing binary resolves `spawn_failed` with its errno code.
  */
 export async function runRg(file: string, args: string[], options: RgRunOptions): Promise<RgRunResult> {
-  // node:readline loads with the first search, not on the way to the first screen (issue 16).
+  // node:readline loads with the first search, not on the way to the first screen.
   const { createInterface } = await import('node:readline');
   return new Promise((resolve) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;

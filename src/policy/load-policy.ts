@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { type ProjectSnapshot, readProjectSnapshot } from '../trust/project-files';
-import { readRegularFile } from '../trust/safe-read';
+import { type ProjectSnapshot, readProjectSnapshot } from './project-files';
+import { readRegularFile } from './safe-read';
 import { compileBoundedGlob } from './bounded-glob';
 import { type CompiledPattern, compileBoundedRegex } from './bounded-regex';
 import { type LoadedRule, PolicyFileSchema, type PolicyRule } from './rules';

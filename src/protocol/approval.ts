@@ -17,7 +17,7 @@ export type GrantMatch =
   /** web_fetch to exactly this host (no subdomains). */
   | { kind: 'domain'; domain: string }
   /**
-   * The known steps of an approved plan (issue 14 §6): exactly the commands (in backticks) and the
+   * The known steps of an approved plan: exactly the commands (in backticks) and the
    * paths its steps named, until that plan (`plan`: its key) is done or replaced. Never high risk.
    */
   | { kind: 'plan_steps'; plan: string; commands: string[]; paths: string[] };

@@ -82,7 +82,7 @@ export type CoreEvent =
     }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }
-  /** warden offers, once per shape and session, to remember a repeated approval or edit (issue 14 §5). */
+  /** warden offers, once per shape and session, to remember a repeated approval or edit. */
   | { type: 'suggestion_offered'; suggestion: Suggestion }
   /** An offer was accepted (written to `file`), declined, or failed to be written. */
   | { type: 'suggestion_resolved'; id: string; outcome: 'accepted' | 'declined' | 'failed'; file?: string }

@@ -1,5 +1,5 @@
 /**
- * Feedback that becomes rules, only with consent (issue 14 §5): what warden offers to remember
+ * Feedback that becomes rules, only with consent: what warden offers to remember
  * after a person approved or edited the same shape of call repeatedly. Nothing is written until the
  * person accepts the offer, and what is written is exactly the text shown here.
  */

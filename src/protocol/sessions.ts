@@ -1,4 +1,4 @@
-/** Saved sessions as the UI sees them: the `/resume` picker's rows (issue 15 §1). */
+/** Saved sessions as the UI sees them: the `/resume` picker's rows. */
 
 /** One saved conversation of a project, from `$WARDEN_HOME/sessions/index/<id>.json`. */
 export type SessionSummary = {

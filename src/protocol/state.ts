@@ -137,7 +137,7 @@ export type CoreState = {
   policy?: { sources: PolicySourceInfo[] };
   /** The project's trust; absent from a core that does not report it. */
   trust?: ProjectTrustState;
-  /** Suggestions offered and not yet answered (issue 14 §5); absent from a core that offers none. */
+  /** Suggestions offered and not yet answered; absent from a core that offers none. */
   suggestions?: Suggestion[];
   /** The turn review waiting for the person (the latest turn that changed files), when reviews are on. */
   review?: TurnReview;
@@ -149,7 +149,7 @@ export type CoreState = {
   prompt?: number;
   /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
   paused?: PauseState;
-  /** The main conversation's share of the model's context window (issue 15 §4); absent until measured. */
+  /** The main conversation's share of the model's context window; absent until measured. */
   context?: ContextUse;
   /** A /compact summary waiting for the person's yes or no (answered by `accept_compact`). */
   compact?: CompactProposal;

@@ -1,5 +1,5 @@
 /**
- * The writes a person approved on a card this turn (issue 27 §3): path → sha256 of the content the
+ * The writes a person approved on a card this turn: path → sha256 of the content the
  * card showed (an edit included). The turn review compares each changed file with it.
  */
 import { createHash } from 'node:crypto';

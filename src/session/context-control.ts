@@ -1,5 +1,5 @@
 /**
- * A context you can see and manage (issue 15 §4): the main conversation's share of the model's
+ * A context you can see and manage: the main conversation's share of the model's
  * window for the status bar, a warning at 80 %, `/compact` (the model summarises; the person sees
  * the summary and says yes or no before anything changes), the offer to compact before a request
  * would overflow, and `/model`. Sub-agents have their own short histories and are not measured.

@@ -1,5 +1,5 @@
 /**
- * Who may have written warden's own settings files while a call ran (issue 29 §2). The home guard
+ * Who may have written warden's own settings files while a call ran. The home guard
  * puts back a change a tool's own process tree made behind the gate; a change nothing the call
  * started could have made — the person's editor, a second warden saving a rule — is the person's,
  * and is kept and read again (a stricter rule counts at once). Throwing that away, as the guard

@@ -1,5 +1,5 @@
 /**
- * What the core does with the moment the person types the first prompt (issue 16: the first card
+ * What the core does with the moment the person types the first prompt (the first card
  * of a session): it opens the shadow repository (so the first card's checkpoint is only the
  * snapshot) and runs, once, the code a first answer and its card need — the secret redaction every
  * audit line goes through (its big trigger regexes compile on first use), the tools' argument

@@ -8,14 +8,14 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PathFence } from '../policy/guards/path-guard';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from '../tools/fs/gitignore';
-import { readRegularFile } from '../trust/safe-read';
+import { readRegularFile } from '../policy/safe-read';
 
 /** Most matches one completion returns. */
 export const COMPLETE_MAX = 50;
 
 /**
  * A regular file only, its last name not a link, its descriptor inside the project, non-blocking
- * (trust/safe-read.ts): a cloned `.gitignore` linked to /dev/tty or /dev/zero, or a FIFO a command
+ * (policy/safe-read.ts): a cloned `.gitignore` linked to /dev/tty or /dev/zero, or a FIFO a command
  * made, would otherwise block this synchronous read on the UI thread (or read without end), and one
  * linked out of the project would be read. git does not follow a symlinked .gitignore either.
  */

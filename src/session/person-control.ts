@@ -23,7 +23,7 @@ export type PersonControlDeps = {
 };
 
 /**
- * The person's side of control (issue 14 §1, §2): cancelling a task from a card, pausing and
+ * The person's side of control: cancelling a task from a card, pausing and
  * resuming agents, a note, the plan's steps, and `!command` run as the person through the gate.
  * Contract: never throws; problems come back as notices.
  */

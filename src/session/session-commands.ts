@@ -2,9 +2,8 @@ import type { AgentHub } from '../agent/hub';
 import type { Gate } from '../gate/gate';
 import type { GrantStore } from '../gate/grants';
 import type { Feedback } from './feedback/feedback';
-import type { LoadedRule, PolicyRule } from '../policy/rules';
-import { saveRule } from '../policy/save-rule';
-import type { CoreCommand, CoreEvent, Mode } from '../protocol';
+import type { PolicyRule } from '../policy/rules';
+import type { CoreCommand, CoreEvent } from '../protocol';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { attachMentions } from './attachments';
@@ -18,6 +17,9 @@ import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 import type { ContextControl } from './context-control';
+import type { SessionSettings } from './session-settings';
+import type { SessionMcp } from './wiring/mcp-wiring';
+import { writeRule } from './wiring/trust-wiring';
 
 export type SessionCommandDeps = {
   /** The project's trust: the card's answer, and a re-check of the files before each turn and after a save. */
@@ -34,9 +36,10 @@ export type SessionCommandDeps = {
   home: string;
   root: string;
   auditDir: string;
-  setMode: (mode: Mode) => void;
-  reloadRules: (rules: LoadedRule[]) => void;
-  restartMcp: (name: string) => Promise<void>;
+  /** The owner of the mode (and the rules, the sandbox verdict): `set_mode` changes it there. */
+  settings: SessionSettings;
+  /** The MCP servers: /mcp restarts one. */
+  mcp: Pick<SessionMcp, 'restart'>;
   /** The name of the tool /undo calls through the gate (revert_turn), as the composition root built it. */
   undoTool: string;
   /** The tool that reads a file a person attaches with `@path` (read_file), called through the gate as the person. */
@@ -51,8 +54,7 @@ export type SessionCommandDeps = {
   reviewTurns: boolean;
   /** Writes a person approved on cards this turn, and the mode now: the review does not ask again for them. */
   approvedWrites?: ApprovedWrites;
-  mode: () => Mode;
-  /** The context figure, /compact and /model (issue 15 §4). */
+  /** The context figure, /compact and /model. */
   context?: ContextControl;
 };
 
@@ -67,7 +69,7 @@ export class SessionCommands {
   /** The turn review (the output gate). */
   private readonly reviews: TurnReviews;
 
-  /** Cancel, pause, resume, notes, plan edits and `!command` (issue 14 §1, §2). */
+  /** Cancel, pause, resume, notes, plan edits and `!command`. */
   private readonly person: PersonControl;
 
   constructor(private readonly d: SessionCommandDeps) {
@@ -87,7 +89,7 @@ export class SessionCommands {
       emit: d.emit,
       reviewTurns: d.reviewTurns,
       revertTool: d.undoTool,
-      ...(d.approvedWrites ? { approved: d.approvedWrites, mode: d.mode, root: d.root } : {}),
+      ...(d.approvedWrites ? { approved: d.approvedWrites, mode: () => d.settings.mode, root: d.root } : {}),
     });
     this.audit = new AuditQueries(d.auditDir, d.emit);
   }
@@ -170,7 +172,7 @@ export class SessionCommands {
       case 'set_mode':
         if (!MODES.includes(c.mode))
           return this.notice('warn', `Unknown mode ${String(c.mode)}; use one of ${MODES.join(', ')}.`);
-        d.setMode(c.mode);
+        d.settings.setMode(c.mode);
         return this.notice('info', `Mode: ${c.mode}.`);
       case 'revoke_grant': {
         const revoked = d.grants.revoke(c.grantId);
@@ -205,7 +207,7 @@ export class SessionCommands {
         this.audit.run(c.queryId, c.query, c.before, c.stats === true);
         return;
       case 'restart_mcp':
-        void d.restartMcp(c.server).then(
+        void d.mcp.restart(c.server).then(
           () => this.notice('info', `Restarted the MCP server ${c.server}; its grants were dropped.`),
           (err: Error) => this.notice('error', err.message),
         );
@@ -306,16 +308,11 @@ export class SessionCommands {
   }
 
   /** The one policy-save path (grants and accepted suggestions). Contract: never rejects. */
-  async writeRule(
+  writeRule(
     target: 'project' | 'user',
     rule: PolicyRule,
   ): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
-    const saved = await saveRule(target === 'project' ? this.d.root : undefined, this.d.home, target, rule);
-    if (!saved.ok) return saved;
-    if (target === 'user') this.d.homeGuard.acceptFromDisk('policy.json');
-    // The project's file changed by exactly the person's rule: trust carries over (see ProjectTrust.refresh).
-    this.d.trust.refresh(target === 'project' ? rule : undefined);
-    return saved;
+    return writeRule(this.d, target, rule);
   }
 
   private async acceptSuggestion(id: string, target: 'project' | 'user'): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Approved once is approved (issue 27 §3): in manual mode the turn review does not ask again for a
+ * Approved once is approved: in manual mode the turn review does not ask again for a
  * change whose every write the person approved on a card — the file now holds exactly the content the
  * card showed. It still asks in the auto modes (nobody saw those writes) and for anything a command
  * changed, deleted, or rewrote after the card (the content differs from what was approved).

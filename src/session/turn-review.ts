@@ -1,5 +1,5 @@
 /**
- * The output gate (issue 14 §4): at the end of a turn that changed files — by any tool, commands
+ * The output gate: at the end of a turn that changed files — by any tool, commands
  * included — the session reports the changeset (`turn_changes`, always) and, when reviews are on,
  * asks the person to review it (`turn_review_requested`). Reverting from the review goes through the
  * gate as `revert_turn`, like /undo: a card unless a rule allows it, and an audit line either way.
@@ -18,7 +18,7 @@ export type TurnReviewDeps = {
   reviewTurns: boolean;
   /** revert_turn's name, as the composition root built it. */
   revertTool: string;
-  /** The writes a person approved on cards this turn, the mode now and the project root (issue 27 §3). */
+  /** The writes a person approved on cards this turn, the mode now and the project root. */
   approved?: ApprovedWrites;
   mode?: () => Mode;
   root?: string;

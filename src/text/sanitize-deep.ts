@@ -68,7 +68,7 @@ function walk(value: unknown, mode: SanitizeMode, depth: number): unknown {
   if (proto !== Object.prototype && proto !== null) return value;
   let copy: Record<string, unknown> | undefined;
   // Keys, not entries: an entries array allocates a pair per property of every object of every
-  // event, which a burst of thousands of calls paid for in garbage collection (profiled, issue 16).
+  // event, which a burst of thousands of calls paid for in garbage collection (profiled).
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   for (let i = 0; i < keys.length; i++) {

@@ -1,5 +1,5 @@
 /**
- * A URL as a web card shows it (issue 27 §4): a non-ASCII host in its punycode form, which is what
+ * A URL as a web card shows it: a non-ASCII host in its punycode form, which is what
  * is really looked up, followed by the host as it reads and a warning when its labels mix scripts —
  * `docs.gіthub.com` with a Cyrillic `і` looks like github.com.
  */

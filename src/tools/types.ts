@@ -1,10 +1,32 @@
 import type { z } from 'zod';
 import type { ApprovalPreview } from '../protocol';
+import type { TurnChange } from '../protocol/review';
 import type { CommandGuard } from '../policy/command/command-types';
 import type { PathFence, PathVerdict } from '../policy/guards/path-guard';
 import type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
 
 export type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
+
+/** A revert's target: the latest `turns`, or one turn by id (only `paths` of it, when given). */
+export type RevertTarget = { turns: number } | { turnId: string; paths?: readonly string[] };
+
+/**
+ * How a revert treats a file changed by someone else since the turn changed it: kept (the default:
+ * nothing of another warden's or the person's is thrown away silently), or overwritten because a
+ * person approved a card that showed both versions.
+ */
+export type RevertOptions = { overwriteChanged?: boolean };
+
+/** What reverting did: files written back, files removed, files it could not restore (and why). */
+export type RevertResult = {
+  restored: string[];
+  removed: string[];
+  skipped: { path: string; reason: string }[];
+  turns: number;
+};
+
+/** What reverting would do, for the card shown before it runs. */
+export type RevertPlan = { turns: number; changes: TurnChange[] };
 
 /** A file's content before a write: its bytes and mode, or that it did not exist. */
 export type PreImage = { kind: 'file'; bytes: Buffer; mode: number } | { kind: 'absent' };

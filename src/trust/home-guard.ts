@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRegularFile } from './safe-read';
+import { readRegularFile } from '../policy/safe-read';
 
 /** warden's own settings in `$WARDEN_HOME`: what a tool must never change behind the gate. */
 export const GUARDED_HOME_FILES = ['policy.json', 'config.json', 'trust.json'] as const;

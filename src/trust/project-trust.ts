@@ -6,8 +6,8 @@ import { type LoadedRule, type PolicyRule, RuleSchema } from '../policy/rules';
 import { canonicalJson } from '../text/canonical-json';
 import type { CoreEvent, ProjectTrustState } from '../protocol';
 import { looseningItems } from './describe';
-import { type ProjectSnapshot, readProjectSnapshot } from './project-files';
-import { isTrusted, recordTrust, trustFilePath } from './store';
+import { type ProjectSnapshot, readProjectSnapshot } from '../policy/project-files';
+import { isTrusted, recordTrust, trustFilePath } from '../config/trust-store';
 
 /** What the session starts with: the files as read once, and whether they were trusted then. */
 export type ProjectStart = {

@@ -1,9 +1,9 @@
 import type { ProjectConfigTrust, TrustedValues } from '../config/load';
 import { parseConfigText } from '../config/read-file';
 import { screenProjectConfig } from '../config/screen';
-import { readProjectSnapshot } from './project-files';
+import { readProjectSnapshot } from '../policy/project-files';
 import type { ProjectStart } from './project-trust';
-import { isTrusted } from './store';
+import { isTrusted } from '../config/trust-store';
 
 /** The session's start from the loaded config (the files read once, by `loadConfig`). */
 export function startFromConfig(home: string, project: ProjectConfigTrust): ProjectStart {

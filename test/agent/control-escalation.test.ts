@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load';
 import { Gate } from '../../src/gate/gate';
 import type { ApprovalRequest, Decision } from '../../src/protocol';
-import type { FakeStep, RecordedRequest } from '../helpers/fake-openai';
+import type { FakeStep } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 import { auditLines, userTexts } from '../helpers/audit-lines';
 

@@ -1,5 +1,3 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RecordedRequest } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';

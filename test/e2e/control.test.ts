@@ -1,14 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeOpenAI,
-  type FakeStep,
-  type RecordedRequest,
-  startFakeOpenAI,
-} from '../helpers/fake-openai';
-import type { PtyApp } from '../helpers/pty';
+import { describe, expect, it } from 'vitest';
+import { type FakeStep } from '../helpers/fake-openai';
 import { ptyLaunches } from '../helpers/pty-launch';
 import { auditLines, userTexts } from '../helpers/audit-lines';
 

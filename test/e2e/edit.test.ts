@@ -1,17 +1,10 @@
 // Issue 13 §1 and §3 end to end: the real binary in a pty against the fake model. An edit_file call's
 // card shows its diff and `y` edits the file; a person's edit of the JSON (several Backspaces in one
 // read included) shows its diff, waits for one more `y`, and reaches the model as "edited by the person".
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type FakeOpenAI,
-  type FakeStep,
-  lastToolMessage,
-  type RecordedRequest,
-  startFakeOpenAI,
-} from '../helpers/fake-openai';
+import { describe, expect, it } from 'vitest';
+import { type FakeStep, lastToolMessage, type RecordedRequest } from '../helpers/fake-openai';
 import type { PtyApp } from '../helpers/pty';
 import { ptyLaunches } from '../helpers/pty-launch';
 

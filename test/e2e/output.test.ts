@@ -1,9 +1,7 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
-import type { PtyApp } from '../helpers/pty';
+import { describe, expect, it } from 'vitest';
+import { type FakeStep } from '../helpers/fake-openai';
 import { ptyLaunches } from '../helpers/pty-launch';
 
 const { launch: start } = ptyLaunches();

@@ -3,19 +3,10 @@
  * key), project and mode; Ctrl+C first interrupts a running turn — its pending request fails
  * closed on the record, nothing is written — and only a second press when idle quits, exit 0.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
+import { describe, expect, it, vi } from 'vitest';
+import { type FakeStep } from '../helpers/fake-openai';
 import type { PtyApp } from '../helpers/pty';
 import { ptyLaunches } from '../helpers/pty-launch';
 

@@ -238,7 +238,7 @@ describe('when the shadow repository opens (issue 16: nothing between a model an
   it('with a prompt on the command line: not before the first card, by its checkpoint once the card is drawn', async () => {
     let openedAtRequest: boolean | undefined;
     const started = await launch([]);
-    started.fake.push((req) => {
+    started.fake.push(() => {
       openedAtRequest = existsSync(shadowRepo(started.home, started.root));
       return write('a.txt', 'one\n');
     });

@@ -1,11 +1,3 @@
-/**
- * Red team, the gate over shared audit writes: a burst of up to 64 calls side by side from several
- * agents, refusals (sync `append`) mixed in, a disk that fills in the middle of a batch of decision
- * or outcome lines, a task cancelled between its decision line and the execution. Every call that
- * ran has its decision line in the file before its effect and an outcome line before its result;
- * nothing runs whose decision line is not written.
- */
-import * as fs from 'node:fs';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

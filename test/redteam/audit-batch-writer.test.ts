@@ -6,7 +6,6 @@
  * a regular file, whole; a failed write fails every line of it and no other.
  */
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';

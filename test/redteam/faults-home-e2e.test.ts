@@ -5,7 +5,6 @@
  * a warning, not a crash) until Ctrl+C twice ends it with 0.
  */
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,15 +5,7 @@
  * reason, or that the call did only what it says.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, openSync, readdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEditFileTool } from '../../src/tools/fs/edit-file';

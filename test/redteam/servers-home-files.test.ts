@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load';
 import { loadPolicyRulesSync } from '../../src/policy/load-policy';
-import { isTrusted } from '../../src/trust/store';
+import { isTrusted } from '../../src/config/trust-store';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];

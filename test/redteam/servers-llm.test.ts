@@ -12,7 +12,7 @@ import { createTurnAssembler } from '../../src/llm/turn-assembler';
 import { parseToolArgs } from '../../src/tools/parse-args';
 import { defineTool } from '../../src/tools/types';
 import { z } from 'zod';
-import { answer, chunk, DONE, type FaultStep, fault, toolCall } from '../helpers/fault-openai';
+import { answer, chunk, type FaultStep, fault, toolCall } from '../helpers/fault-openai';
 import { clientFor, failure, request, useFaultServer } from '../helpers/openai-client';
 
 const { serve } = useFaultServer();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LoadConfigOptions, loadConfig } from '../../src/config/load';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../../src/policy/guards/path-guard';
-import { readTrustRecords, recordTrust } from '../../src/trust/store';
+import { readTrustRecords, recordTrust } from '../../src/config/trust-store';
 
 let base: string;
 let home: string;

@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPolicyRulesSync, parsePolicyText } from '../../src/policy/load-policy';
 import type { LoadedRule } from '../../src/policy/rules';
 import type { CoreEvent } from '../../src/protocol';
-import { readProjectSnapshot } from '../../src/trust/project-files';
+import { readProjectSnapshot } from '../../src/policy/project-files';
 import { ProjectTrust } from '../../src/trust/project-trust';
-import { readTrustRecords } from '../../src/trust/store';
+import { readTrustRecords } from '../../src/config/trust-store';
 import { type GateHarness, createGateHarness } from '../helpers/gate-harness';
 
 let base: string;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { toolSpecs } from '../../src/gate/specs';
 import { createCoreTools } from '../../src/tools/index';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomeGuard } from '../../src/trust/home-guard';
-import { readTrustRecords, recordTrust } from '../../src/trust/store';
+import { readTrustRecords, recordTrust } from '../../src/config/trust-store';
 
 let home: string;
 beforeEach(() => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INSTRUCTIONS_CAP, readAgentsMd, systemPrompt } from '../../src/agent/system-prompt';
 import { PathFence } from '../../src/policy/guards/path-guard';
-import { readProjectFile, readRegularFile } from '../../src/trust/safe-read';
+import { readProjectFile, readRegularFile } from '../../src/policy/safe-read';
 
 let base: string;
 let root: string;

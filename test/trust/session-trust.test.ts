@@ -14,8 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load';
 import type { CoreEvent, ToolResultEnvelope } from '../../src/protocol';
 import { startFromConfig } from '../../src/trust/start';
-import { readTrustRecords, recordTrust } from '../../src/trust/store';
-import { readProjectSnapshot } from '../../src/trust/project-files';
+import { readTrustRecords, recordTrust } from '../../src/config/trust-store';
+import { readProjectSnapshot } from '../../src/policy/project-files';
 import { fixtureServer } from '../mcp/helpers';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 

@@ -6,8 +6,6 @@ import { isDynamic } from './command-words';
 // Builtins and environment variables that make bash (or the programs it starts) run code the
 // words of the command do not show. Each check returns one sentence for the approval card.
 
-const DECLARERS: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
-
 /**
  * Environment variables that make a shell or a program run code or another program:
  * `BASH_ENV=./x.sh bash -c ls` sources x.sh first, `PS4='$(…)'` runs under `set -x`.

@@ -1,5 +1,5 @@
 /**
- * The "shape" of an approved call (issue 14 §5): the one allow rule that would cover exactly this
+ * The "shape" of an approved call: the one allow rule that would cover exactly this
  * kind of call, when there is a safe one. A plain command (one part, literal words, writing
  * nothing) becomes an exact command rule (`"command": "npm test"`, no `*`); a file write under a
  * folder becomes a folder glob (`"path": "docs/**"`). Nothing else has a shape: high risk,

@@ -1,5 +1,5 @@
 /**
- * What a person's edit changed, as a rewrite that could repeat (issue 14 §5): for each short
+ * What a person's edit changed, as a rewrite that could repeat: for each short
  * one-line string argument the model wrote and the person changed, the part taken out and the part
  * put in, with what both share around them removed. Paths compare by segments, so `/tmp/x` →
  * `src/x` and `/tmp/y` → `src/y` are one rewrite (`/tmp/` → `src/`); other text by characters.

@@ -1,5 +1,5 @@
 /**
- * Feedback that becomes rules — only with consent (issue 14 §5). Hears every person's decision
+ * Feedback that becomes rules — only with consent. Hears every person's decision
  * (Gate `onDecided`): the same shape of approval N times → offers, once per shape and session, the
  * exact allow rule (user or project policy file); the same edit N times → offers the exact line for
  * the project's AGENTS.md; every rejection → remembered for every agent's system prompt. Nothing

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { INSTRUCTION_FILES } from '../../agent/system-prompt';
 import { PathFence } from '../../policy/guards/path-guard';
 import { writeFileSafely } from '../../tools/fs/safe-fs';
-import { readProjectFile } from '../../trust/safe-read';
+import { readProjectFile } from '../../policy/safe-read';
 
 export const PREFERENCES_HEADING = '## Preferences (saved by warden with your consent)';
 const CAP = 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The person's rejections, kept for the session and given to every agent (issue 14 §5): a sub-agent
+ * The person's rejections, kept for the session and given to every agent: a sub-agent
  * spawned after a rejection — or running beside the agent that was rejected — reads "the person
  * rejected: … (reason)" in its system prompt, so it does not try the same idea under a new shape.
  * Bounded (the last 8), each line sanitised and cut: the call's summary is the model's text.

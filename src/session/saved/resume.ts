@@ -20,7 +20,7 @@ export type ReplayItem =
   | { kind: 'event'; event: CoreEvent }
   | { kind: 'clear' };
 
-/** A saved session put back together (issue 15 §1). */
+/** A saved session put back together. */
 export type RestoredSession = {
   /** The main agent's history after the system prompt. */
   history: ChatMessage[];

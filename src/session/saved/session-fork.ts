@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { readRegularFile } from '../../trust/safe-read';
+import { readRegularFile } from '../../policy/safe-read';
 import { isSessionId, sessionFile } from './store-index';
 
 /** Session files past this are not copied (as store-read.ts refuses to resume them). */

@@ -1,5 +1,5 @@
 /**
- * One process holds a session (issue 29 §3): two wardens that `--continue` the same session at once
+ * One process holds a session: two wardens that `--continue` the same session at once
  * made the model see one merged conversation that never happened. `sessions/<id>.lock` names the
  * holder (pid, host, since when); it is taken over only when that process is gone (same host, pid
  * not alive), and released when the session closes or the process exits.

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactString } from '../../audit/redact';
 import type { SessionSummary } from '../../protocol/index';
-import { readRegularFile } from '../../trust/safe-read';
+import { readRegularFile } from '../../policy/safe-read';
 
 /** Session ids are warden's own UUIDs; anything else never becomes a path. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;

@@ -1,5 +1,5 @@
 import { isRepairMarker } from '../../audit/tail-repair';
-import { readRegularFile } from '../../trust/safe-read';
+import { readRegularFile } from '../../policy/safe-read';
 import { type SessionMeta, type SessionRecord, isSessionRecord } from './store-records';
 
 /** A session file as read: its meta line, its records, and whether a torn last line was skipped. */

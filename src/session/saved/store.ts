@@ -10,7 +10,7 @@ import { type SavedMessage, type SessionMeta, type SessionRecord, keepsEvent } f
 const EARLY_LIMIT = 100;
 const INDEX_EVERY_MS = 500;
 
-/** What a session writes about itself as it goes (issue 15 §1). */
+/** What a session writes about itself as it goes. */
 export type SessionRecorder = {
   /** Handed to the main agent: its history as it grows. */
   journal: TurnJournal;

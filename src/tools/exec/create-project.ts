@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError } from '../fs/fs-common';
 import { createFileSafely, createFolderSafely } from '../fs/safe-fs-create';

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { formatSecondsTenths } from '../../text/duration';
 import { scrubEnv } from './env-scrub';

@@ -1,6 +1,5 @@
 import { credentialFile } from '../../policy/credential-files';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from './gitignore';
@@ -20,7 +19,7 @@ export type GlobFilesEffects = {
 
 export const defaultGlobFilesEffects: GlobFilesEffects = {
   async glob(patterns, { cwd, ignore }) {
-    // Loaded on the first glob: start-up does not compile fast-glob and its matchers (issue 16).
+    // Loaded on the first glob: start-up does not compile fast-glob and its matchers.
     const { default: fg } = await import('fast-glob');
     const entries = await fg(patterns, {
       cwd,

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { CREDENTIAL_RG_EXCLUDES, credentialFile } from '../../policy/credential-files';
 import { scrubEnv } from '../exec/env-scrub';
@@ -69,7 +68,7 @@ export function buildRgArgs(opts: {
     opts.ignoreCase ? '--ignore-case' : '--case-sensitive',
     ...(opts.glob === undefined ? [] : [`--glob=${opts.glob}`]),
     // After the model's glob, so it cannot include them again (rg: the last matching glob wins). A
-    // credential file is searched only when named as the path, and reading one asks (issue 9 §4).
+    // credential file is searched only when named as the path, and reading one asks.
     ...CREDENTIAL_RG_EXCLUDES,
     '-e',
     opts.pattern,

@@ -1,6 +1,5 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from './gitignore';

@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';

@@ -1,6 +1,6 @@
 /**
  * safe-fs.ts's atomic write without leaving the current task, for the write a person has just
- * approved (issue 16: approve key → file on disk). Each thread-pool call ends the task, and the event
+ * approved (approve key → file on disk). Each thread-pool call ends the task, and the event
  * loop then runs what waits first: the full-screen render of the closing card (5–7 ms), which the
  * rename would wait behind. A small file's open, write, fchmod and rename take tens of microseconds
  * each, plus the fsync itself (~0.3–0.5 ms on this machine's ext4) — less than one such render — so

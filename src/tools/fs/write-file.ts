@@ -1,5 +1,4 @@
 import { diffLines } from 'diff';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';

@@ -1,8 +1,13 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
-import type { RevertOptions, RevertTarget } from '../../checkpoint/store';
-import type { RevertPlan, RevertResult, TurnChange } from '../../checkpoint/types';
-import { defineTool } from '../types';
+import type { TurnChange } from '../../protocol/review';
+import {
+  type RevertOptions,
+  type RevertPlan,
+  type RevertResult,
+  type RevertTarget,
+  defineTool,
+} from '../types';
 
 // `turn` (an id from the review card) instead of the latest `turns`; `paths`: only these files of it.
 const schema = lazySchema((z) =>

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { defineTool } from '../types';
 

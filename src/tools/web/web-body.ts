@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Readable, Transform } from 'node:stream';
 
-// node:zlib loads with the first compressed body, not at start-up (issue 16); synchronously, so no
+// node:zlib loads with the first compressed body, not at start-up; synchronously, so no
 // event of the response can come before its listeners.
 let zlib: typeof import('node:zlib') | undefined;
 const loadZlib = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));

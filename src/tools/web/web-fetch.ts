@@ -1,5 +1,4 @@
 import { showUrl } from '../../text/url-host';
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { checkUrl, normalizeHostname } from '../../policy/guards/ssrf-guard';
 import { defineTool, type ToolDefinition, type ToolOutput } from '../types';
@@ -58,7 +57,7 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
   };
   return defineTool({
     name: 'web_fetch',
-    // The host the lookup really uses, and a warning when it only looks like another (issue 27 §4).
+    // The host the lookup really uses, and a warning when it only looks like another.
     summary: (args) => showUrl(args.url),
     description: `Fetch a public http(s) URL as markdown or text (up to ${limits.maxOutputChars} characters).`,
     schema: webFetchSchema,
@@ -180,7 +179,7 @@ function binaryRefusal(contentType: string | undefined, length: string | string[
 }
 
 const defaultLookup: Resolver = async (hostname) => {
-  // node:dns loads with the first fetch, not on the way to the first screen (issue 16).
+  // node:dns loads with the first fetch, not on the way to the first screen.
   const { lookup } = await import('node:dns/promises');
   const found = await lookup(hostname, { all: true, verbatim: true });
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));

@@ -163,7 +163,7 @@ function requestOnce(url: URL, pinned: ResolvedAddress, options: GuardedFetchOpt
     if (opts.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   }) as unknown as LookupFunction;
-  // node:http and node:https (TLS: ~15 ms) load with the first web request, not at start-up (issue 16).
+  // node:http and node:https (TLS: ~15 ms) load with the first web request, not at start-up.
   const load = createRequire(import.meta.url);
   const client = (url.protocol === 'https:' ? load('node:https') : load('node:http')) as typeof http;
   return new Promise((resolve) => {

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { type AnyTool, defineTool, type ToolDefinition, type ToolOutput } from '../types';
 import { createWebFetchTool, type WebFetchEffects } from './web-fetch';

@@ -1,9 +1,7 @@
-/** The context figure in the status bar (issue 15 §4): a share of the window, in the warning colour from 80 %. */
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { StatusBar, contextShare } from '../../../components/widgets/StatusBar';
+import { contextShare } from '../../../components/widgets/StatusBar';
 import type { CoreState } from '../../../src/protocol';
-import { FakeCore, makeState } from '../../helpers/fake-core';
+import { FakeCore } from '../../helpers/fake-core';
 import { stripAnsi, waitForFrame } from '../../helpers/ink';
 import { renderApp } from '../app-harness';
 import { statusBarFrame } from './status-bar-frame';

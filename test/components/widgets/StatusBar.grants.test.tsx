@@ -1,11 +1,8 @@
-/** Approve-all grants in view: the status bar counts them, the grant chooser says which agents one covers. */
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { agentsCovered } from '../../../components/drawer/forms/GrantChooser';
-import { StatusBar } from '../../../components/widgets/StatusBar';
 import type { Grant } from '../../../src/protocol';
-import { FakeCore, makeState } from '../../helpers/fake-core';
-import { KEY, press, stripAnsi, waitForFrame } from '../../helpers/ink';
+import { FakeCore } from '../../helpers/fake-core';
+import { KEY, press, waitForFrame } from '../../helpers/ink';
 import { renderApp } from '../app-harness';
 import { statusBarFrame } from './status-bar-frame';
 import { grantGlob, grantTool, modifyRequest, renderDrawer } from '../drawer/approval-drawer-harness';

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { Mode } from '../../../src/protocol/index';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, lastToolMessage, startFakeOpenAI } from '../../helpers/fake-openai';

@@ -1,4 +1,4 @@
-import { type Case, cannot, denied, destroys, ok, reads } from './types';
+import { type Case, cannot, denied, ok, reads } from './types';
 
 // §3 — the paths a command writes, relative to its cwd after any `cd`, for the path fence.
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PathFence } from '../policy/guards/path-guard';
+import { PathFence } from './guards/path-guard';
 import { readProjectFile } from './safe-read';
 
 /** One of a project's `.warden` files as read once: its text is what is parsed, hashed and shown. */

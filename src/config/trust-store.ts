@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../lazy-zod';
-import { readRegularFile } from './safe-read';
+import { readRegularFile } from '../policy/safe-read';
 
 /** One trusted project: the content hash of its `.warden` files when the person trusted them. */
 export type TrustRecord = { hash: string; trustedAt: string };

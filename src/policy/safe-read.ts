@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, readlinkSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { PathFence } from '../policy/guards/path-guard';
+import type { PathFence } from './guards/path-guard';
 
 /** What reading a settings or instruction file gave. `refused`: it exists but is not a plain file we may read. */
 export type SafeRead =

@@ -1,0 +1,83 @@
+import type { Approver, ToolResultEnvelope } from '../protocol';
+import type { AuditWrite } from '../protocol/audit';
+import { type RecordBase, auditRecord } from './audit-record';
+import type { Ending } from './envelopes';
+import type { AuditSink, Caller, ToolCall } from './gate-types';
+import { safeHash } from './gate-steps';
+
+/**
+ * The gate's audit step: one line per decision and per outcome, written through the session's sink.
+ * Contract: no method throws; a sink that throws counts as a line not written.
+ */
+export class GateAudit {
+  constructor(
+    private readonly sink: AuditSink,
+    private readonly sessionId: string,
+  ) {}
+
+  /** One audit line (see auditRecord): the decision (no `stage`), a request queued, or the outcome. */
+  line(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    approver: Approver,
+    stage?: Ending | 'requested',
+  ): AuditWrite {
+    try {
+      return this.sink.append(auditRecord(this.sessionId, call, caller, base, approver, stage));
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
+  }
+
+  /** `line`, sharing a write with the lines made in the same microtask turn. Contract: never rejects. */
+  async soon(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    approver: Approver,
+    stage?: Ending,
+  ): Promise<AuditWrite> {
+    try {
+      return await this.sink.appendSoon(auditRecord(this.sessionId, call, caller, base, approver, stage));
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
+  }
+
+  /** Writes the decision line and the outcome line of a call that ends without running. */
+  both(call: ToolCall, caller: Caller, base: RecordBase, ending: Ending): void {
+    this.line(call, caller, base, ending.approver);
+    this.line(call, caller, base, ending.approver, ending);
+  }
+
+  /** A call the gate cannot read as a call (unknown tool, bad arguments): denied under `rule`, retry allowed. */
+  refuse(call: ToolCall, caller: Caller, rule: string, reason: string): ToolResultEnvelope {
+    const ending: Ending = {
+      envelope: { status: 'error', by: 'gate', reason, retry: true },
+      outcome: 'error',
+      approver: 'none',
+      reason,
+    };
+    this.both(call, caller, { decision: 'deny', rule, risk: 'low', argsHash: safeHash(call.args) }, ending);
+    return ending.envelope;
+  }
+
+  /** A task the person cancelled: one outcome line, outcome `cancelled`, approver `human`. */
+  cancelled(task: { agentId: string; agentName: string; taskId: string }, reason: string): void {
+    const args = { cancelled: task.taskId };
+    const ending: Ending = {
+      envelope: { status: 'cancelled', by: 'user', reason },
+      outcome: 'cancelled',
+      approver: 'human',
+      reason: `task_cancelled: ${reason}`,
+    };
+    this.line(
+      { id: `cancel-${task.taskId}`, tool: 'task', args },
+      { ...task, signal: new AbortController().signal },
+      { decision: 'deny', rule: 'person', risk: 'low', argsHash: safeHash(args) },
+      'human',
+      ending,
+    );
+  }
+}
