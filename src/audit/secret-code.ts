@@ -190,22 +190,31 @@ export const CODE_RULES: readonly SecretRule[] = [
 ];
 
 /** Runs before secret-named.ts, whose `key="…"` assignment would hide the name that says `value` is secret. */
-export const XML_RULE: SecretRule = {
-  // <password>x</password> (Maven settings.xml, web.config), <add key="ApiKey" value="x"/>.
-  trigger: /<[A-Za-z]|key=["']/,
+/** <password>x</password> (Maven settings.xml, web.config). */
+const XML_ELEMENT_RULE: SecretRule = {
+  trigger: /<[A-Za-z]/,
   byName: true,
   apply: (t) =>
-    t
-      .replace(
-        /<([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<\n]+)<\/\1>/g,
-        (m, name: string, attrs: string | undefined, value: string) =>
-          isSecretName(name.replace(/^.*:/, '')) && !isReference(value.trim())
-            ? `<${name}${attrs ?? ''}>${redactedMark('key')}</${name}>`
-            : m,
-      )
-      .replace(
-        /(\bkey=(["'])([\w.:-]+)\2\s+value=)(["'])([^"'\n]*)\4/g,
-        (m, head: string, _q: string, name: string, vq: string, value: string) =>
-          isSecretName(name) && !isReference(value) ? `${head}${vq}${redactedMark('key')}${vq}` : m,
-      ),
+    t.replace(
+      /<([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<\n]+)<\/\1>/g,
+      (m, name: string, attrs: string | undefined, value: string) =>
+        isSecretName(name.replace(/^.*:/, '')) && !isReference(value.trim())
+          ? `<${name}${attrs ?? ''}>${redactedMark('key')}</${name}>`
+          : m,
+    ),
 };
+
+/** NuGet's <add key="ClearTextPassword" value="x"/>; its own trigger, so markup without `key=` skips it. */
+const XML_ADD_RULE: SecretRule = {
+  trigger: /key=["']/,
+  byName: true,
+  apply: (t) =>
+    t.replace(
+      /(\bkey=(["'])([\w.:-]+)\2\s+value=)(["'])([^"'\n]*)\4/g,
+      (m, head: string, _q: string, name: string, vq: string, value: string) =>
+        isSecretName(name) && !isReference(value) ? `${head}${vq}${redactedMark('key')}${vq}` : m,
+    ),
+};
+
+/** Secrets in XML: elements named like a secret, and `<add key=… value=…/>`. */
+export const XML_RULES: readonly SecretRule[] = [XML_ELEMENT_RULE, XML_ADD_RULE];

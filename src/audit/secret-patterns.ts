@@ -8,7 +8,7 @@ import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
 import { findGitleaks, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
-import { CODE_RULES, XML_RULE } from './secret-code';
+import { CODE_RULES, XML_RULES } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
 import {
@@ -104,7 +104,7 @@ const RULES: readonly SecretRule[] = [
   MAINTAINED_RULE,
   GITLEAKS_RULE,
   URL_USER_RULE,
-  XML_RULE,
+  ...XML_RULES,
   ...NAMED_RULES,
   ...CODE_RULES,
 ];
