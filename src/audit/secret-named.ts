@@ -15,6 +15,41 @@ import {
   VALUE,
 } from './secret-values';
 
+const ASSIGNED = new RegExp(`=(${VALUE})`, 'g');
+
+/**
+ * `NAME=value` with a secret name: the value replaced. A value that is not replaced may hold the
+ * next assignment (`--from-literal=password=x`): it is read the same way, as if after an `=`.
+ */
+function redactAssignments(text: string): string {
+  return text.replace(ASSIGNED, (m, value: string, at: number) => {
+    const named = assignedName(text, at);
+    if (named !== undefined && isSecretName(named.name) && !isReference(value)) {
+      const kind =
+        named.before === '?' || named.before === '&' || named.before === '#' ? 'param' : 'assignment';
+      return `=${replaceValue(value, kind)}`;
+    }
+    return value.includes('=') ? `=${redactAssignments(value)}` : m;
+  });
+}
+
+/** Where an assignment's name may start: the start, a blank, or one of `?&#=;:"'\`(,`. */
+const BEFORE_NAME = /[\s?&#=;:"'`(,]/;
+
+/**
+ * The name the `=` at `end` assigns (`API_KEY` in `API_KEY=x`, `token` in `?token=x`) and the
+ * character before it ('' at the start), when the characters before `end` are one: a letter or `_`
+ * first, then letters, digits, `_`, `.`, `-`, at the start or after BEFORE_NAME. Otherwise undefined.
+ */
+function assignedName(text: string, end: number): { name: string; before: string } | undefined {
+  let start = end;
+  while (start > 0 && /[A-Za-z0-9_.-]/.test(text[start - 1] as string)) start--;
+  const name = text.slice(start, end);
+  if (!/^[A-Za-z_]/.test(name)) return undefined;
+  const before = start > 0 ? (text[start - 1] as string) : '';
+  return before === '' || BEFORE_NAME.test(before) ? { name, before } : undefined;
+}
+
 export const NAMED_RULES: readonly SecretRule[] = [
   {
     // First, so the flag rule below never reads `-pSECRET` as a flag named like a password.
@@ -90,14 +125,9 @@ export const NAMED_RULES: readonly SecretRule[] = [
     // an OAuth fragment (#access_token=abc) and a flag's value (--from-literal=password=abc).
     trigger: /=/,
     byName: true,
-    apply: (t) =>
-      t.replace(
-        new RegExp(`(^|[\\s?&#=;:"'\`(,])([A-Za-z_][A-Za-z0-9_.-]*)=(${VALUE})`, 'g'),
-        (m, pre: string, name: string, value: string) =>
-          isSecretName(name) && !isReference(value)
-            ? `${pre}${name}=${replaceValue(value, pre === '?' || pre === '&' || pre === '#' ? 'param' : 'assignment')}`
-            : m,
-      ),
+    // The `=` and its value are found first and the name read back (assignedName): a pattern that
+    // began at the name was tried at every word of every text.
+    apply: (t) => redactAssignments(t),
   },
   {
     // INI and TOML lines with spaces around `=` (~/.aws/credentials, .pypirc, my.cnf). Code

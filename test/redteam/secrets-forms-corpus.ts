@@ -316,6 +316,12 @@ export const FORMS: FormCase[] = [
     secret: S,
     keep: 'k: "v"password: ',
   },
+  {
+    name: 'an assignment inside a value that is not one (a flag naming a literal)',
+    text: `kubectl create secret generic app --from-literal=db_password=${S}`,
+    secret: S,
+    keep: '--from-literal=db_password=',
+  },
   { name: 'a quoted key (JSON)', text: `{"db_password" : "${S}"}`, secret: S, keep: '"db_password" : "' },
   { name: 'a PHP variable', text: `$smtpPassword = '${S}';`, secret: S, keep: '$smtpPassword = ' },
   { name: 'a Ruby symbol', text: `config = { :api_token => "${S}" }`, secret: S, keep: ':api_token => "' },
