@@ -42,6 +42,7 @@ import { buildPreview, declaredOf, readExisting } from './preview';
 import { Provenance, runsProjectCode } from './provenance';
 import { rejectionKey } from './rejection-key';
 import { type ResumedCall, resumeCheck, resumedRequestFields } from './resume-check';
+import { readOnlyRun } from './read-only-run';
 import {
   copyArgs,
   editedTargetHash,
@@ -763,7 +764,9 @@ export class Gate {
     }
     // No way back, no change: the checkpoint is taken after the decision and before any effect.
     let afterChange: (() => Promise<void>) | undefined;
-    if (tool.changesFiles && caller.checkpoint) {
+    // A read-only command runs on a read-only project (read-only-run.ts): nothing for a checkpoint to hold.
+    const readOnly = readOnlyRun(tool, seen, this.o.deps.sandbox, lift);
+    if (tool.changesFiles && caller.checkpoint && !readOnly) {
       const failed = await caller.checkpoint(tool.name).then(
         (after) => {
           afterChange = after || undefined;
@@ -814,6 +817,7 @@ export class Gate {
     if (unmask && approver === 'human') ctx.unmaskCredentials = unmask;
     if (base.call.onOutput) ctx.onOutput = base.call.onOutput;
     if (approver === 'human') ctx.personApproved = true;
+    if (readOnly) ctx.readOnlyProject = true;
     // The checkpoint after the call, before its result goes back: what changed in between is the call's own.
     const execution = await this.executor.run(token, tool.name, args, ctx, checked).finally(afterChange);
     if (seen && (tool.changesFiles || seen.kind === 'write') && execution.kind === 'ran')

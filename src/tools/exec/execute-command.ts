@@ -93,6 +93,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     summary: (args) => args.command,
     kind: 'execute',
     changesFiles: true,
+    readOnlyWhenJudged: true,
     guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
     description:
       'Run a bash command in the project (tests, builds, git), sandboxed when possible; 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
@@ -106,6 +107,8 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       const sandboxed = ctx.sandbox.kind === 'bwrap';
       // Read once: what the card lifted is fixed for the whole run.
       const lifted = [...(ctx.liftProtected ?? [])];
+      // Judged read-only (src/gate/read-only-run.ts): the gate took no checkpoint, so nothing may change.
+      const readOnly = ctx.readOnlyProject === true && lifted.length === 0;
       const prepared = ctx.sandbox.kind === 'bwrap' ? prepareProtection(ctx, effects) : undefined;
       if (prepared && !prepared.ok) return { ok: false, error: `Not run: ${prepared.reason}` };
       const protection = prepared?.ok ? prepared : undefined;
@@ -115,7 +118,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           ? [
               ctx.sandbox.path,
               [
-                ...bwrapArgs(ctx.root, verdict.path, masks, protection.plan, protection.layout),
+                ...bwrapArgs(ctx.root, verdict.path, masks, protection.plan, protection.layout, readOnly),
                 'bash',
                 '-c',
                 args.command,
@@ -150,9 +153,11 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       } finally {
         protection?.claim.release();
       }
-      const newGit = protection ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];
+      // A read-only project cannot have gained a .git or a protected name: nothing to look for.
+      const newGit =
+        protection && !readOnly ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];
       releaseLifts();
-      const appeared = protection ? quarantineAppeared(protection.plan.watched, lifted) : [];
+      const appeared = protection && !readOnly ? quarantineAppeared(protection.plan.watched, lifted) : [];
       if (result.kind === 'spawn_failed')
         return { ok: false, error: `Could not start the command: ${result.message}` };
       const footer = describeRun(
@@ -161,6 +166,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         ctx.sandbox,
         protection?.plan,
         lifted.map((p) => shownPath(relative(ctx.root, p))),
+        readOnly,
       );
       const hits = protection
         ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan)
@@ -240,6 +246,7 @@ function describeRun(
   sandbox: SandboxInfo,
   plan?: ProtectPlan,
   lifted?: readonly string[],
+  readOnly = false,
 ): string {
   const parts: string[] = [];
   if (result.ending === 'timed_out')
@@ -253,6 +260,10 @@ function describeRun(
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
   if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
+  else if (readOnly)
+    parts.push(
+      'sandboxed: no network, no host files but the system folders and the project, credential files masked, the project read-only (a read-only command: run one that writes to change files)',
+    );
   else
     parts.push(
       'sandboxed: no network, no host files but the system folders and the project, credential files masked, only the project writable, protected paths read-only',
