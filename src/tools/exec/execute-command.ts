@@ -14,6 +14,7 @@ import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
 import { type NewGit, quarantineNewGit } from './sandbox-new-git';
 import { viewNotes } from './sandbox-notes';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
+import { ProtectionCache } from './sandbox-protect-cache';
 import { type Appeared, holdLifts, quarantineAppeared } from './sandbox-quarantine';
 import { socketFilter } from './sandbox-seccomp';
 import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
@@ -37,6 +38,8 @@ export type ExecuteCommandEffects = {
   ledger: MountPointLedger;
   /** Entries the protected-path scan visits at most. */
   scanLimit: number;
+  /** Remembers the scan between runs while nothing it read changed (sandbox-protect-cache.ts); absent, every run scans. */
+  protection?: ProtectionCache;
 };
 
 export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
@@ -51,6 +54,7 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
   graceMs: 2000,
   ledger: new MountPointLedger(),
   scanLimit: PROTECT_SCAN_LIMIT,
+  protection: new ProtectionCache(),
 };
 
 const schema = lazySchema((z) =>
@@ -211,10 +215,10 @@ function prepareProtection(
 ): { ok: true; plan: ProtectPlan; claim: MountClaim; layout: SandboxLayout } | { ok: false; reason: string } {
   try {
     const lifted = ctx.liftProtected ?? [];
-    const plan = planProtection(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, {
-      unmask: [...(ctx.unmaskCredentials ?? []), ...lifted],
-      named: gitConfigPaths(ctx.root),
-    });
+    const more = { unmask: [...(ctx.unmaskCredentials ?? []), ...lifted], named: gitConfigPaths(ctx.root) };
+    const plan = effects.protection
+      ? effects.protection.plan(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, more)
+      : planProtection(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, more);
     if (plan.refused) return { ok: false, reason: plan.refused };
     const layout = effects.layout(ctx.root);
     const claimed = effects.ledger.claim(plan.placeholders);
