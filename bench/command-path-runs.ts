@@ -147,9 +147,29 @@ export async function tuiRun(bin: string): Promise<TuiFigures> {
         resolve(performance.now());
       });
     });
-    const pressed = performance.now();
+    // A key the card refuses ("card changed, keys paused") is pressed again once it takes keys, as a
+    // person would; the figure runs from the press that took.
+    let pressed = performance.now();
     app.press('y');
-    const fileAt = await written;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let paused = false;
+      await app.waitUntil(
+        (s) => {
+          paused = s.includes('keys paused');
+          return paused || !s.includes('Approval needed');
+        },
+        30_000,
+        'the approval',
+      );
+      if (!paused) break;
+      await app.waitUntil((s) => !s.includes('keys paused'), 20_000, 'the grace window to end');
+      pressed = performance.now();
+      app.press('y');
+    }
+    const fileAt = await Promise.race([
+      written,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('x never appeared')), 30_000)),
+    ]);
     await app.waitFor('All done.', 30_000);
     const [a0, a1, a2] = asked as [number, number, number];
     const figures = {

@@ -14,6 +14,7 @@ import { readAgentsMd } from '../agent/system-prompt';
 import { interruptedOutcome, openDecision } from '../audit/open-decision';
 import { auditSinkOf, createAuditWriter } from '../audit/writer';
 import { startIdleWarmUp } from './idle-warm-up';
+import { commandWarmUp } from './command-warm-up';
 import { type ApprovalEvent, Gate } from '../gate/gate';
 import { GrantStore } from '../gate/grants';
 import type { ModelClient } from '../llm/types';
@@ -707,6 +708,17 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   };
 
   let closed = false;
+  // The first command's parser, sandbox layout and protection scan, made ready ahead of it (issue 34).
+  const warmCommands = commandWarmUp({
+    loadGuard: guardReady,
+    judge: (command) => commands.judge(command),
+    sandboxChecked,
+    tools,
+    root: fence.root,
+    fence,
+    openCheckpoints: () => checkpoints.prepare(),
+    closed: () => closed,
+  });
   let continuing: Promise<TurnResult> | undefined;
   /** /resume's list, and its choice handed to the app (which starts the chosen session in place of this one). */
   const sessionsCommand = (c: Extract<CoreCommand, { type: 'list_sessions' | 'resume_session' }>): void => {
@@ -738,13 +750,16 @@ export async function createSession(o: SessionOptions): Promise<Session> {
           return sessionsCommand(command);
         commandsHandler.handle(command);
         if (command.type === 'clear') recorder.cleared();
+        if (command.type === 'submit') void warmCommands();
       },
       snapshot,
     },
-    run: (prompt) =>
-      rootGone
-        ? Promise.resolve({ status: 'failed' as const, text: rootGone })
-        : commandsHandler.runPrompt(prompt),
+    run: (prompt) => {
+      if (rootGone) return Promise.resolve({ status: 'failed' as const, text: rootGone });
+      const turn = commandsHandler.runPrompt(prompt);
+      void warmCommands();
+      return turn;
+    },
     attachApprover: () => gate.attachApprover(),
     warmUp: () =>
       void startIdleWarmUp({
@@ -752,7 +767,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
         openCheckpoints: () => checkpoints.prepare(),
         tools,
         model: o.model,
-      }),
+      }).then(() => (closed || hub.busy ? undefined : warmCommands())),
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = loaded?.restored.interrupted;
       if (!step || continuing || closed) return Promise.resolve(undefined);

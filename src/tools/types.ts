@@ -137,6 +137,11 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
    * runs with the project mounted read-only, and the gate takes no checkpoint for it.
    */
   readOnlyWhenJudged?: true;
+  /**
+   * Work that depends on no call, done ahead of the first one (src/session/command-warm-up.ts): a
+   * command's sandbox layout and protection scan. Contract: never throws; may do nothing.
+   */
+  warm?(project: { root: string; fence: PathFence }): void;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
   reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;

@@ -102,6 +102,17 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     description:
       'Run a bash command in the project (tests, builds, git), sandboxed when possible; 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
     schema,
+    warm({ root, fence }) {
+      try {
+        effects.layout(root);
+        effects.protection?.plan(root, fence.protectedPatterns, [], effects.scanLimit, {
+          unmask: [],
+          named: gitConfigPaths(root),
+        });
+      } catch {
+        // The first run does this work itself, and reports what fails.
+      }
+    },
     async execute(args, ctx) {
       const verdict = fencedPath(ctx, 'cwd', args.cwd ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
