@@ -708,10 +708,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   };
 
   let closed = false;
-  // The first command's parser, sandbox layout and protection scan, made ready ahead of it (issue 34).
+  // The first command's sandbox layout, protection scan and shadow repository, made ready ahead of it (issue 34).
   const warmCommands = commandWarmUp({
-    loadGuard: guardReady,
-    judge: (command) => commands.judge(command),
     sandboxChecked,
     tools,
     root: fence.root,
