@@ -42,7 +42,7 @@ import { buildPreview, declaredOf, readExisting } from './preview';
 import { Provenance, runsProjectCode } from './provenance';
 import { rejectionKey } from './rejection-key';
 import { type ResumedCall, resumeCheck, resumedRequestFields } from './resume-check';
-import { readOnlyRun } from './read-only-run';
+import { checkpointAheadOnce, readOnlyRun } from './read-only-run';
 import {
   copyArgs,
   editedTargetHash,
@@ -820,6 +820,7 @@ export class Gate {
     if (readOnly) ctx.readOnlyProject = true;
     // The checkpoint after the call, before its result goes back: what changed in between is the call's own.
     const execution = await this.executor.run(token, tool.name, args, ctx, checked).finally(afterChange);
+    if (readOnly) checkpointAheadOnce(caller.checkpoint, tool.name);
     if (seen && (tool.changesFiles || seen.kind === 'write') && execution.kind === 'ran')
       this.provenance.executed(seen, approver);
     const ending = endingOfExecution(execution, approver);

@@ -24,3 +24,20 @@ export function readOnlyRun(
   const command = facts.command;
   return command?.kind === 'ok' && command.parts.length > 0 && readsOrScratch(command.parts, facts.writes);
 }
+
+type AheadCheckpoint = (label: string, ahead?: boolean) => Promise<unknown>;
+const warmed = new WeakSet<AheadCheckpoint>();
+
+/**
+ * After a read-only run, the turn's checkpoint is taken ahead once per caller, in the background:
+ * the first changing call of the turn then finds the shadow repository's index up to date (before,
+ * the read-only command's own checkpoint did this on the way to its result; without it a session's
+ * first `touch x` waited for the first full snapshot). Records no step: undo is unchanged.
+ * Contract: never throws; a failed snapshot is met again, and reported, by the changing call's own.
+ */
+export function checkpointAheadOnce(checkpoint: AheadCheckpoint | undefined, label: string): void {
+  if (!checkpoint || warmed.has(checkpoint)) return;
+  warmed.add(checkpoint);
+  // After the result has gone back (the next request first).
+  setTimeout(() => void checkpoint(label, true).catch(() => undefined), 0);
+}

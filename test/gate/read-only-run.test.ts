@@ -4,7 +4,7 @@
 // cannot see. A command that writes keeps its checkpoint and its writable project.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readOnlyRun } from '../../src/gate/read-only-run';
 import type { CallFacts } from '../../src/policy/facts';
 import type { CommandGuard } from '../../src/policy/command/command-types';
@@ -25,8 +25,8 @@ function withCheckpoints(options: { commands?: CommandGuard } = {}) {
     sandbox: bwrap ? { kind: 'bwrap', path: bwrap } : { kind: 'none', reason: 'no bwrap here' },
     ...options,
   });
-  const checkpoint = async (label: string) => {
-    taken.push(label);
+  const checkpoint = async (label: string, ahead?: boolean) => {
+    taken.push(ahead ? `ahead ${label}` : label);
   };
   return { h, taken, checkpoint };
 }
@@ -40,6 +40,16 @@ describe.skipIf(!bwrap)('a command judged read-only (sandboxed)', () => {
     expect(JSON.stringify(result)).toContain('hello');
     expect(JSON.stringify(result)).toContain('the project read-only');
     expect(taken).toEqual([]);
+  });
+
+  it('takes the turn checkpoint ahead once, after the result, for the first changing call to come', async () => {
+    const { h, taken, checkpoint } = withCheckpoints();
+    const caller = h.caller({ checkpoint });
+    for (const command of ['ls', 'ls -la'])
+      expect(
+        (await h.gate.intercept({ id: command, tool: 'execute_command', args: { command } }, caller)).status,
+      ).toBe('executed');
+    await vi.waitFor(() => expect(taken).toEqual(['ahead execute_command']));
   });
 
   it('cannot write the project even when the judge is wrong', async () => {
