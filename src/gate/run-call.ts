@@ -7,6 +7,7 @@ import type { GuardedExecutor } from './executor';
 import type { GateAudit } from './gate-audit';
 import type { Caller, RunExtras, ToolCall } from './gate-types';
 import type { Provenance } from './provenance';
+import { checkpointAheadOnce, readOnlyRun } from './read-only-run';
 import type { TokenMint } from './tokens';
 
 /** What the run step uses of the gate: its audit, its token mint, its executor and provenance. */
@@ -50,7 +51,9 @@ export async function runCall(
   }
   // No way back, no change: the checkpoint is taken after the decision and before any effect.
   let afterChange: (() => Promise<void>) | undefined;
-  if (tool.changesFiles && caller.checkpoint) {
+  // A read-only command runs on a read-only project (read-only-run.ts): nothing for a checkpoint to hold.
+  const readOnly = readOnlyRun(tool, seen, ports.deps.sandbox, lift);
+  if (tool.changesFiles && caller.checkpoint && !readOnly) {
     const failed = await caller.checkpoint(tool.name).then(
       (after) => {
         afterChange = after || undefined;
@@ -86,8 +89,10 @@ export async function runCall(
     fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash },
   );
   const ctx = toolContext(ports.deps, caller, approver, base.call, { answer, lift, unmask });
+  if (readOnly) ctx.readOnlyProject = true;
   // The checkpoint after the call, before its result goes back: what changed in between is the call's own.
   const execution = await ports.executor.run(token, tool.name, args, ctx, checked).finally(afterChange);
+  if (readOnly) checkpointAheadOnce(caller.checkpoint, tool.name);
   if (seen && (tool.changesFiles || seen.kind === 'write') && execution.kind === 'ran')
     ports.provenance.executed(seen, approver);
   const ending = endingOfExecution(execution, approver);

@@ -20,9 +20,12 @@ export function loadShellGrammarWords(): Promise<void> {
   loading ??= loadCommandGuard()
     .then(async () => {
       const { Parser: ParserClass, Language } = await import('web-tree-sitter');
-      const bash = await Language.load(
-        createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
-      );
+      // The guard's own language: a second copy compiled its wasm again (~0.4 s of CPU, tens of MiB).
+      const bash =
+        (await import('./command/command-judge')).loadedBashLanguage() ??
+        (await Language.load(
+          createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
+        ));
       const parser = new ParserClass();
       parser.setLanguage(bash);
       useShellWordReader((line) => readWords(parser, line));

@@ -94,6 +94,11 @@ export type ToolContext = {
    */
   personApproved?: true;
   /**
+   * Set by the gate when the command was judged read-only (src/gate/read-only-run.ts): the sandbox binds
+   * the whole project read-only, so no checkpoint was taken for the run.
+   */
+  readOnlyProject?: true;
+  /**
    * Set by the executor when the token binds a write's pre-image (a person saw the file as it was):
    * true when `bytes` are that very content (`undefined`: the file is absent, as the card said). A tool
    * that writes over the current file (edit_file, write_file) checks what it read, so a change after
@@ -149,6 +154,16 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
    * a checkpoint of the project before it runs, so /undo and the turn review can put its changes back.
    */
   changesFiles?: true;
+  /**
+   * A command tool that honours `ToolContext.readOnlyProject`: when its command is judged read-only it
+   * runs with the project mounted read-only, and the gate takes no checkpoint for it.
+   */
+  readOnlyWhenJudged?: true;
+  /**
+   * Work that depends on no call, done ahead of the first one (src/session/command-warm-up.ts): a
+   * command's sandbox layout and protection scan. Contract: never throws; may do nothing.
+   */
+  warm?(project: { root: string; fence: PathFence }): void;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
   reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;

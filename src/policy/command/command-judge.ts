@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Parser as ParserType } from 'web-tree-sitter';
+import type { Language, Parser as ParserType } from 'web-tree-sitter';
 import { display, type JudgedPart, judgePart } from './command-judge-part';
 import { CommandCollector } from './command-parse';
 import { type RawCommand, rootScope } from './command-raw';
@@ -21,9 +21,20 @@ export async function createGuard(): Promise<CommandGuard> {
   const runtimeWasm = resolveHere.resolve('web-tree-sitter/tree-sitter.wasm');
   await Parser.init({ locateFile: () => runtimeWasm });
   const bash = await Language.load(resolveHere.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+  loadedBash = bash;
   const parser = new Parser();
   parser.setLanguage(bash);
   return { judge: (command) => judgeSafely(parser, command) };
+}
+
+let loadedBash: Language | undefined;
+
+/**
+ * The bash language `createGuard` loaded (undefined before): the redactor's reader of command lines
+ * parses with it too, rather than loading and compiling the grammar's wasm a second time (issue 34).
+ */
+export function loadedBashLanguage(): Language | undefined {
+  return loadedBash;
 }
 
 function judgeSafely(parser: ParserType, command: string): CommandVerdict {

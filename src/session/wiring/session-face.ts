@@ -8,6 +8,8 @@ import type { Gate } from '../../gate/gate';
 import type { ModelClient } from '../../llm/types';
 import { ofTypes } from '../../protocol/client';
 import type { AnyTool } from '../../tools/types';
+import type { PathFence } from '../../policy/guards/path-guard';
+import { commandWarmUp } from '../command-warm-up';
 import { startIdleWarmUp } from '../idle-warm-up';
 import { INTERRUPTED, settleInterrupted } from '../saved/resume-turn';
 import type { LoadedSession } from '../saved/session-resume';
@@ -36,6 +38,7 @@ export type FaceParts = SnapshotParts & {
   recorder: SessionRecorder;
   checkpoints: CheckpointStore;
   tools: readonly AnyTool[];
+  fence: PathFence;
   changing: ReadonlySet<string>;
   loaded: LoadedSession | undefined;
   audit: SessionAudit;
@@ -55,6 +58,15 @@ export function sessionFace(p: FaceParts): Session {
   const { emit } = events;
   const writer: AuditWriter = p.audit.writer;
   let continuing: Promise<TurnResult> | undefined;
+  // The first command's sandbox layout, protection scan and shadow repository, made ready ahead of it.
+  const warmCommands = commandWarmUp({
+    sandboxChecked: p.sandboxChecked,
+    tools: p.tools,
+    root: p.fence.root,
+    fence: p.fence,
+    openCheckpoints: () => p.checkpoints.prepare(),
+    closed: () => life.closed,
+  });
   /**
    * A call that had begun when warden stopped hard (a second signal, `kill -9`) left its decision line
    * without an outcome: the resume closes it, so the log says what became of every call it allowed.
@@ -83,13 +95,16 @@ export function sessionFace(p: FaceParts): Session {
           });
         commands.handle(command);
         if (command.type === 'clear') recorder.cleared();
+        if (command.type === 'submit') void warmCommands();
       },
       snapshot: () => events.snapshot(() => buildSnapshot(p)),
     },
-    run: (prompt) =>
-      life.rootGone
-        ? Promise.resolve({ status: 'failed' as const, text: life.rootGone })
-        : commands.runPrompt(prompt),
+    run: (prompt) => {
+      if (life.rootGone) return Promise.resolve({ status: 'failed' as const, text: life.rootGone });
+      const turn = commands.runPrompt(prompt);
+      void warmCommands();
+      return turn;
+    },
     attachApprover: () => gate.attachApprover(),
     warmUp: () =>
       void startIdleWarmUp({
@@ -97,7 +112,7 @@ export function sessionFace(p: FaceParts): Session {
         openCheckpoints: () => p.checkpoints.prepare(),
         tools: [...p.tools],
         model: p.model,
-      }),
+      }).then(() => (life.closed || hub.busy ? undefined : warmCommands())),
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = p.loaded?.restored.interrupted;
       if (!step || continuing || life.closed) return Promise.resolve(undefined);

@@ -13,6 +13,7 @@ import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
 import { type NewGit, quarantineNewGit } from './sandbox-new-git';
 import { viewNotes } from './sandbox-notes';
 import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-protect';
+import { ProtectionCache } from './sandbox-protect-cache';
 import { type Appeared, holdLifts, quarantineAppeared } from './sandbox-quarantine';
 import { socketFilter } from './sandbox-seccomp';
 import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
@@ -36,6 +37,8 @@ export type ExecuteCommandEffects = {
   ledger: MountPointLedger;
   /** Entries the protected-path scan visits at most. */
   scanLimit: number;
+  /** Remembers the scan between runs while nothing it read changed (sandbox-protect-cache.ts); absent, every run scans. */
+  protection?: ProtectionCache;
 };
 
 export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
@@ -50,6 +53,7 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
   graceMs: 2000,
   ledger: new MountPointLedger(),
   scanLimit: PROTECT_SCAN_LIMIT,
+  protection: new ProtectionCache(),
 };
 
 const schema = lazySchema((z) =>
@@ -92,10 +96,22 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     summary: (args) => args.command,
     kind: 'execute',
     changesFiles: true,
+    readOnlyWhenJudged: true,
     guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
     description:
       'Run a bash command in the project (tests, builds, git), sandboxed when possible; 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
     schema,
+    warm({ root, fence }) {
+      try {
+        effects.layout(root);
+        effects.protection?.plan(root, fence.protectedPatterns, [], effects.scanLimit, {
+          unmask: [],
+          named: gitConfigPaths(root),
+        });
+      } catch {
+        // The first run does this work itself, and reports what fails.
+      }
+    },
     async execute(args, ctx) {
       const verdict = fencedPath(ctx, 'cwd', args.cwd ?? '.');
       if (!verdict.ok) return { ok: false, error: verdict.reason };
@@ -105,6 +121,8 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       const sandboxed = ctx.sandbox.kind === 'bwrap';
       // Read once: what the card lifted is fixed for the whole run.
       const lifted = [...(ctx.liftProtected ?? [])];
+      // Judged read-only (src/gate/read-only-run.ts): the gate took no checkpoint, so nothing may change.
+      const readOnly = ctx.readOnlyProject === true && lifted.length === 0;
       const prepared = ctx.sandbox.kind === 'bwrap' ? prepareProtection(ctx, effects) : undefined;
       if (prepared && !prepared.ok) return { ok: false, error: `Not run: ${prepared.reason}` };
       const protection = prepared?.ok ? prepared : undefined;
@@ -114,7 +132,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           ? [
               ctx.sandbox.path,
               [
-                ...bwrapArgs(ctx.root, verdict.path, masks, protection.plan, protection.layout),
+                ...bwrapArgs(ctx.root, verdict.path, masks, protection.plan, protection.layout, readOnly),
                 'bash',
                 '-c',
                 args.command,
@@ -149,9 +167,11 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       } finally {
         protection?.claim.release();
       }
-      const newGit = protection ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];
+      // A read-only project cannot have gained a .git or a protected name: nothing to look for.
+      const newGit =
+        protection && !readOnly ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];
       releaseLifts();
-      const appeared = protection ? quarantineAppeared(protection.plan.watched, lifted) : [];
+      const appeared = protection && !readOnly ? quarantineAppeared(protection.plan.watched, lifted) : [];
       if (result.kind === 'spawn_failed')
         return { ok: false, error: `Could not start the command: ${result.message}` };
       const footer = describeRun(
@@ -160,6 +180,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         ctx.sandbox,
         protection?.plan,
         lifted.map((p) => shownPath(relative(ctx.root, p))),
+        readOnly,
       );
       const hits = protection
         ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan)
@@ -204,10 +225,10 @@ function prepareProtection(
 ): { ok: true; plan: ProtectPlan; claim: MountClaim; layout: SandboxLayout } | { ok: false; reason: string } {
   try {
     const lifted = ctx.liftProtected ?? [];
-    const plan = planProtection(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, {
-      unmask: [...(ctx.unmaskCredentials ?? []), ...lifted],
-      named: gitConfigPaths(ctx.root),
-    });
+    const more = { unmask: [...(ctx.unmaskCredentials ?? []), ...lifted], named: gitConfigPaths(ctx.root) };
+    const plan = effects.protection
+      ? effects.protection.plan(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, more)
+      : planProtection(ctx.root, ctx.fence.protectedPatterns, lifted, effects.scanLimit, more);
     if (plan.refused) return { ok: false, reason: plan.refused };
     const layout = effects.layout(ctx.root);
     const claimed = effects.ledger.claim(plan.placeholders);
@@ -239,6 +260,7 @@ function describeRun(
   sandbox: SandboxInfo,
   plan?: ProtectPlan,
   lifted?: readonly string[],
+  readOnly = false,
 ): string {
   const parts: string[] = [];
   if (result.ending === 'timed_out')
@@ -252,6 +274,10 @@ function describeRun(
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
   if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
+  else if (readOnly)
+    parts.push(
+      'sandboxed: no network, no host files but the system folders and the project, credential files masked, the project read-only (a read-only command: run one that writes to change files)',
+    );
   else
     parts.push(
       'sandboxed: no network, no host files but the system folders and the project, credential files masked, only the project writable, protected paths read-only',

@@ -1,5 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { setTimeout as delay } from 'node:timers/promises';
 import { HeadTailBuffer } from './output-cap';
 import { groupAlive, killGroup } from '../../os/process';
 import { RUN_ID_VARIABLE } from './process-sweep';
@@ -68,32 +68,35 @@ export async function runInProcessGroup(req: GroupRunRequest): Promise<GroupRunR
 
 async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): Promise<GroupRunResult> {
   const started = Date.now();
-  let subprocess: ReturnType<typeof spawnGrouped>;
+  let subprocess: ChildProcess;
   try {
-    // execa loads with the first command, not at start-up (issue 16).
-    const { execa } = await import('execa');
-    subprocess = spawnGrouped(execa, req);
+    subprocess = spawnGrouped(req);
   } catch (err) {
     return { kind: 'spawn_failed', message: err instanceof Error ? err.message : String(err) };
+  }
+  // Settles once the process has exited and its pipes are closed ('close'), or it could not start ('error').
+  const closed = new Promise<{ failed?: Error }>((resolve) => {
+    subprocess.once('close', () => resolve({}));
+    subprocess.once('error', (failed) => resolve({ failed }));
+  });
+  const pid = subprocess.pid;
+  if (pid === undefined) {
+    const { failed } = await closed;
+    return { kind: 'spawn_failed', message: failed?.message ?? `could not start ${req.file}` };
   }
   const output = new HeadTailBuffer(req.maxOutputBytes);
   // A character split between two reads is decoded whole with the next one.
   const decoder = req.onOutput ? new StringDecoder('utf8') : undefined;
-  subprocess.all?.on('data', (chunk: Buffer) => {
+  // stdout and stderr interleaved as they arrive, as a terminal shows them.
+  const take = (chunk: Buffer) => {
     output.push(chunk);
     if (decoder) hear(req.onOutput, decoder.write(chunk));
-  });
+  };
+  subprocess.stdout?.on('data', take);
+  subprocess.stderr?.on('data', take);
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  const pid = subprocess.pid;
-  if (pid === undefined) {
-    const result = await subprocess;
-    return {
-      kind: 'spawn_failed',
-      message: result.shortMessage ?? result.message ?? `could not start ${req.file}`,
-    };
-  }
   let ending: 'exited' | 'timed_out' | 'aborted' = 'exited';
   let killing: Promise<void> | undefined;
   const stop = (why: 'timed_out' | 'aborted') => {
@@ -114,13 +117,14 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
   // Before draining: an escaped process may hold the output pipes open.
   const escaped = await endRun();
   const straysStopped = groupStrays || escaped > 0;
+  let drainTimer: NodeJS.Timeout | undefined;
   const drained = await Promise.race([
-    subprocess.then(
-      () => true,
-      () => true,
-    ),
-    delay(STREAM_DRAIN_MS).then(() => false),
+    closed.then(() => true),
+    new Promise<boolean>((resolve) => {
+      drainTimer = setTimeout(() => resolve(false), STREAM_DRAIN_MS);
+    }),
   ]);
+  clearTimeout(drainTimer);
   if (!drained) {
     subprocess.stdout?.destroy();
     subprocess.stderr?.destroy();
@@ -148,17 +152,24 @@ function hear(listener: ((text: string) => void) | undefined, text: string): voi
   }
 }
 
-function spawnGrouped(execa: typeof import('execa').execa, req: GroupRunRequest) {
-  return execa(req.file, req.args, {
+/**
+ * node:child_process rather than execa: execa's first load cost ~100 ms of the first command of a
+ * process and its stream plumbing a few ms of every command (profiled, issue 34); what it added here
+ * (interleaving stdout and stderr, feeding fd 3) is a few lines.
+ */
+function spawnGrouped(req: GroupRunRequest): ChildProcess {
+  const child = spawn(req.file, req.args, {
     cwd: req.cwd,
     env: req.env,
-    extendEnv: false,
     // Own process group (and session): the whole tree can be signalled at once, and no terminal is attached.
     detached: true,
-    stdio: req.fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', req.fd3],
-    all: true,
-    buffer: false,
-    reject: false,
-    stripFinalNewline: false,
+    stdio: req.fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
   });
+  const fd3 = child.stdio[3];
+  if (req.fd3 !== undefined && fd3 && 'end' in fd3) {
+    // A program that exits before reading it all closes the pipe: nothing to report.
+    fd3.on('error', () => {});
+    fd3.end(req.fd3);
+  }
+  return child;
 }

@@ -102,6 +102,7 @@ export function planProtection(
   more: PlanExtras = {},
 ): ProtectPlan {
   const unmask = new Set(more.unmask ?? []);
+  const record = more.record;
   const match = compileGlobs([...ALWAYS, ...patterns]);
   const mayMatch = nameFilter([...ALWAYS, ...patterns]);
   const lifted = lift.filter((p) => isAbsolute(p) && inside(root, p) && p !== root).map((p) => resolve(p));
@@ -126,6 +127,7 @@ export function planProtection(
     const dirName = dir === root ? undefined : basename(dir);
     const underSecret = secretDirs.has(dir);
     let entries: Dirent[];
+    record?.(dir, 'entry');
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
@@ -138,14 +140,14 @@ export function planProtection(
       }
       const path = join(dir, entry.name);
       if (!entry.isDirectory()) {
-        const hidden = maskOf(path, entry, dirName, underSecret, unmask);
+        const hidden = maskOf(path, entry, dirName, underSecret, unmask, record);
         if (hidden) plan.masked.push(hidden);
       } else if (underSecret || isSecretFolder(entry.name)) secretDirs.add(path);
       const candidate = mayMatch(entry.name);
       if (!candidate && !entry.isDirectory()) continue;
       if (!candidate || match(relative(root, path).split(sep).join('/')) === undefined) {
         if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) queue.push(path);
-        else if (entry.isDirectory() && exists(join(path, '.bin'), true)) protect(join(path, '.bin'));
+        else if (entry.isDirectory() && exists(join(path, '.bin'), true, record)) protect(join(path, '.bin'));
         continue;
       }
       const rel = relative(root, path).split(sep).join('/');
@@ -155,13 +157,13 @@ export function planProtection(
           return plan;
         }
         // The link's target is protected when it is inside the project; the link itself can be replaced.
-        const target = realInside(root, path);
+        const target = realInside(root, path, record);
         if (target) protect(target);
         continue;
       }
       protect(path);
       if (entry.name === '.git' && entry.isFile())
-        for (const gitDir of linkedGitDirs(root, path)) protect(gitDir);
+        for (const gitDir of linkedGitDirs(root, path, record)) protect(gitDir);
     }
     if (plan.truncated) break;
   }
@@ -171,8 +173,8 @@ export function planProtection(
   const named = [...fixedNames().map((n) => join(root, n.path)), ...(more.named ?? [])];
   for (const path of new Set(named)) {
     if (!inside(root, path) || path === root || lifted.some((l) => inside(l, path))) continue;
-    if (exists(path)) {
-      const real = realInside(root, path);
+    if (exists(path, false, record)) {
+      const real = realInside(root, path, record);
       if (real) protect(real);
     } else plan.watched.push(path);
   }
@@ -184,10 +186,10 @@ export function planProtection(
       plan.readOnly.push(path);
       continue;
     }
-    if (!isGitDir(path)) continue;
+    if (!isGitDir(path, record)) continue;
     for (const name of STICKY_IN_GIT) {
       const sticky = join(path, name);
-      if (exists(sticky, true) && !lifted.includes(sticky)) plan.readOnly.push(sticky);
+      if (exists(sticky, true, record) && !lifted.includes(sticky)) plan.readOnly.push(sticky);
     }
   }
   for (const l of lifted)
@@ -203,7 +205,14 @@ export function planProtection(
 }
 
 /** What else a plan takes: credential files a person approved reading, paths git's config names. */
-export type PlanExtras = { unmask?: readonly string[]; named?: readonly string[] };
+export type PlanExtras = { unmask?: readonly string[]; named?: readonly string[]; record?: PlanRecorder };
+
+/**
+ * Hears every path the plan's answer depends on: `entry` — its metadata (a folder's listing, a file's
+ * existence or type), `content` — its bytes, `real` — where it resolves. What a cache must re-check
+ * (sandbox-protect-cache.ts).
+ */
+export type PlanRecorder = (path: string, what: 'entry' | 'content' | 'real') => void;
 
 /**
  * The mask for a non-folder entry: a socket (no host service through it, even where seccomp is not
@@ -217,13 +226,15 @@ function maskOf(
   dirName: string | undefined,
   underSecret: boolean,
   unmask: ReadonlySet<string>,
+  record?: PlanRecorder,
 ): SandboxMask | undefined {
   if (entry.isSymbolicLink() || unmask.has(path)) return undefined;
   if (entry.isSocket()) return { kind: 'file', path };
   if (!entry.isFile()) return undefined;
-  const secret =
-    isCredentialEntry(entry.name, dirName, underSecret) ||
-    (mayHoldCredentialContent(entry.name) && fileCredentialKind(path) !== undefined);
+  if (isCredentialEntry(entry.name, dirName, underSecret)) return { kind: 'file', path };
+  if (!mayHoldCredentialContent(entry.name)) return undefined;
+  record?.(path, 'content');
+  const secret = fileCredentialKind(path) !== undefined;
   return secret ? { kind: 'file', path } : undefined;
 }
 
@@ -241,19 +252,20 @@ function liftInside(plan: ProtectPlan, path: string, missing: Placeholder[]): vo
 }
 
 /** The git folders a `.git` file points to (`gitdir:` and that folder's `commondir`) that lie inside the project. */
-function linkedGitDirs(root: string, gitFile: string): string[] {
+function linkedGitDirs(root: string, gitFile: string, record?: PlanRecorder): string[] {
   const out: string[] = [];
-  const gitDir = pointer(gitFile, /^gitdir:\s*(.+)$/m);
-  const realGitDir = gitDir && realInside(root, resolve(dirname(gitFile), gitDir));
+  const gitDir = pointer(gitFile, /^gitdir:\s*(.+)$/m, record);
+  const realGitDir = gitDir && realInside(root, resolve(dirname(gitFile), gitDir), record);
   if (!realGitDir) return out;
   out.push(realGitDir);
-  const common = pointer(join(realGitDir, 'commondir'), /^(.+)$/m);
-  const realCommon = common && realInside(root, resolve(realGitDir, common));
+  const common = pointer(join(realGitDir, 'commondir'), /^(.+)$/m, record);
+  const realCommon = common && realInside(root, resolve(realGitDir, common), record);
   if (realCommon) out.push(realCommon);
   return out;
 }
 
-function pointer(file: string, pattern: RegExp): string | undefined {
+function pointer(file: string, pattern: RegExp, record?: PlanRecorder): string | undefined {
+  record?.(file, 'content');
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -267,7 +279,8 @@ function pointer(file: string, pattern: RegExp): string | undefined {
   }
 }
 
-function realInside(root: string, path: string): string | undefined {
+function realInside(root: string, path: string, record?: PlanRecorder): string | undefined {
+  record?.(path, 'real');
   try {
     const real = realpathSync.native(path);
     return inside(root, real) && real !== root ? real : undefined;
@@ -276,7 +289,8 @@ function realInside(root: string, path: string): string | undefined {
   }
 }
 
-function isGitDir(path: string): boolean {
+function isGitDir(path: string, record?: PlanRecorder): boolean {
+  record?.(path, 'entry');
   try {
     return path.endsWith(`${sep}.git`) && statSync(path).isDirectory();
   } catch {
@@ -285,7 +299,8 @@ function isGitDir(path: string): boolean {
 }
 
 /** `noFollow`: the path itself exists and is not a symbolic link. */
-function exists(path: string, noFollow = false): boolean {
+function exists(path: string, noFollow = false, record?: PlanRecorder): boolean {
+  record?.(path, 'entry');
   try {
     const s = lstatSync(path);
     return noFollow ? !s.isSymbolicLink() : true;

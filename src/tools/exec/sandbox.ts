@@ -47,9 +47,16 @@ export function defaultLayout(root: string, readPaths: readonly string[] = []): 
   return { view, state };
 }
 
-/** The host view with `writable` bound read-write: what every sandbox starts from, before the project's protections. */
-export function bwrapBaseArgs(writable: string, layout: SandboxLayout = defaultLayout(writable)): string[] {
-  return [...layout.view.args, '--bind', writable, writable];
+/**
+ * The host view with the project bound read-write (read-only with `projectReadOnly`): what every
+ * sandbox starts from, before the project's protections.
+ */
+export function bwrapBaseArgs(
+  project: string,
+  layout: SandboxLayout = defaultLayout(project),
+  projectReadOnly = false,
+): string[] {
+  return [...layout.view.args, projectReadOnly ? '--ro-bind' : '--bind', project, project];
 }
 
 /** The file descriptor bubblewrap reads the seccomp filter from (the runner opens it there). */
@@ -64,6 +71,9 @@ export const SECCOMP_FD = 3;
  * no capabilities even when run as root (with them, `umount` would undo every read-only mount).
  * No `--new-session`: the caller already runs bwrap in its own session (detached, so no terminal to hijack),
  * and a new session inside would escape the process-group kill.
+ * `projectReadOnly` (a command judged read-only, src/gate/read-only-run.ts): the whole project read-only,
+ * so none of `protect`'s mounts apply (its pinned and writable binds would make parts writable again);
+ * the masks still do.
  */
 export function bwrapArgs(
   root: string,
@@ -71,9 +81,12 @@ export function bwrapArgs(
   masks: readonly SandboxMask[] = [],
   protect?: ProtectMounts,
   layout: SandboxLayout = defaultLayout(root),
+  projectReadOnly = false,
 ): string[] {
-  const args = bwrapBaseArgs(root, layout);
-  if (protect) {
+  const args = bwrapBaseArgs(root, layout, projectReadOnly);
+  if (projectReadOnly) {
+    // Everything under the root is read-only already.
+  } else if (protect) {
     // Parents before what is inside them; a pinned folder is never inside a read-only one.
     const mounts = [
       ...protect.pinned.map((path) => ({ path, flag: '--bind' })),
