@@ -210,7 +210,7 @@ describe('a request pending when warden stopped', () => {
   it('arguments that no longer hash the same (a secret redacted on disk) never run', async () => {
     const { at, fake } = await setup();
     writeFileSync(join(at.root, 'a.txt'), 'old\n');
-    fake.push(write('a.txt', 'key = AKIAIOSFODNN7EXAMPLE\n'));
+    fake.push(write('a.txt', 'key = AKIAZQ3VW8RT5YX2NV7L\n'));
     const a = await open(at, fake);
     void a.session.run('put the key in');
     await a.nextRequest();
@@ -218,7 +218,7 @@ describe('a request pending when warden stopped', () => {
     const home = await snapshotHome(at.home);
     cleanup.push(() => rmSync(home, { recursive: true, force: true }));
     await a.close();
-    expect(readFileSync(sessionFile(home, id), 'utf8')).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(readFileSync(sessionFile(home, id), 'utf8')).not.toContain('AKIAZQ3VW8RT5YX2NV7L');
     fake.push({ text: 'ok' });
     const b = await open({ root: at.root, home }, fake, { resume: id });
     await b.session.resumeTurn();
