@@ -36,10 +36,15 @@ export function ApprovalCard(props: ApprovalCardProps) {
   useDrawNow(request.id);
   const kind = request.preview.kind;
   const height = geometry.bodyHeight;
+  // Help takes the card's whole height: the details are back as soon as any key closes it.
+  if (card.mode === 'help')
+    return (
+      <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
+        <ApprovalHelp kind={kind} width={width} height={props.height} />
+      </Box>
+    );
   let body: ReactNode;
-  if (card.mode === 'help') {
-    body = <ApprovalHelp kind={kind} width={width} />;
-  } else if (card.mode === 'grant') {
+  if (card.mode === 'grant') {
     body = <GrantChooser options={request.grantOptions} width={width} height={height} isActive={isActive} />;
   } else if (card.mode === 'reject') {
     body = (
