@@ -11,6 +11,7 @@ import { PlanStepsEditor } from './forms/PlanStepsEditor';
 import { RejectReason } from './forms/RejectReason';
 import { useDrawNow } from '../hooks/use-draw-now';
 import { ApprovalPreview } from './preview/ApprovalPreview';
+import { EscalationForm } from './preview/EscalationForm';
 
 export type ApprovalCardProps = {
   request: ApprovalRequest;
@@ -41,6 +42,20 @@ export function ApprovalCard(props: ApprovalCardProps) {
     return (
       <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
         <ApprovalHelp kind={kind} width={width} height={props.height} />
+      </Box>
+    );
+  // An escalation is its own kind of card: no tool-call details above it (issue 33).
+  if (card.mode === 'keys' && request.preview.kind === 'escalation')
+    return (
+      <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
+        <EscalationForm
+          preview={request.preview}
+          request={request}
+          typing={card.typing}
+          width={width}
+          height={props.height}
+          isActive={isActive}
+        />
       </Box>
     );
   let body: ReactNode;

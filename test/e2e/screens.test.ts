@@ -65,6 +65,37 @@ export async function pressUntil(app: PtyApp, key: string, shows: RegExp | strin
   throw new Error(`${JSON.stringify(key)} never showed ${String(shows)}:\n${app.screen()}`);
 }
 
+/** The queue row of the card in view ("› writer write_file src/farewell.js"), spaces collapsed. */
+const cardInView = (screen: string) =>
+  /^› .*$/m
+    .exec(screen)?.[0]
+    ?.replace(/ +\S+ +\d+s$/, '')
+    .replace(/ +/g, ' ')
+    .trimEnd();
+
+/**
+ * Approves card after card until the card in view matches `target`: `y`, and on a HIGH card a
+ * second `y` once "press y again" is on screen. Each key waits for the screen to answer the one
+ * before: two keys in one read are a doubled key, which a HIGH card refuses by design.
+ */
+async function approveUntil(app: PtyApp, target: RegExp): Promise<void> {
+  const changed = (current: string | undefined) => (s: string) => cardInView(s) !== current;
+  for (let n = 0; n < 60; n++) {
+    await app.waitFor('Approval needed', 30_000);
+    const current = cardInView(app.screen());
+    if (current && target.test(current)) return;
+    app.press('y');
+    await app
+      .waitUntil((s) => changed(current)(s) || s.includes('press y again'), 2_000, 'the next card')
+      .catch(() => undefined);
+    if (!changed(current)(app.screen()) && app.screen().includes('press y again')) {
+      app.press('y');
+      await app.waitUntil(changed(current), 2_000, 'the next card').catch(() => undefined);
+    }
+  }
+  throw new Error(`never reached ${String(target)}:\n${app.screen()}`);
+}
+
 const rowsOf = (screen: string) => screen.split('\n').map((l) => l.trimEnd());
 
 describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
@@ -91,6 +122,24 @@ describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
     app.press('x');
     await app.waitFor(/what +write_file src\/farewell\.js/);
   }, 60_000);
+
+  it('the escalation card is its own kind: goal, each failed attempt, what it needs, the key line once; sub-agents’ cards name their own plan step', async () => {
+    const app = startDemo(size);
+    await toFirstWriteCard(app);
+    await approveUntil(app, /escalate/);
+    const keyLine = 'r retry with an instruction · t take over';
+    await app.waitUntil((x) => /^Needs /m.test(x) && x.includes(keyLine), 15_000, 'the whole card');
+    const s = app.screen();
+    // The tester's own step (the plan step that names it), not the main agent's first open one.
+    expect(s).toMatch(/⚑ tester failed the same step repeatedly and stopped · step 3\/4/);
+    expect(s).toMatch(/^Goal +\[demo:tester\]/m);
+    for (const path of ['test/config.json', 'config/test.json', '.node-test.json'])
+      expect(s).toMatch(new RegExp(`\\d\\. read_file ${path.replace(/\./g, '\\.')}`));
+    expect(s).not.toMatch(/^(why|rule|undo) /m);
+    expect(s).not.toContain('NOT reversible');
+    expect(s).not.toContain('{"goal"');
+    expect(s.split(keyLine).length - 1).toBe(1);
+  }, 120_000);
 });
 
 const LONG = `${Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
