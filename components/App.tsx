@@ -1,3 +1,4 @@
+import { markPaused, turnOnHold } from './transcript/agent-pause';
 import { Box } from 'ink';
 import { homedir } from 'node:os';
 import { type ComponentType, type ReactNode, useMemo } from 'react';
@@ -116,6 +117,7 @@ function Screen({
     (a) => a.parentId !== undefined && (a.status === 'running' || a.status === 'waiting'),
   );
   const overlayProps = { client, state, onClose: ui.closeOverlay, now };
+  const shownAgents = useMemo(() => markPaused(state.agents, state.paused), [state.agents, state.paused]);
 
   return (
     <ThemeContext.Provider value={theme}>
@@ -129,7 +131,7 @@ function Screen({
         />
         <ConversationPane
           transcript={state.transcript}
-          agents={state.agents}
+          agents={shownAgents}
           width={size.columns}
           liveWidth={layout.leftWidth}
           liveRows={panel === 'none' && !showBrowser ? layout.liveRows : 0}
@@ -219,6 +221,7 @@ function Screen({
           root={state.root}
           mcp={state.mcp}
           busy={state.busy}
+          held={turnOnHold(state.agents, state.paused)}
           width={size.columns}
           home={home}
           grantCount={state.grants.length}

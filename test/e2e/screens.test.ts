@@ -123,7 +123,7 @@ describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
     await app.waitFor(/what +write_file src\/farewell\.js/);
   }, 60_000);
 
-  it('the escalation card is its own kind: goal, each failed attempt, what it needs, the key line once; sub-agents’ cards name their own plan step', async () => {
+  it('the escalation card is its own kind (goal, each failed attempt, what it needs, the key line once), names the sub-agent’s own plan step; take over shows the agent paused', async () => {
     const app = startDemo(size);
     await toFirstWriteCard(app);
     await approveUntil(app, /escalate/);
@@ -139,6 +139,16 @@ describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
     expect(s).not.toContain('NOT reversible');
     expect(s).not.toContain('{"goal"');
     expect(s.split(keyLine).length - 1).toBe(1);
+
+    // Take over: the tester is paused, and reads so — not "◐ running", not "working".
+    await pressUntil(app, 't', /⏸ tester paused/);
+    const held = app.screen();
+    expect(held).not.toMatch(/tester running/);
+    expect(held).not.toContain('working (Esc cancels)');
+    // The status bar says the pause (at 80 columns it is cut after the name).
+    expect(held).toContain(
+      size.cols >= 120 ? '⏸ paused: tester (Ctrl+P resumes · Esc cancels)' : '⏸ paused: tester',
+    );
   }, 120_000);
 });
 
