@@ -271,6 +271,12 @@ export class SessionCommands {
 
   /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */
   private async undo(turns: number): Promise<void> {
+    // Nothing to undo is said at once, not asked on a card that can only fail (issue 33). The turn
+    // that just ended may still be taking its checkpoint: wait for it, so it counts.
+    await this.d.checkpoints.settled();
+    const plan = await this.d.checkpoints.plan({ turns }).catch(() => undefined);
+    if (plan && (plan.turns === 0 || plan.changes.length === 0))
+      return this.notice('info', 'Nothing to undo: no turn of this project has changed files yet.');
     const result = await this.d.gate.intercept(
       {
         id: `undo-${Date.now()}`,
