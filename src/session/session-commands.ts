@@ -20,6 +20,8 @@ import type { ProjectTrust } from '../trust/project-trust';
 import type { ContextControl } from './context-control';
 
 export type SessionCommandDeps = {
+  /** Resolves once the start banner is out (the sandbox's verdict): a prompt typed at once comes after it. */
+  started?: () => Promise<void>;
   /** The project's trust: the card's answer, and a re-check of the files before each turn and after a save. */
   trust: ProjectTrust;
   /** warden's own settings files: the person's edits between turns are accepted, warden's own writes recorded. */
@@ -102,6 +104,8 @@ export class SessionCommands {
 
   /** Runs a prompt as the main agent's next turn. Contract: never throws. */
   async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
+    // The banner is the transcript's first entry: a prompt typed before the sandbox answered waits (~10 ms).
+    await this.d.started?.();
     if (this.d.hub.busy) {
       this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
       return { status: 'failed', text: 'busy' };

@@ -638,6 +638,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   }
 
   const commandsHandler = new SessionCommands({
+    started: sandboxChecked,
     trust,
     homeGuard,
     hub,
