@@ -1,5 +1,6 @@
 import { markPaused, turnOnHold } from './transcript/agent-pause';
-import { Box } from 'ink';
+import { relatedToPending, sidebarFoldedLine } from './panels/audit-sidebar-look';
+import { Box, Text } from 'ink';
 import { homedir } from 'node:os';
 import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
@@ -104,13 +105,13 @@ function Screen({
     browser,
   });
   const showBrowser = browser && !ui.drawerOpen;
-  const sidebarRows = Math.min(layout.sidebar.rows, Math.max(6, 3 + 2 * state.recentAudit.length));
   const sidebar = (
     <AuditSidebar
       records={state.recentAudit}
       agents={state.agents}
       width={layout.sidebar.width}
-      height={sidebarRows}
+      height={layout.sidebar.rows}
+      related={relatedToPending(state.pending)}
     />
   );
   const subAgentsActive = state.agents.some(
@@ -210,7 +211,11 @@ function Screen({
             />
           </Box>
         </ConversationPane>
-        {layout.sidebar.placement === 'below' ? sidebar : null}
+        {layout.sidebar.placement === 'folded' ? (
+          <Text dimColor wrap="truncate-end">
+            {sidebarFoldedLine(size.columns)}
+          </Text>
+        ) : null}
         <AuditBanner problem={state.auditUnavailable} width={size.columns} />
         <StatusBar
           model={state.model}

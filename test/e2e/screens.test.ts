@@ -152,6 +152,32 @@ describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
   }, 120_000);
 });
 
+describe.each(SIZES)('the audit trail at $cols x $rows (pty)', (size) => {
+  it('Ctrl+T while a card is open: a live column beside it (when, who, outcome, approver, what), or one line saying it folded away', async () => {
+    const app = startDemo(size);
+    await app.waitFor('mode manual', 20_000);
+    app.press('x');
+    await app.waitFor('› x');
+    app.press('\u007fgo\r');
+    await app.waitFor('Approval needed', 20_000);
+    await pressUntil(app, '\u0014', size.cols >= 100 ? 'Audit · latest first' : 'audit sidebar folded away');
+    const s = app.screen();
+    if (size.cols >= 100) {
+      // Beside the card: the card's queue row and the sidebar share screen rows.
+      expect(s).toMatch(/› main +propose_plan.*│/);
+      expect(s).toMatch(/\d\d:\d\d:\d\d main executed by policy/);
+      expect(s).toMatch(/read_file src\/greet\.js/);
+      // The card's own request is marked.
+      expect(s).toMatch(/▶\d\d:\d\d:\d\d main requested/);
+      // Live: approving the plan adds its decision at the top.
+      await pressUntil(app, 'y', /▶?\d\d:\d\d:\d\d main executed by human/);
+    } else {
+      expect(s).toContain('needs 100 columns, this terminal has 80');
+      expect(s).toMatch(/› main +propose_plan/);
+    }
+  }, 60_000);
+});
+
 const LONG = `${Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 const LONG_AFTER = LONG.replace('line 10\n', 'line ten\n').replace('line 50\n', 'line fifty\n');
 
