@@ -79,20 +79,19 @@ export function whyNot(result: ToolResultEnvelope | undefined): string {
 /** A sub-agent's report from a spawn_agents result. */
 export type DemoReport = { name: string; status: string; report: string };
 
-/** The reports of every sub-agent spawned in this conversation, in order. */
+/**
+ * The reports of every sub-agent spawned in this conversation, in order: results whose data is a
+ * list of reports (what spawning sub-agents returns), found by shape, not by the tool's name.
+ */
 export function spawnReports(messages: readonly ChatMessage[]): DemoReport[] {
-  const spawned = new Set<string>();
-  for (const m of messages)
-    if (m.role === 'assistant')
-      for (const c of m.tool_calls ?? []) if (c.function.name === 'spawn_agents') spawned.add(c.id);
   const out: DemoReport[] = [];
   for (const m of messages) {
-    if (m.role !== 'tool' || !spawned.has(m.tool_call_id)) continue;
+    if (m.role !== 'tool') continue;
     const envelope = parseEnvelope(m.content);
     if (envelope.status !== 'executed' || !Array.isArray(envelope.data)) continue;
     for (const r of envelope.data as Partial<DemoReport>[])
-      if (typeof r.name === 'string' && typeof r.report === 'string')
-        out.push({ name: r.name, status: String(r.status), report: r.report });
+      if (r && typeof r.name === 'string' && typeof r.report === 'string' && typeof r.status === 'string')
+        out.push({ name: r.name, status: r.status, report: r.report });
   }
   return out;
 }
