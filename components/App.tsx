@@ -1,4 +1,6 @@
-import { Box } from 'ink';
+import { markPaused, turnOnHold } from './transcript/agent-pause';
+import { relatedToPending, sidebarFoldedLine } from './panels/audit-sidebar-look';
+import { Box, Text } from 'ink';
 import { homedir } from 'node:os';
 import { type ComponentType, type ReactNode, useMemo } from 'react';
 import type { CoreClient } from '../src/protocol';
@@ -103,19 +105,20 @@ function Screen({
     browser,
   });
   const showBrowser = browser && !ui.drawerOpen;
-  const sidebarRows = Math.min(layout.sidebar.rows, Math.max(6, 3 + 2 * state.recentAudit.length));
   const sidebar = (
     <AuditSidebar
       records={state.recentAudit}
       agents={state.agents}
       width={layout.sidebar.width}
-      height={sidebarRows}
+      height={layout.sidebar.rows}
+      related={relatedToPending(state.pending)}
     />
   );
   const subAgentsActive = state.agents.some(
     (a) => a.parentId !== undefined && (a.status === 'running' || a.status === 'waiting'),
   );
   const overlayProps = { client, state, onClose: ui.closeOverlay, now };
+  const shownAgents = useMemo(() => markPaused(state.agents, state.paused), [state.agents, state.paused]);
 
   return (
     <ThemeContext.Provider value={theme}>
@@ -129,7 +132,7 @@ function Screen({
         />
         <ConversationPane
           transcript={state.transcript}
-          agents={state.agents}
+          agents={shownAgents}
           width={size.columns}
           liveWidth={layout.leftWidth}
           liveRows={panel === 'none' && !showBrowser ? layout.liveRows : 0}
@@ -208,7 +211,11 @@ function Screen({
             />
           </Box>
         </ConversationPane>
-        {layout.sidebar.placement === 'below' ? sidebar : null}
+        {layout.sidebar.placement === 'folded' ? (
+          <Text dimColor wrap="truncate-end">
+            {sidebarFoldedLine(size.columns)}
+          </Text>
+        ) : null}
         <AuditBanner problem={state.auditUnavailable} width={size.columns} />
         <StatusBar
           model={state.model}
@@ -219,6 +226,7 @@ function Screen({
           root={state.root}
           mcp={state.mcp}
           busy={state.busy}
+          held={turnOnHold(state.agents, state.paused)}
           width={size.columns}
           home={home}
           grantCount={state.grants.length}

@@ -19,7 +19,8 @@ export type Layout = {
   /** Rows the whole live area may use. */
   budget: number;
   leftWidth: number;
-  sidebar: { placement: 'side' | 'below' | 'hidden'; width: number; rows: number };
+  /** `folded`: asked for, but the terminal is too narrow for a column: one line says so. */
+  sidebar: { placement: 'side' | 'folded' | 'hidden'; width: number; rows: number };
   drawerRows: number;
   panelRows: number;
   liveRows: number;
@@ -28,25 +29,21 @@ export type Layout = {
 
 export const STATUS_ROWS = 1;
 export const PROMPT_ROWS = 2;
-const SIDEBAR_WIDTH = 40;
-/** Below this width a side column would squeeze the prompt; the sidebar goes under it instead. */
-const SIDE_MIN_COLUMNS = 80;
+const SIDEBAR_WIDTH = 44;
+/** Below this width a side column would squeeze the conversation and the cards: it folds away (issue 33). */
+export const SIDE_MIN_COLUMNS = 100;
 
 export function computeLayout(input: LayoutInput): Layout {
   const columns = Math.max(20, input.columns);
   const budget = Math.max(4, input.rows - 1);
   const browserRows = budget - STATUS_ROWS;
   const showSidebar = input.sidebar && !(input.browser && !input.drawerOpen) && !input.drawerFull;
-  const placement = !showSidebar ? 'hidden' : columns >= SIDE_MIN_COLUMNS ? 'side' : 'below';
+  const placement = !showSidebar ? 'hidden' : columns >= SIDE_MIN_COLUMNS ? 'side' : 'folded';
   const sideWidth = Math.min(SIDEBAR_WIDTH, Math.floor(columns * 0.4));
-  const sidebarRows =
-    placement === 'side'
-      ? Math.min(16, budget - STATUS_ROWS)
-      : placement === 'below'
-        ? Math.min(7, Math.floor(budget / 3))
-        : 0;
+  // A real column: the whole height beside the conversation, the cards and the prompt.
+  const sidebarRows = placement === 'side' ? budget - STATUS_ROWS : placement === 'folded' ? 1 : 0;
   const leftWidth = placement === 'side' ? columns - sideWidth : columns;
-  const below = placement === 'below' ? sidebarRows : 0;
+  const below = placement === 'folded' ? sidebarRows : 0;
 
   const room = budget - STATUS_ROWS - below;
   const drawerRows = !input.drawerOpen

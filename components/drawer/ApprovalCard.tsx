@@ -11,6 +11,7 @@ import { PlanStepsEditor } from './forms/PlanStepsEditor';
 import { RejectReason } from './forms/RejectReason';
 import { useDrawNow } from '../hooks/use-draw-now';
 import { ApprovalPreview } from './preview/ApprovalPreview';
+import { EscalationForm } from './preview/EscalationForm';
 
 export type ApprovalCardProps = {
   request: ApprovalRequest;
@@ -36,10 +37,29 @@ export function ApprovalCard(props: ApprovalCardProps) {
   useDrawNow(request.id);
   const kind = request.preview.kind;
   const height = geometry.bodyHeight;
+  // Help takes the card's whole height: the details are back as soon as any key closes it.
+  if (card.mode === 'help')
+    return (
+      <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
+        <ApprovalHelp kind={kind} width={width} height={props.height} />
+      </Box>
+    );
+  // An escalation is its own kind of card: no tool-call details above it (issue 33).
+  if (card.mode === 'keys' && request.preview.kind === 'escalation')
+    return (
+      <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
+        <EscalationForm
+          preview={request.preview}
+          request={request}
+          typing={card.typing}
+          width={width}
+          height={props.height}
+          isActive={isActive}
+        />
+      </Box>
+    );
   let body: ReactNode;
-  if (card.mode === 'help') {
-    body = <ApprovalHelp kind={kind} width={width} />;
-  } else if (card.mode === 'grant') {
+  if (card.mode === 'grant') {
     body = <GrantChooser options={request.grantOptions} width={width} height={height} isActive={isActive} />;
   } else if (card.mode === 'reject') {
     body = (

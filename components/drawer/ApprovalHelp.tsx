@@ -1,30 +1,51 @@
 import { Box, Text } from 'ink';
 import type { ApprovalPreview } from '../../src/protocol';
+import { truncateCells } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
 import { cardHelp, escalationHelp, HELP_CLOSE, questionHelp } from '../keys/keymap';
+import { helpColumns } from './help-columns';
 
-/** The keys of the card in view, from the keymap the drawer's handler uses. Any key closes it. */
-export function ApprovalHelp(props: { kind: ApprovalPreview['kind']; width: number }) {
+/** The help rows of a card kind, from the keymap the drawer's handler uses. */
+function rowsOf(kind: ApprovalPreview['kind']): { keys: string; does: string }[] {
+  if (kind === 'question') return questionHelp();
+  if (kind === 'escalation') return escalationHelp();
+  return cardHelp(kind);
+}
+
+/**
+ * The keys of the card in view, in the card's whole height: one row per key when they fit, else in
+ * columns, so every key is on screen at 80x24 too. Every row is one line tall (it never shrinks,
+ * so rows cannot draw over each other in the clipped card). Any key closes it.
+ */
+export function ApprovalHelp(props: { kind: ApprovalPreview['kind']; width: number; height: number }) {
   const theme = useTheme();
-  const rows =
-    props.kind === 'question'
-      ? questionHelp()
-      : props.kind === 'escalation'
-        ? escalationHelp()
-        : cardHelp(props.kind);
-  const keysWidth = Math.max(...rows.map((r) => r.keys.length)) + 2;
+  const layout = helpColumns(rowsOf(props.kind), props.width, props.height);
   return (
-    <Box flexDirection="column" width={props.width}>
-      <Text bold>Keys · {HELP_CLOSE}</Text>
-      {rows.map((row) => (
-        <Text key={row.keys} wrap="truncate-end">
-          <Text color={theme.accent}>{row.keys.padEnd(keysWidth)}</Text>
-          {row.does}
+    <Box flexDirection="column" width={props.width} height={layout.height} flexShrink={0}>
+      <Box height={1} flexShrink={0}>
+        <Text bold wrap="truncate-end">
+          Keys · {HELP_CLOSE}
         </Text>
+      </Box>
+      {layout.lines.map((line) => (
+        <Box key={line[0]?.keys} height={1} flexShrink={0}>
+          {line.map((cell) => (
+            <Box key={cell.keys} width={layout.columnWidth} flexShrink={0}>
+              <Text wrap="truncate-end">
+                <Text color={theme.accent}>{cell.keys.padEnd(layout.keysWidth)}</Text>
+                {truncateCells(cell.does, Math.max(1, layout.columnWidth - layout.keysWidth - 1))}
+              </Text>
+            </Box>
+          ))}
+        </Box>
       ))}
-      <Text dimColor wrap="truncate-end">
-        Unknown keys count as mistakes; after five in a row the request is rejected.
-      </Text>
+      {layout.note && (
+        <Box height={1} flexShrink={0}>
+          <Text dimColor wrap="truncate-end">
+            Unknown keys count as mistakes; after five in a row the request is rejected.
+          </Text>
+        </Box>
+      )}
     </Box>
   );
 }

@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '../../src/protocol';
 import { formatAge, formatDurationCoarse } from '../../src/text/duration';
 import { nameLine, wrap } from '../../src/text/wrap';
 import { compactJson } from '../../src/text/json';
+import { ESCALATION_WHY } from './preview/escalation-lines';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
 export type DetailLine = { label: string; text: string; tone: DetailTone };
@@ -19,6 +20,7 @@ export function shortArgs(request: ApprovalRequest): string {
   if (p.kind === 'command') return p.command;
   if (p.kind === 'plan') return p.title || `${p.steps.length} steps`;
   if (p.kind === 'question') return p.question;
+  if (p.kind === 'escalation') return `stopped: ${ESCALATION_WHY[p.trigger]}`;
   return compactJson(request.args);
 }
 

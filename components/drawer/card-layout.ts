@@ -80,9 +80,9 @@ export function cardPreview(
   // Opens with as many changes as fit (folded, the first is a few rows down); a jump shows its change.
   const initial =
     diff.change !== undefined
-      ? changeOffset(folded.changes, diff.change)
+      ? changeOffset(folded.changes, diff.change, viewport)
       : diff.unfolded || (folded.changes[0] ?? 0) >= viewport
-        ? changeOffset(folded.changes, 0)
+        ? changeOffset(folded.changes, 0, viewport)
         : 0;
   const offset = Math.max(0, Math.min(scroll ?? initial, max));
   const change = currentChange(folded.changes, offset, viewport, diff.change);

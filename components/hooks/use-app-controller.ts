@@ -1,3 +1,4 @@
+import { useSidebarKey } from './use-sidebar-key';
 import { useApp } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CoreClient, CoreState, Mode } from '../../src/protocol';
@@ -68,6 +69,7 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
     quit,
     paused: state.paused !== undefined,
   });
+  const appKeysActive = !drawerOpen && overlay === 'none' && state.trust?.asking !== true && !confirmAuto;
   useAppKeys(
     {
       cancel_turn: () => client.send({ type: 'cancel' }),
@@ -86,11 +88,9 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
       },
     },
     // The trust card owns the keyboard (its Esc answers it) while it asks.
-    {
-      isActive: !drawerOpen && overlay === 'none' && state.trust?.asking !== true && !confirmAuto,
-      busy: state.busy,
-    },
+    { isActive: appKeysActive, busy: state.busy },
   );
+  useSidebarKey(() => setSidebar((s) => !s), !appKeysActive);
 
   const hint: PromptMessage | undefined = armed
     ? { level: 'warn', text: 'press Ctrl+C again to quit' }

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, type Key, Text } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentInfo, CoreClient } from '../../src/protocol';
 import { AuditDetail } from './AuditDetail';
@@ -27,6 +27,7 @@ import {
   lookup,
   PANEL_FOOTERS,
 } from '../keys/keymap';
+import { burstKeys } from '../keys/key-burst';
 import { useKeyTable, useKeys } from '../keys/use-keys';
 
 /** The filter each filter key cycles. */
@@ -99,29 +100,38 @@ export function AuditBrowser({
     if (more && cursor >= shown.length - listRows) loadMore();
   }, [more, loadMore, cursor, shown.length, listRows]);
 
+  // One key of a burst at a time ("xp" is x then p); a key that opens the detail or the search
+  // field ends the burst, so what follows is not read as list keys.
+  const listKey = (input: string, key: Key): boolean => {
+    const id = keyId(input, key);
+    if (detail) {
+      const step = lookup(AUDIT_DETAIL_KEYS, id);
+      if (step === 'back') setDetail(false);
+      else if (step === 'record')
+        setCursor((c) => Math.max(0, Math.min(shown.length - 1, c + (id === 'left' ? -1 : 1))));
+      return true;
+    }
+    const action = lookup<AuditAction>(AUDIT_KEYS, id);
+    if (action === 'close') {
+      onClose();
+      return false;
+    }
+    if (action === 'day_prev') setDay((d) => shiftDay(d, -1));
+    else if (action === 'day_next') setDay((d) => (d < today ? shiftDay(d, 1) : d));
+    else if (action === 'details' && shown[cursor]) setDetail(true);
+    else if (action === 'search') setSearching(true);
+    else if (action === 'clear') {
+      setFilters({});
+      setSearch('');
+    } else if (action && FILTER_OF[action]) {
+      const field = FILTER_OF[action];
+      setFilters((f) => ({ ...f, [field]: cycle(f[field], seen[field]) }));
+    }
+    return action !== 'details' && action !== 'search';
+  };
   useKeys(
     (input, key) => {
-      const id = keyId(input, key);
-      if (detail) {
-        const step = lookup(AUDIT_DETAIL_KEYS, id);
-        if (step === 'back') setDetail(false);
-        else if (step === 'record')
-          setCursor((c) => Math.max(0, Math.min(shown.length - 1, c + (id === 'left' ? -1 : 1))));
-        return;
-      }
-      const action = lookup<AuditAction>(AUDIT_KEYS, id);
-      if (action === 'close') return onClose();
-      if (action === 'day_prev') setDay((d) => shiftDay(d, -1));
-      else if (action === 'day_next') setDay((d) => (d < today ? shiftDay(d, 1) : d));
-      else if (action === 'details' && shown[cursor]) setDetail(true);
-      else if (action === 'search') setSearching(true);
-      else if (action === 'clear') {
-        setFilters({});
-        setSearch('');
-      } else if (action && FILTER_OF[action]) {
-        const field = FILTER_OF[action];
-        setFilters((f) => ({ ...f, [field]: cycle(f[field], seen[field]) }));
-      }
+      for (const [one, k] of burstKeys(input, key)) if (!listKey(one, k)) return;
     },
     { isActive: isActive && !searching },
   );

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { AgentInfo, AgentStatus } from '../../src/protocol';
+import type { AgentStatus } from '../../src/protocol';
+import type { ShownAgent } from './agent-pause';
 import { oneLine } from '../format';
 import { truncateChars } from '../../src/text/truncate';
 import { useTheme } from '../hooks/use-theme';
@@ -13,17 +14,20 @@ const GLYPH: Record<AgentStatus, string> = {
   cancelled: '–',
 };
 
-/** "2 running, 1 done" in a fixed status order. */
-function tally(agents: AgentInfo[]): string {
-  const order: AgentStatus[] = ['running', 'waiting', 'done', 'failed', 'cancelled'];
+/** What the group calls an agent's state: a paused agent is "paused", whatever it was doing. */
+const shownStatus = (a: ShownAgent): AgentStatus | 'paused' => (a.paused ? 'paused' : a.status);
+
+/** "2 running, 1 paused, 1 done" in a fixed status order. */
+function tally(agents: readonly ShownAgent[]): string {
+  const order: (AgentStatus | 'paused')[] = ['running', 'waiting', 'paused', 'done', 'failed', 'cancelled'];
   return order
-    .map((s) => [s, agents.filter((a) => a.status === s).length] as const)
+    .map((s) => [s, agents.filter((a) => shownStatus(a) === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`)
     .join(', ');
 }
 
-type Props = { agents: AgentInfo[]; expanded: boolean; width: number };
+type Props = { agents: readonly ShownAgent[]; expanded: boolean; width: number };
 
 /** Sub-agents as one group: a summary line, and per agent its name, task and status when expanded. */
 export function AgentGroup({ agents, expanded, width }: Props): ReactNode {
@@ -41,14 +45,22 @@ export function AgentGroup({ agents, expanded, width }: Props): ReactNode {
       </Text>
       {expanded
         ? agents.map((a) => {
-            const color = a.status === 'failed' ? theme.error : a.status === 'done' ? theme.ok : theme.info;
+            const status = shownStatus(a);
+            const color =
+              status === 'failed'
+                ? theme.error
+                : status === 'done'
+                  ? theme.ok
+                  : status === 'paused'
+                    ? theme.warn
+                    : theme.info;
             const detail = a.report && a.status !== 'running' ? a.report : a.task;
             return (
               <Text key={a.id} wrap="truncate-end">
                 {'  '}
-                <Text color={color}>{GLYPH[a.status]} </Text>
+                <Text color={color}>{status === 'paused' ? '⏸' : GLYPH[a.status]} </Text>
                 <Text bold>{a.name}</Text>
-                <Text color={color}> {a.status}</Text>
+                <Text color={color}> {status}</Text>
                 <Text dimColor>
                   {' '}
                   — {truncateChars(oneLine(detail), Math.max(10, width - a.name.length - 20))}

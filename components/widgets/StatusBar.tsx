@@ -19,6 +19,8 @@ type Props = {
   home?: string;
   /** Approve-all grants in force: calls they cover run without asking, so the bar keeps them in view. */
   grantCount?: number;
+  /** A running turn whose every active agent is paused: the pause says so, not "working" (issue 33). */
+  held?: boolean;
   /** What is paused (issue 14 §2): the bar says so until it is resumed. */
   paused?: CoreState['paused'];
   /** The conversation's share of the model's context window (issue 15 §4). */
@@ -91,7 +93,8 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
           <>
             <Sep />
             <Text bold inverse color={theme.warn}>
-              ⏸ paused: {paused.all ? 'all agents' : paused.agents.join(', ')} (Ctrl+P resumes)
+              ⏸ paused: {paused.all ? 'all agents' : paused.agents.join(', ')} (Ctrl+P resumes
+              {busy && props.held ? ' · Esc cancels' : ''})
             </Text>
           </>
         ) : null}
@@ -112,7 +115,7 @@ export const StatusBar = memo(function StatusBar(props: Props): ReactNode {
         <Sep />
         <Text>{compactNumber(tokens)} tok</Text>
         {props.context ? <ContextFigure use={props.context} warn={theme.warn} /> : null}
-        {busy ? (
+        {busy && !props.held ? (
           <>
             <Sep />
             <Text color={theme.info}>working (Esc cancels)</Text>

@@ -105,7 +105,10 @@ export class FailureWatch {
         : trigger === 'rejections'
           ? `You rejected ${this.limits.rejections} similar calls (${last}). It needs to know what you want instead.`
           : `It used its ${maxSteps} steps for this turn without finishing. Retry gives it ${maxSteps} more.`;
-    return { trigger, goal: short(goal) || '(no goal stated)', tried: [...this.recent], needs };
+    // "Failed N times in a row": the card lists those attempts, not the successes before them.
+    const failed = this.recent.filter((r) => !r.result.startsWith('ok:'));
+    const tried = trigger === 'failures' && failed.length > 0 ? failed : this.recent;
+    return { trigger, goal: short(goal) || '(no goal stated)', tried: [...tried], needs };
   }
 }
 

@@ -1,3 +1,4 @@
+import { planStepOf } from './plan-step';
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../gate/gate';
 import type { ChatMessage, ToolSpec } from '../llm/types';
@@ -350,7 +351,7 @@ export class AgentHub {
       checkpoint: (label, ahead) => this.deps.checkpoints.beforeChange(label, ahead),
       agents: this.ports(agentId),
       get step() {
-        return hub.planStep();
+        return hub.planStep(agentName, parentAgentId !== undefined);
       },
     };
   }
@@ -364,11 +365,9 @@ export class AgentHub {
     };
   }
 
-  private planStep(): Caller['step'] {
+  private planStep(agentName: string, isSubAgent: boolean): Caller['step'] {
     if (!this.plan || this.planPrompt !== this.turnCount) return undefined;
-    const index = this.plan.steps.findIndex((s) => !s.done);
-    if (index < 0) return undefined;
-    return { index: index + 1, total: this.plan.steps.length, title: this.plan.steps[index]?.text ?? '' };
+    return planStepOf(this.plan, agentName, isSubAgent);
   }
 
   /**

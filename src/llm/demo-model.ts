@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { abortedError, sleep } from './abort';
 import { isCompactRequest } from './compact-prompt';
 import { findDemoAssetsDir } from './demo-assets';
-import { type DemoScript, loadDemoScript, pickDemoTurn } from './demo-script';
+import { demoCallId } from './demo-facts';
+import { type DemoScript, loadDemoScript } from './demo-script';
+import { pickDemoTurn } from './demo-story';
 import {
   type ChatMessage,
   type ModelClient,
@@ -65,7 +67,7 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelClient {
     const pick = isCompactRequest(request.messages)
       ? ({ kind: 'final', agent: 'main', text: demoSummary(request.messages) } as const)
       : pickDemoTurn(await loadScript(), request.messages, request.tools);
-    const text = pick.kind === 'turn' ? pick.turn.text : pick.text;
+    const text = pick.text;
     for (const piece of piecesOf(text)) {
       await sleep(tickMs, signal);
       request.onText?.(piece);
@@ -73,8 +75,9 @@ export function createDemoModel(options: DemoModelOptions = {}): ModelClient {
     if (signal.aborted) throw abortedError();
     const toolCalls: ToolCallRequest[] =
       pick.kind === 'turn'
-        ? pick.turn.toolCalls.map((call, i) => ({
-            id: `call_demo_${pick.agent}_${pick.step}_${i}_${salt}${(seq++).toString(36)}`,
+        ? pick.calls.map(({ label, call }) => ({
+            // The label in the id lets the next request find this call's result (src/llm/demo-facts.ts).
+            id: demoCallId(pick.agent, label, `${salt}${(seq++).toString(36)}`),
             type: 'function',
             function: { name: call.name, arguments: JSON.stringify(call.args) },
           }))

@@ -22,6 +22,8 @@ import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
 
 export type SessionCommandDeps = {
+  /** Resolves once the start banner is out (the sandbox's verdict): a prompt typed at once comes after it. */
+  started?: () => Promise<void>;
   /** The project's trust: the card's answer, and a re-check of the files before each turn and after a save. */
   trust: ProjectTrust;
   /** warden's own settings files: the person's edits between turns are accepted, warden's own writes recorded. */
@@ -104,6 +106,8 @@ export class SessionCommands {
 
   /** Runs a prompt as the main agent's next turn. Contract: never throws. */
   async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
+    // The banner is the transcript's first entry: a prompt typed before the sandbox answered waits (~10 ms).
+    await this.d.started?.();
     if (this.d.hub.busy) {
       this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
       return { status: 'failed', text: 'busy' };
@@ -273,6 +277,12 @@ export class SessionCommands {
 
   /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */
   private async undo(turns: number): Promise<void> {
+    // Nothing to undo is said at once, not asked on a card that can only fail (issue 33). The turn
+    // that just ended may still be taking its checkpoint: wait for it, so it counts.
+    await this.d.checkpoints.settled();
+    const plan = await this.d.checkpoints.plan({ turns }).catch(() => undefined);
+    if (plan && (plan.turns === 0 || plan.changes.length === 0))
+      return this.notice('info', 'Nothing to undo: no turn of this project has changed files yet.');
     const result = await this.d.gate.intercept(
       {
         id: `undo-${Date.now()}`,

@@ -166,6 +166,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   });
   const mcp = wireMcp({ servers: o.mcpServers ?? {}, state, gate, grants, emit, closed });
   const commands = new SessionCommands({
+    // A prompt typed before the start banner (the sandbox's verdict) waits for it.
+    started: sandboxChecked,
     ...{ trust, homeGuard, hub, gate, grants, feedback, view, emit, home, root, fence, checkpoints },
     ...{ context, approvedWrites, settings, mcp },
     auditDir: join(home, 'audit'),

@@ -73,6 +73,18 @@ describe('FailureWatch: the hard rule (3 failures in a row, 2 similar rejections
     expect(watch.observeStep([{ line: 'x', result: err }])).toBeUndefined();
   });
 
+  it('a failures card lists the failed attempts, not the successes before them (issue 33)', () => {
+    const watch = new FailureWatch({ failures: 3, rejections: 2 });
+    watch.observeStep([{ line: 'npm test', result: ok }]);
+    watch.observeStep([{ line: 'edit_file a', result: ok }]);
+    for (let i = 0; i < 3; i++) watch.observeStep([{ line: `read_file f${i}`, result: err }]);
+    expect(watch.card('failures', 'g', 50).tried.map((t) => t.call)).toEqual([
+      'read_file f0',
+      'read_file f1',
+      'read_file f2',
+    ]);
+  });
+
   it('one step of many calls keeps its last 5 for the card, after what earlier steps left', () => {
     const watch = new FailureWatch({ failures: 1, rejections: 2 });
     watch.observeStep([{ line: 'earlier', result: err }]);

@@ -142,6 +142,25 @@ async function undo(r: Running): Promise<ApprovalRequest> {
 }
 
 describe('checkpoints and the turn review through the session', () => {
+  it('/undo with nothing to undo says so at once and opens no card (issue 33); right after a turn that changed files it finds that turn', async () => {
+    const { root, home } = dirs(FILES);
+    const r = await open(root, home, changeTurn, { reviewTurns: false });
+    r.session.client.send({ type: 'undo', turns: 1 });
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        r.events.some((e) => e.type === 'notice' && /Nothing to undo/.test(e.text))
+          ? resolve()
+          : setImmediate(check);
+      check();
+    });
+    expect(r.session.client.snapshot().pending).toEqual([]);
+    expect(r.events.some((e) => e.type === 'approval_requested')).toBe(false);
+    await runChangeTurn(r);
+    const card = await undo(r);
+    expect(card.tool).toBe('revert_turn');
+    expectOriginal(root);
+  });
+
   it("a command's and a write's changes: listed in turn_changes and the review; keep closes it; /undo restores all of them", async () => {
     const { root, home } = dirs(FILES);
     const r = await open(root, home, changeTurn);

@@ -147,18 +147,46 @@ describe('App', () => {
     expect(frame).toContain('1 pending');
   });
 
-  it('lays out again on resize: the sidebar moves under the prompt when narrow', async () => {
+  it('Ctrl+T opens the sidebar while a card is open, and marks the earlier decisions on the call it asks about (issue 33)', async () => {
+    const request = makeRequest({ tool: 'execute_command', argsHash: 'same-call' });
+    const core = new FakeCore({
+      pending: [request],
+      recentAudit: [
+        makeAuditRecord({
+          tool: 'execute_command',
+          argsHash: 'same-call',
+          outcome: 'rejected',
+          approver: 'human',
+        }),
+        makeAuditRecord({ tool: 'write_file', argsHash: 'other', outcome: 'executed', approver: 'human' }),
+      ],
+    });
+    const { stdin, lastFrame } = await renderApp(core, { realDrawer: true, columns: 120 });
+    await waitForFrame(lastFrame, '1 pending');
+    await press(stdin, KEY.ctrl('t'));
+    const frame = await waitForFrame(lastFrame, 'Audit · latest');
+    expect(frame).toMatch(/▶\S+ main rejected by human/);
+    expect(frame).not.toMatch(/▶\S+ main executed/);
+    // The key reached the sidebar, not the card.
+    expect(core.sentOf('decide')).toEqual([]);
+  });
+
+  it('lays out again on resize: the sidebar is a column beside the conversation, and folds away when narrow, saying so', async () => {
     const core = new FakeCore({ recentAudit: [makeAuditRecord()] });
     const { stdin, stdout, lastFrame } = await renderApp(core, { columns: 100 });
     await press(stdin, KEY.ctrl('t'));
     let frame = await waitForFrame(lastFrame, 'Audit · latest');
     const side = frame.split('\n').find((l) => l.includes('Audit · latest')) ?? '';
     expect(side.indexOf('Audit · latest')).toBeGreaterThan(50);
+    // A column: from the top of the live area down to the prompt line.
+    const rows = frame.split('\n');
+    expect(rows.findIndex((l) => l.includes('Audit · latest'))).toBeLessThan(
+      rows.findIndex((l) => l.startsWith('›')),
+    );
     resize(stdout, 60, 30);
-    frame = await waitForFrame(lastFrame, (f) => {
-      const line = f.split('\n').find((l) => l.includes('Audit · latest')) ?? '';
-      return line.indexOf('Audit · latest') > -1 && line.indexOf('Audit · latest') < 5;
-    });
+    frame = await waitForFrame(lastFrame, 'audit sidebar folded away');
+    expect(frame).not.toContain('Audit · latest');
+    expect(frame).toContain('needs 100 columns');
     for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
   });
 

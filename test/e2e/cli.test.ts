@@ -154,11 +154,14 @@ describe('the warden binary', () => {
     expect(modules.some((m) => m.includes('_http_client'))).toBe(true);
   });
 
-  it('--demo runs the scripted demo headless, labelled as a demo, and the fence blocks its escape (a refused change: exit 3)', async () => {
+  it('--demo runs the scripted demo headless, labelled as a demo, and its summary says what happened: nobody approved the plan, so nothing started (issue 33)', async () => {
     const run = await warden(['--headless', '--demo', '-p', 'go']);
-    expect(run.code).toBe(3);
-    expect(run.stdout).toContain('[demo]');
-    expect(run.stderr).toMatch(/outside-the-project\.txt.*outside the project/);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/propose_plan error: no_approver/);
+    expect(run.stdout).toMatch(/^\[demo\] Summary/m);
+    expect(run.stdout).toMatch(/did not get the plan approved: nobody was there to approve it/);
+    expect(run.stdout).toMatch(/no sub-agent was started and no file was changed/);
+    expect(run.stdout).not.toMatch(/\bI wrote\b|\bran npm test\b|writer: done/);
   });
 
   it('a model server that is down gives a clear error and exit 1', async () => {

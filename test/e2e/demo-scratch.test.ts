@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,9 +55,12 @@ describe('the demo’s scratch copy', () => {
         },
       );
     });
-    expect(run.code).toBe(3);
-    // The run worked in a copy under the private TMPDIR (the fence names it when it blocks the escape)...
-    expect(run.stderr).toContain(join(s.tmp, 'warden-demo-'));
+    // Nobody approves the plan headless, so the demo stops there and says so (issue 33): exit 0.
+    expect(run.code).toBe(0);
+    // The run worked in a copy under the private TMPDIR (the session's index names its project)...
+    const index = join(s.env.WARDEN_HOME as string, 'sessions', 'index');
+    const roots = readdirSync(index).map((f) => readFileSync(join(index, f), 'utf8'));
+    expect(roots.join('\n')).toContain(join(s.tmp, 'warden-demo-'));
     // ...and left nothing there, the stale copy included.
     expect(scratches(s.tmp)).toEqual([]);
   });

@@ -19,6 +19,8 @@ export type PtyLaunchOptions = {
   env?: Record<string, string>;
   /** The fake model's answer once the script is used up (default: "All done."). */
   whenExhausted?: FakeStep;
+  /** The terminal's size (default 120x40). */
+  size?: { cols: number; rows: number };
 };
 
 /**
@@ -49,12 +51,16 @@ export function ptyLaunches(): {
         whenExhausted: options.whenExhausted ?? { text: 'All done.' },
       });
       const args = ['--root', root, ...(options.flags ?? []), ...(options.prompt ? [options.prompt] : [])];
-      const app = startWarden(args, {
-        OPENAI_BASE_URL: fake.url,
-        OPENAI_API_KEY: 'test',
-        WARDEN_HOME: home,
-        ...options.env,
-      });
+      const app = startWarden(
+        args,
+        {
+          OPENAI_BASE_URL: fake.url,
+          OPENAI_API_KEY: 'test',
+          WARDEN_HOME: home,
+          ...options.env,
+        },
+        options.size,
+      );
       running = { app, fake, root, home };
       return running;
     },

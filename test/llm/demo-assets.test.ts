@@ -7,7 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findDemoAssetsDir } from '../../src/llm/demo-assets';
 import { prepareDemoProject } from '../../src/llm/demo-model';
-import { loadDemoScript, pickDemoTurn } from '../../src/llm/demo-script';
+import { loadDemoScript } from '../../src/llm/demo-script';
+import { pickDemoTurn } from '../../src/llm/demo-story';
 
 const run = promisify(execFile);
 const parents: string[] = [];

@@ -5,6 +5,7 @@ import type { ChatMessage, ModelClient, ToolCallRequest, ToolSpec } from '../../
 const TOOL_NAMES = [
   'read_file',
   'write_file',
+  'edit_file',
   'list_dir',
   'grep_code',
   'execute_command',
@@ -60,8 +61,13 @@ async function play(
       let content = '{"status":"executed"}';
       if (call.name === 'spawn_agents') {
         const agents = call.args.agents as { name: string; task: string }[];
-        const reports = await Promise.all(agents.map((a) => play(model, a.task, subTools, a.name, log)));
-        content = JSON.stringify(reports.map((h) => h.at(-1)?.content));
+        const runs = await Promise.all(agents.map((a) => play(model, a.task, subTools, a.name, log)));
+        const reports = runs.map((h, i) => ({
+          name: agents[i]?.name,
+          status: 'done',
+          report: h.at(-1)?.content,
+        }));
+        content = JSON.stringify({ status: 'executed', output: JSON.stringify(reports), data: reports });
       }
       history.push({ role: 'tool', tool_call_id: call.id, content });
     }
@@ -82,26 +88,35 @@ describe('createDemoModel', () => {
     expect(namesOf(log, 'main')).toEqual([
       ['list_dir', 'read_file'],
       ['propose_plan'],
-      ['spawn_agents'],
-      ['update_plan', 'update_plan', 'update_plan', 'update_plan'],
+      ['update_plan', 'spawn_agents'],
+      ['update_plan', 'update_plan', 'update_plan'],
       [],
     ]);
-    expect(namesOf(log, 'writer')).toEqual([['write_file', 'execute_command'], ['write_file'], []]);
-    expect(namesOf(log, 'tester')).toEqual([['write_file', 'execute_command'], []]);
+    expect(namesOf(log, 'writer')).toEqual([['write_file'], ['execute_command'], ['write_file'], []]);
+    expect(namesOf(log, 'tester')).toEqual([
+      ['write_file', 'execute_command'],
+      ['edit_file'],
+      ['read_file'],
+      ['read_file'],
+      ['read_file'],
+      [],
+    ]);
 
     const main = log.filter((p) => p.agent === 'main');
     expect(main[0]?.text.startsWith('[demo] ')).toBe(true);
     expect(main[0]?.calls[1]?.args).toEqual({ path: 'src/greet.js' });
     expect((main[1]?.calls[0]?.args.steps as string[]).length).toBeGreaterThanOrEqual(3);
-    expect(main[3]?.calls.map((c) => c.args)).toEqual([1, 2, 3, 4].map((step) => ({ step, done: true })));
+    expect([...(main[2]?.calls.slice(0, 1) ?? []), ...(main[3]?.calls ?? [])].map((c) => c.args)).toEqual(
+      [1, 2, 3, 4].map((step) => ({ step, done: true })),
+    );
 
     const writer = log.filter((p) => p.agent === 'writer');
     expect(writer[0]?.calls[0]?.args.path).toBe('src/farewell.js');
-    expect(writer[0]?.calls[1]?.args.command).toBe(
+    expect(writer[1]?.calls[0]?.args.command).toBe(
       `node -e "import('./src/farewell.js').then(m => console.log(m.farewell('demo')))"`,
     );
-    expect(writer[1]?.calls[0]?.args.path).toBe('../outside-the-project.txt');
-    expect(writer[2]?.text).toMatch(/blocked/);
+    expect(writer[2]?.calls[0]?.args.path).toBe('../outside-the-project.txt');
+    expect(writer[3]?.text).toMatch(/^\[demo\] writer: done\./);
     const tester = log.filter((p) => p.agent === 'tester');
     expect(tester[0]?.calls.map((c) => c.args.path ?? c.args.command)).toEqual([
       'test/farewell.test.js',

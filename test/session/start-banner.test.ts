@@ -57,6 +57,22 @@ describe('start banner', () => {
     expect(banner?.endpoint).toBeUndefined();
   });
 
+  it('a prompt sent before the sandbox answered comes after the banner, not before it (issue 33)', async () => {
+    h = await startSession([{ text: 'hi back' }], {
+      session: { sandbox: 'auto', checkSandboxAfterStart: true },
+    });
+    const { session } = h;
+    expect(session.client.snapshot().sandboxChecking).toBe(true);
+    // Typed at once: the app has not started the probe yet.
+    session.client.send({ type: 'submit', text: 'hello' });
+    await expect
+      .poll(() => session.client.snapshot().transcript.some((e) => e.kind === 'user'), { timeout: 10_000 })
+      .toBe(true);
+    const kinds = session.client.snapshot().transcript.map((e) => e.kind);
+    expect(kinds[0]).toBe('banner');
+    expect(kinds.indexOf('user')).toBeGreaterThan(0);
+  });
+
   it('a demo model shows no endpoint, and the demo notice follows the banner', async () => {
     h = await startSession([], {
       session: { model: createDemoModel(), endpoint: 'api.openai.com', banner: 'DEMO: scripted' },

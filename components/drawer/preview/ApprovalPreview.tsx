@@ -63,7 +63,7 @@ export function ApprovalPreview(props: {
     return (
       <EscalationForm
         preview={p}
-        agentName={request.agentName}
+        request={request}
         typing={props.card.typing}
         width={width}
         height={height}

@@ -1,27 +1,22 @@
 import { Box, type Key, Text } from 'ink';
 import { useState } from 'react';
-import type { ApprovalPreview } from '../../../src/protocol';
-import { displayLine, wrap } from '../../../src/text/wrap';
+import type { ApprovalPreview, ApprovalRequest } from '../../../src/protocol';
 import { useTheme } from '../../hooks/use-theme';
-import { ANSWER_KEYS, ESCALATION_FOOTER, keyId, lookup } from '../../keys/keymap';
+import { ANSWER_KEYS, keyId, lookup } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';
-
-const WHY: Record<Extract<ApprovalPreview, { kind: 'escalation' }>['trigger'], string> = {
-  failures: 'failed the same step repeatedly',
-  rejections: 'had similar calls rejected',
-  max_steps: 'reached its step limit',
-  model: 'is stuck and asks for help',
-};
+import { type EscalationLine, escalationLines } from './escalation-lines';
 
 /**
- * An escalation card (issue 14 §3): the agent stopped and asks. Shows the goal, what it tried (the
- * calls and their short results) and what it needs; the drawer's keys choose (ESCALATION_KEYS),
- * and `r` opens this view's instruction field, whose Enter sends "retry with this instruction".
+ * An escalation card (issue 14 §3, its own kind since issue 33): the agent stopped and asks. It
+ * takes the card's whole height — who stopped and why, the goal, each attempt with its result, what
+ * it needs, what each choice does — with no tool-call details; the drawer's footer is its key line.
+ * `r` opens the instruction field, whose Enter sends "retry with this instruction".
  */
 export function EscalationForm(props: {
   preview: Extract<ApprovalPreview, { kind: 'escalation' }>;
-  agentName: string;
+  request: Pick<ApprovalRequest, 'agentName' | 'parentAgentId' | 'step'>;
+  parentName?: string;
   typing: boolean;
   width: number;
   height: number;
@@ -30,59 +25,54 @@ export function EscalationForm(props: {
   const { dispatch, gate } = useDrawer();
   const theme = useTheme();
   const [instruction, setInstruction] = useState('');
-  const { preview: p, width } = props;
+  const { width } = props;
   const onFieldKey = (input: string, key: Key) => {
     const action = lookup(ANSWER_KEYS, keyId(input, key));
     if (action === 'back') dispatch({ type: 'back' });
   };
-  const goal = wrap(`Goal: ${p.goal}`, width, 2);
-  const needs = wrap(`Needs: ${p.needs}`, width, 3);
-  const triedRows = Math.max(0, props.height - goal.length - needs.length - 4);
-  const tried = p.tried.slice(-Math.max(1, Math.floor(triedRows / 2)));
+  const field = props.typing ? 2 : 0;
+  const lines = escalationLines(props.request, props.preview, width, props.height - field, props.parentName);
+  const color = (tone: EscalationLine['tone']) => (tone === 'title' ? theme.warn : undefined);
   return (
     <Box flexDirection="column" width={width} height={props.height} overflow="hidden">
-      <Text bold color={theme.warn} wrap="truncate-end">
-        ⚑ {displayLine(props.agentName)} {WHY[p.trigger]} and stopped
-      </Text>
-      {goal.map((line, i) => (
-        <Text key={`g${i}`}>{line}</Text>
-      ))}
-      <Text dimColor>Tried:</Text>
-      {tried.map((t, i) => (
-        <Box key={`t${i}`} flexDirection="column">
-          <Text wrap="truncate-end"> • {displayLine(t.call)}</Text>
-          <Text dimColor wrap="truncate-end">
-            {'   '}→ {displayLine(t.result)}
+      {lines.map((line, i) => (
+        <Box key={i} height={1} flexShrink={0}>
+          <Text
+            wrap="truncate-end"
+            bold={line.tone === 'title' || line.tone === 'needs'}
+            dimColor={line.tone === 'dim'}
+            color={color(line.tone)}
+          >
+            {line.text}
           </Text>
         </Box>
       ))}
-      {needs.map((line, i) => (
-        <Text key={`n${i}`} bold>
-          {line}
-        </Text>
-      ))}
       {props.typing ? (
-        <Text>
-          instruction ›{' '}
-          <TextField
-            value={instruction}
-            onChange={setInstruction}
-            onSubmit={(value) => {
-              if (value.trim())
-                dispatch({
-                  type: 'decide',
-                  decision: { kind: 'escalation', choice: 'retry', instruction: value.trim() },
-                });
-            }}
-            isActive={props.isActive}
-            onKey={onFieldKey}
-            gate={gate}
-          />
-        </Text>
+        <>
+          <Box height={1} flexShrink={0}>
+            <Text>
+              instruction ›{' '}
+              <TextField
+                value={instruction}
+                onChange={setInstruction}
+                onSubmit={(value) => {
+                  if (value.trim())
+                    dispatch({
+                      type: 'decide',
+                      decision: { kind: 'escalation', choice: 'retry', instruction: value.trim() },
+                    });
+                }}
+                isActive={props.isActive}
+                onKey={onFieldKey}
+                gate={gate}
+              />
+            </Text>
+          </Box>
+          <Text dimColor wrap="truncate-end">
+            {ANSWER_KEYS.send.show} retries with it · Esc back
+          </Text>
+        </>
       ) : null}
-      <Text dimColor wrap="truncate-end">
-        {props.typing ? `${ANSWER_KEYS.send.show} retries with it · Esc back` : ESCALATION_FOOTER}
-      </Text>
     </Box>
   );
 }

@@ -114,7 +114,16 @@ export function currentChange(
   return last;
 }
 
-/** The offset that shows change `k` with its context and the fold row above it. */
-export function changeOffset(changes: readonly number[], k: number): number {
-  return Math.max(0, (changes[k] ?? 0) - JUMP_LEAD);
+/**
+ * The offset that shows change `k` with its context and the fold row above it. In a short view
+ * (80x24) the lead shrinks to leave at least half the view to the change, so its `+` line is not
+ * pushed below the `−` line out of sight.
+ */
+export function changeOffset(
+  changes: readonly number[],
+  k: number,
+  viewport = Number.POSITIVE_INFINITY,
+): number {
+  const lead = Math.min(JUMP_LEAD, Math.max(0, Math.floor((viewport - 2) / 2)));
+  return Math.max(0, (changes[k] ?? 0) - lead);
 }

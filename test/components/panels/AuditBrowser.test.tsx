@@ -182,12 +182,33 @@ describe('AuditBrowser', () => {
     await press(stdin, KEY.enter);
     let frame = await waitForFrame(lastFrame, 'search “clean”');
     expect(frame).toContain('1 shown of 4 that day');
-    expect(frame).toContain('use npm run clean');
+    // The one record that says "clean" (in its reason, cut here beside the what column).
+    expect(frame).toMatch(/rm -rf build +rejected +human +ask-commands: use/);
     await press(stdin, '/');
     await waitForFrame(lastFrame, 'search /');
     await press(stdin, KEY.escape);
     frame = await waitForFrame(lastFrame, '4 shown of 4 that day');
     expect(frame).not.toContain('search “');
+  });
+
+  it('a what column names the path or command of each call (issue 33)', async () => {
+    const { lastFrame } = setup();
+    const frame = await waitForFrame(lastFrame, '4 records');
+    expect(frame).toMatch(/ what +result/);
+    expect(frame).toMatch(/write_file +src\/a\.ts +executed/);
+    expect(frame).toMatch(/execute_command +rm -rf build +rejected/);
+    // The arguments that ran: the person's edit.
+    expect(frame).toMatch(/execute_command +npm test -- --run +(executed|edited)/);
+  });
+
+  it('two keys that arrive in one read are two keys: "xp" clears, then filters by approver (issue 33)', async () => {
+    const { lastFrame, stdin } = setup();
+    await waitForFrame(lastFrame, '4 records');
+    await press(stdin, 't');
+    await waitForFrame(lastFrame, 'tool=');
+    stdin.write('xp');
+    const frame = await waitForFrame(lastFrame, 'approver=');
+    expect(frame).not.toContain('tool=');
   });
 
   it('keeps every key of a search typed faster than React renders', async () => {

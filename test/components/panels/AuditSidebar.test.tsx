@@ -36,9 +36,8 @@ describe('AuditSidebar', () => {
       }),
     ];
     const frame = frameOf(<AuditSidebar records={records} agents={agents} width={40} height={10} />);
-    expect(frame).toContain(`${clock('2025-01-02T10:05:00.000Z')} execute_command`);
-    expect(frame).toContain('scout blocked by policy');
-    expect(frame).toContain('main executed by human');
+    expect(frame).toContain(`${clock('2025-01-02T10:05:00.000Z')} scout blocked by policy`);
+    expect(frame).toContain(`${clock('2025-01-02T10:00:00.000Z')} main executed by human`);
     expect(frame.indexOf('execute_command')).toBeLessThan(frame.indexOf('write_file'));
   });
 
@@ -52,6 +51,31 @@ describe('AuditSidebar', () => {
     expect(frameOf(<AuditSidebar records={[record]} agents={[]} width={40} height={8} />)).toContain(
       'main ask by human',
     );
+  });
+
+  it('says what each call acted on, and marks the earlier decisions on the call a card asks about (issue 33)', () => {
+    const records = [
+      makeAuditRecord({
+        tool: 'execute_command',
+        args: { command: 'npm test' },
+        argsHash: 'h1',
+        outcome: 'rejected',
+      }),
+      makeAuditRecord({ tool: 'write_file', args: { path: 'src/a.ts' }, argsHash: 'h2' }),
+    ];
+    const frame = frameOf(
+      <AuditSidebar
+        records={records}
+        agents={[]}
+        width={40}
+        height={10}
+        related={(r) => r.argsHash === 'h1'}
+      />,
+    );
+    expect(frame).toMatch(/^│\s+write_file src\/a\.ts/m);
+    expect(frame).toMatch(/▶\S+ main rejected by/);
+    expect(frame).toMatch(/execute_command npm test/);
+    expect(frame).not.toMatch(/▶\S+ main executed/);
   });
 
   it('keeps only as many of the latest records as fit its height', () => {

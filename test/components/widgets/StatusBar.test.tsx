@@ -5,7 +5,10 @@ import { StatusBar } from '../../../components/widgets/StatusBar';
 import { makeState } from '../../helpers/fake-core';
 import { stripAnsi } from '../../helpers/ink';
 
-function bar(overrides: Partial<CoreState> = {}, extra: { width?: number; home?: string } = {}) {
+function bar(
+  overrides: Partial<CoreState> = {},
+  extra: { width?: number; home?: string; held?: boolean } = {},
+) {
   const s = makeState(overrides);
   const { lastFrame } = render(
     <StatusBar
@@ -19,6 +22,8 @@ function bar(overrides: Partial<CoreState> = {}, extra: { width?: number; home?:
       busy={s.busy}
       width={extra.width ?? 160}
       home={extra.home}
+      held={extra.held}
+      paused={s.paused}
     />,
   );
   return stripAnsi(lastFrame() ?? '');
@@ -88,5 +93,11 @@ describe('StatusBar', () => {
 
   it('says a turn is running and how to cancel it', () => {
     expect(bar({ busy: true })).toContain('working (Esc cancels)');
+  });
+
+  it('a turn whose agents are all paused says paused, not working (issue 33)', () => {
+    const frame = bar({ busy: true, paused: { all: false, agents: ['tester'] } }, { held: true });
+    expect(frame).toContain('⏸ paused: tester (Ctrl+P resumes · Esc cancels)');
+    expect(frame).not.toContain('working');
   });
 });

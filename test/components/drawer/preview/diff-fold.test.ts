@@ -152,4 +152,10 @@ describe('currentChange and changeOffset', () => {
     expect(changeOffset(changes, 1)).toBe(8);
     expect(changeOffset([2], 0)).toBe(0);
   });
+  it('in a short view the lead shrinks so the change keeps half the rows (issue 33: − and + both in view)', () => {
+    // 5 rows: 1 above, the change's − and + rows and 2 more below.
+    expect(changeOffset([40], 0, 5)).toBe(39);
+    expect(changeOffset([40], 0, 3)).toBe(40);
+    expect(changeOffset([40], 0, 10)).toBe(36);
+  });
 });
