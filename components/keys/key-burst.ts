@@ -5,7 +5,8 @@
  */
 import type { Key } from 'ink';
 
-const PLAIN: Key = {
+/** A Key with nothing pressed: what a character of a burst is read as. */
+export const NO_KEY: Key = {
   upArrow: false,
   downArrow: false,
   leftArrow: false,
@@ -37,5 +38,5 @@ export function burstKeys(input: string, key: Key): [string, Key][] {
     !key.meta &&
     !key.escape &&
     chars.every((c) => c >= ' ' && c !== '\u007f');
-  return plain ? chars.map((c) => [c, { ...PLAIN, shift: c !== c.toLowerCase() }]) : [[input, key]];
+  return plain ? chars.map((c) => [c, { ...NO_KEY, shift: c !== c.toLowerCase() }]) : [[input, key]];
 }

@@ -1,35 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoModel, prepareDemoProject } from '../../src/llm/demo-model';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/protocol';
-import { type Session, createSession } from '../../src/session/session';
+import { demoSessions } from '../helpers/demo-session';
 
-const dirs: string[] = [];
-let session: Session | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const startDemo = demoSessions();
 
 describe('the scripted demo shows an existing file’s diff and an escalation (issue 14, done when)', () => {
   it('plays through: edit_file on src/greet.js is a side-by-side diff of an existing file; three failed reads escalate', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'warden-demo-'));
-    const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
-    dirs.push(parent, home);
-    const root = await prepareDemoProject(parent);
-    session = await createSession({
-      root,
-      home,
-      model: createDemoModel({ tickMs: 0 }),
-      mode: 'manual',
-      approvalTimeoutSec: 60,
-      sandbox: 'auto',
-      maxStepsPerTurn: 20,
-      contextWindowTokens: 100_000,
-    });
+    const { session, root } = await startDemo();
     const s = session;
     s.attachApprover();
     const seen: ApprovalRequest[] = [];

@@ -1,37 +1,17 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoModel, prepareDemoProject } from '../../src/llm/demo-model';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, CoreEvent, Decision } from '../../src/protocol';
-import { type Session, createSession } from '../../src/session/session';
+import type { Session } from '../../src/session/session';
+import { demoSessions } from '../helpers/demo-session';
 
-const dirs: string[] = [];
-let session: Session | undefined;
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const startDemo = demoSessions();
 
 type Person = (request: ApprovalRequest) => Decision;
 
 /** Plays the whole demo through a real session, with `person` deciding every card. */
 async function playDemo(person: Person, onEvent?: (event: CoreEvent, s: Session) => void) {
-  const parent = mkdtempSync(join(tmpdir(), 'warden-demo-'));
-  const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
-  dirs.push(parent, home);
-  const root = await prepareDemoProject(parent);
-  session = await createSession({
-    root,
-    home,
-    model: createDemoModel({ tickMs: 0 }),
-    mode: 'manual',
-    approvalTimeoutSec: 60,
-    sandbox: 'auto',
-    maxStepsPerTurn: 20,
-    contextWindowTokens: 100_000,
-  });
+  const { session, root } = await startDemo();
   const s = session;
   s.attachApprover();
   const cards: ApprovalRequest[] = [];

@@ -1,4 +1,3 @@
-import type { Key } from 'ink';
 import { vi } from 'vitest';
 
 /** Raw key sequences to write to ink-testing-library's stdin. */
@@ -86,25 +85,4 @@ export async function type(stdin: { write: (data: string) => void }, text: strin
 }
 
 /** A Key with nothing pressed, for pure key-handling tests: spread it and set what a test presses. */
-export const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+export { NO_KEY } from '../../components/keys/key-burst';
