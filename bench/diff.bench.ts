@@ -116,7 +116,6 @@ async function drawerRun(id: number, fresh = false): Promise<{ open: number; jum
       height: HEIGHT,
       isActive: true,
       now: () => clock.t,
-      ringBell: () => {},
     }),
   );
   const open = await drawn(r.lastFrame, (f) => f.includes(`change 1 of ${EDITS}`), start);

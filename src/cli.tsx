@@ -117,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
       maxStepsPerTurn: config.maxStepsPerTurn,
       escalation: config.escalation,
       ...(config.suggestions ? { suggestions: config.suggestions } : {}),
+      notify: config.notify,
       contextWindowTokens: config.contextWindowTokens,
       reviewTurns: config.reviewTurns && !args.headless,
       // Headless has nobody to answer the /compact offer: a full window ends the turn as before.

@@ -1,4 +1,4 @@
-import { Box, Text, useStdin, useStdout } from 'ink';
+import { Box, Text, useStdin } from 'ink';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalRequest, CoreClient } from '../../src/protocol';
 import { useSecondTick } from '../hooks/use-second-tick';
@@ -36,8 +36,6 @@ export type ApprovalDrawerProps = {
   spawnEditor?: SpawnEditor;
   /** The editor command; defaults to $EDITOR, then vi. */
   editor?: string;
-  /** Replaces the terminal bell. */
-  ringBell?: () => void;
 };
 
 /**
@@ -53,7 +51,6 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
   const { client, pending, width, height } = props;
   const now = props.now ?? Date.now;
   const theme = useTheme();
-  const { write } = useStdout();
   const { stdin, isRawModeSupported } = useStdin();
   const store = useRef(initialDrawerState());
   const [held, setState] = useState(store.current);
@@ -72,7 +69,6 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
     const p = latest.current;
     for (const effect of effects) {
       if (effect.kind === 'send') p.client.send(effect.command);
-      else if (effect.kind === 'bell') p.ringBell ? p.ringBell() : write('\u0007');
       else if (effect.kind === 'full_screen') p.onFullScreen?.(effect.on);
       else if (effect.kind === 'grace_cancel') clearTimeout(timer.current);
       else if (effect.kind === 'grace_timer') {

@@ -109,7 +109,6 @@ export type DrawerAction =
 
 export type DrawerEffect =
   | { kind: 'send'; command: CoreCommand }
-  | { kind: 'bell' }
   | { kind: 'full_screen'; on: boolean }
   /** (Re)start the timer that ends the "keys paused" hint after `ms`. */
   | { kind: 'grace_timer'; ms: number }
@@ -271,7 +270,6 @@ function sync(state: DrawerState, pending: readonly ApprovalRequest[], now: numb
   const keep = <T>(record: Readonly<Record<string, T>>) =>
     Object.fromEntries(Object.entries(record).filter(([id]) => ids.has(id)));
   const effects: DrawerEffect[] = [];
-  if (state.pending.length === 0 && pending.length > 0) effects.push({ kind: 'bell' });
   let next: DrawerState = {
     ...state,
     pending,

@@ -7,6 +7,7 @@ import type { ModeConfirmAction } from '../keys/keymap';
 import type { PromptMessage } from '../widgets/PromptInput';
 import { useAppKeys } from './use-app-keys';
 import { useCoreNotices } from './use-core-notices';
+import { useTerminalNotify } from './use-terminal-notify';
 import { useCtrlC } from './use-ctrl-c';
 import { type OverlayKind, useSlashCommands } from './use-slash-commands';
 
@@ -60,6 +61,7 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
     [setMode],
   );
   useCoreNotices(client, setMessage);
+  useTerminalNotify(client);
   const closeOverlay = useCallback(() => setOverlay('none'), []);
   const run = useSlashCommands({
     client,

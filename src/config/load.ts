@@ -11,6 +11,7 @@ import {
   ESCALATION_DEFAULTS,
   type ConfigFile,
   type McpServerConfig,
+  type NotifyMethod,
   type SandboxSetting,
   type WebSearchConfig,
 } from './schema';
@@ -52,13 +53,15 @@ export type ResolvedConfig = {
   escalation: { failures: number; rejections: number };
   /** Rule and preference offers, from the user's config only. */
   suggestions?: ConfigFile['suggestions'];
+  /** Notifications, from the user's config only. */
+  notify: { method: NotifyMethod; command?: string[] };
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];
 };
 
 type ScalarKey = Exclude<
   keyof ResolvedConfig,
-  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions' | 'sandboxReadPaths'
+  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions' | 'sandboxReadPaths' | 'notify'
 >;
 export type ConfigSources = Record<ScalarKey, ConfigSource>;
 
@@ -207,6 +210,11 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     ...(l.user.suggestions ? { suggestions: l.user.suggestions } : {}),
     // Nor what of this machine its commands see.
     sandboxReadPaths: (l.user.sandboxReadPaths ?? []).map((p) => expandHome(p, l.homeDir)),
+    // Nor which program runs when a card waits.
+    notify: {
+      method: l.user.notify?.method ?? 'auto',
+      ...(l.user.notify?.command ? { command: l.user.notify.command } : {}),
+    },
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [

@@ -94,6 +94,22 @@ export const SuggestionsSchema = lazySchema((z) =>
   }),
 );
 
+/** How warden tells a person who is not looking: the terminal's own notification, and a program of theirs. */
+export const NOTIFY_METHODS = ['auto', 'osc9', 'osc777', 'bell', 'off'] as const;
+export type NotifyMethod = (typeof NOTIFY_METHODS)[number];
+
+export const NotifySchema = lazySchema((z) =>
+  z.strictObject({
+    /** `auto`: OSC 9 where the terminal is known to show it, OSC 777 where that is, else the bell. */
+    method: z.enum(NOTIFY_METHODS).optional(),
+    /** A program (and its arguments) given each event as one JSON object on stdin: ntfy, a chat, a phone. */
+    command: z
+      .array(z.string().min(1, { error: 'expected a non-empty word' }))
+      .min(1)
+      .optional(),
+  }),
+);
+
 export const ModeSchema = lazySchema((z) => z.enum(MODES));
 export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
@@ -157,6 +173,8 @@ export const ConfigFileSchema = lazySchema((z) =>
     escalation: EscalationSchema.optional(),
     /** Rule and preference offers; only your own config.json counts (a project's is ignored). */
     suggestions: SuggestionsSchema.optional(),
+    /** Notifications; only your own config.json counts (a project's would run a program of its choosing). */
+    notify: NotifySchema.optional(),
   }),
 );
 /** A config file as read: `sandbox` split into its mode and `sandboxReadPaths` (read-file.ts does it). */
@@ -179,6 +197,9 @@ export const KNOWN_KEYS = {
   },
   get suggestions() {
     return Object.keys(SuggestionsSchema.shape);
+  },
+  get notify() {
+    return Object.keys(NotifySchema.shape);
   },
   get sandbox() {
     return Object.keys(SandboxObjectSchema.shape);

@@ -62,6 +62,10 @@ export function screenProjectConfig(
     delete out.sandboxReadPaths;
     refuse('sandbox.readPaths', 'a project cannot widen what commands see of this machine');
   }
+  if (out.notify !== undefined) {
+    delete out.notify;
+    refuse('notify', 'a project cannot choose how you are notified or run a program when a card waits');
+  }
   if (out.baseUrl !== undefined) {
     delete out.baseUrl;
     refuse('baseUrl', 'a project cannot choose where your API key is sent');

@@ -80,6 +80,8 @@ export type CoreEvent =
       text: string;
       code?: 'checkpoint_incomplete' | 'settings_restored' | 'settings_reloaded' | 'session_unsaved';
     }
+  /** Tell the person (they may not be looking): the UI writes `terminal`'s notification sequence. */
+  | { type: 'notify'; notification: Notification; terminal: NotifyTerminal }
   /** The project's trust changed (the person answered the card, or its files changed). */
   | { type: 'trust_changed'; trust: ProjectTrustState }
   /** warden offers, once per shape and session, to remember a repeated approval or edit. */
@@ -115,3 +117,22 @@ export type CoreEvent =
   /** The person accepted (the history was replaced: `before` → `after` tokens) or declined a summary. */
   | { type: 'compact_resolved'; id: string; outcome: 'accepted' | 'declined'; before: number; after: number }
   | { type: 'error'; message: string };
+
+/** What a notification is about. */
+export type NotifyKind = 'approval' | 'plan' | 'question' | 'escalation' | 'expiring' | 'turn_done';
+/** How the terminal is told: OSC 9, OSC 777 `notify`, the bell. */
+export type NotifyTerminal = 'osc9' | 'osc777' | 'bell';
+
+/** One notification, as the terminal shows it and `notify.command` receives it (JSON on stdin). */
+export type Notification = {
+  kind: NotifyKind;
+  /** One line, redacted. */
+  text: string;
+  project: string;
+  requestId?: string;
+  tool?: string;
+  /** The call in one line, redacted. */
+  call?: string;
+  risk?: string;
+  expiresAt?: string;
+};

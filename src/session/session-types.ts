@@ -1,3 +1,4 @@
+import type { NotifyMethod } from '../config/schema';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';
 import type { ModelClient } from '../llm/types';
@@ -52,6 +53,8 @@ export type SessionOptions = {
   project?: ProjectStart;
   /** Offers to save repeated approvals and edits: thresholds, or `enabled: false`. */
   suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
+  /** How the person is told when a card waits or a turn ends (their own config only). */
+  notify?: { method: NotifyMethod; command?: readonly string[] };
   /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
   offerCompact?: boolean;
 };

@@ -26,6 +26,7 @@ import { Feedback } from './feedback/feedback';
 import { takeSessionLock } from './saved/session-lock';
 import { loadSession, replayTranscript, resumeNotices, resumedMode } from './saved/session-resume';
 import { SessionCommands } from './session-commands';
+import { createNotifier } from './notify';
 import { SessionEvents } from './session-events';
 import { SessionSettings } from './session-settings';
 import { SessionState, initialCoreState } from './session-state';
@@ -85,6 +86,14 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   if (loaded) replayTranscript(view, loaded.restored.replay);
   const recorder = wireRecorder({ home, sessionId, root, model: o.model.name, settings, loaded, emit });
   events.listen((event) => recorder.onEvent(event));
+  // The person may not be looking: a card waiting, one about to expire, a turn's end (notify.ts).
+  const notifier = createNotifier({
+    method: o.notify?.method ?? 'auto',
+    ...(o.notify?.command ? { command: o.notify.command } : {}),
+    project: root,
+    emit: (event) => life.closed || emit(event),
+  });
+  events.listen(notifier.onEvent);
   const announce = () => announceStart(view, settings, { ...o, root });
   if (!later) announce();
   // What no first screen needs runs with the deferred sandbox check, or at once (below) otherwise.

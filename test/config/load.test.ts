@@ -51,6 +51,7 @@ describe('loadConfig defaults and precedence', () => {
       mcpServers: {},
       sandboxReadPaths: [],
       escalation: { failures: 3, rejections: 2 },
+      notify: { method: 'auto' },
     });
     expect(sources.model).toEqual({ kind: 'default' });
     expect(warnings).toEqual([]);

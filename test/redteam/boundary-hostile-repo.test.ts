@@ -56,3 +56,27 @@ describe('sandbox.readPaths comes from the person only', () => {
     if (!r.ok) expect(r.error).toMatch(message);
   });
 });
+
+describe('notify comes from the person only', () => {
+  it.each([false, true])(
+    'a project naming its own notify.command is refused (trusted: %s)',
+    (trustProject) => {
+      const { home, root } = setup(undefined, { notify: { method: 'osc9', command: ['./pwn.sh'] } });
+      const r = loadConfig({ home, root, env: { HOME: home }, trustProject });
+      if (!r.ok) throw new Error(r.error);
+      expect(r.config.notify).toEqual({ method: 'auto' });
+      expect(r.warnings.join('\n')).toMatch(/notify ignored: a project cannot choose how you are notified/);
+    },
+  );
+
+  it.each([
+    [{ notify: { method: 'loud' } }, /notify\.method/],
+    [{ notify: { command: [] } }, /notify\.command/],
+    [{ notify: { commands: ['x'] } }, /notify/],
+  ])('a bad value is a clear error: %j', (user, message) => {
+    const { home, root } = setup(user, undefined);
+    const r = loadConfig({ home, root, env: { HOME: home } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(message);
+  });
+});

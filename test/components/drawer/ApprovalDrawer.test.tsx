@@ -335,33 +335,7 @@ describe('ApprovalDrawer: grace window', () => {
   });
 });
 
-describe('ApprovalDrawer: bell and full screen', () => {
-  it('rings once when the queue goes from empty to non-empty', async () => {
-    const ring = vi.fn();
-    const d = renderDrawer([], { ringBell: ring });
-    await d.frame('queue empty');
-    expect(ring).not.toHaveBeenCalled();
-    d.rerender({ pending: [modifyRequest()] });
-    await d.frame('1 of 1');
-    d.rerender({ pending: three() });
-    await d.frame('1 of 3');
-    expect(ring).toHaveBeenCalledTimes(1);
-    d.rerender({ pending: [] });
-    await d.frame('queue empty');
-    d.rerender({ pending: [modifyRequest()] });
-    await d.frame('1 of 1');
-    expect(ring).toHaveBeenCalledTimes(2);
-  });
-
-  it('writes the BEL character through Ink stdout by default', async () => {
-    const d = renderDrawer([modifyRequest()], { ringBell: undefined });
-    await d.frame('Approval needed');
-    await waitUntil(() => expect(d.frames.filter((f) => f.includes('\u0007'))).toHaveLength(1));
-    d.rerender({ pending: three() });
-    await d.frame('1 of 3');
-    expect(d.frames.filter((f) => f.includes('\u0007'))).toHaveLength(1);
-  });
-
+describe('ApprovalDrawer: full screen', () => {
   it('f toggles full screen, tells the shell, and hides the queue', async () => {
     const onFullScreen = vi.fn();
     const d = renderDrawer(three(), { onFullScreen });

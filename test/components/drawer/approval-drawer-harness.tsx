@@ -29,7 +29,6 @@ export function renderDrawer(pending: ApprovalRequest[], extra: Partial<Approval
     height: 36,
     isActive: true,
     now: () => clock.t,
-    ringBell: () => {},
     ...extra,
   };
   const r = render(<ApprovalDrawer {...props} />);

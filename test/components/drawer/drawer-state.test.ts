@@ -149,9 +149,9 @@ describe('drawer-state: unknown keys', () => {
 });
 
 describe('drawer-state: queue cursor and grace window', () => {
-  it('the first sync rings the bell and opens the grace window', () => {
+  it('the first sync opens the grace window (the core tells the person: session/notify.ts)', () => {
     const r = reduceDrawer(initialDrawerState(), { type: 'sync', pending: [diff()], now: T });
-    expect(r.effects).toEqual([{ kind: 'bell' }, { kind: 'grace_timer', ms: GRACE_MS }]);
+    expect(r.effects).toEqual([{ kind: 'grace_timer', ms: GRACE_MS }]);
     expect(r.state.waiting).toBe(true);
     expect(gateKey(r.state, T + GRACE_MS - 1)).toMatchObject({
       allowed: false,
