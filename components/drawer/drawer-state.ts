@@ -2,7 +2,7 @@
  * The approval drawer's state and everything a key or an event does to it, as one pure reducer:
  * the queue cursor, the card's mode, the locks of sent decisions, the grace window, scroll, full
  * screen and the footer message. No React: the drawer component keeps the state, feeds it keys and
- * events, and runs the effects it returns (send to the core, ring the bell, open $EDITOR, timers).
+ * events, and runs the effects it returns (send to the core, open $EDITOR, timers).
  * Over 400 lines on purpose: one reducer is the one owner of the drawer's state (STYLE: state has
  * one owner); splitting its cases across files would bring back the scattered key paths it replaced.
  */
