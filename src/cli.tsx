@@ -20,6 +20,7 @@ import {
 } from './exit';
 import { runHeadless } from './session/headless';
 import { readAllStdin } from './os/read-stdin';
+import { runPendingCli } from './session/saved/pending-cli';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
 import { endpointHost } from './llm/endpoint-host';
@@ -60,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
       auditDir: join(home, 'audit'),
       columns: process.stdout.columns ?? 120,
     });
+  if (args.kind === 'pending') return runPendingCli(args.argv, { ...io, home });
   if (args.headless && !args.prompt) {
     // `echo "fix the test" | warden --headless`: a prompt piped in; a terminal is not a prompt.
     if (process.stdin.isTTY) return usage('--headless needs a prompt (-p PROMPT, or text on stdin)');

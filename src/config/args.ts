@@ -25,7 +25,9 @@ export type CliArgs =
   | { kind: 'help' }
   | { kind: 'version' }
   /** `warden audit …`: the rest goes to the audit CLI untouched. */
-  | { kind: 'audit'; argv: string[] };
+  | { kind: 'audit'; argv: string[] }
+  /** `warden pending …`: the requests waiting for a person, listed. */
+  | { kind: 'pending'; argv: string[] };
 
 export type ParseArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
 
@@ -60,6 +62,7 @@ const BOOLEAN_FLAGS: Record<
  */
 export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (argv[0] === 'audit') return { ok: true, args: { kind: 'audit', argv: argv.slice(1) } };
+  if (argv[0] === 'pending') return { ok: true, args: { kind: 'pending', argv: argv.slice(1) } };
   const flagsPart = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
@@ -165,6 +168,7 @@ Usage:
   warden [options] [prompt]        start the full-screen app (optionally with a first prompt)
   warden --headless -p PROMPT      run one task without the full-screen UI
   warden audit [options]           show the audit log (warden audit --help)
+  warden pending [--json]          list the requests waiting for a person, in every session
 
 Options:
   -p, --prompt PROMPT   the first prompt (or give it as words after the options)

@@ -93,6 +93,12 @@ function release(path: string): void {
   }
 }
 
+/** Who holds session `id` now: a live process (or one on another host), or undefined when none does. */
+export function liveHolder(home: string, id: string): SessionHolder | undefined {
+  const holder = readHolder(sessionLockFile(home, id));
+  return holder && !gone(holder) ? holder : undefined;
+}
+
 function readHolder(path: string): SessionHolder | undefined {
   try {
     const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<SessionHolder>;
