@@ -4,6 +4,7 @@
 // fresh scan has it. The files are aged (their modification times an hour back) and the cache's racy
 // window set to 0, so a remembered plan is really used here, and only its checks can keep it honest.
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -44,6 +45,23 @@ function age(dir: string): void {
   utimesSync(dir, past, past);
 }
 
+/**
+ * Until the wall clock's millisecond is past every change time under `dir`: ageing sets the change
+ * times to now, and the cache (rightly) counts a change in the scan's own millisecond as racy.
+ */
+function waitPastChanges(dir: string): void {
+  let latest = 0n;
+  const visit = (path: string) => {
+    const s = lstatSync(path, { bigint: true });
+    if (s.ctimeNs > latest) latest = s.ctimeNs;
+    if (s.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  visit(dir);
+  while (BigInt(Date.now()) * 1_000_000n <= latest) {
+    // A millisecond at most: the clock, not a sleep, is what is waited for.
+  }
+}
+
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'warden-protect-cache-')));
   mkdirSync(join(root, 'src'));
@@ -56,6 +74,7 @@ beforeEach(() => {
   writeFileSync(join(root, 'b', 'x.txt'), 'b\n');
   symlinkSync('a', join(root, '.warden'));
   age(root);
+  waitPastChanges(root);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
