@@ -2,7 +2,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord } from '../../src/protocol/audit';
+import { afterAll, beforeAll } from 'vitest';
 import { runAuditCli } from '../../src/audit/cli';
+import { type AuditWriter, createAuditWriter } from '../../src/audit/writer';
 
 /** A complete outcome record; override what the test is about. */
 export function record(overrides: Partial<AuditRecord> = {}): AuditRecord {
@@ -55,4 +57,36 @@ export function runCli(
     ...(o.columns === undefined ? {} : { columns: o.columns }),
   });
   return { code, out, err };
+}
+
+/**
+ * A real audit writer on a temp folder for this file's tests (an append that fails throws), closed
+ * and removed after them. Call at the top level; read `dir` and `writer` inside tests.
+ */
+export function tempAuditWriter(prefix: string): { readonly dir: string; readonly writer: AuditWriter } {
+  let dir = '';
+  let writer: AuditWriter | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    writer = createAuditWriter({
+      dir,
+      sessionId: 's',
+      onError: (e) => {
+        throw e;
+      },
+    });
+  });
+  afterAll(() => {
+    writer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    get writer() {
+      if (!writer) throw new Error('tempAuditWriter: used outside a test');
+      return writer;
+    },
+  };
 }

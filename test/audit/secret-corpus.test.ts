@@ -1,35 +1,20 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redactString, redactThenCut } from '../../src/audit/redact';
 import { EXCLUDED_RULES, RULE_KEYWORDS, presetRuleKinds } from '../../src/audit/secret-maintained';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { type AuditWriter, createAuditWriter } from '../../src/audit/writer';
+import { createAuditWriter } from '../../src/audit/writer';
 import { BENIGN, POSITIVE } from './secret-corpus';
-import { record } from './helpers';
+import { record, tempAuditWriter } from './helpers';
 
-let dir = '';
-let writer: AuditWriter;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'warden-secret-corpus-'));
-  writer = createAuditWriter({
-    dir,
-    sessionId: 's',
-    onError: (e) => {
-      throw e;
-    },
-  });
-});
-afterAll(() => {
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const audit = tempAuditWriter('warden-secret-corpus-');
 
 /** Appends `text` as a command, a file's content and a result, then reads the line back from disk. */
 function throughWriter(text: string): { line: string; parsed: AuditRecord } {
   const before = readLines().length;
-  const result = writer.append(
+  const result = audit.writer.append(
     record({ args: { command: text, content: text }, result: text, reason: text }),
   );
   expect(result.ok).toBe(true);
@@ -40,8 +25,8 @@ function throughWriter(text: string): { line: string; parsed: AuditRecord } {
 }
 
 function readLines(): string[] {
-  const files = readdirSync(dir);
-  return files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
+  const files = readdirSync(audit.dir);
+  return files.flatMap((f) => readFileSync(join(audit.dir, f), 'utf8').split('\n').filter(Boolean));
 }
 
 describe('secret corpus through the real audit writer', () => {

@@ -3,15 +3,13 @@
  * with a benign twin that must come out unchanged: as text, and through the real audit writer as a
  * command that prints it (`printf '%s\n' '<text>'`, so quoting must not hide it) and its result.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { redactString } from '../../src/audit/redact';
 import { loadShellGrammarWords } from '../../src/policy/shell-grammar-words';
-import { type AuditWriter, createAuditWriter } from '../../src/audit/writer';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { record } from './helpers';
+import { record, tempAuditWriter } from './helpers';
 
 type Family = { name: string; text: string; secret: string; benign: string };
 
@@ -116,29 +114,16 @@ const FAMILIES: Family[] = [
 
 const printCommand = (text: string): string => `printf '%s\\n' '${text.replaceAll("'", `'\\''`)}'`;
 
-let dir = '';
-let writer: AuditWriter;
+const audit = tempAuditWriter('warden-secret-families-');
 beforeAll(async () => {
   await loadShellGrammarWords();
-  dir = mkdtempSync(join(tmpdir(), 'warden-secret-families-'));
-  writer = createAuditWriter({
-    dir,
-    sessionId: 's',
-    onError: (e) => {
-      throw e;
-    },
-  });
-});
-afterAll(() => {
-  writer.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Appends a command printing `text` and `text` as its result; the line as read back from disk. */
 function throughWriter(text: string): AuditRecord {
-  expect(writer.append(record({ args: { command: printCommand(text) }, result: text })).ok).toBe(true);
-  const lines = readdirSync(dir).flatMap((f) =>
-    readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean),
+  expect(audit.writer.append(record({ args: { command: printCommand(text) }, result: text })).ok).toBe(true);
+  const lines = readdirSync(audit.dir).flatMap((f) =>
+    readFileSync(join(audit.dir, f), 'utf8').split('\n').filter(Boolean),
   );
   return JSON.parse(lines[lines.length - 1] ?? '{}') as AuditRecord;
 }
