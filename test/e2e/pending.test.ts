@@ -49,4 +49,19 @@ describe('warden pending', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown option --approve/);
   });
+
+  // The saved request is made safe when recorded; pending-cli sanitizes again (a session file is not trusted).
+  it("a waiting command's control sequences reach the listing as visible text, never as escapes", async () => {
+    const command = 'touch "x\u001b]0;pwned\u0007\u001b[2Jy"';
+    const { app, home } = await launch([{ toolCalls: [{ name: 'execute_command', args: { command } }] }], {
+      prompt: 'touch a file',
+    });
+    await app.waitFor('Approval needed');
+    for (const args of [['pending'], ['pending', '--json']]) {
+      const run = await runWarden(args, { WARDEN_HOME: home });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('execute_command');
+      expect(run.stdout).not.toMatch(/[\u0007\u001b\u009b]/);
+    }
+  });
 });
