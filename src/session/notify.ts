@@ -12,6 +12,7 @@ import type { ApprovalRequest, CoreEvent } from '../protocol';
 import type { NotifyKind, NotifyTerminal, Notification } from '../protocol/events';
 import { callLine } from '../text/call-line';
 import { redactString } from '../audit/redact';
+import { scrubEnv } from '../tools/exec/env-scrub';
 import { sanitizeText } from '../text/sanitize';
 import { truncateChars } from '../text/truncate';
 
@@ -79,7 +80,9 @@ export function createNotifier(o: NotifierOptions): { onEvent(event: CoreEvent):
       });
     };
     try {
-      const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'ignore'], detached: false });
+      // The person's program, but not warden's secrets: a notifier needs no model key.
+      const env = scrubEnv(o.env ?? process.env).env;
+      const child = spawn(file, args, { stdio: ['pipe', 'ignore', 'ignore'], env });
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         fail(`it ran longer than ${(o.commandTimeoutMs ?? 10_000) / 1000} s`);

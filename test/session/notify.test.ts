@@ -106,15 +106,20 @@ describe('createNotifier', () => {
     expect(notices(events)).toEqual([]);
   });
 
-  it("the person's program gets the notification as JSON on stdin, its secrets redacted", async () => {
+  it("the person's program gets the notification as JSON on stdin, its secrets redacted, without warden's keys", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-notify-'));
     dirs.push(dir);
     const out = join(dir, 'got.json');
     const script = join(dir, 'notify.sh');
-    writeFileSync(script, `#!/bin/sh\ncat > "${out}"\n`);
+    writeFileSync(script, `#!/bin/sh\nenv > "${out}.env"\ncat > "${out}"\n`);
     chmodSync(script, 0o755);
     const { emit } = collect();
-    const n = createNotifier({ method: 'off', command: [script], project: '/p', emit, env: {} });
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      OPENAI_API_KEY: 'sk-notify-must-not-see',
+      NTFY_TOPIC: 'mine',
+    };
+    const n = createNotifier({ method: 'off', command: [script], project: '/p', emit, env });
     const request = makeRequest({
       id: 'r1',
       tool: 'execute_command',
@@ -126,6 +131,10 @@ describe('createNotifier', () => {
     expect(got).toMatchObject({ kind: 'approval', requestId: 'r1', tool: 'execute_command', project: '/p' });
     expect(JSON.stringify(got)).not.toContain('Zq9Xw8Vv7Lk3Pm2Nb5Tc4Rd');
     expect(got.call).toContain('[REDACTED');
+    // It runs with the person's environment, less warden's secrets.
+    const seen = readFileSync(`${out}.env`, 'utf8');
+    expect(seen).toContain('NTFY_TOPIC=mine');
+    expect(seen).not.toContain('sk-notify-must-not-see');
   });
 
   it('a program that fails is said once, as a warning, and changes nothing else', async () => {
