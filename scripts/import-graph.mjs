@@ -18,7 +18,7 @@ const roots = ['src', 'components'];
 const layers = [
   ['src/cli', 'components'],
   ['src/session'],
-  ['src/agent', 'src/mcp'],
+  ['src/agent', 'src/mcp', 'src/answers'],
   ['src/gate'],
   ['src/tools', 'src/checkpoint'],
   ['src/policy', 'src/trust', 'src/config', 'src/llm'],

@@ -19,6 +19,7 @@ import {
   watchExitSignals,
 } from './exit';
 import { runHeadless } from './session/headless';
+import { runAnswerCli } from './session/saved/answer-cli';
 import { readAllStdin } from './os/read-stdin';
 import { runPendingCli } from './session/saved/pending-cli';
 import { prepareDemoProject } from './llm/demo-assets';
@@ -62,7 +63,11 @@ async function main(argv: string[]): Promise<number> {
       columns: process.stdout.columns ?? 120,
     });
   if (args.kind === 'pending') return runPendingCli(args.argv, { ...io, home });
-  if (args.headless && !args.prompt) {
+  if (args.kind === 'answer') return runAnswerCli(args.verb, args.argv, { ...io, home });
+  // A resumed headless run goes on with the turn it stopped in; a new prompt then comes only with -p
+  // (a script's stdin left open would otherwise hold the resume forever).
+  const resuming = args.headless && (args.resumeId !== undefined || args.continue);
+  if (args.headless && !args.prompt && !resuming) {
     // `echo "fix the test" | warden --headless`: a prompt piped in; a terminal is not a prompt.
     if (process.stdin.isTTY) return usage('--headless needs a prompt (-p PROMPT, or text on stdin)');
     const piped = await readAllStdin(process.stdin, STDIN_PROMPT_LIMIT);
@@ -93,8 +98,8 @@ async function main(argv: string[]): Promise<number> {
   const ui = args.headless ? undefined : import('../components/ui');
 
   // --continue / --resume: this project's saved sessions (src/session/saved/).
-  const saved = args.continue || args.resume ? listSessions(home, realRoot(root)) : [];
-  if ((args.continue || args.resume) && saved.length === 0)
+  const saved = args.continue || (args.resume && !args.resumeId) ? listSessions(home, realRoot(root)) : [];
+  if ((args.continue || (args.resume && !args.resumeId)) && saved.length === 0)
     return fail(
       `there is no saved session for ${root} to ${args.continue ? 'continue' : 'resume'} (sessions are kept in ${join(home, 'sessions')}); start without ${args.continue ? '--continue' : '--resume'}`,
     );
@@ -138,7 +143,7 @@ async function main(argv: string[]): Promise<number> {
     });
   let session: Session;
   try {
-    const latest = args.continue ? saved[0]?.id : undefined;
+    const latest = args.continue ? saved[0]?.id : args.resumeId;
     // --fork: a copy of the latest session, as a new one (another warden may be holding it).
     session = await open(latest && args.fork ? forkSession(home, latest) : latest);
   } catch (err) {
@@ -151,13 +156,14 @@ async function main(argv: string[]): Promise<number> {
     // A signal during start-up: nothing ran yet, nothing more starts.
     if (signals.received) return SIGNAL_EXIT_CODES[signals.received];
     if (args.headless) {
-      // A resumed turn goes on first; its waiting requests fail as no_approver (nobody can decide here).
-      await session.resumeTurn();
       void keepYoungGenerationSmall();
-      return await runHeadless(session, args.prompt ?? '', { json: args.json }, io, signals);
+      // A resumed turn goes on first: its waiting requests take an answer given elsewhere, or park again
+      // (`--on-ask park`), or fail as no_approver.
+      const onAsk = args.onAsk ?? config.approvals.whenNobodyAsks;
+      return await runHeadless(session, args.prompt, { json: args.json, onAsk }, io, signals);
     }
     const modules = await (ui as NonNullable<typeof ui>);
-    let first = { prompt: args.prompt, picker: args.resume };
+    let first = { prompt: args.prompt, picker: args.resume && !args.resumeId };
     for (;;) {
       const code = await runApp(session, modules, first.prompt, demo, root, signals, first.picker, switcher);
       const next = switcher.to;

@@ -20,8 +20,10 @@ export const EXIT = {
   changesRefused: 3,
   /** The audit log could not be written, so calls were refused (audit_unavailable). */
   auditUnavailable: 4,
+  /** Headless with `--on-ask park`: a call waits for a person; answer it (`warden approve ID`), then `--resume SESSION`. */
+  parked: 5,
   /** Headless: the changes ran, but a turn's end checkpoint failed, so undo cannot cover all of them. */
-  checkpointIncomplete: 5,
+  checkpointIncomplete: 6,
 } as const;
 
 export type ExitSignal = 'SIGHUP' | 'SIGINT' | 'SIGQUIT' | 'SIGTERM' | 'SIGPIPE';

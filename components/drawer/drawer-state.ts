@@ -338,9 +338,14 @@ function cardKey(
   if (diffStep) return diffStep;
   switch (action) {
     case 'approve':
+      // An armed high-risk card's second `y` is the confirmation the core asks for.
       return decide(
         state,
-        p.kind === 'plan' ? { kind: 'approve_plan', steps: p.steps } : { kind: 'approve' },
+        p.kind === 'plan'
+          ? { kind: 'approve_plan', steps: p.steps }
+          : state.card.armed
+            ? { kind: 'approve', confirmHigh: true }
+            : { kind: 'approve' },
       );
     case 'approve_all':
       return withCard(state, { mode: 'grant' });

@@ -19,6 +19,10 @@ export type CliArgs =
       continue: boolean;
       /** `--resume`: pick a saved session of this project to resume (the app's picker). */
       resume: boolean;
+      /** `--resume ID`: resume that session (the only way with `--headless`). */
+      resumeId?: string;
+      /** `--on-ask park|deny` (headless): what a card does with nobody to ask (default: the config's). */
+      onAsk?: 'deny' | 'park';
       /** `--fork` (with `--continue`): continue a copy of the session, as a new one (another warden may hold it). */
       fork?: boolean;
     }
@@ -27,13 +31,16 @@ export type CliArgs =
   /** `warden audit …`: the rest goes to the audit CLI untouched. */
   | { kind: 'audit'; argv: string[] }
   /** `warden pending …`: the requests waiting for a person, listed. */
-  | { kind: 'pending'; argv: string[] };
+  | { kind: 'pending'; argv: string[] }
+  /** `warden approve|reject|skip ID …`: an answer to a waiting request, from this terminal. */
+  | { kind: 'answer'; verb: 'approve' | 'reject' | 'skip'; argv: string[] };
 
 export type ParseArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
 
 type RunArgs = Extract<CliArgs, { kind: 'run' }>;
 
-const VALUE_FLAGS: Record<string, 'prompt' | 'root' | 'mode' | 'model'> = {
+const VALUE_FLAGS: Record<string, 'prompt' | 'root' | 'mode' | 'model' | 'onAsk'> = {
+  '--on-ask': 'onAsk',
   '-p': 'prompt',
   '--prompt': 'prompt',
   '--root': 'root',
@@ -63,6 +70,8 @@ const BOOLEAN_FLAGS: Record<
 export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (argv[0] === 'audit') return { ok: true, args: { kind: 'audit', argv: argv.slice(1) } };
   if (argv[0] === 'pending') return { ok: true, args: { kind: 'pending', argv: argv.slice(1) } };
+  if (argv[0] === 'approve' || argv[0] === 'reject' || argv[0] === 'skip')
+    return { ok: true, args: { kind: 'answer', verb: argv[0], argv: argv.slice(1) } };
   const flagsPart = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
@@ -89,9 +98,17 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
     }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    // `--resume ID`: a session id after it is that session; anything else leaves the picker.
+    if (flag === '--resume') {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[i + 1];
+      if (value !== undefined && SESSION_ID.test(value)) {
+        args.resumeId = value;
+        if (eq < 0) i++;
+      } else if (eq > 0) return fail(`--resume=${value}: expected a session id (see /resume in the app)`);
+    }
     const bool = BOOLEAN_FLAGS[flag];
     if (bool) {
-      if (eq > 0) return fail(`${flag} takes no value`);
+      if (eq > 0 && flag !== '--resume') return fail(`${flag} takes no value`);
       args[bool] = true;
       continue;
     }
@@ -118,19 +135,31 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
     return fail('give either --continue (the latest session) or --resume (pick one)');
   if (args.fork && !args.continue)
     return fail('--fork continues a copy of the latest session: use it with --continue');
-  if (args.resume && args.headless)
-    return fail('--resume shows a picker, which needs the app; with --headless use --continue');
+  if (args.resume && args.headless && args.resumeId === undefined)
+    return fail(
+      '--resume without a session id shows a picker, which needs the app; with --headless give the id (--resume ID) or use --continue',
+    );
+  if (args.onAsk !== undefined && !args.headless)
+    return fail('--on-ask is for --headless runs (in the app, you are the one asked)');
   if (args.demo && (args.continue || args.resume))
     return fail('the demo runs on a fresh scratch project each time; there is no demo session to resume');
   return { ok: true, args };
 }
 
+/** warden's session ids (UUIDs), as `--resume ID` takes them. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function setValue(
   args: RunArgs,
-  field: 'prompt' | 'root' | 'mode' | 'model',
+  field: 'prompt' | 'root' | 'mode' | 'model' | 'onAsk',
   value: string,
 ): string | undefined {
   if (value.trim() === '') return 'expected a non-empty value';
+  if (field === 'onAsk') {
+    if (value !== 'deny' && value !== 'park') return `expected deny or park, got "${value}"`;
+    args.onAsk = value;
+    return undefined;
+  }
   if (field === 'mode') {
     if (!(MODES as readonly string[]).includes(value))
       return `expected one of ${MODES.join(', ')}, got "${value}"`;
@@ -169,11 +198,18 @@ Usage:
   warden --headless -p PROMPT      run one task without the full-screen UI
   warden audit [options]           show the audit log (warden audit --help)
   warden pending [--json]          list the requests waiting for a person, in every session
+  warden approve ID [--confirm-high] [--reason TEXT]
+  warden reject ID --reason TEXT
+  warden skip ID                   answer a waiting request from this terminal (signed; the
+                                   warden holding it re-checks it like any decision)
 
 Options:
   -p, --prompt PROMPT   the first prompt (or give it as words after the options)
       --headless        no UI: print the transcript and exit when the task ends
       --json            with --headless: print events as JSON lines
+      --on-ask deny|park
+                        with --headless: a call that needs a person fails (deny, the default) or
+                        parks the run (exit 5) until 'warden approve' and --resume ID
       --root DIR        project root (default: the current directory)
       --mode MODE       ${MODES.join(' | ')} (default: manual)
       --model NAME      model name for the OpenAI-compatible endpoint
@@ -183,7 +219,7 @@ Options:
   -c, --continue        resume this project's latest saved session (also with --headless)
   --fork                with --continue: continue a copy of it as a new session (one that
                         another warden holds is refused without it)
-      --resume          pick a saved session of this project to resume (title, age, turns)
+      --resume [ID]     resume session ID, or pick one of this project's (title, age, turns)
   -h, --help            show this help
   -v, --version         show the version
 

@@ -55,13 +55,15 @@ export type ResolvedConfig = {
   suggestions?: ConfigFile['suggestions'];
   /** Notifications, from the user's config only. */
   notify: { method: NotifyMethod; command?: string[] };
+  /** Cards nobody can answer (headless), from the user's config only. */
+  approvals: { whenNobodyAsks: 'deny' | 'park' };
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];
 };
 
 type ScalarKey = Exclude<
   keyof ResolvedConfig,
-  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions' | 'sandboxReadPaths' | 'notify'
+  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions' | 'sandboxReadPaths' | 'notify' | 'approvals'
 >;
 export type ConfigSources = Record<ScalarKey, ConfigSource>;
 
@@ -215,6 +217,8 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
       method: l.user.notify?.method ?? 'auto',
       ...(l.user.notify?.command ? { command: l.user.notify.command } : {}),
     },
+    // Nor whether an unattended run waits or fails.
+    approvals: { whenNobodyAsks: l.user.approvals?.whenNobodyAsks ?? 'deny' },
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [

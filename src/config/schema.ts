@@ -110,6 +110,14 @@ export const NotifySchema = lazySchema((z) =>
   }),
 );
 
+/** What a card does when nobody is there to decide (a headless run): fail closed, or park the run. */
+export const ApprovalsSchema = lazySchema((z) =>
+  z.strictObject({
+    /** `deny` (the default): the call fails as no_approver; `park`: the run stops with it waiting (exit 5). */
+    whenNobodyAsks: z.enum(['deny', 'park']).optional(),
+  }),
+);
+
 export const ModeSchema = lazySchema((z) => z.enum(MODES));
 export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
@@ -175,6 +183,8 @@ export const ConfigFileSchema = lazySchema((z) =>
     suggestions: SuggestionsSchema.optional(),
     /** Notifications; only your own config.json counts (a project's would run a program of its choosing). */
     notify: NotifySchema.optional(),
+    /** Cards nobody can answer (headless); only your own config.json counts. */
+    approvals: ApprovalsSchema.optional(),
   }),
 );
 /** A config file as read: `sandbox` split into its mode and `sandboxReadPaths` (read-file.ts does it). */
@@ -200,6 +210,9 @@ export const KNOWN_KEYS = {
   },
   get notify() {
     return Object.keys(NotifySchema.shape);
+  },
+  get approvals() {
+    return Object.keys(ApprovalsSchema.shape);
   },
   get sandbox() {
     return Object.keys(SandboxObjectSchema.shape);

@@ -66,6 +66,10 @@ export function screenProjectConfig(
     delete out.notify;
     refuse('notify', 'a project cannot choose how you are notified or run a program when a card waits');
   }
+  if (out.approvals !== undefined) {
+    delete out.approvals;
+    refuse('approvals', 'a project cannot choose what an unattended run does with its cards');
+  }
   if (out.baseUrl !== undefined) {
     delete out.baseUrl;
     refuse('baseUrl', 'a project cannot choose where your API key is sent');

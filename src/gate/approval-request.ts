@@ -8,7 +8,7 @@ import { buildPreview, declaredOf } from './preview';
 import { type Provenance, runsProjectCode } from './provenance';
 import type { Caller, Checked, GateOptions, RunExtras, ToolCall } from './gate-types';
 import { grantOptions, planGrantOptions } from './grants';
-import { hashArgs } from './hash';
+import { hashArgs, policyDigest } from './hash';
 import { resumedRequestFields } from './resume-check';
 
 /**
@@ -40,7 +40,18 @@ export async function cardFor(
     tool.changesFiles === true &&
     caller.checkpoint !== undefined &&
     o.checkpointsCoverProject?.() === true;
-  const input = { checked, call, caller, base, preview, fileHash, note, undoRestoresFiles };
+  const digest = checked.context ? policyDigest(checked.context) : undefined;
+  const input = {
+    checked,
+    call,
+    caller,
+    base,
+    preview,
+    fileHash,
+    note,
+    undoRestoresFiles,
+    policyDigest: digest,
+  };
   const request = approvalRequest({ ...input, timeoutMs: o.approvals.timeoutMs }, copyArgs(args));
   return { ok: true, request, ...(fileHash !== undefined ? { fileHash } : {}) };
 }
@@ -55,6 +66,8 @@ export type RequestInput = {
   fileHash?: string;
   note?: string;
   undoRestoresFiles: boolean;
+  /** The digest of the policy the card is asked under (what a decision from elsewhere binds). */
+  policyDigest?: string;
   /** The queue's decision timeout, from which a resumed request's expiry is counted. */
   timeoutMs: number;
 };
@@ -87,6 +100,7 @@ export function approvalRequest(input: RequestInput, args: Record<string, unknow
       preview.kind === 'plan' ? planGrantOptions(preview, caller) : grantOptions(facts, policy.risk, caller),
     ...(fileHash !== undefined ? { preImageHash: fileHash } : {}),
     ...(call.resumedFrom ? resumedRequestFields(call.resumedFrom, fileHash, input.timeoutMs) : {}),
+    ...(input.policyDigest ? { policyDigest: input.policyDigest } : {}),
   };
 }
 

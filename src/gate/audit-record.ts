@@ -1,6 +1,6 @@
 import { isoNow } from '../audit/iso-now';
 import { redactJsonText, redactThenCut } from '../audit/redact';
-import type { Approver } from '../protocol';
+import type { Approver, DecidedBy } from '../protocol';
 import type { AuditRecord } from '../protocol/audit';
 import type { Ending } from './envelopes';
 
@@ -16,6 +16,8 @@ export type RecordBase = {
   editedArgs?: unknown;
   /** The original request's id when this call was offered again after a restart. */
   resumedFrom?: string;
+  /** Who gave the decision and through which channel (a person's or a hook's). */
+  decidedBy?: DecidedBy;
 };
 
 type Who = { agentId: string; agentName: string; taskId: string; origin?: 'person' };
@@ -47,6 +49,7 @@ export function auditRecord(
   record.argsHash = base.argsHash;
   record.decision = base.decision;
   record.approver = approver;
+  if (base.decidedBy) record.decidedBy = base.decidedBy;
   record.phase = ending ? 'outcome' : stage === 'requested' ? 'requested' : 'decision';
   if (ending) record.outcome = ending.outcome;
   record.rule = base.rule;

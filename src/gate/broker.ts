@@ -1,4 +1,5 @@
-import type { ApprovalRequest, Decision, FailCode } from '../protocol';
+import type { ApprovalRequest, DecidedBy, Decision, FailCode } from '../protocol';
+import { HIGH_UNCONFIRMED, needsSecondConfirmation } from './high-confirm';
 
 /** Whether the queued request was recorded (the gate's audit `requested` line). */
 export type QueuedRecord = { ok: true } | { ok: false; error: string };
@@ -7,7 +8,8 @@ export type QueuedRecord = { ok: true } | { ok: false; error: string };
 export type BrokerOutcome = Settlement & { waitMs: number };
 
 type Settlement =
-  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant' }
+  /** `by`: who gave a person's decision and through which channel (absent for a grant). */
+  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant'; by?: DecidedBy }
   | { kind: 'blocked'; ruleId: string; reason: string }
   | { kind: 'failed'; code: FailCode; reason: string };
 
@@ -23,8 +25,20 @@ export type BrokerEvent =
   | { type: 'resolved'; request: ApprovalRequest; outcome: BrokerOutcome }
   | { type: 'invalid_input'; requestId: string; count: number; limit: number };
 
+/**
+ * An answer given elsewhere for a request nobody is there to ask (answers/inbox.ts): the broker hands
+ * it to `decide` like a person's, and tells `done` what came of it.
+ */
+export type UnattendedAnswer = {
+  decision: Decision;
+  by: DecidedBy;
+  done(result: { ok: true } | { ok: false; error: string }): void;
+};
+
 export type BrokerOptions = {
   timeoutMs: number;
+  /** With no approver attached: the answer already given for this request elsewhere, if any. */
+  answerFor?: (request: ApprovalRequest) => UnattendedAnswer | undefined;
   invalidLimit?: number;
   now?: () => number;
   onEvent: (event: BrokerEvent) => void;
@@ -101,7 +115,8 @@ export class ApprovalBroker {
         reason: 'Input is closed; nobody can approve.',
         waitMs: 0,
       });
-    if (this.approvers === 0)
+    const unattended = this.approvers === 0 ? this.answerFor(request) : undefined;
+    if (this.approvers === 0 && !unattended)
       return Promise.resolve({
         kind: 'failed',
         code: 'no_approver',
@@ -152,16 +167,37 @@ export class ApprovalBroker {
         });
       // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
       if (!this.emit({ type: 'requested', request: queued }))
-        this.finish(request.id, {
+        return this.finish(request.id, {
           kind: 'failed',
           code: 'gate_error',
           reason: 'Announcing the request failed.',
         });
+      if (unattended) this.decideUnattended(request.id, unattended);
     });
   }
 
-  /** Applies a person's decision. Returns an error for an unknown request or a refused edit. */
-  decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
+  /** The answer given elsewhere decides like a person's; one that does not apply leaves nobody to ask. */
+  private decideUnattended(id: string, answer: UnattendedAnswer): void {
+    const result = this.decide(id, answer.decision, answer.by);
+    answer.done(result);
+    if (!result.ok)
+      this.finish(id, {
+        kind: 'failed',
+        code: 'no_approver',
+        reason: `No one is there to approve, and the answer given elsewhere did not apply: ${result.error}`,
+      });
+  }
+
+  private answerFor(request: ApprovalRequest): UnattendedAnswer | undefined {
+    try {
+      return this.options.answerFor?.(request);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Applies a person's decision (`by`: who, through which channel). Returns an error for an unknown request or a refused edit. */
+  decide(id: string, decision: Decision, by?: DecidedBy): { ok: true } | { ok: false; error: string } {
     const entry = this.queue.get(id);
     if (!entry) return { ok: false, error: `No pending request ${id}.` };
     if (entry.request.expiresAt && Date.parse(entry.request.expiresAt) <= this.now()) {
@@ -172,15 +208,17 @@ export class ApprovalBroker {
       });
       return { ok: false, error: 'The request had expired.' };
     }
+    // The second confirmation of a high-risk call, whatever the channel (the drawer, the CLI, a script).
+    if (needsSecondConfirmation(entry.request, decision)) return { ok: false, error: HIGH_UNCONFIRMED };
     entry.invalid = 0;
-    if (decision.kind === 'edit') return this.applyEdit(entry, decision.args);
+    if (decision.kind === 'edit') return this.applyEdit(entry, decision.args, by);
     // A staged edit (the person reviewed their own version): their approve runs that version, checked again.
-    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.staged);
+    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.staged, by);
     if (decision.kind === 'cancel_task') {
       this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
       return { ok: true };
     }
-    this.finish(id, { kind: 'decided', decision, approver: 'human' });
+    this.finish(id, { kind: 'decided', decision, approver: 'human', ...(by ? { by } : {}) });
     return { ok: true };
   }
 
@@ -221,7 +259,11 @@ export class ApprovalBroker {
       if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'failed', code, reason });
   }
 
-  private applyEdit(entry: Entry, args: unknown): { ok: true } | { ok: false; error: string } {
+  private applyEdit(
+    entry: Entry,
+    args: unknown,
+    by?: DecidedBy,
+  ): { ok: true } | { ok: false; error: string } {
     let review: EditReview;
     try {
       review = entry.reviewEdit(args);
@@ -245,6 +287,7 @@ export class ApprovalBroker {
       kind: 'decided',
       decision: { kind: 'edit', args: review.args },
       approver: 'human',
+      ...(by ? { by } : {}),
     });
     return { ok: true };
   }

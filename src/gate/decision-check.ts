@@ -35,13 +35,7 @@ export function decisionError(
   ) {
     return 'An approve-all time limit must be a positive number of minutes.';
   }
-  const request =
-    decision.kind === 'approve_all' ||
-    decision.kind === 'answer' ||
-    decision.kind === 'approve_plan' ||
-    decision.kind === 'escalation'
-      ? pending().find((r) => r.id === id)
-      : undefined;
+  const request = pending().find((r) => r.id === id);
   if (!request) return undefined;
   if (decision.kind === 'escalation' && request.preview.kind !== 'escalation')
     return `An escalation answer does not apply to ${request.tool}.`;

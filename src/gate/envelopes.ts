@@ -59,7 +59,7 @@ export function endingWithoutRun(outcome: BrokerOutcome): Ending | undefined {
     const status: Outcome =
       outcome.code === 'timeout' || outcome.code === 'expired'
         ? 'timeout'
-        : outcome.code === 'task_cancelled'
+        : outcome.code === 'task_cancelled' || outcome.code === 'parked'
           ? 'cancelled'
           : outcome.code === 'repeat_rejected'
             ? 'rejected'

@@ -74,7 +74,7 @@ export type DecidedCall = {
 };
 
 /** Why everything pending ends at once: the input is gone (also refuses later asks), the approver left, or the session stops. */
-export type CloseCode = 'input_closed' | 'no_approver' | 'task_cancelled';
+export type CloseCode = 'input_closed' | 'no_approver' | 'task_cancelled' | 'parked';
 
 /**
  * Where the gate's audit lines go. Contract: `ok` only when the line is in the log, whole; the gate runs
@@ -124,6 +124,8 @@ export type Checked = {
   args: Record<string, unknown>;
   facts: CallFacts;
   policy: PolicyResult;
+  /** The policy in force the verdict came from (its digest goes on the card: what an answer binds). */
+  context?: PolicyContext;
 };
 
 /** What the gate keeps of a request waiting for a person, to drain it when a grant covers it. */

@@ -13,7 +13,7 @@
  * This file is that orchestration and the gate's public face; each step lives in its own module.
  */
 import type { ToolSpec } from '../llm/types';
-import type { ApprovalRequest, Decision, ToolResultEnvelope } from '../protocol';
+import type { ApprovalRequest, DecidedBy, Decision, ToolResultEnvelope } from '../protocol';
 import { gatherFacts } from '../policy/facts';
 import { resolvePolicy } from '../policy/resolve';
 import { callLine } from '../text/call-line';
@@ -176,8 +176,8 @@ export class Gate {
     }
   }
 
-  /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */
-  decide(id: string, decision: Decision): { ok: true } | { ok: false; error: string } {
+  /** A person's decision (`by`: who, which channel); a high-risk approve needs its confirmation (broker). */
+  decide(id: string, decision: Decision, by?: DecidedBy): { ok: true } | { ok: false; error: string } {
     const error = decisionError(id, decision, () => this.broker.pending(), this.tools);
     if (error !== undefined) return { ok: false, error };
     if (decision.kind === 'edit' && decision.review)
@@ -189,7 +189,7 @@ export class Gate {
         id,
         decision.args,
       );
-    return this.broker.decide(id, decision);
+    return this.broker.decide(id, decision, by);
   }
 
   /** The repeat-rejection key of a call ("the same call" for the gate), or undefined when its arguments do not parse. Never throws. */
@@ -217,7 +217,8 @@ export class Gate {
     if (!parsed.ok) return parsed;
     const args = parsed.args as Record<string, unknown>;
     const facts = gatherFacts(tool, args, this.o.deps);
-    return { ok: true, checked: { tool, args, facts, policy: resolvePolicy(facts, this.o.policy()) } };
+    const context = this.o.policy();
+    return { ok: true, checked: { tool, args, facts, policy: resolvePolicy(facts, context), context } };
   };
 
   /** Steps 1–3, then 4 or 7. Not `async`: one promise less on the hot path; `intercept` awaits it inside its try. */
@@ -313,7 +314,14 @@ export class Gate {
       this.asked.delete(request.id);
     }
     if (outcome.kind === 'decided') this.heard(outcome.decision, checked, caller, accepted?.args);
-    const withRequest = { ...base, call: { ...call, args }, requestId: request.id, waitMs: outcome.waitMs };
+    const by = outcome.kind === 'decided' ? outcome.by : undefined;
+    const withRequest = {
+      ...base,
+      call: { ...call, args },
+      requestId: request.id,
+      waitMs: outcome.waitMs,
+      ...(by ? { decidedBy: by } : {}),
+    };
     const stop = endingWithoutRun(outcome);
     if (stop) {
       if (outcome.kind === 'decided' && outcome.decision.kind === 'reject')

@@ -19,3 +19,8 @@ export function hashArgs(args: unknown): string {
 export function hashContent(content: Buffer | string | undefined): string {
   return content === undefined ? 'absent' : sha256Hex(content).slice(0, 32);
 }
+
+/** The digest of a policy in force (its rules and the mode): what an answer given elsewhere binds. */
+export function policyDigest(policy: { rules: readonly unknown[]; mode: string }): string {
+  return hashArgs(policy);
+}

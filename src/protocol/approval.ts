@@ -128,10 +128,19 @@ export type ApprovalRequest = {
    * `createdAt` stays the original's, and `approvalTimeoutSec` counts from it.
    */
   resumedFrom?: { requestId: string; fileChanged?: true };
+  /**
+   * The digest of the policy (rules and mode) the card was asked under: a decision from elsewhere binds
+   * it, and does not apply once the policy changed.
+   */
+  policyDigest?: string;
 };
 
 export type Decision =
-  | { kind: 'approve' }
+  /**
+   * `confirmHigh`: the second confirmation a high-risk tool card needs, from every channel (the
+   * drawer's second `y`, `warden approve --confirm-high`); the core refuses a high-risk approve without it.
+   */
+  | { kind: 'approve'; confirmHigh?: true }
   | { kind: 'approve_all'; scope: GrantScope }
   | { kind: 'reject'; reason?: string }
   | { kind: 'skip' }
@@ -148,7 +157,26 @@ export type Decision =
   | { kind: 'escalation'; choice: 'retry' | 'take_over'; instruction?: string };
 
 export type Outcome = 'executed' | 'rejected' | 'skipped' | 'blocked' | 'cancelled' | 'timeout' | 'error';
-export type Approver = 'policy' | 'rule' | 'grant' | 'human' | 'none';
+/** `hook:<name>`: a `PermissionRequest` hook answered the card where a person could have. */
+export type Approver = 'policy' | 'rule' | 'grant' | 'human' | 'none' | `hook:${string}`;
+
+/** Where a decision came from: the app, `warden approve` in another terminal, or a hook. */
+export type DecisionChannel = 'tui' | 'cli' | 'hook';
+
+/**
+ * Who gave a decision and through which channel (the audit's `decidedBy`). `keyId`: the signing key
+ * of a decision from outside the app; `hook`: the hook's name.
+ */
+export type DecidedBy = {
+  channel: DecisionChannel;
+  user?: string;
+  host?: string;
+  tty?: string;
+  keyId?: string;
+  hook?: string;
+  /** The approver's own words on an approve given outside the app (`warden approve --reason`). */
+  reason?: string;
+};
 
 /** Why a request ended without a person's decision; each failure has its own code. */
 export type FailCode =
@@ -163,7 +191,11 @@ export type FailCode =
   | 'token_mismatch'
   | 'file_changed'
   /** The decision line could not be written to the audit log: nothing runs without it. */
-  | 'audit_unavailable';
+  | 'audit_unavailable'
+  /** A headless run stopped to wait for an answer from elsewhere (`--on-ask park`): offered again on resume. */
+  | 'parked'
+  /** A hook failed (exit code, timeout, output that is not its JSON): fails closed. */
+  | 'hook_failed';
 
 /** The JSON every tool call returns to the model. */
 export type ToolResultEnvelope = {

@@ -1,4 +1,4 @@
-import type { Approver, Outcome, Risk } from './approval';
+import type { Approver, DecidedBy, Outcome, Risk } from './approval';
 
 export type AuditPhase = 'requested' | 'decision' | 'outcome';
 
@@ -20,6 +20,8 @@ export type AuditRecord = {
   argsHash: string;
   decision: 'allow' | 'ask' | 'deny';
   approver: Approver;
+  /** Who decided and through which channel, on the lines of a decision a person or a hook gave. */
+  decidedBy?: DecidedBy;
   /** Absent on `requested` and `decision` lines; present on the outcome line. */
   outcome?: Outcome;
   /**

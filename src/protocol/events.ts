@@ -70,15 +70,23 @@ export type CoreEvent =
   | { type: 'audit_stats'; queryId: string; stats: AuditStats }
   /**
    * `code`: what a headless run acts on (`checkpoint_incomplete`: a turn's end checkpoint failed, so
-   * undo cannot cover all of it; headless says so and exits 5; `settings_restored` / `settings_reloaded`:
+   * undo cannot cover all of it; headless says so and exits 6; `settings_restored` / `settings_reloaded`:
    * warden's settings file was put back after a tool changed it, or a person's edit was kept and read
-   * again; `session_unsaved`: sessions/ cannot be written; headless says each on stderr).
+   * again; `session_unsaved`: sessions/ cannot be written; headless says each on stderr;
+   * `answered_elsewhere`: an answer from another terminal was applied or refused; `hook_failed`: a hook
+   * failed, closed).
    */
   | {
       type: 'notice';
       level: 'info' | 'warn' | 'error';
       text: string;
-      code?: 'checkpoint_incomplete' | 'settings_restored' | 'settings_reloaded' | 'session_unsaved';
+      code?:
+        | 'checkpoint_incomplete'
+        | 'settings_restored'
+        | 'settings_reloaded'
+        | 'session_unsaved'
+        | 'answered_elsewhere'
+        | 'hook_failed';
     }
   /** Tell the person (they may not be looking): the UI writes `terminal`'s notification sequence. */
   | { type: 'notify'; notification: Notification; terminal: NotifyTerminal }

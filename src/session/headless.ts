@@ -2,23 +2,28 @@ import { EXIT, type ExitSignals, SIGNAL_EXIT_CODES } from '../exit';
 import { awaitMcpServers } from '../mcp/headless-start';
 import type { Session } from './session';
 import { guardIo } from '../text/safe-output';
+import { callLine } from '../text/call-line';
 
 export type HeadlessIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 
 /**
- * Runs one prompt without a UI. Nothing can be approved: anything that would ask is denied with
- * `no_approver`. With `json`, every core event is one JSON line on stdout, then a `result` line.
+ * Runs one prompt without a UI (after the turn a resumed session stopped in, if any). Nobody is at
+ * the keyboard: with `onAsk: 'deny'` anything that would ask is denied with `no_approver`; with
+ * `'park'` the first card parks the run — the saved session keeps it waiting, its id is printed, and
+ * the run ends with exit code 5 until an answer (`warden approve ID`) and `--resume SESSION`. An answer
+ * already given applies at once. With `json`, every core event is one JSON line on stdout, then a
+ * `result` line.
  * A first SIGTERM, SIGHUP or SIGINT cancels the turn: its commands are killed and their outcome
  * lines written before this resolves. If the audit log cannot be written, one line says so on
  * stderr and the turn is cancelled (nothing could run anyway).
  * Contract: resolves with the exit code (src/exit.ts) — 0 done and every change ran; 1 failed;
- * 3 a change was refused or failed; 4 the audit log could not be written; 5 a turn's end checkpoint
- * failed (undo cannot cover all of it); 128 + n after signal n.
+ * 3 a change was refused or failed; 4 the audit log could not be written; 5 parked, waiting for an
+ * answer; 6 a turn's end checkpoint failed (undo cannot cover all of it); 128 + n after signal n.
  */
 export async function runHeadless(
   session: Session,
-  prompt: string,
-  options: { json: boolean },
+  prompt: string | undefined,
+  options: { json: boolean; onAsk?: 'deny' | 'park' },
   rawIo: HeadlessIo,
   signals?: ExitSignals,
 ): Promise<number> {
@@ -28,9 +33,29 @@ export async function runHeadless(
   let auditProblem: string | undefined;
   let noWayBack = false;
   let lastError: string | undefined;
+  const parked: ParkedRequest[] = [];
+  const park = options.onAsk === 'park';
+  // Parking needs the cards to wait (not fail as no_approver) until the run stops with them recorded.
+  const detachApprover = park ? session.attachApprover() : undefined;
   const unsubscribe = session.client.subscribe((event) => {
     if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-    else if (event.type === 'error') {
+    // A card: unless an answer given earlier settles it first (the inbox looks at once), the run parks.
+    if (park && event.type === 'approval_requested') {
+      const request = event.request;
+      setImmediate(() => {
+        if (!session.client.snapshot().pending.some((r) => r.id === request.id)) return;
+        if (parked.length === 0)
+          session.park(
+            `nobody is here to decide; the request waits in the saved session (warden approve ${request.id}, then warden --headless --resume ${session.client.snapshot().sessionId}).`,
+          );
+        parked.push({
+          requestId: request.id,
+          tool: request.tool,
+          call: callLine(request.args),
+          risk: request.risk.level,
+        });
+      });
+    } else if (event.type === 'error') {
       io.stderr.write(`warden: ${oneLine(event.message)}\n`);
       lastError = event.message;
     }
@@ -84,28 +109,45 @@ export async function runHeadless(
     // No panel to start them later: the configured MCP servers come up (bounded) before the first request.
     for (const line of await awaitMcpServers(session.mcpStarted, () => session.client.snapshot().mcp))
       io.stderr.write(`warden: ${line}\n`);
-    const result = await session.run(prompt);
+    // The turn a resumed session stopped in goes on first; a prompt given too runs after it.
+    const resumed = await session.resumeTurn();
+    const result =
+      parked.length > 0 || prompt === undefined
+        ? (resumed ?? { status: 'done' as const, text: 'Nothing was waiting in the session.' })
+        : await session.run(prompt);
     const signal = signals?.received;
     const code = signal
       ? SIGNAL_EXIT_CODES[signal]
       : auditProblem !== undefined
         ? EXIT.auditUnavailable
-        : result.status !== 'done'
-          ? EXIT.failed
-          : notRun.length > 0
-            ? EXIT.changesRefused
-            : noWayBack
-              ? EXIT.checkpointIncomplete
-              : EXIT.ok;
+        : parked.length > 0
+          ? EXIT.parked
+          : result.status !== 'done'
+            ? EXIT.failed
+            : notRun.length > 0
+              ? EXIT.changesRefused
+              : noWayBack
+                ? EXIT.checkpointIncomplete
+                : EXIT.ok;
+    const { sessionId } = session.client.snapshot();
     if (options.json) {
-      const { sessionId, usage } = session.client.snapshot();
+      const { usage } = session.client.snapshot();
+      const status = parked.length > 0 ? 'parked' : result.status;
       io.stdout.write(
-        `${JSON.stringify({ type: 'result', status: result.status, text: result.text, exitCode: code, sessionId, usage, ...(signal ? { signal } : {}), ...(notRun.length > 0 ? { notRun } : {}) })}\n`,
+        `${JSON.stringify({ type: 'result', status, text: result.text, exitCode: code, sessionId, usage, ...(signal ? { signal } : {}), ...(notRun.length > 0 && parked.length === 0 ? { notRun } : {}), ...(parked.length > 0 ? { parked } : {}) })}\n`,
+      );
+    } else if (parked.length > 0) {
+      for (const p of parked)
+        io.stderr.write(
+          `warden: waiting for approval: ${p.requestId}  ${oneLine(p.tool)} ${oneLine(p.call)} (risk ${p.risk})\n`,
+        );
+      io.stderr.write(
+        `warden: parked (exit code 5). Answer with: warden approve|reject|skip ID; then go on with: warden --headless --resume ${sessionId}\n`,
       );
     } else if (result.status === 'done') io.stdout.write(`${result.text}\n`);
     // The turn's error was said when it came: once is enough.
     else if (result.text !== lastError) io.stderr.write(`warden: ${result.text}\n`);
-    if (!options.json && code === EXIT.changesRefused)
+    if (!options.json && code === EXIT.changesRefused && parked.length === 0)
       io.stderr.write(
         `warden: ${notRun.length} change${notRun.length === 1 ? '' : 's'} did not run (${[...new Set(notRun)].join(', ')}); exit code 3.\n`,
       );
@@ -113,8 +155,12 @@ export async function runHeadless(
   } finally {
     unsubscribe();
     detachSignals?.();
+    detachApprover?.();
   }
 }
+
+/** A request a parked run left waiting, as the result line lists it. */
+type ParkedRequest = { requestId: string; tool: string; call: string; risk: string };
 
 /**
  * A status line stays one line: a tool name is the model's own text, and a reason or an error may

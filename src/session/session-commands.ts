@@ -1,3 +1,4 @@
+import { localIdentity } from '../answers/identity';
 import type { AgentHub } from '../agent/hub';
 import type { Gate } from '../gate/gate';
 import type { GrantStore } from '../gate/grants';
@@ -160,7 +161,8 @@ export class SessionCommands {
           c.decision?.kind === 'cancel_task'
             ? d.gate.pending().find((r) => r.id === c.id)?.taskId
             : undefined;
-        const result = d.gate.decide(c.id, c.decision);
+        // The person at this app's keyboard: the audit names them and the channel.
+        const result = d.gate.decide(c.id, c.decision, localIdentity('tui'));
         if (!result.ok) this.notice('warn', result.error);
         // `c` ends the requesting agent's whole task, not only its card.
         else this.person.cancelTaskOf(taskId);

@@ -87,6 +87,12 @@ export type Session = {
    * Contract: never throws; takes no snapshot, writes nothing to the project, opens no connection.
    */
   warmUp(): void;
+  /**
+   * A headless run parks: the saved session stops recording as it stands (its waiting requests are
+   * offered again on resume), the waiting requests end as `parked` in the audit, and the turn stops.
+   * Contract: never throws.
+   */
+  park(reason: string): void;
   /** Runs the sandbox probe a session started with `checkSandboxAfterStart` put off; resolves once it answered (at once otherwise). Contract: never rejects. */
   checkSandbox(): Promise<void>;
   close(): Promise<void>;

@@ -21,6 +21,8 @@ import type { AnyTool } from '../tools/types';
 import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { HomeGuard } from '../trust/home-guard';
 import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
+import { AnswerBox, watchAnswers } from '../answers/inbox';
+import { policyDigest } from '../gate/hash';
 import { ApprovedWrites } from './approved-writes';
 import { Feedback } from './feedback/feedback';
 import { takeSessionLock } from './saved/session-lock';
@@ -138,11 +140,20 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     escalate,
     revertTurn,
   ];
+  // Answers given in another terminal (`warden approve`) reach the gate as decisions with who gave them.
+  const answers = new AnswerBox({
+    home,
+    sessionId,
+    policyDigest: () => policyDigest(settings.policy()),
+    emit,
+  });
   const gate = wireGate({
     ...{ tools, fence, commands: guard.commands, loadCommandGuard: guard.ready, ready: sandboxChecked },
     ...{ settings, checkpoints, approvalTimeoutSec: o.approvalTimeoutSec, view, approvedWrites, grants },
-    ...{ audit: audit.sink, sessionId, feedback, hub: hubRef, emit },
+    ...{ audit: audit.sink, sessionId, feedback, hub: hubRef, answers, emit },
   });
+  const inbox = watchAnswers(answers, gate, home);
+  events.listen(inbox.onEvent);
   // The web search the trusted project names follows trust.
   settings.onChange(({ url }) => {
     const search = url ? createWebTools({ search: { kind: 'searxng', url } }) : [];
@@ -193,6 +204,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ state, settings, hub, gate, grants, trust, feedback, home, root, sessionId, model: o.model },
     ...{ contextWindowTokens: o.contextWindowTokens, onResume: o.onResume, events, commands, recorder },
     ...{ checkpoints, tools, fence, changing, loaded, audit, mcp, guardReady: guard.ready, sandboxChecked },
-    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers },
+    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox },
   });
 }

@@ -52,6 +52,7 @@ describe('loadConfig defaults and precedence', () => {
       sandboxReadPaths: [],
       escalation: { failures: 3, rejections: 2 },
       notify: { method: 'auto' },
+      approvals: { whenNobodyAsks: 'deny' },
     });
     expect(sources.model).toEqual({ kind: 'default' });
     expect(warnings).toEqual([]);

@@ -312,7 +312,7 @@ describe('cancellation', () => {
       });
     }
     expect(h.broker.pending().map((r) => r.id)).toEqual([third?.id]);
-    h.gate.decide(third?.id as string, { kind: 'approve' });
+    h.gate.decide(third?.id as string, { kind: 'approve', confirmHigh: true });
     expect(await c).toMatchObject({ status: 'executed' });
     expect(h.ranTools()).toEqual(['mcp__fake__delete']);
     expect(h.read('a.txt')).toBeUndefined();
@@ -368,7 +368,7 @@ describe('a rejected call asked again', () => {
     const otherTask = h.call('execute_command', call, { taskId: 'task-2' });
     const request = await h.nextRequest();
     expect(request.taskId).toBe('task-2');
-    h.gate.decide(request.id, { kind: 'approve' });
+    h.gate.decide(request.id, { kind: 'approve', confirmHigh: true });
     expect(await otherTask).toMatchObject({ status: 'executed' });
 
     const changed = h.call('execute_command', { command: 'npm publish --dry-run --tag next' });

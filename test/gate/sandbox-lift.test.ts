@@ -53,7 +53,7 @@ describe.skipIf(!hasBwrap)('lifting protected paths through the real gate and sa
       'package.json',
       '.env',
     ]);
-    h.gate.decide(request.id, { kind: 'approve' });
+    h.gate.decide(request.id, { kind: 'approve', confirmHigh: true });
     expect((await result).status).toBe('executed');
     expect(h.read('package.json')).toBe('{"name":"b"}\n');
     // .env was on the card too: both were lifted, for this run only.
@@ -131,7 +131,7 @@ describe.skipIf(!hasBwrap)('lifting protected paths through the real gate and sa
     ]);
     if (expectListed && request.preview.kind === 'command')
       expect(request.preview.writes?.map((w) => w.path)).toContain(expectListed);
-    h.gate.decide(request.id, { kind: 'approve' });
+    h.gate.decide(request.id, { kind: 'approve', confirmHigh: true });
     return result;
   }
 });

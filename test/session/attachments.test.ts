@@ -189,7 +189,7 @@ describe('@path in a session (through the gate)', () => {
     h = await startSession([{ text: 'ok' }], { files: { '.env': 'API_TOKEN=s3cr3t-value\n' } });
     const run = h.session.run('check @.env');
     const request = await h.nextRequest();
-    h.decide(request.id, { kind: 'approve' });
+    h.decide(request.id, { kind: 'approve', confirmHigh: true });
     await run;
     expect(userMessage()).toContain('<attached-file path=".env">');
   });

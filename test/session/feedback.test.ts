@@ -41,7 +41,11 @@ async function approveEach(harness: SessionHarness, steps: FakeStep[], n: number
   const run = harness.session.run('go');
   for (let i = 0; i < n; i++) {
     const request = await harness.nextRequest();
-    harness.decide(request.id, { kind: 'approve' });
+    // A person approving a high-risk card confirms it, as the drawer's second y does.
+    harness.decide(
+      request.id,
+      request.risk.level === 'high' ? { kind: 'approve', confirmHigh: true } : { kind: 'approve' },
+    );
   }
   await run;
   void steps;

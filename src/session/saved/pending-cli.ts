@@ -82,9 +82,12 @@ export function runPendingCli(argv: readonly string[], io: PendingCliIo): number
   return 0;
 }
 
+/** A request waiting in a saved session, as the session file holds it, with whose session it is. */
+export type WaitingEntry = { request: ApprovalRequest; sessionId: string; project: string; pid?: number };
+
 /** Every request waiting in a saved session, oldest first. Contract: never throws; unreadable sessions are skipped. */
-export function waitingRequests(home: string, now: Date): WaitingRequest[] {
-  const out: WaitingRequest[] = [];
+export function waitingEntries(home: string): WaitingEntry[] {
+  const out: WaitingEntry[] = [];
   for (const summary of listSessions(home)) {
     const read = readSessionFile(sessionFile(home, summary.id));
     if (!read.ok) continue;
@@ -92,9 +95,19 @@ export function waitingRequests(home: string, now: Date): WaitingRequest[] {
     if (!pending || pending.size === 0) continue;
     const holder = liveHolder(home, summary.id);
     for (const request of pending.values())
-      out.push(waitingOf(request, summary.id, summary.root, holder?.pid, now));
+      out.push({
+        request,
+        sessionId: summary.id,
+        project: summary.root,
+        ...(holder ? { pid: holder.pid } : {}),
+      });
   }
-  return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return out.sort((a, b) => a.request.createdAt.localeCompare(b.request.createdAt));
+}
+
+/** Every request waiting in a saved session, as `warden pending` lists it. Contract: never throws. */
+export function waitingRequests(home: string, now: Date): WaitingRequest[] {
+  return waitingEntries(home).map((e) => waitingOf(e.request, e.sessionId, e.project, e.pid, now));
 }
 
 function waitingOf(

@@ -1,4 +1,5 @@
 import type { CheckpointStore } from '../../agent/checkpoints';
+import type { AnswerBox } from '../../answers/inbox';
 import type { AgentHub } from '../../agent/hub';
 import { type AuditSink, Gate } from '../../gate/gate';
 import { GrantStore } from '../../gate/grants';
@@ -65,6 +66,8 @@ export function wireGate(d: {
   sessionId: string;
   feedback: Feedback;
   hub: HubRef;
+  /** Answers given elsewhere (`warden approve`), for a card nobody is there to ask. */
+  answers: AnswerBox;
   emit: (event: CoreEvent) => void;
 }): Gate {
   const { settings, checkpoints, view } = d;
@@ -84,6 +87,7 @@ export function wireGate(d: {
     policy: () => settings.policy(),
     approvals: {
       timeoutMs: d.approvalTimeoutSec * 1000,
+      answerFor: (request) => d.answers.take(request),
       onEvent: (e) => {
         // The decided request's final preview (an edit included) is the diff its transcript card keeps.
         if (e.type === 'resolved') {

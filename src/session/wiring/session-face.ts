@@ -50,6 +50,7 @@ export type FaceParts = SnapshotParts & {
   stopRootWatch: () => void;
   sessionLock: { release(): void };
   leftovers: Promise<void>;
+  inbox: { close(): void };
 };
 
 /** The session as its caller sees it: the UI's client, headless's run, and one way to close. */
@@ -129,6 +130,12 @@ export function sessionFace(p: FaceParts): Session {
       emit({ type: 'state_changed' });
       return turn;
     },
+    park(reason) {
+      // What a resume finds is the session as it stood with the cards waiting; nothing after is recorded.
+      recorder.freeze();
+      gate.close('parked', reason);
+      hub.cancel();
+    },
     loadCommandGuard: p.guardReady,
     checkSandbox: p.sandboxChecked,
     mcpStarted: p.mcp.started,
@@ -139,6 +146,7 @@ export function sessionFace(p: FaceParts): Session {
       if (life.closed) return;
       life.closed = true;
       p.stopRootWatch();
+      p.inbox.close();
       events.relay.close();
       // The saved session ends as it stood: a waiting request is offered again on resume, not failed.
       recorder.freeze();

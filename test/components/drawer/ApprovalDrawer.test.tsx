@@ -306,7 +306,7 @@ describe('ApprovalDrawer: grace window', () => {
     await press(d.stdin, 'y');
     await waitUntil(() =>
       expect(d.core.sentOf('decide')).toEqual([
-        { type: 'decide', id: 'req-2', decision: { kind: 'approve' } },
+        { type: 'decide', id: 'req-2', decision: { kind: 'approve', confirmHigh: true } },
       ]),
     );
   });

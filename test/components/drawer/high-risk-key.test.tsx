@@ -58,7 +58,9 @@ describe('drawer-state: the second key of a high-risk card', () => {
   ])('%s', (_name, request, keys, decisions, message) => {
     const { state, decided } = play(request, keys);
     expect(decided).toHaveLength(decisions);
-    if (decisions) expect(decided[0]?.decision).toEqual({ kind: 'approve' });
+    // A high-risk approve carries its confirmation; a medium one needs none.
+    const approve = request.risk.level === 'high' ? { kind: 'approve', confirmHigh: true } : { kind: 'approve' };
+    if (decisions) expect(decided[0]?.decision).toEqual(approve);
     expect(state.message?.text).toBe(message);
   });
 
@@ -86,7 +88,9 @@ describe('ApprovalDrawer: a HIGH card asks for y twice', () => {
     expect(d.core.sentOf('decide')).toEqual([]);
     await press(d.stdin, 'y');
     await waitUntil(() =>
-      expect(d.core.sentOf('decide')).toEqual([{ type: 'decide', id: 'h1', decision: { kind: 'approve' } }]),
+      expect(d.core.sentOf('decide')).toEqual([
+        { type: 'decide', id: 'h1', decision: { kind: 'approve', confirmHigh: true } },
+      ]),
     );
   });
 
