@@ -210,7 +210,7 @@ export const ConfigFileSchema = lazySchema((z) =>
         shownDefault: '`.git/ .warden/ .github/workflows/ package.json` lock files `.env*`',
       }),
     webSearch: WebSearchSchema.optional().meta({
-      description: '`{ "provider": "searxng", "url": "…" }`; without it `web_search` is not offered',
+      description: '`{ "provider": "searxng", "url": "…" }`; without it warden offers no web search',
     }),
     mcpServers: z.record(serverName, mcpServerSchema(z)).optional().meta({
       description:
