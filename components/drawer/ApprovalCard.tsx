@@ -10,7 +10,7 @@ import { EditArgs } from './forms/EditArgs';
 import { GrantChooser } from './forms/GrantChooser';
 import { PlanStepsEditor } from './forms/PlanStepsEditor';
 import { RejectReason } from './forms/RejectReason';
-import { useDrawNow } from '../hooks/use-draw-now';
+import { useDrawNow } from '../look/use-draw-now';
 import { ApprovalPreview, CARD_VIEWS } from './preview/ApprovalPreview';
 
 export type ApprovalCardProps = {

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../src/protocol';
 import { truncateCells } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { HELP_CLOSE } from '../keys/keymap';
 import { cardHelpRows } from './card-kinds';
 import { helpColumns } from './help-columns';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { CoreClient, Mode } from '../../src/protocol';
-import { MODE_ORDER, parseSlash } from '../commands';
+import { MODE_ORDER, parseSlash } from '../widgets/slash-commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
 export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions' | 'plan';

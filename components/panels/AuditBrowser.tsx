@@ -15,7 +15,7 @@ import {
 } from './audit-filters';
 import { type AuditSelection, useAuditPages } from './use-audit-query';
 import { useListCursor } from './use-list-cursor';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { Panel } from '../widgets/Panel';
 import { TextField } from '../widgets/TextField';
 import {

@@ -3,8 +3,8 @@ import { memo, type ReactNode } from 'react';
 import type { AgentInfo } from '../../src/protocol';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { truncateChars } from '../../src/text/truncate';
-import { clock } from '../format';
-import { useTheme } from '../hooks/use-theme';
+import { clock } from '../look/format';
+import { useTheme } from '../look/use-theme';
 import { auditResultWord, outcomeColor } from './audit-look';
 import { auditWhat } from './audit-what';
 

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { CompactProposal, CoreClient } from '../../src/protocol';
 import { formatCount } from '../../src/text/count';
 import { wrap } from '../../src/text/wrap';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { COMPACT_KEYS, PANEL_FOOTERS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
 import { Panel } from '../widgets/Panel';

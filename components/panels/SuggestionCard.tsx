@@ -2,10 +2,10 @@ import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { CoreClient, Suggestion } from '../../src/protocol';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { PANEL_FOOTERS, SUGGESTION_KEYS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 import { Panel } from '../widgets/Panel';
 
 type Props = { client: CoreClient; suggestion: Suggestion; width: number; isActive: boolean };

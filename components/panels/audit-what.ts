@@ -4,7 +4,7 @@
  */
 import type { AuditRecord } from '../../src/protocol/audit';
 import { callLine } from '../../src/text/call-line';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 
 const FIELDS = ['command', 'path', 'url', 'query', 'pattern', 'question', 'title', 'needs'] as const;
 

@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { CoreState } from '../../src/protocol';
-import { compactNumber, shortenPath } from '../format';
+import { compactNumber, shortenPath } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 type Props = {
   model: CoreState['model'];

@@ -1,7 +1,7 @@
 import { Box, type Key, Text } from 'ink';
 import { useState } from 'react';
 import type { ApprovalPreview, ApprovalRequest } from '../../../src/protocol';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 import { ANSWER_KEYS, keyId, lookup } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';
