@@ -79,7 +79,7 @@ function Screen({
   // The turn review (the output gate) waits after the trust card, a drawer and any open panel.
   const review =
     state.review && !trustCard && !ui.drawerOpen && ui.overlay === 'none' ? state.review : undefined;
-  // An offer to save a repeated approval or edit (issue 14 §5) waits for every other card and panel.
+  // An offer to save a repeated approval or edit waits for every other card and panel.
   const suggestion =
     !trustCard && !review && !ui.drawerOpen && ui.overlay === 'none' && !ui.confirmAuto
       ? state.suggestions?.[0]

@@ -109,7 +109,7 @@ function editedLine(edited: NonNullable<ApprovalRequest['edited']>): string {
     : "your edit matches the model's call · y runs it · e edits again";
 }
 
-/** The mark of a request offered again after a restart (issue 15 §2). */
+/** The mark of a request offered again after a restart. */
 export function resumedLine(resumed: NonNullable<ApprovalRequest['resumedFrom']>): string {
   return `from before the restart — checked again now${resumed.fileChanged ? '; the file changed since it was first asked: this is the new diff' : ''}`;
 }

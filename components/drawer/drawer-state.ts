@@ -457,7 +457,7 @@ export const HIGH_RISK_CONFIRM =
   'HIGH RISK · press y again to run this high-risk call · any other key cancels';
 
 /**
- * High risk asks harder (issue 14 §6): on a high-risk tool card the first `y` only arms the card
+ * High risk asks harder: on a high-risk tool card the first `y` only arms the card
  * (the footer says so, and the next key waits until that is on screen, so a held or doubled key
  * cannot confirm unseen); the second `y` approves; any other key disarms it first.
  */

@@ -30,7 +30,7 @@ export function useSlashCommands({
   return useCallback(
     (text: string) => {
       say(undefined);
-      // `!command` runs as the person, through the gate (issue 14 §2); the core refuses it while an agent runs unpaused.
+      // `!command` runs as the person, through the gate; the core refuses it while an agent runs unpaused.
       if (text.startsWith('!')) {
         const command = text.slice(1).trim();
         if (command) client.send({ type: 'run_as_person', command });

@@ -18,7 +18,7 @@ type Props = {
 };
 
 /**
- * The audit trail as a column beside the conversation (issue 33), live, newest first, two lines a
+ * The audit trail as a column beside the conversation, live, newest first, two lines a
  * decision: when · who · outcome · approver, then the tool and what it acted on (path or command).
  * Decisions on the call a card asks about now are marked ▶, so its history is in view while it asks.
  */

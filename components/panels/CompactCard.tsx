@@ -22,7 +22,7 @@ const CHROME_ROWS = 6;
 const fmt = formatCount;
 
 /**
- * The /compact card (issue 15 §4): the summary the model wrote (sanitised by the client), to be read
+ * The /compact card: the summary the model wrote (sanitised by the client), to be read
  * before it replaces the conversation. `y` accepts, `n`/Esc declines, ↑/↓ scroll a long summary.
  */
 export function CompactCard({ client, proposal: p, width, maxRows, isActive }: Props): ReactNode {

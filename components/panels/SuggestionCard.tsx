@@ -11,7 +11,7 @@ import { Panel } from '../widgets/Panel';
 type Props = { client: CoreClient; suggestion: Suggestion; width: number; isActive: boolean };
 
 /**
- * The offer card (issue 14 §5): warden saw the person approve (or edit) the same shape of call
+ * The offer card: warden saw the person approve (or edit) the same shape of call
  * repeatedly and offers, once, to remember it. It shows exactly what would be written and where;
  * nothing is written unless the person says so. `p` saves a rule to the project, `u` to the user's
  * policy (a preference line goes to AGENTS.md with `y`/`p`); `n` or Esc declines for the session.

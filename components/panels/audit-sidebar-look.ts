@@ -1,4 +1,4 @@
-/** What the audit sidebar marks and what it says when it folds away (issue 33). Pure. */
+/** What the audit sidebar marks and what it says when it folds away. Pure. */
 import type { ApprovalRequest } from '../../src/protocol';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { SIDE_MIN_COLUMNS } from '../look/layout';

@@ -8,7 +8,7 @@ import { useDrawer } from '../drawer-context';
 import { type EscalationLine, escalationLines } from './escalation-lines';
 
 /**
- * An escalation card (issue 14 §3, its own kind since issue 33): the agent stopped and asks. It
+ * An escalation card: the agent stopped and asks. It
  * takes the card's whole height — who stopped and why, the goal, each attempt with its result, what
  * it needs, what each choice does — with no tool-call details; the drawer's footer is its key line.
  * `r` opens the instruction field, whose Enter sends "retry with this instruction".
