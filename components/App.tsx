@@ -12,7 +12,7 @@ import { ConversationPane } from './transcript/ConversationPane';
 import { useAppController } from './hooks/use-app-controller';
 import { useCoreState } from './hooks/use-core-state';
 import { useTerminalSize } from './hooks/use-terminal-size';
-import { computeLayout } from './layout';
+import { computeLayout } from './look/layout';
 import { OverlayHost } from './panels/OverlayHost';
 import { ModeConfirm } from './widgets/ModeConfirm';
 import { PromptInput } from './widgets/PromptInput';
@@ -22,7 +22,7 @@ import { TrustCard } from './panels/TrustCard';
 import { SuggestionCard } from './panels/SuggestionCard';
 import { CompactCard } from './panels/CompactCard';
 import { TurnReviewCard } from './review/TurnReviewCard';
-import { makeTheme, ThemeContext } from './theme';
+import { makeTheme, ThemeContext } from './look/theme';
 import { KeyBridgeProvider } from './keys/key-bridge';
 
 /** What the app hands the drawer; a test stand-in takes the same. */
@@ -79,7 +79,7 @@ function Screen({
   // The turn review (the output gate) waits after the trust card, a drawer and any open panel.
   const review =
     state.review && !trustCard && !ui.drawerOpen && ui.overlay === 'none' ? state.review : undefined;
-  // An offer to save a repeated approval or edit (issue 14 §5) waits for every other card and panel.
+  // An offer to save a repeated approval or edit waits for every other card and panel.
   const suggestion =
     !trustCard && !review && !ui.drawerOpen && ui.overlay === 'none' && !ui.confirmAuto
       ? state.suggestions?.[0]

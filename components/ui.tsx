@@ -1,7 +1,7 @@
 /**
  * Everything the entry point (src/cli.tsx) takes from the UI, behind one import: the bundle then
  * loads the UI as one module instead of five (Ink, the app, two warm-ups and the code they share),
- * and each module costs the loader ~0.5 ms before the first frame (measured, issue 16).
+ * and each module costs the loader ~0.5 ms before the first frame (measured).
  */
 import { type Instance, render } from 'ink';
 import type { CoreClient } from '../src/protocol';

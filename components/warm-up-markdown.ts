@@ -4,7 +4,7 @@ import { parseMarkdown } from './transcript/markdown-blocks';
 /**
  * A little of every block and inline form the model writes. The lexer's regular expressions are
  * compiled (and tiered up) by V8 on first use, per expression: the first answer of a session paid
- * 40-60 ms for it, 150 ms under load, right before the answer reached the screen (profiled, issue 16);
+ * 40-60 ms for it, 150 ms under load, right before the answer reached the screen (profiled);
  * a one-word sample does not warm them, these do (the answer's own parse then costs < 1 ms). One
  * piece per turn of the event loop (~3-5 ms each, the first ~15 with the lexer's load): a key the
  * person types, or a given prompt's request on its way, waits for one piece, not for all of them.

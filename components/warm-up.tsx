@@ -85,7 +85,7 @@ const occupied = (client: CoreClient): boolean => {
 };
 
 /**
- * Warms the first approval card of a session while the person types the first prompt (issue 16):
+ * Warms the first approval card of a session while the person types the first prompt:
  * once the first frame is on screen, renders the whole app off-screen (Ink's `renderToString`, at
  * the terminal's width) with each sample card waiting in turn, and computes one line diff, so V8 has
  * compiled the drawer, the command and diff previews and Ink's output paths before a real card needs them. Stops as soon as a turn runs or a card waits, and when the

@@ -106,7 +106,7 @@ function sharedOutputCaches() {
  * Ink draws at most one frame per 33 ms and holds a change back to the end of that window: an
  * approval card that follows a streamed line by a few milliseconds waited up to 33 ms to be seen.
  * This gives the app a way to draw a held-back frame now (`globalThis.__wardenDrawNow`, called when a
- * new card mounts: components/hooks/use-draw-now.ts); the frame is the one Ink would draw anyway.
+ * new card mounts: components/look/use-draw-now.ts); the frame is the one Ink would draw anyway.
  * Contract: fails the build when Ink's ink.js changes this line.
  */
 const inkDrawNow = {

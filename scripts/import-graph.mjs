@@ -1,4 +1,4 @@
-// Measures the import graph of src/ and components/ (issue 12): folder-level arrows, import
+// Measures the import graph of src/ and components/: folder-level arrows, import
 // circles and arrows running back up the layers. Prints figures; `--list` prints the arrows too,
 // `--json` prints everything machine-readable. Type-only imports count: they couple files as well.
 // Usage: node scripts/import-graph.mjs [--list] [--json]

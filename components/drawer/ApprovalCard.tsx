@@ -3,15 +3,15 @@ import type { ReactNode } from 'react';
 import type { ApprovalRequest } from '../../src/protocol';
 import { ApprovalDetails } from './ApprovalDetails';
 import { ApprovalHelp } from './ApprovalHelp';
+import { cardKind } from './card-kinds';
 import type { CardGeometry, CardPreview } from './card-layout';
 import type { CardState } from './drawer-state';
 import { EditArgs } from './forms/EditArgs';
 import { GrantChooser } from './forms/GrantChooser';
 import { PlanStepsEditor } from './forms/PlanStepsEditor';
 import { RejectReason } from './forms/RejectReason';
-import { useDrawNow } from '../hooks/use-draw-now';
-import { ApprovalPreview } from './preview/ApprovalPreview';
-import { EscalationForm } from './preview/EscalationForm';
+import { useDrawNow } from '../look/use-draw-now';
+import { ApprovalPreview, CARD_VIEWS } from './preview/ApprovalPreview';
 
 export type ApprovalCardProps = {
   request: ApprovalRequest;
@@ -44,14 +44,14 @@ export function ApprovalCard(props: ApprovalCardProps) {
         <ApprovalHelp kind={kind} width={width} height={props.height} />
       </Box>
     );
-  // An escalation is its own kind of card: no tool-call details above it (issue 33).
-  if (card.mode === 'keys' && request.preview.kind === 'escalation')
+  // A kind that is its own kind of card (an escalation) takes the whole height, no tool-call details above it.
+  if (card.mode === 'keys' && CARD_VIEWS[kind].wholeCard)
     return (
       <Box flexDirection="column" width={width} height={props.height} overflowY="hidden">
-        <EscalationForm
-          preview={request.preview}
+        <ApprovalPreview
           request={request}
-          typing={card.typing}
+          preview={props.preview}
+          card={card}
           width={width}
           height={props.height}
           isActive={isActive}
@@ -66,7 +66,7 @@ export function ApprovalCard(props: ApprovalCardProps) {
       <RejectReason
         width={width}
         isActive={isActive}
-        subject={kind === 'plan' ? 'the plan' : `this ${request.tool} call`}
+        subject={cardKind(request).rejectSubject ?? `this ${request.tool} call`}
       />
     );
   } else if (card.mode === 'edit') {

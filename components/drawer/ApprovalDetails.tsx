@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { DETAIL_LABEL_WIDTH, type DetailLine, type DetailTone } from './approval-details';
-import type { Theme } from '../theme';
-import { useTheme } from '../hooks/use-theme';
+import type { Theme } from '../look/theme';
+import { useTheme } from '../look/use-theme';
 
 type Style = { color?: string; bold?: boolean; dimColor?: boolean };
 

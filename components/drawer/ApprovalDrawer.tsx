@@ -1,8 +1,8 @@
 import { Box, Text, useStdin } from 'ink';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ApprovalRequest, CoreClient } from '../../src/protocol';
-import { useSecondTick } from '../hooks/use-second-tick';
-import { useTheme } from '../hooks/use-theme';
+import { useSecondTick } from '../look/use-second-tick';
+import { useTheme } from '../look/use-theme';
 import { keyId } from '../keys/keymap';
 import { useKeys } from '../keys/use-keys';
 import { ApprovalCard } from './ApprovalCard';

@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { ApprovalRequest } from '../../src/protocol';
 import { truncateCells } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { HELP_CLOSE } from '../keys/keymap';
 import { type CardMode, cardKeysLine, type FooterMessage, type InvalidCount } from './drawer-state';
 

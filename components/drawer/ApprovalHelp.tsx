@@ -1,25 +1,23 @@
 import { Box, Text } from 'ink';
-import type { ApprovalPreview } from '../../src/protocol';
+import type { ApprovalRequest } from '../../src/protocol';
 import { truncateCells } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
-import { cardHelp, escalationHelp, HELP_CLOSE, questionHelp } from '../keys/keymap';
+import { useTheme } from '../look/use-theme';
+import { HELP_CLOSE } from '../keys/keymap';
+import { cardHelpRows } from './card-kinds';
 import { helpColumns } from './help-columns';
-
-/** The help rows of a card kind, from the keymap the drawer's handler uses. */
-function rowsOf(kind: ApprovalPreview['kind']): { keys: string; does: string }[] {
-  if (kind === 'question') return questionHelp();
-  if (kind === 'escalation') return escalationHelp();
-  return cardHelp(kind);
-}
 
 /**
  * The keys of the card in view, in the card's whole height: one row per key when they fit, else in
  * columns, so every key is on screen at 80x24 too. Every row is one line tall (it never shrinks,
  * so rows cannot draw over each other in the clipped card). Any key closes it.
  */
-export function ApprovalHelp(props: { kind: ApprovalPreview['kind']; width: number; height: number }) {
+export function ApprovalHelp(props: {
+  kind: ApprovalRequest['preview']['kind'];
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
-  const layout = helpColumns(rowsOf(props.kind), props.width, props.height);
+  const layout = helpColumns(cardHelpRows(props.kind), props.width, props.height);
   return (
     <Box flexDirection="column" width={props.width} height={layout.height} flexShrink={0}>
       <Box height={1} flexShrink={0}>

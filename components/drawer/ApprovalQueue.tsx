@@ -3,7 +3,7 @@ import type { ApprovalRequest } from '../../src/protocol';
 import { riskLabel, shortArgs } from './approval-details';
 import { formatAge } from '../../src/text/duration';
 import { displayLine, fit } from '../../src/text/wrap';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 /**
  * Every pending request, one row each: agent, tool, short arguments, risk and age. Shows a window

@@ -4,9 +4,8 @@
  */
 import type { ApprovalRequest } from '../../src/protocol';
 import { formatAge, formatDurationCoarse } from '../../src/text/duration';
-import { nameLine, wrap } from '../../src/text/wrap';
-import { compactJson } from '../../src/text/json';
-import { ESCALATION_WHY } from './preview/escalation-lines';
+import { wrap } from '../../src/text/wrap';
+import { cardKind } from './card-kinds';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
 export type DetailLine = { label: string; text: string; tone: DetailTone };
@@ -15,13 +14,7 @@ export const DETAIL_LABEL_WIDTH = 6;
 
 /** A one-line summary of what the call does: the path, the command, or the arguments. */
 export function shortArgs(request: ApprovalRequest): string {
-  const p = request.preview;
-  if (p.kind === 'diff') return nameLine(p.path);
-  if (p.kind === 'command') return p.command;
-  if (p.kind === 'plan') return p.title || `${p.steps.length} steps`;
-  if (p.kind === 'question') return p.question;
-  if (p.kind === 'escalation') return `stopped: ${ESCALATION_WHY[p.trigger]}`;
-  return compactJson(request.args);
+  return cardKind(request).what(request.preview, request);
 }
 
 /** The risk label that reads without colour. */
@@ -63,7 +56,7 @@ export function approvalDetailLines(
   }
   add('undo', `${undoLabel(request, 'long')} · ${timing.join(' · ')}`, request.reversible ? 'ok' : 'medium');
   if (request.resumedFrom) add('was', resumedLine(request.resumedFrom), 'medium', 2);
-  if (request.preview.kind !== 'plan' && request.preview.kind !== 'question') {
+  if (cardKind(request).listsGrants) {
     const grants = request.grantOptions.map((g) => g.label).join(' | ');
     add(
       'all',
@@ -116,7 +109,7 @@ function editedLine(edited: NonNullable<ApprovalRequest['edited']>): string {
     : "your edit matches the model's call · y runs it · e edits again";
 }
 
-/** The mark of a request offered again after a restart (issue 15 §2). */
+/** The mark of a request offered again after a restart. */
 export function resumedLine(resumed: NonNullable<ApprovalRequest['resumedFrom']>): string {
   return `from before the restart — checked again now${resumed.fileChanged ? '; the file changed since it was first asked: this is the new diff' : ''}`;
 }

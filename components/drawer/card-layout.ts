@@ -5,18 +5,11 @@
 import type { ApprovalRequest } from '../../src/protocol';
 import { approvalDetailLines, compactDetailLines, type DetailLine } from './approval-details';
 import type { CardView } from './drawer-state';
-import {
-  argsPreviewLines,
-  commandPreviewLines,
-  type PreviewLine,
-  planPreviewLines,
-} from './preview/approval-lines';
+import { cardKind } from './card-kinds';
+import type { PreviewLine } from './preview/approval-lines';
 import { changeOffset, currentChange, type FoldedDiff, foldDiff } from './preview/diff-fold';
 import { columnWidth, widestLine } from './preview/diff-project';
 import { type DiffLayout, type DiffModel, effectiveLayout } from './preview/diff-rows';
-
-/** Rows a preview spends on headers and counts, by kind. */
-const CHROME = { diff: 2, command: 2, json: 1, plan: 2, question: 0, escalation: 0 } as const;
 
 export type CardGeometry = { lines: DetailLine[]; detailRows: number; bodyHeight: number };
 
@@ -35,13 +28,9 @@ export function cardGeometry(
   return { lines, detailRows, bodyHeight: Math.max(3, height - detailRows - 1) };
 }
 
-/** The prepared lines of a command, plan or arguments preview (diffs and questions have none). */
+/** The prepared lines of a preview that scrolls lines (a command, a plan, the arguments); diffs and forms have none. */
 export function previewLines(request: ApprovalRequest, width: number): PreviewLine[] | undefined {
-  const p = request.preview;
-  if (p.kind === 'command') return commandPreviewLines(p, width);
-  if (p.kind === 'plan') return planPreviewLines(p, width);
-  if (p.kind === 'json') return argsPreviewLines(request, width);
-  return undefined;
+  return cardKind(request).lines?.(request.preview, request, width);
 }
 
 /** What the preview body shows and how it scrolls. */
@@ -68,7 +57,7 @@ export function cardPreview(
 ): CardPreview {
   const { model, lines } = content;
   const layout = model ? effectiveLayout(model, preferred, size.width) : 'unified';
-  const viewport = Math.max(1, size.bodyHeight - CHROME[request.preview.kind]);
+  const viewport = Math.max(1, size.bodyHeight - cardKind(request).chrome);
   if (!model) {
     const total = lines?.length ?? 0;
     const offset = Math.max(0, Math.min(scroll ?? 0, Math.max(0, total - viewport)));

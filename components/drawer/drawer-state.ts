@@ -7,23 +7,15 @@
  * one owner); splitting its cases across files would bring back the scattered key paths it replaced.
  */
 import type { ApprovalRequest, CoreCommand, Decision } from '../../src/protocol';
+import { type CardAction, type CardKind, CARD_KEYS, cardKeyAction, type KeyId, lookup } from '../keys/keymap';
 import {
-  type CardAction,
-  type CardKind,
-  type CardOffer,
-  CARD_KEYS,
-  cardFooter,
-  cardKeyAction,
-  ESCALATION_FOOTER,
-  ESCALATION_KEYS,
-  type EscalationAction,
-  isMistake,
-  type KeyId,
-  lookup,
-  QUESTION_FOOTER,
-  QUESTION_KEYS,
-  type QuestionAction,
-} from '../keys/keymap';
+  type CardIntent,
+  cardKeysLine,
+  cardKind,
+  cardOffers,
+  externalEditField,
+  type TableKeys,
+} from './card-kinds';
 import { JUMP_LEAD } from './preview/diff-fold';
 import type { DiffLayout } from './preview/diff-rows';
 
@@ -148,36 +140,14 @@ export function isDeciding(state: DrawerState, request: ApprovalRequest | undefi
   return request !== undefined && state.locks[request.id] === signature(request);
 }
 
-/** The string argument holding the proposed file content, when there is one to open in $EDITOR. */
-export function externalEditField(request: ApprovalRequest): string | undefined {
-  const p = request.preview;
-  const args = request.args;
-  if (p.kind !== 'diff' || typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  return Object.entries(args).find(([, v]) => v === p.after)?.[0];
-}
-
-/** What the card offers beyond its fixed keys: scopes to grant, content for $EDITOR. */
-export function cardOffers(request: ApprovalRequest): ReadonlySet<CardOffer> {
-  const offers = new Set<CardOffer>();
-  if (request.grantOptions.length > 0) offers.add('grants');
-  if (externalEditField(request) !== undefined) offers.add('external_edit');
-  return offers;
-}
-
-/** The keys line of a card in its key map (also the hint after an unknown key). */
-export function cardKeysLine(request: ApprovalRequest): string {
-  const kind = request.preview.kind;
-  if (kind === 'escalation') return ESCALATION_FOOTER;
-  return kind === 'question' ? QUESTION_FOOTER : cardFooter(kind, cardOffers(request));
-}
+export { cardKeysLine, cardOffers, externalEditField } from './card-kinds';
 
 function freshCard(request: ApprovalRequest | undefined): CardState {
-  const p = request?.preview;
   return {
     id: request?.id,
     mode: 'keys',
     option: 0,
-    typing: p?.kind === 'question' && !(p.options ?? []).length,
+    typing: request ? cardKind(request).typingAtStart?.(request.preview) === true : false,
   };
 }
 
@@ -315,11 +285,11 @@ const SCROLL: Partial<Record<CardAction, ScrollMove>> = {
 function cardKey(
   state: DrawerState,
   request: ApprovalRequest,
-  kind: CardKind,
+  keys: TableKeys<ApprovalRequest['preview']>,
   id: KeyId,
   view: CardView,
 ): DrawerStep {
-  const meaning = cardKeyAction(id, kind, cardOffers(request));
+  const meaning = cardKeyAction(id, keys.table, cardOffers(request));
   if (meaning.kind === 'none') return same(state);
   if (meaning.kind === 'invalid') return invalidKey(state, meaning.input);
   const p = request.preview;
@@ -341,11 +311,8 @@ function cardKey(
       // An armed high-risk card's second `y` is the confirmation the core asks for.
       return decide(
         state,
-        p.kind === 'plan'
-          ? { kind: 'approve_plan', steps: p.steps }
-          : state.card.armed
-            ? { kind: 'approve', confirmHigh: true }
-            : { kind: 'approve' },
+        keys.approve?.(p) ??
+          (state.card.armed ? { kind: 'approve', confirmHigh: true } : { kind: 'approve' }),
       );
     case 'approve_all':
       return withCard(state, { mode: 'grant' });
@@ -354,7 +321,7 @@ function cardKey(
     case 'skip':
       return decide(state, { kind: 'skip' });
     case 'edit':
-      return withCard(state, { mode: kind === 'plan' ? 'plan_edit' : 'edit' });
+      return withCard(state, { mode: keys.editForm ?? 'edit' });
     case 'external_edit': {
       const field = externalEditField(request);
       if (p.kind !== 'diff' || !field) return say(state, '$EDITOR is offered only for file writes', 'info');
@@ -445,41 +412,6 @@ function diffKey(state: DrawerState, action: CardAction, view: CardView): Drawer
   }
 }
 
-function questionKey(state: DrawerState, options: readonly string[], id: KeyId): DrawerStep {
-  const action = lookup<QuestionAction>(QUESTION_KEYS, id);
-  const card = state.card;
-  switch (action) {
-    case 'option_up':
-      return same({ ...state, card: { ...card, option: Math.max(0, card.option - 1) } });
-    case 'option_down':
-      return same({ ...state, card: { ...card, option: Math.min(options.length, card.option + 1) } });
-    case 'answer': {
-      const option = options[card.option];
-      return option === undefined
-        ? withCard(state, { typing: true })
-        : decide(state, { kind: 'answer', text: option });
-    }
-    case 'type':
-      return withCard(state, { typing: true });
-    case 'decline':
-      return decide(state, { kind: 'reject' });
-    case 'cancel_task':
-      return decide(state, { kind: 'cancel_task' });
-    case 'pause': {
-      const request = selected(state);
-      return request ? pauseAgent(state, request) : same(state);
-    }
-    case 'help':
-      return withCard(state, { mode: 'help' });
-    case 'queue_next':
-      return queue(state, 1);
-    case 'queue_prev':
-      return queue(state, -1);
-    case undefined:
-      return isMistake(id) ? invalidKey(state, id) : same(state);
-  }
-}
-
 /** `p`: pause the requesting agent (the card stays; its call may still be decided). */
 function pauseAgent(state: DrawerState, request: ApprovalRequest): DrawerStep {
   const step = say(state, `pausing ${request.agentName} · Ctrl+P or /go resumes`, 'info');
@@ -489,26 +421,23 @@ function pauseAgent(state: DrawerState, request: ApprovalRequest): DrawerStep {
   };
 }
 
-/** An escalation card's keys (issue 14 §3): retry with an instruction, take over, skip the step, cancel the task. */
-function escalationKey(state: DrawerState, id: KeyId): DrawerStep {
-  const action = lookup<EscalationAction>(ESCALATION_KEYS, id);
-  switch (action) {
-    case 'retry':
-      return withCard(state, { typing: true });
-    case 'take_over':
-      return decide(state, { kind: 'escalation', choice: 'take_over' });
-    case 'skip':
-      return decide(state, { kind: 'skip' });
-    case 'cancel_task':
-      return decide(state, { kind: 'cancel_task' });
-    case 'help':
-      return withCard(state, { mode: 'help' });
-    case 'queue_next':
-      return queue(state, 1);
-    case 'queue_prev':
-      return queue(state, -1);
-    case undefined:
-      return isMistake(id) ? invalidKey(state, id) : same(state);
+/** Carries out what a key on a card with keys of its own means. */
+function applyIntent(state: DrawerState, request: ApprovalRequest, intent: CardIntent): DrawerStep {
+  switch (intent.do) {
+    case 'nothing':
+      return same(state);
+    case 'mistake':
+      return invalidKey(state, intent.input);
+    case 'decide':
+      return decide(state, intent.decision);
+    case 'show':
+      return withCard(state, intent.patch);
+    case 'move':
+      return same({ ...state, card: { ...state.card, ...intent.patch } });
+    case 'queue':
+      return queue(state, intent.delta);
+    case 'pause':
+      return pauseAgent(state, request);
   }
 }
 
@@ -519,11 +448,13 @@ function key(state: DrawerState, id: KeyId, view: CardView): DrawerStep {
   if (state.card.mode === 'help') return withCard(state, { mode: 'keys' });
   // A form owns the keys; it reports what they mean through its own actions.
   if (state.card.mode !== 'keys') return same(state);
-  const p = request.preview;
-  if (p.kind === 'question') return state.card.typing ? same(state) : questionKey(state, p.options ?? [], id);
-  if (p.kind === 'escalation') return state.card.typing ? same(state) : escalationKey(state, id);
-  const high = highRiskKey(state, request, p.kind, id);
-  return high.step ?? cardKey(high.state, request, p.kind, id, view);
+  const keys = cardKind(request).keys;
+  if ('own' in keys)
+    return state.card.typing
+      ? same(state)
+      : applyIntent(state, request, keys.own.press(request.preview, state.card, id));
+  const high = keys.confirmsHighRisk ? highRiskKey(state, request, keys.table, id) : { state };
+  return high.step ?? cardKey(high.state, request, keys, id, view);
 }
 
 /** What the footer says after the first `y` on a high-risk card. */
@@ -531,7 +462,7 @@ export const HIGH_RISK_CONFIRM =
   'HIGH RISK · press y again to run this high-risk call · any other key cancels';
 
 /**
- * High risk asks harder (issue 14 §6): on a high-risk tool card the first `y` only arms the card
+ * High risk asks harder: on a high-risk tool card the first `y` only arms the card
  * (the footer says so, and the next key waits until that is on screen, so a held or doubled key
  * cannot confirm unseen); the second `y` approves; any other key disarms it first.
  */
@@ -541,8 +472,7 @@ function highRiskKey(
   kind: CardKind,
   id: KeyId,
 ): { step?: DrawerStep; state: DrawerState } {
-  if (request.risk.level !== 'high' || (kind !== 'diff' && kind !== 'command' && kind !== 'json'))
-    return { state };
+  if (request.risk.level !== 'high') return { state };
   const meaning = cardKeyAction(id, kind, cardOffers(request));
   const approve = meaning.kind === 'action' && meaning.action === 'approve';
   if (approve && !state.card.armed) {
@@ -594,14 +524,10 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
     case 'decide':
       return decide(state, action.decision);
     case 'back': {
-      const p = selected(state)?.preview;
-      if (state.card.mode === 'keys' && p?.kind === 'escalation' && state.card.typing)
-        return withCard(state, { typing: false });
-      if (state.card.mode === 'keys' && p?.kind === 'question' && state.card.typing) {
-        return (p.options ?? []).length
-          ? withCard(state, { typing: false })
-          : decide(state, { kind: 'reject' });
-      }
+      const request = selected(state);
+      const keys = request && cardKind(request).keys;
+      if (request && keys && 'own' in keys && state.card.mode === 'keys' && state.card.typing)
+        return applyIntent(state, request, keys.own.back(request.preview));
       return state.card.mode === 'keys' ? same(state) : withCard(state, { mode: 'keys' });
     }
     case 'queue':

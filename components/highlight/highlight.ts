@@ -5,10 +5,13 @@
  * `undefined` and show the text plain. Colour is the caller's choice (NO_COLOR: do not ask).
  */
 import type { LanguageFn } from 'highlight.js';
-import type { TokenKind, TokenSegment } from '../drawer/preview/diff-line';
 import { GRAMMAR_OF, GRAMMARS } from './grammars';
 
-export type { TokenKind, TokenSegment } from '../drawer/preview/diff-line';
+/** A syntax token class (highlight.js scopes folded to the few a terminal can colour apart). */
+export type TokenKind = 'keyword' | 'string' | 'number' | 'comment' | 'title' | 'type' | 'attr' | 'meta';
+
+/** A run of highlighted text (what a highlighter returns for one line). */
+export type TokenSegment = { text: string; token?: TokenKind };
 
 type Engine = {
   highlight: (lang: string, text: string) => { children: HastNode[] };

@@ -2,7 +2,7 @@ import { useSidebarKey } from './use-sidebar-key';
 import { useApp } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CoreClient, CoreState, Mode } from '../../src/protocol';
-import { nextMode } from '../commands';
+import { nextMode } from '../widgets/slash-commands';
 import type { ModeConfirmAction } from '../keys/keymap';
 import type { PromptMessage } from '../widgets/PromptInput';
 import { useAppKeys } from './use-app-keys';

@@ -2,7 +2,7 @@ import { APP_KEYS, keyId } from '../keys/keymap';
 import { useKeys } from '../keys/use-keys';
 
 /**
- * Ctrl+T while a card or panel has the keyboard (issue 33): the audit trail is most wanted while a
+ * Ctrl+T while a card or panel has the keyboard: the audit trail is most wanted while a
  * card asks. The drawer and panels leave Ctrl chords alone, so this one key reaches the sidebar;
  * the app-wide keys handle it the rest of the time (`isActive` is their opposite).
  */

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { CoreClient, Mode } from '../../src/protocol';
-import { MODE_ORDER, parseSlash } from '../commands';
+import { MODE_ORDER, parseSlash } from '../widgets/slash-commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
 export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions' | 'plan';
@@ -30,7 +30,7 @@ export function useSlashCommands({
   return useCallback(
     (text: string) => {
       say(undefined);
-      // `!command` runs as the person, through the gate (issue 14 §2); the core refuses it while an agent runs unpaused.
+      // `!command` runs as the person, through the gate; the core refuses it while an agent runs unpaused.
       if (text.startsWith('!')) {
         const command = text.slice(1).trim();
         if (command) client.send({ type: 'run_as_person', command });

@@ -115,7 +115,7 @@ export const CARD_KEYS = {
     help: 'approve all calls like it (choose the scope and minutes)',
     on: ALL,
     offer: 'grants',
-    // Issue 14 §6: a plan card may grant the calls its steps name, until the plan is done.
+    // A plan card may grant the calls its steps name, until the plan is done.
     byKind: {
       plan: {
         help: 'approve the plan and allow its known steps (the commands and paths it names) until it is done',
@@ -328,7 +328,7 @@ export const QUESTION_FOOTER = `↑/↓ ${footerLine(Object.values(QUESTION_KEYS
 
 // ── The approval drawer: escalation cards (an agent stopped and asks for help) ──────────────────
 
-/** What a key does on an escalation card (issue 14 §3). `r` opens the instruction field (ANSWER_KEYS). */
+/** What a key does on an escalation card. `r` opens the instruction field (ANSWER_KEYS). */
 export const ESCALATION_KEYS = {
   retry: {
     keys: ['r'],
@@ -575,7 +575,7 @@ export const TRUST_KEYS = {
 /** An answer of the trust card. */
 export type TrustAction = keyof typeof TRUST_KEYS;
 
-/** The turn review card (issue 14 §4): what the turn changed, kept or reverted. */
+/** The turn review card: what the turn changed, kept or reverted. */
 export const REVIEW_KEYS = {
   up: { keys: ['up', 'k'], show: '↑/↓', footer: 'file', help: 'move between the files the turn changed' },
   down: { keys: ['down', 'j'], show: '↓', help: 'next file' },
@@ -603,7 +603,7 @@ export const REVIEW_KEYS = {
 /** An action of the turn review card. */
 export type ReviewKeyAction = keyof typeof REVIEW_KEYS;
 
-/** The offer card (issue 14 §5): save a repeated approval as a rule, or an edit as a preference line. */
+/** The offer card: save a repeated approval as a rule, or an edit as a preference line. */
 export const SUGGESTION_KEYS = {
   project: {
     keys: ['p', 'y'],
@@ -623,7 +623,7 @@ export const SUGGESTION_KEYS = {
 /** An answer of the offer card. */
 export type SuggestionAction = keyof typeof SUGGESTION_KEYS;
 
-/** The /compact card (issue 15 §4): the model's summary, read before it replaces the conversation. */
+/** The /compact card: the model's summary, read before it replaces the conversation. */
 export const COMPACT_KEYS = {
   accept: {
     keys: ['y'],

@@ -15,7 +15,7 @@ import {
 } from './audit-filters';
 import { type AuditSelection, useAuditPages } from './use-audit-query';
 import { useListCursor } from './use-list-cursor';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { Panel } from '../widgets/Panel';
 import { TextField } from '../widgets/TextField';
 import {
@@ -87,7 +87,7 @@ export function AuditBrowser({
     return map;
   }, [agents, result.records]);
   const agentName = (id: string) => names.get(id) ?? id;
-  // One row more for the stats header's approval metrics line (issue 14 §6).
+  // One row more for the stats header's approval metrics line.
   const listRows = Math.max(1, height - 10);
   // In the detail view ↑↓ scroll the record (AuditDetail); ←→ step through the records.
   const [cursor, setCursor] = useListCursor(shown.length, {

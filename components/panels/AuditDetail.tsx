@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { AUDIT_DETAIL_KEYS, keyId, lookup } from '../keys/keymap';
 import { useKeys } from '../keys/use-keys';
 import { auditDetailRows, scrollTo } from './audit-detail-rows';

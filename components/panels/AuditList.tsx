@@ -2,11 +2,11 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { auditResultWord, outcomeColor } from './audit-look';
-import { clock, oneLine } from '../format';
+import { clock, oneLine } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
 import { auditWhat } from './audit-what';
 import { windowStart } from './use-list-cursor';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 type Props = {
   records: AuditRecord[];

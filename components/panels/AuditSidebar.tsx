@@ -3,8 +3,8 @@ import { memo, type ReactNode } from 'react';
 import type { AgentInfo } from '../../src/protocol';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { truncateChars } from '../../src/text/truncate';
-import { clock } from '../format';
-import { useTheme } from '../hooks/use-theme';
+import { clock } from '../look/format';
+import { useTheme } from '../look/use-theme';
 import { auditResultWord, outcomeColor } from './audit-look';
 import { auditWhat } from './audit-what';
 
@@ -18,7 +18,7 @@ type Props = {
 };
 
 /**
- * The audit trail as a column beside the conversation (issue 33), live, newest first, two lines a
+ * The audit trail as a column beside the conversation, live, newest first, two lines a
  * decision: when · who · outcome · approver, then the tool and what it acted on (path or command).
  * Decisions on the call a card asks about now are marked ▶, so its history is in view while it asks.
  */

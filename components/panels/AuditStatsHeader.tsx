@@ -2,7 +2,7 @@ import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AuditStats } from '../../src/protocol/audit';
 import { formatDurationCompact } from '../../src/text/duration';
-import { percent } from '../format';
+import { percent } from '../look/format';
 
 const counts = (byKey: Partial<Record<string, number>>): string =>
   Object.entries(byKey)

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { CompactProposal, CoreClient } from '../../src/protocol';
 import { formatCount } from '../../src/text/count';
 import { wrap } from '../../src/text/wrap';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { COMPACT_KEYS, PANEL_FOOTERS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
 import { Panel } from '../widgets/Panel';
@@ -22,7 +22,7 @@ const CHROME_ROWS = 6;
 const fmt = formatCount;
 
 /**
- * The /compact card (issue 15 §4): the summary the model wrote (sanitised by the client), to be read
+ * The /compact card: the summary the model wrote (sanitised by the client), to be read
  * before it replaces the conversation. `y` accepts, `n`/Esc declines, ↑/↓ scroll a long summary.
  */
 export function CompactCard({ client, proposal: p, width, maxRows, isActive }: Props): ReactNode {

@@ -1,10 +1,10 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, Grant } from '../../src/protocol';
-import { clock } from '../format';
+import { clock } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
 import { useListCursor, windowStart } from './use-list-cursor';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { Panel } from '../widgets/Panel';
 import { GRANT_SAVE_KEYS, GRANTS_KEYS, PANEL_FOOTERS } from '../keys/keymap';
 import { runKey, useKeys } from '../keys/use-keys';

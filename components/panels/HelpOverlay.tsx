@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import { SLASH_COMMANDS } from '../commands';
+import { SLASH_COMMANDS } from '../widgets/slash-commands';
 import { HELP_PANEL_KEYS, KEY_HELP, PANEL_FOOTERS } from '../keys/keymap';
 import { Panel } from '../widgets/Panel';
 import { useKeyTable } from '../keys/use-keys';

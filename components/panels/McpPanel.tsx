@@ -1,10 +1,10 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, CoreState } from '../../src/protocol';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
 import { useListCursor } from './use-list-cursor';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { Panel } from '../widgets/Panel';
 import { MCP_KEYS, PANEL_FOOTERS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';

@@ -7,7 +7,7 @@ import { useKeyTable } from '../keys/use-keys';
 import { HELP_PANEL_KEYS } from '../keys/keymap';
 
 /**
- * /plan: the plan's steps in the drawer's step editor (issue 14 §2). Saving sends `edit_plan`
+ * /plan: the plan's steps in the drawer's step editor. Saving sends `edit_plan`
  * (the agents read the new steps at their next request); Esc closes without sending anything.
  */
 export function PlanEditPanel(props: {

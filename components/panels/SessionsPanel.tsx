@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { CoreClient, SessionSummary } from '../../src/protocol';
 import { formatAge } from '../../src/text/duration';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { PANEL_FOOTERS, SESSIONS_KEYS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
 import { Panel } from '../widgets/Panel';

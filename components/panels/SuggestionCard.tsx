@@ -2,16 +2,16 @@ import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { CoreClient, Suggestion } from '../../src/protocol';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { PANEL_FOOTERS, SUGGESTION_KEYS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 import { Panel } from '../widgets/Panel';
 
 type Props = { client: CoreClient; suggestion: Suggestion; width: number; isActive: boolean };
 
 /**
- * The offer card (issue 14 §5): warden saw the person approve (or edit) the same shape of call
+ * The offer card: warden saw the person approve (or edit) the same shape of call
  * repeatedly and offers, once, to remember it. It shows exactly what would be written and where;
  * nothing is written unless the person says so. `p` saves a rule to the project, `u` to the user's
  * policy (a preference line goes to AGENTS.md with `y`/`p`); `n` or Esc declines for the session.

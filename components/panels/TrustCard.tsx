@@ -1,11 +1,11 @@
 import { Text } from 'ink';
 import { type ReactNode, useState } from 'react';
 import type { CoreClient, LooseningItem, ProjectTrustState } from '../../src/protocol';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
 import { PANEL_FOOTERS, TRUST_KEYS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { Panel } from '../widgets/Panel';
 
 type Props = {

@@ -2,7 +2,7 @@ import type { AuditRecord } from '../../src/protocol/audit';
 import { formatDurationCompact } from '../../src/text/duration';
 import { prettyJson } from '../../src/text/json';
 import { fit, wrap } from '../../src/text/wrap';
-import { clock } from '../format';
+import { clock } from '../look/format';
 
 /** One row of the audit detail view; `tone` styles it (the words say it all without colour). */
 export type DetailRow = { text: string; tone?: 'title' | 'warn' | 'dim' };

@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../../src/protocol/audit';
-import type { Theme } from '../theme';
+import type { Theme } from '../look/theme';
 
 /** The word a row shows: the outcome, else `requested` for a queued request, else the decision. */
 export function auditResultWord(r: AuditRecord): string {

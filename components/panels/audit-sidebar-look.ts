@@ -1,7 +1,7 @@
-/** What the audit sidebar marks and what it says when it folds away (issue 33). Pure. */
+/** What the audit sidebar marks and what it says when it folds away. Pure. */
 import type { ApprovalRequest } from '../../src/protocol';
 import type { AuditRecord } from '../../src/protocol/audit';
-import { SIDE_MIN_COLUMNS } from '../layout';
+import { SIDE_MIN_COLUMNS } from '../look/layout';
 
 /** Marks a record that decided the same call a pending card asks about now (same tool and arguments). */
 export function relatedToPending(

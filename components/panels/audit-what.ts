@@ -1,10 +1,10 @@
 /**
- * What a recorded call acted on, in one line (issue 33): its path, command, URL or query — the
+ * What a recorded call acted on, in one line: its path, command, URL or query — the
  * audit list's and the sidebar's "what" column — else its first plain argument.
  */
 import type { AuditRecord } from '../../src/protocol/audit';
 import { callLine } from '../../src/text/call-line';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 
 const FIELDS = ['command', 'path', 'url', 'query', 'pattern', 'question', 'title', 'needs'] as const;
 

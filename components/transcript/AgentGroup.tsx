@@ -2,9 +2,9 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { AgentStatus } from '../../src/protocol';
 import type { ShownAgent } from './agent-pause';
-import { oneLine } from '../format';
+import { oneLine } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 const GLYPH: Record<AgentStatus, string> = {
   running: '◐',

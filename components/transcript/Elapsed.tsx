@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import { formatDurationCompact } from '../../src/text/duration';
-import { useSecondTick } from '../hooks/use-second-tick';
+import { useSecondTick } from '../look/use-second-tick';
 
 /** Whole seconds below a minute ("7s"), then "1m05s": a ticking clock does not need tenths. */
 export function elapsedText(ms: number): string {

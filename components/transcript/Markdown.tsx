@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { type Block, type ListItem, parseMarkdown, type Run } from './markdown-blocks';
 import { layoutTable } from './markdown-table';
 import { MarkdownCode } from './MarkdownCode';

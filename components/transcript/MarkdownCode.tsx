@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { Fragment, type ReactNode, useMemo } from 'react';
 import { highlightCode, TOKEN_COLORS } from '../highlight/highlight';
 import { useHighlighter } from '../highlight/use-highlighter';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import type { Block } from './markdown-blocks';
 
 /**

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { StartInfo } from '../../src/protocol';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 /**
  * The first thing in the transcript: which model answers (and at which host — never a key), in

@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import type { ToolCardStatus, TranscriptEntry } from '../../src/protocol';
 import { formatCount } from '../../src/text/count';
 import { truncateChars } from '../../src/text/truncate';
-import { oneLine } from '../format';
-import { useTheme } from '../hooks/use-theme';
+import { oneLine } from '../look/format';
+import { useTheme } from '../look/use-theme';
 import { groupCounts, groupShown } from './history-items';
 import { statusLook } from './tool-status';
 

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { ToolDiff } from '../../src/protocol';
 import { truncateCells } from '../../src/text/truncate';
 import { displayLine } from '../../src/text/wrap';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 /**
  * The folded diff an approved write keeps under its tool card: its hunks with their line numbers

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { TranscriptEntry } from '../../src/protocol';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { Markdown } from './Markdown';
 import { StartBanner } from './StartBanner';
 import { ToolCard } from './ToolCard';

@@ -1,5 +1,5 @@
 /**
- * What pause means on screen (issue 33): a paused agent reads "paused", not "running", and a turn
+ * What pause means on screen: a paused agent reads "paused", not "running", and a turn
  * whose every active agent is paused is on hold, not "working".
  */
 import type { AgentInfo, PauseState } from '../../src/protocol';

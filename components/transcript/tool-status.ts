@@ -1,5 +1,5 @@
 import type { ToolCardStatus } from '../../src/protocol';
-import type { Theme } from '../theme';
+import type { Theme } from '../look/theme';
 
 type Look = { glyph: string; label: string; color: keyof Omit<Theme, 'noColor'> | undefined };
 

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { CoreState } from '../../src/protocol';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 type Props = {
   /** `CoreState.auditUnavailable`: the banner shows while it is set and goes when the core clears it. */

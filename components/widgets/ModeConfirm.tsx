@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { Mode } from '../../src/protocol';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { footerLine, MODE_CONFIRM_KEYS, type ModeConfirmAction } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
 

@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
-import { complete, SLASH_COMMANDS } from '../commands';
+import { complete, SLASH_COMMANDS } from './slash-commands';
 import { truncateChars } from '../../src/text/truncate';
 import { usePromptHistory } from './use-prompt-history';
 import { PROMPT_HINT, PROMPT_KEYS } from '../keys/keymap';
 import { useKeyTable } from '../keys/use-keys';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 import { TextField } from './TextField';
 import { applyCompletion, trailingMention } from './path-completion';
 

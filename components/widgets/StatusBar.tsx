@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode } from 'react';
 import type { CoreState } from '../../src/protocol';
-import { compactNumber, shortenPath } from '../format';
+import { compactNumber, shortenPath } from '../look/format';
 import { truncateChars } from '../../src/text/truncate';
-import { useTheme } from '../hooks/use-theme';
+import { useTheme } from '../look/use-theme';
 
 type Props = {
   model: CoreState['model'];
@@ -19,11 +19,11 @@ type Props = {
   home?: string;
   /** Approve-all grants in force: calls they cover run without asking, so the bar keeps them in view. */
   grantCount?: number;
-  /** A running turn whose every active agent is paused: the pause says so, not "working" (issue 33). */
+  /** A running turn whose every active agent is paused: the pause says so, not "working". */
   held?: boolean;
-  /** What is paused (issue 14 §2): the bar says so until it is resumed. */
+  /** What is paused: the bar says so until it is resumed. */
   paused?: CoreState['paused'];
-  /** The conversation's share of the model's context window (issue 15 §4). */
+  /** The conversation's share of the model's context window. */
   context?: CoreState['context'];
 };
 

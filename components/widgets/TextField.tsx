@@ -1,7 +1,7 @@
 import { type Key, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { sanitizeSameLength } from '../../src/text/sanitize';
-import { useDrawNow } from '../hooks/use-draw-now';
+import { useDrawNow } from '../look/use-draw-now';
 import { useTextField } from './use-text-field';
 import { charAt } from './text-field-state';
 

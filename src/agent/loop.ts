@@ -28,7 +28,10 @@ import { breather } from './breather';
 import { boundCall, boundResult, headTail, historyLimits } from './history-bound';
 import type { TurnJournal } from './turn-journal';
 
-/** The gate as the agent sees it: one door, no executors; `summary` is the tool's own line for a call's card. */
+/**
+ * The gate as the agent sees it: one door, no executors; `summary` is the tool's own line for a call's
+ * card (of the raw JSON the model sent, or of arguments already parsed).
+ */
 export type GateDoor = {
   intercept(call: ToolCall, caller: Caller): Promise<ToolResultEnvelope>;
   summary?(tool: string, args: unknown): string;
@@ -338,7 +341,9 @@ const startedSummaries = new WeakMap<ToolCallRequest, string | undefined>();
 /** A call's `tool_started` event, with the tool's own one-line summary when the gate has one. */
 function started(call: ToolCallRequest, caller: Caller, deps: LoopDeps, batch?: ToolBatch): CoreEvent {
   const args = displayArgs(call);
-  const summary = deps.gate.summary?.(call.function.name, args);
+  // Arguments shown whole are passed as the model sent them: the gate keeps their parse for the call.
+  const raw = call.function.arguments;
+  const summary = deps.gate.summary?.(call.function.name, raw.length <= DISPLAY_ARG_CHARS ? raw : args);
   startedSummaries.set(call, summary);
   return {
     type: 'tool_started',

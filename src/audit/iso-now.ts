@@ -4,7 +4,7 @@ let lastIso = '';
 /**
  * `new Date().toISOString()`, formatted once per millisecond: a burst writes several lines per call
  * (two audit lines, a session file's started and finished events), and formatting a date each time
- * was a visible part of it (profiled, issue 16).
+ * was a visible part of it (profiled).
  */
 export function isoNow(): string {
   const ms = Date.now();

@@ -5,7 +5,7 @@ const pct = (rate: number | undefined): string => `${Math.round((rate ?? 0) * 10
 const secs = (ms: number | null): string => (ms === null ? '–' : `${(ms / 1000).toFixed(1)}s`);
 
 /**
- * The approval metrics (issue 14 §6) as aligned lines for `warden audit --stats`: decision rates,
+ * The approval metrics as aligned lines for `warden audit --stats`: decision rates,
  * waits, timeouts, repeats, rubber stamps and the rule hit distribution (the first `topRules`).
  * Rule ids come from policy files a stranger may have written: shown visibly, never raw.
  */

@@ -2,8 +2,8 @@
  * Whether a file's text is credential-file content, whatever the file is called: a private key
  * (PEM, also base64-wrapped as kubeconfig writes it), an npm `_authToken=`, an AWS
  * `aws_secret_access_key`, a GCP service-account key (JSON with `"type": "service_account"` and a
- * `private_key`), or a secret gitleaks' own rules find. For the content check of credential files
- * (issue 26), which can reuse it as it is: cheap literals first, the rule set only past them.
+ * `private_key`), or a secret gitleaks' own rules find. For the content check of credential files,
+ * which can reuse it as it is: cheap literals first, the rule set only past them.
  */
 import { findGitleaks, GITLEAKS_TRIGGER } from './secret-gitleaks';
 

@@ -4,7 +4,7 @@ import type { AuditRecord, AuditStats } from '../protocol/audit';
 export const RUBBER_STAMP_MS = 1000;
 
 /**
- * Summarises audit records (issue 14 §6: the approval metrics of the human-in-the-loop survey).
+ * Summarises audit records: the approval metrics a study of people approving agents asks for.
  * Definitions:
  * - `total`: every record given. `outcomes`: records with an `outcome` (one per finished call);
  *   `byOutcome` and `byApprover` count those, so a call's decision line is not counted twice.

@@ -48,7 +48,7 @@ export type AuditWriter = {
   /**
    * `append` for a caller that can wait: the lines of every `appendSoon` made in the same turn of the
    * microtask queue go out in one write (a burst of parallel calls wrote each decision and outcome line
-   * with a system call of its own: ~10 % of its time, issue 16). Resolves once its line is written
+   * with a system call of its own: ~10 % of its time). Resolves once its line is written
    * whole, or failed; a line is never reported written before it is. An `append` meanwhile writes the
    * waiting lines first, so the file keeps the order the lines were made in.
    * Contract: never rejects.

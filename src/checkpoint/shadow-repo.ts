@@ -44,7 +44,7 @@ const EMPTY_TREE = '4b825dc642cb6eb5a060e54bf8d69288fbee4904';
 const HEAD_REF = 'ref: refs/heads/checkpoints\n';
 
 export class ShadowRepo {
-  /** simple-git (and its `debug` dependency) loads with the first git run, not at start-up (issue 16). */
+  /** simple-git (and its `debug` dependency) loads with the first git run, not at start-up. */
   private client: Promise<SimpleGit> | undefined;
   private readonly gitDir: string;
   /** Opening the repository (created on first use), started by `prepare` or the first snapshot. */
@@ -129,7 +129,7 @@ export class ShadowRepo {
     await this.open();
     await this.followBranch();
     // Not `git status`: it reads the project's .gitignore files, and a clone's `*` there made every
-    // file ignored — no review card, nothing to undo (issue 26 §5). ls-files without
+    // file ignored — no review card, nothing to undo. ls-files without
     // --exclude-standard takes only warden's own excludes (--exclude-from), and still does not descend
     // into an excluded folder such as node_modules/. It names modified, deleted and new paths at once.
     // Spawned directly: when nothing changed it prints nothing, and simple-git then waits 50 ms more.

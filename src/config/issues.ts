@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { KNOWN_KEYS } from './schema';
+import { ConfigFileSchema } from './schema';
+import { knownKeysAt } from './schema-variants';
 
 type PathKey = PropertyKey;
 
@@ -34,14 +35,8 @@ function describe(value: unknown): string {
 
 const EXPECTED: Record<string, string> = { int: 'a whole number', record: 'object' };
 
-function knownKeysAt(path: readonly PathKey[]): readonly string[] {
-  if (path.length === 0) return KNOWN_KEYS.root;
-  if (path.length === 1 && path[0] === 'webSearch') return KNOWN_KEYS.webSearch;
-  if (path.length === 1 && path[0] === 'escalation') return KNOWN_KEYS.escalation;
-  if (path.length === 1 && path[0] === 'suggestions') return KNOWN_KEYS.suggestions;
-  if (path.length === 1 && path[0] === 'sandbox') return KNOWN_KEYS.sandbox;
-  if (path.length === 2 && path[0] === 'mcpServers') return KNOWN_KEYS.mcpServer;
-  return [];
+function knownKeys(path: readonly PathKey[]): readonly string[] {
+  return knownKeysAt(ConfigFileSchema, path);
 }
 
 /** The closest known key within two edits, for "did you mean". */
@@ -83,7 +78,7 @@ export function formatIssues(where: string, issues: readonly z.core.$ZodIssue[],
     switch (issue.code) {
       case 'unrecognized_keys':
         for (const key of issue.keys) {
-          const hint = closest(key, knownKeysAt(path));
+          const hint = closest(key, knownKeys(path));
           lines.push(
             `${where}: ${formatPath([...path, key])}: unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`,
           );

@@ -9,11 +9,11 @@ import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen'
 import {
   CONFIG_DEFAULTS,
   ESCALATION_DEFAULTS,
+  APPROVALS_DEFAULTS,
+  NOTIFY_DEFAULTS,
   type ConfigFile,
   type McpServerConfig,
   type NotifyMethod,
-  type SandboxSetting,
-  type WebSearchConfig,
 } from './schema';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -29,25 +29,21 @@ export type ConfigSource =
 /** A server and the file that declared it: a project's servers are the repository's choice. */
 export type ResolvedMcpServer = McpServerConfig & { source: 'user' | 'project' };
 
-export type ResolvedConfig = {
-  model: string;
-  baseUrl?: string;
+type Defaults = typeof CONFIG_DEFAULTS;
+/** The "strongest layer wins" fields that have a default: always set once resolved. */
+type Defaulted = { [K in keyof Defaults]: Defaults[K] extends undefined ? never : K }[keyof Defaults];
+
+/**
+ * The configuration as resolved, derived from the schema: each field of `CONFIG_DEFAULTS` as its
+ * file type (required when it has a default), plus the fields with a rule of their own.
+ */
+export type ResolvedConfig = { [K in Defaulted]: NonNullable<ConfigFile[K]> } & {
+  [K in Exclude<keyof Defaults, Defaulted>]?: NonNullable<ConfigFile[K]>;
+} & {
   /** From OPENAI_API_KEY only; never from a file. Absent → the demo model. */
   apiKey?: string;
-  mode: Mode;
-  approvalTimeoutSec: number;
-  sandbox: SandboxSetting;
-  maxStepsPerTurn: number;
-  contextWindowTokens: number;
-  /** One model answer, retries included (seconds). */
-  turnTimeoutSec: number;
-  /** A model stream without a byte of progress (seconds). */
-  streamIdleTimeoutSec: number;
-  /** The turn review card after a turn that changed files. */
-  reviewTurns: boolean;
   /** User and project patterns together (a project adds, never removes); the fence adds its defaults. */
   protectedPaths: string[];
-  webSearch?: WebSearchConfig;
   mcpServers: Record<string, ResolvedMcpServer>;
   /** When an agent stops and asks the person; the lower of the user's and the project's value counts. */
   escalation: { failures: number; rejections: number };
@@ -61,14 +57,15 @@ export type ResolvedConfig = {
   sandboxReadPaths: string[];
 };
 
-type ScalarKey = Exclude<
-  keyof ResolvedConfig,
-  'protectedPaths' | 'mcpServers' | 'escalation' | 'suggestions' | 'sandboxReadPaths' | 'notify' | 'approvals'
->;
+/** The fields whose strongest layer wins: the defaults' keys and the API key (environment only). */
+type ScalarKey = keyof Defaults | 'apiKey';
 export type ConfigSources = Record<ScalarKey, ConfigSource>;
 
+/** The settings a command-line flag (`--model`, `--mode`) can set. */
+export const FLAG_KEYS = ['model', 'mode'] as const;
+
 /** Command-line settings that override everything else. */
-export type ConfigFlags = { model?: string; mode?: Mode };
+export type ConfigFlags = Partial<Pick<ResolvedConfig, (typeof FLAG_KEYS)[number]>>;
 
 export type LoadConfigOptions = {
   /** `$WARDEN_HOME`; its `config.json` is the user file. */
@@ -204,7 +201,7 @@ type Layers = {
 /** flags > env > project > user > defaults; protectedPaths are a union; MCP servers by name, tagged with their file. */
 function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
   const config: ResolvedConfig = {
-    ...CONFIG_DEFAULTS,
+    ...(DEFAULTS_SET as Pick<ResolvedConfig, Defaulted>),
     protectedPaths: [],
     mcpServers: {},
     escalation: escalationOf(l.user.escalation, l.project.escalation),
@@ -214,11 +211,11 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     sandboxReadPaths: (l.user.sandboxReadPaths ?? []).map((p) => expandHome(p, l.homeDir)),
     // Nor which program runs when a card waits.
     notify: {
-      method: l.user.notify?.method ?? 'auto',
+      method: l.user.notify?.method ?? NOTIFY_DEFAULTS.method,
       ...(l.user.notify?.command ? { command: l.user.notify.command } : {}),
     },
     // Nor whether an unattended run waits or fails.
-    approvals: { whenNobodyAsks: l.user.approvals?.whenNobodyAsks ?? 'deny' },
+    approvals: { whenNobodyAsks: l.user.approvals?.whenNobodyAsks ?? APPROVALS_DEFAULTS.whenNobodyAsks },
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [
@@ -244,22 +241,13 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
   return { config, sources };
 }
 
-const SCALAR_KEYS: readonly ScalarKey[] = [
-  'model',
-  'baseUrl',
-  'apiKey',
-  'mode',
-  'approvalTimeoutSec',
-  'sandbox',
-  'maxStepsPerTurn',
-  'contextWindowTokens',
-  'turnTimeoutSec',
-  'streamIdleTimeoutSec',
-  'webSearch',
-  'reviewTurns',
-];
+const SCALAR_KEYS = [...Object.keys(CONFIG_DEFAULTS), 'apiKey'] as readonly ScalarKey[];
 
-const ENV_NAMES: Partial<Record<ScalarKey, string>> = {
+/** The defaults that are set (a field without one stays absent, not `undefined`). */
+const DEFAULTS_SET = Object.fromEntries(Object.entries(CONFIG_DEFAULTS).filter(([, v]) => v !== undefined));
+
+/** The environment variable of each setting one can set. */
+export const ENV_NAMES: Partial<Record<ScalarKey, string>> = {
   baseUrl: 'OPENAI_BASE_URL',
   apiKey: 'OPENAI_API_KEY',
   model: 'WARDEN_MODEL',

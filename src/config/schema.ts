@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema, zod } from '../lazy-zod';
 import { MODES } from '../protocol';
+import { pickedVariant } from './schema-variants';
 
 /** An http(s) URL; other schemes (file:, javascript:, ftp:) are refused. */
 const httpUrl = lazySchema((z) => z.url({ protocol: /^https?$/, error: 'expected an http or https URL' }));
@@ -11,6 +12,9 @@ const positiveInt = (max: number) =>
     .int({ error: 'expected a whole number' })
     .positive({ error: 'expected a positive whole number' })
     .max(max, { error: `expected at most ${max}` });
+
+/** zod's `z`, as the builders of lazy schemas receive it. */
+type Zod = typeof z;
 
 const stringMap = lazySchema((z) => z.record(z.string(), z.string()));
 
@@ -45,15 +49,15 @@ export type McpServerConfig = McpStdioServer | McpHttpServer;
  * so an error names the field that is wrong (`command: expected string`) rather than "no union
  * member matched".
  */
-export const McpServerSchema = lazySchema((z) =>
-  z.unknown().transform((value, ctx): McpServerConfig => {
-    const isHttp = typeof value === 'object' && value !== null && 'url' in value && !('command' in value);
-    const parsed = (isHttp ? McpHttpServerSchema : McpStdioServerSchema).safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: undefined });
-    return z.NEVER;
-  }),
-);
+const mcpServerSchema = (z: Zod) =>
+  pickedVariant<typeof McpStdioServerSchema | typeof McpHttpServerSchema>(
+    z,
+    [McpStdioServerSchema, McpHttpServerSchema],
+    (value) =>
+      typeof value === 'object' && value !== null && 'url' in value && !('command' in value)
+        ? McpHttpServerSchema
+        : McpStdioServerSchema,
+  );
 
 /** Server names become tool names `mcp__<server>__<tool>`, so they are plain identifiers. */
 const serverName = lazySchema((z) =>
@@ -110,13 +114,29 @@ export const NotifySchema = lazySchema((z) =>
   }),
 );
 
+/** The escalation thresholds when no file sets them. */
+export const ESCALATION_DEFAULTS = { failures: 3, rejections: 2 } as const satisfies Required<
+  z.infer<typeof EscalationSchema>
+>;
+
+/** How many repeats make an offer when no file sets them (`suggestions`). */
+export const SUGGESTION_DEFAULTS = { commandApprovals: 3, pathApprovals: 5, editRepeats: 2 } as const;
+
+/** How a person is notified when no file says. */
+export const NOTIFY_DEFAULTS = { method: 'auto' } as const satisfies z.infer<typeof NotifySchema>;
+
 /** What a card does when nobody is there to decide (a headless run): fail closed, or park the run. */
 export const ApprovalsSchema = lazySchema((z) =>
   z.strictObject({
-    /** `deny` (the default): the call fails as no_approver; `park`: the run stops with it waiting (exit 5). */
+    /** `deny`: the call fails as no_approver; `park`: the run stops with it waiting (exit 5). */
     whenNobodyAsks: z.enum(['deny', 'park']).optional(),
   }),
 );
+
+/** What an unattended run does with a card when no file says. */
+export const APPROVALS_DEFAULTS = { whenNobodyAsks: 'deny' } as const satisfies z.infer<
+  typeof ApprovalsSchema
+>;
 
 export const ModeSchema = lazySchema((z) => z.enum(MODES));
 export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
@@ -141,50 +161,102 @@ export const SandboxObjectSchema = lazySchema((z) =>
 );
 
 /** The mode string or the object, each validated as itself so an error names what is wrong. */
-const SandboxFieldSchema = lazySchema((z) =>
-  z.unknown().transform((value, ctx): SandboxSetting | z.infer<typeof SandboxObjectSchema> => {
-    const parsed = (
-      typeof value === 'object' && value !== null ? SandboxObjectSchema : SandboxSchema
-    ).safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, input: undefined });
-    return z.NEVER;
-  }),
-);
+const sandboxFieldSchema = (z: Zod) =>
+  pickedVariant<typeof SandboxSchema | typeof SandboxObjectSchema>(
+    z,
+    [SandboxSchema, SandboxObjectSchema],
+    (value) => (typeof value === 'object' && value !== null ? SandboxObjectSchema : SandboxSchema),
+  );
 
 /**
  * `$WARDEN_HOME/config.json` and `<project>/.warden/config.json`. Every field is optional (files
  * are layered); defaults live in `CONFIG_DEFAULTS`. Unknown keys are errors, so typos surface.
+ * Each field's `description` is its line in README's settings table and in the JSON Schema editors
+ * read (`assets/schema/config.schema.json`; both generated, see scripts/config-docs.ts).
  */
 export const ConfigFileSchema = lazySchema((z) =>
   z.strictObject({
     /** Editors add it for completion; ignored. */
     $schema: z.string().optional(),
-    model: z.string().min(1, { error: 'expected a non-empty model name' }).optional(),
-    baseUrl: httpUrl.optional(),
-    mode: ModeSchema.optional(),
+    model: z
+      .string()
+      .min(1, { error: 'expected a non-empty model name' })
+      .optional()
+      .meta({ description: 'model name' }),
+    baseUrl: httpUrl.optional().meta({
+      description: 'any OpenAI-compatible server (Ollama, vLLM, LM Studio, DeepSeek, Qwen)',
+      shownDefault: 'OpenAI',
+    }),
+    mode: ModeSchema.optional().meta({
+      description:
+        '`manual`, `auto-edit` (writes inside the project allowed), `plan` (read-only), `auto` (asks only for high risk)',
+    }),
     /** Longer than a day is refused: timers cannot hold much more (2^31 ms), and nobody waits that long. */
-    approvalTimeoutSec: positiveInt(86_400).optional(),
-    sandbox: SandboxFieldSchema.optional(),
-    maxStepsPerTurn: positiveInt(10_000).optional(),
-    contextWindowTokens: positiveInt(100_000_000).optional(),
+    approvalTimeoutSec: positiveInt(86_400)
+      .optional()
+      .meta({ description: 'a request without a decision fails closed as `timeout`' }),
+    sandbox: sandboxFieldSchema(z).optional().meta({
+      description: '`auto` uses bubblewrap when it works, `off`, or `require` (refuse to start without)',
+    }),
+    maxStepsPerTurn: positiveInt(10_000)
+      .optional()
+      .meta({ description: 'model steps per turn before warden stops and says so' }),
+    contextWindowTokens: positiveInt(100_000_000).optional().meta({
+      description:
+        "the model's window: the status bar's `ctx %`, the `/compact` offer near 90 %; history larger than this ends the turn with a clear message",
+    }),
     /** How long one model answer may take, retries included, before the turn ends (seconds). */
-    turnTimeoutSec: positiveInt(86_400).optional(),
+    turnTimeoutSec: positiveInt(86_400)
+      .optional()
+      .meta({ description: 'the longest one model answer may take, retries included' }),
     /** How long a model stream may go without a byte of progress before the attempt ends (seconds). */
-    streamIdleTimeoutSec: positiveInt(86_400).optional(),
-    protectedPaths: z.array(z.string().min(1, { error: 'expected a non-empty pattern' })).optional(),
-    webSearch: WebSearchSchema.optional(),
-    mcpServers: z.record(serverName, McpServerSchema).optional(),
+    streamIdleTimeoutSec: positiveInt(86_400).optional().meta({
+      description:
+        'a model answer with no byte of progress this long is stopped (tried once more if nothing was shown)',
+    }),
+    protectedPaths: z
+      .array(z.string().min(1, { error: 'expected a non-empty pattern' }))
+      .optional()
+      .meta({
+        description:
+          "read-only for commands (the sandbox), high risk for every tool; a person's card lifts them for one run. Added to the defaults, never removed",
+        shownDefault: '`.git/ .warden/ .github/workflows/ package.json` lock files `.env*`',
+      }),
+    webSearch: WebSearchSchema.optional().meta({
+      description: '`{ "provider": "searxng", "url": "…" }`; without it warden offers no web search',
+    }),
+    mcpServers: z.record(serverName, mcpServerSchema(z)).optional().meta({
+      description:
+        '`{ "name": { "command", "args", "env" } }` or `{ "url", "headers" }` — the shape other MCP clients use',
+    }),
     /** The review card at the end of a turn that changed files; only your own config may turn it off. */
-    reviewTurns: z.boolean().optional(),
+    reviewTurns: z.boolean().optional().meta({
+      description:
+        'the review card at the end of a turn that changed files (only your own config can turn it off)',
+    }),
     /** Escalation thresholds; a project's file may only lower them (stop sooner), never raise them. */
-    escalation: EscalationSchema.optional(),
+    escalation: EscalationSchema.optional().meta({
+      description:
+        'failed steps in a row / rejections of similar calls before an agent stops and escalates (a project may only lower them)',
+      default: ESCALATION_DEFAULTS,
+    }),
     /** Rule and preference offers; only your own config.json counts (a project's is ignored). */
-    suggestions: SuggestionsSchema.optional(),
+    suggestions: SuggestionsSchema.optional().meta({
+      description: 'when warden offers a rule or a preference line (your own config only)',
+      default: { enabled: true, ...SUGGESTION_DEFAULTS },
+    }),
     /** Notifications; only your own config.json counts (a project's would run a program of its choosing). */
-    notify: NotifySchema.optional(),
-    /** Cards nobody can answer (headless); only your own config.json counts. */
-    approvals: ApprovalsSchema.optional(),
+    notify: NotifySchema.optional().meta({
+      description:
+        "how you are told when a card starts waiting, shortly before one expires, and when a turn ends: `method` `auto` (OSC 9 in iTerm2, WezTerm, Windows Terminal, kitty, ghostty; OSC 777 in VTE terminals, foot, Konsole; the bell elsewhere and inside tmux or screen), `osc9`, `osc777`, `bell`, `off`; `command` a program and its arguments given each notification as one JSON line on stdin (your own config only: a project's `notify` is ignored with a warning)",
+      default: NOTIFY_DEFAULTS,
+    }),
+    /** Cards nobody can answer; only your own config.json counts. */
+    approvals: ApprovalsSchema.optional().meta({
+      description:
+        'what a headless run does with a card nobody is there to answer: `whenNobodyAsks` `deny` (the call fails as no_approver) or `park` (the run stops with the card waiting, exit code 5, until `warden approve ID` and `--resume SESSION`; `--on-ask` overrides it; your own config only)',
+      default: APPROVALS_DEFAULTS,
+    }),
   }),
 );
 /** A config file as read: `sandbox` split into its mode and `sandboxReadPaths` (read-file.ts does it). */
@@ -193,41 +265,29 @@ export type ConfigFile = Omit<z.infer<typeof ConfigFileSchema>, 'sandbox'> & {
   sandboxReadPaths?: string[];
 };
 
-/** The known keys of each object in a config file, for "did you mean" hints. */
-export const KNOWN_KEYS = {
-  // Getters: read only when a file has an unknown key, so reading this module builds no schema.
-  get root() {
-    return Object.keys(ConfigFileSchema.shape);
-  },
-  get webSearch() {
-    return Object.keys(WebSearchSchema.shape);
-  },
-  get escalation() {
-    return Object.keys(EscalationSchema.shape);
-  },
-  get suggestions() {
-    return Object.keys(SuggestionsSchema.shape);
-  },
-  get notify() {
-    return Object.keys(NotifySchema.shape);
-  },
-  get approvals() {
-    return Object.keys(ApprovalsSchema.shape);
-  },
-  get sandbox() {
-    return Object.keys(SandboxObjectSchema.shape);
-  },
-  get mcpServer() {
-    return [
-      ...new Set([...Object.keys(McpStdioServerSchema.shape), ...Object.keys(McpHttpServerSchema.shape)]),
-    ];
-  },
-};
-
 export const DEFAULT_MODEL = 'gpt-4.1-mini';
 
+/**
+ * Fields resolved by a rule of their own in load.ts (a union, the lower of two values, the person's
+ * own file only); every other field of a config file is "the strongest layer wins".
+ */
+export type OwnRuleField =
+  | 'protectedPaths'
+  | 'mcpServers'
+  | 'escalation'
+  | 'suggestions'
+  | 'notify'
+  | 'approvals'
+  | 'sandboxReadPaths';
+
+/**
+ * Every "strongest layer wins" field with its default (`undefined`: none, the field stays unset). The
+ * compiler holds it to the schema: a new field is here or an `OwnRuleField`. This table is also the
+ * key list load.ts merges by, so reading it needs no zod.
+ */
 export const CONFIG_DEFAULTS = {
   model: DEFAULT_MODEL,
+  baseUrl: undefined,
   mode: 'manual',
   approvalTimeoutSec: 600,
   sandbox: 'auto',
@@ -235,10 +295,8 @@ export const CONFIG_DEFAULTS = {
   contextWindowTokens: 128_000,
   turnTimeoutSec: 600,
   streamIdleTimeoutSec: 120,
+  webSearch: undefined,
   reviewTurns: true,
-} as const satisfies Partial<ConfigFile>;
-
-/** The escalation thresholds when no file sets them. */
-export const ESCALATION_DEFAULTS = { failures: 3, rejections: 2 } as const satisfies Required<
-  NonNullable<ConfigFile['escalation']>
->;
+} as const satisfies {
+  [K in Exclude<keyof ConfigFile, OwnRuleField | '$schema'>]: ConfigFile[K] | undefined;
+};

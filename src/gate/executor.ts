@@ -2,8 +2,9 @@ import type { CallFacts, FactDeps } from '../policy/facts';
 import { gatherFacts } from '../policy/facts';
 import { hardGuardDenial } from '../policy/guards/hard-guards';
 import type { AnyTool, FencedPath, ToolContext, ToolOutput } from '../tools/types';
+import type { FileRead } from '../tools/fs/safe-fs';
 import { hashArgs, hashContent } from './hash';
-import { readExisting } from './preview';
+import { hashOfRead, readExisting } from './preview';
 import type { ApprovalToken, TokenMint } from './tokens';
 
 export type Execution =
@@ -45,7 +46,8 @@ export class GuardedExecutor {
       const facts = checked?.args === args ? checked : gatherFacts(tool, args, this.deps);
       const denial = hardGuardDenial(facts);
       if (denial) return { kind: 'blocked', ...denial };
-      if (redemption.fileHash !== undefined) {
+      // A tool that holds what it reads to the card (checksPreImage) reads the target once, itself.
+      if (redemption.fileHash !== undefined && !tool.checksPreImage) {
         const changed = await targetChanged(facts, redemption.fileHash);
         if (changed) return { kind: 'file_changed', reason: `${changed} changed since you approved.` };
       }
@@ -56,7 +58,7 @@ export class GuardedExecutor {
         ...ctx,
         paths: fencedPaths(facts),
         ...(bound !== undefined
-          ? { preImageMatches: (bytes: Buffer | undefined) => sameAsCard(bound, bytes) }
+          ? { preImageMatches: (read: FileRead) => sameAsCard(bound, read, tool.checksPreImage === true) }
           : {}),
       });
       return { kind: 'ran', output, durationMs: performance.now() - started };
@@ -74,10 +76,14 @@ function fencedPaths(facts: CallFacts): Readonly<Record<string, FencedPath>> {
 }
 
 /**
- * True when `bytes` are what the card showed. A file too large to preview was bound by size and time
- * (preview.ts), which targetChanged has just compared: the bytes can then only be held to that size.
+ * True when the target as read is what the card showed. For a tool that reads the target once
+ * (checksPreImage), the read's hash is the card's, size and time included for a file too large to
+ * preview; for any other, targetChanged has just compared that hash, and the bytes (a regular file or
+ * none) are held to the card's content, or its size.
  */
-function sameAsCard(bound: string, bytes: Buffer | undefined): boolean {
+function sameAsCard(bound: string, read: FileRead, once: boolean): boolean {
+  if (once) return hashOfRead(read) === bound;
+  const bytes = read.kind === 'file' ? read.bytes : undefined;
   if (bound.startsWith('size:')) return bytes !== undefined && bound.startsWith(`size:${bytes.length}:`);
   return hashContent(bytes) === bound;
 }

@@ -16,7 +16,6 @@ import type { ToolSpec } from '../llm/types';
 import type { ApprovalRequest, DecidedBy, Decision, ToolResultEnvelope } from '../protocol';
 import { gatherFacts } from '../policy/facts';
 import { resolvePolicy } from '../policy/resolve';
-import { callLine } from '../text/call-line';
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool } from '../tools/types';
 import { approvedRun, cardFor } from './approval-request';
@@ -29,18 +28,11 @@ import { blocked, endingWithoutRun, gateError, repeatRejected } from './envelope
 import { GuardedExecutor } from './executor';
 import { GateAudit } from './gate-audit';
 import { admitCall } from './call-guards';
-import {
-  decidedCall,
-  summaryOf,
-  copyArgs,
-  editedTargetHash,
-  offeredScope,
-  ruleApprover,
-  safeHash,
-} from './gate-steps';
+import { decidedCall, copyArgs, editedTargetHash, offeredScope, ruleApprover, safeHash } from './gate-steps';
 import type { Asked, Caller, Checked, CloseCode, GateOptions, ToolCall } from './gate-types';
 import { grantable, scopeCovers } from './grants';
 import { hashArgs } from './hash';
+import { ParsedAhead } from './parsed-ahead';
 import { Provenance } from './provenance';
 import { RejectionMemory, rejectionKey } from './rejection-key';
 import { resumeCheck } from './resume-check';
@@ -65,6 +57,8 @@ export class Gate {
   private readonly tools: Map<string, AnyTool>;
   private readonly rejected = new RejectionMemory();
   private readonly asked = new Map<string, Asked>();
+  /** A model's raw arguments as the summary parsed them, taken once by that call's check. */
+  private readonly parsedAhead = new ParsedAhead();
   /** The command guard has loaded (or failed to): command calls no longer wait for it. */
   private guardLoaded: boolean;
   /** The `ready` hook has resolved: calls no longer wait for it. */
@@ -137,11 +131,9 @@ export class Gate {
     return parsed?.ok ? hashArgs(parsed.args) : undefined;
   }
 
-  /** One line for a call's tool card: the tool's own summary of its valid arguments, else the first plain argument. Never throws. */
+  /** One line for a call's tool card (parsed once with the call when `args` is the model's raw JSON). Never throws. */
   summary(name: string, args: unknown): string {
-    const tool = this.tools.get(name);
-    const parsed = tool?.summary ? tool.schema.safeParse(args) : undefined;
-    return tool && parsed?.success ? summaryOf(tool, parsed.data) : callLine(args);
+    return this.parsedAhead.summary(this.tools.get(name), args);
   }
 
   /**
@@ -213,7 +205,7 @@ export class Gate {
 
   /** Schema (the one parse of the arguments), facts (the hard guards' input) and policy, for one call. */
   private readonly check: CheckCall = (tool, raw) => {
-    const parsed = parseToolArgs(tool, raw);
+    const parsed = this.parsedAhead.take(tool, raw);
     if (!parsed.ok) return parsed;
     const args = parsed.args as Record<string, unknown>;
     const facts = gatherFacts(tool, args, this.o.deps);

@@ -2,7 +2,7 @@ import type { ApprovalPreview } from '../protocol';
 import { CREDENTIAL_EDIT, isCredentialPath } from '../policy/credential-files';
 import type { CallFacts } from '../policy/facts';
 import { formatBytes } from '../text/bytes';
-import { readFileSafely } from '../tools/fs/safe-fs';
+import { type FileRead, readFileSafely } from '../tools/fs/safe-fs';
 import { looksBinary, shownText } from '../tools/fs/text-bytes';
 import type { AnyTool } from '../tools/types';
 import { hashContent } from './hash';
@@ -135,30 +135,51 @@ function shownWrite(w: NonNullable<CallFacts['writes']>[number]): ShownWrite {
 export async function readExisting(path: string): Promise<Existing> {
   try {
     const found = await readFileSafely({ path }, PREVIEW_LIMIT_BYTES);
+    const hash = hashOfRead(found);
     switch (found.kind) {
       case 'absent':
-        return { state: 'absent', hash: hashContent(undefined) };
+        return { state: 'absent', hash };
       case 'not-file':
-        return { state: 'not-file', hash: 'not-a-file' };
+        return { state: 'not-file', hash };
       case 'too-large':
         return {
           state: 'too-large',
           text: `(existing file of ${found.size} bytes is too large to preview)`,
-          hash: `size:${found.size}:${found.mtimeMs}`,
+          hash,
         };
       case 'file':
         if (looksBinary(found.bytes)) {
           return {
             state: 'binary',
             text: `(binary file of ${formatBytes(found.size)}, not shown: the text below replaces all of it)`,
-            hash: hashContent(found.bytes),
+            hash,
             binary: true,
           };
         }
-        return { state: 'text', text: shownText(found.bytes), hash: hashContent(found.bytes) };
+        return { state: 'text', text: shownText(found.bytes), hash };
     }
   } catch {
     return { state: 'unreadable', text: '', hash: 'unreadable' };
+  }
+}
+
+/**
+ * The hash a card binds for a write target as read: its content's, or for a file too large to
+ * preview its size and modification time. A read with a larger cap (a tool's own) hashes the same
+ * file the same way, so a tool can hold what it reads to the card without the gate reading it first.
+ */
+export function hashOfRead(found: FileRead): string {
+  switch (found.kind) {
+    case 'absent':
+      return hashContent(undefined);
+    case 'not-file':
+      return 'not-a-file';
+    case 'too-large':
+      return `size:${found.size}:${found.mtimeMs}`;
+    case 'file':
+      return found.size > PREVIEW_LIMIT_BYTES
+        ? `size:${found.size}:${found.mtimeMs}`
+        : hashContent(found.bytes);
   }
 }
 

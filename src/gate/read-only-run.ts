@@ -1,5 +1,5 @@
 /**
- * Which command runs need no checkpoint (issue 34): a command every part of which the guard judged
+ * Which command runs need no checkpoint: a command every part of which the guard judged
  * read-only (or writing only the sandbox's private /tmp) runs with the whole project mounted
  * read-only, so the operating system — not the parser — guarantees it cannot change what a checkpoint
  * would hold. A judge that is wrong makes the command fail on a read-only file system; it never lets

@@ -4,6 +4,7 @@
  * Two limits keep a call bounded: an idle timer per attempt that counts bytes of progress
  * (streamIdleTimeoutSec) and a deadline for the whole answer, retries included (turnTimeoutSec).
  */
+import { CONFIG_DEFAULTS } from '../config/schema';
 import { raceAbort, sleep } from './abort';
 import { attemptFailureOf, type Failure } from './failure';
 import { retryNotice, toModelError } from './failure-message';
@@ -16,9 +17,9 @@ import type { ModelClient, ModelRequest, ModelTurn } from './types';
 
 export { DEFAULT_BASE_URL } from './openai-attempt';
 /** How long a stream may go without a byte of progress (config `streamIdleTimeoutSec`). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = CONFIG_DEFAULTS.streamIdleTimeoutSec * 1000;
 /** How long one answer may take, retries included (config `turnTimeoutSec`). */
-export const DEFAULT_TURN_TIMEOUT_MS = 600_000;
+export const DEFAULT_TURN_TIMEOUT_MS = CONFIG_DEFAULTS.turnTimeoutSec * 1000;
 /** Timers cannot wait longer (2^31 ms); a longer setting means "as long as a timer can". */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -31,11 +32,11 @@ export type OpenAIClientOptions = {
   /** Retries after the first attempt (default 3). Shorthand for `retry.maxRetries`. */
   maxRetries?: number;
   retry?: Partial<RetryPolicy>;
-  /** How long an attempt may go without a byte of progress, before the first byte or after any (default 120 s). */
+  /** How long an attempt may go without a byte of progress, before the first byte or after any (default: DEFAULT_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
   /** The older name of `idleTimeoutMs`, kept for callers that set it. */
   firstByteTimeoutMs?: number;
-  /** How long one `complete` may take, all attempts and waits included (default 600 s). */
+  /** How long one `complete` may take, all attempts and waits included (default: DEFAULT_TURN_TIMEOUT_MS). */
   turnTimeoutMs?: number;
   /** Ask for usage in the stream; dropped automatically when a server refuses it. Default true. */
   includeUsage?: boolean;

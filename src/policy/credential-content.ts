@@ -1,5 +1,5 @@
 /**
- * The content half of the credential predicate (issue 26 §2): a file whose first bytes are a private
+ * The content half of the credential predicate: a file whose first bytes are a private
  * key, a package manager's auth token, a cloud key file or a netrc login holds credentials whatever it
  * is called (`notes.txt` holding `-----BEGIN OPENSSH PRIVATE KEY-----`). Deliberately narrow: these
  * are the shapes of credential *files*, not every secret-looking line of source code (the audit's

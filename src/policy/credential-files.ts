@@ -1,5 +1,5 @@
 /**
- * The one credential predicate (issue 26 §2), for every tool and for the sandbox: a file holds
+ * The one credential predicate, for every tool and for the sandbox: a file holds
  * credentials by its name (credential-names.ts: gitleaks' and secretlint's file rules, cloud key
  * files, backups of any of them) or by its first bytes (credential-content.ts). Reading one sends its
  * content to the model's provider, so the policy asks first, and the sandbox masks it.

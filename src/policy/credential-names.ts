@@ -1,5 +1,5 @@
 /**
- * The names of files that hold credentials: the data of the one credential predicate (issue 26 §2),
+ * The names of files that hold credentials: the data of the one credential predicate,
  * gathered from the file rules of gitleaks (`path =` rules: `.pypirc`, `.npmrc`, `*.tfstate`, keys)
  * and secretlint's preset (`@secretlint/secretlint-rule-no-dotenv`, `-no-k8s-kind-secret`, the
  * private-key rules), plus the cloud SDKs' own key-file names. Matched on the base name (and, for

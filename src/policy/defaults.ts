@@ -37,7 +37,7 @@ export const DEFAULT_RULES: readonly LoadedRule[] = [
   builtin('*', 'ask', 'a tool without a rule asks', 'any'),
 ];
 
-/** Reading a credential file asks, whichever read tool does it (issue 9 §4). */
+/** Reading a credential file asks, whichever read tool does it. */
 export const SECRET_READ_RULE: LoadedRule = builtin(
   '*',
   'ask',
@@ -45,7 +45,7 @@ export const SECRET_READ_RULE: LoadedRule = builtin(
   'secret-read',
 );
 
-/** A read-only command inside the sandbox runs like read_file (issue 10 §5). */
+/** A read-only command inside the sandbox runs like read_file. */
 export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin(
   'execute_command',
   'allow',
@@ -55,7 +55,7 @@ export const READ_ONLY_COMMAND_RULE: LoadedRule = builtin(
 
 /**
  * Whether a command only reads, as far as anyone can tell: the guard judged every part (`ok`),
- * every part only reads — or writes only into the sandbox's private /tmp (issue 27 §1) — nothing
+ * every part only reads — or writes only into the sandbox's private /tmp — nothing
  * destroys, no credential file is named, no operand points outside the project (read_file's fence),
  * and the sandbox holds the run. Anything else keeps the default ask.
  */

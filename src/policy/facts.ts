@@ -18,7 +18,7 @@ export type WriteFact = {
   verdict: PathVerdict;
   scratch?: true;
   dynamic?: true;
-  /** Inside the project: whether the file exists and whether undo can restore it (issue 27 §1). */
+  /** Inside the project: whether the file exists and whether undo can restore it. */
   state?: WriteState;
 };
 

@@ -1,5 +1,5 @@
 /**
- * Whether a repository's own config can make `git status|diff|log|show` run a program (issue 27 §3).
+ * Whether a repository's own config can make `git status|diff|log|show` run a program.
  * The run's environment already turns fsmonitor off and takes no optional locks (so status writes no
  * index and no post-index-change hook runs: src/tools/exec/git-run-env.ts), pagers never start
  * without a terminal, and the sandbox hides the person's global config. What is left is what the

@@ -1,5 +1,5 @@
 /**
- * Unquoted patterns are not inert words (issue 27 §2): with a file named `-i` in the folder, `sed … *`
+ * Unquoted patterns are not inert words: with a file named `-i` in the folder, `sed … *`
  * is `sed -i …`; with `--pre=sh`, `rg TODO *` runs sh on every file; with two matches `uniq *` writes
  * its second. So at judgement time each pattern operand is expanded against the folder the command
  * runs in, as bash would, and the part is judged as what it becomes: a match that reads as an option

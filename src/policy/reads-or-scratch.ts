@@ -1,4 +1,4 @@
-/** When a command counts as read-only (issue 27 §1): writing only the sandbox's private /tmp reads the same. */
+/** When a command counts as read-only: writing only the sandbox's private /tmp reads the same. */
 import type { CommandPart } from './command/command-types';
 
 /** Streams, not files (facts.ts leaves them out of `writes`). */

@@ -1,6 +1,6 @@
 /**
  * Which word of a read-only command reads a path outside the project (the card says so and manual
- * mode asks). Only words a program opens as files count (issue 27 §3): an awk or sed script, the
+ * mode asks). Only words a program opens as files count: an awk or sed script, the
  * value of `cut -d /`, what `echo` prints, `$PWD` before any `cd`, and paths in the sandbox's private
  * /tmp are not reads outside.
  */

@@ -1,5 +1,5 @@
 /**
- * What a command rule (`"command": "git log *"`) and a command-prefix grant cover (issue 10 §4).
+ * What a command rule (`"command": "git log *"`) and a command-prefix grant cover.
  * Loosening is exact: an allow rule covers a command only when every part is a plain simple
  * command — literal words, written as the rule reads them, no substitution, expansion, glob,
  * assignment or wrapper — that the rule matches, writing nothing the rule does not name.

@@ -38,7 +38,10 @@ export const RuleSchema = lazySchema((z) =>
   }),
 );
 
-export const PolicyFileSchema = lazySchema((z) => z.strictObject({ rules: z.array(RuleSchema) }));
+/** `$WARDEN_HOME/policy.json` and `<project>/.warden/policy.json`; `$schema` is for editors and ignored. */
+export const PolicyFileSchema = lazySchema((z) =>
+  z.strictObject({ $schema: z.string().optional(), rules: z.array(RuleSchema) }),
+);
 
 export type RuleWhen = z.infer<typeof RuleWhenSchema>;
 export type PolicyRule = z.infer<typeof RuleSchema>;

@@ -1,5 +1,5 @@
 /**
- * What the first command of a session needs that no call decides (issue 34), made ready ahead of it:
+ * What the first command of a session needs that no call decides, made ready ahead of it:
  * each tool's own warm-up — for execute_command the sandbox layout, the paths the repository's git config
  * names and the protection scan, remembered until something they read changes — and the shadow
  * repository opened (no snapshot: a read-only command takes none, the first changing one only its own). One step per turn of

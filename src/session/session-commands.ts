@@ -279,7 +279,7 @@ export class SessionCommands {
 
   /** /undo goes through the gate like the model's revert_turn: a person confirms it, the audit records it. */
   private async undo(turns: number): Promise<void> {
-    // Nothing to undo is said at once, not asked on a card that can only fail (issue 33). The turn
+    // Nothing to undo is said at once, not asked on a card that can only fail. The turn
     // that just ended may still be taking its checkpoint: wait for it, so it counts.
     await this.d.checkpoints.settled();
     const plan = await this.d.checkpoints.plan({ turns }).catch(() => undefined);

@@ -10,15 +10,10 @@ import { join } from 'node:path';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
 import { READ_FILE_TOOL } from '../tools/fs/read-file';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
-import { createCoreTools } from '../tools/index';
-import { createAskUserTool } from '../tools/interact/ask-user';
-import { createEscalateTool } from '../tools/interact/escalate';
-import { createProposePlanTool } from '../tools/interact/propose-plan';
-import { createRevertTurnTool } from '../tools/interact/revert-turn';
-import { createSpawnAgentsTool } from '../tools/interact/spawn-agents';
-import { createUpdatePlanTool } from '../tools/interact/update-plan';
-import type { AnyTool } from '../tools/types';
-import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
+import { ESCALATE_TOOL } from '../tools/interact/escalate';
+import { REVERT_TURN_TOOL } from '../tools/interact/revert-turn';
+import { createTools } from '../tools/index';
+import { WEB_SEARCH } from '../tools/web/web-search';
 import { HomeGuard } from '../trust/home-guard';
 import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
 import { AnswerBox, watchAnswers } from '../answers/inbox';
@@ -125,21 +120,13 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ home, root, sessionId, git: o.checkpointGit, state, view },
     warnings: startWarnings,
   });
-  const revertTurn = createRevertTurnTool(checkpoints);
   // Approved once is approved: the turn review does not ask again for what a card showed.
   const approvedWrites = new ApprovedWrites();
-  const escalate = createEscalateTool();
   // Built in one direction: tools → gate → hub. The agent tools reach the hub through their ToolContext.
-  const tools: AnyTool[] = [
-    ...createCoreTools(home, o.sandboxReadPaths),
-    ...createWebTools(o.webSearchUrl ? { search: { kind: 'searxng', url: o.webSearchUrl } } : {}),
-    createSpawnAgentsTool(),
-    createProposePlanTool(),
-    createUpdatePlanTool(),
-    createAskUserTool(),
-    escalate,
-    revertTurn,
-  ];
+  const tools = createTools({
+    ...{ home, readPaths: o.sandboxReadPaths ?? [], checkpoints },
+    ...(o.webSearchUrl ? { webSearch: { kind: 'searxng', url: o.webSearchUrl } } : {}),
+  });
   // Answers given in another terminal (`warden approve`) reach the gate as decisions with who gave them.
   const answers = new AnswerBox({
     home,
@@ -156,7 +143,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   events.listen(inbox.onEvent);
   // The web search the trusted project names follows trust.
   settings.onChange(({ url }) => {
-    const search = url ? createWebTools({ search: { kind: 'searxng', url } }) : [];
+    const search = url ? createTools({ webSearch: { kind: 'searxng', url } }, ['web']) : [];
     gate.replaceTools(
       WEB_SEARCH,
       search.filter((t) => t.name === WEB_SEARCH),
@@ -166,7 +153,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const { hub, context } = wireAgents({
     ...o,
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
-    ...{ readOnly: readOnlyTools(tools), escalateTool: escalate.name, emit },
+    ...{ readOnly: readOnlyTools(tools), escalateTool: ESCALATE_TOOL, emit },
   });
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
@@ -191,7 +178,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ trust, homeGuard, hub, gate, grants, feedback, view, emit, home, root, fence, checkpoints },
     ...{ context, approvedWrites, settings, mcp },
     auditDir: join(home, 'audit'),
-    undoTool: revertTurn.name,
+    undoTool: REVERT_TURN_TOOL,
     attachTool: READ_FILE_TOOL,
     // The person's `!command` runs through the tool that judges commands (execute_command).
     personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,

@@ -12,15 +12,26 @@ export function parseToolArgs<S extends z.ZodType>(
   tool: ToolDefinition<S>,
   raw: unknown,
 ): ParsedArgs<z.infer<S>> {
-  let value = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      return { ok: false, error: `${tool.name}: the arguments are not valid JSON (${why}).` };
-    }
+  const value = argsValue(tool, raw);
+  return value.ok ? validateArgs(tool, value.args) : value;
+}
+
+/** The arguments as a value: the JSON a model sent parsed, anything else as it is. Contract: never throws. */
+export function argsValue(tool: Pick<ToolDefinition, 'name'>, raw: unknown): ParsedArgs<unknown> {
+  if (typeof raw !== 'string') return { ok: true, args: raw };
+  try {
+    return { ok: true, args: JSON.parse(raw) };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, error: `${tool.name}: the arguments are not valid JSON (${why}).` };
   }
+}
+
+/** `value` checked by the tool's schema, each bad field named. Contract: never throws. */
+export function validateArgs<S extends z.ZodType>(
+  tool: ToolDefinition<S>,
+  value: unknown,
+): ParsedArgs<z.infer<S>> {
   const result = tool.schema.safeParse(value);
   if (result.success) return { ok: true, args: result.data };
   const problems = result.error.issues.map((issue) => {

@@ -4,6 +4,7 @@ import type { TurnChange } from '../protocol/review';
 import type { CommandGuard } from '../policy/command/command-types';
 import type { PathFence, PathVerdict } from '../policy/guards/path-guard';
 import type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
+import type { FileRead } from './fs/safe-fs';
 
 export type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
 
@@ -100,11 +101,11 @@ export type ToolContext = {
   readOnlyProject?: true;
   /**
    * Set by the executor when the token binds a write's pre-image (a person saw the file as it was):
-   * true when `bytes` are that very content (`undefined`: the file is absent, as the card said). A tool
-   * that writes over the current file (edit_file, write_file) checks what it read, so a change after
-   * the card — after the executor's own re-check, too — fails closed instead of being replaced unseen.
+   * true when the target as the tool read it is that very file (absent, when the card said so). A tool
+   * that writes over the current file (edit_file, write_file) checks what it read, first, so a change
+   * after the card fails closed instead of being replaced unseen.
    */
-  preImageMatches?: (bytes: Buffer | undefined) => boolean;
+  preImageMatches?: (current: FileRead) => boolean;
   /**
    * Hears a running call's output as it arrives (decoded text, stdout and stderr interleaved, raw: not
    * sanitised, not capped), for a live view; the result still carries the tool's own capped output.
@@ -164,6 +165,11 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
    * command's sandbox layout and protection scan. Contract: never throws; may do nothing.
    */
   warm?(project: { root: string; fence: PathFence }): void;
+  /**
+   * The tool holds the target it reads to the card (`ctx.preImageMatches`) before anything else: the
+   * executor then reads nothing itself, and the target is read once per run.
+   */
+  checksPreImage?: true;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
   reversible?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;

@@ -328,6 +328,13 @@ describe('the layout: folders are features, arrows point down (issue 12)', () =>
     expect(graph.unlayered).toEqual([]);
   });
 
+  it('no two feature folders import each other, in src/ or components/ (scripts/import-graph.mjs)', () => {
+    const out = execFileSync(process.execPath, [join(repo, 'scripts', 'import-graph.mjs'), '--json'], {
+      encoding: 'utf8',
+    });
+    expect((JSON.parse(out) as { folderCircles: string[][] }).folderCircles).toEqual([]);
+  });
+
   it('the policy imports nothing from the layers above it (tools, gate, agent, session, mcp, llm)', () => {
     const above = ['tools', 'gate', 'agent', 'session', 'mcp', 'llm'].map((d) => join(src, d));
     expect(importsInto(sourceFiles(join(src, 'policy')), above)).toEqual([]);

@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../../../src/protocol';
 import { displayLine } from '../../../src/text/wrap';
 import { prettyJson } from '../../../src/text/json';
 import { truncateCells } from '../../../src/text/truncate';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 import { ARGS_EDITOR_KEYS, footerLine, keyId, lookup } from '../../keys/keymap';
 import { useKeys } from '../../keys/use-keys';
 import { useDrawer } from '../drawer-context';

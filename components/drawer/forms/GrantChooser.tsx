@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { GrantScope } from '../../../src/protocol';
 import { displayLine, wrap } from '../../../src/text/wrap';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 import { footerLine, GRANT_KEYS, keyId, lookup } from '../../keys/keymap';
 import { useKeys } from '../../keys/use-keys';
 import { useDrawer } from '../drawer-context';

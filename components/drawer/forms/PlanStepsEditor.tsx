@@ -1,7 +1,7 @@
 import { Box, type Key, Text } from 'ink';
 import { useRef, useState } from 'react';
 import { displayLine } from '../../../src/text/wrap';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 import { footerLine, keyId, lookup, PLAN_EDITOR_KEYS } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 import { footerLine, keyId, lookup, REJECT_KEYS } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';

@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
 import { ApprovalScrollCounts } from './ApprovalScrollCounts';
 import type { LineTone, PreviewLine } from './approval-lines';
-import type { Theme } from '../../theme';
-import { useTheme } from '../../hooks/use-theme';
+import type { Theme } from '../../look/theme';
+import { useTheme } from '../../look/use-theme';
 
 function tones(theme: Theme): Record<LineTone, { color?: string; bold?: boolean; dimColor?: boolean }> {
   return {

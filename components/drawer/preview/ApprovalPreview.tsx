@@ -1,4 +1,5 @@
-import type { ApprovalRequest } from '../../../src/protocol';
+import type { ReactNode } from 'react';
+import type { ApprovalPreview as Preview, ApprovalRequest } from '../../../src/protocol';
 import type { CardPreview } from '../card-layout';
 import type { CardState } from '../drawer-state';
 import { ApprovalLines } from './ApprovalLines';
@@ -8,68 +9,113 @@ import { EscalationForm } from './EscalationForm';
 import { PlanPreview } from './PlanPreview';
 import { QuestionForm } from './QuestionForm';
 
-/** What the call will do, by preview kind: diff, command, plan, question, or the raw arguments. */
-export function ApprovalPreview(props: {
+type Kind = Preview['kind'];
+
+/** What a card kind's view is given: its preview, the request, the prepared body and the card's state. */
+export type CardBodyProps<P> = {
+  p: P;
   request: ApprovalRequest;
   preview: CardPreview;
   card: CardState;
   width: number;
   height: number;
-  /** Keys for the question's answer field (the drawer takes every other key). */
+  /** Keys for the card's own fields (the drawer takes every other key). */
   isActive: boolean;
-}) {
-  const { request, preview, width, height } = props;
-  const p = request.preview;
-  const offset = preview.offset;
-  if (p.kind === 'diff' && preview.model && preview.folded) {
-    return (
-      <DiffView
-        path={p.path}
-        model={preview.model}
-        folded={preview.folded}
-        layout={preview.layout}
-        offset={offset}
+};
+
+/**
+ * The view of each kind of card: its body, and whether it takes the card's whole height (no
+ * tool-call details above it). The pure half of a kind is in card-kinds.ts.
+ */
+export const CARD_VIEWS: {
+  [K in Kind]: { Body: (props: CardBodyProps<Extract<Preview, { kind: K }>>) => ReactNode; wholeCard?: true };
+} = {
+  diff: {
+    Body: ({ p, preview, card, width, height }) =>
+      preview.model && preview.folded ? (
+        <DiffView
+          path={p.path}
+          model={preview.model}
+          folded={preview.folded}
+          layout={preview.layout}
+          offset={preview.offset}
+          width={width}
+          height={height}
+          change={preview.change}
+          shift={preview.shift}
+          unfolded={card.unfolded}
+        />
+      ) : (
+        <Lines preview={preview} width={width} height={height} />
+      ),
+  },
+  command: {
+    Body: ({ p, preview, width, height }) => (
+      <CommandPreview
+        preview={p}
+        lines={preview.lines ?? []}
+        offset={preview.offset}
         width={width}
         height={height}
-        change={preview.change}
-        shift={preview.shift}
-        unfolded={props.card.unfolded}
       />
-    );
-  }
-  if (p.kind === 'command') {
-    return (
-      <CommandPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />
-    );
-  }
-  if (p.kind === 'plan') {
-    return (
-      <PlanPreview preview={p} lines={preview.lines ?? []} offset={offset} width={width} height={height} />
-    );
-  }
-  if (p.kind === 'question') {
-    return (
+    ),
+  },
+  plan: {
+    Body: ({ p, preview, width, height }) => (
+      <PlanPreview
+        preview={p}
+        lines={preview.lines ?? []}
+        offset={preview.offset}
+        width={width}
+        height={height}
+      />
+    ),
+  },
+  question: {
+    Body: ({ p, card, width, height, isActive }) => (
       <QuestionForm
         preview={p}
-        option={props.card.option}
-        typing={props.card.typing}
+        option={card.option}
+        typing={card.typing}
         width={width}
         height={height}
-        isActive={props.isActive}
+        isActive={isActive}
       />
-    );
-  }
-  if (p.kind === 'escalation') {
-    return (
+    ),
+  },
+  // An escalation is its own kind of card: the agent's story, no tool-call details above it.
+  escalation: {
+    wholeCard: true,
+    Body: ({ p, request, card, width, height, isActive }) => (
       <EscalationForm
         preview={p}
         request={request}
-        typing={props.card.typing}
+        typing={card.typing}
         width={width}
         height={height}
-        isActive={props.isActive}
+        isActive={isActive}
       />
-    );
-  }
-  return <ApprovalLines lines={preview.lines ?? []} offset={offset} width={width} height={height} />;
+    ),
+  },
+  json: { Body: ({ preview, width, height }) => <Lines preview={preview} width={width} height={height} /> },
+};
+
+function Lines(props: { preview: CardPreview; width: number; height: number }) {
+  const { preview } = props;
+  return (
+    <ApprovalLines
+      lines={preview.lines ?? []}
+      offset={preview.offset}
+      width={props.width}
+      height={props.height}
+    />
+  );
+}
+
+/** What the call will do, by preview kind: diff, command, plan, question, escalation, or the raw arguments. */
+export function ApprovalPreview(props: Omit<CardBodyProps<Preview>, 'p'>) {
+  const view = CARD_VIEWS[props.request.preview.kind] as {
+    Body: (props: CardBodyProps<Preview>) => ReactNode;
+  };
+  return <view.Body {...props} p={props.request.preview} />;
 }

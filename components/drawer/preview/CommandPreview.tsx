@@ -3,7 +3,7 @@ import type { ApprovalPreview } from '../../../src/protocol';
 import { nameLine } from '../../../src/text/wrap';
 import { ApprovalLines } from './ApprovalLines';
 import type { PreviewLine } from './approval-lines';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 
 /**
  * execute_command: whether it is sandboxed and which protected paths approving lifts (one row, always

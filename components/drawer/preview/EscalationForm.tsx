@@ -1,14 +1,14 @@
 import { Box, type Key, Text } from 'ink';
 import { useState } from 'react';
 import type { ApprovalPreview, ApprovalRequest } from '../../../src/protocol';
-import { useTheme } from '../../hooks/use-theme';
+import { useTheme } from '../../look/use-theme';
 import { ANSWER_KEYS, keyId, lookup } from '../../keys/keymap';
 import { TextField } from '../../widgets/TextField';
 import { useDrawer } from '../drawer-context';
 import { type EscalationLine, escalationLines } from './escalation-lines';
 
 /**
- * An escalation card (issue 14 §3, its own kind since issue 33): the agent stopped and asks. It
+ * An escalation card: the agent stopped and asks. It
  * takes the card's whole height — who stopped and why, the goal, each attempt with its result, what
  * it needs, what each choice does — with no tool-call details; the drawer's footer is its key line.
  * `r` opens the instruction field, whose Enter sends "retry with this instruction".

@@ -27,7 +27,7 @@ function wrapped(text: string, width: number, first: string, rest: string, tone:
  */
 export function commandPreviewLines(preview: CommandPreview, width: number): PreviewLine[] {
   const lines = foldBlankRuns(wrapped(preview.command, width, '$ ', '  ', 'command'));
-  // Right under the command, before anything that scrolls: what the run will write (issue 10 §3).
+  // Right under the command, before anything that scrolls: what the run will write.
   for (const w of preview.writes ?? [])
     lines.push(
       ...wrapped(
@@ -73,7 +73,7 @@ function foldBlankRuns(rows: PreviewLine[]): PreviewLine[] {
   return out;
 }
 
-/** Provenance (issue 26 §4): what this run of project code would run that no person has reviewed yet. */
+/** Provenance: what this run of project code would run that no person has reviewed yet. */
 function unreviewedLines(preview: CommandPreview, width: number): PreviewLine[] {
   const u = preview.unreviewed;
   if (!u) return [];

@@ -4,16 +4,13 @@
  * change lies past the column edge is windowed around that change, and each cut end shows `…`.
  */
 import { diffWordsWithSpace } from 'diff';
+import type { TokenKind, TokenSegment } from '../../highlight/highlight';
 import { charWidth, textWidth } from '../../../src/text/width';
-
-/** A syntax token class (highlight.js scopes folded to the few a terminal can colour apart). */
-export type TokenKind = 'keyword' | 'string' | 'number' | 'comment' | 'title' | 'type' | 'attr' | 'meta';
 
 /** A run of one line's text: `changed` when the other side of the pair lacks it. */
 export type Segment = { text: string; changed: boolean; token?: TokenKind };
 
-/** A run of highlighted text (what a highlighter returns for one line). */
-export type TokenSegment = { text: string; token?: TokenKind };
+export type { TokenKind, TokenSegment } from '../../highlight/highlight';
 
 /** The middle of a changed pair is word-diffed up to this many characters a side; beyond, it is all changed. */
 const WORD_DIFF_LIMIT = 4000;

@@ -1,5 +1,5 @@
 /**
- * An escalation card's rows, pure (issue 33): who stopped and why, the goal, each attempt with its
+ * An escalation card's rows, pure: who stopped and why, the goal, each attempt with its
  * result, what the agent needs and — when there is room — what each of the four choices does. It
  * is its own kind of card: no tool-call details (no raw JSON, rule or "NOT reversible"), and the
  * key line is the drawer's footer, once. Every row is one line, so the card knows its height.

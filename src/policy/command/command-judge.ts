@@ -31,7 +31,7 @@ let loadedBash: Language | undefined;
 
 /**
  * The bash language `createGuard` loaded (undefined before): the redactor's reader of command lines
- * parses with it too, rather than loading and compiling the grammar's wasm a second time (issue 34).
+ * parses with it too, rather than loading and compiling the grammar's wasm a second time.
  */
 export function loadedBashLanguage(): Language | undefined {
   return loadedBash;

@@ -20,7 +20,7 @@ const show = (value: string): string => value.replaceAll(EXPANSION_MARK, '');
  * (`> "$f"`, `cp x "$D"`, `cd "$D" && touch x`) cannot be put through the path fence, so it becomes a
  * problem and the command asks. Whether a write replaces something undo cannot restore is not the
  * guard's to say: the gate looks at the file (src/gate/write-coverage.ts), the same for `>`, `-o`,
- * `tee`, `sed -i` and the file tools (issue 27 §1).
+ * `tee`, `sed -i` and the file tools.
  * Contract: returns how many writes the part makes (0 means it writes nothing).
  */
 export function partWrites(raw: RawCommand, argv: readonly string[], cwd: string | null, out: Out): number {

@@ -41,7 +41,7 @@ const PROGRAMS: Record<string, Options> = {
 };
 
 /**
- * Programs that exist to run the command they are given (issue 27 §2), which the unwrapper does not
+ * Programs that exist to run the command they are given, which the unwrapper does not
  * model: what they run is not judged, so they ask and no `*` rule covers them.
  */
 const RUN_WRAPPERS: ReadonlySet<string> = new Set([

@@ -84,8 +84,8 @@ export function gitReadOnly(argv: readonly string[]): boolean {
  * The git commands that read and run nothing of their own, but that a repository's config can make
  * run a program (fsmonitor, textconv, an external diff, clean filters, signature checks). The gate
  * runs them read-only only after reading that config (src/policy/git-repo-config.ts) and with
- * fsmonitor off and no optional locks in the run's environment (src/tools/exec/git-run-env.ts):
- * issue 27 §3. `-C` points git at another repository, whose config the gate does not read.
+ * fsmonitor off and no optional locks in the run's environment (src/tools/exec/git-run-env.ts).
+ * `-C` points git at another repository, whose config the gate does not read.
  */
 const REPO_READS: ReadonlySet<string> = new Set(['status', 'diff', 'log', 'show']);
 

@@ -6,7 +6,7 @@ import { readSed } from './command-sed';
 
 /** Programs that only read, whatever their arguments (none of them can write a file or run one). */
 const ALWAYS_READ_ONLY: ReadonlySet<string> = new Set([
-  // issue 27 §3: they list, look up or print and cannot write a file or run a program.
+  // They list, look up or print and cannot write a file or run a program.
   'help',
   'lsof',
   'pgrep',

@@ -9,7 +9,7 @@ export type SedFacts = {
   files: string[];
   /** Files the script writes with `w` / `W` / the `w` flag of `s`. */
   writes: string[];
-  /** Files the script reads with `r` / `R`: reads no operand shows (issue 27 §2). */
+  /** Files the script reads with `r` / `R`: reads no operand shows. */
   reads: string[];
   /** The script runs shell commands (`e`, `s///e`). */
   executes: boolean;

@@ -31,7 +31,7 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   'composer.lock',
   'go.sum',
   '.env*',
-  // What the person's own package managers and hook runners read and run later (issue 26 §4):
+  // What the person's own package managers and hook runners read and run later:
   // `.npmrc` can set node-options, a yarnPath runs a file in .yarn/releases, a hook runner's config
   // names the commands it starts at the next commit, direnv runs .envrc on cd.
   '.npmrc',
@@ -72,7 +72,7 @@ export type PathFenceOptions = {
   caseInsensitive?: boolean;
   /**
    * Folders no tool may read or write whatever the root (absolute): warden's own home, which holds every
-   * project's sessions and audit log (issue 26 §2). One that holds the root itself does not count.
+   * project's sessions and audit log. One that holds the root itself does not count.
    */
   hidden?: readonly string[];
 };
@@ -147,7 +147,7 @@ export class PathFence {
 /**
  * A protected-path match remembered per relative path: the patterns are fixed for a fence's life (new
  * settings build a new fence), so the answer for a path never changes, and a burst of calls on the
- * same few files ran the globs once per call (profiled, issue 16). Bounded.
+ * same few files ran the globs once per call (profiled). Bounded.
  */
 function memoised(match: (relative: string) => string | undefined): (relative: string) => string | undefined {
   const known = new Map<string, string | undefined>();

@@ -18,15 +18,12 @@ import { approvalShape } from './approval-shape';
 import { editShapes, preferenceLine } from './edit-shape';
 import { appendInstruction, instructionsFile } from './instructions-file';
 import { RejectionMemory } from './rejection-memory';
+import { SUGGESTION_DEFAULTS } from '../../config/schema';
 
 /** How many repeats make an offer; see `suggestions` in the config schema. */
 export type SuggestionThresholds = { commandApprovals: number; pathApprovals: number; editRepeats: number };
 
-export const DEFAULT_THRESHOLDS: SuggestionThresholds = {
-  commandApprovals: 3,
-  pathApprovals: 5,
-  editRepeats: 2,
-};
+export const DEFAULT_THRESHOLDS: SuggestionThresholds = SUGGESTION_DEFAULTS;
 
 export type FeedbackDeps = {
   home: string;

@@ -79,7 +79,7 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): Record<string
   // A shell always has SHELL; without it GNU make 4.3 evaluates a command-line `X:=$(shell …)` with an empty
   // shell ("make: -c: No such file"). CI runners and `env -i` start warden without one.
   env.SHELL ??= '/bin/sh';
-  // issue 27 §3: the hostile-repository-safe git settings (one separate hook, src/tools/exec/git-run-env.ts).
+  // The hostile-repository-safe git settings (one separate hook, src/tools/exec/git-run-env.ts).
   return { ...env, GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat', ...GIT_RUN_ENV };
 }
 

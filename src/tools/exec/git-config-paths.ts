@@ -1,6 +1,6 @@
 /**
- * The files inside the project that the repository's own git config makes git run or read later
- * (issue 26 §4): `core.hooksPath=.githooks`, an `include.path` to a tracked `.gitconfig`, a
+ * The files inside the project that the repository's own git config makes git run or read later:
+ * `core.hooksPath=.githooks`, an `include.path` to a tracked `.gitconfig`, a
  * `core.fsmonitor` script, a diff driver's textconv… A command that appends to one of them runs code
  * at the person's next `git status` or `git commit`, outside any sandbox. The sandbox keeps each of
  * them read-only like `.git` (or watches it when missing).

@@ -1,5 +1,5 @@
 /**
- * What every command's environment sets for the git it may run (issue 27 §3): fsmonitor off (a
+ * What every command's environment sets for the git it may run: fsmonitor off (a
  * repository's `core.fsmonitor` names a program git would start on status, diff, ls-files …) and no
  * optional locks (status then writes no index, so no post-index-change hook runs). Both lose nothing a
  * person relies on: fsmonitor only makes status faster, and the optional lock only refreshes the

@@ -154,7 +154,7 @@ function hear(listener: ((text: string) => void) | undefined, text: string): voi
 
 /**
  * node:child_process rather than execa: execa's first load cost ~100 ms of the first command of a
- * process and its stream plumbing a few ms of every command (profiled, issue 34); what it added here
+ * process and its stream plumbing a few ms of every command (profiled); what it added here
  * (interleaving stdout and stderr, feeding fd 3) is a few lines.
  */
 function spawnGrouped(req: GroupRunRequest): ChildProcess {

@@ -1,6 +1,6 @@
 /**
  * What a sandboxed command's result tells the model about the boundary it met, so "No such file"
- * and an empty read are not mistaken for the truth about the host or the project (issue 26 §1-3):
+ * and an empty read are not mistaken for the truth about the host or the project:
  * a path outside what commands can see, a masked credential file, a Unix socket refused.
  */
 import { relative, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The protection scan of a project, remembered between commands (issue 34): the plan of the last
+ * The protection scan of a project, remembered between commands: the plan of the last
  * scan is used again while every path its answer depended on is unchanged — each folder it listed
  * and each path it looked at (lstat: inode, type and mode, size, modification and change times, in
  * nanoseconds), each file whose content it read, and where each link it followed resolves. Any

@@ -1,5 +1,5 @@
 /**
- * Protected names that did not exist before a run are watched, not stood in for (issue 26 §6): a
+ * Protected names that did not exist before a run are watched, not stood in for: a
  * read-only stand-in is a phantom file every `ls` shows (an empty `package.json`, a `.git`). After
  * the run, one that appeared where the run could write — a `.npmrc`, a `.githooks/` the repository's
  * config names, an `AGENTS.md` — is moved aside (kept, renamed, so the person's own tools no longer

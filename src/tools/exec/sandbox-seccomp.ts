@@ -1,5 +1,5 @@
 /**
- * The seccomp filter every sandboxed command runs under (issue 26 §3): no Unix socket can be made, so
+ * The seccomp filter every sandboxed command runs under: no Unix socket can be made, so
  * no host service is reachable through one — an SSH agent, a database, a dev server's socket in the
  * project — whatever path it lies at and whenever it appears. The network namespace already cuts
  * abstract sockets and every network; `socketpair` stays allowed (pipes between a command's own

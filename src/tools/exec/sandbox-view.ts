@@ -1,5 +1,5 @@
 /**
- * What a sandboxed command sees of the host (issue 26 §1): the system's read-only folders a program
+ * What a sandboxed command sees of the host: the system's read-only folders a program
  * needs (`/usr`, `/bin`, `/lib*`, `/etc` without the host's secrets, `/opt`), a fresh /dev and /proc,
  * a private /tmp, a private scratch home holding only the toolchains and package caches a build needs
  * (read-only), the folders the person's own config adds (`sandbox.readPaths`), and the project. Every

@@ -168,7 +168,7 @@ export type SandboxProbe = (
 const PROBE_TIMEOUT_MS = 5000;
 
 // node:child_process rather than execa: the probe runs before the first screen, and execa's first
-// call costs ~25 ms of start-up (profiled, issue 16). Its stderr goes to a file, not a pipe: the
+// call costs ~25 ms of start-up (profiled). Its stderr goes to a file, not a pipe: the
 // first pipe of a process sets up a stream (~2-6 ms of main thread, measured), the file costs an open.
 const defaultProbe: SandboxProbe = (bwrap, args, scratch, seccomp) =>
   new Promise((resolve) => {
@@ -238,7 +238,7 @@ export async function detectSandbox(
     };
   } finally {
     // Off the main thread: right after bwrap exits, removing its root can wait on the kernel for a few
-    // milliseconds (its mount namespace going away), which held up the first screen (profiled, issue 16).
+    // milliseconds (its mount namespace going away), which held up the first screen (profiled).
     if (scratch) await rm(scratch, { recursive: true, force: true }).catch(() => {});
   }
 }

@@ -4,7 +4,12 @@ import { CREDENTIAL_EDIT, isCredentialPath } from '../../policy/credential-files
 import { describeFsError, formatBytes, shownPath } from './fs-common';
 import { applyStringEdits } from './string-edits';
 import { encodeKeepingUnchanged, looksBinary, shownText } from './text-bytes';
-import { countLineChanges, defaultWriteFileEffects, type WriteFileEffects } from './write-file';
+import {
+  changedSinceCard,
+  countLineChanges,
+  defaultWriteFileEffects,
+  type WriteFileEffects,
+} from './write-file';
 import { defineTool, fencedPath } from '../types';
 
 /** Largest file edit_file changes: what the approval card can still show as a diff (gate/preview.ts). */
@@ -56,6 +61,7 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
     autoEditable: true,
     summary: (args) => `${args.path} (${args.edits.length} edit${args.edits.length === 1 ? '' : 's'})`,
     kind: 'write',
+    checksPreImage: true,
     guarded: { paths: ['path'] },
     reversible: true,
     changesFiles: true,
@@ -74,6 +80,8 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
         };
       try {
         const existing = await effects.read({ path: first.path, root: ctx.root }, EDIT_MAX_BYTES);
+        // The person approved a diff of the file as it was then; a file changed since is not edited blind.
+        if (ctx.preImageMatches && !ctx.preImageMatches(existing)) return changedSinceCard(shown, true);
         if (existing.kind === 'absent')
           return { ok: false, error: `${shown} does not exist; create it with write_file.` };
         if (existing.kind === 'not-file')
@@ -88,12 +96,6 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
           };
         if (looksBinary(existing.bytes))
           return { ok: false, error: `${shown} is a binary file; edit_file changes text files only.` };
-        // The person approved a diff of the file as it was then; a file changed since is not edited blind.
-        if (ctx.preImageMatches && !ctx.preImageMatches(existing.bytes))
-          return {
-            ok: false,
-            error: `file_changed: ${shown} changed on disk after the approval card was shown; nothing was written. Read it again and make a new edit.`,
-          };
         const before = shownText(existing.bytes);
         const edited = editText(args, before, shown);
         if (!edited.ok) return edited;

@@ -41,7 +41,7 @@ export type FencedPath = { path: string; root?: string };
 
 /** What a safe read found. Contract: races, a vanished root and I/O errors throw (see `SafeFsCode`). */
 export type FileRead =
-  | { kind: 'file'; bytes: Buffer; mode: number; size: number }
+  | { kind: 'file'; bytes: Buffer; mode: number; size: number; mtimeMs: number }
   | { kind: 'absent' }
   | { kind: 'too-large'; size: number; mtimeMs: number }
   | { kind: 'not-file'; what: 'dir' | 'other' };
@@ -82,7 +82,7 @@ export async function readFileSafely(target: FencedPath, maxBytes: number): Prom
       (info.size <= SYNC_READ_BYTES ? readSmall(fd, info.size, maxBytes) : undefined) ??
       (await readBounded(fd, info.size, maxBytes));
     if (bytes.length > maxBytes) return { kind: 'too-large', size: bytes.length, mtimeMs: info.mtimeMs };
-    return { kind: 'file', bytes, mode: info.mode & 0o7777, size: bytes.length };
+    return { kind: 'file', bytes, mode: info.mode & 0o7777, size: bytes.length, mtimeMs: info.mtimeMs };
   } finally {
     closeSync(fd);
   }

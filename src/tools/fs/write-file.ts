@@ -70,6 +70,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     guarded: { paths: ['path'], content: 'content', maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
     changesFiles: true,
+    checksPreImage: true,
     description: 'Create a file or replace all of it (max 5 MB).',
     schema,
     async execute(args, ctx) {
@@ -85,6 +86,9 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
       const shown = shownPath(first.relative);
       try {
         const existing = await effects.read({ path: first.path, root: ctx.root }, READ_MAX_BYTES);
+        // The person approved a diff of the file as it was then (or of a new file): content put there
+        // since — by a command still running, another program — is not replaced unseen.
+        if (ctx.preImageMatches && !ctx.preImageMatches(existing)) return changedSinceCard(shown);
         if (existing.kind === 'not-file')
           return {
             ok: false,
@@ -99,16 +103,6 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
             error: `${shown} is ${formatBytes(existing.size)}; write_file does not replace files over 10 MB.`,
           };
         }
-        // The person approved a diff of the file as it was then (or of a new file): content put there
-        // since — after the executor's re-check, by a command still running — is not replaced unseen.
-        if (
-          ctx.preImageMatches &&
-          !ctx.preImageMatches(existing.kind === 'file' ? existing.bytes : undefined)
-        )
-          return {
-            ok: false,
-            error: `file_changed: ${shown} changed on disk after the approval card was shown; nothing was written.`,
-          };
         const plan = planBytes(existing, args.content, args.replace_binary === true, shown);
         if (!plan.ok) return { ok: false, error: plan.error };
         if (plan.unchanged) {
@@ -176,6 +170,14 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
       }
     },
   });
+}
+
+/** The refusal when the file is not the one the card showed (the gate asks again with the new diff). */
+export function changedSinceCard(shown: string, edit = false): { ok: false; error: string } {
+  return {
+    ok: false,
+    error: `file_changed: ${shown} changed since you approved (on disk, after the card was shown); nothing was written.${edit ? ' Read it again and make a new edit.' : ''}`,
+  };
 }
 
 type BytePlan =

@@ -41,6 +41,9 @@ function parseAnswer(text: string | undefined): EscalationAnswer | undefined {
   }
 }
 
+/** The tool's name, for the session's wiring (the escalation card, /undo). */
+export const ESCALATE_TOOL = 'escalate';
+
 /**
  * `escalate`: the agent stops and asks the person for help with a structured card (goal, what it
  * tried, what it needs); the person answers with an instruction to retry, takes over, skips or
@@ -49,7 +52,7 @@ function parseAnswer(text: string | undefined): EscalationAnswer | undefined {
  */
 export function createEscalateTool() {
   return defineTool({
-    name: 'escalate',
+    name: ESCALATE_TOOL,
     description: 'Stuck? Ask the person: goal, what you tried ("call → result"), what you need.',
     schema,
     kind: 'interact',

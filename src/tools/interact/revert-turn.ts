@@ -82,10 +82,13 @@ function bothVersions(c: TurnChange, verdict: string): string[] {
   ];
 }
 
+/** The tool's name, for the session's wiring (the escalation card, /undo). */
+export const REVERT_TURN_TOOL = 'revert_turn';
+
 /** `revert_turn`: put back every file the latest turns (or one turn) changed — by any tool, commands included. */
 export function createRevertTurnTool(store: TurnReverter) {
   return defineTool({
-    name: 'revert_turn',
+    name: REVERT_TURN_TOOL,
     description: "Undo the latest turns' file changes (commands' too), or one `turn`'s (only `paths`).",
     schema,
     kind: 'write',

@@ -66,13 +66,12 @@ export function createWebSearchTool(
   });
 }
 
-/** The web tools for a session: web_fetch always, web_search only when a provider is configured. */
+/** web_search through the configured provider. */
+export function createSearchTool(search: WebSearchConfig): AnyTool {
+  return createWebSearchTool(search.kind === 'provider' ? search.provider : createSearxngProvider(search));
+}
+
+/** The web tools alone (the session takes them from the registry): web_fetch, and web_search with a provider. */
 export function createWebTools(config: WebToolsConfig = {}): AnyTool[] {
-  const tools: AnyTool[] = [createWebFetchTool(config.fetch)];
-  const search = config.search;
-  if (search) {
-    const provider = search.kind === 'provider' ? search.provider : createSearxngProvider(search);
-    tools.push(createWebSearchTool(provider));
-  }
-  return tools;
+  return [createWebFetchTool(config.fetch), ...(config.search ? [createSearchTool(config.search)] : [])];
 }

@@ -98,7 +98,9 @@ describe('execute_command card', () => {
     await press(d.stdin, 'y');
     await d.frame('press y again');
     await press(d.stdin, 'y');
-    await waitUntil(() => expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'approve', confirmHigh: true }));
+    await waitUntil(() =>
+      expect(d.core.sentOf('decide')[0]?.decision).toEqual({ kind: 'approve', confirmHigh: true }),
+    );
   });
 
   it('sandboxed: says sandboxed, never NOT sandboxed', async () => {

@@ -59,7 +59,8 @@ describe('drawer-state: the second key of a high-risk card', () => {
     const { state, decided } = play(request, keys);
     expect(decided).toHaveLength(decisions);
     // A high-risk approve carries its confirmation; a medium one needs none.
-    const approve = request.risk.level === 'high' ? { kind: 'approve', confirmHigh: true } : { kind: 'approve' };
+    const approve =
+      request.risk.level === 'high' ? { kind: 'approve', confirmHigh: true } : { kind: 'approve' };
     if (decisions) expect(decided[0]?.decision).toEqual(approve);
     expect(state.message?.text).toBe(message);
   });

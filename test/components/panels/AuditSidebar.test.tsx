@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { AuditSidebar } from '../../../components/panels/AuditSidebar';
-import { clock } from '../../../components/format';
+import { clock } from '../../../components/look/format';
 import type { AgentInfo } from '../../../src/protocol';
 import { makeAuditRecord } from '../../helpers/fake-core';
 import { stripAnsi } from '../../helpers/ink';

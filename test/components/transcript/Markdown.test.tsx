@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Markdown } from '../../../components/transcript/Markdown';
 import { parseMarkdown } from '../../../components/transcript/markdown-blocks';
 import { columnWidths, layoutTable } from '../../../components/transcript/markdown-table';
-import { makeTheme, ThemeContext } from '../../../components/theme';
+import { makeTheme, ThemeContext } from '../../../components/look/theme';
 import { textWidth } from '../../../src/text/width';
 import { stripAnsi } from '../../helpers/ink';
 

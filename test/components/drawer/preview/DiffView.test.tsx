@@ -5,7 +5,7 @@ import { DiffView, type DiffViewProps } from '../../../../components/drawer/prev
 import { foldDiff } from '../../../../components/drawer/preview/diff-fold';
 import { buildDiffModel, type DiffLayout } from '../../../../components/drawer/preview/diff-rows';
 import { loadHighlighter } from '../../../../components/highlight/highlight';
-import { makeTheme, ThemeContext } from '../../../../components/theme';
+import { makeTheme, ThemeContext } from '../../../../components/look/theme';
 import { makeRequest } from '../../../helpers/fake-core';
 import { KEY, press, stripAnsi } from '../../../helpers/ink';
 import { modifyRequest, renderDrawer } from '../approval-drawer-harness';

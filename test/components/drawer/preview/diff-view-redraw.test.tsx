@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DiffView, type DiffViewProps } from '../../../../components/drawer/preview/DiffView';
 import { changeOffset, foldDiff } from '../../../../components/drawer/preview/diff-fold';
 import { buildDiffModel, type DiffLayout } from '../../../../components/drawer/preview/diff-rows';
-import { makeTheme, ThemeContext } from '../../../../components/theme';
+import { makeTheme, ThemeContext } from '../../../../components/look/theme';
 
 // Colours in frames, so a row redrawn with a stale tone or marker would show.
 beforeAll(() => {

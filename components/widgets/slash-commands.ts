@@ -1,4 +1,4 @@
-import type { Mode } from '../src/protocol';
+import type { Mode } from '../../src/protocol';
 
 /** The modes in cycling order (mirrors the protocol; components import only types from src/). */
 export const MODE_ORDER: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];

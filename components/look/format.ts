@@ -1,5 +1,5 @@
 /** Small pure formatters shared by the components. */
-import { truncateChars } from '../src/text/truncate';
+import { truncateChars } from '../../src/text/truncate';
 
 /** HH:MM:SS of an ISO timestamp, in local time. */
 export function clock(iso: string): string {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { onSecond, TICK_MS } from '../../../components/hooks/use-second-tick';
+import { onSecond, TICK_MS } from '../../../components/look/use-second-tick';
 
 describe('one shared second tick for every clock on screen (issue 16: no frame per clock)', () => {
   afterEach(() => vi.useRealTimers());

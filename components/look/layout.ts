@@ -30,7 +30,7 @@ export type Layout = {
 export const STATUS_ROWS = 1;
 export const PROMPT_ROWS = 2;
 const SIDEBAR_WIDTH = 44;
-/** Below this width a side column would squeeze the conversation and the cards: it folds away (issue 33). */
+/** Below this width a side column would squeeze the conversation and the cards: it folds away. */
 export const SIDE_MIN_COLUMNS = 100;
 
 export function computeLayout(input: LayoutInput): Layout {
