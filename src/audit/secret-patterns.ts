@@ -188,10 +188,34 @@ const ESCAPED_BREAK = /\\[nr](?!\n)/g;
 function redactEscapedLines(text: string): string {
   ESCAPED_BREAK.lastIndex = 0;
   if (!ESCAPED_BREAK.test(text)) return text;
-  const broken = text.replace(ESCAPED_BREAK, '$&\n');
   // gitleaks' findings of this text are kept, not sought again: its rules read `\n` escapes already.
-  const redacted = redactOnce(broken, gitleaks);
+  const found = gitleaks;
+  // Breaking changes only the lines that hold an escape (in source, a few string literals): read
+  // alone, broken, and holding nothing, the text as a whole holds nothing new either.
+  const escaped = linesWithEscapes(text);
+  if (escaped.length < text.length / 2) {
+    const part = escaped.replace(ESCAPED_BREAK, '$&\n');
+    if (redactOnce(part, found) === part) return text;
+  }
+  const broken = text.replace(ESCAPED_BREAK, '$&\n');
+  const redacted = redactOnce(broken, found);
   return redacted === broken ? text : redacted.replace(/(\\[nr])\n/g, '$1');
+}
+
+/** The lines of `text` that hold a `\n` or `\r` escape, joined by line breaks. */
+function linesWithEscapes(text: string): string {
+  const lines: string[] = [];
+  let after = 0;
+  ESCAPED_BREAK.lastIndex = 0;
+  for (let m = ESCAPED_BREAK.exec(text); m !== null; m = ESCAPED_BREAK.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const eol = text.indexOf('\n', m.index);
+    const end = eol === -1 ? text.length : eol;
+    if (start >= after) lines.push(text.slice(start, end));
+    after = end;
+    ESCAPED_BREAK.lastIndex = end;
+  }
+  return lines.join('\n');
 }
 
 const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
