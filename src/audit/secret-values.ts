@@ -24,6 +24,19 @@ export type SecretRule = {
  * `[PASSWORD]`), an ellipsis — stays readable (gitleaks' allowlists and entropy floors agree).
  */
 export function isReference(value: string): boolean {
+  let verdict = references.get(value);
+  if (verdict === undefined) {
+    verdict = judgeReference(value);
+    if (references.size >= 4096) references.clear();
+    references.set(value, verdict);
+  }
+  return verdict;
+}
+
+/** Values are judged by several rules of one text, and again on the next record: verdicts are kept. */
+const references = new Map<string, boolean>();
+
+function judgeReference(value: string): boolean {
   const bare = value
     .replace(/^["'`]|["'`]$/g, '')
     .replace(/^(bearer|basic|token|digest)\s+/i, '')
