@@ -6,11 +6,12 @@
 // audit records shaped like a command's outcome line; the count of one round is the difference
 // between a run of 3 rounds and a run of 1 (start-up and compiling cancel out).
 // Skips, saying so, where valgrind is not installed. REDACT_INSTRUCTIONS_FILES=n changes the 400.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { baselineSource } from './baseline-src';
 import { printRow } from './stats';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,13 +54,7 @@ if (sink < 0) console.log(sink);
 
 /** The redactor of `rev`, its src/ taken with `git archive` (as bench/redact.bench.ts does). */
 function baselinePath(): string {
-  const dir = join(tmp, `redact-${rev}`);
-  if (!existsSync(join(dir, 'src'))) {
-    mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', rev, 'src'], { cwd: repo, maxBuffer: 256 << 20 });
-    execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  }
-  return join(dir, 'src', 'audit', 'redact.ts');
+  return join(baselineSource(repo, rev), 'src', 'audit', 'redact.ts');
 }
 
 async function bundle(name: string, source: string): Promise<string> {

@@ -4,10 +4,11 @@
 // REDACT_BASELINE_REV=<commit>, against the redactor of that commit (its src/ is taken with
 // `git archive` into .bench-tmp/ and imported beside this one: before/after in one process).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { redactString } from '../src/audit/redact';
+import { baselineSource } from './baseline-src';
 import { median, printRow } from './stats';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,12 +43,7 @@ function commandOutputs(): string[] {
 
 /** Loads the redactor of `rev` from its own copy of src/ (resolved against this repo's node_modules). */
 async function baselineRedactor(rev: string): Promise<((text: string) => string) | undefined> {
-  const dir = join(repo, '.bench-tmp', `redact-${rev}`);
-  if (!existsSync(join(dir, 'src'))) {
-    mkdirSync(dir, { recursive: true });
-    const tar = execFileSync('git', ['archive', rev, 'src'], { cwd: repo, maxBuffer: 256 << 20 });
-    execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  }
+  const dir = baselineSource(repo, rev);
   const mod = (await import(pathToFileURL(join(dir, 'src', 'audit', 'redact.ts')).href)) as {
     redactString: (text: string) => string;
   };

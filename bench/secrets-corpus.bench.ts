@@ -5,7 +5,8 @@
 // (b) the real binary: a headless run whose scripted model (a fake server on 127.0.0.1) runs
 //     `printf '%s\n' '<text>'` for each case; the audit record's `args.command` and `result` must
 //     not hold the secret (and, for a benign text, hold no redaction mark).
-// SECRETS_CORPUS_BINARY=0 skips (b); SECRETS_CORPUS_LIMIT=n measures the first n cases only.
+// SECRETS_CORPUS_BINARY=0 skips (b); SECRETS_CORPUS_LIMIT=n measures the first n cases only;
+// SECRETS_CORPUS_SHOW=1 names each case (b) leaked or changed, with what the audit line kept.
 import { redactString } from '../src/audit/redact';
 import { findGitleaks } from '../src/audit/secret-gitleaks';
 import { findMaintained } from '../src/audit/secret-maintained';
@@ -20,7 +21,12 @@ if (cases) {
   const started = performance.now();
   for (const c of chosen) {
     const out = redactString(c.text);
-    tally(plain, c, score(c, [out], out === c.text));
+    const scored = score(c, [out], out === c.text);
+    tally(plain, c, scored);
+    if (process.env.SECRETS_CORPUS_SHOW === '1' && (scored.leaked || scored.changed))
+      console.log(
+        `    ${scored.leaked ? 'leaked' : 'changed'} ${c.id}: ${JSON.stringify(out).slice(0, 240)}`,
+      );
   }
   const ms = performance.now() - started;
   printTallies('(a) redactor, plain text', plain);
@@ -34,7 +40,12 @@ if (cases) {
       // A case whose record is missing counts as leaked (or changed): nothing proves otherwise.
       const outputs = seen ? [seen.command, seen.result] : [c.text];
       const kept = seen !== undefined && !outputs.some((o) => o.includes('[REDACTED'));
-      tally(binary, c, score(c, outputs, kept));
+      const scored = score(c, outputs, kept);
+      tally(binary, c, scored);
+      if (process.env.SECRETS_CORPUS_SHOW === '1' && (scored.leaked || scored.changed))
+        console.log(
+          `    ${scored.leaked ? 'leaked' : 'changed'} ${c.id}: ${JSON.stringify(outputs).slice(0, 240)}`,
+        );
     }
     printTallies('(b) real binary, args.command + result', binary);
     console.log(`    ${records.size} of ${chosen.length} cases have an outcome record`);

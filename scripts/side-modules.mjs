@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { zodEnglishOnly } from './esbuild-options.mjs';
 
 /**
- * Each: the stub file (its path in the repository), the function it exports, the package, the
- * export the function returns (`*`: the whole module), and the build plugins the package needs.
+ * Each: the stub file (its path in the repository), the function it exports, the package (or a
+ * file copied into the repository, from its root), the export the function returns (`*`: the
+ * whole module), and the build plugins the package needs.
  */
 export const SIDE_MODULES = [
   {
@@ -24,7 +25,7 @@ export const SIDE_MODULES = [
   {
     stub: 'src/audit/secret-preset.ts',
     fn: 'presetRules',
-    pkg: '@secretlint/secretlint-rule-preset-recommend',
+    pkg: './src/audit/rules/secretlint-preset.js',
     name: 'rules',
     file: 'secretlint-preset.cjs',
   },

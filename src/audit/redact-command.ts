@@ -6,7 +6,7 @@
  * redacted as text too, for what spans words (`--password x`, `API_TOKEN=x cmd`, a URL).
  */
 import { mayHoldSecret, redactString } from './secret-patterns';
-import { shellWords } from './shell-words';
+import { shellWords, splitWords } from './shell-words';
 
 /** `text` as one single-quoted shell word (a `'` inside written as `'\''`). */
 const singleQuoted = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -34,8 +34,11 @@ function redactWords(command: string): string {
   // Nothing is quoted or escaped: its words are the text, and the text rules see them as they are.
   const whole = redactString(command);
   if (!/['"\\$`]/.test(command)) return whole;
-  // Quotes and escapes taken out, no rule could find anything: no word could hold a secret either.
-  if (!command.includes("$'") && !mayHoldSecret(command.replace(/['"\\]/g, ''))) return whole;
+  // Only a word that quoting or escapes change can hide anything from the line's own redaction: when
+  // none of them, read as bash passes it (the stand-in splitter, cheap), could hold a secret for any
+  // rule, the grammar need not read the line.
+  if (!splitWords(command).some((w) => w.value !== command.slice(w.start, w.end) && mayHoldSecret(w.value)))
+    return whole;
   // Innermost words first (the argument of a `printf` inside `"$(…)"`, the value of `NAME='…'`),
   // so the least is rewritten; a word holding one already rewritten is left to it.
   const words = shellWords(command).sort((a, b) => a.end - a.start - (b.end - b.start));

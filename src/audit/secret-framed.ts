@@ -61,13 +61,14 @@ export const FRAMED_RULES: readonly SecretRule[] = [
   },
   {
     // scheme://user:password@host — keep the user, hide the password. A password that is its user's
-    // name (`postgres:postgres`, a documented default) or one character repeated (`1111`) is an example.
+    // name (`postgres:postgres`, a documented default), one character repeated (`1111`) or shorter
+    // than four characters (`user:abc`: secretlint's floor for a URL's password) is an example.
     trigger: /:\/\//,
     apply: (t) =>
       t.replace(
         /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:/?#@[\]]*):([^\s/?#@]+)@/gi,
         (m, scheme: string, user: string, pass: string) =>
-          isReference(pass) || pass === user || /^(.)\1{2,}$/.test(pass)
+          isReference(pass) || pass === user || /^(.)\1{2,}$/.test(pass) || pass.length < 4
             ? m
             : `${scheme}${user}:${redactedMark('password')}@`,
       ),

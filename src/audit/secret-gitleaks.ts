@@ -14,6 +14,7 @@
  * lines around its keyword, never on the whole text.
  */
 import data from './rules/gitleaks.json';
+import { namesStandIn } from './secret-names';
 
 type Allowlist = {
   condition?: string;
@@ -50,6 +51,8 @@ export type GitleaksFindings = { hits: GitleaksHit[]; allowed: ReadonlySet<strin
 
 type Compiled = {
   id: string;
+  /** One of gitleaks' generic rules: they find a secret by the name it is given, not its shape. */
+  generic: boolean;
   regex: RegExp;
   secretGroup: number;
   entropy: number;
@@ -77,6 +80,7 @@ function compiledRule(index: number): Compiled | null {
     try {
       rule = {
         id: r.id,
+        generic: r.id.startsWith('generic'),
         regex: new RegExp(r.js, 'g'),
         secretGroup: r.secretGroup ?? 0,
         entropy: r.entropy ?? 0,
@@ -117,6 +121,34 @@ function allows(list: CompiledAllowlist, secret: string, match: string, line: st
   if (list.regex) checks.push(byRegex);
   if (list.stopwords.length > 0) checks.push(byWord);
   return checks.length > 0 && checks.every(Boolean);
+}
+
+/**
+ * Every rule's versioned prefixes: keywords of five characters or more holding a digit
+ * (`sk-ant-api03`, `dop_v1_`, `age-secret-key-1`), which name one version of one provider's token.
+ */
+const prefixKeywords: { keyword: string; rule: string }[] = rules.flatMap((r) =>
+  r.id.startsWith('generic')
+    ? []
+    : r.keywords.filter((k) => k.length >= 5 && /\d/.test(k)).map((keyword) => ({ keyword, rule: r.id })),
+);
+
+/**
+ * The rules that know the exact form of a token starting as `token` does: those whose versioned
+ * prefix is the longest one `token` starts with, in any case (`sk-ant-api03` → `anthropic-api-key`).
+ * Empty when no versioned prefix starts it.
+ */
+export function rulesOfPrefix(token: string): string[] {
+  const lower = token.toLowerCase();
+  let longest = 0;
+  let found: string[] = [];
+  for (const p of prefixKeywords) {
+    if (p.keyword.length < longest || !lower.startsWith(p.keyword)) continue;
+    if (p.keyword.length > longest) found = [];
+    longest = p.keyword.length;
+    found.push(p.rule);
+  }
+  return found;
 }
 
 /** Keyword (lower case) → the rules it triggers; one expression finds every keyword in one scan. */
@@ -235,6 +267,7 @@ function scan(rule: Compiled, part: string, found: Map<string, string>, allowed:
       const line = lineAround(part, m.index, m.index + m[0].length);
       globalAllow ??= compileAllowlist(data.allowlist);
       if (
+        standIn(rule, secret, match) ||
         allows(globalAllow, secret, match, line) ||
         rule.allowlists.some((a) => allows(a, secret, match, line))
       ) {
@@ -246,6 +279,19 @@ function scan(rule: Compiled, part: string, found: Map<string, string>, allowed:
   } catch {
     // A rule that fails on some input is skipped; the others and the redactor's own rules still run.
   }
+}
+
+/**
+ * What a generic rule (a secret known by the name before it) found under a name that says the value
+ * is a stand-in (`fakeToken := "…"`, secret-names.ts), or cut with an ellipsis (`TOKEN=ops_eyJ…...`,
+ * an example shortened in docs): the redactor's own name rules leave those too.
+ */
+function standIn(rule: Compiled, secret: string, match: string): boolean {
+  if (/(?:\.\.\.|…)$/.test(secret)) return true;
+  if (!rule.generic) return false;
+  const before = match.slice(0, match.indexOf(secret));
+  const name = /[\w.-]+(?=[^\w.-]*$)/.exec(before)?.[0];
+  return name !== undefined && namesStandIn(name);
 }
 
 function lineAround(text: string, start: number, end: number): string {

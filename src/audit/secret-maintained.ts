@@ -8,6 +8,7 @@
  * none, and the redactor stays fast.
  */
 import { presetRules } from './secret-preset';
+import { looksRandom } from './secret-values';
 
 /** A span of text a maintained rule reported, with the rule's short name. */
 export type MaintainedHit = { start: number; end: number; kind: string };
@@ -62,8 +63,19 @@ export const RULE_KEYWORDS: Readonly<Record<string, RegExp>> = {
  */
 export const EXCLUDED_RULES: ReadonlySet<string> = new Set(['filter-comments']);
 
-/** A hit that is only a word (`xoxo-hugs-and-kisses`) is not a token: Slack tokens hold digits. */
-const NEEDS_DIGIT: ReadonlySet<string> = new Set(['slack']);
+/**
+ * What a hit of a rule must also hold to be a token. The preset's Slack pattern takes any words
+ * joined by `-` after `xox?-` (`xoxo-indieweb-1` in a file name, `xoxp-1-initial`, `xoxb-12345-abcd`);
+ * Slack's tokens carry the workspace's and user's numeric ids, nine digits and more (gitleaks'
+ * Slack rules ask ten to thirteen), or a long random part (a config token's `xoxe.xoxp-1-…`).
+ * A webhook URL is judged as the preset judges it.
+ */
+const ALSO_HOLDS: Readonly<Record<string, (token: string) => boolean>> = {
+  slack: (token) =>
+    token.includes('hooks.slack.com') ||
+    /\d{9}/.test(token) ||
+    token.split('-').some((p) => looksRandom(p, 16)),
+};
 
 const PREFIX = '@secretlint/secretlint-rule-';
 
@@ -83,7 +95,7 @@ function load(): LoadedRule[] {
       report: ({ range }) => {
         const [start, end] = range;
         if (end <= start) return;
-        if (NEEDS_DIGIT.has(kind) && !/\d/.test(current.slice(start, end))) return;
+        if (ALSO_HOLDS[kind]?.(current.slice(start, end)) === false) return;
         hits.push({ start, end, kind });
       },
       ignore: () => {},

@@ -81,7 +81,8 @@ export const NAMED_RULES: readonly SecretRule[] = [
       t.replace(
         /(^|\s)(-u|--user)(\s+|=)((?:"[^"\n]*"|'[^'\n]*'|[^\s"'])+)/g,
         (m, pre: string, flag: string, gap: string, word: string) => {
-          const bare = word.replace(/["']/g, '');
+          // Quotes and the backslashes of a quote written inside quotes (`'\''`) are not the word's.
+          const bare = word.replace(/["'\\]/g, '');
           const colon = bare.indexOf(':');
           if (colon < 0) return m;
           const user = bare.slice(0, colon);
@@ -181,7 +182,8 @@ export const NAMED_RULES: readonly SecretRule[] = [
         (m, pre: string, indent: string, name: string, colon: string, rest: string) => {
           // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
           const value = rest.trimEnd();
-          if (!isSecretName(name) || isReference(value) || /[;,(){[]$/.test(value)) return m;
+          // Code ends so also inside a quoted argument (`printf '%s' '… })'`).
+          if (!isSecretName(name) || isReference(value) || /[;,(){[]["'`]*$/.test(value)) return m;
           if (/^[|>][-+0-9]*$/.test(value)) return m;
           return `${pre}${indent}${name}${colon}${replaceValue(value, 'key')}${rest.slice(value.length)}`;
         },

@@ -82,11 +82,26 @@ export function isSecretName(name: string): boolean {
 /** Words that say the value is meant to be seen (`DOTENV_PUBLIC_KEY`, Stripe's `publishableKey`). */
 const PUBLIC_WORDS = new Set(['public', 'publishable', 'pub']);
 
+/**
+ * Words before the secret word that say the value is deliberately not a real one — a test's
+ * `fakeToken`, `dummy_password`, `mockApiKey`, `invalidSecret`, `nonMatchingToken` (the negative
+ * case of a detector's test). `test`, `example` and `sample` are not among them: CI and docs give
+ * real credentials such names (`TEST_API_KEY`), and the peers' corpora hold them as secrets.
+ */
+const STAND_IN_NAME = /(?:^| )(?:fake|dummy|mock|bogus|invalid|(?:non|not) ?matching|mismatched)(?: |$)/;
+
+/** Whether `name` says its value is a stand-in (see STAND_IN_NAME); its last word is not read. */
+export function namesStandIn(name: string): boolean {
+  const words = nameWords(name);
+  return STAND_IN_NAME.test(words.slice(0, -1).join(' '));
+}
+
 function judgeName(name: string): boolean {
   const words = nameWords(name);
   const last = words[words.length - 1];
   if (last === undefined) return false;
   if (words.slice(0, -1).some((w) => PUBLIC_WORDS.has(w))) return false;
+  if (STAND_IN_NAME.test(words.slice(0, -1).join(' '))) return false;
   if (SECRET_WORDS.has(last) || SECRET_COMPOUNDS.has(last)) return true;
   if (words.length >= 2 && QUALIFIED_WORDS.has(last)) return true;
   if (words.length >= 3 && SECRET_PHRASES.has(words.slice(-3).join(' '))) return true;

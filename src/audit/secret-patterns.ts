@@ -7,7 +7,7 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
-import { findGitleaks, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
+import { findGitleaks, rulesOfPrefix, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
 import { CODE_RULES, XML_RULES } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
@@ -32,13 +32,40 @@ let gitleaks: GitleaksFindings = { hits: [], allowed: new Set() };
 const keptToken = (token: string): boolean =>
   gitleaks.allowed.has(token) || isPlaceholder(token) || isStandIn(token);
 
+/**
+ * A token written with its secret part masked or cut off, in the same word: `xoxp-5723…-####`,
+ * `sk_live_…****`, `ghp_…XXXX`, `ops_eyJ…...`. What a rule matched is the part the writer showed;
+ * the secret was never there.
+ */
+const MASKED_TAIL = /^[-_.:]?(?:#{4}|\*{4}|[xX]{4}|\.{3}|…)/;
+const maskedAfter = (text: string, end: number): boolean => MASKED_TAIL.test(text.slice(end, end + 5));
+
+/**
+ * Whether gitleaks, the reference, refuses `token` by the versioned prefix it starts with
+ * (`sk-ant-api03`; rulesOfPrefix): none of the rules that know that version's exact form found it.
+ * The shapes here are looser forms kept for prefixes nobody pins down; where one version's form is
+ * known (Anthropic's 93 characters then `AA`), that form decides.
+ */
+function refusedByItsPrefix(token: string): boolean {
+  const rules = rulesOfPrefix(token);
+  if (rules.length === 0) return false;
+  return !gitleaks.hits.some(
+    (h) => rules.includes(h.rule) && (h.secret.includes(token) || token.includes(h.secret)),
+  );
+}
+
 /** A shape as a rule: every match becomes the marker (unless it must hold a digit and does not). */
 function shapeRule(shape: SecretShape): SecretRule {
   return {
     trigger: shape.trigger,
     apply: (text) =>
-      text.replace(shape.pattern, (m) =>
-        (shape.needsDigit && !/\d/.test(m)) || keptToken(m) ? m : redactedMark(shape.kind),
+      text.replace(shape.pattern, (m, at: number) =>
+        (shape.needsDigit && !/\d/.test(m)) ||
+        keptToken(m) ||
+        maskedAfter(text, at + m.length) ||
+        refusedByItsPrefix(m)
+          ? m
+          : redactedMark(shape.kind),
       ),
   };
 }
@@ -57,7 +84,8 @@ const MAINTAINED_RULE: SecretRule = {
       const token = text.slice(hit.start, hit.end);
       // Run as it ships (its own fixtures hold placeholders it means to find, `tskey-api-AAAA…`),
       // but for `xxxx…`, which gitleaks' examples call no secret.
-      if (token.includes(MARK) || isXPlaceholder(token) || isStandIn(token)) continue;
+      if (token.includes(MARK) || isXPlaceholder(token) || isStandIn(token) || maskedAfter(text, hit.end))
+        continue;
       out += text.slice(at, hit.start) + redactedMark(hit.kind);
       at = hit.end;
     }
@@ -160,10 +188,34 @@ const ESCAPED_BREAK = /\\[nr](?!\n)/g;
 function redactEscapedLines(text: string): string {
   ESCAPED_BREAK.lastIndex = 0;
   if (!ESCAPED_BREAK.test(text)) return text;
-  const broken = text.replace(ESCAPED_BREAK, '$&\n');
   // gitleaks' findings of this text are kept, not sought again: its rules read `\n` escapes already.
-  const redacted = redactOnce(broken, gitleaks);
+  const found = gitleaks;
+  // Breaking changes only the lines that hold an escape (in source, a few string literals): read
+  // alone, broken, and holding nothing, the text as a whole holds nothing new either.
+  const escaped = linesWithEscapes(text);
+  if (escaped.length < text.length / 2) {
+    const part = escaped.replace(ESCAPED_BREAK, '$&\n');
+    if (redactOnce(part, found) === part) return text;
+  }
+  const broken = text.replace(ESCAPED_BREAK, '$&\n');
+  const redacted = redactOnce(broken, found);
   return redacted === broken ? text : redacted.replace(/(\\[nr])\n/g, '$1');
+}
+
+/** The lines of `text` that hold a `\n` or `\r` escape, joined by line breaks. */
+function linesWithEscapes(text: string): string {
+  const lines: string[] = [];
+  let after = 0;
+  ESCAPED_BREAK.lastIndex = 0;
+  for (let m = ESCAPED_BREAK.exec(text); m !== null; m = ESCAPED_BREAK.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const eol = text.indexOf('\n', m.index);
+    const end = eol === -1 ? text.length : eol;
+    if (start >= after) lines.push(text.slice(start, end));
+    after = end;
+    ESCAPED_BREAK.lastIndex = end;
+  }
+  return lines.join('\n');
 }
 
 const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };

@@ -36,7 +36,6 @@ export const SECRET_SHAPES: readonly SecretShape[] = [
   },
   { kind: 'stripe', trigger: /whsec_/, pattern: /(?<!\w)whsec_[A-Za-z0-9]{24,}/g },
   { kind: 'npm', trigger: /npm_/, pattern: /(?<!\w)npm_[A-Za-z0-9]{36}(?!\w)/g },
-  { kind: 'huggingface', trigger: /hf_/, pattern: /(?<!\w)hf_[A-Za-z0-9]{30,}(?!\w)/g, needsDigit: true },
   {
     kind: 'jwt',
     trigger: /eyJ/,

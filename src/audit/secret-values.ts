@@ -24,6 +24,19 @@ export type SecretRule = {
  * `[PASSWORD]`), an ellipsis — stays readable (gitleaks' allowlists and entropy floors agree).
  */
 export function isReference(value: string): boolean {
+  let verdict = references.get(value);
+  if (verdict === undefined) {
+    verdict = judgeReference(value);
+    if (references.size >= 4096) references.clear();
+    references.set(value, verdict);
+  }
+  return verdict;
+}
+
+/** Values are judged by several rules of one text, and again on the next record: verdicts are kept. */
+const references = new Map<string, boolean>();
+
+function judgeReference(value: string): boolean {
   const bare = value
     .replace(/^["'`]|["'`]$/g, '')
     .replace(/^(bearer|basic|token|digest)\s+/i, '')
@@ -37,7 +50,8 @@ export function isReference(value: string): boolean {
     /^(\$|%|\{\{|<[a-z_-]+>$)/i.test(bare) ||
     PLACEHOLDER_WORDS.test(bare) ||
     /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(bare) ||
-    /(?:\.\.\.|…)$/.test(bare) ||
+    // Cut with an ellipsis, or its secret part masked (`xoxp-…-####`, `sk_live_…****`).
+    /(?:\.\.\.|…|#{4}|\*{4})$/.test(bare) ||
     // Text, not a token: the head of another assignment (`"api_token = "` quoting a line), a label
     // (`token:`), markup (`<xsd:element name=`).
     /\s(?:=|:=|=>|:)$/.test(bare) ||
@@ -71,9 +85,13 @@ export function isStandIn(token: string): boolean {
 const STAND_IN_WORDS =
   /not_?a_?real|not_?real|notasecret|placeholder|changeme|replace_?me|your_(?:api_?)?(?:key|token|secret|password)|(?:token|key|secret|string)_?here$|^(?:my|your)(?:password|passwd|pass|secret|token)$/i;
 
-/** A URL with no user, password or query (`mongodb://localhost:27017/db`): where, not what. */
+/**
+ * A URL with no query and no random path (`mongodb://localhost:27017/db`): where, not what. Its user
+ * and password, if any, are the URL rules' to judge (secret-framed.ts, which run first): a real
+ * password is hidden in place already, an example (`mongodb://mongodb:mongodb@…`) is not one.
+ */
 function isBareUrl(value: string): boolean {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/([^\s/?#@]+)(\/[^\s?#@]*)?$/i.exec(value);
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^\s/?#@]*@)?([^\s/?#@]+)(\/[^\s?#@]*)?$/i.exec(value);
   if (!m) return false;
   return !(m[2] ?? '').split('/').some((segment) => looksRandom(segment, 20));
 }

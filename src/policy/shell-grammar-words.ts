@@ -52,17 +52,24 @@ function readWords(parser: Parser, line: string): ShellWord[] | undefined {
   }
 }
 
-function collect(node: Node, out: ShellWord[]): void {
+/**
+ * Collects the words under `node`. The pieces of a concatenation (`'a'\''b'`: two quoted strings and
+ * an escaped quote) are not words of their own — bash passes them as one — so they are not
+ * collected, but the substitutions inside them are, with their words (`echo "$(printf 'x')"`).
+ */
+function collect(node: Node, out: ShellWord[], piece = false): void {
   if (node.type === 'variable_assignment') {
     const value = node.childForFieldName('value');
     const name = node.childForFieldName('name')?.text ?? '';
     out.push({ start: node.startIndex, end: node.endIndex, value: `${name}=${value ? valueOf(value) : ''}` });
-  } else if (WORD_TYPES.has(node.type)) {
+  } else if (WORD_TYPES.has(node.type) && !piece) {
     out.push({ start: node.startIndex, end: node.endIndex, value: valueOf(node) });
   }
-  // Words inside substitutions and strings are words too (`echo "$(printf 'x')"`).
-  for (const child of node.namedChildren) if (child) collect(child, out);
+  const inner = node.type === 'concatenation' || (piece && !SUBSTITUTIONS.has(node.type));
+  for (const child of node.namedChildren) if (child) collect(child, out, inner);
 }
+
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 
 function valueOf(node: Node): string {
   const { values } = evaluateWord([node]);

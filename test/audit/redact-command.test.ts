@@ -64,6 +64,18 @@ describe('redactCommand', () => {
       expect(redactCommand(command)).toBe(command);
   });
 
+  it("reads a word written in pieces (`'a'\\''b'`) as the one word bash passes, not piece by piece", () => {
+    // Each piece alone reads as `credentials: new Foo({ profile:`, a value; the word is code.
+    const code = `printf '%s\\n' '  credentials: new Ini({ profile: '\\''<YOUR_PROFILE>'\\'' })'`;
+    expect(redactCommand(code)).toBe(code);
+    const real = `printf '%s\\n' '  credentials: '\\''${SECRET}'\\'''`;
+    expect(redactCommand(real)).not.toContain(SECRET);
+    // A quote written inside quotes is not part of the user or password of `-u`.
+    const example = `printf '%s\\n' 'curl -u '\\''test:test'\\'''`;
+    expect(redactCommand(example)).toBe(example);
+    expect(redactCommand(`printf '%s\\n' 'curl -u '\\''me:${SECRET}'\\'''`)).not.toContain(SECRET);
+  });
+
   it('is what redact and redactedJson do to a command argument (and only to one)', () => {
     const args = { command: `printf '%s\\n' 'apiToken = ${SECRET}'`, note: `'apiToken = ${SECRET}'` };
     const out = redact(args) as typeof args;

@@ -5,7 +5,8 @@ import { isSecretName, redact, redactString, redactWithJson, redactedJson } from
 const rep = (s: string, n: number) => s.repeat(n);
 const OPENAI = `sk-${rep('a1B2', 12)}`;
 const OPENAI_PROJ = `sk-proj-${rep('Zx9_', 10)}`;
-const ANTHROPIC = `sk-ant-api03-${rep('Qw3-', 20)}`;
+// Anthropic's exact form: 93 characters, then `AA`.
+const ANTHROPIC = `sk-ant-api03-${rep('Qw3-', 23)}QAA`;
 const GHP = `ghp_${rep('A1b2', 9)}`;
 const GHS = `ghs_${rep('k9L0', 9)}`;
 const GH_PAT = `github_pat_11${rep('AbC9_', 12)}`;

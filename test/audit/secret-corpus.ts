@@ -245,7 +245,7 @@ export const POSITIVE: SecretCase[] = [
     secret: OPS.slice(4, 60),
     keep: 'OP_SERVICE_ACCOUNT',
   },
-  { name: 'Atlassian API token', text: `jira ATATT3${alnum(180)}`, secret: alnum(180), keep: 'jira' },
+  { name: 'Atlassian API token', text: `jira ATATT3${alnum(186)}`, secret: alnum(186), keep: 'jira' },
   {
     name: 'age secret key',
     text: `AGE-SECRET-KEY-1${rep('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 2).slice(0, 58)}`,
