@@ -21,7 +21,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   { name: 'audit', usage: '/audit', does: 'browse the audit log by day' },
   { name: 'grants', usage: '/grants', does: 'list, revoke or save approve-all grants' },
-  { name: 'policy', usage: '/policy', does: 'the mode and where rules come from' },
+  {
+    name: 'policy',
+    usage: '/policy [test COMMAND]',
+    does: 'the mode and where rules come from; test: which rule decides COMMAND, without running it',
+    args: ['test'],
+  },
   { name: 'undo', usage: '/undo [n]', does: 'revert the last n turns (default 1)' },
   { name: 'clear', usage: '/clear', does: 'clear the conversation' },
   {

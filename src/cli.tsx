@@ -62,6 +62,10 @@ async function main(argv: string[]): Promise<number> {
       columns: process.stdout.columns ?? 120,
     });
   if (args.kind === 'pending') return runPendingCli(args.argv, { ...io, home });
+  if (args.kind === 'policy') {
+    const { runPolicyCli } = await import('./gate/policy-cli');
+    return runPolicyCli(args.argv, { ...io, home, env: process.env, cwd: process.cwd() });
+  }
   if (args.headless && !args.prompt) {
     // `echo "fix the test" | warden --headless`: a prompt piped in; a terminal is not a prompt.
     if (process.stdin.isTTY) return usage('--headless needs a prompt (-p PROMPT, or text on stdin)');

@@ -47,10 +47,21 @@ export function useSlashCommands({
       const { name, args } = parseSlash(text) ?? { name: '', args: [] };
       const arg = args[0];
       switch (name) {
+        case 'policy': {
+          if (arg === undefined) return openOverlay('policy');
+          if (arg.toLowerCase() !== 'test')
+            return say({ level: 'warn', text: `/policy takes "test COMMAND", not "${arg}"` });
+          const command = text
+            .trim()
+            .replace(/^\/policy\s+test\b/i, '')
+            .trim();
+          if (!command)
+            return say({ level: 'warn', text: '/policy test needs a command: /policy test npm test' });
+          return client.send({ type: 'test_policy', command });
+        }
         case 'help':
         case 'audit':
         case 'grants':
-        case 'policy':
         case 'mcp':
           return openOverlay(name);
         case 'resume':

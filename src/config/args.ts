@@ -27,7 +27,9 @@ export type CliArgs =
   /** `warden audit …`: the rest goes to the audit CLI untouched. */
   | { kind: 'audit'; argv: string[] }
   /** `warden pending …`: the requests waiting for a person, listed. */
-  | { kind: 'pending'; argv: string[] };
+  | { kind: 'pending'; argv: string[] }
+  /** `warden policy test …`: what the gate would decide for a command, without running it. */
+  | { kind: 'policy'; argv: string[] };
 
 export type ParseArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
 
@@ -63,6 +65,7 @@ const BOOLEAN_FLAGS: Record<
 export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (argv[0] === 'audit') return { ok: true, args: { kind: 'audit', argv: argv.slice(1) } };
   if (argv[0] === 'pending') return { ok: true, args: { kind: 'pending', argv: argv.slice(1) } };
+  if (argv[0] === 'policy') return { ok: true, args: { kind: 'policy', argv: argv.slice(1) } };
   const flagsPart = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
@@ -169,6 +172,8 @@ Usage:
   warden --headless -p PROMPT      run one task without the full-screen UI
   warden audit [options]           show the audit log (warden audit --help)
   warden pending [--json]          list the requests waiting for a person, in every session
+  warden policy test "<command>"   which rule decides a command, the verdict, risk and why,
+                                   without running it (warden policy --help)
 
 Options:
   -p, --prompt PROMPT   the first prompt (or give it as words after the options)

@@ -39,8 +39,9 @@ import {
   safeHash,
 } from './gate-steps';
 import type { Asked, Caller, Checked, CloseCode, GateOptions, ToolCall } from './gate-types';
-import { grantable, scopeCovers } from './grants';
+import { type GrantCaller, grantable, scopeCovers } from './grants';
 import { hashArgs } from './hash';
+import { checkCommand, commandTool, type PolicyCheck } from './policy-check';
 import { Provenance } from './provenance';
 import { RejectionMemory, rejectionKey } from './rejection-key';
 import { resumeCheck } from './resume-check';
@@ -174,6 +175,23 @@ export class Gate {
       }
       return ending.envelope;
     }
+  }
+
+  /**
+   * What the gate would decide for `command` now — guards, rules, mode, this session's grants — without
+   * running, asking or auditing anything (/policy test). Contract: never rejects.
+   */
+  async explainCommand(command: string, caller: GrantCaller, held?: number): Promise<PolicyCheck> {
+    const tool = commandTool([...this.tools.values()]);
+    if (!tool) return { ok: false, error: 'no tool runs commands' };
+    try {
+      if (!this.isReady && this.o.ready) await this.o.ready();
+      if (!this.guardLoaded) await this.o.loadCommandGuard?.();
+    } catch (err) {
+      return { ok: false, error: (err as Error).message };
+    }
+    const grants = { store: this.o.grants, caller };
+    return checkCommand(tool, { command }, { deps: this.o.deps, policy: this.o.policy(), grants, held });
   }
 
   /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */

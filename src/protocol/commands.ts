@@ -130,4 +130,10 @@ export type CoreCommand =
   /** Switches the model for the next request. Answered by a `notice` (and `state.model`); the demo model refuses with a `notice`. */
   | { type: 'set_model'; name: string }
   /** Lists the server's models (`GET /models`, bounded). Answered by a `notice` with the list, or why there is none. */
-  | { type: 'list_models' };
+  | { type: 'list_models' }
+  /**
+   * What the gate would decide for `command` now (`/policy test`): the guard or rule that decides, the
+   * verdict, the risk and why, this session's grants included. Nothing runs, nothing is asked or
+   * audited. Answered by a `notice` with the report (a warning for a command that cannot be checked).
+   */
+  | { type: 'test_policy'; command: string };

@@ -20,6 +20,7 @@ import type { ContextControl } from './context-control';
 import type { SessionSettings } from './session-settings';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
+import { formatPolicyReport } from '../policy/policy-report';
 
 export type SessionCommandDeps = {
   /** Resolves once the start banner is out (the sandbox's verdict): a prompt typed at once comes after it. */
@@ -245,6 +246,9 @@ export class SessionCommands {
       case 'list_models':
         if (d.context) void d.context.listModels();
         return;
+      case 'test_policy':
+        void this.testPolicy(String(c.command));
+        return;
       case 'pause':
       case 'resume':
       case 'add_note':
@@ -334,6 +338,15 @@ export class SessionCommands {
     if (!result.ok) return this.notice(shown ? 'error' : 'warn', result.error);
     const what = shown?.kind === 'preference' ? shown.line : shown?.kind === 'rule' ? shown.ruleText : '';
     this.notice('info', `Saved to ${result.file}: ${what}`);
+  }
+
+  /** /policy test: the gate's verdict on a command, as the main agent would get it now. Contract: never rejects. */
+  private async testPolicy(command: string): Promise<void> {
+    const trust = this.d.trust.state();
+    const held = trust.status === 'untrusted' ? trust.items.filter((i) => i.kind === 'rule').length : 0;
+    const check = await this.d.gate.explainCommand(command, { agentId: 'main', agentName: 'main' }, held);
+    if (!check.ok) return this.notice('warn', `/policy test: ${check.error}`);
+    this.notice('info', `/policy test (nothing ran):\n${formatPolicyReport(check.report)}`);
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
