@@ -122,6 +122,14 @@ export const CARD_KEYS = {
       },
     },
   },
+  always: {
+    keys: ['A'],
+    show: 'A',
+    footer: 'always',
+    help: "don't ask again: approve, and save the rule approve-all would grant to the project's or your policy file (shows the JSON, asks which file)",
+    on: TOOL,
+    offer: 'grants',
+  },
   reject: {
     keys: ['n'],
     show: 'n',
@@ -379,6 +387,25 @@ export const GRANT_KEYS = {
   less: { keys: ['-'], show: '-', help: 'shorter grant' },
   grant: { keys: ['enter'], show: 'Enter', footer: 'grant', help: 'grant the scope' },
   back: { keys: ['esc'], show: 'Esc', footer: 'back', help: 'back to the card' },
+} as const satisfies Record<string, KeyRow>;
+
+/** "Don't ask again" (`A` on a card): the rule approve-all would grant, shown as JSON, saved to the file the person picks. */
+export const SAVE_RULE_KEYS = {
+  up: { keys: ['up'], show: '↑/↓', footer: 'rule', help: 'pick the rule to save' },
+  down: { keys: ['down'], show: '↓', help: 'next rule' },
+  project: {
+    keys: ['p'],
+    show: 'p',
+    footer: 'save to the project',
+    help: "approve, and append the rule to the project's .warden/policy.json",
+  },
+  user: {
+    keys: ['u'],
+    show: 'u',
+    footer: 'save for you',
+    help: 'approve, and append the rule to your own $WARDEN_HOME/policy.json',
+  },
+  back: { keys: ['esc'], show: 'Esc', footer: 'back', help: 'back to the card, nothing saved' },
 } as const satisfies Record<string, KeyRow>;
 
 /** The reject reason: one text field. */

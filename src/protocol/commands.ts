@@ -26,7 +26,17 @@ export type CoreCommand =
    * a refused edit keeps the request pending with `editError` and a bumped `revision`; an unknown or
    * finished id gets a `notice`.
    */
-  | { type: 'decide'; id: string; decision: Decision }
+  | {
+      type: 'decide';
+      id: string;
+      decision: Decision;
+      /**
+       * "Don't ask again": with an `approve_all` decision, also append the rule its scope amounts to
+       * (the one the card offered) to the project's or the person's policy file. Answered as well by a
+       * `notice` naming the file, or the error.
+       */
+      save?: 'project' | 'user';
+    }
   /**
    * The UI could not read a key press as a decision for request `id`. Answered by
    * `approval_input_invalid` (count and limit); at the limit the request ends with

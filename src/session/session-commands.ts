@@ -4,6 +4,7 @@ import type { GrantStore } from '../gate/grants';
 import type { Feedback } from './feedback/feedback';
 import type { PolicyRule } from '../policy/rules';
 import type { CoreCommand, CoreEvent } from '../protocol';
+import { PersonRules, ruleToKeep } from './person-rules';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { attachMentions } from './attachments';
@@ -20,7 +21,6 @@ import type { ContextControl } from './context-control';
 import type { SessionSettings } from './session-settings';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
-import { formatPolicyReport } from '../policy/policy-report';
 
 export type SessionCommandDeps = {
   /** Resolves once the start banner is out (the sandbox's verdict): a prompt typed at once comes after it. */
@@ -75,6 +75,9 @@ export class SessionCommands {
   /** Cancel, pause, resume, notes, plan edits and `!command`. */
   private readonly person: PersonControl;
 
+  /** /policy test and "don't ask again". */
+  private readonly rules: PersonRules;
+
   constructor(private readonly d: SessionCommandDeps) {
     this.person = new PersonControl({
       hub: d.hub,
@@ -95,6 +98,12 @@ export class SessionCommands {
       ...(d.approvedWrites ? { approved: d.approvedWrites, mode: () => d.settings.mode, root: d.root } : {}),
     });
     this.audit = new AuditQueries(d.auditDir, d.emit);
+    this.rules = new PersonRules({
+      gate: d.gate,
+      trust: d.trust,
+      writeRule: (target, rule) => this.writeRule(target, rule),
+      notice: (level, text) => this.notice(level, text),
+    });
   }
 
   handle(command: CoreCommand): void {
@@ -161,10 +170,15 @@ export class SessionCommands {
           c.decision?.kind === 'cancel_task'
             ? d.gate.pending().find((r) => r.id === c.id)?.taskId
             : undefined;
+        // "Don't ask again": the rule is the one the card offered for this scope, read before deciding.
+        const keep = c.save === undefined ? undefined : ruleToKeep(d.gate.pending(), c.id, c.decision);
+        if (keep && !keep.ok) return this.notice('warn', keep.error);
         const result = d.gate.decide(c.id, c.decision);
         if (!result.ok) this.notice('warn', result.error);
         // `c` ends the requesting agent's whole task, not only its card.
         else this.person.cancelTaskOf(taskId);
+        if (result.ok && keep?.ok && c.save)
+          void this.rules.keep(c.save === 'user' ? 'user' : 'project', keep.ruleText);
         d.emit({ type: 'state_changed' });
         return;
       }
@@ -247,7 +261,7 @@ export class SessionCommands {
         if (d.context) void d.context.listModels();
         return;
       case 'test_policy':
-        void this.testPolicy(String(c.command));
+        void this.rules.test(String(c.command));
         return;
       case 'pause':
       case 'resume':
@@ -338,15 +352,6 @@ export class SessionCommands {
     if (!result.ok) return this.notice(shown ? 'error' : 'warn', result.error);
     const what = shown?.kind === 'preference' ? shown.line : shown?.kind === 'rule' ? shown.ruleText : '';
     this.notice('info', `Saved to ${result.file}: ${what}`);
-  }
-
-  /** /policy test: the gate's verdict on a command, as the main agent would get it now. Contract: never rejects. */
-  private async testPolicy(command: string): Promise<void> {
-    const trust = this.d.trust.state();
-    const held = trust.status === 'untrusted' ? trust.items.filter((i) => i.kind === 'rule').length : 0;
-    const check = await this.d.gate.explainCommand(command, { agentId: 'main', agentName: 'main' }, held);
-    if (!check.ok) return this.notice('warn', `/policy test: ${check.error}`);
-    this.notice('info', `/policy test (nothing ran):\n${formatPolicyReport(check.report)}`);
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
