@@ -28,6 +28,16 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     args: ['test'],
   },
   { name: 'undo', usage: '/undo [n]', does: 'revert the last n turns (default 1)' },
+  {
+    name: 'init',
+    usage: '/init',
+    does: 'propose a first AGENTS.md for the project (a card shows it; nothing is replaced)',
+  },
+  {
+    name: 'memory',
+    usage: '/memory',
+    does: 'the instruction files (AGENTS.md) in the prompt, with their size',
+  },
   { name: 'clear', usage: '/clear', does: 'clear the conversation' },
   {
     name: 'compact',

@@ -113,6 +113,8 @@ async function main(argv: string[]): Promise<number> {
       },
       root,
       home,
+      // The AGENTS.md of each folder between the root and here counts too.
+      cwd: process.cwd(),
       model: demo ? createDemoModel() : openAIModel(config),
       mode: config.mode,
       modeFromFlag: args.mode !== undefined,

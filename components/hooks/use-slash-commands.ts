@@ -3,7 +3,16 @@ import type { CoreClient, Mode } from '../../src/protocol';
 import { MODE_ORDER, parseSlash } from '../commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
-export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions' | 'plan';
+export type OverlayKind =
+  | 'none'
+  | 'help'
+  | 'audit'
+  | 'grants'
+  | 'policy'
+  | 'mcp'
+  | 'sessions'
+  | 'plan'
+  | 'memory';
 
 type Deps = {
   client: CoreClient;
@@ -63,7 +72,10 @@ export function useSlashCommands({
         case 'audit':
         case 'grants':
         case 'mcp':
+        case 'memory':
           return openOverlay(name);
+        case 'init':
+          return client.send({ type: 'init_instructions' });
         case 'resume':
           return openOverlay('sessions');
         case 'mode': {

@@ -575,6 +575,11 @@ export const POLICY_KEYS = {
   close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the panel' },
 } as const satisfies Record<string, KeyRow>;
 
+/** /memory: read only. */
+export const MEMORY_KEYS = {
+  close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the panel' },
+} as const satisfies Record<string, KeyRow>;
+
 /** /help: read only. */
 export const HELP_PANEL_KEYS = {
   close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the help' },
@@ -678,6 +683,7 @@ export const PANEL_FOOTERS = {
   mcp: footerLine(Object.values(MCP_KEYS)),
   sessions: footerLine(Object.values(SESSIONS_KEYS)),
   policy: footerLine(Object.values(POLICY_KEYS)),
+  memory: footerLine(Object.values(MEMORY_KEYS)),
   help: footerLine(Object.values(HELP_PANEL_KEYS)),
   trust: footerLine([TRUST_KEYS.trust, TRUST_KEYS.keep]),
   trust_more: footerLine([{ show: 't', footer: 'see the whole list' }, TRUST_KEYS.keep]),

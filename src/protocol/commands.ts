@@ -146,4 +146,11 @@ export type CoreCommand =
    * verdict, the risk and why, this session's grants included. Nothing runs, nothing is asked or
    * audited. Answered by a `notice` with the report (a warning for a command that cannot be checked).
    */
-  | { type: 'test_policy'; command: string };
+  | { type: 'test_policy'; command: string }
+  /**
+   * `/init`: proposes a first AGENTS.md for the project (what warden finds of it) as a write_file call
+   * through the gate as the person. Answered by `approval_requested` (its diff card, unless a rule or
+   * the mode allows the write), then a `notice` with the outcome; a `notice` only when AGENTS.md
+   * exists (it is never replaced). Once written it is in every agent's prompt (`instructions`).
+   */
+  | { type: 'init_instructions' };

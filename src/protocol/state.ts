@@ -116,6 +116,20 @@ export type ProjectTrustState = {
   store: string;
 };
 
+/**
+ * An instruction file in every agent's system prompt (/memory lists them): the person's own
+ * (`$WARDEN_HOME/AGENTS.md`), the project's at its root, or a folder's on the way to where warden
+ * started (`folder`, relative to the root). `bytes`: how much of it was read; `truncated`: cut (a
+ * file is capped at 64 KB, all of them together at 128 KB).
+ */
+export type InstructionFileInfo = {
+  path: string;
+  scope: 'person' | 'project' | 'folder';
+  bytes: number;
+  truncated?: true;
+  folder?: string;
+};
+
 export type CoreState = {
   sessionId: string;
   root: string;
@@ -153,6 +167,8 @@ export type CoreState = {
   context?: ContextUse;
   /** A /compact summary waiting for the person's yes or no (answered by `accept_compact`). */
   compact?: CompactProposal;
+  /** The instruction files in the system prompt, in the order they are given (/memory); absent from a core that does not say. */
+  instructions?: InstructionFileInfo[];
 };
 
 /** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */

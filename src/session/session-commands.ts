@@ -5,6 +5,7 @@ import type { Feedback } from './feedback/feedback';
 import type { PolicyRule } from '../policy/rules';
 import type { CoreCommand, CoreEvent } from '../protocol';
 import { PersonRules, ruleToKeep } from './person-rules';
+import { initInstructions } from './init-command';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { attachMentions } from './attachments';
@@ -18,6 +19,7 @@ import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 import type { ContextControl } from './context-control';
+import type { SessionInstructions } from './session-instructions';
 import type { SessionSettings } from './session-settings';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
@@ -49,6 +51,8 @@ export type SessionCommandDeps = {
   attachTool?: string;
   /** The path fence: `@path` completion lists and attachments resolve through it. */
   fence?: PathFence;
+  /** The tool `/init` writes AGENTS.md with (write_file). */
+  writeTool?: string;
   /** The tool a person's `!command` runs through (execute_command). */
   personTool?: string | undefined;
   /** The session's checkpoints: each turn ends there, and its changes go to the turn review. */
@@ -59,6 +63,8 @@ export type SessionCommandDeps = {
   approvedWrites?: ApprovedWrites;
   /** The context figure, /compact and /model. */
   context?: ContextControl;
+  /** The instruction files (AGENTS.md), read again before each prompt. */
+  instructions?: SessionInstructions;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
@@ -129,6 +135,8 @@ export class SessionCommands {
     // loosening waits for the trust card.
     this.d.homeGuard.acceptAll();
     this.d.trust.refresh();
+    // An AGENTS.md the person edited (or /init wrote) counts from this prompt on, in every agent's prompt.
+    if (this.d.instructions?.load()) this.d.hub.refreshPrompts();
     // The turn's last checkpoint and its review belong to the turn: shutdown waits for them too.
     const turn = this.d.hub.runPrompt(await this.withAttachments(text)).then(async (r) => {
       await this.reviews.afterTurn();
@@ -260,6 +268,18 @@ export class SessionCommands {
       case 'list_models':
         if (d.context) void d.context.listModels();
         return;
+      case 'init_instructions': {
+        const { fence, writeTool, instructions } = d;
+        if (!fence || !writeTool) return this.notice('warn', '/init cannot write files in this session.');
+        void initInstructions({
+          gate: d.gate,
+          fence,
+          writeTool,
+          reload: () => instructions?.load() && d.hub.refreshPrompts(),
+          notice: (level, text) => this.notice(level, text),
+        });
+        return;
+      }
       case 'test_policy':
         void this.rules.test(String(c.command));
         return;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
 import { READ_FILE_TOOL } from '../tools/fs/read-file';
+import { WRITE_FILE_TOOL } from '../tools/fs/write-file';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { createCoreTools } from '../tools/index';
 import { createAskUserTool } from '../tools/interact/ask-user';
@@ -29,6 +30,7 @@ import { SessionCommands } from './session-commands';
 import { createNotifier } from './notify';
 import { SessionEvents } from './session-events';
 import { SessionSettings } from './session-settings';
+import { SessionInstructions } from './session-instructions';
 import { SessionState, initialCoreState } from './session-state';
 import type { Session, SessionOptions } from './session-types';
 import { wireAgents } from './wiring/agents-wiring';
@@ -152,8 +154,15 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     );
   });
   events.tap(new HomeWatch({ home, root, tools, homeGuard, trust, settings, emit }).onEvent);
+  // AGENTS.md: the person's, the project's, and its folders' down to where warden started (/memory).
+  const instructions = new SessionInstructions({
+    ...{ home, root, cwd: o.cwd, state },
+    warn: (text) => emit({ type: 'notice', level: 'warn', text }),
+  });
+  instructions.load();
   const { hub, context } = wireAgents({
     ...o,
+    instructions: () => instructions.text(),
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
     ...{ readOnly: readOnlyTools(tools), escalateTool: escalate.name, emit },
   });
@@ -178,10 +187,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     // A prompt typed before the start banner (the sandbox's verdict) waits for it.
     started: sandboxChecked,
     ...{ trust, homeGuard, hub, gate, grants, feedback, view, emit, home, root, fence, checkpoints },
-    ...{ context, approvedWrites, settings, mcp },
+    ...{ context, approvedWrites, settings, mcp, instructions },
     auditDir: join(home, 'audit'),
     undoTool: revertTurn.name,
     attachTool: READ_FILE_TOOL,
+    writeTool: WRITE_FILE_TOOL,
     // The person's `!command` runs through the tool that judges commands (execute_command).
     personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
     reviewTurns: o.reviewTurns !== false,
