@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { CoreClient, Mode } from '../../src/protocol';
+import type { CoreClient, CustomCommandInfo, Mode } from '../../src/protocol';
 import { MODE_ORDER, parseSlash } from '../commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
@@ -22,6 +22,8 @@ type Deps = {
   quit: () => void;
   /** Agents are paused: a plain line is a note for them, not a new prompt. */
   paused?: boolean;
+  /** The custom commands (`/name args` runs one; a built-in name is never one of them). */
+  custom?: readonly CustomCommandInfo[];
 };
 
 /**
@@ -35,6 +37,7 @@ export function useSlashCommands({
   say,
   quit,
   paused,
+  custom,
 }: Deps): (text: string) => void {
   return useCallback(
     (text: string) => {
@@ -118,12 +121,22 @@ export function useSlashCommands({
         case 'quit':
           return quit();
         default:
+          // A custom command (the core says why when it is held back: the project is not trusted).
+          if (custom?.some((c) => c.name === name && c.hidden !== 'built-in'))
+            return client.send({
+              type: 'run_command',
+              name,
+              args: text
+                .trim()
+                .slice(name.length + 1)
+                .trim(),
+            });
           return say({
             level: 'warn',
             text: `unknown command /${name} — /help lists the commands (//text sends "/text" as a prompt)`,
           });
       }
     },
-    [client, mode, openOverlay, say, quit, paused],
+    [client, mode, openOverlay, say, quit, paused, custom],
   );
 }

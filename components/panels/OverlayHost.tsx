@@ -30,7 +30,15 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
   const panel = (() => {
     switch (kind) {
       case 'help':
-        return <HelpOverlay isActive={isActive} width={width} maxRows={rows} onClose={onClose} />;
+        return (
+          <HelpOverlay
+            isActive={isActive}
+            width={width}
+            maxRows={rows}
+            onClose={onClose}
+            {...(state.customCommands ? { custom: state.customCommands } : {})}
+          />
+        );
       case 'grants':
         return (
           <GrantsPanel

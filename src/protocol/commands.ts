@@ -22,6 +22,12 @@ export type CoreCommand =
    */
   | { type: 'submit'; text: string }
   /**
+   * Runs custom slash command `name` (`state.customCommands`): its file's prompt with `args` for
+   * `$ARGUMENTS`, as the main agent's next turn; the transcript shows `/name args`. Answered like
+   * `submit`; a `notice` when there is no such command, or it is the project's and its files are not trusted.
+   */
+  | { type: 'run_command'; name: string; args: string }
+  /**
    * A person's decision on pending request `id`. Answered by `approval_resolved` (with `state_changed`);
    * a refused edit keeps the request pending with `editError` and a bumped `revision`; an unknown or
    * finished id gets a `notice`.

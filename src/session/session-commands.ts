@@ -20,6 +20,7 @@ import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 import type { ContextControl } from './context-control';
 import type { SessionInstructions } from './session-instructions';
+import type { CustomCommands } from '../commands/custom-commands';
 import type { SessionSettings } from './session-settings';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
@@ -65,6 +66,8 @@ export type SessionCommandDeps = {
   context?: ContextControl;
   /** The instruction files (AGENTS.md), read again before each prompt. */
   instructions?: SessionInstructions;
+  /** The custom slash commands (`run_command`), read again before each prompt. */
+  customCommands?: Pick<CustomCommands, 'refresh' | 'expand'>;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
@@ -121,14 +124,17 @@ export class SessionCommands {
   }
 
   /** Runs a prompt as the main agent's next turn. Contract: never throws. */
-  async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
+  async runPrompt(
+    text: string,
+    shown?: string,
+  ): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
     // The banner is the transcript's first entry: a prompt typed before the sandbox answered waits (~10 ms).
     await this.d.started?.();
     if (this.d.hub.busy) {
       this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
       return { status: 'failed', text: 'busy' };
     }
-    this.d.view.addUser(text);
+    this.d.view.addUser(shown ?? text);
     this.d.emit({ type: 'state_changed' });
     // No tool runs between turns: what changed in warden's home since is the person's edit. The
     // project's files are read again: a changed file's ask and deny rules count at once, its
@@ -137,6 +143,7 @@ export class SessionCommands {
     this.d.trust.refresh();
     // An AGENTS.md the person edited (or /init wrote) counts from this prompt on, in every agent's prompt.
     if (this.d.instructions?.load()) this.d.hub.refreshPrompts();
+    this.d.customCommands?.refresh();
     // The turn's last checkpoint and its review belong to the turn: shutdown waits for them too.
     const turn = this.d.hub.runPrompt(await this.withAttachments(text)).then(async (r) => {
       await this.reviews.afterTurn();
@@ -172,6 +179,9 @@ export class SessionCommands {
     switch (c.type) {
       case 'submit':
         if (c.text.trim()) void this.runPrompt(c.text);
+        return;
+      case 'run_command':
+        void this.runCustom(String(c.name), typeof c.args === 'string' ? c.args : '');
         return;
       case 'decide': {
         const taskId =
@@ -291,6 +301,20 @@ export class SessionCommands {
         this.person.handle(c);
         return;
     }
+  }
+
+  /** `/name args`: a custom command's prompt, with its arguments, as the main agent's next turn. Contract: never rejects. */
+  private async runCustom(name: string, args: string): Promise<void> {
+    const commands = this.d.customCommands;
+    if (!commands) return this.notice('warn', `There is no custom command /${name}.`);
+    // A file edited since the last prompt runs as it is now (the project's: as trust read it).
+    this.d.trust.refresh();
+    commands.refresh();
+    const found = commands.expand(name, args);
+    if (!found.ok)
+      return this.notice('warn', `${found.error.charAt(0).toUpperCase()}${found.error.slice(1)}.`);
+    const shown = `/${found.info.name}${args.trim() ? ` ${args.trim()}` : ''}`;
+    await this.runPrompt(found.prompt, shown);
   }
 
   /**

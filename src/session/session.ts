@@ -21,6 +21,8 @@ import { createUpdatePlanTool } from '../tools/interact/update-plan';
 import type { AnyTool } from '../tools/types';
 import { WEB_SEARCH, createWebTools } from '../tools/web/web-search';
 import { HomeGuard } from '../trust/home-guard';
+import { CustomCommands } from '../commands/custom-commands';
+import { BUILT_IN_COMMANDS } from '../protocol';
 import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
 import { ApprovedWrites } from './approved-writes';
 import { Feedback } from './feedback/feedback';
@@ -71,6 +73,19 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const homeGuard = new HomeGuard(home);
   const trust = wireTrust({ ...o, root, settings, homeGuard, emit });
   const policy = trust.load();
+  // Custom slash commands: yours, and the project's once its files are trusted (they follow trust).
+  const customCommands = new CustomCommands({
+    home,
+    builtins: BUILT_IN_COMMANDS,
+    project: () => trust.commands(),
+    warn: (text) => emit({ type: 'notice', level: 'warn', text }),
+    publish: (list) => {
+      state.customCommands = list;
+    },
+  });
+  events.tap((event) => {
+    if (event.type === 'trust_changed') customCommands.refresh();
+  });
   // The probe (a bwrap spawn) waits for the first screen when the app asks so (wiring/sandbox-check.ts).
   const later = o.checkSandboxAfterStart === true && o.sandbox === 'auto';
   if (later) settings.checkingSandbox();
@@ -98,6 +113,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   events.listen(notifier.onEvent);
   const announce = () => announceStart(view, settings, { ...o, root });
   if (!later) announce();
+  customCommands.refresh();
   // What no first screen needs runs with the deferred sandbox check, or at once (below) otherwise.
   const housekeeping = () => sweepInterruptedWrites(root, emit);
   const closed = () => life.closed;
@@ -187,7 +203,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     // A prompt typed before the start banner (the sandbox's verdict) waits for it.
     started: sandboxChecked,
     ...{ trust, homeGuard, hub, gate, grants, feedback, view, emit, home, root, fence, checkpoints },
-    ...{ context, approvedWrites, settings, mcp, instructions },
+    ...{ context, approvedWrites, settings, mcp, instructions, customCommands },
     auditDir: join(home, 'audit'),
     undoTool: revertTurn.name,
     attachTool: READ_FILE_TOOL,
