@@ -23,7 +23,7 @@ import { readAllStdin } from './os/read-stdin';
 import { runPendingCli } from './session/saved/pending-cli';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
-import { endpointHost } from './llm/endpoint-host';
+import { endpointLine } from './llm/endpoint-host';
 import { lazyModelClient } from './llm/lazy-model';
 import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
@@ -134,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       ...(config.sandboxReadPaths.length > 0 ? { sandboxReadPaths: config.sandboxReadPaths } : {}),
       mcpServers: config.mcpServers,
-      endpoint: endpointHost(config.baseUrl),
+      endpoint: endpointLine(config.baseUrl, process.env),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo
         ? {

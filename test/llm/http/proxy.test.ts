@@ -136,3 +136,19 @@ describe('requests through a loopback proxy', () => {
     },
   );
 });
+
+describe('the start banner names the proxy', () => {
+  it('host, then the proxy without its credentials and the variable; a bad variable is said', async () => {
+    const { endpointLine } = await import('../../../src/llm/endpoint-host');
+    expect(
+      endpointLine('https://api.example.com/v1', { HTTPS_PROXY: 'http://me:secret@10.0.0.1:3128' }),
+    ).toBe('api.example.com via proxy 10.0.0.1:3128 (HTTPS_PROXY)');
+    expect(endpointLine(undefined, {})).toBe('api.openai.com');
+    expect(
+      endpointLine('http://127.0.0.1:8080/v1', { HTTP_PROXY: 'http://p:1', NO_PROXY: '127.0.0.1' }),
+    ).toBe('127.0.0.1:8080');
+    expect(endpointLine('https://a.example/v1', { HTTPS_PROXY: 'socks5://p:1' })).toContain(
+      'names a socks5:// proxy',
+    );
+  });
+});
