@@ -198,11 +198,15 @@ Environment:
   WARDEN_MODEL          model name (like --model)
   WARDEN_MODE           starting mode (like --mode)
   WARDEN_HOME           settings, policy and audit log (default: ~/.warden)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+                        the model's requests go through this proxy (lower case too)
+  NODE_EXTRA_CA_CERTS   a CA file Node trusts as well (a corporate proxy's, a private CA)
 
 Files:
   $WARDEN_HOME/config.json, policy.json    your settings and rules
+  $WARDEN_HOME/AGENTS.md, commands/*.md    your instructions for every agent, your slash commands
   $WARDEN_HOME/trust.json                  projects you trusted, bound to their files' content
-  <project>/.warden/config.json, policy.json
+  <project>/.warden/config.json, policy.json, commands/*.md
                                            a project's own; what loosens counts only once trusted
   $WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl
   $WARDEN_HOME/sessions/<id>.jsonl         saved conversations (redacted); index/<id>.json lists them
