@@ -41,7 +41,7 @@ import {
 import type { Asked, Caller, Checked, CloseCode, GateOptions, ToolCall } from './gate-types';
 import { type GrantCaller, grantable, scopeCovers } from './grants';
 import { hashArgs } from './hash';
-import { checkCommand, commandTool, type PolicyCheck } from './policy-check';
+import { explainCommand, type PolicyCheck } from './policy-check';
 import { Provenance } from './provenance';
 import { RejectionMemory, rejectionKey } from './rejection-key';
 import { resumeCheck } from './resume-check';
@@ -177,21 +177,14 @@ export class Gate {
     }
   }
 
-  /**
-   * What the gate would decide for `command` now — guards, rules, mode, this session's grants — without
-   * running, asking or auditing anything (/policy test). Contract: never rejects.
-   */
-  async explainCommand(command: string, caller: GrantCaller, held?: number): Promise<PolicyCheck> {
-    const tool = commandTool([...this.tools.values()]);
-    if (!tool) return { ok: false, error: 'no tool runs commands' };
-    try {
-      if (!this.isReady && this.o.ready) await this.o.ready();
-      if (!this.guardLoaded) await this.o.loadCommandGuard?.();
-    } catch (err) {
-      return { ok: false, error: (err as Error).message };
-    }
-    const grants = { store: this.o.grants, caller };
-    return checkCommand(tool, { command }, { deps: this.o.deps, policy: this.o.policy(), grants, held });
+  /** /policy test: what the gate would decide for `command` now; nothing runs (policy-check.ts). */
+  explainCommand(command: string, caller: GrantCaller, held?: number): Promise<PolicyCheck> {
+    return explainCommand([...this.tools.values()], command, {
+      ...this.o,
+      policy: this.o.policy(),
+      caller,
+      held,
+    });
   }
 
   /** A person's decision on a pending request. An approve-all scope must be one the gate offered. */

@@ -81,6 +81,39 @@ export function checkCommand(
   }
 }
 
+/**
+ * The gate's `/policy test`: waits for what a command call would wait for (the sandbox verdict, the
+ * command parser), then `checkCommand` with the session's grants. Contract: never rejects.
+ */
+export async function explainCommand(
+  tools: readonly AnyTool[],
+  command: string,
+  d: {
+    deps: FactDeps;
+    policy: PolicyContext;
+    grants: GrantStore;
+    caller: GrantCaller;
+    held?: number | undefined;
+    ready?: (() => Promise<void>) | undefined;
+    loadCommandGuard?: (() => Promise<void>) | undefined;
+  },
+): Promise<PolicyCheck> {
+  const tool = commandTool(tools);
+  if (!tool) return { ok: false, error: 'no tool runs commands' };
+  try {
+    await d.ready?.();
+    await d.loadCommandGuard?.();
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+  const grants = { store: d.grants, caller: d.caller };
+  return checkCommand(
+    tool,
+    { command },
+    { deps: d.deps, policy: d.policy, grants, ...(d.held ? { held: d.held } : {}) },
+  );
+}
+
 function decidedBy(
   rule: { id: string; source: LoadedRule['source'] | 'mode' | 'guard' | 'grant' },
   rules: readonly LoadedRule[],

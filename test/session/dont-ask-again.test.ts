@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GrantScope } from '../../src/protocol';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 
+// No sandbox: every command asks (sandboxed, a read-only echo would run unasked).
+const off = { session: { sandbox: 'off' as const } };
+
 const call = (command: string) => ({ toolCalls: [{ name: 'execute_command', args: { command } }] });
 
 let h: SessionHarness | undefined;
@@ -25,7 +28,7 @@ const notices = (s: SessionHarness) =>
 
 describe("don't ask again", () => {
   it('saves the exact rule to your policy file; the next call like it does not ask', async () => {
-    h = await startSession([call('echo hi'), call('echo hi there'), { text: 'done' }]);
+    h = await startSession([call('echo hi'), call('echo hi there'), { text: 'done' }], off);
     const turn = h.session.client.send({ type: 'submit', text: 'go' });
     void turn;
     const first = await h.nextRequest();
@@ -63,7 +66,7 @@ describe("don't ask again", () => {
   });
 
   it('refuses a scope the card did not offer: nothing is approved or saved', async () => {
-    h = await startSession([call('echo one'), { text: 'done' }]);
+    h = await startSession([call('echo one'), { text: 'done' }], off);
     h.session.client.send({ type: 'submit', text: 'go' });
     const first = await h.nextRequest();
     const forged: GrantScope = {
@@ -86,6 +89,7 @@ describe("don't ask again", () => {
 
   it("in an untrusted project, the rule saved to its file is held back, and so are the repository's", async () => {
     h = await startSession([call('echo one'), call('make all'), { text: 'done' }], {
+      ...off,
       files: {
         '.warden/policy.json': JSON.stringify({
           rules: [{ tool: 'execute_command', when: { command: 'make *' }, decision: 'allow' }],
