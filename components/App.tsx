@@ -24,6 +24,7 @@ import { CompactCard } from './panels/CompactCard';
 import { TurnReviewCard } from './review/TurnReviewCard';
 import { makeTheme, ThemeContext } from './look/theme';
 import { KeyBridgeProvider } from './keys/key-bridge';
+import { allCommands } from './widgets/slash-commands';
 
 /** What the app hands the drawer; a test stand-in takes the same. */
 export type DrawerProps = Pick<
@@ -119,6 +120,7 @@ function Screen({
   );
   const overlayProps = { client, state, onClose: ui.closeOverlay, now };
   const shownAgents = useMemo(() => markPaused(state.agents, state.paused), [state.agents, state.paused]);
+  const commands = useMemo(() => allCommands(state.customCommands), [state.customCommands]);
 
   return (
     <ThemeContext.Provider value={theme}>
@@ -207,6 +209,7 @@ function Screen({
               width={layout.leftWidth}
               onSubmit={ui.run}
               completePath={completePath}
+              commands={commands}
               message={ui.hint}
             />
           </Box>

@@ -21,7 +21,7 @@ const layers = [
   ['src/agent', 'src/mcp', 'src/answers'],
   ['src/gate'],
   ['src/tools', 'src/checkpoint'],
-  ['src/policy', 'src/trust', 'src/config', 'src/llm'],
+  ['src/policy', 'src/trust', 'src/config', 'src/llm', 'src/commands'],
   ['src/audit'],
   ['src/protocol', 'src/text', 'src/os', 'src/*'],
 ];

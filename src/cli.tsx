@@ -24,7 +24,7 @@ import { readAllStdin } from './os/read-stdin';
 import { runPendingCli } from './session/saved/pending-cli';
 import { prepareDemoProject } from './llm/demo-assets';
 import { createDemoModel } from './llm/demo-model';
-import { endpointHost } from './llm/endpoint-host';
+import { endpointLine } from './llm/endpoint-host';
 import { lazyModelClient } from './llm/lazy-model';
 import { removeAtExit } from './llm/demo-scratch';
 import type { ModelClient } from './llm/types';
@@ -63,6 +63,10 @@ async function main(argv: string[]): Promise<number> {
       columns: process.stdout.columns ?? 120,
     });
   if (args.kind === 'pending') return runPendingCli(args.argv, { ...io, home });
+  if (args.kind === 'policy') {
+    const { runPolicyCli } = await import('./gate/policy-cli');
+    return runPolicyCli(args.argv, { ...io, home, env: process.env, cwd: process.cwd() });
+  }
   if (args.kind === 'answer') return runAnswerCli(args.verb, args.argv, { ...io, home });
   // A resumed headless run goes on with the turn it stopped in; a new prompt then comes only with -p
   // (a script's stdin left open would otherwise hold the resume forever).
@@ -114,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
       },
       root,
       home,
+      // The AGENTS.md of each folder between the root and here counts too.
+      cwd: process.cwd(),
       model: demo ? createDemoModel() : openAIModel(config),
       mode: config.mode,
       modeFromFlag: args.mode !== undefined,
@@ -133,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       ...(config.sandboxReadPaths.length > 0 ? { sandboxReadPaths: config.sandboxReadPaths } : {}),
       mcpServers: config.mcpServers,
-      endpoint: endpointHost(config.baseUrl),
+      endpoint: endpointLine(config.baseUrl, process.env),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo
         ? {

@@ -10,6 +10,7 @@ import { EditArgs } from './forms/EditArgs';
 import { GrantChooser } from './forms/GrantChooser';
 import { PlanStepsEditor } from './forms/PlanStepsEditor';
 import { RejectReason } from './forms/RejectReason';
+import { SaveRule } from './forms/SaveRule';
 import { useDrawNow } from '../look/use-draw-now';
 import { ApprovalPreview, CARD_VIEWS } from './preview/ApprovalPreview';
 
@@ -23,6 +24,8 @@ export type ApprovalCardProps = {
   height: number;
   /** False while a decision for this request is on its way, or when the drawer has no focus. */
   isActive: boolean;
+  /** The project's .warden files are not trusted: a rule saved there would be held back. */
+  projectUntrusted?: boolean;
 };
 
 /**
@@ -61,6 +64,16 @@ export function ApprovalCard(props: ApprovalCardProps) {
   let body: ReactNode;
   if (card.mode === 'grant') {
     body = <GrantChooser options={request.grantOptions} width={width} height={height} isActive={isActive} />;
+  } else if (card.mode === 'save_rule') {
+    body = (
+      <SaveRule
+        options={request.grantOptions}
+        width={width}
+        height={height}
+        isActive={isActive}
+        untrusted={props.projectUntrusted === true}
+      />
+    );
   } else if (card.mode === 'reject') {
     body = (
       <RejectReason

@@ -199,6 +199,7 @@ export function ApprovalDrawer(props: ApprovalDrawerProps) {
             width={width}
             height={cardHeight}
             isActive={props.isActive && !deciding}
+            projectUntrusted={client.snapshot().trust?.status === 'untrusted'}
           />
         ) : (
           <Box height={cardHeight} />

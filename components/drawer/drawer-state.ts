@@ -23,7 +23,10 @@ import type { DiffLayout } from './preview/diff-rows';
 export const GRACE_MS = 400;
 
 /** What owns the card's keys: its key map, or one of its forms. */
-export type CardMode = 'keys' | 'grant' | 'reject' | 'edit' | 'plan_edit' | 'help';
+export type CardMode = 'keys' | 'grant' | 'save_rule' | 'reject' | 'edit' | 'plan_edit' | 'help';
+
+/** Where "don't ask again" saves the rule: the project's policy file, or the person's own. */
+export type SaveTarget = 'project' | 'user';
 
 export type FooterMessage = { text: string; tone: 'hint' | 'warn' | 'info' };
 export type InvalidCount = { count: number; limit: number };
@@ -92,8 +95,8 @@ export type DrawerAction =
   | { type: 'invalid_count'; requestId: string; count: number; limit: number }
   /** A key for the card's key map (the gate already let it through). */
   | { type: 'key'; id: KeyId; view: CardView }
-  /** From a form: send this decision for the card under the cursor. */
-  | { type: 'decide'; decision: Decision }
+  /** From a form: send this decision for the card under the cursor (`save`: and save its scope as a rule there). */
+  | { type: 'decide'; decision: Decision; save?: SaveTarget }
   /** From a form: Esc — back to the card's keys (a question without options declines). */
   | { type: 'back' }
   | { type: 'queue'; delta: 1 | -1 }
@@ -191,7 +194,7 @@ function say(state: DrawerState, text: string, tone: FooterMessage['tone']): Dra
   return same(request ? { ...state, message: { id: request.id, text, tone } } : state);
 }
 
-function decide(state: DrawerState, decision: Decision): DrawerStep {
+function decide(state: DrawerState, decision: Decision, save?: SaveTarget): DrawerStep {
   const request = selected(state);
   if (!request || isDeciding(state, request)) return same(state);
   // A saved edit closes its editor; the card stays locked until the request leaves or changes.
@@ -205,7 +208,9 @@ function decide(state: DrawerState, decision: Decision): DrawerStep {
       locks: { ...state.locks, [request.id]: signature(request) },
       message: undefined,
     },
-    effects: [{ kind: 'send', command: { type: 'decide', id: request.id, decision } }],
+    effects: [
+      { kind: 'send', command: { type: 'decide', id: request.id, decision, ...(save ? { save } : {}) } },
+    ],
   };
 }
 
@@ -316,6 +321,8 @@ function cardKey(
       );
     case 'approve_all':
       return withCard(state, { mode: 'grant' });
+    case 'always':
+      return withCard(state, { mode: 'save_rule' });
     case 'reject':
       return withCard(state, { mode: 'reject' });
     case 'skip':
@@ -522,7 +529,7 @@ export function reduceDrawer(state: DrawerState, action: DrawerAction): DrawerSt
       return same(next);
     }
     case 'decide':
-      return decide(state, action.decision);
+      return decide(state, action.decision, action.save);
     case 'back': {
       const request = selected(state);
       const keys = request && cardKind(request).keys;

@@ -70,6 +70,7 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
     say: setMessage,
     quit,
     paused: state.paused !== undefined,
+    ...(state.customCommands ? { custom: state.customCommands } : {}),
   });
   const appKeysActive = !drawerOpen && overlay === 'none' && state.trust?.asking !== true && !confirmAuto;
   useAppKeys(

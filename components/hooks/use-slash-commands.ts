@@ -1,9 +1,18 @@
 import { useCallback } from 'react';
-import type { CoreClient, Mode } from '../../src/protocol';
+import type { CoreClient, CustomCommandInfo, Mode } from '../../src/protocol';
 import { MODE_ORDER, parseSlash } from '../widgets/slash-commands';
 import type { PromptMessage } from '../widgets/PromptInput';
 
-export type OverlayKind = 'none' | 'help' | 'audit' | 'grants' | 'policy' | 'mcp' | 'sessions' | 'plan';
+export type OverlayKind =
+  | 'none'
+  | 'help'
+  | 'audit'
+  | 'grants'
+  | 'policy'
+  | 'mcp'
+  | 'sessions'
+  | 'plan'
+  | 'memory';
 
 type Deps = {
   client: CoreClient;
@@ -13,6 +22,8 @@ type Deps = {
   quit: () => void;
   /** Agents are paused: a plain line is a note for them, not a new prompt. */
   paused?: boolean;
+  /** The custom commands (`/name args` runs one; a built-in name is never one of them). */
+  custom?: readonly CustomCommandInfo[];
 };
 
 /**
@@ -26,6 +37,7 @@ export function useSlashCommands({
   say,
   quit,
   paused,
+  custom,
 }: Deps): (text: string) => void {
   return useCallback(
     (text: string) => {
@@ -47,12 +59,26 @@ export function useSlashCommands({
       const { name, args } = parseSlash(text) ?? { name: '', args: [] };
       const arg = args[0];
       switch (name) {
+        case 'policy': {
+          if (arg === undefined) return openOverlay('policy');
+          if (arg.toLowerCase() !== 'test')
+            return say({ level: 'warn', text: `/policy takes "test COMMAND", not "${arg}"` });
+          const command = text
+            .trim()
+            .replace(/^\/policy\s+test\b/i, '')
+            .trim();
+          if (!command)
+            return say({ level: 'warn', text: '/policy test needs a command: /policy test npm test' });
+          return client.send({ type: 'test_policy', command });
+        }
         case 'help':
         case 'audit':
         case 'grants':
-        case 'policy':
         case 'mcp':
+        case 'memory':
           return openOverlay(name);
+        case 'init':
+          return client.send({ type: 'init_instructions' });
         case 'resume':
           return openOverlay('sessions');
         case 'mode': {
@@ -95,12 +121,22 @@ export function useSlashCommands({
         case 'quit':
           return quit();
         default:
+          // A custom command (the core says why when it is held back: the project is not trusted).
+          if (custom?.some((c) => c.name === name && c.hidden !== 'built-in'))
+            return client.send({
+              type: 'run_command',
+              name,
+              args: text
+                .trim()
+                .slice(name.length + 1)
+                .trim(),
+            });
           return say({
             level: 'warn',
             text: `unknown command /${name} — /help lists the commands (//text sends "/text" as a prompt)`,
           });
       }
     },
-    [client, mode, openOverlay, say, quit, paused],
+    [client, mode, openOverlay, say, quit, paused, custom],
   );
 }

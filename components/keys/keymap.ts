@@ -122,6 +122,14 @@ export const CARD_KEYS = {
       },
     },
   },
+  always: {
+    keys: ['A'],
+    show: 'A',
+    footer: 'always',
+    help: "don't ask again: approve, and save the rule approve-all would grant to the project's or your policy file (shows the JSON, asks which file)",
+    on: TOOL,
+    offer: 'grants',
+  },
   reject: {
     keys: ['n'],
     show: 'n',
@@ -381,6 +389,25 @@ export const GRANT_KEYS = {
   back: { keys: ['esc'], show: 'Esc', footer: 'back', help: 'back to the card' },
 } as const satisfies Record<string, KeyRow>;
 
+/** "Don't ask again" (`A` on a card): the rule approve-all would grant, shown as JSON, saved to the file the person picks. */
+export const SAVE_RULE_KEYS = {
+  up: { keys: ['up'], show: '↑/↓', footer: 'rule', help: 'pick the rule to save' },
+  down: { keys: ['down'], show: '↓', help: 'next rule' },
+  project: {
+    keys: ['p'],
+    show: 'p',
+    footer: 'save to the project',
+    help: "approve, and append the rule to the project's .warden/policy.json",
+  },
+  user: {
+    keys: ['u'],
+    show: 'u',
+    footer: 'save for you',
+    help: 'approve, and append the rule to your own $WARDEN_HOME/policy.json',
+  },
+  back: { keys: ['esc'], show: 'Esc', footer: 'back', help: 'back to the card, nothing saved' },
+} as const satisfies Record<string, KeyRow>;
+
 /** The reject reason: one text field. */
 export const REJECT_KEYS = {
   send: { keys: ['enter'], show: 'Enter', footer: 'sends', help: 'reject with the reason' },
@@ -548,6 +575,11 @@ export const POLICY_KEYS = {
   close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the panel' },
 } as const satisfies Record<string, KeyRow>;
 
+/** /memory: read only. */
+export const MEMORY_KEYS = {
+  close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the panel' },
+} as const satisfies Record<string, KeyRow>;
+
 /** /help: read only. */
 export const HELP_PANEL_KEYS = {
   close: { keys: ['esc', 'enter', 'q'], show: 'Esc', footer: 'closes', help: 'close the help' },
@@ -651,6 +683,7 @@ export const PANEL_FOOTERS = {
   mcp: footerLine(Object.values(MCP_KEYS)),
   sessions: footerLine(Object.values(SESSIONS_KEYS)),
   policy: footerLine(Object.values(POLICY_KEYS)),
+  memory: footerLine(Object.values(MEMORY_KEYS)),
   help: footerLine(Object.values(HELP_PANEL_KEYS)),
   trust: footerLine([TRUST_KEYS.trust, TRUST_KEYS.keep]),
   trust_more: footerLine([{ show: 't', footer: 'see the whole list' }, TRUST_KEYS.keep]),

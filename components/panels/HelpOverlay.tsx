@@ -1,12 +1,20 @@
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo } from 'react';
+import type { CustomCommandInfo } from '../../src/protocol';
 import { SLASH_COMMANDS } from '../widgets/slash-commands';
 import { HELP_PANEL_KEYS, KEY_HELP, PANEL_FOOTERS } from '../keys/keymap';
 import { Panel } from '../widgets/Panel';
 import { useKeyTable } from '../keys/use-keys';
 import { useListCursor } from './use-list-cursor';
 
-type Props = { isActive: boolean; width: number; maxRows: number; onClose: () => void };
+type Props = {
+  isActive: boolean;
+  width: number;
+  maxRows: number;
+  onClose: () => void;
+  /** The custom commands from Markdown files, hidden ones with why. */
+  custom?: readonly CustomCommandInfo[];
+};
 
 /** Borders, title, the footer and the scroll line around the rows. */
 const CHROME_ROWS = 5;
@@ -16,7 +24,7 @@ type Row =
   | { kind: 'row'; left: string; right: string; table: 'keys' | 'commands' }
   | { kind: 'blank' };
 
-const ROWS: Row[] = [
+const BASE: Row[] = [
   { kind: 'heading', text: 'Keys' },
   ...KEY_HELP.map((k): Row => ({ kind: 'row', left: k.keys, right: k.does, table: 'keys' })),
   { kind: 'blank' },
@@ -24,11 +32,36 @@ const ROWS: Row[] = [
   ...SLASH_COMMANDS.map((c): Row => ({ kind: 'row', left: c.usage, right: c.does, table: 'commands' })),
 ];
 
+const HIDDEN: Record<NonNullable<CustomCommandInfo['hidden']>, string> = {
+  'built-in': 'not offered: a built-in command has this name',
+  yours: 'not offered: your own command of this name wins',
+  untrusted: "held back until you trust the project's .warden files",
+};
+
+/** The help's rows: keys, built-in commands, then the custom commands (yours, then the project's) with where each comes from. */
+export function helpRows(custom: readonly CustomCommandInfo[] | undefined): Row[] {
+  if (!custom?.length) return BASE;
+  return [
+    ...BASE,
+    { kind: 'blank' },
+    { kind: 'heading', text: 'Custom commands ($WARDEN_HOME/commands/, .warden/commands/)' },
+    ...custom.map(
+      (c): Row => ({
+        kind: 'row',
+        left: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
+        right: `${c.hidden ? `${HIDDEN[c.hidden]} · ` : ''}${c.description ?? 'a prompt from a command file'} · ${c.file}`,
+        table: 'commands',
+      }),
+    ),
+  ];
+}
+
 /**
  * /help: every key and command, from the same tables the handlers use. When the terminal is too
  * short for all of them, ↑↓ PgUp/PgDn Home/End scroll, and the last line says what is out of sight.
  */
-export function HelpOverlay({ isActive, width, maxRows, onClose }: Props): ReactNode {
+export function HelpOverlay({ isActive, width, maxRows, onClose, custom }: Props): ReactNode {
+  const ROWS = useMemo(() => helpRows(custom), [custom]);
   useKeyTable(HELP_PANEL_KEYS, { close: onClose }, { isActive });
   const visible = Math.max(3, maxRows - CHROME_ROWS);
   const scrolls = ROWS.length > visible;

@@ -6,6 +6,7 @@ import { GrantsPanel } from './GrantsPanel';
 import { HelpOverlay } from './HelpOverlay';
 import type { OverlayKind } from '../hooks/use-slash-commands';
 import { McpPanel } from './McpPanel';
+import { MemoryPanel } from './MemoryPanel';
 import { PlanEditPanel } from './PlanEditPanel';
 import { PolicyPanel } from './PolicyPanel';
 import { SessionsPanel } from './SessionsPanel';
@@ -29,7 +30,15 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
   const panel = (() => {
     switch (kind) {
       case 'help':
-        return <HelpOverlay isActive={isActive} width={width} maxRows={rows} onClose={onClose} />;
+        return (
+          <HelpOverlay
+            isActive={isActive}
+            width={width}
+            maxRows={rows}
+            onClose={onClose}
+            {...(state.customCommands ? { custom: state.customCommands } : {})}
+          />
+        );
       case 'grants':
         return (
           <GrantsPanel
@@ -77,6 +86,16 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
             policy={state.policy}
             trust={state.trust}
             recentAudit={state.recentAudit}
+            isActive={isActive}
+            width={width}
+            maxRows={rows}
+            onClose={onClose}
+          />
+        );
+      case 'memory':
+        return (
+          <MemoryPanel
+            files={state.instructions}
             isActive={isActive}
             width={width}
             maxRows={rows}

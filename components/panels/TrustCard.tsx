@@ -100,7 +100,13 @@ function ItemRow({
   warn: string | undefined;
   danger: string | undefined;
 }): ReactNode {
-  const label = item.broad ? '  BROAD   ' : item.kind === 'rule' ? '  rule    ' : '  setting ';
+  const label = item.broad
+    ? '  BROAD   '
+    : item.kind === 'rule'
+      ? '  rule    '
+      : item.kind === 'command'
+        ? '  command '
+        : '  setting ';
   return (
     <Text wrap="truncate-end">
       <Text color={item.broad ? danger : warn} bold={item.broad === true}>

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
-import { complete, SLASH_COMMANDS } from './slash-commands';
+import { complete, SLASH_COMMANDS, type SlashCommand } from './slash-commands';
 import { truncateChars } from '../../src/text/truncate';
 import { usePromptHistory } from './use-prompt-history';
 import { PROMPT_HINT, PROMPT_KEYS } from '../keys/keymap';
@@ -19,6 +19,8 @@ type Props = {
   message?: PromptMessage;
   /** Project paths starting with a prefix (the core's `complete_path`); without it Tab leaves `@path` alone. */
   completePath?: (prefix: string) => Promise<string[]>;
+  /** The commands Tab completes and the hint describes: the built-ins, then custom ones (default: the built-ins). */
+  commands?: readonly SlashCommand[];
 };
 
 /** Matches listed under the prompt at most; the rest are counted. */
@@ -29,14 +31,15 @@ function hintFor(
   value: string,
   message: PromptMessage | undefined,
   isActive: boolean,
+  commands: readonly SlashCommand[],
 ): { text: string; level?: PromptMessage['level'] } {
   if (value.startsWith('/')) {
-    const { matches } = complete(value);
+    const { matches } = complete(value, commands);
     const word = value.slice(1).split(' ')[0] ?? '';
-    const exact = SLASH_COMMANDS.find((c) => c.name === word.toLowerCase());
+    const exact = commands.find((c) => c.name === word.toLowerCase());
     if (value.includes(' ') && exact)
       return { text: `${exact.usage} — ${exact.does}${matches.length ? `  (${matches.join(' | ')})` : ''}` };
-    const only = matches.length === 1 ? SLASH_COMMANDS.find((c) => c.name === matches[0]) : undefined;
+    const only = matches.length === 1 ? commands.find((c) => c.name === matches[0]) : undefined;
     if (only) return { text: `${only.usage} — ${only.does}` };
     if (matches.length > 0) return { text: matches.map((m) => `/${m}`).join('  ') };
     return { text: `no command matches ${value.split(' ')[0]} — /help lists them`, level: 'warn' };
@@ -51,7 +54,14 @@ function hintFor(
  * The prompt line with ↑/↓ history, Tab completion of slash commands and of `@path` (through the
  * core; several matches are listed under the prompt), and a hint line below it.
  */
-export function PromptInput({ isActive, width, onSubmit, message, completePath }: Props): ReactNode {
+export function PromptInput({
+  isActive,
+  width,
+  onSubmit,
+  message,
+  completePath,
+  commands = SLASH_COMMANDS,
+}: Props): ReactNode {
   const theme = useTheme();
   const [value, setValueState] = useState('');
   // ↑/↓/Tab read the value from here: it is current even before React re-renders.
@@ -83,7 +93,8 @@ export function PromptInput({ isActive, width, onSubmit, message, completePath }
       send: () => {}, // TextField submits
       history_older: () => setIfAny(history.older(latest.current)),
       history_newer: () => setIfAny(history.newer()),
-      complete: () => completeMention(latest.current) || setIfAny(complete(latest.current).completed),
+      complete: () =>
+        completeMention(latest.current) || setIfAny(complete(latest.current, commands).completed),
       quit: () => {}, // use-ctrl-c
     },
     { isActive },
@@ -101,7 +112,7 @@ export function PromptInput({ isActive, width, onSubmit, message, completePath }
   const shownPaths = paths?.forValue === value ? paths : undefined;
   const hint = shownPaths?.none
     ? { text: `no project path starts with @${trailingMention(value)?.prefix ?? ''}`, level: 'warn' as const }
-    : hintFor(value, message, isActive);
+    : hintFor(value, message, isActive, commands);
   const hintColor = hint.level === 'error' ? theme.error : hint.level === 'warn' ? theme.warn : undefined;
   return (
     <Box flexDirection="column" width={width}>

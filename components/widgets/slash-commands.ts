@@ -1,4 +1,4 @@
-import type { Mode } from '../../src/protocol';
+import type { BuiltInCommand, CustomCommandInfo, Mode } from '../../src/protocol';
 
 /** The modes in cycling order (mirrors the protocol; components import only types from src/). */
 export const MODE_ORDER: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
@@ -11,7 +11,8 @@ export function nextMode(mode: Mode): Mode {
 /** A slash command the prompt understands; pure data so /help and completion share it. */
 export type SlashCommand = { name: string; usage: string; does: string; args?: readonly string[] };
 
-export const SLASH_COMMANDS: readonly SlashCommand[] = [
+/** The built-in commands: every name of the core's BUILT_IN_COMMANDS, and no other (a test checks). */
+export const SLASH_COMMANDS: readonly (SlashCommand & { name: BuiltInCommand })[] = [
   { name: 'help', usage: '/help', does: 'keys and commands' },
   {
     name: 'mode',
@@ -21,8 +22,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   { name: 'audit', usage: '/audit', does: 'browse the audit log by day' },
   { name: 'grants', usage: '/grants', does: 'list, revoke or save approve-all grants' },
-  { name: 'policy', usage: '/policy', does: 'the mode and where rules come from' },
+  {
+    name: 'policy',
+    usage: '/policy [test COMMAND]',
+    does: 'the mode and where rules come from; test: which rule decides COMMAND, without running it',
+    args: ['test'],
+  },
   { name: 'undo', usage: '/undo [n]', does: 'revert the last n turns (default 1)' },
+  {
+    name: 'init',
+    usage: '/init',
+    does: 'propose a first AGENTS.md for the project (a card shows it; nothing is replaced)',
+  },
+  {
+    name: 'memory',
+    usage: '/memory',
+    does: 'the instruction files (AGENTS.md) in the prompt, with their size',
+  },
   { name: 'clear', usage: '/clear', does: 'clear the conversation' },
   {
     name: 'compact',
@@ -46,6 +62,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: 'mcp', usage: '/mcp', does: 'MCP servers; r restarts the selected one' },
   { name: 'quit', usage: '/quit', does: 'quit warden' },
 ];
+
+/** The custom commands the prompt offers (hidden ones are left out), as rows of the command table. */
+export function customSlash(custom: readonly CustomCommandInfo[] | undefined): SlashCommand[] {
+  return (custom ?? [])
+    .filter((c) => !c.hidden)
+    .map((c) => ({
+      name: c.name,
+      usage: `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`,
+      does: `${c.description ?? 'a prompt from a command file'} (${c.source === 'user' ? 'yours' : 'project'})`,
+    }));
+}
+
+/** The built-in commands, then the custom ones. */
+export function allCommands(custom: readonly CustomCommandInfo[] | undefined): readonly SlashCommand[] {
+  const extra = customSlash(custom);
+  return extra.length ? [...SLASH_COMMANDS, ...extra] : SLASH_COMMANDS;
+}
 
 /** `/mode plan` → { name: 'mode', args: ['plan'] }; not a slash command → undefined. */
 export function parseSlash(text: string): { name: string; args: string[] } | undefined {
@@ -74,19 +107,19 @@ const commonPrefix = (words: string[]): string =>
  * of a command with known values. A unique match completes fully (plus a space after a command);
  * several matches complete to their longest common prefix.
  */
-export function complete(input: string): Completion {
+export function complete(input: string, commands: readonly SlashCommand[] = SLASH_COMMANDS): Completion {
   if (!input.startsWith('/')) return { matches: [] };
   const space = input.indexOf(' ');
   if (space === -1) {
     const typed = input.slice(1).toLowerCase();
-    const matches = SLASH_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => c.name);
+    const matches = commands.filter((c) => c.name.startsWith(typed)).map((c) => c.name);
     if (matches.length === 1) return { matches, completed: `/${matches[0]} ` };
     // A whole name typed completes to itself where a longer one shares it (/mode and /model).
     if (matches.includes(typed)) return { matches, completed: `/${typed} ` };
     const prefix = commonPrefix(matches);
     return { matches, completed: prefix.length > typed.length ? `/${prefix}` : undefined };
   }
-  const command = SLASH_COMMANDS.find((c) => c.name === input.slice(1, space).toLowerCase());
+  const command = commands.find((c) => c.name === input.slice(1, space).toLowerCase());
   const rest = input.slice(space + 1);
   if (!command?.args || rest.includes(' ')) return { matches: [] };
   const matches = command.args.filter((a) => a.startsWith(rest));

@@ -16,7 +16,8 @@ export type HubDeps = LoopDeps & {
   checkpoints: CheckpointStore;
   root: string;
   mode: () => Mode;
-  agentsMd?: string;
+  /** The instruction files as one block (AGENTS.md: the person's, the project's, its folders'), read when a prompt is built. */
+  instructions?: () => string | undefined;
   /** Writes the task's cancellation to the audit log (who cancelled, which task). Contract: never throws. */
   recordCancel?: (task: { agentId: string; agentName: string; taskId: string }, reason: string) => void;
   /** Where the main agent's history is saved as it grows (sessions on disk); sub-agents keep none. */
@@ -381,10 +382,11 @@ export class AgentHub {
 
   private prompt(subAgent?: string): string {
     const context = this.deps.context?.();
+    const instructions = this.deps.instructions?.();
     return systemPrompt({
       root: this.deps.root,
       mode: this.deps.mode(),
-      ...(this.deps.agentsMd ? { agentsMd: this.deps.agentsMd } : {}),
+      ...(instructions ? { instructions } : {}),
       ...(subAgent ? { subAgent: { name: subAgent } } : {}),
       ...(context ? { context } : {}),
     });

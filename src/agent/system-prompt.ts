@@ -5,11 +5,12 @@ import { PathFence } from '../policy/guards/path-guard';
 import type { Mode } from '../protocol';
 import { readProjectFile } from '../policy/safe-read';
 
-/** At most this much of an instruction file goes into every request; more is cut with a note. */
-export const INSTRUCTIONS_CAP = 64 * 1024;
+import { INSTRUCTION_FILE, INSTRUCTIONS_CAP } from './instructions';
+
+export { INSTRUCTIONS_CAP } from './instructions';
 
 /** The instruction files read from the project root, in order. */
-export const INSTRUCTION_FILES = ['AGENTS.md'] as const;
+export const INSTRUCTION_FILES = [INSTRUCTION_FILE] as const;
 
 const MODE_NOTES: Record<Mode, string> = {
   manual: 'manual (every change is approved by a person)',
@@ -20,11 +21,12 @@ const MODE_NOTES: Record<Mode, string> = {
 
 let template: string | undefined;
 
-/** The system prompt: how the gate works, which tool fits which job, the mode, and AGENTS.md. */
+/** The system prompt: how the gate works, which tool fits which job, the mode, and the instruction files. */
 export function systemPrompt(options: {
   root: string;
   mode: Mode;
-  agentsMd?: string;
+  /** The instruction files, each under its own heading (instructions.ts `instructionsBlock`). */
+  instructions?: string;
   subAgent?: { name: string };
   /** The session's feedback for every agent: rejections and saved preferences (session/feedback). */
   context?: string;
@@ -34,7 +36,7 @@ export function systemPrompt(options: {
   if (options.subAgent) {
     text += `\nYou are the sub-agent "${options.subAgent.name}". Do only the task you were given, then end with a short report: what you changed, what you ran, what failed.`;
   }
-  if (options.agentsMd?.trim()) text += `\n\nThe project's AGENTS.md:\n${options.agentsMd}`;
+  if (options.instructions?.trim()) text += `\n\n${options.instructions}`;
   if (options.context?.trim()) text += `\n\n${options.context}`;
   return text;
 }

@@ -33,7 +33,10 @@ export type CliArgs =
   /** `warden pending …`: the requests waiting for a person, listed. */
   | { kind: 'pending'; argv: string[] }
   /** `warden approve|reject|skip ID …`: an answer to a waiting request, from this terminal. */
-  | { kind: 'answer'; verb: 'approve' | 'reject' | 'skip'; argv: string[] };
+  | { kind: 'answer'; verb: 'approve' | 'reject' | 'skip'; argv: string[] }
+
+  /** `warden policy test …`: what the gate would decide for a command, without running it. */
+  | { kind: 'policy'; argv: string[] };
 
 export type ParseArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
 
@@ -72,6 +75,7 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (argv[0] === 'pending') return { ok: true, args: { kind: 'pending', argv: argv.slice(1) } };
   if (argv[0] === 'approve' || argv[0] === 'reject' || argv[0] === 'skip')
     return { ok: true, args: { kind: 'answer', verb: argv[0], argv: argv.slice(1) } };
+  if (argv[0] === 'policy') return { ok: true, args: { kind: 'policy', argv: argv.slice(1) } };
   const flagsPart = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
@@ -202,6 +206,8 @@ Usage:
   warden reject ID --reason TEXT
   warden skip ID                   answer a waiting request from this terminal (signed; the
                                    warden holding it re-checks it like any decision)
+  warden policy test "<command>"   which rule decides a command, the verdict, risk and why,
+                                   without running it (warden policy --help)
 
 Options:
   -p, --prompt PROMPT   the first prompt (or give it as words after the options)
@@ -229,11 +235,15 @@ Environment:
   WARDEN_MODEL          model name (like --model)
   WARDEN_MODE           starting mode (like --mode)
   WARDEN_HOME           settings, policy and audit log (default: ~/.warden)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+                        the model's requests go through this proxy (lower case too)
+  NODE_EXTRA_CA_CERTS   a CA file Node trusts as well (a corporate proxy's, a private CA)
 
 Files:
   $WARDEN_HOME/config.json, policy.json    your settings and rules
+  $WARDEN_HOME/AGENTS.md, commands/*.md    your instructions for every agent, your slash commands
   $WARDEN_HOME/trust.json                  projects you trusted, bound to their files' content
-  <project>/.warden/config.json, policy.json
+  <project>/.warden/config.json, policy.json, commands/*.md
                                            a project's own; what loosens counts only once trusted
   $WARDEN_HOME/audit/audit-YYYY-MM-DD.jsonl
   $WARDEN_HOME/sessions/<id>.jsonl         saved conversations (redacted); index/<id>.json lists them

@@ -30,9 +30,10 @@ import { GateAudit } from './gate-audit';
 import { admitCall } from './call-guards';
 import { decidedCall, copyArgs, editedTargetHash, offeredScope, ruleApprover, safeHash } from './gate-steps';
 import type { Asked, Caller, Checked, CloseCode, GateOptions, ToolCall } from './gate-types';
-import { grantable, scopeCovers } from './grants';
+import { type GrantCaller, grantable, scopeCovers } from './grants';
 import { hashArgs } from './hash';
 import { ParsedAhead } from './parsed-ahead';
+import { explainCommand, type PolicyCheck } from './policy-check';
 import { Provenance } from './provenance';
 import { RejectionMemory, rejectionKey } from './rejection-key';
 import { resumeCheck } from './resume-check';
@@ -166,6 +167,16 @@ export class Gate {
       }
       return ending.envelope;
     }
+  }
+
+  /** /policy test: what the gate would decide for `command` now; nothing runs (policy-check.ts). */
+  explainCommand(command: string, caller: GrantCaller, held?: number): Promise<PolicyCheck> {
+    return explainCommand([...this.tools.values()], command, {
+      ...this.o,
+      policy: this.o.policy(),
+      caller,
+      held,
+    });
   }
 
   /** A person's decision (`by`: who, which channel); a high-risk approve needs its confirmation (broker). */

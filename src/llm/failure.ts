@@ -85,6 +85,8 @@ function connectionCause(err: unknown): string | undefined {
     const message = typeof o.message === 'string' ? o.message : '';
     if (/WRONG_VERSION_NUMBER|wrong version number|packet length too long/i.test(`${code} ${message}`))
       return 'the address says https:// but the server answers plain HTTP; use http:// in OPENAI_BASE_URL';
+    if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
+      return `the server's TLS certificate is not trusted (${code}: ${message}); behind a corporate proxy or with a private CA, start warden with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`;
     if (message && !/^(connection error\.?|fetch failed)$/i.test(message.trim())) found = message;
     e = o.cause;
   }

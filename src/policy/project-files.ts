@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type CommandFolderRead, readProjectCommands } from './read-commands';
 import { PathFence } from './guards/path-guard';
 import { readProjectFile } from './safe-read';
 
@@ -11,13 +12,15 @@ export type ProjectFileRead =
   | { kind: 'error'; path: string; error: string };
 
 /**
- * The project's `.warden/policy.json` and `.warden/config.json`, read once, with one content hash
- * over both: trust is bound to this hash, so a change to either file needs trust again.
+ * The project's `.warden/policy.json`, `.warden/config.json` and `.warden/commands/*.md`, read once,
+ * with one content hash over them: trust is bound to this hash, so a change to any needs trust again.
  */
 export type ProjectSnapshot = {
   root: string;
   policy: ProjectFileRead;
   config: ProjectFileRead;
+  /** Custom slash commands: prompts the project would have the person send (they count once trusted). */
+  commands: CommandFolderRead;
   hash: string;
 };
 
@@ -59,11 +62,27 @@ export function readProjectSnapshot(root: string, home: string): ProjectSnapshot
   };
   const policy = read('policy');
   const config = read('config');
-  return { root: real, policy, config, hash: snapshotHash(policy, config) };
+  let commands: CommandFolderRead = { files: [], problems: [] };
+  if (!own) {
+    try {
+      fence ??= new PathFence(real, []);
+      commands = readProjectCommands(fence);
+    } catch (err) {
+      commands = { files: [], problems: [`.warden/commands cannot be read (${(err as Error).message})`] };
+    }
+  }
+  return { root: real, policy, config, commands, hash: snapshotHash(policy, config, commands) };
 }
 
-/** sha256 over both files' states and texts; a missing file and an empty one differ. */
-export function snapshotHash(policy: ProjectFileRead, config: ProjectFileRead): string {
+/**
+ * sha256 over the files' states and texts; a missing file and an empty one differ. Command files
+ * count only when there are some (a project without them hashes as before they existed).
+ */
+export function snapshotHash(
+  policy: ProjectFileRead,
+  config: ProjectFileRead,
+  commands: CommandFolderRead = { files: [], problems: [] },
+): string {
   const hash = createHash('sha256').update('warden-project-trust-v1\n');
   for (const [name, file] of [
     ['policy', policy],
@@ -74,6 +93,17 @@ export function snapshotHash(policy: ProjectFileRead, config: ProjectFileRead): 
       .update(`${name}\0${file.kind}\0${Buffer.byteLength(body)}\0`)
       .update(body)
       .update('\0');
+  }
+  if (commands.files.length > 0 || commands.problems.length > 0) {
+    hash.update(`commands\0${commands.files.length}\0`);
+    for (const f of commands.files) {
+      const body = f.kind === 'ok' ? f.text : f.error;
+      hash
+        .update(`${f.name}\0${f.kind}\0${Buffer.byteLength(body)}\0`)
+        .update(body)
+        .update('\0');
+    }
+    for (const p of commands.problems) hash.update(`problem\0${p}\0`);
   }
   return hash.digest('hex');
 }

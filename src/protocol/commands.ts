@@ -22,11 +22,27 @@ export type CoreCommand =
    */
   | { type: 'submit'; text: string }
   /**
+   * Runs custom slash command `name` (`state.customCommands`): its file's prompt with `args` for
+   * `$ARGUMENTS`, as the main agent's next turn; the transcript shows `/name args`. Answered like
+   * `submit`; a `notice` when there is no such command, or it is the project's and its files are not trusted.
+   */
+  | { type: 'run_command'; name: string; args: string }
+  /**
    * A person's decision on pending request `id`. Answered by `approval_resolved` (with `state_changed`);
    * a refused edit keeps the request pending with `editError` and a bumped `revision`; an unknown or
    * finished id gets a `notice`.
    */
-  | { type: 'decide'; id: string; decision: Decision }
+  | {
+      type: 'decide';
+      id: string;
+      decision: Decision;
+      /**
+       * "Don't ask again": with an `approve_all` decision, also append the rule its scope amounts to
+       * (the one the card offered) to the project's or the person's policy file. Answered as well by a
+       * `notice` naming the file, or the error.
+       */
+      save?: 'project' | 'user';
+    }
   /**
    * The UI could not read a key press as a decision for request `id`. Answered by
    * `approval_input_invalid` (count and limit); at the limit the request ends with
@@ -130,4 +146,17 @@ export type CoreCommand =
   /** Switches the model for the next request. Answered by a `notice` (and `state.model`); the demo model refuses with a `notice`. */
   | { type: 'set_model'; name: string }
   /** Lists the server's models (`GET /models`, bounded). Answered by a `notice` with the list, or why there is none. */
-  | { type: 'list_models' };
+  | { type: 'list_models' }
+  /**
+   * What the gate would decide for `command` now (`/policy test`): the guard or rule that decides, the
+   * verdict, the risk and why, this session's grants included. Nothing runs, nothing is asked or
+   * audited. Answered by a `notice` with the report (a warning for a command that cannot be checked).
+   */
+  | { type: 'test_policy'; command: string }
+  /**
+   * `/init`: proposes a first AGENTS.md for the project (what warden finds of it) as a write_file call
+   * through the gate as the person. Answered by `approval_requested` (its diff card, unless a rule or
+   * the mode allows the write), then a `notice` with the outcome; a `notice` only when AGENTS.md
+   * exists (it is never replaced). Once written it is in every agent's prompt (`instructions`).
+   */
+  | { type: 'init_instructions' };

@@ -97,8 +97,16 @@ export type PolicySourceInfo = {
 };
 
 /** One rule or setting of a project's `.warden` files that would loosen the gate. */
-/** One thing a project's files would loosen; `broad`: a rule that lets every tool, every call or any program through. */
-export type LooseningItem = { kind: 'rule' | 'setting'; file: string; text: string; broad?: true };
+/**
+ * One thing a project's files would loosen; `broad`: a rule that lets every tool, every call or any
+ * program through. `command`: a custom slash command of `.warden/commands/` (a prompt sent in one word).
+ */
+export type LooseningItem = {
+  kind: 'rule' | 'setting' | 'command';
+  file: string;
+  text: string;
+  broad?: true;
+};
 
 /**
  * Whether the project's `.warden/policy.json` and `config.json` may loosen the gate. `none`: they
@@ -114,6 +122,63 @@ export type ProjectTrustState = {
   by?: 'record' | 'flag' | 'person';
   /** Where the trust record is kept (`$WARDEN_HOME/trust.json`). */
   store: string;
+};
+
+/**
+ * An instruction file in every agent's system prompt (/memory lists them): the person's own
+ * (`$WARDEN_HOME/AGENTS.md`), the project's at its root, or a folder's on the way to where warden
+ * started (`folder`, relative to the root). `bytes`: how much of it was read; `truncated`: cut (a
+ * file is capped at 64 KB, all of them together at 128 KB).
+ */
+export type InstructionFileInfo = {
+  path: string;
+  scope: 'person' | 'project' | 'folder';
+  bytes: number;
+  truncated?: true;
+  folder?: string;
+};
+
+/**
+ * The names of the UI's built-in slash commands: a custom command by one of these names never replaces
+ * it (the UI's own table, components/commands.ts, is checked against this list).
+ */
+export const BUILT_IN_COMMANDS = [
+  'help',
+  'mode',
+  'audit',
+  'grants',
+  'policy',
+  'undo',
+  'init',
+  'memory',
+  'clear',
+  'compact',
+  'model',
+  'resume',
+  'cancel',
+  'pause',
+  'go',
+  'plan',
+  'mcp',
+  'quit',
+] as const;
+
+/** A built-in slash command's name. */
+export type BuiltInCommand = (typeof BUILT_IN_COMMANDS)[number];
+
+/**
+ * A custom slash command from a Markdown file: the person's (`$WARDEN_HOME/commands/<name>.md`) or the
+ * project's (`.warden/commands/<name>.md`). `hidden`: listed but not offered — `built-in`: a built-in
+ * command has its name (the built-in stays); `yours`: your own command of that name wins over the
+ * project's; `untrusted`: the project's files are not trusted yet.
+ */
+export type CustomCommandInfo = {
+  name: string;
+  description?: string;
+  argumentHint?: string;
+  source: 'user' | 'project';
+  file: string;
+  hidden?: 'built-in' | 'yours' | 'untrusted';
 };
 
 export type CoreState = {
@@ -153,6 +218,10 @@ export type CoreState = {
   context?: ContextUse;
   /** A /compact summary waiting for the person's yes or no (answered by `accept_compact`). */
   compact?: CompactProposal;
+  /** The instruction files in the system prompt, in the order they are given (/memory); absent from a core that does not say. */
+  instructions?: InstructionFileInfo[];
+  /** The custom slash commands, the person's first; absent from a core that has none to offer. */
+  customCommands?: CustomCommandInfo[];
 };
 
 /** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */

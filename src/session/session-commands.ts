@@ -5,6 +5,8 @@ import type { GrantStore } from '../gate/grants';
 import type { Feedback } from './feedback/feedback';
 import type { PolicyRule } from '../policy/rules';
 import type { CoreCommand, CoreEvent } from '../protocol';
+import { PersonRules, ruleToKeep } from './person-rules';
+import { initInstructions } from './init-command';
 import { MODES } from '../protocol';
 import type { SessionState } from './session-state';
 import { attachMentions } from './attachments';
@@ -18,6 +20,8 @@ import { AuditQueries } from './audit-queries';
 import type { HomeGuard } from '../trust/home-guard';
 import type { ProjectTrust } from '../trust/project-trust';
 import type { ContextControl } from './context-control';
+import type { SessionInstructions } from './session-instructions';
+import type { CustomCommands } from '../commands/custom-commands';
 import type { SessionSettings } from './session-settings';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
@@ -49,6 +53,8 @@ export type SessionCommandDeps = {
   attachTool?: string;
   /** The path fence: `@path` completion lists and attachments resolve through it. */
   fence?: PathFence;
+  /** The tool `/init` writes AGENTS.md with (write_file). */
+  writeTool?: string;
   /** The tool a person's `!command` runs through (execute_command). */
   personTool?: string | undefined;
   /** The session's checkpoints: each turn ends there, and its changes go to the turn review. */
@@ -59,6 +65,10 @@ export type SessionCommandDeps = {
   approvedWrites?: ApprovedWrites;
   /** The context figure, /compact and /model. */
   context?: ContextControl;
+  /** The instruction files (AGENTS.md), read again before each prompt. */
+  instructions?: SessionInstructions;
+  /** The custom slash commands (`run_command`), read again before each prompt. */
+  customCommands?: Pick<CustomCommands, 'refresh' | 'expand'>;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
@@ -74,6 +84,9 @@ export class SessionCommands {
 
   /** Cancel, pause, resume, notes, plan edits and `!command`. */
   private readonly person: PersonControl;
+
+  /** /policy test and "don't ask again". */
+  private readonly rules: PersonRules;
 
   constructor(private readonly d: SessionCommandDeps) {
     this.person = new PersonControl({
@@ -95,6 +108,12 @@ export class SessionCommands {
       ...(d.approvedWrites ? { approved: d.approvedWrites, mode: () => d.settings.mode, root: d.root } : {}),
     });
     this.audit = new AuditQueries(d.auditDir, d.emit);
+    this.rules = new PersonRules({
+      gate: d.gate,
+      trust: d.trust,
+      writeRule: (target, rule) => this.writeRule(target, rule),
+      notice: (level, text) => this.notice(level, text),
+    });
   }
 
   handle(command: CoreCommand): void {
@@ -106,20 +125,26 @@ export class SessionCommands {
   }
 
   /** Runs a prompt as the main agent's next turn. Contract: never throws. */
-  async runPrompt(text: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
+  async runPrompt(
+    text: string,
+    shown?: string,
+  ): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string }> {
     // The banner is the transcript's first entry: a prompt typed before the sandbox answered waits (~10 ms).
     await this.d.started?.();
     if (this.d.hub.busy) {
       this.notice('warn', 'A turn is still running: wait for it, or press Esc to cancel it.');
       return { status: 'failed', text: 'busy' };
     }
-    this.d.view.addUser(text);
+    this.d.view.addUser(shown ?? text);
     this.d.emit({ type: 'state_changed' });
     // No tool runs between turns: what changed in warden's home since is the person's edit. The
     // project's files are read again: a changed file's ask and deny rules count at once, its
     // loosening waits for the trust card.
     this.d.homeGuard.acceptAll();
     this.d.trust.refresh();
+    // An AGENTS.md the person edited (or /init wrote) counts from this prompt on, in every agent's prompt.
+    if (this.d.instructions?.load()) this.d.hub.refreshPrompts();
+    this.d.customCommands?.refresh();
     // The turn's last checkpoint and its review belong to the turn: shutdown waits for them too.
     const turn = this.d.hub.runPrompt(await this.withAttachments(text)).then(async (r) => {
       await this.reviews.afterTurn();
@@ -156,16 +181,24 @@ export class SessionCommands {
       case 'submit':
         if (c.text.trim()) void this.runPrompt(c.text);
         return;
+      case 'run_command':
+        void this.runCustom(String(c.name), typeof c.args === 'string' ? c.args : '');
+        return;
       case 'decide': {
         const taskId =
           c.decision?.kind === 'cancel_task'
             ? d.gate.pending().find((r) => r.id === c.id)?.taskId
             : undefined;
+        // "Don't ask again": the rule is the one the card offered for this scope, read before deciding.
+        const keep = c.save === undefined ? undefined : ruleToKeep(d.gate.pending(), c.id, c.decision);
+        if (keep && !keep.ok) return this.notice('warn', keep.error);
         // The person at this app's keyboard: the audit names them and the channel.
         const result = d.gate.decide(c.id, c.decision, localIdentity('tui'));
         if (!result.ok) this.notice('warn', result.error);
         // `c` ends the requesting agent's whole task, not only its card.
         else this.person.cancelTaskOf(taskId);
+        if (result.ok && keep?.ok && c.save)
+          void this.rules.keep(c.save === 'user' ? 'user' : 'project', keep.ruleText);
         d.emit({ type: 'state_changed' });
         return;
       }
@@ -247,6 +280,21 @@ export class SessionCommands {
       case 'list_models':
         if (d.context) void d.context.listModels();
         return;
+      case 'init_instructions': {
+        const { fence, writeTool, instructions } = d;
+        if (!fence || !writeTool) return this.notice('warn', '/init cannot write files in this session.');
+        void initInstructions({
+          gate: d.gate,
+          fence,
+          writeTool,
+          reload: () => instructions?.load() && d.hub.refreshPrompts(),
+          notice: (level, text) => this.notice(level, text),
+        });
+        return;
+      }
+      case 'test_policy':
+        void this.rules.test(String(c.command));
+        return;
       case 'pause':
       case 'resume':
       case 'add_note':
@@ -255,6 +303,20 @@ export class SessionCommands {
         this.person.handle(c);
         return;
     }
+  }
+
+  /** `/name args`: a custom command's prompt, with its arguments, as the main agent's next turn. Contract: never rejects. */
+  private async runCustom(name: string, args: string): Promise<void> {
+    const commands = this.d.customCommands;
+    if (!commands) return this.notice('warn', `There is no custom command /${name}.`);
+    // A file edited since the last prompt runs as it is now (the project's: as trust read it).
+    this.d.trust.refresh();
+    commands.refresh();
+    const found = commands.expand(name, args);
+    if (!found.ok)
+      return this.notice('warn', `${found.error.charAt(0).toUpperCase()}${found.error.slice(1)}.`);
+    const shown = `/${found.info.name}${args.trim() ? ` ${args.trim()}` : ''}`;
+    await this.runPrompt(found.prompt, shown);
   }
 
   /**

@@ -15,6 +15,8 @@ export type SessionOptions = {
   loadCommandGuard?: () => Promise<CommandGuard>;
   root: string;
   home: string;
+  /** Where warden was started: the AGENTS.md of each folder between the root and it counts too. */
+  cwd?: string;
   model: ModelClient;
   mode: Mode;
   /** The person named `mode` on the command line (`--mode`): it wins over the mode a resumed session saved. */

@@ -9,12 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
 import { READ_FILE_TOOL } from '../tools/fs/read-file';
+import { WRITE_FILE_TOOL } from '../tools/fs/write-file';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
 import { ESCALATE_TOOL } from '../tools/interact/escalate';
 import { REVERT_TURN_TOOL } from '../tools/interact/revert-turn';
 import { createTools } from '../tools/index';
 import { WEB_SEARCH } from '../tools/web/web-search';
 import { HomeGuard } from '../trust/home-guard';
+import { CustomCommands } from '../commands/custom-commands';
+import { BUILT_IN_COMMANDS } from '../protocol';
 import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
 import { AnswerBox, watchAnswers } from '../answers/inbox';
 import { policyDigest } from '../gate/hash';
@@ -26,6 +29,7 @@ import { SessionCommands } from './session-commands';
 import { createNotifier } from './notify';
 import { SessionEvents } from './session-events';
 import { SessionSettings } from './session-settings';
+import { SessionInstructions } from './session-instructions';
 import { SessionState, initialCoreState } from './session-state';
 import type { Session, SessionOptions } from './session-types';
 import { wireAgents } from './wiring/agents-wiring';
@@ -66,6 +70,19 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const homeGuard = new HomeGuard(home);
   const trust = wireTrust({ ...o, root, settings, homeGuard, emit });
   const policy = trust.load();
+  // Custom slash commands: yours, and the project's once its files are trusted (they follow trust).
+  const customCommands = new CustomCommands({
+    home,
+    builtins: BUILT_IN_COMMANDS,
+    project: () => trust.commands(),
+    warn: (text) => emit({ type: 'notice', level: 'warn', text }),
+    publish: (list) => {
+      state.customCommands = list;
+    },
+  });
+  events.tap((event) => {
+    if (event.type === 'trust_changed') customCommands.refresh();
+  });
   // The probe (a bwrap spawn) waits for the first screen when the app asks so (wiring/sandbox-check.ts).
   const later = o.checkSandboxAfterStart === true && o.sandbox === 'auto';
   if (later) settings.checkingSandbox();
@@ -93,6 +110,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   events.listen(notifier.onEvent);
   const announce = () => announceStart(view, settings, { ...o, root });
   if (!later) announce();
+  customCommands.refresh();
   // What no first screen needs runs with the deferred sandbox check, or at once (below) otherwise.
   const housekeeping = () => sweepInterruptedWrites(root, emit);
   const closed = () => life.closed;
@@ -150,8 +168,15 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     );
   });
   events.tap(new HomeWatch({ home, root, tools, homeGuard, trust, settings, emit }).onEvent);
+  // AGENTS.md: the person's, the project's, and its folders' down to where warden started (/memory).
+  const instructions = new SessionInstructions({
+    ...{ home, root, cwd: o.cwd, state },
+    warn: (text) => emit({ type: 'notice', level: 'warn', text }),
+  });
+  instructions.load();
   const { hub, context } = wireAgents({
     ...o,
+    instructions: () => instructions.text(),
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
     ...{ readOnly: readOnlyTools(tools), escalateTool: ESCALATE_TOOL, emit },
   });
@@ -176,10 +201,11 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     // A prompt typed before the start banner (the sandbox's verdict) waits for it.
     started: sandboxChecked,
     ...{ trust, homeGuard, hub, gate, grants, feedback, view, emit, home, root, fence, checkpoints },
-    ...{ context, approvedWrites, settings, mcp },
+    ...{ context, approvedWrites, settings, mcp, instructions, customCommands },
     auditDir: join(home, 'audit'),
     undoTool: REVERT_TURN_TOOL,
     attachTool: READ_FILE_TOOL,
+    writeTool: WRITE_FILE_TOOL,
     // The person's `!command` runs through the tool that judges commands (execute_command).
     personTool: tools.find((t) => t.guarded?.command !== undefined)?.name,
     reviewTurns: o.reviewTurns !== false,

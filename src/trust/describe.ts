@@ -1,3 +1,6 @@
+import { dirname } from 'node:path';
+import { parseCommandFile } from '../commands/command-file';
+import type { CommandFolderRead } from '../policy/read-commands';
 import type { HeldSetting } from '../config/screen';
 import type { LoadedRule } from '../policy/rules';
 import type { LooseningItem } from '../protocol';
@@ -36,13 +39,33 @@ export function ruleBreadth(rule: LoadedRule): number {
 }
 
 /**
+ * The project's custom commands as trust items: each is a prompt the project would have the person
+ * send with one word (`/deploy`), so it counts only once trusted. A file that does not parse runs
+ * nothing and is no item.
+ */
+export function commandItems(commands: CommandFolderRead | undefined): LooseningItem[] {
+  return (commands?.files ?? []).flatMap((f): LooseningItem[] => {
+    if (f.kind !== 'ok') return [];
+    const parsed = parseCommandFile(f.text);
+    if (!parsed.ok) return [];
+    const about = parsed.file.description ? ` — ${parsed.file.description}` : '';
+    const size = Buffer.byteLength(parsed.file.body);
+    // The folder is the file the card names: one entry however many commands it holds.
+    return [
+      { kind: 'command', file: dirname(f.file), text: `/${f.name}${about} (a prompt of ${size} bytes)` },
+    ];
+  });
+}
+
+/**
  * The trust card's lines, broadest first whatever the files' order: rules that let every tool or
- * every call through, then held settings, then narrower rules. `broad` marks the first kind.
+ * every call through, then held settings, then custom commands, then narrower rules. `broad` marks the first kind.
  */
 export function looseningItems(
   rules: readonly LoadedRule[],
   settings: readonly HeldSetting[],
   configFile: string,
+  commands?: CommandFolderRead,
 ): LooseningItem[] {
   const ranked = rules
     .map((rule, order) => ({ rule, order, breadth: ruleBreadth(rule) }))
@@ -56,6 +79,7 @@ export function looseningItems(
   return [
     ...ranked.filter((r) => r.breadth < 3).map(item),
     ...settings.map((s): LooseningItem => ({ kind: 'setting', file: configFile, text: s.label })),
+    ...commandItems(commands),
     ...ranked.filter((r) => r.breadth === 3).map(item),
   ];
 }

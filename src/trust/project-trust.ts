@@ -1,3 +1,4 @@
+import type { CommandFolderRead } from '../policy/read-commands';
 import type { TrustedValues } from '../config/load';
 import { parseConfigText } from '../config/read-file';
 import { type HeldSetting, screenProjectConfig } from '../config/screen';
@@ -69,7 +70,7 @@ export class ProjectTrust {
   }
 
   state(): ProjectTrustState {
-    const items = looseningItems(this.held, this.settings, this.snapshot.config.path);
+    const items = looseningItems(this.held, this.settings, this.snapshot.config.path, this.snapshot.commands);
     const status = items.length === 0 ? 'none' : this.trustedBy ? 'trusted' : 'untrusted';
     return {
       status,
@@ -79,6 +80,14 @@ export class ProjectTrust {
       ...(this.trustedBy ? { by: this.trustedBy } : {}),
       store: trustFilePath(this.d.home),
     };
+  }
+
+  /**
+   * The project's custom command files as trust last read them (the text trusted is the text run), and
+   * whether they count: only once the project's files are trusted.
+   */
+  commands(): { read: CommandFolderRead; trusted: boolean } {
+    return { read: this.snapshot.commands, trusted: this.trustedBy !== undefined };
   }
 
   /** The person's answer to the card that showed `hash`. */
@@ -156,6 +165,7 @@ export class ProjectTrust {
       ownRule !== undefined &&
       before.status !== 'untrusted' &&
       sameConfig(before.snapshot, next) &&
+      JSON.stringify(before.snapshot.commands) === JSON.stringify(next.commands) &&
       appendedOnly(before.rules, [...loaded.rules, ...loaded.held], ownRule);
     // --trust-project trusted the files as they were at start, not whatever is written to them
     // later (by the model after a card, or by a process the gate cannot fence): only the person's

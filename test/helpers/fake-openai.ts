@@ -22,7 +22,8 @@
  * server answers 500 "script has no reply left" (or `whenExhausted`), so a test never hangs on it.
  */
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage } from '../../src/llm/types';
 
@@ -118,6 +119,8 @@ export type FakeOpenAIOptions = {
   rejectStreamOptions?: boolean;
   /** The ids `GET /models` lists (default ['fake-model']); `false`: no such route (404), like many local servers. */
   models?: string[] | false;
+  /** Serve https with this key and certificate (PEM) instead of plain http. */
+  tls?: { key: string; cert: string };
 };
 
 export type FakeOpenAI = {
@@ -326,7 +329,7 @@ export async function startFakeOpenAI(
     return typeof step === 'function' ? step(req) : step;
   }
 
-  const server = createServer(async (incoming, res) => {
+  const handler = async (incoming: IncomingMessage, res: ServerResponse) => {
     const path = (incoming.url ?? '/').split('?')[0] ?? '/';
     if (incoming.method === 'GET' && /\/models$/.test(path) && options.models !== false) {
       const ids = options.models ?? ['fake-model'];
@@ -386,13 +389,14 @@ export async function startFakeOpenAI(
         sendError(res, 500, { error: { message: `fake-openai: the script threw: ${String(err)}` } });
       else res.destroy();
     }
-  });
+  };
+  const server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
     requests,
     push: (...steps) => void queue.push(...steps),
     waitForRequests(count, timeoutMs = 10_000) {

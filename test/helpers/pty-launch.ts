@@ -15,6 +15,8 @@ export type PtyLaunchOptions = {
   flags?: string[];
   /** Files of the project, by relative path. */
   files?: Record<string, string>;
+  /** Files of the temp WARDEN_HOME, by relative path. */
+  homeFiles?: Record<string, string>;
   /** More environment for the binary (the model name, $EDITOR, …). */
   env?: Record<string, string>;
   /** The fake model's answer once the script is used up (default: "All done."). */
@@ -47,6 +49,10 @@ export function ptyLaunches(): {
         writeFileSync(join(root, path), content);
       }
       const home = mkdtempSync(join(tmpdir(), 'warden-e2e-home-'));
+      for (const [path, content] of Object.entries(options.homeFiles ?? {})) {
+        mkdirSync(join(home, path, '..'), { recursive: true });
+        writeFileSync(join(home, path), content);
+      }
       const fake = await startFakeOpenAI(script, {
         whenExhausted: options.whenExhausted ?? { text: 'All done.' },
       });

@@ -31,6 +31,10 @@ export async function startSession(
     approver?: boolean;
     session?: Partial<SessionOptions>;
     files?: Record<string, string>;
+    /** Files of the temp WARDEN_HOME, by relative path. */
+    homeFiles?: Record<string, string>;
+    /** Where warden was started, relative to the project (its `cwd` option). */
+    cwd?: string;
     fake?: FakeOpenAIOptions;
   } = {},
 ): Promise<SessionHarness> {
@@ -40,6 +44,10 @@ export async function startSession(
     writeFileSync(join(root, path), content);
   }
   const home = mkdtempSync(join(tmpdir(), 'warden-home-'));
+  for (const [path, content] of Object.entries(options.homeFiles ?? {})) {
+    mkdirSync(dirname(join(home, path)), { recursive: true });
+    writeFileSync(join(home, path), content);
+  }
   const fake = await startFakeOpenAI(script, options.fake);
   const model = createOpenAIClient({
     baseUrl: fake.url,
@@ -56,6 +64,7 @@ export async function startSession(
     sandbox: 'auto',
     maxStepsPerTurn: 20,
     contextWindowTokens: 100_000,
+    ...(options.cwd !== undefined ? { cwd: join(root, options.cwd) } : {}),
     ...options.session,
   });
   const detach = options.approver === false ? () => {} : session.attachApprover();

@@ -29,7 +29,7 @@ describe('readAgentsMd: through the fence, a regular file only, 64 KB', () => {
     const text = readAgentsMd(root, (reason) => skipped.push(reason));
     expect(text).toBeUndefined();
     expect(skipped.join()).toMatch(/outside the project/);
-    expect(systemPrompt({ root, mode: 'manual', ...(text ? { agentsMd: text } : {}) })).not.toContain(
+    expect(systemPrompt({ root, mode: 'manual', ...(text ? { instructions: text } : {}) })).not.toContain(
       'SECRET',
     );
   });

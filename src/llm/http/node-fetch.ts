@@ -8,7 +8,10 @@
  * is followed only within the origin or to https on the same host — never to another host or port
  * (the request carries the whole conversation; a hostile or broken endpoint must not forward it to an
  * address the person never configured), never from https down to http; the credential goes only to
- * its own origin. Proxies: none, as with Node's own fetch.
+ * its own origin. Proxies: HTTPS_PROXY / HTTP_PROXY / NO_PROXY (lower case too), as curl reads them
+ * (proxy-env.ts): https is tunnelled with CONNECT, TLS still end to end (proxy-agents.ts). Node's own
+ * fetch ignores them, and its ProxyAgent is not public in Node 20. NODE_EXTRA_CA_CERTS (a corporate
+ * CA) needs nothing here: Node reads it once at start into the CA store every TLS connection uses.
  */
 import {
   Agent as HttpAgent,
@@ -20,6 +23,8 @@ import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { type HeadersInput, PlainHeaders } from './plain-headers';
 import { PlainResponse } from './plain-response';
+import { proxyAuthorization, proxyError, proxyHttpAgent, tunnelAgent } from './proxy-agents';
+import { type ProxyEnv, type ProxyRoute, proxyFor } from './proxy-env';
 
 export type NodeFetchInit = {
   method?: string;
@@ -37,28 +42,50 @@ const MAX_REDIRECTS = 5;
 const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 } as const;
 const httpAgent = new HttpAgent(KEEP_ALIVE);
 /** node:https (and TLS under it) loads with the first https request: a local server never needs it. */
-let https: Promise<{ request: typeof import('node:https').request; agent: HttpsAgent }> | undefined;
+type HttpsModules = {
+  request: typeof import('node:https').request;
+  agent: HttpsAgent;
+  https: typeof import('node:https');
+  tls: typeof import('node:tls');
+};
+let https: Promise<HttpsModules> | undefined;
 const loadHttps = () =>
-  (https ??= import('node:https').then((m) => ({
+  (https ??= Promise.all([import('node:https'), import('node:tls')]).then(([m, tls]) => ({
     request: m.request,
     agent: new m.Agent(KEEP_ALIVE),
+    https: m,
+    tls,
   })));
+
+/** A `nodeFetch` that reads its proxy variables from `env` (tests; the default reads the process's). */
+export function createNodeFetch(env: ProxyEnv) {
+  return (input: string | URL | { url: string }, init: NodeFetchInit = {}) => fetchVia(input, init, env);
+}
 
 /**
  * Sends one request and resolves when its response headers arrive; the body streams after.
  * Contract: rejects with the socket's own error (its `code`: ECONNREFUSED …), a DOMException named
- * AbortError when `signal` aborts, or a TypeError for a URL, body or redirect it will not follow.
+ * AbortError when `signal` aborts, or a TypeError for a URL, body or redirect it will not follow (or a
+ * proxy variable it cannot use); a proxy that cannot be reached or refuses is an Error naming it.
  */
-export async function nodeFetch(
+export function nodeFetch(
   input: string | URL | { url: string },
   init: NodeFetchInit = {},
+): Promise<PlainResponse> {
+  return fetchVia(input, init, process.env);
+}
+
+async function fetchVia(
+  input: string | URL | { url: string },
+  init: NodeFetchInit,
+  env: ProxyEnv,
 ): Promise<PlainResponse> {
   let url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   let method = (init.method ?? 'GET').toUpperCase();
   let body = bodyBytes(init.body);
   const headers = new PlainHeaders(init.headers);
   for (let hop = 0; ; hop++) {
-    const res = await send(url, method, headers, body, init.signal ?? undefined);
+    const res = await send(url, method, headers, body, init.signal ?? undefined, env);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (!(status >= 301 && status <= 308 && status !== 304 && status !== 305 && status !== 306) || !location)
@@ -111,28 +138,55 @@ async function send(
   headers: PlainHeaders,
   body: Uint8Array | undefined,
   signal: AbortSignal | undefined,
+  env: ProxyEnv,
 ): Promise<IncomingMessage> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`unsupported URL scheme ${url.protocol}`);
+  const proxy = proxyFor(url, env);
+  if (proxy && 'error' in proxy) throw new TypeError(proxy.error);
   const secure = url.protocol === 'https:' ? await loadHttps() : undefined;
   if (signal?.aborted) throw abortError();
   const outgoing: OutgoingHttpHeaders = Object.fromEntries(headers.entries());
   if (body) outgoing['content-length'] = body.byteLength;
   return new Promise((resolve, reject) => {
     const req = secure
-      ? secure.request(url, { method, headers: outgoing, agent: secure.agent })
-      : httpRequest(url, { method, headers: outgoing, agent: httpAgent });
+      ? secure.request(url, {
+          method,
+          headers: outgoing,
+          agent: proxy ? tunnelAgent(proxy, secure.https, secure.tls) : secure.agent,
+        })
+      : proxy
+        ? viaProxy(url, method, outgoing, proxy)
+        : httpRequest(url, { method, headers: outgoing, agent: httpAgent });
     const onAbort = () => req.destroy(abortError());
     signal?.addEventListener('abort', onAbort, { once: true });
     req.once('response', (res) => {
       signal?.removeEventListener('abort', onAbort);
       resolve(res);
     });
-    req.once('error', (err) => {
+    req.once('error', (err: NodeJS.ErrnoException) => {
       signal?.removeEventListener('abort', onAbort);
-      reject(err);
+      // Through a proxy over plain HTTP, the socket is the proxy's: the error names it.
+      const failed =
+        proxy && !secure && err.name !== 'AbortError'
+          ? proxyError(proxy, `failed the request: ${err.code ?? err.message}`)
+          : err;
+      reject(failed);
     });
     req.end(body);
+  });
+}
+
+/** An http:// request asked of the proxy in absolute form, on a kept-alive connection to it. */
+function viaProxy(url: URL, method: string, headers: OutgoingHttpHeaders, proxy: ProxyRoute) {
+  const auth = proxyAuthorization(proxy);
+  return httpRequest({
+    host: proxy.url.hostname,
+    port: proxy.url.port || 80,
+    method,
+    path: url.href,
+    headers: { ...headers, host: url.host, ...(auth ? { 'proxy-authorization': auth } : {}) },
+    agent: proxyHttpAgent(proxy),
   });
 }
 

@@ -2,7 +2,6 @@ import type { CheckpointStore } from '../../agent/checkpoints';
 import { DEFAULT_ESCALATION, type EscalationThresholds } from '../../agent/escalation';
 import { AgentHub } from '../../agent/hub';
 import type { TurnJournal } from '../../agent/turn-journal';
-import { readAgentsMd } from '../../agent/system-prompt';
 import type { Gate } from '../../gate/gate';
 import type { ModelClient } from '../../llm/types';
 import type { CoreEvent, CoreState } from '../../protocol';
@@ -34,6 +33,8 @@ export function wireAgents(d: {
   offerCompact?: boolean | undefined;
   approvalTimeoutSec: number;
   escalation?: EscalationThresholds | undefined;
+  /** The instruction files' block of the system prompt (session-instructions.ts). */
+  instructions: () => string | undefined;
   emit: (event: CoreEvent) => void;
 }): { hub: AgentHub; context: ContextControl } {
   const { gate, hubRef, state } = d;
@@ -53,7 +54,6 @@ export function wireAgents(d: {
     offerTimeoutMs: d.approvalTimeoutSec * 1000,
     tools: () => gate.specs(false),
   });
-  const agentsMd = readAgentsMd(d.root, (reason) => d.view.notice('warn', reason));
   const hub = new AgentHub({
     model: d.model,
     gate,
@@ -74,7 +74,7 @@ export function wireAgents(d: {
     context: (): string | undefined => d.feedback.context(),
     escalation: { thresholds: d.escalation ?? DEFAULT_ESCALATION, tool: d.escalateTool },
     recordCancel: (task, reason) => gate.recordCancel(task, reason),
-    ...(agentsMd ? { agentsMd } : {}),
+    instructions: d.instructions,
   });
   hubRef.set(hub);
   return { hub, context };

@@ -7,6 +7,9 @@ import { writeFileSafelyNow } from './safe-fs-now';
 import { encodeKeepingUnchanged, firstNul, looksBinary, shownText } from './text-bytes';
 import { defineTool, fencedPath, type PreImage } from '../types';
 
+/** The tool's name, for the composition root (`/init` writes AGENTS.md through the gate with it). */
+export const WRITE_FILE_TOOL = 'write_file';
+
 /** Largest content one write_file call accepts (UTF-8 bytes). */
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
 
@@ -63,7 +66,7 @@ function countLines(text: string): number {
  */
 export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFileEffects) {
   return defineTool({
-    name: 'write_file',
+    name: WRITE_FILE_TOOL,
     autoEditable: true,
     summary: (args) => args.path,
     kind: 'write',

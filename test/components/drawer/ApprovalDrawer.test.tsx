@@ -193,7 +193,7 @@ describe('ApprovalDrawer: unknown keys', () => {
     [
       'a diff with scopes',
       modifyRequest({ grantOptions: [grantTool] }),
-      'y approve · a all · n reject · s skip · e edit · E $EDITOR · c cancel · u layout',
+      'y approve · a all · A always · n reject · s skip · e edit · E $EDITOR · c cancel',
     ],
     [
       'a command',

@@ -134,7 +134,7 @@ describe('drawer-state: unknown keys', () => {
       'unknown key "x" · y approve · n reject · s skip · e edit · E $EDITOR · c cancel · u layout · f full screen · ? help · ↑/↓ Tab queue',
     );
     expect(play([req('g', { grantOptions: [grantTool] })], ['x']).state.message?.text).toContain(
-      'y approve · a all · n reject',
+      'y approve · a all · A always · n reject',
     );
   });
 

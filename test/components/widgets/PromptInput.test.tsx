@@ -71,7 +71,7 @@ describe('PromptInput', () => {
     const { stdin, lastFrame } = setup();
     await waitForFrame(lastFrame, '›');
     await type(stdin, '/m');
-    await waitForFrame(lastFrame, '/mode  /model  /mcp');
+    await waitForFrame(lastFrame, '/mode  /memory  /model  /mcp');
     await type(stdin, 'c');
     await waitForFrame(lastFrame, '/mcp — MCP servers; r restarts the selected one');
     await press(stdin, KEY.backspace);
