@@ -111,6 +111,8 @@ export async function runHeadless(
       io.stderr.write(`warden: ${line}\n`);
     // The turn a resumed session stopped in goes on first; a prompt given too runs after it.
     const resumed = await session.resumeTurn();
+    // A prompt given too is the run's task: what the resumed turn could not finish is told, not its code.
+    if (prompt !== undefined && parked.length === 0) notRun.length = 0;
     const result =
       parked.length > 0 || prompt === undefined
         ? (resumed ?? { status: 'done' as const, text: 'Nothing was waiting in the session.' })

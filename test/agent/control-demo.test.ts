@@ -26,7 +26,7 @@ describe('the scripted demo shows an existing file’s diff and an escalation (i
             }
           : r.preview.kind === 'plan'
             ? { kind: 'approve_plan' as const, steps: r.preview.steps }
-            : { kind: 'approve' as const };
+            : { kind: 'approve' as const, confirmHigh: true as const };
       queueMicrotask(() => s.client.send({ type: 'decide', id: r.id, decision }));
     });
     const result = await s.run('show me');

@@ -1,3 +1,4 @@
+import { confirmingHigh } from '../helpers/confirming-person';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,8 @@ async function playDemo(person: Person, onEvent?: (event: CoreEvent, s: Session)
     if (event.type === 'agent_finished') texts.set(event.agentId, event.report ?? '');
     if (event.type !== 'approval_requested') return;
     cards.push(event.request);
-    const decision = person(event.request);
+    // The scripted person confirms a high-risk approve, as the drawer's second y does.
+    const decision = confirmingHigh([event.request], event.request.id, person(event.request));
     queueMicrotask(() => s.client.send({ type: 'decide', id: event.request.id, decision }));
   });
   const result = await s.run('show me');

@@ -115,7 +115,11 @@ const FILES = { 'mod.txt': 'old\n', 'gone.txt': 'bye\n', 'w.txt': 'before\n', 'k
 async function runChangeTurn(r: Running): Promise<void> {
   const run = r.session.run('change things');
   for (let i = 0; i < 2; i++)
-    r.session.client.send({ type: 'decide', id: (await r.next()).id, decision: { kind: 'approve' } });
+    r.session.client.send({
+      type: 'decide',
+      id: (await r.next()).id,
+      decision: { kind: 'approve', confirmHigh: true },
+    });
   await run;
 }
 
@@ -130,7 +134,7 @@ function expectOriginal(root: string): void {
 async function undo(r: Running): Promise<ApprovalRequest> {
   r.session.client.send({ type: 'undo', turns: 1 });
   const card = await r.next();
-  r.session.client.send({ type: 'decide', id: card.id, decision: { kind: 'approve' } });
+  r.session.client.send({ type: 'decide', id: card.id, decision: { kind: 'approve', confirmHigh: true } });
   await new Promise<void>((resolve) => {
     const check = () =>
       r.events.some((e) => e.type === 'notice' && /Reverted|Undo/.test(e.text))
@@ -218,7 +222,7 @@ describe('checkpoints and the turn review through the session', () => {
     r.session.client.send({ type: 'review_turn', turnId: review.turnId, action: 'revert', paths: ['w.txt'] });
     const card = await r.next();
     expect(card.args).toEqual({ turns: 1, turn: review.turnId, paths: ['w.txt'] });
-    r.session.client.send({ type: 'decide', id: card.id, decision: { kind: 'approve' } });
+    r.session.client.send({ type: 'decide', id: card.id, decision: { kind: 'approve', confirmHigh: true } });
     const resolved = await eventOf(r, 'turn_review_resolved');
     expect(resolved).toMatchObject({ outcome: 'reverted', reverted: ['w.txt'] });
     expect(readFileSync(join(root, 'w.txt'), 'utf8')).toBe('before\n');
@@ -271,12 +275,16 @@ describe('checkpoints and the turn review through the session', () => {
     const command = await r.next();
     expect(command).toMatchObject({ tool: 'execute_command', reversible: false });
     expect(command.undoRestoresFiles).toBe(undoRestoresFiles);
-    r.session.client.send({ type: 'decide', id: command.id, decision: { kind: 'approve' } });
+    r.session.client.send({
+      type: 'decide',
+      id: command.id,
+      decision: { kind: 'approve', confirmHigh: true },
+    });
     const write = await r.next();
     // A checkpointed write is wholly reversible either way.
     expect(write).toMatchObject({ tool: 'write_file', reversible: true });
     expect(write.undoRestoresFiles).toBeUndefined();
-    r.session.client.send({ type: 'decide', id: write.id, decision: { kind: 'approve' } });
+    r.session.client.send({ type: 'decide', id: write.id, decision: { kind: 'approve', confirmHigh: true } });
     await run;
   });
 

@@ -95,7 +95,7 @@ describe('undo through the real binary, after restarts and next to another warde
     expect(read(at.root, 'theirs.txt')).toBe('from B\n');
   });
 
-  it("a neighbour's fresh index.lock at the turn's end: headless says so (exit 5), and undo reverts that turn, not the one before", async () => {
+  it("a neighbour's fresh index.lock at the turn's end: headless says so (exit 6), and undo reverts that turn, not the one before", async () => {
     const at = project({ 'old.txt': 'o0\n', 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
     const lock = join(projectCheckpointDir(at.home, at.root), 'git', 'index.lock');
     const server = await fake([
@@ -113,7 +113,7 @@ describe('undo through the real binary, after restarts and next to another warde
     expect((await warden(at, server, ['-p', 'first'])).code).toBe(0);
     const second = await warden(at, server, ['--continue', '-p', 'second']);
     expect(second.stderr).toMatch(/checkpoint at the end of the turn failed/);
-    expect(second.code).toBe(5);
+    expect(second.code).toBe(6);
     rmSync(lock);
     expect((await warden(at, server, ['--continue', '-p', 'undo'])).code).toBe(0);
     // b.txt changed after the turn's last good checkpoint: named, not restored (whose change it is is not known).

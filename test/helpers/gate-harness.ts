@@ -12,6 +12,7 @@
  *   expect(h.read('a.txt')).toBe('x');
  *   h.cleanup();
  */
+import { confirmingHigh } from './confirming-person';
 import {
   appendFileSync,
   existsSync,
@@ -139,6 +140,9 @@ export function createGateHarness(options: HarnessOptions = {}) {
     broker,
   );
   const detach = options.approver === false ? () => {} : broker.attachApprover();
+  // The harness's person confirms a high-risk approve, as the drawer's second y does.
+  const decideRaw = gate.decide.bind(gate);
+  gate.decide = (id, decision, by) => decideRaw(id, confirmingHigh(gate.pending(), id, decision), by);
 
   let calls = 0;
   let taken = 0;

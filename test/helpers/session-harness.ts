@@ -1,3 +1,4 @@
+import { confirmingHigh } from './confirming-person';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -81,7 +82,13 @@ export async function startSession(
         const pending = session.client.snapshot().pending;
         return pending.length >= count ? pending : undefined;
       }),
-    decide: (id, decision) => session.client.send({ type: 'decide', id, decision }),
+    // The harness's person confirms a high-risk approve, as the drawer's second y does.
+    decide: (id, decision) =>
+      session.client.send({
+        type: 'decide',
+        id,
+        decision: confirmingHigh(session.client.snapshot().pending, id, decision),
+      }),
     async dispose() {
       detach();
       await session.close();

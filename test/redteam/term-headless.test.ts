@@ -41,6 +41,7 @@ function fakeSession(events: CoreEvent[], text: string): Session {
     client,
     mcpStarted: Promise.resolve(),
     changes: () => false,
+    resumeTurn: async () => undefined,
     run: async () => {
       for (const e of events) hub.emit(e);
       return { status: 'done', text };

@@ -41,6 +41,7 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
     client,
     mcpStarted: Promise.resolve(),
     changes: () => false,
+    resumeTurn: async () => undefined,
     run: async () => {
       for (const e of events) hub.emit(e);
       return result;
