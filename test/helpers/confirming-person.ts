@@ -9,7 +9,7 @@ export function confirmingHigh(
   id: string,
   decision: Decision,
 ): Decision {
-  if (decision.kind !== 'approve' || decision.confirmHigh) return decision;
+  if (decision?.kind !== 'approve' || decision.confirmHigh) return decision;
   const request = pending.find((r) => r.id === id);
   return request?.risk.level === 'high' ? { kind: 'approve', confirmHigh: true } : decision;
 }
