@@ -211,14 +211,8 @@ function questionKey(options: readonly string[], option: number, id: KeyId): Car
       return { do: 'decide', decision: { kind: 'cancel_task' } };
     case 'pause':
       return { do: 'pause' };
-    case 'help':
-      return { do: 'show', patch: { mode: 'help' } };
-    case 'queue_next':
-      return { do: 'queue', delta: 1 };
-    case 'queue_prev':
-      return { do: 'queue', delta: -1 };
-    case undefined:
-      return isMistake(id) ? { do: 'mistake', input: id } : { do: 'nothing' };
+    default:
+      return sharedIntent(action, id);
   }
 }
 
@@ -234,13 +228,15 @@ function escalationKey(id: KeyId): CardIntent {
       return { do: 'decide', decision: { kind: 'skip' } };
     case 'cancel_task':
       return { do: 'decide', decision: { kind: 'cancel_task' } };
-    case 'help':
-      return { do: 'show', patch: { mode: 'help' } };
-    case 'queue_next':
-      return { do: 'queue', delta: 1 };
-    case 'queue_prev':
-      return { do: 'queue', delta: -1 };
-    case undefined:
-      return isMistake(id) ? { do: 'mistake', input: id } : { do: 'nothing' };
+    default:
+      return sharedIntent(action, id);
   }
+}
+
+/** The keys every answering card shares: help, moving in the queue, and a key that means nothing here. */
+function sharedIntent(action: 'help' | 'queue_next' | 'queue_prev' | undefined, id: KeyId): CardIntent {
+  if (action === 'help') return { do: 'show', patch: { mode: 'help' } };
+  if (action === 'queue_next') return { do: 'queue', delta: 1 };
+  if (action === 'queue_prev') return { do: 'queue', delta: -1 };
+  return isMistake(id) ? { do: 'mistake', input: id } : { do: 'nothing' };
 }

@@ -1,13 +1,14 @@
 /**
  * The person's own dealings with the policy from the prompt and the cards: `/policy test` (what the
- * gate would decide for a command, nothing run) and "don't ask again" (`A` on a card: approve, and
- * append the rule approve-all would grant to the policy file the person picked).
+ * gate would decide for a command, nothing run), "don't ask again" (`A` on a card: approve, and
+ * append the rule approve-all would grant to the policy file the person picked), and a session grant
+ * kept as a rule (/grants).
  */
 import type { Gate } from '../gate/gate';
 import { scopeKey } from '../gate/gate-steps';
 import { formatPolicyReport } from '../policy/policy-report';
 import type { PolicyRule } from '../policy/rules';
-import type { ApprovalRequest, Decision } from '../protocol';
+import type { ApprovalRequest, Decision, Grant } from '../protocol';
 import type { ProjectTrust } from '../trust/project-trust';
 
 type Notice = (level: 'info' | 'warn' | 'error', text: string) => void;
@@ -53,6 +54,17 @@ export class PersonRules {
     const check = await this.d.gate.explainCommand(command, { agentId: 'main', agentName: 'main' }, held);
     if (!check.ok) return this.d.notice('warn', `/policy test: ${check.error}`);
     this.d.notice('info', `/policy test (nothing ran):\n${formatPolicyReport(check.report)}`);
+  }
+
+  /** /grants: a session grant kept as a rule in the file the person picked. Contract: never rejects. */
+  async saveGrant(grant: Grant | undefined, target: 'project' | 'user'): Promise<void> {
+    if (!grant) return this.d.notice('warn', 'No such grant.');
+    // A plan grant ends with its plan: it is no rule to keep.
+    if (!grant.ruleText)
+      return this.d.notice('warn', 'This grant ends with its plan; it cannot be saved as a rule.');
+    const saved = await this.d.writeRule(target, JSON.parse(grant.ruleText) as PolicyRule);
+    if (!saved.ok) return this.d.notice('error', saved.error);
+    this.d.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
   }
 
   /** The rule of a "don't ask again" approval, appended to the file the person picked. Contract: never rejects. */

@@ -218,7 +218,7 @@ export class SessionCommands {
         return this.notice(revoked ? 'info' : 'warn', revoked ? 'Grant revoked.' : 'No such grant.');
       }
       case 'save_grant':
-        void this.saveGrant(c.grantId, c.target);
+        void this.rules.saveGrant(d.grants.get(c.grantId), c.target);
         return;
       case 'accept_suggestion':
         void this.acceptSuggestion(c.id, c.target === 'user' ? 'user' : 'project');
@@ -367,18 +367,6 @@ export class SessionCommands {
         ? (result.output ?? 'Reverted.')
         : `Undo ${result.status}: ${result.reason ?? ''}`,
     );
-  }
-
-  private async saveGrant(grantId: string, target: 'project' | 'user'): Promise<void> {
-    const grant = this.d.grants.get(grantId);
-    if (!grant) return this.notice('warn', 'No such grant.');
-    // A plan grant ends with its plan: it is no rule to keep.
-    if (!grant.ruleText)
-      return this.notice('warn', 'This grant ends with its plan; it cannot be saved as a rule.');
-    const rule = JSON.parse(grant.ruleText);
-    const saved = await this.writeRule(target, rule);
-    if (!saved.ok) return this.notice('error', saved.error);
-    this.notice('info', `Saved to ${saved.file}: ${grant.ruleText}`);
   }
 
   /** The one policy-save path (grants and accepted suggestions). Contract: never rejects. */

@@ -1,9 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AnswerBody, parseAnswer, signAnswer } from '../../src/answers/answer';
 import { answerRefusal, decisionOf } from '../../src/answers/answer-check';
+import { AnswerBox, answerFile, answersDir, resultFile } from '../../src/answers/inbox';
 import { loadOrCreateKey, readKey } from '../../src/answers/signing-key';
 import type { ApprovalRequest } from '../../src/protocol';
 
@@ -129,5 +138,56 @@ describe('the answer key', () => {
     const again = loadOrCreateKey(home);
     expect(again.keyId).toBe(key.keyId);
     expect(readKey(home)?.keyId).toBe(key.keyId);
+  });
+});
+
+describe('AnswerBox: what it takes as an answer file', () => {
+  const box = (events: unknown[]) =>
+    new AnswerBox({
+      home,
+      sessionId: 'sess-1',
+      policyDigest: () => 'h-policy',
+      emit: (e) => events.push(e),
+      now: () => NOW,
+    });
+  const place = (id: string, text: string) => {
+    mkdirSync(answersDir(home), { recursive: true });
+    writeFileSync(answerFile(home, id), text);
+  };
+
+  it('takes a signed answer once, and says so in the result file', () => {
+    place('req-1', JSON.stringify(signAnswer(body(), key)));
+    const taken = box([]).take(request());
+    expect(taken?.decision).toEqual({ kind: 'approve' });
+    taken?.done({ ok: true });
+    expect(JSON.parse(readFileSync(resultFile(home, 'req-1'), 'utf8'))).toMatchObject({
+      ok: true,
+      appliedTo: 'req-1',
+    });
+    expect(box([]).take(request())).toBeUndefined();
+  });
+
+  it('a symlink in place of the answer file is refused, not followed', () => {
+    const real = join(home, 'elsewhere.json');
+    writeFileSync(real, JSON.stringify(signAnswer(body(), key)));
+    mkdirSync(answersDir(home), { recursive: true });
+    symlinkSync(real, answerFile(home, 'req-1'));
+    expect(box([]).take(request())).toBeUndefined();
+    expect(JSON.parse(readFileSync(resultFile(home, 'req-1'), 'utf8'))).toMatchObject({
+      ok: false,
+      code: 'unsigned',
+    });
+  });
+
+  it('a file larger than an answer is refused unread', () => {
+    place('req-1', 'x'.repeat(64 * 1024));
+    expect(box([]).take(request())).toBeUndefined();
+  });
+
+  it("another session's answer is left for its own warden", () => {
+    place('req-1', JSON.stringify(signAnswer(body({ sessionId: 'sess-2' }), key)));
+    expect(box([]).take(request())).toBeUndefined();
+    expect(existsSync(answerFile(home, 'req-1'))).toBe(true);
+    rmSync(answerFile(home, 'req-1'));
   });
 });

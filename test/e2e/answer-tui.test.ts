@@ -29,26 +29,32 @@ function auditLines(home: string): Record<string, unknown>[] {
 }
 
 describe('a card answered from another terminal', () => {
-  it('warden approve in a second process: the app says who, the file lands, the audit names the channel', async () => {
-    const { app, home, root } = await launch(
-      [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'hi\n' } }] }],
-      { prompt: 'write a.txt' },
-    );
-    await app.waitFor('Approval needed');
-    const id = await waitingId(home);
-    const approve = await runWarden(['approve', id], { WARDEN_HOME: home });
-    expect(approve.code, approve.stderr).toBe(0);
-    expect(approve.stdout).toContain('took it');
-    await app.waitFor('from another terminal');
-    await app.waitFor('All done.');
-    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('hi\n');
-    const outcome = auditLines(home).find((r) => r.tool === 'write_file' && r.phase === 'outcome');
-    expect(outcome).toMatchObject({
-      outcome: 'executed',
-      approver: 'human',
-      decidedBy: { channel: 'cli', keyId: expect.any(String) },
-    });
-  });
+  it.each([
+    { cols: 80, rows: 24 },
+    { cols: 120, rows: 40 },
+  ])(
+    'warden approve in a second process at $cols x $rows: the app says who, the file lands, the audit names the channel',
+    async (size) => {
+      const { app, home, root } = await launch(
+        [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'hi\n' } }] }],
+        { prompt: 'write a.txt', size },
+      );
+      await app.waitFor('Approval needed');
+      const id = await waitingId(home);
+      const approve = await runWarden(['approve', id], { WARDEN_HOME: home });
+      expect(approve.code, approve.stderr).toBe(0);
+      expect(approve.stdout).toContain('took it');
+      await app.waitFor('from another terminal');
+      await app.waitFor('All done.');
+      expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('hi\n');
+      const outcome = auditLines(home).find((r) => r.tool === 'write_file' && r.phase === 'outcome');
+      expect(outcome).toMatchObject({
+        outcome: 'executed',
+        approver: 'human',
+        decidedBy: { channel: 'cli', keyId: expect.any(String) },
+      });
+    },
+  );
 
   it('a high-risk card: refused without --confirm-high (nothing runs), taken with it', async () => {
     const { app, home, root } = await launch(

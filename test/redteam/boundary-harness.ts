@@ -51,6 +51,7 @@ export function makeBoundary(): Boundary {
     '.bash_history': `export TOKEN=${MARK}\n`,
     '.warden/audit/audit-2026-01-01.jsonl': `{"args":"${MARK}"}\n`,
     '.warden/sessions/s.jsonl': `${MARK}\n`,
+    '.warden/keys/answers.key': `${MARK}\n`,
     '.npm/_cacache/index-v5/x': 'cache entry\n',
     '.cargo/credentials.toml': `[registry]\ntoken = "${MARK}"\n`,
     '.cargo/bin/cargo-fake': '#!/bin/sh\necho fake cargo\n',

@@ -36,6 +36,7 @@ describe.skipIf(!bwrap)(
       ['the cargo token beside a toolchain on PATH', () => 'cat ~/.cargo/credentials.toml'],
       ['warden’s audit log', () => 'cat ~/.warden/audit/*'],
       ['warden’s saved sessions', () => 'cat ~/.warden/sessions/*'],
+      ['the key that signs answers from elsewhere', () => 'cat ~/.warden/keys/answers.key'],
       ['python reading outside', (x) => `python3 -c "print(open('${x.outside}/secret.txt').read())"`],
       [
         'node reading outside',
@@ -49,6 +50,12 @@ describe.skipIf(!bwrap)(
     it.each(leaks)('%s: no secret in the output', async (_name, command) => {
       const r = await b.run(command(b));
       expect(r.text).not.toContain(MARK);
+    });
+
+    it('a command cannot plant an answer in warden’s answers folder (it sees a private home)', async () => {
+      const r = await b.run('mkdir -p ~/.warden/answers && echo forged > ~/.warden/answers/x.json; echo $?');
+      expect(r.text).toBeDefined();
+      expect(existsSync(join(b.wardenHome, 'answers', 'x.json'))).toBe(false);
     });
 
     it.each([
