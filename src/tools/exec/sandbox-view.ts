@@ -9,6 +9,7 @@
 import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isCredentialPath } from '../../policy/credential-files';
+import { privateEntries } from './host-private';
 import { inside } from './sandbox-paths';
 import type { SandboxState } from './sandbox-state';
 
@@ -103,6 +104,13 @@ export type ViewOptions = {
   state: SandboxState;
 };
 
+let etcPrivateMemo: string[] | undefined;
+/** /etc's private entries, walked once per process (the system's files do not change under a session). */
+function etcPrivate(): string[] {
+  etcPrivateMemo ??= privateEntries('/etc');
+  return etcPrivateMemo;
+}
+
 /** The mounts, and the folders a command can see (for "outside what commands can see" notes). */
 export type HostView = { args: string[]; visible: string[]; home?: string };
 
@@ -131,7 +139,7 @@ function buildView(o: ViewOptions): HostView {
       shown.push(folder);
     }
   }
-  for (const secret of ETC_SECRETS) mask(args, secret, o.state);
+  for (const secret of new Set([...ETC_SECRETS, ...etcPrivate()])) mask(args, secret, o.state);
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   const home = o.home && isAbsolute(o.home) && resolve(o.home) !== '/' ? resolve(o.home) : undefined;
   if (home && !inside(home, o.root)) {
