@@ -164,6 +164,44 @@ describe.skipIf(!bwrap)('package-manager and hook-runner configs are protected n
   });
 });
 
+describe.skipIf(!bwrap)('build tools’ and other agents’ project configs are protected names', () => {
+  it.each([
+    '.cargo/config.toml',
+    'rust-toolchain.toml',
+    'gradle/wrapper/gradle-wrapper.properties',
+    'gradlew',
+    '.mvn/jvm.config',
+    'bunfig.toml',
+    '.claude/settings.json',
+    '.gemini/settings.json',
+    '.mcp.json',
+    '.hg/hgrc',
+    '.idea/workspace.xml',
+  ])('an existing %s cannot be changed', async (rel) => {
+    b = makeBoundary();
+    b.write(rel, 'original\n');
+    await b.run(`echo '[build] rustc-wrapper = "./evil.sh"' >> ${rel}; echo evil > ${rel}`);
+    expect(readFileSync(join(b.root, rel), 'utf8')).toBe('original\n');
+  });
+
+  it.each(['.cargo/config.toml', '.claude/settings.json', 'bunfig.toml'])(
+    'a new %s is set aside after the run',
+    async (rel) => {
+      b = makeBoundary();
+      const r = await b.run(`mkdir -p $(dirname ${rel}) && echo evil > ${rel}`);
+      expect(existsSync(join(b.root, rel))).toBe(false);
+      expect(r.text).toContain('moved to');
+    },
+  );
+
+  it('twin: a build writes its own output beside them (target/, build/)', async () => {
+    b = makeBoundary();
+    b.write('.cargo/config.toml', '[build]\n');
+    await b.run('mkdir -p target/debug && echo bin > target/debug/app');
+    expect(readFileSync(join(b.root, 'target/debug/app'), 'utf8')).toBe('bin\n');
+  });
+});
+
 describe.skipIf(!bwrap)('no phantom files: a command sees the project as it is', () => {
   it.each([
     ['ls -la', 'ls -A'],

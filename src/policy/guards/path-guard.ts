@@ -7,8 +7,8 @@ import { compileGlobs } from '../glob';
  * sandboxed command). Besides git's and warden's own settings and the lock files: what runs or
  * instructs later, outside the sandbox, without the person running the project's code — AGENTS.md
  * (every later session's system prompt), commit hooks husky installs, editor tasks and dev-container
- * commands (run when the folder opens). Not `.gitattributes` or `.gitmodules`: the drivers and update
- * commands they could name live in `.git/config`, and git ignores commands in `.gitmodules`.
+ * commands (run when the folder opens), and the project configs of build tools, other version-control
+ * systems and other agents that name a program to run.
  */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.git/',
@@ -55,6 +55,35 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.mise.toml',
   '.gitattributes',
   '.gitmodules',
+  // Build tools that run what their project config names: cargo's `build.rustc-wrapper` and
+  // `target.*.runner`, rustup's toolchain `path`, a Gradle or Maven wrapper's download URL and script,
+  // bun's `preload`, Bundler's paths.
+  '.cargo/config',
+  '.cargo/config.toml',
+  'rust-toolchain',
+  'rust-toolchain.toml',
+  'gradlew',
+  'gradlew.bat',
+  'gradle/wrapper/',
+  'mvnw',
+  'mvnw.cmd',
+  '.mvn/',
+  'bunfig.toml',
+  '.bundle/',
+  '.tool-versions',
+  // Other version-control systems' hooks, editors' run configurations and other agents' settings
+  // (Claude Code, Gemini CLI, Codex and qwen-code run hooks and MCP servers named there).
+  '.hg/',
+  '.jj/',
+  '.idea/',
+  '.exrc',
+  '.nvim.lua',
+  '.nvimrc',
+  '.claude/',
+  '.gemini/',
+  '.codex/',
+  '.qwen/',
+  '.mcp.json',
 ];
 
 const MAX_PATH_LENGTH = 4096;
