@@ -15,6 +15,12 @@ export const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
 export const ALWAYS_SKIPPED_DIRS: readonly string[] = ['.git', 'node_modules'];
 
 /**
+ * Hand-made rather than the `ignore` package, for one measured reason: a clone's .gitignore is a
+ * stranger's input, and `ignore` (7.0.17) compiles each line to a backtracking RegExp. The line
+ * `**` `/x/` `**` `/x/` `**` `/x/` `**` `/x/` `**` `/q` (written without the spaces) took 9 ms on a
+ * 100-character path `x/x/…/y`, 157 ms on 200 and 7.3 s on 400; a 1,000-character path did not finish
+ * in 120 s. Here every line runs in linear time (RE2).
+ *
  * .gitignore rules of a project (root file and nested ones), matched like git: last matching rule wins,
  * a rule from a deeper folder is consulted after the shallower ones, and nothing inside an ignored
  * folder can be re-included.
