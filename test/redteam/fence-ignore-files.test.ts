@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PathFence } from '../../src/policy/guards/path-guard';
 import { completePath } from '../../src/session/path-complete';
 import { createGlobFilesTool } from '../../src/tools/fs/glob-files';
+import { GitIgnore } from '../../src/tools/fs/gitignore';
 import { createListDirTool } from '../../src/tools/fs/list-dir';
 import { makeToolContext, type TestToolContext } from '../helpers/tool-context';
 import { watchFifo } from './fifo-watch';
@@ -55,6 +56,26 @@ describe('glob_files and a hostile .gitignore', () => {
     const result = await createGlobFilesTool().execute({ pattern: '**/*' }, t.ctx);
     // The link itself is not a file (fast-glob does not follow it): only the two project files.
     expect(files(result.data).sort()).toEqual(['a.ts', 'b.md']);
+  });
+});
+
+describe('a clone’s .gitignore lines that backtrack', () => {
+  // `ignore` 7.0.17 took 7.3 s for this line on a 400-character path (gitignore.ts says why it is not used).
+  const bait = `${Array.from({ length: 4 }, () => '**/x').join('/')}/**/q`;
+
+  it('a 4,000-character path is matched at once against lines built to backtrack', () => {
+    const ignore = new GitIgnore();
+    ignore.add('', `${bait}\n*a*a*a*a*a*a*a*a*a*a*a*a*b\n`);
+    expect(ignore.ignores(`${'x/'.repeat(2000)}y`, false)).toBe(false);
+    expect(ignore.ignores('a'.repeat(4000), false)).toBe(false);
+    expect(ignore.ignores('x/x/x/x/q', false)).toBe(true);
+  });
+
+  it('glob_files under a deep tree still finishes and lists what the lines do not ignore', async () => {
+    const deep = `${'x/'.repeat(60)}y.ts`;
+    t = makeToolContext({ files: { [deep]: '', '.gitignore': `${bait}\n` } });
+    const result = await createGlobFilesTool().execute({ pattern: '**/*.ts' }, t.ctx);
+    expect(files(result.data)).toEqual([deep]);
   });
 });
 
