@@ -9,6 +9,7 @@ import type { Node, Parser } from 'web-tree-sitter';
 import { type ShellWord, useShellWordReader } from '../audit/shell-words';
 import { loadCommandGuard } from './command/command-guard';
 import { EXPANSION_MARK, evaluateWord } from './command/command-words';
+import { withBaselineWasm } from '../v8-heap';
 
 let loading: Promise<void> | undefined;
 
@@ -23,8 +24,8 @@ export function loadShellGrammarWords(): Promise<void> {
       // The guard's own language: a second copy compiled its wasm again (~0.4 s of CPU, tens of MiB).
       const bash =
         (await import('./command/command-judge')).loadedBashLanguage() ??
-        (await Language.load(
-          createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'),
+        (await withBaselineWasm(() =>
+          Language.load(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
         ));
       const parser = new ParserClass();
       parser.setLanguage(bash);

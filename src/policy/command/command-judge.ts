@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Language, Parser as ParserType } from 'web-tree-sitter';
+import { withBaselineWasm } from '../../v8-heap';
 import { display, type JudgedPart, judgePart } from './command-judge-part';
 import { CommandCollector } from './command-parse';
 import { type RawCommand, rootScope } from './command-raw';
@@ -19,8 +20,10 @@ export async function createGuard(): Promise<CommandGuard> {
   const resolveHere = createRequire(import.meta.url);
   const { Parser, Language } = await import('web-tree-sitter');
   const runtimeWasm = resolveHere.resolve('web-tree-sitter/tree-sitter.wasm');
-  await Parser.init({ locateFile: () => runtimeWasm });
-  const bash = await Language.load(resolveHere.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+  const bash = await withBaselineWasm(async () => {
+    await Parser.init({ locateFile: () => runtimeWasm });
+    return Language.load(resolveHere.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+  });
   loadedBash = bash;
   const parser = new Parser();
   parser.setLanguage(bash);
