@@ -6,8 +6,13 @@ import { benchTempDir } from './temp-dir';
 import type { FakeToolCall } from '../test/helpers/fake-openai';
 import { type PtyApp, startNodeProgram, WARDEN_BIN, wardenFrameComplete } from '../test/helpers/pty';
 
-/** A whole-file write the model asks for: a new file or the replacement of an existing one. */
-export type FileWrite = { path: string; content: string; kind: 'create' | 'overwrite' };
+/**
+ * What the model asks for, and the file it leaves: a whole-file write (a new file or the replacement of
+ * an existing one), or a command that makes `path` with `content` (`touch x`: empty).
+ */
+export type FileWrite =
+  | { path: string; content: string; kind: 'create' | 'overwrite' }
+  | { path: string; content: string; kind: 'command'; command: string };
 
 /** One app under test, as the bench drives it. */
 export type PeerApp = {
@@ -48,10 +53,15 @@ export function wardenApp(script = WARDEN_BIN, name = 'warden'): PeerApp {
       ),
     ready: (s) => /│ mode manual/.test(s) && s.includes('›'),
     echoes: (s, typed) => s.includes(`› ${typed}`),
-    call: (w) => ({ name: 'write_file', args: { path: w.path, content: w.content } }),
+    call: (w) =>
+      w.kind === 'command'
+        ? { name: 'execute_command', args: { command: w.command } }
+        : { name: 'write_file', args: { path: w.path, content: w.content } },
     cardShown: (s, w) =>
       s.includes('Approval needed') &&
-      s.includes(w.kind === 'create' ? `${w.path} new file` : `${w.path} +1 −1`),
+      s.includes(
+        w.kind === 'command' ? w.command : w.kind === 'create' ? `${w.path} new file` : `${w.path} +1 −1`,
+      ),
     async untilKeysTaken(app) {
       // A new card ignores keys for a short grace window, and says so from its first frame.
       await app.waitFor('keys paused');
@@ -84,10 +94,15 @@ export function grokApp(script: string): PeerApp {
       ),
     ready: (s) => s.includes(GROK_INPUT),
     echoes: (s, typed) => s.includes(`❯ ${typed}`),
-    // create_file replaces an existing file whole, as write_file does.
-    call: (w) => ({ name: 'create_file', args: { path: w.path, content: w.content } }),
+    // create_file replaces an existing file whole, as write_file does; bash runs a command (unsandboxed).
+    call: (w) =>
+      w.kind === 'command'
+        ? { name: 'bash', args: { command: w.command } }
+        : { name: 'create_file', args: { path: w.path, content: w.content } },
     cardShown: (s, w) =>
-      s.includes(`Write(${w.path})`) && s.includes('Do you want to proceed') && s.includes('Enter select'),
+      s.includes(w.kind === 'command' ? `Run bash command(${w.command})` : `Write(${w.path})`) &&
+      s.includes('Do you want to proceed') &&
+      s.includes('Enter select'),
     // Its dialog takes keys as soon as it is drawn; "1. Yes" is selected.
     untilKeysTaken: async () => {},
     approveKey: '\r',

@@ -2,7 +2,9 @@
 // same fake OpenAI server on 127.0.0.1, a fresh process per run, the two apps alternating.
 // (a) model request → the first approval card of a session on screen, with the prompt on the
 // command line (cold) or typed once the app is ready; (b) approve key → file on disk, for a new
-// file and for an existing one replaced whole. Prints medians and the warden/grok ratios.
+// file and for an existing one replaced whole; (c) the same for a command (`touch x`, then `touch y`:
+// warden runs it sandboxed with a checkpoint, grok runs it as it is). Prints medians and the
+// warden/grok ratios.
 // grok-cli is not part of this repository: build it outside and name it in WARDEN_PEER_GROK
 // (see the message printed when it is missing). WARDEN_BASELINE=<another dist/warden.js> adds that
 // build to the same round (before/after); WARDEN_CPU_PROF=<dir> profiles each warden process;
@@ -18,6 +20,8 @@ import { median } from './stats';
 const RUNS = Number(process.env.PEERS_RUNS ?? 5);
 const CREATE: FileWrite = { path: 'created.txt', content: 'bench\n', kind: 'create' };
 const OVERWRITE: FileWrite = { path: 'existing.txt', content: 'new\n', kind: 'overwrite' };
+const TOUCH_X: FileWrite = { path: 'x', content: '', kind: 'command', command: 'touch x' };
+const TOUCH_Y: FileWrite = { path: 'y', content: '', kind: 'command', command: 'touch y' };
 const TYPED_PROMPT = 'write the files';
 /**
  * A person reads a card before approving it. Both apps get the same pause after their card is on
@@ -36,7 +40,11 @@ type Figure =
   | 'createFirst'
   | 'createNext'
   | 'overwriteFirst'
-  | 'overwriteNext';
+  | 'overwriteNext'
+  | 'commandCard'
+  | 'commandCardNext'
+  | 'commandFirst'
+  | 'commandNext';
 
 /** Resolves with the time the file holds `content`; armed before the key is pressed. */
 function whenWritten(root: string, write: FileWrite): Promise<number> {
@@ -88,7 +96,8 @@ async function session(app: PeerApp, first: FileWrite, second: FileWrite, typed:
     for (const [n, write] of [first, second].entries()) {
       await pty.waitUntil((s) => app.cardShown(s, write), 30_000, `${app.name} card of ${write.path}`);
       const card = performance.now() - requestAt;
-      if (n === 1) figures.cardNext = card;
+      if (write.kind === 'command') figures[n === 0 ? 'commandCard' : 'commandCardNext'] = card;
+      else if (n === 1) figures.cardNext = card;
       else figures[typed ? 'cardTyped' : 'cardCold'] = card;
       const read = new Promise((r) => setTimeout(r, READ_MS));
       await app.untilKeysTaken(pty);
@@ -136,7 +145,7 @@ async function measured(app: PeerApp, first: FileWrite, second: FileWrite, typed
     const file = join(tmpdir(), `peers-failed-${app.name}-${failures.length}.txt`);
     writeFileSync(file, String(err));
     failures.push(
-      `${app.name} ${typed ? 'typed' : 'cold'}: ${String(err).split('\n')[0]} (screen in ${file})`,
+      `${app.name} ${first.kind === 'command' ? 'command' : typed ? 'typed' : 'cold'}: ${String(err).split('\n')[0]} (screen in ${file})`,
     );
   }
 }
@@ -145,6 +154,7 @@ for (let run = 0; run < RUNS; run++) {
   const order = run % 2 === 0 ? apps : [...apps].reverse();
   for (const app of order) await measured(app, CREATE, OVERWRITE, false);
   for (const app of order) await measured(app, OVERWRITE, CREATE, true);
+  for (const app of order) await measured(app, TOUCH_X, TOUCH_Y, false);
 }
 
 const medianOf = (name: string, figure: Figure) =>
@@ -158,6 +168,10 @@ const rows: [string, Figure][] = [
   ['approve → new file on disk, second card', 'createNext'],
   ['approve → file replaced on disk, first card', 'overwriteFirst'],
   ['approve → file replaced on disk, second card', 'overwriteNext'],
+  ['`touch x`: request → card (the first command)', 'commandCard'],
+  ['`touch y`: request → card (the second command)', 'commandCardNext'],
+  ['`touch x`: approve → file on disk', 'commandFirst'],
+  ['`touch y`: approve → file on disk', 'commandNext'],
 ];
 console.log(`medians of ${RUNS} runs each (ms), fresh process per run, the apps alternating`);
 const names = apps.map((a) => a.name);
