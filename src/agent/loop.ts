@@ -58,6 +58,8 @@ export type LoopDeps = {
   /** Tools whose calls of one turn may run side by side (read-only ones). */
   runsInParallel: (tool: string) => boolean;
   onUsage?: (usage: Usage) => void;
+  /** A tool call's name has streamed (its arguments are still coming): ready what it will need. */
+  onToolNamed?: (name: string) => void;
   control?: LoopControl;
   /** The hard rule that stops an agent and asks the person; `tool` is the escalate tool the card goes through. */
   escalation?: { thresholds: EscalationThresholds; tool: string };
@@ -164,6 +166,7 @@ export async function runTurn(
           emit({ type: 'message_delta', agentId: caller.agentId, text: delta });
         },
         onRetry: (notice) => emit({ type: 'notice', level: 'warn', text: notice }),
+        ...(deps.onToolNamed ? { onToolNamed: deps.onToolNamed } : {}),
       });
       text = turn.text;
       if (turn.usage) deps.onUsage?.(turn.usage);

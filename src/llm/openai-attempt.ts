@@ -143,8 +143,9 @@ export async function runAttempt(
       controller.abort(),
     )) {
       for (const chunk of chunks) {
-        const { text, progress } = assembler.push(chunk);
+        const { text, progress, named } = assembler.push(chunk);
         watch.chunk(progress);
+        for (const name of named) request.onToolNamed?.(name);
         if (text) {
           delivered = true;
           try {

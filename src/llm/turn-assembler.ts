@@ -12,8 +12,9 @@ type Slot = { id: string; name: string; args: string };
  * The assembler's view of one chunk: the text it added that a caller may show, and whether it
  * carried any part of the answer at all (text, reasoning, a tool call piece, a finish reason or
  * usage). A chunk without progress is what a server that streams empty chunks forever sends.
+ * `named`: the tool calls whose names this chunk brought (each call's name once; valid until the next push).
  */
-export type ChunkEffect = { text: string; progress: boolean };
+export type ChunkEffect = { text: string; progress: boolean; named: readonly string[] };
 
 export type TurnAssembler = {
   /** Folds one parsed chunk in; returns the text it carried ('' when none). */
@@ -36,6 +37,7 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
   // Calls by id: a burst of thousands of calls would otherwise search every slot for each piece.
   const byId = new Map<string, Slot>();
   let text = '';
+  const named: string[] = [];
   let usage: Usage | undefined;
   let finishReason: string | null = null;
   let chunks = 0;
@@ -69,7 +71,10 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
     const fn = record(delta.function);
     const name = str(fn?.name);
     // Names arrive once; some servers repeat them on every piece, so only the first one counts.
-    if (name && !slot.name) slot.name = name;
+    if (name && !slot.name) {
+      slot.name = name;
+      named.push(name);
+    }
     const args = fn?.arguments;
     if (typeof args === 'string') slot.args += args;
     else if (record(args)) slot.args += JSON.stringify(args); // a few servers send an object
@@ -93,9 +98,10 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
     push(chunk) {
       chunks += 1;
       const c = record(chunk);
-      if (!c) return { text: '', progress: false };
+      if (!c) return { text: '', progress: false, named: [] };
       let progress = readUsage(c.usage);
       let added = '';
+      named.length = 0;
       const choices = Array.isArray(c.choices) ? c.choices : [];
       for (const rawChoice of choices) {
         const choice = record(rawChoice);
@@ -117,7 +123,7 @@ export function createTurnAssembler(newId: () => string): TurnAssembler {
         }
       }
       text += added;
-      return { text: added, progress: progress || added !== '' };
+      return { text: added, progress: progress || added !== '', named };
     },
     finish() {
       const toolCalls: ToolCallRequest[] = slots

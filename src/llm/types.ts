@@ -30,6 +30,11 @@ export type ModelRequest = {
   signal: AbortSignal;
   /** Called with each text fragment as it streams. */
   onText?: (delta: string) => void;
+  /**
+   * Called once per tool call as soon as its name has streamed, before its arguments: what the call
+   * will need (the shell grammar for a command) can load while the rest arrives.
+   */
+  onToolNamed?: (name: string) => void;
   /** Told, in a sentence for the person, when a failed attempt is retried after a wait they would notice. */
   onRetry?: (notice: string) => void;
 };

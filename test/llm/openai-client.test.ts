@@ -42,6 +42,22 @@ describe('createOpenAIClient: streaming', () => {
     expect(server.requests.map(toolNames)).toEqual([['read_file', 'write_file']]);
   });
 
+  it('tells each tool call’s name once through onToolNamed (the assembler test: before its arguments end)', async () => {
+    const server = await serve([
+      {
+        toolCalls: [
+          { name: 'execute_command', args: { command: 'ls -la' } },
+          { name: 'read_file', args: { path: 'a' } },
+        ],
+        chunkSize: 5,
+      },
+    ]);
+    const seen: string[] = [];
+    const turn = await clientFor(server.url).complete(request({ onToolNamed: (name) => seen.push(name) }));
+    expect(seen).toEqual(['execute_command', 'read_file']);
+    expect(turn.toolCalls.map((c) => c.function.name)).toEqual(seen);
+  });
+
   it('assembles several tool calls whose arguments are split mid-string', async () => {
     const args = { path: 'src/a "quoted" file.ts', content: 'line 1\nline 2 — ünïcode' };
     const server = await serve([

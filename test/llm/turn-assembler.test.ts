@@ -32,6 +32,30 @@ describe('createTurnAssembler', () => {
     ]);
   });
 
+  it('tells each call’s name once, with the chunk that brought it, before its arguments end', () => {
+    const a = createTurnAssembler(ids());
+    expect(
+      a.push(
+        chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'execute_command', arguments: '' } }] }),
+      ).named,
+    ).toEqual(['execute_command']);
+    expect(
+      a.push(chunk({ tool_calls: [{ index: 0, function: { name: 'execute_command', arguments: '{"co' } }] }))
+        .named,
+    ).toEqual([]);
+    expect(
+      a.push(
+        chunk({
+          tool_calls: [
+            { index: 0, function: { arguments: 'mmand":"ls"}' } },
+            { index: 1, id: 'c2', function: { name: 'read_file', arguments: '{}' } },
+          ],
+        }),
+      ).named,
+    ).toEqual(['read_file']);
+    expect(a.push(chunk({ content: 'done' })).named).toEqual([]);
+  });
+
   it('generates ids, turns empty arguments into {} and accepts object arguments', () => {
     const a = createTurnAssembler(ids());
     a.push(chunk({ tool_calls: [{ index: 0, function: { name: 'list_dir' } }] }));

@@ -35,6 +35,8 @@ export function wireAgents(d: {
   escalation?: EscalationThresholds | undefined;
   /** The instruction files' block of the system prompt (session-instructions.ts). */
   instructions: () => string | undefined;
+  /** A tool call's name has streamed: what it needs starts loading (the shell grammar for a command). */
+  onToolNamed?: (name: string) => void;
   emit: (event: CoreEvent) => void;
 }): { hub: AgentHub; context: ContextControl } {
   const { gate, hubRef, state } = d;
@@ -62,6 +64,7 @@ export function wireAgents(d: {
     contextWindowTokens: d.contextWindowTokens,
     contextWatch: context,
     runsInParallel: (name) => d.readOnly.has(name),
+    ...(d.onToolNamed ? { onToolNamed: d.onToolNamed } : {}),
     onUsage: (u) => {
       state.usage.promptTokens += u.promptTokens;
       state.usage.completionTokens += u.completionTokens;
