@@ -116,6 +116,8 @@ export function resumedLine(resumed: NonNullable<ApprovalRequest['resumedFrom']>
 
 /** Whether undo puts the call's effect back: wholly, only the project's files (a checkpointed command), or not at all. */
 function undoLabel(request: ApprovalRequest, form: 'long' | 'short'): string {
+  // Approving a plan or answering a question runs nothing: there is nothing for undo to take back.
+  if (request.preview.kind === 'plan' || request.preview.kind === 'question') return 'changes nothing itself';
   if (request.reversible) return form === 'long' ? 'reversible (undo restores it)' : 'reversible';
   if (request.undoRestoresFiles)
     return form === 'long'

@@ -70,6 +70,19 @@ describe('what undo can put back', () => {
   });
 });
 
+describe('a plan or a question runs nothing', () => {
+  it.each([
+    ['a plan', planRequest],
+    ['a question', () => questionRequest(['sqlite', 'postgres'])],
+  ])('%s: undo has nothing to take back, and the card does not claim otherwise', async (_l, make) => {
+    for (const size of [{ width: 160 }, { height: 16 }]) {
+      const f = await renderDrawer([make()], size).ready();
+      expect(f).not.toContain('NOT reversible');
+      if (f.includes('risk ') || f.includes('undo ')) expect(f).toContain('changes nothing itself');
+    }
+  });
+});
+
 describe('card details in a short drawer', () => {
   it('keeps what, the risk, undo and a refused edit when rows are few', async () => {
     const d = renderDrawer([commandRequest({ why: 'long '.repeat(50), editError: 'timeout too long' })], {
