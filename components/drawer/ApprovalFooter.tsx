@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import type { ApprovalRequest } from '../../src/protocol';
 import { truncateCells } from '../../src/text/truncate';
+import { textWidth } from '../../src/text/width';
 import { useTheme } from '../look/use-theme';
 import { HELP_CLOSE } from '../keys/keymap';
 import { type CardMode, cardKeysLine, type FooterMessage, type InvalidCount } from './drawer-state';
@@ -10,6 +11,19 @@ export function footerKeys(request: ApprovalRequest | undefined, mode: CardMode)
   if (mode === 'help') return HELP_CLOSE;
   if (mode !== 'keys') return 'Esc goes back to the card';
   return request ? cardKeysLine(request) : '';
+}
+
+/**
+ * A keys line cut to `room` cells by whole keys, never mid-word, and keeping `? help` last: it lists
+ * every key the line had no room for (at 80 columns a tool card's line lost `c cancel` and `? help`).
+ */
+export function fitKeysLine(line: string, room: number): string {
+  if (textWidth(line) <= room) return line;
+  const parts = line.split(' · ');
+  const help = parts.find((p) => p.startsWith('? '));
+  const rest = parts.filter((p) => p !== help);
+  while (rest.length > 1 && textWidth([...rest, ...(help ? [help] : [])].join(' · ')) > room) rest.pop();
+  return truncateCells([...rest, ...(help ? [help] : [])].join(' · '), room);
 }
 
 /**
@@ -33,7 +47,7 @@ export function ApprovalFooter(props: {
   else if (props.deciding) left = { text: 'sending decision…', dim: true };
   else if (props.message)
     left = { text: props.message.text, color: props.message.tone === 'info' ? theme.accent : theme.warn };
-  else left = { text: footerKeys(props.request, props.mode), dim: true };
+  else left = { text: fitKeysLine(footerKeys(props.request, props.mode), room), dim: true };
   return (
     <Text wrap="truncate-end">
       <Text color={left.color} dimColor={left.dim}>
