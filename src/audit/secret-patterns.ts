@@ -7,10 +7,19 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
-import { findGitleaks, rulesOfPrefix, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
+import {
+  currentFindings,
+  findGitleaks,
+  GITLEAKS_TRIGGER,
+  type GitleaksFindings,
+  NO_FINDINGS,
+  rulesOfPrefix,
+  setCurrentFindings,
+} from './secret-gitleaks';
 import { CODE_RULES, XML_RULES } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
+import { holdsAlphabetRun } from './secret-typed';
 import {
   isPlaceholder,
   isStandIn,
@@ -23,14 +32,12 @@ import {
 export { redactedMark } from './secret-values';
 
 /**
- * What gitleaks' rules said of the text being redacted (found once, before any rule runs): the
- * shapes and the preset leave alone a token its allowlists let go (a documented public key).
+ * A token the shapes keep: one gitleaks allows, a placeholder (`ghp_xxxx…`), a stand-in (`…EXAMPLE`)
+ * or one holding the alphabet in order where a generator's letters go (`…70abcdefghJu…`: the shapes
+ * are looser than any provider's form, secret-typed.ts).
  */
-let gitleaks: GitleaksFindings = { hits: [], allowed: new Set() };
-
-/** A token the shapes keep: one gitleaks allows, a placeholder (`ghp_xxxx…`) or a stand-in (`…EXAMPLE`). */
 const keptToken = (token: string): boolean =>
-  gitleaks.allowed.has(token) || isPlaceholder(token) || isStandIn(token);
+  currentFindings().allowed.has(token) || isPlaceholder(token) || isStandIn(token) || holdsAlphabetRun(token);
 
 /**
  * A token written with its secret part masked or cut off, in the same word: `xoxp-5723…-####`,
@@ -42,14 +49,16 @@ const maskedAfter = (text: string, end: number): boolean => MASKED_TAIL.test(tex
 
 /**
  * Whether gitleaks, the reference, refuses `token` by the versioned prefix it starts with
- * (`sk-ant-api03`; rulesOfPrefix): none of the rules that know that version's exact form found it.
+ * (`sk-ant-api03`; rulesOfPrefix) or by the rule its shape names (`exactForm`: OpenAI's `sk-proj-`,
+ * for a token laid out as that form is): none of the rules that know that exact form found it.
  * The shapes here are looser forms kept for prefixes nobody pins down; where one version's form is
  * known (Anthropic's 93 characters then `AA`), that form decides.
  */
-function refusedByItsPrefix(token: string): boolean {
-  const rules = rulesOfPrefix(token);
+function refusedByItsPrefix(token: string, exactForm: SecretShape['exactForm']): boolean {
+  if (exactForm && !exactForm.frame.test(token)) return false;
+  const rules = exactForm === undefined ? rulesOfPrefix(token) : [exactForm.rule];
   if (rules.length === 0) return false;
-  return !gitleaks.hits.some(
+  return !currentFindings().hits.some(
     (h) => rules.includes(h.rule) && (h.secret.includes(token) || token.includes(h.secret)),
   );
 }
@@ -63,7 +72,7 @@ function shapeRule(shape: SecretShape): SecretRule {
         (shape.needsDigit && !/\d/.test(m)) ||
         keptToken(m) ||
         maskedAfter(text, at + m.length) ||
-        refusedByItsPrefix(m)
+        refusedByItsPrefix(m, shape.exactForm)
           ? m
           : redactedMark(shape.kind),
       ),
@@ -84,7 +93,13 @@ const MAINTAINED_RULE: SecretRule = {
       const token = text.slice(hit.start, hit.end);
       // Run as it ships (its own fixtures hold placeholders it means to find, `tskey-api-AAAA…`),
       // but for `xxxx…`, which gitleaks' examples call no secret.
-      if (token.includes(MARK) || isXPlaceholder(token) || isStandIn(token) || maskedAfter(text, hit.end))
+      if (
+        token.includes(MARK) ||
+        isXPlaceholder(token) ||
+        isStandIn(token) ||
+        currentFindings().belowFloor.has(token) ||
+        maskedAfter(text, hit.end)
+      )
         continue;
       out += text.slice(at, hit.start) + redactedMark(hit.kind);
       at = hit.end;
@@ -101,7 +116,7 @@ const GITLEAKS_RULE: SecretRule = {
   trigger: GITLEAKS_TRIGGER,
   apply: (text) => {
     let out = text;
-    const hits = [...gitleaks.hits].sort((a, b) => b.secret.length - a.secret.length);
+    const hits = [...currentFindings().hits].sort((a, b) => b.secret.length - a.secret.length);
     for (const hit of hits)
       if (!hit.secret.includes(MARK) && !isStandIn(hit.secret))
         out = out.split(hit.secret).join(redactedMark(hit.rule));
@@ -189,7 +204,7 @@ function redactEscapedLines(text: string): string {
   ESCAPED_BREAK.lastIndex = 0;
   if (!ESCAPED_BREAK.test(text)) return text;
   // gitleaks' findings of this text are kept, not sought again: its rules read `\n` escapes already.
-  const found = gitleaks;
+  const found = currentFindings();
   // Breaking changes only the lines that hold an escape (in source, a few string literals): read
   // alone, broken, and holding nothing, the text as a whole holds nothing new either.
   const escaped = linesWithEscapes(text);
@@ -218,8 +233,6 @@ function linesWithEscapes(text: string): string {
   return lines.join('\n');
 }
 
-const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
-
 /** Past this many characters redactOnce skips the union of triggers (measured: bench/redact.bench.ts). */
 const LONG_TEXT = 4096;
 
@@ -240,7 +253,9 @@ function redactOnce(text: string, found?: GitleaksFindings): string {
   const own = text.length > LONG_TEXT || ownRulesMayApply(text);
   const byGitleaks = found ? found.hits.length > 0 : GITLEAKS_TRIGGER.test(text);
   if (!own && !byGitleaks) return text;
-  gitleaks = found ?? (byGitleaks ? findGitleaks(text) : NO_FINDINGS);
+  // What gitleaks' rules say of the text, found once before any rule runs: the shapes leave alone a
+  // token its allowlists let go (a documented public key), the name rules what its provider rules refused.
+  setCurrentFindings(found ?? (byGitleaks ? findGitleaks(text) : NO_FINDINGS));
   if (!own) return GITLEAKS_RULE.apply(text);
   let out = text;
   // Whether `out` may hold a secret name, judged again only after a rule changed it.
