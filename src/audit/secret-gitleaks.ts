@@ -254,18 +254,31 @@ export function setCurrentFindings(findings: GitleaksFindings): void {
 }
 
 /**
+ * What every match of a generic rule holds: an assignment's operator (`=`, `:`, `>`, `,`, `||`, by
+ * their last character), up to five quotes, blanks or `=`, then ten characters of a value (the union
+ * of its two value forms, `[\w.=-]` and base64's). Its keywords (`key`, `token`, `api`…) are in
+ * most command lines and sources, where this fails for most windows (`API_TOKEN=abc123 npm test`):
+ * the generic expression, tried at every position of the window, was most of gitleaks' share of a
+ * command's redaction (bench/redact-instructions.bench.ts, one audit record).
+ */
+const GENERIC_VALUE = /[=>:|,][\x60'"\s=]{0,5}[\w.=+/-]{10}/;
+
+/**
  * The secrets gitleaks' rules find in `text` (each once), and what their allowlists let go.
  * Contract: never throws; a rule that fails to compile or run is skipped.
  */
 export function findGitleaks(text: string): GitleaksFindings {
+  const windows = windowsOf(text);
+  if (windows.length === 0) return NO_FINDINGS;
   const found = new Map<string, string>();
   const allowed = new Set<string>();
   const belowFloor = new Set<string>();
-  for (const w of windowsOf(text)) {
+  for (const w of windows) {
     const part = text.slice(w.start, w.end);
     for (const index of [...w.rules].sort((a, b) => a - b)) {
       const rule = compiledRule(index);
-      if (rule) scan(rule, part, { found, allowed, belowFloor });
+      if (rule && !(rule.generic && !GENERIC_VALUE.test(part)))
+        scan(rule, part, { found, allowed, belowFloor });
     }
   }
   for (const secret of found.keys()) {

@@ -12,7 +12,6 @@ import {
   findGitleaks,
   GITLEAKS_TRIGGER,
   type GitleaksFindings,
-  NO_FINDINGS,
   rulesOfPrefix,
   setCurrentFindings,
 } from './secret-gitleaks';
@@ -243,25 +242,41 @@ export function mayHoldSecret(text: string): boolean {
 
 /** Whether any rule but gitleaks' could find something in `text`. */
 function ownRulesMayApply(text: string): boolean {
-  return TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text));
+  return TRIGGERS.test(text) || namedMayApply(text);
 }
+
+/** Whether a rule that redacts by name could find something in `text`. */
+const namedMayApply = (text: string): boolean => SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text);
 
 /** The rules, in order, over `text` (with gitleaks' findings of it, when they are known already). */
 function redactOnce(text: string, found?: GitleaksFindings): string {
   // A long text (a file, a command's output) holds some trigger almost always, and every rule tests
-  // its own anyway: the union's pass would be spent for nothing.
-  const own = text.length > LONG_TEXT || ownRulesMayApply(text);
-  const byGitleaks = found ? found.hits.length > 0 : GITLEAKS_TRIGGER.test(text);
-  if (!own && !byGitleaks) return text;
-  // What gitleaks' rules say of the text, found once before any rule runs: the shapes leave alone a
-  // token its allowlists let go (a documented public key), the name rules what its provider rules refused.
-  setCurrentFindings(found ?? (byGitleaks ? findGitleaks(text) : NO_FINDINGS));
-  if (!own) return GITLEAKS_RULE.apply(text);
+  // its own anyway: the unions' passes would be spent for nothing.
+  const long = text.length > LONG_TEXT;
+  const byShape = long || TRIGGERS.test(text);
+  const byName = long || namedMayApply(text);
+  // What gitleaks' rules say of the text, found once before any rule runs (one scan of its keywords,
+  // none found in most strings): the shapes leave alone a token its allowlists let go (a documented
+  // public key), the name rules what its provider rules refused.
+  const findings = found ?? findGitleaks(text);
+  const byGitleaks = findings.hits.length > 0;
+  if (!byShape && !byName && !byGitleaks) return text;
+  setCurrentFindings(findings);
+  if (!byShape && !byName) return GITLEAKS_RULE.apply(text);
   let out = text;
+  // Until a rule rewrites the text, a rule of a group whose union found nothing needs no test of its
+  // own (measured: each trigger is a pass over the text; bench/redact-instructions.bench.ts).
+  let rewritten = false;
   // Whether `out` may hold a secret name, judged again only after a rule changed it.
   let hintOf: string | undefined;
   let hinted = false;
   for (const rule of RULES) {
+    if (rule === GITLEAKS_RULE) {
+      // Its findings are known: no pass of its keywords again.
+      if (byGitleaks) out = markRewrite(out, rule.apply(out));
+      continue;
+    }
+    if (!rewritten && !(rule.byName ? byName : byShape)) continue;
     if (rule.byName) {
       if (hintOf !== out) {
         hintOf = out;
@@ -269,9 +284,14 @@ function redactOnce(text: string, found?: GitleaksFindings): string {
       }
       if (!hinted) continue;
     }
-    if (rule.trigger.test(out)) out = rule.apply(out);
+    if (rule.trigger.test(out)) out = markRewrite(out, rule.apply(out));
   }
   return out;
+
+  function markRewrite(before: string, after: string): string {
+    if (after !== before) rewritten = true;
+    return after;
+  }
 }
 
 /**
