@@ -264,10 +264,11 @@ export function setCurrentFindings(findings: GitleaksFindings): void {
 const GENERIC_VALUE = /[=>:|,][\x60'"\s=]{0,5}[\w.=+/-]{10}/;
 
 /**
- * The secrets gitleaks' rules find in `text` (each once), and what their allowlists let go.
- * Contract: never throws; a rule that fails to compile or run is skipped.
+ * The secrets gitleaks' rules find in `text` (each once), and what their allowlists let go; with
+ * `asGitleaks`, without warden's stand-ins (standIn: what gitleaks itself reports, for the bench that
+ * counts where the peers agree). Contract: never throws; a rule that fails to compile or run is skipped.
  */
-export function findGitleaks(text: string): GitleaksFindings {
+export function findGitleaks(text: string, asGitleaks = false): GitleaksFindings {
   const windows = windowsOf(text);
   if (windows.length === 0) return NO_FINDINGS;
   const found = new Map<string, string>();
@@ -278,7 +279,7 @@ export function findGitleaks(text: string): GitleaksFindings {
     for (const index of [...w.rules].sort((a, b) => a - b)) {
       const rule = compiledRule(index);
       if (rule && !(rule.generic && !GENERIC_VALUE.test(part)))
-        scan(rule, part, { found, allowed, belowFloor });
+        scan(rule, part, { found, allowed, belowFloor, asGitleaks });
     }
   }
   for (const secret of found.keys()) {
@@ -288,9 +289,14 @@ export function findGitleaks(text: string): GitleaksFindings {
   return { hits: [...found].map(([secret, rule]) => ({ secret, rule })), allowed, belowFloor };
 }
 
-type Verdicts = { found: Map<string, string>; allowed: Set<string>; belowFloor: Set<string> };
+type Verdicts = {
+  found: Map<string, string>;
+  allowed: Set<string>;
+  belowFloor: Set<string>;
+  asGitleaks: boolean;
+};
 
-function scan(rule: Compiled, part: string, { found, allowed, belowFloor }: Verdicts): void {
+function scan(rule: Compiled, part: string, { found, allowed, belowFloor, asGitleaks }: Verdicts): void {
   try {
     rule.regex.lastIndex = 0;
     for (let m = rule.regex.exec(part); m !== null; m = rule.regex.exec(part)) {
@@ -313,7 +319,7 @@ function scan(rule: Compiled, part: string, { found, allowed, belowFloor }: Verd
       const line = lineAround(part, m.index, m.index + m[0].length);
       globalAllow ??= compileAllowlist(data.allowlist);
       if (
-        standIn(rule, secret, match) ||
+        (!asGitleaks && standIn(rule, secret, match)) ||
         allows(globalAllow, secret, match, line) ||
         rule.allowlists.some((a) => allows(a, secret, match, line))
       ) {
@@ -329,8 +335,9 @@ function scan(rule: Compiled, part: string, { found, allowed, belowFloor }: Verd
 
 /**
  * What a generic rule (a secret known by the name before it) found under a name that says the value
- * is a stand-in (`fakeToken := "…"`, secret-names.ts), or cut with an ellipsis (`TOKEN=ops_eyJ…...`,
- * an example shortened in docs): the redactor's own name rules leave those too.
+ * is a stand-in (`fakeToken := "…"`, secret-names.ts), typed along the alphabet (`xoxp-1234567890`,
+ * secret-typed.ts), or cut with an ellipsis (`TOKEN=ops_eyJ…...`, an example shortened in docs): the
+ * redactor's own name rules leave the first and the last too.
  */
 function standIn(rule: Compiled, secret: string, match: string): boolean {
   if (/(?:\.\.\.|…)$/.test(secret)) return true;
