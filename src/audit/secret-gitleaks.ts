@@ -335,7 +335,7 @@ function scan(rule: Compiled, part: string, { found, allowed, belowFloor, asGitl
 
 /**
  * What a generic rule (a secret known by the name before it) found under a name that says the value
- * is a stand-in (`fakeToken := "…"`, secret-names.ts), typed along the alphabet (`xoxp-1234567890`,
+ * is a stand-in (`fakeToken := "…"`, secret-names.ts), typed along the alphabet (`xoxb-0123456789`,
  * secret-typed.ts), or cut with an ellipsis (`TOKEN=ops_eyJ…...`, an example shortened in docs): the
  * redactor's own name rules leave the first and the last too.
  */

@@ -32,7 +32,7 @@ export { redactedMark } from './secret-values';
 
 /**
  * A token the shapes keep: one gitleaks allows, a placeholder (`ghp_xxxx…`), a stand-in (`…EXAMPLE`)
- * or one holding the alphabet in order where a generator's letters go (`…70abcdefghJu…`: the shapes
+ * or one holding the alphabet in order where a generator's letters go (`…9abcdefghQw…`: the shapes
  * are looser than any provider's form, secret-typed.ts).
  */
 const keptToken = (token: string): boolean =>

@@ -98,7 +98,7 @@ export function refusedByProviderRule(name: string, value: string): boolean {
 
 /**
  * A value gitleaks' generic rule reads whole (its value's characters: `[\w.=-]`, or base64), so its
- * refusal means something (too short, too plain, an identifier). One it cannot read (`3234:Aad…`,
+ * refusal means something (too short, too plain, an identifier). One it cannot read (`1234:AAq7…`,
  * with a colon) was never judged by it, and warden's name rules still hide it.
  */
 const GENERIC_READS = /^(?:[\w.=-]+|[A-Za-z0-9][A-Za-z0-9+/]*={0,3})$/;

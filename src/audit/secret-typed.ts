@@ -1,8 +1,9 @@
 /**
  * Values typed along the alphabet or the digits rather than generated. A generator's characters step
- * by one (`a` then `b`, `7` then `8`) about once in 36 pairs, so three in a row come about once in
- * 1,300 places and eight letters in order practically never; a person filling in a test key types
- * them (`xoxp-1234567890`, `…70abcdefghJu…` where OpenAI's marker goes).
+ * by one, up or down (`a` then `b`, `8` then `7`), about once in 18 pairs (36 characters once case is
+ * folded), so three in a row come about once in 650 places and eight letters in order about once in
+ * 10¹⁰; a person filling in a test key types them (`xoxb-0123456789`, `…9abcdefghQw…` where
+ * OpenAI's marker goes).
  * Where each is read, and why only there: a test's fabricated secrets are typed too (the peers' true
  * positives hold `12345678-ABCD-…` in exact forms, this repository's tests `0123456789abcdef…` under
  * secret names), so neither judges a value a provider's exact form or a secret name found — only a
