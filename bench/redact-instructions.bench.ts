@@ -1,7 +1,7 @@
 // Redaction cost in instructions, not seconds: these machines are shared and their wall-clock
 // ratios swing by ±20 % between runs, while callgrind's instruction counts repeat for the same
-// binary and input whatever else runs. This redactor and the one of REDACT_BASELINE_REV (default
-// e131f55, before issue 28) are each bundled with esbuild and run under
+// binary and input whatever else runs. This redactor and those of REDACT_BASELINE_REV (commits,
+// comma-separated; default e131f55, before issue 28) are each bundled with esbuild and run under
 // `valgrind --tool=callgrind` over (a) this repository's first 400 source files and (b) 10,000
 // audit records shaped like a command's outcome line; the count of one round is the difference
 // between a run of 3 rounds and a run of 1 (start-up and compiling cancel out).
@@ -16,7 +16,7 @@ import { printRow } from './stats';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = join(repo, '.bench-tmp');
-const rev = process.env.REDACT_BASELINE_REV ?? 'e131f55';
+const revs = (process.env.REDACT_BASELINE_REV ?? 'e131f55').split(',').filter((r) => r !== '');
 const files = Number(process.env.REDACT_INSTRUCTIONS_FILES ?? 400);
 
 /** The source of a runner over `redact` (a path to a redact.ts) and one workload. */
@@ -53,7 +53,7 @@ if (sink < 0) console.log(sink);
 }
 
 /** The redactor of `rev`, its src/ taken with `git archive` (as bench/redact.bench.ts does). */
-function baselinePath(): string {
+function baselinePath(rev: string): string {
   return join(baselineSource(repo, rev), 'src', 'audit', 'redact.ts');
 }
 
@@ -90,15 +90,18 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
 } else {
   mkdirSync(tmp, { recursive: true });
   const ours = join(repo, 'src', 'audit', 'redact.ts');
-  const before = baselinePath();
   for (const workload of ['source', 'records'] as const) {
     const now = perRound(await bundle(`instr-now-${workload}`, runnerSource(ours, workload)));
-    const then = perRound(await bundle(`instr-${rev}-${workload}`, runnerSource(before, workload)));
     const what = workload === 'source' ? `${files} source files` : '10,000 audit records';
     printRow(`redaction of ${what}, instructions a round`, `${(now / 1e6).toFixed(0)} M`);
-    printRow(
-      `  the redactor of ${rev}`,
-      `${(then / 1e6).toFixed(0)} M (ours ${(then / now).toFixed(2)}× as fast)`,
-    );
+    for (const rev of revs) {
+      const then = perRound(
+        await bundle(`instr-${rev}-${workload}`, runnerSource(baselinePath(rev), workload)),
+      );
+      printRow(
+        `  the redactor of ${rev}`,
+        `${(then / 1e6).toFixed(0)} M (ours ${(then / now).toFixed(2)}× as fast; ours ${(now / then).toFixed(2)}× its instructions)`,
+      );
+    }
   }
 }

@@ -67,7 +67,7 @@ function printPeerAgreement(chosen: readonly CorpusCase[]): void {
     benign++;
     if (redactString(c.text) === c.text) continue;
     changed++;
-    if (findGitleaks(c.text).hits.length > 0 || findMaintained(c.text).length > 0) byPeer++;
+    if (findGitleaks(c.text, true).hits.length > 0 || findMaintained(c.text).length > 0) byPeer++;
   }
   const pct = (n: number) => `${((100 * n) / Math.max(1, benign)).toFixed(2)} %`;
   console.log(

@@ -141,12 +141,14 @@ const CUT_MARGIN = 16_384;
 
 /**
  * The first `max` characters of `text` with secrets redacted — redacted BEFORE the cut, so a
- * token the cut would split is hidden whole instead of leaving its first half. Reads at most
+ * token the cut would split is hidden whole instead of leaving its first half. A cut text ends in
+ * `…` (within the `max`): the writer redacts the record again, and a stand-in the cut broke
+ * (`…EXAMPLEEXAMPLE` cut to `…EXAMPLEEXA`) reads as cut, not as a new token. Reads at most
  * `max` + 16 KiB, however long `text` is. Contract: never throws.
  */
 export function redactThenCut(text: string, max: number): string {
   const clean = redactString(text.length > max + CUT_MARGIN ? text.slice(0, max + CUT_MARGIN) : text);
-  return clean.length > max ? clean.slice(0, max) : clean;
+  return clean.length > max ? `${clean.slice(0, Math.max(0, max - 1))}…` : clean;
 }
 
 /**

@@ -6,6 +6,7 @@
  * `<add key="ClearTextPassword" value="x"/>`), `.netrc` (`machine h login u password x`) and SQL
  * (`IDENTIFIED BY 'x'`, `PASSWORD 'x'`). Red-team findings: each of these was written in the clear.
  */
+import { keptUnder } from './secret-named';
 import { isSecretName } from './secret-names';
 import { isReference, MARK, redactedMark, type SecretRule } from './secret-values';
 
@@ -111,7 +112,7 @@ export const CODE_RULES: readonly SecretRule[] = [
           // A backquoted value with blanks is a shell command substitution (`KEY=\`vault read …\``).
           return name !== undefined &&
             secretCodeName(name) &&
-            !isReference(value) &&
+            !keptUnder(name, value) &&
             !value.includes(MARK) &&
             !notALiteral(value, vq)
             ? `${m.slice(0, m.length - value.length - 2)}${vq}${redactedMark('key')}${vq}`
@@ -198,7 +199,7 @@ const XML_ELEMENT_RULE: SecretRule = {
     t.replace(
       /<([A-Za-z_][\w.:-]*)(\s[^<>]*)?>([^<\n]+)<\/\1>/g,
       (m, name: string, attrs: string | undefined, value: string) =>
-        isSecretName(name.replace(/^.*:/, '')) && !isReference(value.trim())
+        isSecretName(name.replace(/^.*:/, '')) && !keptUnder(name.replace(/^.*:/, ''), value.trim())
           ? `<${name}${attrs ?? ''}>${redactedMark('key')}</${name}>`
           : m,
     ),
@@ -212,7 +213,7 @@ const XML_ADD_RULE: SecretRule = {
     t.replace(
       /(\bkey=(["'])([\w.:-]+)\2\s+value=)(["'])([^"'\n]*)\4/g,
       (m, head: string, _q: string, name: string, vq: string, value: string) =>
-        isSecretName(name) && !isReference(value) ? `${head}${vq}${redactedMark('key')}${vq}` : m,
+        isSecretName(name) && !keptUnder(name, value) ? `${head}${vq}${redactedMark('key')}${vq}` : m,
     ),
 };
 

@@ -46,9 +46,11 @@ export const FRAMED_RULES: readonly SecretRule[] = [
       ),
   },
   {
+    // The credential to its end, whatever it is written in: a JWT after `Basic` kept its payload and
+    // signature when only base64's letters were taken.
     trigger: /basic/i,
     apply: (t) =>
-      t.replace(/\b(authorization\s*:\s*basic\s+)([A-Za-z0-9+/]{6,}=*)/gi, `$1${redactedMark('basic')}`),
+      t.replace(/\b(authorization\s*:\s*basic\s+)([A-Za-z0-9+/._~-]{6,}=*)/gi, `$1${redactedMark('basic')}`),
   },
   {
     // `Authorization: token ghp_…` (GitHub's form) and other schemes followed by a credential.

@@ -15,6 +15,7 @@
  */
 import data from './rules/gitleaks.json';
 import { namesStandIn } from './secret-names';
+import { holdsAlphabetRun, isTypedRun } from './secret-typed';
 
 type Allowlist = {
   condition?: string;
@@ -47,7 +48,15 @@ export type GitleaksHit = { secret: string; rule: string };
  * allowlist or stop word let go (a known public key, a documented example) — the redactor's own
  * shapes leave those alone too.
  */
-export type GitleaksFindings = { hits: GitleaksHit[]; allowed: ReadonlySet<string> };
+export type GitleaksFindings = {
+  hits: GitleaksHit[];
+  allowed: ReadonlySet<string>;
+  /**
+   * Tokens a rule that knows their form (not a generic one) matched and refused for too little
+   * entropy (`glc_1111…`): placeholders by the reference's own measure, which the preset keeps too.
+   */
+  belowFloor: ReadonlySet<string>;
+};
 
 type Compiled = {
   id: string;
@@ -230,25 +239,64 @@ function windowsOf(text: string): Window[] {
   return windows;
 }
 
+/** What gitleaks' rules say of a text with no keyword of theirs. */
+export const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set(), belowFloor: new Set() };
+
+/** The findings of the text being redacted now: the redactor sets them before any of its rules runs. */
+let current: GitleaksFindings = NO_FINDINGS;
+
+/** What gitleaks' rules said of the text being redacted (secret-patterns.ts sets it; its rules read it). */
+export const currentFindings = (): GitleaksFindings => current;
+
+/** Sets what `currentFindings` returns, for the text about to be redacted. */
+export function setCurrentFindings(findings: GitleaksFindings): void {
+  current = findings;
+}
+
 /**
- * The secrets gitleaks' rules find in `text` (each once), and what their allowlists let go.
- * Contract: never throws; a rule that fails to compile or run is skipped.
+ * What every match of a generic rule holds: an assignment's operator (`=`, `:`, `>`, `,`, `||`, by
+ * their last character), up to five quotes, blanks or `=`, then ten characters of a value (the union
+ * of its two value forms, `[\w.=-]` and base64's). Its keywords (`key`, `token`, `api`…) are in
+ * most command lines and sources, where this fails for most windows (`API_TOKEN=abc123 npm test`):
+ * the generic expression, tried at every position of the window, was most of gitleaks' share of a
+ * command's redaction (bench/redact-instructions.bench.ts, one audit record).
  */
-export function findGitleaks(text: string): GitleaksFindings {
+const GENERIC_VALUE = /[=>:|,][\x60'"\s=]{0,5}[\w.=+/-]{10}/;
+
+/**
+ * The secrets gitleaks' rules find in `text` (each once), and what their allowlists let go; with
+ * `asGitleaks`, without warden's stand-ins (standIn: what gitleaks itself reports, for the bench that
+ * counts where the peers agree). Contract: never throws; a rule that fails to compile or run is skipped.
+ */
+export function findGitleaks(text: string, asGitleaks = false): GitleaksFindings {
+  const windows = windowsOf(text);
+  if (windows.length === 0) return NO_FINDINGS;
   const found = new Map<string, string>();
   const allowed = new Set<string>();
-  for (const w of windowsOf(text)) {
+  const belowFloor = new Set<string>();
+  for (const w of windows) {
     const part = text.slice(w.start, w.end);
     for (const index of [...w.rules].sort((a, b) => a - b)) {
       const rule = compiledRule(index);
-      if (rule) scan(rule, part, found, allowed);
+      if (rule && !(rule.generic && !GENERIC_VALUE.test(part)))
+        scan(rule, part, { found, allowed, belowFloor, asGitleaks });
     }
   }
-  for (const secret of found.keys()) allowed.delete(secret);
-  return { hits: [...found].map(([secret, rule]) => ({ secret, rule })), allowed };
+  for (const secret of found.keys()) {
+    allowed.delete(secret);
+    belowFloor.delete(secret);
+  }
+  return { hits: [...found].map(([secret, rule]) => ({ secret, rule })), allowed, belowFloor };
 }
 
-function scan(rule: Compiled, part: string, found: Map<string, string>, allowed: Set<string>): void {
+type Verdicts = {
+  found: Map<string, string>;
+  allowed: Set<string>;
+  belowFloor: Set<string>;
+  asGitleaks: boolean;
+};
+
+function scan(rule: Compiled, part: string, { found, allowed, belowFloor, asGitleaks }: Verdicts): void {
   try {
     rule.regex.lastIndex = 0;
     for (let m = rule.regex.exec(part); m !== null; m = rule.regex.exec(part)) {
@@ -263,11 +311,15 @@ function scan(rule: Compiled, part: string, found: Map<string, string>, allowed:
           ? groups[rule.secretGroup - 1]
           : groups.find((g) => g !== undefined && g !== '')) ?? (groups.length === 0 ? match : undefined);
       if (!secret || found.has(secret)) continue;
-      if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) continue;
+      if (rule.entropy > 0 && shannonEntropy(secret) <= rule.entropy) {
+        // A generic rule's floor says nothing of a form, only of a value under some name.
+        if (!rule.generic) belowFloor.add(secret);
+        continue;
+      }
       const line = lineAround(part, m.index, m.index + m[0].length);
       globalAllow ??= compileAllowlist(data.allowlist);
       if (
-        standIn(rule, secret, match) ||
+        (!asGitleaks && standIn(rule, secret, match)) ||
         allows(globalAllow, secret, match, line) ||
         rule.allowlists.some((a) => allows(a, secret, match, line))
       ) {
@@ -283,12 +335,14 @@ function scan(rule: Compiled, part: string, found: Map<string, string>, allowed:
 
 /**
  * What a generic rule (a secret known by the name before it) found under a name that says the value
- * is a stand-in (`fakeToken := "…"`, secret-names.ts), or cut with an ellipsis (`TOKEN=ops_eyJ…...`,
- * an example shortened in docs): the redactor's own name rules leave those too.
+ * is a stand-in (`fakeToken := "…"`, secret-names.ts), typed along the alphabet (`xoxb-0123456789`,
+ * secret-typed.ts), or cut with an ellipsis (`TOKEN=ops_eyJ…...`, an example shortened in docs): the
+ * redactor's own name rules leave the first and the last too.
  */
 function standIn(rule: Compiled, secret: string, match: string): boolean {
   if (/(?:\.\.\.|…)$/.test(secret)) return true;
   if (!rule.generic) return false;
+  if (isTypedRun(secret) || holdsAlphabetRun(secret)) return true;
   const before = match.slice(0, match.indexOf(secret));
   const name = /[\w.-]+(?=[^\w.-]*$)/.exec(before)?.[0];
   return name !== undefined && namesStandIn(name);

@@ -5,6 +5,7 @@
  * hold secrets is secret-names.ts; a reference (`$TOKEN`) or code (`getToken()`) is left alone.
  */
 import { isSecretName } from './secret-names';
+import { refusedByProviderRule } from './secret-provider-named';
 import {
   isReference,
   looksLikeCode,
@@ -18,13 +19,20 @@ import {
 const ASSIGNED = new RegExp(`=(${VALUE})`, 'g');
 
 /**
+ * A value under a secret name that stays: a reference or stand-in (`$TOKEN`, `<your token>`), or one
+ * the reference's rule for the provider the name says refused (secret-provider-named.ts).
+ */
+export const keptUnder = (name: string, value: string): boolean =>
+  isReference(value) || refusedByProviderRule(name, value);
+
+/**
  * `NAME=value` with a secret name: the value replaced. A value that is not replaced may hold the
  * next assignment (`--from-literal=password=x`): it is read the same way, as if after an `=`.
  */
 function redactAssignments(text: string): string {
   return text.replace(ASSIGNED, (m, value: string, at: number) => {
     const named = assignedName(text, at);
-    if (named !== undefined && isSecretName(named.name) && !isReference(value)) {
+    if (named !== undefined && isSecretName(named.name) && !keptUnder(named.name, value)) {
       const kind =
         named.before === '?' || named.before === '&' || named.before === '#' ? 'param' : 'assignment';
       return `=${replaceValue(value, kind)}`;
@@ -103,7 +111,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
       t.replace(
         new RegExp(`(^|\\s)(--?[A-Za-z][A-Za-z0-9_-]*)(=|\\s+)(${VALUE})`, 'g'),
         (m, pre: string, flag: string, gap: string, value: string) =>
-          isSecretName(flag) && !isReference(value) && !value.startsWith('-')
+          isSecretName(flag) && !keptUnder(flag, value) && !value.startsWith('-')
             ? `${pre}${flag}${gap}${replaceValue(value, 'flag')}`
             : m,
       ),
@@ -116,7 +124,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
       t.replace(
         /(^|\s)(-H|--header)(\s+|=)([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^\s"'][^\s"']*)/g,
         (m, pre: string, flag: string, gap: string, name: string, colon: string, value: string) =>
-          isSecretName(name) && !isReference(value)
+          isSecretName(name) && !keptUnder(name, value)
             ? `${pre}${flag}${gap}${name}${colon}${redactedMark('key')}`
             : m,
       ),
@@ -139,7 +147,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
       t.replace(
         new RegExp(`(^|\\n)([ \\t]*)([A-Za-z_][A-Za-z0-9_.-]*)([ \\t]*=[ \\t]*)(${VALUE})`, 'g'),
         (m, pre: string, indent: string, name: string, eq: string, value: string) =>
-          isSecretName(name) && !isReference(value) && !looksLikeCode(value)
+          isSecretName(name) && !keptUnder(name, value) && !looksLikeCode(value)
             ? `${pre}${indent}${name}${eq}${replaceValue(value, 'key')}`
             : m,
       ),
@@ -153,7 +161,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
       t.replace(
         /(\\?["'])([A-Za-z_][\w.-]*)\1(\s*:\s*)\1((?:\\.|(?!\1)[^\n\\])*?)\1/g,
         (m, q: string, name: string, colon: string, value: string) =>
-          isSecretName(name) && !isReference(value)
+          isSecretName(name) && !keptUnder(name, value)
             ? `${q}${name}${q}${colon}${q}${redactedMark('key')}${q}`
             : m,
       ),
@@ -166,7 +174,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
       t.replace(
         /(["'])([A-Za-z][A-Za-z0-9_-]*)(:[ \t]*)([^"'\n]+)(?=\1)/g,
         (m, q: string, name: string, colon: string, value: string) =>
-          isSecretName(name) && !isReference(value) ? `${q}${name}${colon}${redactedMark('key')}` : m,
+          isSecretName(name) && !keptUnder(name, value) ? `${q}${name}${colon}${redactedMark('key')}` : m,
       ),
   },
   {
@@ -183,7 +191,7 @@ export const NAMED_RULES: readonly SecretRule[] = [
           // Judged in code, not in the regex, so a long line cannot make the regex backtrack.
           const value = rest.trimEnd();
           // Code ends so also inside a quoted argument (`printf '%s' '… })'`).
-          if (!isSecretName(name) || isReference(value) || /[;,(){[]["'`]*$/.test(value)) return m;
+          if (!isSecretName(name) || keptUnder(name, value) || /[;,(){[]["'`]*$/.test(value)) return m;
           if (/^[|>][-+0-9]*$/.test(value)) return m;
           return `${pre}${indent}${name}${colon}${replaceValue(value, 'key')}${rest.slice(value.length)}`;
         },

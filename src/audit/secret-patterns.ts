@@ -7,10 +7,18 @@
 import { SECRET_SHAPES, type SecretShape } from './secret-shapes';
 import { FRAMED_RULES, URL_USER_RULE } from './secret-framed';
 import { findTriggered, MAINTAINED_TRIGGER } from './secret-maintained';
-import { findGitleaks, rulesOfPrefix, GITLEAKS_TRIGGER, type GitleaksFindings } from './secret-gitleaks';
+import {
+  currentFindings,
+  findGitleaks,
+  GITLEAKS_TRIGGER,
+  type GitleaksFindings,
+  rulesOfPrefix,
+  setCurrentFindings,
+} from './secret-gitleaks';
 import { CODE_RULES, XML_RULES } from './secret-code';
 import { NAMED_RULES } from './secret-named';
 import { SECRET_NAME_HINT } from './secret-names';
+import { holdsAlphabetRun } from './secret-typed';
 import {
   isPlaceholder,
   isStandIn,
@@ -23,14 +31,12 @@ import {
 export { redactedMark } from './secret-values';
 
 /**
- * What gitleaks' rules said of the text being redacted (found once, before any rule runs): the
- * shapes and the preset leave alone a token its allowlists let go (a documented public key).
+ * A token the shapes keep: one gitleaks allows, a placeholder (`ghp_xxxx…`), a stand-in (`…EXAMPLE`)
+ * or one holding the alphabet in order where a generator's letters go (`…9abcdefghQw…`: the shapes
+ * are looser than any provider's form, secret-typed.ts).
  */
-let gitleaks: GitleaksFindings = { hits: [], allowed: new Set() };
-
-/** A token the shapes keep: one gitleaks allows, a placeholder (`ghp_xxxx…`) or a stand-in (`…EXAMPLE`). */
 const keptToken = (token: string): boolean =>
-  gitleaks.allowed.has(token) || isPlaceholder(token) || isStandIn(token);
+  currentFindings().allowed.has(token) || isPlaceholder(token) || isStandIn(token) || holdsAlphabetRun(token);
 
 /**
  * A token written with its secret part masked or cut off, in the same word: `xoxp-5723…-####`,
@@ -42,14 +48,16 @@ const maskedAfter = (text: string, end: number): boolean => MASKED_TAIL.test(tex
 
 /**
  * Whether gitleaks, the reference, refuses `token` by the versioned prefix it starts with
- * (`sk-ant-api03`; rulesOfPrefix): none of the rules that know that version's exact form found it.
+ * (`sk-ant-api03`; rulesOfPrefix) or by the rule its shape names (`exactForm`: OpenAI's `sk-proj-`,
+ * for a token laid out as that form is): none of the rules that know that exact form found it.
  * The shapes here are looser forms kept for prefixes nobody pins down; where one version's form is
  * known (Anthropic's 93 characters then `AA`), that form decides.
  */
-function refusedByItsPrefix(token: string): boolean {
-  const rules = rulesOfPrefix(token);
+function refusedByItsPrefix(token: string, exactForm: SecretShape['exactForm']): boolean {
+  if (exactForm && !exactForm.frame.test(token)) return false;
+  const rules = exactForm === undefined ? rulesOfPrefix(token) : [exactForm.rule];
   if (rules.length === 0) return false;
-  return !gitleaks.hits.some(
+  return !currentFindings().hits.some(
     (h) => rules.includes(h.rule) && (h.secret.includes(token) || token.includes(h.secret)),
   );
 }
@@ -63,7 +71,7 @@ function shapeRule(shape: SecretShape): SecretRule {
         (shape.needsDigit && !/\d/.test(m)) ||
         keptToken(m) ||
         maskedAfter(text, at + m.length) ||
-        refusedByItsPrefix(m)
+        refusedByItsPrefix(m, shape.exactForm)
           ? m
           : redactedMark(shape.kind),
       ),
@@ -84,7 +92,13 @@ const MAINTAINED_RULE: SecretRule = {
       const token = text.slice(hit.start, hit.end);
       // Run as it ships (its own fixtures hold placeholders it means to find, `tskey-api-AAAA…`),
       // but for `xxxx…`, which gitleaks' examples call no secret.
-      if (token.includes(MARK) || isXPlaceholder(token) || isStandIn(token) || maskedAfter(text, hit.end))
+      if (
+        token.includes(MARK) ||
+        isXPlaceholder(token) ||
+        isStandIn(token) ||
+        currentFindings().belowFloor.has(token) ||
+        maskedAfter(text, hit.end)
+      )
         continue;
       out += text.slice(at, hit.start) + redactedMark(hit.kind);
       at = hit.end;
@@ -101,7 +115,7 @@ const GITLEAKS_RULE: SecretRule = {
   trigger: GITLEAKS_TRIGGER,
   apply: (text) => {
     let out = text;
-    const hits = [...gitleaks.hits].sort((a, b) => b.secret.length - a.secret.length);
+    const hits = [...currentFindings().hits].sort((a, b) => b.secret.length - a.secret.length);
     for (const hit of hits)
       if (!hit.secret.includes(MARK) && !isStandIn(hit.secret))
         out = out.split(hit.secret).join(redactedMark(hit.rule));
@@ -189,7 +203,7 @@ function redactEscapedLines(text: string): string {
   ESCAPED_BREAK.lastIndex = 0;
   if (!ESCAPED_BREAK.test(text)) return text;
   // gitleaks' findings of this text are kept, not sought again: its rules read `\n` escapes already.
-  const found = gitleaks;
+  const found = currentFindings();
   // Breaking changes only the lines that hold an escape (in source, a few string literals): read
   // alone, broken, and holding nothing, the text as a whole holds nothing new either.
   const escaped = linesWithEscapes(text);
@@ -218,8 +232,6 @@ function linesWithEscapes(text: string): string {
   return lines.join('\n');
 }
 
-const NO_FINDINGS: GitleaksFindings = { hits: [], allowed: new Set() };
-
 /** Past this many characters redactOnce skips the union of triggers (measured: bench/redact.bench.ts). */
 const LONG_TEXT = 4096;
 
@@ -230,23 +242,41 @@ export function mayHoldSecret(text: string): boolean {
 
 /** Whether any rule but gitleaks' could find something in `text`. */
 function ownRulesMayApply(text: string): boolean {
-  return TRIGGERS.test(text) || (SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text));
+  return TRIGGERS.test(text) || namedMayApply(text);
 }
+
+/** Whether a rule that redacts by name could find something in `text`. */
+const namedMayApply = (text: string): boolean => SECRET_NAME_HINT.test(text) && NAME_TRIGGERS.test(text);
 
 /** The rules, in order, over `text` (with gitleaks' findings of it, when they are known already). */
 function redactOnce(text: string, found?: GitleaksFindings): string {
   // A long text (a file, a command's output) holds some trigger almost always, and every rule tests
-  // its own anyway: the union's pass would be spent for nothing.
-  const own = text.length > LONG_TEXT || ownRulesMayApply(text);
-  const byGitleaks = found ? found.hits.length > 0 : GITLEAKS_TRIGGER.test(text);
-  if (!own && !byGitleaks) return text;
-  gitleaks = found ?? (byGitleaks ? findGitleaks(text) : NO_FINDINGS);
-  if (!own) return GITLEAKS_RULE.apply(text);
+  // its own anyway: the unions' passes would be spent for nothing.
+  const long = text.length > LONG_TEXT;
+  const byShape = long || TRIGGERS.test(text);
+  const byName = long || namedMayApply(text);
+  // What gitleaks' rules say of the text, found once before any rule runs (one scan of its keywords,
+  // none found in most strings): the shapes leave alone a token its allowlists let go (a documented
+  // public key), the name rules what its provider rules refused.
+  const findings = found ?? findGitleaks(text);
+  const byGitleaks = findings.hits.length > 0;
+  if (!byShape && !byName && !byGitleaks) return text;
+  setCurrentFindings(findings);
+  if (!byShape && !byName) return GITLEAKS_RULE.apply(text);
   let out = text;
+  // Until a rule rewrites the text, a rule of a group whose union found nothing needs no test of its
+  // own (measured: each trigger is a pass over the text; bench/redact-instructions.bench.ts).
+  let rewritten = false;
   // Whether `out` may hold a secret name, judged again only after a rule changed it.
   let hintOf: string | undefined;
   let hinted = false;
   for (const rule of RULES) {
+    if (rule === GITLEAKS_RULE) {
+      // Its findings are known: no pass of its keywords again.
+      if (byGitleaks) out = markRewrite(out, rule.apply(out));
+      continue;
+    }
+    if (!rewritten && !(rule.byName ? byName : byShape)) continue;
     if (rule.byName) {
       if (hintOf !== out) {
         hintOf = out;
@@ -254,9 +284,14 @@ function redactOnce(text: string, found?: GitleaksFindings): string {
       }
       if (!hinted) continue;
     }
-    if (rule.trigger.test(out)) out = rule.apply(out);
+    if (rule.trigger.test(out)) out = markRewrite(out, rule.apply(out));
   }
   return out;
+
+  function markRewrite(before: string, after: string): string {
+    if (after !== before) rewritten = true;
+    return after;
+  }
 }
 
 /**

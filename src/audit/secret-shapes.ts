@@ -6,16 +6,39 @@
  * GitHub token of an unexpected length), so a near miss of the exact form is still hidden.
  */
 
-/** One shape: a cheap literal trigger, the token pattern, and whether a match must hold a digit. */
-export type SecretShape = { kind: string; trigger: RegExp; pattern: RegExp; needsDigit?: boolean };
+/**
+ * One shape: a cheap literal trigger, the token pattern, whether a match must hold a digit, and the
+ * gitleaks rule that knows the exact form of tokens so prefixed with that form's layout: a match in
+ * the layout that the rule did not find is let go (secret-patterns.ts also finds such rules by a
+ * versioned prefix, `sk-ant-api03`).
+ */
+export type SecretShape = {
+  kind: string;
+  trigger: RegExp;
+  pattern: RegExp;
+  needsDigit?: boolean;
+  exactForm?: { rule: string; frame: RegExp };
+};
 
 export const SECRET_SHAPES: readonly SecretShape[] = [
   { kind: 'anthropic', trigger: /sk-ant-/, pattern: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{16,}/g },
   {
     kind: 'openai',
     trigger: /sk-/,
-    pattern: /(?<![\w-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+    pattern: /(?<![\w-])sk-(?!(?:proj|svcacct|admin)-)[A-Za-z0-9_-]{20,}/g,
     needsDigit: true,
+  },
+  // OpenAI's own prefixes: their keys carry `T3BlbkFJ` (base64 of "OpenAI") at a fixed place, which
+  // gitleaks' rule knows. A key laid out exactly so with something else in the marker's place is a
+  // test's non-match (secretlint's fixtures), not a key; one of another length is a near miss, hidden.
+  {
+    kind: 'openai',
+    trigger: /sk-(?:proj|svcacct|admin)-/,
+    pattern: /(?<![\w-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
+    exactForm: {
+      rule: 'openai-api-key',
+      frame: /^sk-(?:proj|svcacct|admin)-(?:[\w-]{74}[\w-]{8}[\w-]{74}|[\w-]{58}[\w-]{8}[\w-]{58})$/,
+    },
   },
   { kind: 'github', trigger: /gh[pousr]_/, pattern: /(?<!\w)gh[pousr]_[A-Za-z0-9_]{30,}/g },
   { kind: 'github', trigger: /github_pat_/, pattern: /(?<!\w)github_pat_[A-Za-z0-9_]{30,}/g },

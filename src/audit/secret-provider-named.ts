@@ -1,0 +1,104 @@
+/**
+ * Values under a name that says their provider (`TELEGRAM_BOT_TOKEN`, `SUMO_ACCESS_KEY`), where
+ * gitleaks has a rule for exactly that: its semi-generic rules (`[\w.-]{0,50}?(?:telegr)…`, made by
+ * its GenerateSemiGenericRegex) read a value of the provider's form under the provider's name. When
+ * that rule and gitleaks' generic one have both read the value and neither found it, the reference
+ * has said it is no credential of that provider — a generated one has the provider's form, and a
+ * value of any other long random form is the generic rule's — so warden's own name rules defer to
+ * it. Never under a password's name (a password has no provider's form), and never for a value the
+ * generic rule cannot read whole (GENERIC_READS).
+ */
+import data from './rules/gitleaks.json';
+import { currentFindings } from './secret-gitleaks';
+import { nameWords } from './secret-names';
+
+/** How a semi-generic rule's expression begins: up to 50 name characters, then the provider's name. */
+const SEMI_GENERIC_HEAD = '[\\w.-]{0,50}?(?:';
+
+/** gitleaks lets at most this many name characters follow the provider's (`[ \t\w.-]{0,20}`). */
+const AFTER_PROVIDER = 20;
+
+/** The group that opens at `from` (just after its `(`), to its closing `)`; escapes and classes skipped. */
+function groupAt(source: string, from: number): string | undefined {
+  let depth = 1;
+  let inClass = false;
+  for (let i = from; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return source.slice(from, i);
+  }
+  return undefined;
+}
+
+/**
+ * A semi-generic rule's provider name: the group after its head, which some rules nest once more
+ * (`[\w.-]{0,50}?(?:[\w.-]{0,50}?(?:(?:[Ss]umo|SUMO))(?:[ \t\w.-]{0,20})…)`, a name given case-sensitively).
+ */
+function providerOf(js: string): string | undefined {
+  if (!js.startsWith(SEMI_GENERIC_HEAD)) return undefined;
+  const group = groupAt(js, SEMI_GENERIC_HEAD.length);
+  return group?.startsWith(SEMI_GENERIC_HEAD) ? providerOf(group) : group;
+}
+
+/** Every semi-generic rule's provider name, as one expression that finds any of them in a name. */
+const PROVIDER_NAME = new RegExp(
+  (data.rules as { id: string; js: string }[])
+    .flatMap((r) => {
+      const provider = r.id.startsWith('generic') ? undefined : providerOf(r.js);
+      return provider === undefined ? [] : [`(?:${provider})`];
+    })
+    .join('|'),
+  'g',
+);
+
+/**
+ * Whether `name` says a provider gitleaks has a semi-generic rule for, close enough to its end for
+ * that rule to read the value after it (at most AFTER_PROVIDER name characters follow the provider's).
+ */
+function namesProvider(name: string): boolean {
+  PROVIDER_NAME.lastIndex = 0;
+  for (let m = PROVIDER_NAME.exec(name); m !== null; m = PROVIDER_NAME.exec(name)) {
+    if (name.length - (m.index + m[0].length) <= AFTER_PROVIDER) return true;
+    if (m[0] === '') PROVIDER_NAME.lastIndex++;
+  }
+  return false;
+}
+
+/** Names repeat on every record: whether one may defer to a provider's rule is judged once. */
+const verdicts = new Map<string, boolean>();
+
+function defersToProvider(name: string): boolean {
+  let verdict = verdicts.get(name);
+  if (verdict === undefined) {
+    const last = nameWords(name).at(-1);
+    verdict = last !== undefined && !PASSWORD_WORD.test(last) && namesProvider(name);
+    if (verdicts.size >= 4096) verdicts.clear();
+    verdicts.set(name, verdict);
+  }
+  return verdict;
+}
+
+/** Last words of a password's name (`DB_PASSWORD`, `SMTP_PASS`, `MYSQL_PWD`, `passphrase`). */
+const PASSWORD_WORD = /pass|pw/;
+
+/**
+ * Whether gitleaks' rule for the provider `name` says (`sumo` in `SUMO_ACCESS_KEY`) read `value` and
+ * refused it, as its generic rule did: no finding of the text being redacted holds it. Read with the
+ * findings of that text (secret-gitleaks.ts currentFindings). Contract: never throws.
+ */
+export function refusedByProviderRule(name: string, value: string): boolean {
+  if (!defersToProvider(name)) return false;
+  const bare = value.replace(/^["'`]|["'`]$/g, '');
+  if (!GENERIC_READS.test(bare)) return false;
+  return !currentFindings().hits.some((h) => bare.includes(h.secret) || h.secret.includes(bare));
+}
+
+/**
+ * A value gitleaks' generic rule reads whole (its value's characters: `[\w.=-]`, or base64), so its
+ * refusal means something (too short, too plain, an identifier). One it cannot read (`1234:AAq7…`,
+ * with a colon) was never judged by it, and warden's name rules still hide it.
+ */
+const GENERIC_READS = /^(?:[\w.=-]+|[A-Za-z0-9][A-Za-z0-9+/]*={0,3})$/;
