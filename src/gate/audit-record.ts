@@ -85,7 +85,13 @@ export function connectionRecord(
     argsHash: base.argsHash,
     ...(base.requestId ? { requestId: base.requestId } : {}),
   };
-  const record = auditRecord(sessionId, { tool: call.tool, args: { connection: connection.target } }, caller, own, approver);
+  const record = auditRecord(
+    sessionId,
+    { tool: call.tool, args: { connection: connection.target } },
+    caller,
+    own,
+    approver,
+  );
   record.phase = 'connection';
   if (connection.reason) record.reason = connection.reason;
   return record;

@@ -64,7 +64,12 @@ export function parseNetworkEntry(input: string): EntryVerdict {
   if (wildcard && name.split('.').length < 2)
     return bad(input, `*.${name} would cover a whole top-level domain; name the domain (*.example.com)`);
   const shown = wildcard ? `*.${name}` : name;
-  return ok({ text: withPort(shown, port), kind: wildcard ? 'wildcard' : 'name', host: name, ...portOf(port) });
+  return ok({
+    text: withPort(shown, port),
+    kind: wildcard ? 'wildcard' : 'name',
+    host: name,
+    ...portOf(port),
+  });
 }
 
 /**

@@ -145,7 +145,10 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       const protection = prepared?.ok ? prepared : undefined;
       const masks = protection ? [...effects.hiddenPaths(), ...protection.plan.masked] : [];
       // Hosts the gate approved: the sandbox reaches them through warden's proxy (network/), nothing else.
-      const networked = protection && ctx.network?.entries.length ? startNetworkRun(ctx.network, protection.layout.view, effects.lookup) : undefined;
+      const networked =
+        protection && ctx.network?.entries.length
+          ? startNetworkRun(ctx.network, protection.layout.view, effects.lookup)
+          : undefined;
       if (networked && !networked.ok) {
         protection?.claim.release();
         return { ok: false, error: `Not run: ${networked.reason}` };

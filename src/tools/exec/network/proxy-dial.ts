@@ -40,7 +40,8 @@ export async function dialAddress(
     return { ok: false, rule: 'network-unresolved', reason: `${host.host} has no addresses` };
   for (const { address } of addresses) {
     const verdict = checkAddress(address);
-    if (!verdict.ok) return { ok: false, rule: 'ssrf-address', reason: `${host.host} resolves to ${verdict.reason}` };
+    if (!verdict.ok)
+      return { ok: false, rule: 'ssrf-address', reason: `${host.host} resolves to ${verdict.reason}` };
   }
   return { ok: true, address: addresses[0] as ResolvedAddress };
 }

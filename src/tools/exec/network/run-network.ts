@@ -44,7 +44,10 @@ export function startNetworkRun(
   try {
     node = relayNode(view);
   } catch (err) {
-    return { ok: false, reason: `warden's node binary cannot be found for the network relay (${(err as Error).message})` };
+    return {
+      ok: false,
+      reason: `warden's node binary cannot be found for the network relay (${(err as Error).message})`,
+    };
   }
   const hosts = network.entries.map((e) => e.text);
   const proxy: RunProxy = startRunProxy({

@@ -9,10 +9,22 @@
  * line, written before any byte goes out: no audit line, no connection. Anything else is refused
  * with a status and a reason the command's output shows.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request as httpRequest,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connectTarget, matchingEntry, type NetworkEntry, type RequestHost, requestHost } from '../../../policy/network-hosts';
+import {
+  connectTarget,
+  matchingEntry,
+  type NetworkEntry,
+  type RequestHost,
+  requestHost,
+} from '../../../policy/network-hosts';
 import type { NetworkConnection } from '../../types';
 import type { Resolver } from '../../web/web-http';
 import { dialAddress, systemLookup } from './proxy-dial';
@@ -40,6 +52,11 @@ export type ProxySummary = {
   refused: { target: string; reason: string }[];
   refusedCount: number;
 };
+
+/** Opens the outbound connection to a checked address (tests point it at a loopback server). */
+export type ProxyConnect = (to: { address: string; family: 4 | 6; port: number }) => Socket;
+
+const directConnect: ProxyConnect = (to) => connect({ host: to.address, port: to.port, family: to.family });
 
 export type RunProxy = {
   /** Serves every connection `listener` accepts (the sandbox's loopback listener). */
@@ -69,11 +86,13 @@ export function startRunProxy(o: {
   entries: readonly NetworkEntry[];
   audit: ProxyAudit;
   lookup?: Resolver;
+  connect?: ProxyConnect;
   limits?: Partial<ProxyLimits>;
 }): RunProxy {
   const limits = { ...PROXY_LIMITS, ...o.limits };
   const lookup = o.lookup ?? systemLookup;
-  const open = new Set<Duplex>();
+  const open = o.connect ?? directConnect;
+  const sockets = new Set<Duplex>();
   const listeners: Server[] = [];
   const refused: ProxySummary['refused'] = [];
   let refusedCount = 0;
@@ -82,8 +101,8 @@ export function startRunProxy(o: {
   let closed = false;
 
   const track = (s: Duplex) => {
-    open.add(s);
-    s.once('close', () => open.delete(s));
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
     s.on('error', () => s.destroy());
   };
   const stopListening = () => {
@@ -96,7 +115,9 @@ export function startRunProxy(o: {
     const written = safeAudit(o.audit, c);
     if (c.decision === 'deny' || !written.ok) {
       refusedCount++;
-      const reason = written.ok ? (c.reason ?? c.rule) : `the audit line could not be written (${written.error})`;
+      const reason = written.ok
+        ? (c.reason ?? c.rule)
+        : `the audit line could not be written (${written.error})`;
       if (refused.length < 20) refused.push({ target: c.target, reason });
       if (attempts >= limits.maxAttempts) limitReached();
       return { ok: false, reason };
@@ -121,9 +142,16 @@ export function startRunProxy(o: {
     target: string,
     host: RequestHost | undefined,
     port: number,
-  ): Promise<{ ok: true; address: string; family: 4 | 6 } | { ok: false; status: number; reason: string }> => {
+  ): Promise<
+    { ok: true; address: string; family: 4 | 6 } | { ok: false; status: number; reason: string }
+  > => {
     if (!host) {
-      const r = record({ target, decision: 'deny', rule: 'network-request', reason: 'not a host the proxy can read' });
+      const r = record({
+        target,
+        decision: 'deny',
+        rule: 'network-request',
+        reason: 'not a host the proxy can read',
+      });
       return { ok: false, status: 400, reason: r.ok ? 'bad request' : r.reason };
     }
     const entry = matchingEntry(o.entries, host, port);
@@ -137,7 +165,12 @@ export function startRunProxy(o: {
       record({ target, decision: 'deny', rule: dial.rule, reason: dial.reason });
       return { ok: false, status: dial.rule === 'ssrf-address' ? 403 : 502, reason: dial.reason };
     }
-    const line = record({ target, decision: 'allow', rule: 'network-approved', reason: `covered by ${entry.text}` });
+    const line = record({
+      target,
+      decision: 'allow',
+      rule: 'network-approved',
+      reason: `covered by ${entry.text}`,
+    });
     if (!line.ok) return { ok: false, status: 503, reason: line.reason };
     return { ok: true, ...dial.address };
   };
@@ -147,8 +180,13 @@ export function startRunProxy(o: {
     const parsed = connectTarget(authority);
     const target = `CONNECT ${clip(authority)}`;
     const verdict = await judge(target, parsed?.host, parsed?.port ?? 0);
-    if (!verdict.ok || closed) return refuseRaw(client, verdict.ok ? 503 : verdict.status, verdict.ok ? 'the run ended' : verdict.reason);
-    const up = connect({ host: verdict.address, port: parsed?.port ?? 0, family: verdict.family });
+    if (!verdict.ok || closed)
+      return refuseRaw(
+        client,
+        verdict.ok ? 503 : verdict.status,
+        verdict.ok ? 'the run ended' : verdict.reason,
+      );
+    const up = open({ address: verdict.address, family: verdict.family, port: parsed?.port ?? 0 });
     track(up);
     let established = false;
     const timer = setTimeout(() => up.destroy(new Error('timed out')), limits.connectTimeoutMs);
@@ -190,16 +228,19 @@ export function startRunProxy(o: {
     const port = url.port === '' ? 80 : Number(url.port);
     const host = requestHost(url.hostname);
     const verdict = await judge(target, host, port);
-    if (!verdict.ok || closed) return refuseHttp(res, verdict.ok ? 503 : verdict.status, verdict.ok ? 'the run ended' : verdict.reason);
+    if (!verdict.ok || closed)
+      return refuseHttp(
+        res,
+        verdict.ok ? 503 : verdict.status,
+        verdict.ok ? 'the run ended' : verdict.reason,
+      );
     const up = httpRequest({
-      host: verdict.address,
-      family: verdict.family,
-      port,
+      createConnection: () => open({ address: verdict.address, family: verdict.family, port }),
       method: req.method,
       path: `${url.pathname}${url.search}`,
       headers: { ...endToEnd(req.headers), host: url.host },
+      // No agent: the connection is the one opened to the checked address, used for this request only.
       setHost: false,
-      agent: false,
       timeout: limits.connectTimeoutMs,
     });
     up.on('socket', (s) => track(s));
@@ -225,7 +266,12 @@ export function startRunProxy(o: {
   });
   http.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
     const reason = 'an upgrade (WebSocket) goes through CONNECT, not a plain request';
-    record({ target: `${clip(req.method ?? '?', 16)} ${clip(withoutQuery(req.url ?? ''))}`, decision: 'deny', rule: 'network-request', reason });
+    record({
+      target: `${clip(req.method ?? '?', 16)} ${clip(withoutQuery(req.url ?? ''))}`,
+      decision: 'deny',
+      rule: 'network-request',
+      reason,
+    });
     refuseRaw(socket, 501, reason);
   });
   http.on('clientError', (_err, socket: Duplex) => {
@@ -238,7 +284,7 @@ export function startRunProxy(o: {
       listeners.push(listener);
       listener.on('error', () => listener.close());
       listener.on('connection', (socket: Socket) => {
-        if (closed || open.size >= limits.maxOpen) return void socket.destroy();
+        if (closed || sockets.size >= limits.maxOpen) return void socket.destroy();
         track(socket);
         http.emit('connection', socket);
       });
@@ -248,7 +294,7 @@ export function startRunProxy(o: {
     close() {
       closed = true;
       stopListening();
-      for (const s of open) s.destroy();
+      for (const s of sockets) s.destroy();
       return new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
@@ -290,7 +336,11 @@ function refuseRaw(socket: Duplex, status: number, reason: string): void {
 function refuseHttp(res: ServerResponse, status: number, reason: string): void {
   if (res.headersSent) return void res.destroy();
   const body = `warden: ${reason}\n`;
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
 }
 

@@ -76,7 +76,9 @@ export function networkCommand(node: string, command: string): string[] {
 
 /** Whether an IPC message is the relay's: the listener it sends with it is the one to serve. */
 export function isListenerMessage(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === LISTENING;
+  return (
+    typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === LISTENING
+  );
 }
 
 /** The answer that lets the relay exit and the command start. */
@@ -86,7 +88,10 @@ export const READY_MESSAGE = { kind: READY } as const;
  * The node binary the relay runs on: warden's own, where a folder the sandbox's view binds from the
  * host already shows it, else bound read-only at the same path. Contract: throws when the binary cannot be resolved.
  */
-export function relayNode(view: HostView, execPath: string = process.execPath): { path: string; mounts: string[] } {
+export function relayNode(
+  view: HostView,
+  execPath: string = process.execPath,
+): { path: string; mounts: string[] } {
   const real = realpathSync(execPath);
   // The private /tmp and home are emptied in the sandbox: only the folders bound from the host show it.
   const empty = new Set(['/dev', '/proc', '/tmp', ...(view.home ? [view.home] : [])]);
