@@ -76,7 +76,7 @@ const schema = lazySchema((z) =>
       .max(MAX_NETWORK_ENTRIES)
       .optional()
       .describe(
-        'Hosts the command must reach (registry.npmjs.org, *.github.com, example.com:8443), only when it needs the network: the person approves them on the card, and the sandbox reaches nothing else. Without it the command has no network.',
+        'Hosts it must reach (registry.npmjs.org, *.github.com, host:port), approved by the person; none: no network.',
       ),
   }),
 );
@@ -116,7 +116,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     readOnlyWhenJudged: true,
     guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms', network: 'network' },
     description:
-      'Run a bash command in the project (tests, builds, git), sandboxed when possible, with no network unless `network` names the hosts it needs (npm install: ["registry.npmjs.org"]); 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
+      'Run a bash command in the project (tests, builds, git), sandboxed when possible (offline unless `network` names hosts); 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
     schema,
     warm({ root, fence }) {
       try {
