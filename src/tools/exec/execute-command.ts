@@ -168,6 +168,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       // Another run's end must not set aside what this run's card lets it create.
       const releaseLifts = holdLifts(lifted);
       let result: GroupRunResult;
+      let networkEnded: Promise<NetworkReport> | undefined;
       try {
         result = await effects.run({
           file,
@@ -192,8 +193,10 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         });
       } finally {
         protection?.claim.release();
+        // The proxy ends with the run, whatever happened: no connection outlives it.
+        networkEnded = net?.finish();
       }
-      const network = await net?.finish();
+      const network = await networkEnded;
       // A read-only project cannot have gained a .git or a protected name: nothing to look for.
       const newGit =
         protection && !readOnly ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];

@@ -9,13 +9,9 @@
  * line, written before any byte goes out: no audit line, no connection. Anything else is refused
  * with a status and a reason the command's output shows.
  */
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  request as httpRequest,
-  type ServerResponse,
-} from 'node:http';
+import type http from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { connect, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
@@ -89,6 +85,8 @@ export function startRunProxy(o: {
   connect?: ProxyConnect;
   limits?: Partial<ProxyLimits>;
 }): RunProxy {
+  // node:http loads with the first run that has hosts, not at start-up (web-http.ts does the same).
+  const { createServer, request: httpRequest } = createRequire(import.meta.url)('node:http') as typeof http;
   const limits = { ...PROXY_LIMITS, ...o.limits };
   const lookup = o.lookup ?? systemLookup;
   const open = o.connect ?? directConnect;
@@ -257,14 +255,15 @@ export function startRunProxy(o: {
     req.pipe(up);
   };
 
-  const http = createServer({ headersTimeout: 30_000, requestTimeout: 0, keepAliveTimeout: 5_000 });
-  http.on('request', (req, res) => {
+  // The proxy's HTTP side: it never listens; the sandbox's connections are handed to it one by one.
+  const front = createServer({ headersTimeout: 30_000, requestTimeout: 0, keepAliveTimeout: 5_000 });
+  front.on('request', (req, res) => {
     forward(req, res).catch(() => res.destroy());
   });
-  http.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  front.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     tunnel(req, socket, head).catch(() => socket.destroy());
   });
-  http.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+  front.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
     const reason = 'an upgrade (WebSocket) goes through CONNECT, not a plain request';
     record({
       target: `${clip(req.method ?? '?', 16)} ${clip(withoutQuery(req.url ?? ''))}`,
@@ -274,7 +273,7 @@ export function startRunProxy(o: {
     });
     refuseRaw(socket, 501, reason);
   });
-  http.on('clientError', (_err, socket: Duplex) => {
+  front.on('clientError', (_err, socket: Duplex) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
@@ -286,7 +285,7 @@ export function startRunProxy(o: {
       listener.on('connection', (socket: Socket) => {
         if (closed || sockets.size >= limits.maxOpen) return void socket.destroy();
         track(socket);
-        http.emit('connection', socket);
+        front.emit('connection', socket);
       });
       if (closed) listener.close();
     },
@@ -295,7 +294,7 @@ export function startRunProxy(o: {
       closed = true;
       stopListening();
       for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => http.close(() => resolve()));
+      return new Promise<void>((resolve) => front.close(() => resolve()));
     },
   };
 }
