@@ -147,9 +147,8 @@ export function approvedRun(
   const lift = byPerson ? protectedWrites(approvedFacts) : [];
   // The same for the credential files the card named: shown to this one run instead of masked.
   const unmask = byPerson ? (approvedFacts.secretPaths ?? []) : [];
-  // And for the hosts it named; approve-all approves this run too (no grant covers them: grants.ts).
-  const hostsByPerson = byPerson || (approver === 'human' && decision.kind === 'approve_all');
-  const network = approvedHosts(approvedFacts, hostsByPerson);
+  // And for the hosts it named (approve-all is not offered for hosts only a person approves: grants.ts).
+  const network = approvedHosts(approvedFacts, byPerson);
   return {
     decision,
     approver,

@@ -73,10 +73,11 @@ export async function buildPreview(
         timeoutMs: facts.timeoutMs ?? defaultTimeoutMs,
         sandboxed: facts.sandboxed,
         parts: facts.command.parts.map((p) => p.text),
-        notes:
-          facts.command.kind === 'cannot_judge'
-            ? [facts.command.reason, ...facts.command.notes]
-            : facts.command.notes,
+        notes: [
+          ...(facts.command.kind === 'cannot_judge' ? [facts.command.reason] : []),
+          ...facts.command.notes,
+          ...offlineNote(facts),
+        ],
         ...(facts.writes?.length ? { writes: facts.writes.map(shownWrite) } : {}),
         ...(facts.network ? { network: shownHosts(facts.network) } : {}),
       },
@@ -117,6 +118,16 @@ function editedText(
   } catch (err) {
     return { ok: false, error: `${shown}: the edit could not be applied (${(err as Error).message}).` };
   }
+}
+
+/** A command the judge says uses the network, but that names no hosts: it will run offline. */
+function offlineNote(facts: CallFacts): string[] {
+  const online = facts.command?.notes.some((n) => n.startsWith('uses network'));
+  return online && !facts.network && facts.sandboxed
+    ? [
+        'it names no hosts (`network`), so it runs with the network off; edit the call to add the hosts it needs',
+      ]
+    : [];
 }
 
 type ShownHost = NonNullable<Extract<ApprovalPreview, { kind: 'command' }>['network']>[number];

@@ -161,6 +161,22 @@ describe('hosts a command names', () => {
     expect(seen).toEqual([['127.0.0.1:5432']]);
   });
 
+  it('a command the judge says uses the network but that names no hosts: the card says it runs offline', async () => {
+    harness();
+    const offline = h.call('execute_command', { command: 'git fetch origin' });
+    const first = await h.nextRequest();
+    expect(preview(first)?.notes).toContain(
+      'it names no hosts (`network`), so it runs with the network off; edit the call to add the hosts it needs',
+    );
+    h.gate.decide(first.id, { kind: 'reject' });
+    await offline;
+    const named = h.call('execute_command', { command: 'git fetch origin', network: ['github.com'] });
+    const second = await h.nextRequest();
+    expect(preview(second)?.notes.join(' ')).not.toContain('names no hosts');
+    h.gate.decide(second.id, { kind: 'reject' });
+    await named;
+  });
+
   it('plan mode still blocks the command', async () => {
     harness({ mode: 'plan' });
     expect((await h.call('execute_command', install)).status).toBe('blocked');
