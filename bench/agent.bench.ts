@@ -66,7 +66,7 @@ printRow(
   'tool schemas (chars, JSON as sent)',
   `${toolChars} (${firstWardenRequest?.tools?.length ?? 0} tools)`,
 );
-printRow('system + tools (goal < 6000; peers 5.5k–77k)', String(systemChars + toolChars));
+printRow('system + tools (goal < 6250; peers 5.5k–77k)', String(systemChars + toolChars));
 const perTripWarden = median(warden) / ROUND_TRIPS;
 const perTripBare = median(bare) / ROUND_TRIPS;
 printRow(`round trip via warden (median of ${RUNS}, ms)`, perTripWarden.toFixed(3));

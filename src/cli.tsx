@@ -138,6 +138,7 @@ async function main(argv: string[]): Promise<number> {
       protectedPaths: config.protectedPaths,
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       ...(config.sandboxReadPaths.length > 0 ? { sandboxReadPaths: config.sandboxReadPaths } : {}),
+      ...(config.sandboxNetwork.length > 0 ? { sandboxNetwork: config.sandboxNetwork } : {}),
       mcpServers: config.mcpServers,
       endpoint: endpointLine(config.baseUrl, process.env),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),

@@ -28,7 +28,8 @@ export function openDecision(dir: string, key: CallKey): AuditRecord | undefined
         const r = parsed.record;
         if (r.sessionId !== key.sessionId || r.tool !== key.tool || r.argsHash !== key.argsHash)
           return 'more';
-        if (r.phase === 'requested') return 'more';
+        // A connection line is written while the call runs: its outcome line, if any, comes after.
+        if (r.phase === 'requested' || r.phase === 'connection') return 'more';
         if (r.phase === 'decision') found = r;
         settled = true;
         return 'stop';

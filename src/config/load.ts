@@ -55,6 +55,8 @@ export type ResolvedConfig = { [K in Defaulted]: NonNullable<ConfigFile[K]> } & 
   approvals: { whenNobodyAsks: 'deny' | 'park' };
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];
+  /** Hosts a command that names them reaches without a card, from the user's config only. */
+  sandboxNetwork: string[];
 };
 
 /** The fields whose strongest layer wins: the defaults' keys and the API key (environment only). */
@@ -209,6 +211,8 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     ...(l.user.suggestions ? { suggestions: l.user.suggestions } : {}),
     // Nor what of this machine its commands see.
     sandboxReadPaths: (l.user.sandboxReadPaths ?? []).map((p) => expandHome(p, l.homeDir)),
+    // Nor which hosts its commands reach unasked.
+    sandboxNetwork: l.user.sandboxNetwork ?? [],
     // Nor which program runs when a card waits.
     notify: {
       method: l.user.notify?.method ?? NOTIFY_DEFAULTS.method,

@@ -48,6 +48,7 @@ export function parseConfigText(path: string, raw: string): Exclude<ConfigFileRe
       ...rest,
       ...(sandbox.mode ? { sandbox: sandbox.mode } : {}),
       ...(sandbox.readPaths ? { sandboxReadPaths: sandbox.readPaths } : {}),
+      ...(sandbox.network ? { sandboxNetwork: sandbox.network } : {}),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema, zod } from '../lazy-zod';
 import { MODES } from '../protocol';
+import { MAX_NETWORK_ENTRIES, parseNetworkEntry } from '../policy/network-hosts';
 import { pickedVariant } from './schema-variants';
 
 /** An http(s) URL; other schemes (file:, javascript:, ftp:) are refused. */
@@ -143,8 +144,10 @@ export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
 
 /**
- * `sandbox`: the mode alone (`"auto"`), or `{ "mode": "auto", "readPaths": ["/data/sets"] }` — folders
- * commands may read besides the project (read-only). Only the person's own config.json may add them.
+ * `sandbox`: the mode alone (`"auto"`), or `{ "mode": "auto", "readPaths": ["/data/sets"], "network":
+ * ["registry.npmjs.org"] }` — folders commands may read besides the project (read-only), and hosts a
+ * command that names them may reach through warden's proxy without a card. Only the person's own
+ * config.json may add either.
  */
 export const SandboxObjectSchema = lazySchema((z) =>
   z.strictObject({
@@ -156,6 +159,15 @@ export const SandboxObjectSchema = lazySchema((z) =>
         }),
       )
       .max(64, { error: 'expected at most 64 folders' })
+      .optional(),
+    network: z
+      .array(
+        z.string().superRefine((entry, issue) => {
+          const verdict = parseNetworkEntry(entry);
+          if (!verdict.ok) issue.addIssue({ code: 'custom', message: verdict.error });
+        }),
+      )
+      .max(MAX_NETWORK_ENTRIES, { error: `expected at most ${MAX_NETWORK_ENTRIES} hosts` })
       .optional(),
   }),
 );
@@ -196,7 +208,8 @@ export const ConfigFileSchema = lazySchema((z) =>
       .optional()
       .meta({ description: 'a request without a decision fails closed as `timeout`' }),
     sandbox: sandboxFieldSchema(z).optional().meta({
-      description: '`auto` uses bubblewrap when it works, `off`, or `require` (refuse to start without)',
+      description:
+        '`auto` uses bubblewrap when it works, `off`, or `require` (refuse to start without); or `{ "mode", "readPaths": [folders commands may read], "network": [hosts a command that names them reaches through warden\'s proxy without a card: `registry.npmjs.org`, `*.github.com`, `host:port`] }` (readPaths and network: your own config only)',
     }),
     maxStepsPerTurn: positiveInt(10_000)
       .optional()
@@ -263,6 +276,7 @@ export const ConfigFileSchema = lazySchema((z) =>
 export type ConfigFile = Omit<z.infer<typeof ConfigFileSchema>, 'sandbox'> & {
   sandbox?: SandboxSetting;
   sandboxReadPaths?: string[];
+  sandboxNetwork?: string[];
 };
 
 export const DEFAULT_MODEL = 'gpt-4.1-mini';
@@ -278,7 +292,8 @@ export type OwnRuleField =
   | 'suggestions'
   | 'notify'
   | 'approvals'
-  | 'sandboxReadPaths';
+  | 'sandboxReadPaths'
+  | 'sandboxNetwork';
 
 /**
  * Every "strongest layer wins" field with its default (`undefined`: none, the field stays unset). The

@@ -62,6 +62,10 @@ export function screenProjectConfig(
     delete out.sandboxReadPaths;
     refuse('sandbox.readPaths', 'a project cannot widen what commands see of this machine');
   }
+  if (out.sandboxNetwork !== undefined) {
+    delete out.sandboxNetwork;
+    refuse('sandbox.network', 'a project cannot let commands reach hosts without your approval');
+  }
   if (out.notify !== undefined) {
     delete out.notify;
     refuse('notify', 'a project cannot choose how you are notified or run a program when a card waits');

@@ -147,6 +147,8 @@ export function approvedRun(
   const lift = byPerson ? protectedWrites(approvedFacts) : [];
   // The same for the credential files the card named: shown to this one run instead of masked.
   const unmask = byPerson ? (approvedFacts.secretPaths ?? []) : [];
+  // And for the hosts it named (approve-all is not offered for hosts only a person approves: grants.ts).
+  const network = approvedHosts(approvedFacts, byPerson);
   return {
     decision,
     approver,
@@ -158,9 +160,29 @@ export function approvedRun(
       ...(answer !== undefined ? { answer } : {}),
       ...(lift.length > 0 ? { lift } : {}),
       ...(unmask.length > 0 ? { unmask } : {}),
+      ...(network.length > 0 ? { network } : {}),
       seen: approvedFacts,
     },
   };
+}
+
+/**
+ * The hosts a run may reach: all the call names when a person approved its card, else only when the
+ * person's own `sandbox.network` lists every one of them (then no card was needed for them).
+ */
+export function approvedHosts(facts: CallFacts, byPerson: boolean): string[] {
+  const network = facts.network;
+  if (!network || (!byPerson && network.unlisted.length > 0)) return [];
+  return network.entries.map((e) => e.text);
+}
+
+/**
+ * What a run allowed without a card carries: the facts just gathered (its execution-time check) and
+ * the hosts it may reach, which only the person's own `sandbox.network` can allow without a card.
+ */
+export function unasked(facts: CallFacts): RunExtras {
+  const network = approvedHosts(facts, false);
+  return { checked: facts, ...(network.length > 0 ? { network } : {}) };
 }
 
 /** The text an answering decision hands the tool (a question's answer, an escalation's choice). */

@@ -64,3 +64,35 @@ export function auditRecord(
   if (caller.origin) record.origin = caller.origin;
   return record;
 }
+
+/**
+ * The line of one connection a run's proxy allowed or refused: the call's line (request id, argument
+ * hash, approver, risk) with the connection as its arguments (`CONNECT host:port`, `GET http://host/path`)
+ * and the proxy's decision and rule. Only the call's identity is kept of `base` (no wait, no edit).
+ */
+export function connectionRecord(
+  sessionId: string,
+  call: { tool: string },
+  caller: Who,
+  base: RecordBase,
+  approver: Approver,
+  connection: { target: string; decision: 'allow' | 'deny'; rule: string; reason?: string },
+): AuditRecord {
+  const own: RecordBase = {
+    decision: connection.decision,
+    rule: connection.rule,
+    risk: base.risk,
+    argsHash: base.argsHash,
+    ...(base.requestId ? { requestId: base.requestId } : {}),
+  };
+  const record = auditRecord(
+    sessionId,
+    { tool: call.tool, args: { connection: connection.target } },
+    caller,
+    own,
+    approver,
+  );
+  record.phase = 'connection';
+  if (connection.reason) record.reason = connection.reason;
+  return record;
+}

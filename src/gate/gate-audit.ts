@@ -1,6 +1,7 @@
 import type { Approver, ToolResultEnvelope } from '../protocol';
 import type { AuditWrite } from '../protocol/audit';
-import { type RecordBase, auditRecord } from './audit-record';
+import type { NetworkConnection } from '../tools/types';
+import { type RecordBase, auditRecord, connectionRecord } from './audit-record';
 import type { Ending } from './envelopes';
 import type { AuditSink, Caller, ToolCall } from './gate-types';
 import { safeHash } from './gate-steps';
@@ -40,6 +41,21 @@ export class GateAudit {
   ): Promise<AuditWrite> {
     try {
       return await this.sink.appendSoon(auditRecord(this.sessionId, call, caller, base, approver, stage));
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
+  }
+
+  /** One line for a connection a run's proxy allowed or refused (phase `connection`), written now. */
+  connection(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    approver: Approver,
+    connection: NetworkConnection,
+  ): AuditWrite {
+    try {
+      return this.sink.append(connectionRecord(this.sessionId, call, caller, base, approver, connection));
     } catch (err) {
       return { ok: false, error: (err as Error)?.message ?? String(err) };
     }

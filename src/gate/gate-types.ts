@@ -139,6 +139,8 @@ export type RunExtras = {
   lift?: string[];
   /** Credential files a person approved reading in this run (absolute, real). */
   unmask?: string[];
+  /** The hosts this run may reach through warden's proxy (network-hosts.ts entries, as text). */
+  network?: string[];
   /** The facts the call was decided on, for provenance (`checked` when absent). */
   seen?: CallFacts;
 };

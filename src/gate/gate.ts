@@ -18,7 +18,7 @@ import { gatherFacts } from '../policy/facts';
 import { resolvePolicy } from '../policy/resolve';
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool } from '../tools/types';
-import { approvedRun, cardFor } from './approval-request';
+import { approvedRun, cardFor, unasked } from './approval-request';
 import type { RecordBase } from './audit-record';
 import { ApprovalBroker, type BrokerOutcome, type EditReview } from './broker';
 import { decisionError } from './decision-check';
@@ -257,9 +257,7 @@ export class Gate {
     // A person's own `!command` is their decision: what would ask runs as theirs (never what is denied).
     if (policy.decision === 'allow' || caller.origin === 'person') {
       const approver = caller.origin === 'person' ? 'human' : ruleApprover(policy);
-      return runCall(this.ports, tool, args, caller, { ...base, call: parsedCall }, approver, {
-        checked: facts,
-      });
+      return runCall(this.ports, tool, args, caller, { ...base, call: parsedCall }, approver, unasked(facts));
     }
     // 3 grants: a repeat of what the person rejected in this task is rejected without asking again.
     if (this.rejected.has(caller.taskId, rejectionKey(tool.name, tool.guarded?.command, facts, argsHash))) {
@@ -268,9 +266,7 @@ export class Gate {
       return ending.envelope;
     }
     if (this.o.grants.match(facts, policy.risk, caller))
-      return runCall(this.ports, tool, args, caller, { ...base, call: parsedCall }, 'grant', {
-        checked: facts,
-      });
+      return runCall(this.ports, tool, args, caller, { ...base, call: parsedCall }, 'grant', unasked(facts));
     // 4 person, then 5–8 in run-call.ts.
     return this.askPerson(admitted.checked, call, caller, base);
   }

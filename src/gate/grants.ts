@@ -13,9 +13,15 @@ export type GrantCaller = { agentId: string; agentName: string };
 
 const PLAIN_TOKEN = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
-/** Whether a call may be covered by any grant at all: never high risk, protected or interactive. */
+/** Whether a call may be covered by any grant at all: never high risk, protected, interactive, or asking for hosts only a person approves. */
 export function grantable(facts: CallFacts, risk: Risk): boolean {
-  return risk.level !== 'high' && !protectedPath(facts) && !facts.interactive;
+  return (
+    risk.level !== 'high' &&
+    !protectedPath(facts) &&
+    !facts.interactive &&
+    // Hosts a card names are approved for that run only (resolve.ts).
+    (facts.network?.unlisted.length ?? 0) === 0
+  );
 }
 
 /** The scopes approve-all may offer for a call, most specific first. Computed here, never by the model. */

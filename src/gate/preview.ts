@@ -1,6 +1,7 @@
 import type { ApprovalPreview } from '../protocol';
 import { CREDENTIAL_EDIT, isCredentialPath } from '../policy/credential-files';
 import type { CallFacts } from '../policy/facts';
+import { entryWarning } from '../policy/network-hosts';
 import { formatBytes } from '../text/bytes';
 import { type FileRead, readFileSafely } from '../tools/fs/safe-fs';
 import { looksBinary, shownText } from '../tools/fs/text-bytes';
@@ -72,11 +73,13 @@ export async function buildPreview(
         timeoutMs: facts.timeoutMs ?? defaultTimeoutMs,
         sandboxed: facts.sandboxed,
         parts: facts.command.parts.map((p) => p.text),
-        notes:
-          facts.command.kind === 'cannot_judge'
-            ? [facts.command.reason, ...facts.command.notes]
-            : facts.command.notes,
+        notes: [
+          ...(facts.command.kind === 'cannot_judge' ? [facts.command.reason] : []),
+          ...facts.command.notes,
+          ...offlineNote(facts),
+        ],
         ...(facts.writes?.length ? { writes: facts.writes.map(shownWrite) } : {}),
+        ...(facts.network ? { network: shownHosts(facts.network) } : {}),
       },
     };
   }
@@ -115,6 +118,31 @@ function editedText(
   } catch (err) {
     return { ok: false, error: `${shown}: the edit could not be applied (${(err as Error).message}).` };
   }
+}
+
+/** A command the judge says uses the network, but that names no hosts: it will run offline. */
+function offlineNote(facts: CallFacts): string[] {
+  const online = facts.command?.notes.some((n) => n.startsWith('uses network'));
+  return online && !facts.network && facts.sandboxed
+    ? [
+        'it names no hosts (`network`), so it runs with the network off; edit the call to add the hosts it needs',
+      ]
+    : [];
+}
+
+type ShownHost = NonNullable<Extract<ApprovalPreview, { kind: 'command' }>['network']>[number];
+
+/** The hosts a command asks to reach, as the card lists them: with a warning for this machine's or a private address. */
+function shownHosts(network: NonNullable<CallFacts['network']>): ShownHost[] {
+  return network.entries.map((entry) => {
+    const warning = entryWarning(entry);
+    const listed = !network.unlisted.includes(entry);
+    return {
+      host: entry.text,
+      ...(warning ? { warning } : {}),
+      ...(listed ? { listed: true as const } : {}),
+    };
+  });
 }
 
 type ShownWrite = NonNullable<Extract<ApprovalPreview, { kind: 'command' }>['writes']>[number];

@@ -1,4 +1,5 @@
 import type { FactDeps } from '../policy/facts';
+import { networkEntries } from '../policy/network-hosts';
 import type { Approver, ToolResultEnvelope } from '../protocol';
 import type { AnyTool, ToolContext } from '../tools/types';
 import type { RecordBase } from './audit-record';
@@ -89,6 +90,7 @@ export async function runCall(
     fileHash !== undefined ? { tool: tool.name, argsHash, fileHash } : { tool: tool.name, argsHash },
   );
   const ctx = toolContext(ports.deps, caller, approver, base.call, { answer, lift, unmask });
+  if (extra.network?.length) ctx.network = runNetwork(ports.audit, extra.network, caller, base, approver);
   if (readOnly) ctx.readOnlyProject = true;
   // The checkpoint after the call, before its result goes back: what changed in between is the call's own.
   const execution = await ports.executor.run(token, tool.name, args, ctx, checked).finally(afterChange);
@@ -104,6 +106,23 @@ export async function runCall(
     ending,
   );
   return ending.envelope;
+}
+
+/**
+ * The hosts the run may reach, and the audit of each connection its proxy allows or refuses: a line
+ * of the call (its request id and argument hash) with the connection as its arguments.
+ */
+function runNetwork(
+  audit: GateAudit,
+  hosts: readonly string[],
+  caller: Caller,
+  base: RecordBase & { call: ToolCall },
+  approver: Approver,
+): NonNullable<ToolContext['network']> {
+  return {
+    entries: networkEntries(hosts),
+    audit: (connection) => audit.connection(base.call, caller, base, approver, connection),
+  };
 }
 
 /** What the tool is handed: the verified environment, and what only a person's approval grants. */

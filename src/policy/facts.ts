@@ -5,6 +5,7 @@ import { credentialFile, credentialWord, isCredentialPath } from './credential-f
 import { readsOrScratch } from './reads-or-scratch';
 import { gitConfigRuns } from './git-repo-config';
 import { judgeExpanded } from './glob-operands';
+import { coveredEntries, type NetworkEntry, networkEntries } from './network-hosts';
 import { wordOutside } from './reads-outside';
 import type { PathFence, PathVerdict } from './guards/path-guard';
 import type { SandboxInfo, ToolKind, ToolProfile } from './tool-profile';
@@ -75,6 +76,11 @@ export type CallFacts = {
   /** A word of a read-only command that names a path outside the project (`cat /etc/passwd`, `ls ..`). */
   readsOutside?: string;
   url?: string;
+  /**
+   * The hosts a command asks to reach through warden's proxy (`entries`), and those of them the
+   * person's own `sandbox.network` does not list (`unlisted`): only a person's approval grants those.
+   */
+  network?: { entries: NetworkEntry[]; unlisted: NetworkEntry[] };
   sandboxed: boolean;
   /** Set for `mcp__<server>__<tool>` tools. */
   mcpServer?: string;
@@ -92,6 +98,8 @@ export type FactDeps = {
   sandbox: SandboxInfo;
   /** What undo can restore (src/gate/write-coverage.ts); absent, no existing file counts as restorable. */
   coverage?: WriteCoverage;
+  /** The hosts the person's own config lets any command reach without a card naming them (`sandbox.network`). */
+  network?: readonly NetworkEntry[];
 };
 
 /** Runs the guards a tool declares over its (already schema-valid) arguments. Never throws. */
@@ -158,6 +166,12 @@ export function gatherFacts(tool: ToolProfile, args: Record<string, unknown>, de
     }
   }
   if (g.url && typeof args[g.url] === 'string') facts.url = args[g.url] as string;
+  const hosts = g.network === undefined ? undefined : args[g.network];
+  if (Array.isArray(hosts) && hosts.length > 0) {
+    const entries = networkEntries(hosts.filter((h): h is string => typeof h === 'string'));
+    if (entries.length > 0)
+      facts.network = { entries, unlisted: coveredEntries(entries, deps.network ?? []).unlisted };
+  }
   if (g.maxBytes) {
     const value = args[g.maxBytes.field];
     const bytes = typeof value === 'string' ? Buffer.byteLength(value) : 0;

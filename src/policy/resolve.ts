@@ -94,6 +94,22 @@ function applyMode(base: PolicyResult, facts: CallFacts, mode: Mode): PolicyResu
       explanation: 'Plan mode is read-only: propose a plan instead of changing anything.',
     };
   }
+  // Hosts a command may reach: a person approves them on the card, unless their own config lists them
+  // all (`sandbox.network`); no rule, mode or grant stands in for that.
+  const unlisted = facts.network?.unlisted ?? [];
+  if (unlisted.length > 0) {
+    const hosts = unlisted.map((e) => e.text).join(', ');
+    return base.decision === 'allow'
+      ? {
+          ...base,
+          decision: 'ask',
+          explanation: `${base.explanation} It asks to reach ${hosts}, so a person decides.`,
+        }
+      : {
+          ...base,
+          explanation: `${base.explanation} It asks to reach ${hosts}, which only a person approves.`,
+        };
+  }
   // Protected paths always reach a person, whatever a rule or mode allows.
   if (guarded && mutating) {
     return base.decision === 'allow'

@@ -1,6 +1,7 @@
 import type { Risk, RiskLevel } from '../protocol';
 import { readsOrScratch } from './reads-or-scratch';
 import type { CallFacts, WriteFact, WriteState } from './facts';
+import { entryWarning } from './network-hosts';
 
 const RANK: Record<RiskLevel, number> = { low: 0, medium: 1, high: 2 };
 
@@ -71,6 +72,23 @@ export function assessRisk(facts: CallFacts): Risk {
   if (facts.command && !facts.sandboxed) {
     level = maxRisk(level, 'medium');
     reasons.push('runs without a sandbox');
+  }
+  if (facts.network) {
+    // What goes out may carry anything the command can read: never low. An address of this machine
+    // or a private network reaches services the sandbox otherwise keeps out: high.
+    level = maxRisk(level, 'medium');
+    const hosts = facts.network.entries.map((e) => e.text).join(', ');
+    reasons.push(
+      facts.sandboxed
+        ? `may reach ${hosts} through warden's proxy (nothing else)`
+        : `asks to reach ${hosts}, but without a sandbox it has this machine's whole network`,
+    );
+    for (const entry of facts.network.entries) {
+      const warning = entryWarning(entry);
+      if (!warning) continue;
+      level = 'high';
+      reasons.push(`reaches ${entry.text}: ${warning}`);
+    }
   }
   if (facts.mcpServer)
     reasons.push(`a tool of the MCP server ${facts.mcpServer}: warden cannot see what it does`);

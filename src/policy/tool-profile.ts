@@ -23,6 +23,8 @@ export type GuardedArgs = {
   /** The argument holding the whole new content of the first path: the card shows a diff, the token binds the file's pre-image. */
   content?: string;
   url?: string;
+  /** The argument listing the hosts a command asks to reach through warden's proxy (network-hosts.ts). */
+  network?: string;
   /** A string argument whose UTF-8 size is capped (write_file content). */
   maxBytes?: { field: string; bytes: number };
 };

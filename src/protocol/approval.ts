@@ -55,6 +55,12 @@ export type ApprovalPreview =
        */
       writes?: { path: string; protected?: string; scratch?: true; dynamic?: true }[];
       /**
+       * The hosts the command may reach through warden's proxy (its `network` argument; without one it
+       * has no network). `warning`: an address of this machine or a private network; `listed`: the
+       * person's own `sandbox.network` lists it already.
+       */
+      network?: { host: string; warning?: string; listed?: true }[];
+      /**
        * For a command that runs project code: the files agents changed this session that the person has
        * not reviewed (turns whose review is open, writes they saw no diff of), and the commands run this
        * turn whose changes are not listed yet.

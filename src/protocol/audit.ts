@@ -1,6 +1,6 @@
 import type { Approver, DecidedBy, Outcome, Risk } from './approval';
 
-export type AuditPhase = 'requested' | 'decision' | 'outcome';
+export type AuditPhase = 'requested' | 'decision' | 'outcome' | 'connection';
 
 /** Whether an audit line was written whole; the gate runs nothing without it. */
 export type AuditWrite = { ok: true } | { ok: false; error: string };
@@ -26,7 +26,8 @@ export type AuditRecord = {
   outcome?: Outcome;
   /**
    * `requested`: a request was queued for a person (so a hard stop still shows what was waiting);
-   * `decision`: what was decided, written before any effect; `outcome`: what happened.
+   * `decision`: what was decided, written before any effect; `outcome`: what happened;
+   * `connection`: one connection a running command's proxy allowed or refused (between the two).
    */
   phase: AuditPhase;
   rule: string;

@@ -29,6 +29,8 @@ export type SessionOptions = {
   webSearchUrl?: string;
   /** Folders commands may read besides the project (`sandbox.readPaths` of the person's own config). */
   sandboxReadPaths?: string[];
+  /** Hosts a command that names them reaches through warden's proxy without a card (`sandbox.network`, your own config). */
+  sandboxNetwork?: string[];
   mcpServers?: Record<string, McpServerConfig & { source?: 'user' | 'project' }>;
   sessionId?: string;
   /** A saved session to resume (its id): its conversation, transcript, mode and plan come back; grants do not. */

@@ -156,6 +156,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ tools, fence, commands: guard.commands, loadCommandGuard: guard.ready, ready: sandboxChecked },
     ...{ settings, checkpoints, approvalTimeoutSec: o.approvalTimeoutSec, view, approvedWrites, grants },
     ...{ audit: audit.sink, sessionId, feedback, hub: hubRef, answers, emit },
+    network: o.sandboxNetwork ?? [],
   });
   const inbox = watchAnswers(answers, gate, home);
   events.listen(inbox.onEvent);

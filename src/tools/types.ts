@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { ApprovalPreview } from '../protocol';
 import type { TurnChange } from '../protocol/review';
 import type { CommandGuard } from '../policy/command/command-types';
+import type { NetworkEntry } from '../policy/network-hosts';
+import type { AuditWrite } from '../protocol/audit';
 import type { PathFence, PathVerdict } from '../policy/guards/path-guard';
 import type { GuardedArgs, SandboxInfo, ToolKind } from '../policy/tool-profile';
 import type { FileRead } from './fs/safe-fs';
@@ -90,6 +92,12 @@ export type ToolContext = {
    */
   unmaskCredentials?: string[];
   /**
+   * The hosts this run may reach through warden's proxy, and the audit of each connection it allows or
+   * refuses: set by the gate only when a person approved a card that named them, or the person's own
+   * `sandbox.network` lists every one. Absent, a sandboxed command has no network at all.
+   */
+  network?: { entries: readonly NetworkEntry[]; audit(connection: NetworkConnection): AuditWrite };
+  /**
    * A person approved this very call on its card (not a rule, a grant or the mode): a revert may then
    * overwrite a file someone else changed since, because the card showed both versions.
    */
@@ -113,6 +121,9 @@ export type ToolContext = {
    */
   onOutput?: (chunk: string) => void;
 };
+
+/** One connection a run's proxy allowed or refused, as its audit line records it. */
+export type NetworkConnection = { target: string; decision: 'allow' | 'deny'; rule: string; reason?: string };
 
 /** What an executor returns. `output` is the text the model reads; `data` is structured extra. */
 export type ToolOutput =

@@ -50,6 +50,7 @@ describe('loadConfig defaults and precedence', () => {
       protectedPaths: [],
       mcpServers: {},
       sandboxReadPaths: [],
+      sandboxNetwork: [],
       escalation: { failures: 3, rejections: 2 },
       notify: { method: 'auto' },
       approvals: { whenNobodyAsks: 'deny' },

@@ -34,6 +34,7 @@ import { checkpointCoverage } from '../../src/gate/write-coverage';
 import { loadCommandGuard } from '../../src/policy/command/command-guard';
 import type { CommandGuard } from '../../src/policy/command/command-types';
 import { PathFence } from '../../src/policy/guards/path-guard';
+import { networkEntries } from '../../src/policy/network-hosts';
 import type { PolicyContext } from '../../src/policy/resolve';
 import type { LoadedRule, PolicyRule } from '../../src/policy/rules';
 import type { ApprovalRequest, Mode, ToolResultEnvelope } from '../../src/protocol';
@@ -71,6 +72,8 @@ export type HarnessOptions = {
   loadCommandGuard?: () => Promise<void>;
   /** What every call waits for first (GateOptions.ready). */
   ready?: () => Promise<void>;
+  /** The hosts the person's own config lets commands reach without a card (`sandbox.network`). */
+  network?: string[];
 };
 
 export type GateHarness = ReturnType<typeof createGateHarness>;
@@ -100,6 +103,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     commands: options.commands ?? realCommandGuard,
     sandbox: options.sandbox ?? ({ kind: 'bwrap', path: '/usr/bin/bwrap' } as SandboxInfo),
     ...(options.coverage ? { coverage: checkpointCoverage(root, { git: true }) } : {}),
+    ...(options.network ? { network: networkEntries(options.network) } : {}),
   };
 
   // The gate owns its queue; the harness builds the same one itself so tests can also drive it directly.

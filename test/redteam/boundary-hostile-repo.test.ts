@@ -57,6 +57,40 @@ describe('sandbox.readPaths comes from the person only', () => {
   });
 });
 
+describe('sandbox.network comes from the person only (issue 33 §4)', () => {
+  it.each([false, true])('a project listing hosts is refused (trusted: %s)', (trustProject) => {
+    const { home, root } = setup(undefined, { sandbox: { network: ['127.0.0.1:22', '*.example.com'] } });
+    const r = loadConfig({ home, root, env: { HOME: home }, trustProject });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.config.sandboxNetwork).toEqual([]);
+    expect(r.warnings.join('\n')).toMatch(
+      /sandbox\.network ignored: a project cannot let commands reach hosts/,
+    );
+  });
+
+  it('the person’s own config lists them', () => {
+    const { home, root } = setup({ sandbox: { network: ['registry.npmjs.org', '*.github.com'] } }, undefined);
+    const r = loadConfig({ home, root, env: { HOME: home } });
+    if (!r.ok) throw new Error(r.error);
+    expect(r.config.sandboxNetwork).toEqual(['registry.npmjs.org', '*.github.com']);
+  });
+
+  it.each([
+    [{ sandbox: { network: ['https://registry.npmjs.org/'] } }, /sandbox\.network\[0\]: .*not a URL/],
+    [
+      { sandbox: { network: ['localhost:8080'] } },
+      /sandbox\.network\[0\]: .*localhost always means this machine/,
+    ],
+    [{ sandbox: { network: ['*.com'] } }, /sandbox\.network\[0\]: .*top-level domain/],
+    [{ sandbox: { network: 'registry.npmjs.org' } }, /sandbox\.network/],
+  ])('a bad value is a clear error: %j', (user, message) => {
+    const { home, root } = setup(user, undefined);
+    const r = loadConfig({ home, root, env: { HOME: home } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(message);
+  });
+});
+
 describe('notify comes from the person only', () => {
   it.each([false, true])(
     'a project naming its own notify.command is refused (trusted: %s)',

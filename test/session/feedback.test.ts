@@ -165,6 +165,17 @@ describe('rule suggestions after repeated approvals (issue 14 §5)', () => {
     await approveEach(h, [], 7);
     expect(offers(h.events)).toEqual([]);
   });
+
+  it('a command naming hosts makes no offer: a rule would not cover the hosts, so it would still ask', async () => {
+    const named: FakeStep = {
+      toolCalls: [
+        { name: 'execute_command', args: { command: 'npm test', network: ['registry.npmjs.org'] } },
+      ],
+    };
+    h = await startSession([named, named, named, named, { text: 'done' }], NPM);
+    await approveEach(h, [], 4);
+    expect(offers(h.events)).toEqual([]);
+  });
 });
 
 describe('preferences after repeated edits (issue 14 §5)', () => {

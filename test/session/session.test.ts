@@ -253,12 +253,13 @@ describe('a session through the real openai client and the fake server', () => {
     expect(envelope(h.fake.requests[1]).reason).toMatch(/^no_approver/);
   });
 
-  it('lean requests: the system prompt plus every tool schema stay under 6 000 characters and explain the gate', async () => {
+  // 6 000 until issue 33 §4: execute_command's `network` parameter (the hosts a card approves) costs ~215.
+  it('lean requests: the system prompt plus every tool schema stay under 6 250 characters and explain the gate', async () => {
     h = await startSession([{ text: 'hi' }]);
     await h.session.run('hello');
     const body = h.fake.requests[0]?.body;
     const system = String(body?.messages[0]?.content ?? '');
-    expect(system.length + JSON.stringify(body?.tools ?? []).length).toBeLessThan(6000);
+    expect(system.length + JSON.stringify(body?.tools ?? []).length).toBeLessThan(6250);
     expect(system).toMatch(/rejected/);
     expect(system).toMatch(/blocked/);
     expect((body?.tools ?? []).map((t) => t.function.name)).toEqual(

@@ -6,8 +6,8 @@ import type { PreviewLine } from './approval-lines';
 import { useTheme } from '../../look/use-theme';
 
 /**
- * execute_command: whether it is sandboxed and which protected paths approving lifts (one row, always
- * in view), then the command and its details.
+ * execute_command: whether it is sandboxed, which protected paths approving lifts and which hosts it
+ * may reach (one row, always in view), then the command and its details.
  */
 export function CommandPreview(props: {
   preview: Extract<ApprovalPreview, { kind: 'command' }>;
@@ -22,13 +22,16 @@ export function CommandPreview(props: {
   const lifted = preview.sandboxed
     ? (preview.writes ?? []).filter((w) => w.protected).map((w) => nameLine(w.path))
     : [];
+  const hosts = (preview.network ?? []).map((h) => h.host);
+  const network = hosts.length > 0 ? `network: ${hosts.join(', ')} only (warden's proxy)` : 'network off';
+  const warned = (preview.network ?? []).some((h) => h.warning);
   return (
     <Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
       {preview.sandboxed ? (
-        <Text color={lifted.length > 0 ? theme.warn : theme.ok} wrap="truncate-end">
+        <Text color={lifted.length > 0 || warned ? theme.warn : theme.ok} wrap="truncate-end">
           {lifted.length > 0
-            ? `sandboxed · writes: ${lifted.join(', ')} (protected — writable for this run only) · network off`
-            : 'sandboxed · network off, project writable except protected paths, rest read-only'}
+            ? `sandboxed · writes: ${lifted.join(', ')} (protected — writable for this run only) · ${network}`
+            : `sandboxed · ${network}, project writable except protected paths, rest read-only`}
         </Text>
       ) : (
         <Text wrap="truncate-end">

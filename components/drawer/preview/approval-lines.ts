@@ -38,6 +38,17 @@ export function commandPreviewLines(preview: CommandPreview, width: number): Pre
         w.protected || w.dynamic ? 'note' : 'plain',
       ),
     );
+  // And which hosts it may reach: approving the card lets this run reach these, and nothing else.
+  for (const h of preview.network ?? [])
+    lines.push(
+      ...wrapped(
+        `${h.host}${h.warning ? ` — ${h.warning}` : ''}${h.listed ? ' (in your sandbox.network)' : ''}`,
+        width,
+        'reaches  ',
+        '         ',
+        h.warning ? 'note' : 'plain',
+      ),
+    );
   lines.push(...unreviewedLines(preview, width));
   if (preview.parts.length > 1) {
     lines.push({ text: `${preview.parts.length} commands run:`, tone: 'label' });

@@ -4,7 +4,7 @@
  * nothing) becomes an exact command rule (`"command": "npm test"`, no `*`); a file write under a
  * folder becomes a folder glob (`"path": "docs/**"`). Nothing else has a shape: high risk,
  * protected paths, credentials, interactive or MCP tools, compound or non-plain commands, writes at
- * the project's top level, and calls a rule the person wrote already decides.
+ * the project's top level, hosts a card named, and calls a rule the person wrote already decides.
  */
 import { redactString } from '../../audit/redact';
 import { type CallFacts, protectedPath } from '../../policy/facts';
@@ -30,6 +30,8 @@ export function approvalShape(facts: CallFacts, policy: PolicyResult): ApprovalS
   if (policy.rule.source !== 'builtin' && policy.rule.source !== 'mode') return undefined;
   if (facts.interactive || facts.mcpServer || facts.secret !== undefined || protectedPath(facts))
     return undefined;
+  // A rule would not cover the hosts the card named (only a person or sandbox.network does): it would still ask.
+  if ((facts.network?.unlisted.length ?? 0) > 0) return undefined;
   const shape = facts.command ? commandShape(facts) : pathShape(facts);
   if (!shape || !RuleSchema.safeParse(shape.rule).success) return undefined;
   return shape;

@@ -6,6 +6,7 @@ import { GrantStore } from '../../gate/grants';
 import { planKeyOf } from '../../gate/plan-scope';
 import { checkpointCoverage } from '../../gate/write-coverage';
 import type { CommandGuard } from '../../policy/command/command-types';
+import { networkEntries } from '../../policy/network-hosts';
 import type { PathFence } from '../../policy/guards/path-guard';
 import type { CoreEvent } from '../../protocol';
 import type { AnyTool } from '../../tools/types';
@@ -68,6 +69,8 @@ export function wireGate(d: {
   hub: HubRef;
   /** Answers given elsewhere (`warden approve`), for a card nobody is there to ask. */
   answers: AnswerBox;
+  /** Hosts the person's own config lets a command reach without a card (`sandbox.network`). */
+  network?: readonly string[];
   emit: (event: CoreEvent) => void;
 }): Gate {
   const { settings, checkpoints, view } = d;
@@ -78,6 +81,7 @@ export function wireGate(d: {
       commands: d.commands,
       // Whether undo can take a write back decides its risk.
       coverage: checkpointCoverage(d.fence.root, { git: checkpoints.mode.kind === 'git' }),
+      network: networkEntries(d.network ?? []),
       get sandbox() {
         return settings.sandbox;
       },

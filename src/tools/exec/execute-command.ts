@@ -16,6 +16,9 @@ import { PROTECT_SCAN_LIMIT, type ProtectPlan, planProtection } from './sandbox-
 import { ProtectionCache } from './sandbox-protect-cache';
 import { type Appeared, holdLifts, quarantineAppeared } from './sandbox-quarantine';
 import { socketFilter } from './sandbox-seccomp';
+import { type NetworkReport, type NetworkRun, startNetworkRun } from './network/run-network';
+import { MAX_NETWORK_ENTRIES, parseNetworkEntry } from '../../policy/network-hosts';
+import type { Resolver } from '../web/web-http';
 import { defineTool, fencedPath, type SandboxInfo, type ToolContext } from '../types';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -39,6 +42,8 @@ export type ExecuteCommandEffects = {
   scanLimit: number;
   /** Remembers the scan between runs while nothing it read changed (sandbox-protect-cache.ts); absent, every run scans. */
   protection?: ProtectionCache;
+  /** Resolves the names a run's proxy connects to (default: the system's resolver). */
+  lookup?: Resolver;
 };
 
 export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
@@ -61,6 +66,18 @@ const schema = lazySchema((z) =>
     command: z.string().min(1),
     cwd: z.string().optional(),
     timeout_ms: z.number().int().min(100).max(COMMAND_MAX_TIMEOUT_MS).optional(),
+    network: z
+      .array(
+        z.string().superRefine((entry, issue) => {
+          const verdict = parseNetworkEntry(entry);
+          if (!verdict.ok) issue.addIssue({ code: 'custom', message: verdict.error });
+        }),
+      )
+      .max(MAX_NETWORK_ENTRIES)
+      .optional()
+      .describe(
+        'Hosts it must reach (registry.npmjs.org, *.github.com, host:port), approved by the person; none: no network.',
+      ),
   }),
 );
 
@@ -97,9 +114,9 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     kind: 'execute',
     changesFiles: true,
     readOnlyWhenJudged: true,
-    guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms' },
+    guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms', network: 'network' },
     description:
-      'Run a bash command in the project (tests, builds, git), sandboxed when possible; 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
+      'Run a bash command in the project (tests, builds, git), sandboxed when possible (offline unless `network` names hosts); 8 KB of output, 60 s default timeout. Not for reading files (read_file) or searching (grep_code).',
     schema,
     warm({ root, fence }) {
       try {
@@ -127,15 +144,23 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       if (prepared && !prepared.ok) return { ok: false, error: `Not run: ${prepared.reason}` };
       const protection = prepared?.ok ? prepared : undefined;
       const masks = protection ? [...effects.hiddenPaths(), ...protection.plan.masked] : [];
+      // Hosts the gate approved: the sandbox reaches them through warden's proxy (network/), nothing else.
+      const networked =
+        protection && ctx.network?.entries.length
+          ? startNetworkRun(ctx.network, protection.layout.view, effects.lookup)
+          : undefined;
+      if (networked && !networked.ok) {
+        protection?.claim.release();
+        return { ok: false, error: `Not run: ${networked.reason}` };
+      }
+      const net: NetworkRun | undefined = networked?.run;
       const [file, argv] =
         ctx.sandbox.kind === 'bwrap' && protection
           ? [
               ctx.sandbox.path,
               [
                 ...bwrapArgs(ctx.root, verdict.path, masks, protection.plan, protection.layout, readOnly),
-                'bash',
-                '-c',
-                args.command,
+                ...(net ? [...net.mounts, ...net.argv(args.command)] : ['bash', '-c', args.command]),
               ],
             ]
           : ['bash', ['-c', args.command]];
@@ -143,6 +168,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
       // Another run's end must not set aside what this run's card lets it create.
       const releaseLifts = holdLifts(lifted);
       let result: GroupRunResult;
+      let networkEnded: Promise<NetworkReport> | undefined;
       try {
         result = await effects.run({
           file,
@@ -163,10 +189,14 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
           maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
           ...(ctx.onOutput ? { onOutput: ctx.onOutput } : {}),
           ...(filter ? { fd3: filter } : {}),
+          ...(net ? { onListener: net.onListener } : {}),
         });
       } finally {
         protection?.claim.release();
+        // The proxy ends with the run, whatever happened: no connection outlives it.
+        networkEnded = net?.finish();
       }
+      const network = await networkEnded;
       // A read-only project cannot have gained a .git or a protected name: nothing to look for.
       const newGit =
         protection && !readOnly ? quarantineNewGit(ctx.root, protection.plan, lifted, effects.scanLimit) : [];
@@ -181,6 +211,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         protection?.plan,
         lifted.map((p) => shownPath(relative(ctx.root, p))),
         readOnly,
+        network,
       );
       const hits = protection
         ? protectedHits(result.output, args.command, ctx.root, verdict.path, protection.plan)
@@ -192,7 +223,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         (hits.length > 0 ? `\n[${describeHits(hits)}]` : '') +
         (newGit.length > 0 ? `\n[${describeNewGit(ctx.root, newGit)}]` : '') +
         (appeared.length > 0 ? `\n[${describeAppeared(ctx.root, appeared)}]` : '') +
-        seen.map((n) => `\n[${n}]`).join('');
+        [...(network?.notes ?? []), ...seen].map((n) => `\n[${n}]`).join('');
       const text = `${result.output === '' ? '(no output)' : result.output.replace(/\n$/, '')}${note}\n[${footer}]`;
       const data = {
         exitCode: result.exitCode,
@@ -203,6 +234,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
         outputBytes: result.totalBytes,
         cutBytes: result.cutBytes,
         durationMs: result.durationMs,
+        ...(network ? { network: network.data } : {}),
         ...(hits.length > 0 ? { protectedHits: hits.map((h) => h.path) } : {}),
         ...(newGit.length + appeared.length > 0
           ? { quarantined: [...newGit, ...appeared].map((g) => shownPath(relative(ctx.root, g.path))) }
@@ -261,6 +293,7 @@ function describeRun(
   plan?: ProtectPlan,
   lifted?: readonly string[],
   readOnly = false,
+  network?: NetworkReport,
 ): string {
   const parts: string[] = [];
   if (result.ending === 'timed_out')
@@ -273,16 +306,20 @@ function describeRun(
   parts.push(formatSecondsTenths(result.durationMs));
   if (result.cutBytes > 0) parts.push(`output ${result.totalBytes} bytes, middle cut`);
   if (result.straysStopped) parts.push('background processes it left running were stopped');
+  const net = network?.footer ?? 'no network';
   if (sandbox.kind === 'none') parts.push(`not sandboxed: ${sandbox.reason}`);
   else if (readOnly)
     parts.push(
-      'sandboxed: no network, no host files but the system folders and the project, credential files masked, the project read-only (a read-only command: run one that writes to change files)',
+      `sandboxed: ${net}, no host files but the system folders and the project, credential files masked, the project read-only (a read-only command: run one that writes to change files)`,
     );
   else
     parts.push(
-      'sandboxed: no network, no host files but the system folders and the project, credential files masked, only the project writable, protected paths read-only',
+      `sandboxed: ${net}, no host files but the system folders and the project, credential files masked, only the project writable, protected paths read-only`,
     );
   if (sandbox.kind === 'bwrap' && lifted?.length) parts.push(`writable for this run: ${lifted.join(', ')}`);
+  // A failure may be the missing network: the model learns how to ask for hosts.
+  if (sandbox.kind === 'bwrap' && !network && result.exitCode !== 0)
+    parts.push('a command that needs the network names its hosts in `network`');
   if (plan?.truncated)
     parts.push(
       `the protected-path scan stopped after ${plan.scanned - 1} entries: deeper .git folders and protected files were not made read-only`,

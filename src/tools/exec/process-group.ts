@@ -1,9 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { Server } from 'node:net';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { HeadTailBuffer } from './output-cap';
 import { groupAlive, killGroup } from '../../os/process';
 import { RUN_ID_VARIABLE } from './process-sweep';
 import { beginRun, endRun } from './run-ledger';
+import { takeListener } from './network/sandbox-relay';
 
 /** One command to run in its own process group. */
 export type GroupRunRequest = {
@@ -21,6 +25,11 @@ export type GroupRunRequest = {
   onOutput?: (text: string) => void;
   /** Bytes the program reads on fd 3, through a pipe (bubblewrap's seccomp filter). */
   fd3?: Uint8Array;
+  /**
+   * Serves the listener the sandbox's relay sends over an IPC channel on fd 4 (network/sandbox-relay.ts);
+   * absent, the program gets no channel.
+   */
+  onListener?: (listener: Server) => void;
 };
 
 export type GroupRunResult =
@@ -76,7 +85,14 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
   }
   // Settles once the process has exited and its pipes are closed ('close'), or it could not start ('error').
   const closed = new Promise<{ failed?: Error }>((resolve) => {
-    subprocess.once('close', () => resolve({}));
+    // With an IPC channel warden closed itself (the relay's, once it had the listener), node never
+    // emits 'close': the exit and the ends of the two pipes say the same.
+    if (req.onListener)
+      Promise.all([once(subprocess, 'exit'), ended(subprocess.stdout), ended(subprocess.stderr)]).then(
+        () => resolve({}),
+        () => resolve({}),
+      );
+    else subprocess.once('close', () => resolve({}));
     subprocess.once('error', (failed) => resolve({ failed }));
   });
   const pid = subprocess.pid;
@@ -142,6 +158,12 @@ async function runTracked(req: GroupRunRequest, endRun: () => Promise<number>): 
   };
 }
 
+/** Resolves once a pipe from the program is closed (at once for none). */
+function ended(stream: Readable | null): Promise<void> {
+  if (!stream || stream.closed) return Promise.resolve();
+  return new Promise((resolve) => stream.once('close', () => resolve()));
+}
+
 /** A listener's failure must not stop the output being kept. */
 function hear(listener: ((text: string) => void) | undefined, text: string): void {
   if (!listener || text === '') return;
@@ -158,13 +180,17 @@ function hear(listener: ((text: string) => void) | undefined, text: string): voi
  * (interleaving stdout and stderr, feeding fd 3) is a few lines.
  */
 function spawnGrouped(req: GroupRunRequest): ChildProcess {
+  const stdio: StdioOptions = ['ignore', 'pipe', 'pipe'];
+  if (req.fd3 !== undefined || req.onListener) stdio.push(req.fd3 === undefined ? 'ignore' : 'pipe');
+  if (req.onListener) stdio.push('ipc');
   const child = spawn(req.file, req.args, {
     cwd: req.cwd,
     env: req.env,
     // Own process group (and session): the whole tree can be signalled at once, and no terminal is attached.
     detached: true,
-    stdio: req.fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
+    stdio,
   });
+  if (req.onListener) takeListener(child, req.onListener);
   const fd3 = child.stdio[3];
   if (req.fd3 !== undefined && fd3 && 'end' in fd3) {
     // A program that exits before reading it all closes the pipe: nothing to report.
