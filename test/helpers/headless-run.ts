@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from './fake-openai';
 import { WARDEN_BIN } from './pty';
+import { noManagedLayer } from './managed-env';
 
 export type HeadlessRun = { code: number; stdout: string; stderr: string };
 /** A project folder and the home (HOME and WARDEN_HOME) its runs use. */
@@ -70,6 +71,7 @@ export function headlessWarden(
       {
         cwd: at.root,
         env: {
+          ...noManagedLayer(),
           PATH: process.env.PATH ?? '',
           HOME: at.home,
           TMPDIR: tmpdir(),
