@@ -49,6 +49,10 @@ export function personOnly(
   return needsTwoPeople(twoPerson, { tool, risk: policy.risk, rule: policy.rule, preview: 'json' });
 }
 
+/** What the person is told when their approval counted as the first of two. */
+export const FIRST_OF_TWO =
+  'Approved as the first of two: the card waits for a second person (warden approve ID --key FILE from another identity).';
+
 /** The identity of the requester: this user, whatever the channel. */
 export const REQUESTER = 'requester';
 

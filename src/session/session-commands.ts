@@ -23,6 +23,7 @@ import type { ContextControl } from './context-control';
 import type { SessionInstructions } from './session-instructions';
 import type { CustomCommands } from '../commands/custom-commands';
 import { modeNotice, type SessionSettings } from './session-settings';
+import { FIRST_OF_TWO } from '../gate/two-person';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
 import type { ManagedSettings } from '../config/managed';
@@ -199,6 +200,7 @@ export class SessionCommands {
         // The person at this app's keyboard: the audit names them and the channel.
         const result = d.gate.decide(c.id, c.decision, localIdentity('tui'));
         if (!result.ok) this.notice('warn', result.error);
+        else if (result.waiting) this.notice('info', FIRST_OF_TWO);
         // `c` ends the requesting agent's whole task, not only its card.
         else this.person.cancelTaskOf(taskId);
         if (result.ok && keep?.ok && c.save)

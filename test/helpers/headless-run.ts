@@ -54,13 +54,14 @@ export async function fakeModel(
 
 /**
  * One `warden --headless --root <root> …args` run to its end, with nothing of this machine's
- * environment but PATH and TMPDIR; `blocks` sets a file-size limit (`ulimit -f`) for it and its git.
+ * environment but PATH and TMPDIR; `blocks` sets a file-size limit (`ulimit -f`) for it and its git;
+ * `env` adds variables (a managed folder: `WARDEN_SYSTEM_DIR`).
  */
 export function headlessWarden(
   at: Places,
   server: FakeOpenAI,
   args: string[],
-  options: { blocks?: number } = {},
+  options: { blocks?: number; env?: Record<string, string> } = {},
 ): Promise<HeadlessRun> {
   const argv = [WARDEN_BIN, '--headless', '--root', at.root, ...args];
   const { blocks } = options;
@@ -79,6 +80,7 @@ export function headlessWarden(
           OPENAI_BASE_URL: server.url,
           OPENAI_API_KEY: 'k',
           WARDEN_MODEL: 'fake-model',
+          ...options.env,
         },
       },
       (error, stdout, stderr) =>
