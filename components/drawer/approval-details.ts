@@ -141,5 +141,5 @@ export function twoPersonLine(request: Pick<ApprovalRequest, 'id' | 'twoPerson'>
   const first = two.approvedBy[0];
   if (!first)
     return `needs two people: two approvals from distinct identities, the second never yours (warden approve ${request.id.slice(0, 8)} --key FILE)`;
-  return `approved by ${identityLine(first)} — needs a second person (warden approve ${request.id.slice(0, 8)} from another identity)`;
+  return `approved by ${identityLine(first)} — needs a second person (warden approve ${request.id.slice(0, 8)} --key FILE from another identity)`;
 }
