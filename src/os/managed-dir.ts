@@ -29,12 +29,13 @@ export function managedFiles(dir: string): { config: string; policy: string; app
 /**
  * Why the folder `env` names cannot be used, or undefined. `WARDEN_SYSTEM_DIR` pointing elsewhere
  * while `/etc/warden` holds a managed config or policy would let anyone who can set a variable step
- * out of the policy meant for them: warden then refuses to start. Contract: never throws.
+ * out of the policy meant for them: warden then refuses to start. `fixed`: the machine's folder
+ * (tests name another). Contract: never throws.
  */
-export function managedDirProblem(env: Env = process.env): string | undefined {
+export function managedDirProblem(env: Env = process.env, fixed = DEFAULT_MANAGED_DIR): string | undefined {
   const dir = managedDir(env);
-  if (dir === DEFAULT_MANAGED_DIR) return undefined;
-  const files = managedFiles(DEFAULT_MANAGED_DIR);
+  if (dir === fixed) return undefined;
+  const files = managedFiles(fixed);
   const present = [files.config, files.policy].filter(exists);
   if (present.length === 0) return undefined;
   return `WARDEN_SYSTEM_DIR=${dir} is set, but ${present.join(' and ')} ${present.length > 1 ? 'are' : 'is'} there: the managed policy of this machine cannot be replaced by a variable. Unset WARDEN_SYSTEM_DIR.`;

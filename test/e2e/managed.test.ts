@@ -49,7 +49,9 @@ describe('the managed layer, through the binary', () => {
     const run = await headlessWarden(at, await fakeModel(later, writeA), args, withSystem(at));
     expect(run.code).toBe(3);
     expect(readFileSync(join(at.root, 'a.txt'), 'utf8')).toBe('before\n');
-    const outcome = auditLines(at.home).findLast((r) => r.tool === 'write_file' && r.phase === 'outcome');
+    const outcome = auditLines(at.home)
+      .filter((r) => r.tool === 'write_file' && r.phase === 'outcome')
+      .at(-1);
     expect(outcome).toMatchObject({ outcome: 'blocked', rule: 'no-a', decision: 'deny' });
   });
 
@@ -77,7 +79,9 @@ describe('the managed layer, through the binary', () => {
     // Headless has nobody to ask: the card fails closed as no_approver.
     expect(run.code).toBe(3);
     expect(existsSync(join(at.root, 'b.txt'))).toBe(false);
-    const asked = auditLines(at.home).findLast((r) => r.tool === 'write_file' && r.phase === 'outcome');
+    const asked = auditLines(at.home)
+      .filter((r) => r.tool === 'write_file' && r.phase === 'outcome')
+      .at(-1);
     expect(asked).toMatchObject({ decision: 'ask', rule: 'ask-writes' });
     expect(asked.reason).toContain('no_approver');
   });
@@ -110,7 +114,11 @@ describe('the managed layer, through the binary', () => {
       withSystem(at),
     );
     expect(free.code, free.stderr).toBe(0);
-    expect(auditLines(at.home).findLast((r) => r.phase === 'outcome')).toMatchObject({ rule: 'mine' });
+    expect(
+      auditLines(at.home)
+        .filter((r) => r.phase === 'outcome')
+        .at(-1),
+    ).toMatchObject({ rule: 'mine' });
 
     put(at.system, { 'config.json': { allowManagedRulesOnly: true } });
     const bWrite = [{ toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'x' } }] }];
@@ -122,7 +130,11 @@ describe('the managed layer, through the binary', () => {
     );
     expect(run.code).toBe(3);
     expect(existsSync(join(at.root, 'b.txt'))).toBe(false);
-    expect(auditLines(at.home).findLast((r) => r.phase === 'outcome').rule).not.toBe('mine');
+    expect(
+      auditLines(at.home)
+        .filter((r) => r.phase === 'outcome')
+        .at(-1).rule,
+    ).not.toBe('mine');
   });
 
   it.each([

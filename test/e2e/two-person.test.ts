@@ -145,7 +145,9 @@ describe('two people for one card', () => {
     const resumed = await headlessWarden(at, server, ['--resume', sessionId], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(readFileSync(join(at.root, 'a.txt'), 'utf8')).toBe('hi\n');
-    const outcome = auditLines(at.home).findLast((r) => r.tool === 'write_file' && r.phase === 'outcome');
+    const outcome = auditLines(at.home)
+      .filter((r) => r.tool === 'write_file' && r.phase === 'outcome')
+      .at(-1);
     expect(outcome).toMatchObject({
       outcome: 'executed',
       decidedBy: { channel: 'cli' },
