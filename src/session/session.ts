@@ -55,6 +55,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const { home } = o;
   // The managed layer (/etc/warden): locked modes, managed rules only, two-person cards, approvers.
   const managed = o.managed ?? readManagedSettings(home);
+  // Read before anything starts: a broken registry of approvers' keys stops the start (never half read).
+  const approvers = loadApprovers(managed.approverDirs);
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
   // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit),
   // nor touches the managed folder.
@@ -154,7 +156,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   });
   // Answers given in another terminal (`warden approve`) reach the gate as decisions with who gave them.
   const answers = new AnswerBox({
-    ...{ home, sessionId, emit, approvers: loadApprovers(managed.approverDirs) },
+    ...{ home, sessionId, emit, approvers },
     policyDigest: () => policyDigest(settings.policy()),
   });
   const gate = wireGate({
