@@ -181,7 +181,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     project.kind === 'ok' ? unlockedProject(project.file, projectPath, locks, warnings) : {};
   const screened =
     project.kind === 'ok'
-      ? screenProjectConfig(projectFile, projectPath, warnings, userFile)
+      ? screenProjectConfig(projectFile, projectPath, warnings, mineForScreening(userFile, managedFile))
       : { untrusted: {}, trusted: {}, held: [] };
   const trusted =
     snapshot !== undefined &&
@@ -379,4 +379,13 @@ function escalationOf(
     return Math.min(base, project?.[key] ?? Number.POSITIVE_INFINITY);
   };
   return { failures: pick('failures'), rejections: pick('rejections') };
+}
+
+/**
+ * What a project's settings are weighed against: the person's own file, its mode defaulting to the
+ * managed one (an untrusted project may not start looser than the managed default either).
+ */
+function mineForScreening(user: ConfigFile, managed: ConfigFile): ConfigFile {
+  const mode = user.mode ?? managed.mode;
+  return mode ? { ...user, mode } : user;
 }

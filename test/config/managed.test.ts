@@ -78,6 +78,15 @@ describe('the managed config as a layer', () => {
     expect(ok({ flags: { mode: 'auto-edit' } }).config.mode).toBe('auto-edit');
   });
 
+  it("an untrusted project may not start looser than the managed default mode; trusted, it may", () => {
+    managed({ mode: 'plan' });
+    project({ mode: 'manual' });
+    const untrusted = ok();
+    expect(untrusted.config.mode).toBe('plan');
+    expect(untrusted.project?.held.map((h) => h.key)).toEqual(['mode']);
+    expect(ok({ trustProject: true }).config.mode).toBe('manual');
+  });
+
   it('protected paths add up, escalation is the lowest, and notify, approvals and suggestions are its own', () => {
     managed({
       protectedPaths: ['secrets/**', '!src/**'],
