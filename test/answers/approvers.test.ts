@@ -4,7 +4,7 @@
  * each checked against this user's key or a registered one; a key nobody registered signs nothing.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -168,4 +168,24 @@ describe('the answer box with other keys', () => {
       code: 'same_identity',
     });
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "another user's file counts only when a registered approver signed it",
+    () => {
+      const own = loadOrCreateKey(home);
+      const bob = someKey();
+      register('bob', bob);
+      place('req-1.json', signAnswer(body(NOW, 'someone'), own));
+      place(`req-1.${bob.keyId}.json`, signAnswer(body(NOW, 'bob'), bob));
+      for (const name of ['req-1.json', `req-1.${bob.keyId}.json`])
+        chownSync(join(answersDir(home), name), 4242, 4242);
+      const taken = box().take(request());
+      expect(taken.map((t) => t.by.keyName)).toEqual(['bob']);
+      expect(JSON.parse(readFileSync(resultFile(home, 'req-1'), 'utf8'))).toMatchObject({
+        ok: false,
+        code: 'unsigned',
+        text: "the file is another user's, and not signed by a registered approver's key",
+      });
+    },
+  );
 });
