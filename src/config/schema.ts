@@ -186,7 +186,8 @@ const sandboxFieldSchema = (z: Zod) =>
   );
 
 /**
- * `$WARDEN_HOME/config.json` and `<project>/.warden/config.json`. Every field is optional (files
+ * `$WARDEN_HOME/config.json`, `<project>/.warden/config.json` and the managed `/etc/warden/config.json`
+ * (which alone may set `MANAGED_ONLY_KEYS`, see managed.ts). Every field is optional (files
  * are layered); defaults live in `CONFIG_DEFAULTS`. Unknown keys are errors, so typos surface.
  * Each field's `description` is its line in README's settings table and in the JSON Schema editors
  * read (`assets/schema/config.schema.json`; both generated, see scripts/config-docs.ts).
