@@ -78,7 +78,7 @@ describe('the managed config as a layer', () => {
     expect(ok({ flags: { mode: 'auto-edit' } }).config.mode).toBe('auto-edit');
   });
 
-  it("an untrusted project may not start looser than the managed default mode; trusted, it may", () => {
+  it('an untrusted project may not start looser than the managed default mode; trusted, it may', () => {
     managed({ mode: 'plan' });
     project({ mode: 'manual' });
     const untrusted = ok();
