@@ -20,6 +20,7 @@ import {
 } from './exit';
 import { runHeadless } from './session/headless';
 import { runAnswerCli } from './session/saved/answer-cli';
+import { runKeyCli } from './answers/key-cli';
 import { readAllStdin } from './os/read-stdin';
 import { runPendingCli } from './session/saved/pending-cli';
 import { prepareDemoProject } from './llm/demo-assets';
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
     return runPolicyCli(args.argv, { ...io, home, env: process.env, cwd: process.cwd() });
   }
   if (args.kind === 'answer') return runAnswerCli(args.verb, args.argv, { ...io, home });
+  if (args.kind === 'key') return runKeyCli(args.argv, { ...io, home, env: process.env });
   // A resumed headless run goes on with the turn it stopped in; a new prompt then comes only with -p
   // (a script's stdin left open would otherwise hold the resume forever).
   const resuming = args.headless && (args.resumeId !== undefined || args.continue);
@@ -87,14 +89,14 @@ async function main(argv: string[]): Promise<number> {
   if (!isDirectory(root)) return usage(`--root ${root} is not a folder`);
   const trustProject = args.trustProject;
   let loaded = loadConfig({ home, root, env: process.env, flags, trustProject });
-  if (!loaded.ok) return fail(loaded.error);
+  if (!loaded.ok) return loaded.usage ? usage(loaded.error) : fail(loaded.error);
   const demo = args.demo || (!loaded.config.apiKey && !loaded.config.baseUrl);
   if (demo) {
     root = await prepareDemoProject();
     // The scratch copy (the project's parent folder) goes when warden exits, whichever way.
     removeAtExit(dirname(root));
     loaded = loadConfig({ home, root, env: process.env, flags, trustProject });
-    if (!loaded.ok) return fail(loaded.error);
+    if (!loaded.ok) return loaded.usage ? usage(loaded.error) : fail(loaded.error);
   }
   for (const warning of loaded.warnings) io.stderr.write(`warden: ${warning}\n`);
   const config = loaded.config;
@@ -140,6 +142,7 @@ async function main(argv: string[]): Promise<number> {
       ...(config.sandboxReadPaths.length > 0 ? { sandboxReadPaths: config.sandboxReadPaths } : {}),
       ...(config.sandboxNetwork.length > 0 ? { sandboxNetwork: config.sandboxNetwork } : {}),
       mcpServers: config.mcpServers,
+      managed: loaded.managed,
       endpoint: endpointLine(config.baseUrl, process.env),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo

@@ -5,6 +5,7 @@
 import type { ApprovalRequest } from '../../src/protocol';
 import { formatAge, formatDurationCoarse } from '../../src/text/duration';
 import { wrap } from '../../src/text/wrap';
+import { identityLine } from '../../src/text/identity-line';
 import { cardKind } from './card-kinds';
 
 export type DetailTone = 'plain' | 'dim' | 'low' | 'medium' | 'high' | 'error' | 'ok';
@@ -64,6 +65,8 @@ export function approvalDetailLines(
       grants ? 'plain' : 'dim',
     );
   }
+  const two = twoPersonLine(request);
+  if (two) add('two', two, request.twoPerson?.approvedBy.length ? 'ok' : 'medium', 2);
   if (request.editError) add('edit', `refused: ${request.editError}`, 'error', 2);
   if (request.edited) {
     add('edit', editedLine(request.edited), 'ok', 2);
@@ -95,6 +98,13 @@ export function compactDetailLines(request: ApprovalRequest, width: number): Det
   ];
   if (request.resumedFrom)
     out.push({ label: 'was', text: wrap(resumedLine(request.resumedFrom), w, 1)[0] ?? '', tone: 'medium' });
+  const two = twoPersonLine(request);
+  if (two)
+    out.push({
+      label: 'two',
+      text: wrap(two, w, 1)[0] ?? '',
+      tone: request.twoPerson?.approvedBy.length ? 'ok' : 'medium',
+    });
   if (request.editError)
     out.push({ label: 'edit', text: wrap(`refused: ${request.editError}`, w, 1)[0] ?? '', tone: 'error' });
   if (request.edited)
@@ -124,4 +134,14 @@ function undoLabel(request: ApprovalRequest, form: 'long' | 'short'): string {
       ? 'project files reversible (undo restores them) · effects outside the project are NOT'
       : 'files reversible, other effects NOT';
   return 'NOT reversible';
+}
+
+/** A two-person card's line: what it needs, or who approved first and what it waits for. */
+export function twoPersonLine(request: Pick<ApprovalRequest, 'id' | 'twoPerson'>): string | undefined {
+  const two = request.twoPerson;
+  if (!two) return undefined;
+  const first = two.approvedBy[0];
+  if (!first)
+    return `needs two people: two approvals from distinct identities, the second never yours (warden approve ${request.id.slice(0, 8)} --key FILE)`;
+  return `approved by ${identityLine(first)} — needs a second person (warden approve ${request.id.slice(0, 8)} --key FILE from another identity)`;
 }

@@ -11,6 +11,8 @@ import { useTerminalNotify } from './use-terminal-notify';
 import { useCtrlC } from './use-ctrl-c';
 import { type OverlayKind, useSlashCommands } from './use-slash-commands';
 
+const NO_LOCKS: readonly Mode[] = [];
+
 /**
  * The app's own UI state (open panel, sidebar, group collapse, drawer size, hint line) and the
  * keys and commands that change it. Core state stays in the core; this is only presentation.
@@ -52,13 +54,14 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
     { isActive: true, busy: state.busy || state.pending.length > 0 },
   );
   const setMode = useCallback((mode: Mode) => client.send({ type: 'set_mode', mode }), [client]);
+  const locked = state.lockedModes ?? NO_LOCKS;
   const answerAuto = useCallback(
     (answer: ModeConfirmAction) => {
       setConfirmAuto(false);
       if (answer === 'confirm') setMode('auto');
-      if (answer === 'skip') setMode(nextMode('auto'));
+      if (answer === 'skip') setMode(nextMode('auto', locked));
     },
-    [setMode],
+    [setMode, locked],
   );
   useCoreNotices(client, setMessage);
   useTerminalNotify(client);
@@ -77,7 +80,8 @@ export function useAppController(client: CoreClient, state: CoreState, openAtSta
     {
       cancel_turn: () => client.send({ type: 'cancel' }),
       cycle_mode: () => {
-        const next = nextMode(state.mode);
+        const next = nextMode(state.mode, locked);
+        if (next === state.mode) return;
         if (next === 'auto') setConfirmAuto(true);
         else setMode(next);
       },

@@ -31,7 +31,7 @@ const MODE_MEANING: Record<Mode, string> = {
 
 const ORDER = [
   'hard guards (path fence, command guard, SSRF, size caps) — deny, cannot be approved',
-  'rules (deny beats ask beats allow) from builtin, user ($WARDEN_HOME/policy.json) and project (.warden/policy.json)',
+  'rules (deny beats ask beats allow) from builtin, managed (/etc/warden/policy.json, locked), user ($WARDEN_HOME/policy.json) and project (.warden/policy.json)',
   'the mode and the call’s risk',
   'session grants (approve-all)',
 ];
@@ -79,6 +79,37 @@ function ProjectTrustLines({ trust }: { trust: CoreState['trust'] }): ReactNode 
   );
 }
 
+type Source = NonNullable<CoreState['policy']>['sources'][number];
+
+/** One rule source: its file and count; the managed one locked, with its rules, and what it keeps out. */
+function SourceLine({ source: s }: { source: Source }): ReactNode {
+  const theme = useTheme();
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        {'  '}
+        {s.source}
+        {s.path ? ` ${s.path}` : ''} · {s.rules} rules
+        {s.locked ? ' · locked: nothing below loosens them' : ''}
+        {s.held ? <Text color={theme.warn}> · {s.held} held back (not trusted)</Text> : null}
+        {s.ignored ? <Text color={theme.warn}> · {s.ignored} ignored (managed rules only)</Text> : null}
+        {s.error ? <Text color={theme.error}> ✗ {s.error}</Text> : null}
+      </Text>
+      {s.only ? (
+        <Text wrap="truncate-end" color={theme.warn}>
+          {'    '}allowManagedRulesOnly: your rules and the project's do not count
+        </Text>
+      ) : null}
+      {(s.lines ?? []).map((line, i) => (
+        <Text key={i} wrap="truncate-end">
+          {'    '}
+          {oneLine(line)}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 /** /policy: the mode, the order rules apply in, and what the core reported about rule sources. */
 export function PolicyPanel(props: Props): ReactNode {
   const { mode, sandboxed, grants, policy, trust, recentAudit, isActive, width, maxRows, onClose } = props;
@@ -111,13 +142,7 @@ export function PolicyPanel(props: Props): ReactNode {
       {policy ? (
         policy.sources.map((s) => (
           <Box key={`${s.source}:${s.path ?? ''}`}>
-            <Text wrap="truncate-end">
-              {'  '}
-              {s.source}
-              {s.path ? ` ${s.path}` : ''} · {s.rules} rules
-              {s.held ? <Text color={theme.warn}> · {s.held} held back (not trusted)</Text> : null}
-              {s.error ? <Text color={theme.error}> ✗ {s.error}</Text> : null}
-            </Text>
+            <SourceLine source={s} />
           </Box>
         ))
       ) : (

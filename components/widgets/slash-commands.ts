@@ -3,9 +3,15 @@ import type { BuiltInCommand, CustomCommandInfo, Mode } from '../../src/protocol
 /** The modes in cycling order (mirrors the protocol; components import only types from src/). */
 export const MODE_ORDER: readonly Mode[] = ['manual', 'auto-edit', 'plan', 'auto'];
 
-/** The mode after `mode`, wrapping around. */
-export function nextMode(mode: Mode): Mode {
-  return MODE_ORDER[(MODE_ORDER.indexOf(mode) + 1) % MODE_ORDER.length] ?? 'manual';
+/** The mode after `mode`, wrapping around, past the modes the managed config locks (`mode` itself if every other is). */
+export function nextMode(mode: Mode, locked: readonly Mode[] = []): Mode {
+  const at = MODE_ORDER.indexOf(mode);
+  // The modes the managed config locks are skipped: the key never lands on one the core refuses.
+  for (let step = 1; step <= MODE_ORDER.length; step++) {
+    const next = MODE_ORDER[(at + step) % MODE_ORDER.length] ?? 'manual';
+    if (!locked.includes(next)) return next;
+  }
+  return mode;
 }
 
 /** A slash command the prompt understands; pure data so /help and completion share it. */

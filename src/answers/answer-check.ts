@@ -1,11 +1,13 @@
 /**
- * Whether an answer from outside the app applies to a waiting request: signed by this user's key, for
+ * Whether an answer from outside the app applies to a waiting request: signed by this user's key (or a
+ * registered approver's, approvers.ts), for
  * this session and this request (or the request it was offered again for after a restart), the same
  * arguments, the same file, the same policy, in time. The gate then re-checks it like any decision.
  */
 import type { ApprovalRequest, Decision } from '../protocol';
 import type { SignedAnswer } from './answer';
 import { signedBy } from './answer';
+import type { ApproverKey, Approvers } from './approvers';
 import type { SigningKey } from './signing-key';
 
 /** What the running warden knows now, against which an answer is checked. */
@@ -16,7 +18,22 @@ export type AnswerWorld = {
   nowMs: number;
   /** This user's answer key, if one was ever made. */
   key: SigningKey | undefined;
+  /** The registered approvers' keys (another identity each). */
+  approvers?: Approvers;
 };
+
+/** Who signed an answer: this user (their own key), or a registered approver; undefined when neither. */
+export type Signer = { kind: 'own' } | { kind: 'approver'; approver: ApproverKey };
+
+/** The key that signed `answer`, checked. Contract: never throws. */
+export function signerOf(
+  answer: SignedAnswer,
+  world: Pick<AnswerWorld, 'key' | 'approvers'>,
+): Signer | undefined {
+  if (signedBy(answer, world.key)) return { kind: 'own' };
+  const approver = world.approvers?.get(answer.keyId);
+  return approver && signedBy(answer, approver) ? { kind: 'approver', approver } : undefined;
+}
 
 export type RefusalCode =
   | 'unsigned'
@@ -36,16 +53,24 @@ export function answersRequest(answer: Pick<SignedAnswer, 'requestId'>, request:
 }
 
 /**
- * Why `answer` does not apply to `request`, or undefined when it does.
+ * Why `answer` does not apply to `request`, or undefined when it does. `foreign`: the file belongs to
+ * another user, who may answer only with a registered approver's key.
  * Contract: pure (but for the signature check); never throws.
  */
 export function answerRefusal(
   answer: SignedAnswer,
   request: ApprovalRequest,
   world: AnswerWorld,
+  foreign = false,
 ): Refusal | undefined {
-  if (!signedBy(answer, world.key))
-    return refusal('unsigned', "it is not signed by this user's answer key ($WARDEN_HOME/keys/answers.key)");
+  const signer = signerOf(answer, world);
+  if (!signer)
+    return refusal(
+      'unsigned',
+      "it is not signed by this user's answer key ($WARDEN_HOME/keys/answers.key) nor by a registered approver's (approvers/NAME.pub)",
+    );
+  if (foreign && signer.kind !== 'approver')
+    return refusal('unsigned', "the file is another user's, and not signed by a registered approver's key");
   if (answer.sessionId !== world.sessionId) return refusal('other_session', 'it is for another session');
   if (!answersRequest(answer, request)) return refusal('other_request', 'it is for another request');
   if (answer.argsHash !== request.argsHash)

@@ -4,7 +4,7 @@
  * time limit — and signed (signing-key.ts). A running warden applies it only when every bound field
  * still holds (answer-check.ts); anything else is a refusal, never a run.
  */
-import { sign, verify } from 'node:crypto';
+import { type KeyObject, sign, verify } from 'node:crypto';
 import type { DecidedBy } from '../protocol';
 import { canonicalJson } from '../text/canonical-json';
 import type { SigningKey } from './signing-key';
@@ -44,10 +44,13 @@ export function signAnswer(body: AnswerBody, key: SigningKey): SignedAnswer {
 }
 
 /**
- * Whether `answer` was signed by `key`: the key id and the Ed25519 signature over every other field.
- * Contract: never throws.
+ * Whether `answer` was signed by `key` (this user's own, or a registered approver's public key): the
+ * key id and the Ed25519 signature over every other field. Contract: never throws.
  */
-export function signedBy(answer: SignedAnswer, key: SigningKey | undefined): boolean {
+export function signedBy(
+  answer: SignedAnswer,
+  key: { keyId: string; publicKey: KeyObject } | undefined,
+): boolean {
   if (!key || answer.keyId !== key.keyId) return false;
   const { keyId: _id, sig, ...body } = answer;
   try {

@@ -35,8 +35,4 @@ function ttyName(): string | undefined {
   }
 }
 
-/** `user@host (tty)`, as a notice says who answered. */
-export function identityLine(by: DecidedBy): string {
-  const who = by.hook ? `hook ${by.hook}` : `${by.user ?? 'unknown'}@${by.host ?? 'unknown'}`;
-  return by.tty ? `${who} (${by.tty})` : who;
-}
+export { identityLine } from '../text/identity-line';

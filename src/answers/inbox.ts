@@ -1,15 +1,17 @@
 /**
  * Where warden picks up answers given elsewhere: `$WARDEN_HOME/answers/<requestId>.json`, written by
- * `warden approve|reject|skip`. `AnswerBox.take` reads and checks the answer for one request (a
- * refused one is reported and used up; it never runs anything). Two paths use it: the gate's queue,
- * when nobody is there to ask (a headless run resumed after its card was answered), and the folder
- * watch of a running app (`watchAnswers`). Either way a `<requestId>.result.json` tells the answering
- * terminal what became of it.
+ * `warden approve|reject|skip` with this user's own key, and `<requestId>.<keyId>.json` signed with
+ * another key (a registered approver's: a card that needs two people takes two). `AnswerBox.take`
+ * reads and checks the answers for one request (a refused one is reported and used up; it never runs
+ * anything). Two paths use it: the gate's queue, when nobody is there to ask (a headless run resumed
+ * after its card was answered), and the folder watch of a running app (`watchAnswers`). Either way a
+ * `<requestId>[.<keyId>].result.json` tells the answering terminal what became of it.
  */
 import {
   type FSWatcher,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   unlinkSync,
@@ -19,15 +21,22 @@ import {
 import { join } from 'node:path';
 import type { ApprovalRequest, CoreEvent, DecidedBy, Decision } from '../protocol';
 import { ANSWER_MAX_BYTES, parseAnswer, type SignedAnswer } from './answer';
-import { answerRefusal, decisionOf } from './answer-check';
+import { answerRefusal, decisionOf, signerOf } from './answer-check';
+import type { Approvers } from './approvers';
 import { identityLine } from './identity';
 import { readKey } from './signing-key';
 
 export const answersDir = (home: string): string => join(home, 'answers');
-export const answerFile = (home: string, requestId: string): string =>
-  join(answersDir(home), `${requestId}.json`);
-export const resultFile = (home: string, requestId: string): string =>
-  join(answersDir(home), `${requestId}.result.json`);
+/** `<requestId>.json`, or `<requestId>.<keyId>.json` for an answer signed with another key than this user's. */
+export const answerFile = (home: string, requestId: string, keyId?: string): string =>
+  join(answersDir(home), `${requestId}${keyId ? `.${keyId}` : ''}.json`);
+export const resultFile = (home: string, requestId: string, keyId?: string): string =>
+  join(answersDir(home), `${requestId}${keyId ? `.${keyId}` : ''}.result.json`);
+
+/** One answer file: the request it answers, and the key its name says signed it (absent: this user's own). */
+type AnswerName = { id: string; keyId?: string };
+
+const OTHER_KEY = /^\.([0-9a-f]{16})\.json$/;
 
 /** What the answering terminal reads back. */
 export type AnswerResult = {
@@ -37,11 +46,13 @@ export type AnswerResult = {
   appliedTo?: string;
   code?: string;
   text: string;
+  /** An approval that counted as the first of two: the card waits for a second person. */
+  waiting?: true;
   pid: number;
   at: string;
 };
 
-type DecideResult = { ok: true } | { ok: false; error: string };
+type DecideResult = { ok: true; waiting?: true } | { ok: false; error: string; code?: string };
 
 /** An answer that passed its checks, to be handed to the gate; `done` reports what the gate said. */
 export type TakenAnswer = { decision: Decision; by: DecidedBy; done(result: DecideResult): void };
@@ -53,74 +64,126 @@ export type AnswerBoxOptions = {
   policyDigest: () => string;
   emit: (event: CoreEvent) => void;
   now?: () => number;
+  /** The registered approvers' keys: an answer signed by one is another identity than this user. */
+  approvers?: Approvers;
 };
 
 /** Reads, checks and uses up the answers for this session's requests. Contract: never throws. */
 export class AnswerBox {
   constructor(private readonly o: AnswerBoxOptions) {}
 
-  /** The answer waiting for `request` (by its id, or the id it had before a restart), checked. */
-  take(request: ApprovalRequest): TakenAnswer | undefined {
+  /**
+   * The answers waiting for `request` (by its id, or the id it had before a restart), checked, in the
+   * order they apply: this user's own first, then others' by when they were given.
+   */
+  take(request: ApprovalRequest): TakenAnswer[] {
+    const found: { name: AnswerName; answer: SignedAnswer; foreign: boolean }[] = [];
     for (const id of new Set([request.id, request.resumedFrom?.requestId])) {
       if (id === undefined) continue;
-      const answer = this.read(id);
-      if (answer) return this.check(id, answer, request);
+      for (const name of this.namesFor(id)) {
+        const read = this.read(name);
+        if (read) found.push({ name, ...read });
+      }
     }
-    return undefined;
+    found.sort(
+      (a, b) =>
+        Number(a.name.keyId !== undefined) - Number(b.name.keyId !== undefined) ||
+        a.answer.issuedAt.localeCompare(b.answer.issuedAt),
+    );
+    return found.flatMap((f) => this.check(f.name, f.answer, request, f.foreign) ?? []);
   }
 
-  private read(id: string): SignedAnswer | undefined {
-    const path = answerFile(this.o.home, id);
+  /** The answer files of request `id`. */
+  private namesFor(id: string): AnswerName[] {
+    let names: string[];
+    try {
+      names = readdirSync(answersDir(this.o.home));
+    } catch {
+      return [];
+    }
+    return names.flatMap((file): AnswerName[] => {
+      if (file === `${id}.json`) return [{ id }];
+      const other = file.startsWith(`${id}.`) ? OTHER_KEY.exec(file.slice(id.length)) : null;
+      return other?.[1] ? [{ id, keyId: other[1] }] : [];
+    });
+  }
+
+  private read(name: AnswerName): { answer: SignedAnswer; foreign: boolean } | undefined {
+    const path = answerFile(this.o.home, name.id, name.keyId);
     let text: string;
+    let foreign: boolean;
     try {
       const st = lstatSync(path);
-      // Only this user's own regular file: a link or another user's file is not an answer.
-      if (!st.isFile() || (process.getuid && st.uid !== process.getuid()))
-        return this.refuse(id, 'unsigned', 'the answer file is not a regular file of this user');
-      if (st.size > ANSWER_MAX_BYTES) return this.refuse(id, 'unsigned', 'the answer file is too large');
+      // A regular file only: a link could point anywhere. Another user's file counts only when a
+      // registered approver signed it (checked with the signature).
+      if (!st.isFile()) return this.refuse(name, 'unsigned', 'the answer file is not a regular file');
+      foreign = process.getuid !== undefined && st.uid !== process.getuid();
+      if (st.size > ANSWER_MAX_BYTES) return this.refuse(name, 'unsigned', 'the answer file is too large');
       text = readFileSync(path, 'utf8');
     } catch {
       return undefined;
     }
     const parsed = parseAnswer(text);
-    if (!parsed.ok) return this.refuse(id, 'unsigned', parsed.error);
+    if (!parsed.ok) return this.refuse(name, 'unsigned', parsed.error);
     // Another warden's session: not this one's to apply or refuse.
     if (parsed.answer.sessionId !== this.o.sessionId) return undefined;
-    return parsed.answer;
+    if (name.keyId !== undefined && parsed.answer.keyId !== name.keyId)
+      return this.refuse(name, 'unsigned', "the file's name names another key than the one that signed it");
+    return { answer: parsed.answer, foreign };
   }
 
-  private check(fileId: string, answer: SignedAnswer, request: ApprovalRequest): TakenAnswer | undefined {
+  private check(
+    name: AnswerName,
+    answer: SignedAnswer,
+    request: ApprovalRequest,
+    foreign: boolean,
+  ): TakenAnswer | undefined {
     const world = {
       sessionId: this.o.sessionId,
       policyDigest: this.o.policyDigest(),
       nowMs: (this.o.now ?? Date.now)(),
       key: readKey(this.o.home),
+      ...(this.o.approvers ? { approvers: this.o.approvers } : {}),
     };
-    const refusal = answerRefusal(answer, request, world);
-    if (refusal) return this.refuse(fileId, refusal.code, refusal.text, answer);
-    const by: DecidedBy = { ...answer.by, channel: 'cli', keyId: answer.keyId };
+    const refusal = answerRefusal(answer, request, world, foreign);
+    if (refusal) return this.refuse(name, refusal.code, refusal.text, answer);
+    const signer = signerOf(answer, world);
+    // What the signer says of themselves (user, host, reason), never what only warden may say.
+    const { keyName: _name, keyId: _id, hook: _hook, channel: _channel, ...claimed } = answer.by;
+    const by: DecidedBy = {
+      ...claimed,
+      channel: 'cli',
+      keyId: answer.keyId,
+      ...(signer?.kind === 'approver' ? { keyName: signer.approver.name } : {}),
+    };
     const verb = { approve: 'approved', reject: 'rejected', skip: 'skipped' }[answer.decision.kind];
     return {
       decision: decisionOf(answer),
       by,
       done: (result) => {
         if (!result.ok) {
-          this.refuse(fileId, 'refused', result.error, answer);
+          this.refuse(name, result.code ?? 'refused', result.error, answer);
           return;
         }
-        this.finish(fileId, { ok: true, appliedTo: request.id, text: `${verb} ${request.tool}` });
+        const waiting = result.waiting === true;
+        const text = waiting
+          ? `approved ${request.tool} as the first of two approvals; it waits for a second person (another identity)`
+          : `${verb} ${request.tool}`;
+        this.finish(name, { ok: true, appliedTo: request.id, text, ...(waiting ? { waiting: true } : {}) });
         this.o.emit({
           type: 'notice',
           level: 'info',
           code: 'answered_elsewhere',
-          text: `${request.tool} ${verb} from another terminal by ${identityLine(by)}.`,
+          text: waiting
+            ? `${request.tool} approved from another terminal by ${identityLine(by)}: it needs a second person's approval.`
+            : `${request.tool} ${verb} from another terminal by ${identityLine(by)}.`,
         });
       },
     };
   }
 
-  private refuse(id: string, code: string, text: string, answer?: SignedAnswer): undefined {
-    this.finish(id, { ok: false, code, text });
+  private refuse(name: AnswerName, code: string, text: string, answer?: SignedAnswer): undefined {
+    this.finish(name, { ok: false, code, text });
     this.o.emit({
       type: 'notice',
       level: 'warn',
@@ -131,9 +194,14 @@ export class AnswerBox {
   }
 
   /** Writes the result the answering terminal waits for, and removes the answer: it is used up. */
-  private finish(id: string, result: Omit<AnswerResult, 'requestId' | 'pid' | 'at'>): void {
-    const full: AnswerResult = { requestId: id, ...result, pid: process.pid, at: new Date().toISOString() };
-    const path = resultFile(this.o.home, id);
+  private finish(name: AnswerName, result: Omit<AnswerResult, 'requestId' | 'pid' | 'at'>): void {
+    const full: AnswerResult = {
+      requestId: name.id,
+      ...result,
+      pid: process.pid,
+      at: new Date().toISOString(),
+    };
+    const path = resultFile(this.o.home, name.id, name.keyId);
     try {
       writeFileSync(`${path}.tmp`, `${JSON.stringify(full)}\n`, { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
@@ -141,7 +209,7 @@ export class AnswerBox {
       // The answering terminal then says it heard nothing back; the decision (or refusal) stands.
     }
     try {
-      unlinkSync(answerFile(this.o.home, id));
+      unlinkSync(answerFile(this.o.home, name.id, name.keyId));
     } catch {
       // Already gone.
     }
@@ -171,10 +239,8 @@ export function watchAnswers(
   let poll: NodeJS.Timeout | undefined;
   let closed = false;
   const scan = (): void => {
-    for (const request of gate.pending()) {
-      const taken = box.take(request);
-      if (taken) taken.done(gate.decide(request.id, taken.decision, taken.by));
-    }
+    for (const request of gate.pending())
+      for (const taken of box.take(request)) taken.done(gate.decide(request.id, taken.decision, taken.by));
   };
   const start = (): void => {
     if (poll || closed) return;

@@ -13,6 +13,7 @@ import {
 } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from '../policy/safe-read';
 
 export type SigningKey = { privateKey: KeyObject; publicKey: KeyObject; keyId: string };
 
@@ -51,6 +52,31 @@ export function readKey(home: string): SigningKey | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The Ed25519 private key in a PEM file of the person's choosing (`warden approve --key FILE`: a
+ * registered approver's key). Contract: throws an Error saying what is wrong with the file.
+ */
+export function readKeyFile(path: string): SigningKey {
+  const read = readRegularFile(path, 16 * 1024);
+  if (read.kind === 'missing') throw new Error(`${path}: no such file`);
+  if (read.kind === 'refused') throw new Error(`${path}: cannot be read: ${read.reason}`);
+  if (read.truncated) throw new Error(`${path}: too large for a key`);
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(read.text);
+  } catch (err) {
+    throw new Error(`${path}: not a PEM private key (${(err as Error).message})`);
+  }
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`${path}: not an Ed25519 key`);
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, publicKey, keyId: keyIdOf(publicKey) };
+}
+
+/** The public half as PEM (SPKI), as `approvers/NAME.pub` holds it. */
+export function publicPem(key: Pick<SigningKey, 'publicKey'>): string {
+  return key.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 }
 
 /** The first 16 hex digits of the public key's SHA-256: the id the audit names. */

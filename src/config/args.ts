@@ -36,7 +36,9 @@ export type CliArgs =
   | { kind: 'answer'; verb: 'approve' | 'reject' | 'skip'; argv: string[] }
 
   /** `warden policy test …`: what the gate would decide for a command, without running it. */
-  | { kind: 'policy'; argv: string[] };
+  | { kind: 'policy'; argv: string[] }
+  /** `warden key`: your answer key's public half and id, for an administrator to register as an approver. */
+  | { kind: 'key'; argv: string[] };
 
 export type ParseArgsResult = { ok: true; args: CliArgs } | { ok: false; error: string };
 
@@ -76,6 +78,7 @@ export function parseArgs(argv: readonly string[]): ParseArgsResult {
   if (argv[0] === 'approve' || argv[0] === 'reject' || argv[0] === 'skip')
     return { ok: true, args: { kind: 'answer', verb: argv[0], argv: argv.slice(1) } };
   if (argv[0] === 'policy') return { ok: true, args: { kind: 'policy', argv: argv.slice(1) } };
+  if (argv[0] === 'key') return { ok: true, args: { kind: 'key', argv: argv.slice(1) } };
   const flagsPart = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   if (flagsPart.some((a) => a === '-h' || a === '--help')) return { ok: true, args: { kind: 'help' } };
   if (flagsPart.some((a) => a === '-v' || a === '--version')) return { ok: true, args: { kind: 'version' } };
@@ -202,10 +205,11 @@ Usage:
   warden --headless -p PROMPT      run one task without the full-screen UI
   warden audit [options]           show the audit log (warden audit --help)
   warden pending [--json]          list the requests waiting for a person, in every session
-  warden approve ID [--confirm-high] [--reason TEXT]
+  warden approve ID [--confirm-high] [--reason TEXT] [--key FILE]
   warden reject ID --reason TEXT
   warden skip ID                   answer a waiting request from this terminal (signed; the
                                    warden holding it re-checks it like any decision)
+  warden key [--json]              your answer key's public half and id (to register as an approver)
   warden policy test "<command>"   which rule decides a command, the verdict, risk and why,
                                    without running it (warden policy --help)
 
@@ -235,11 +239,14 @@ Environment:
   WARDEN_MODEL          model name (like --model)
   WARDEN_MODE           starting mode (like --mode)
   WARDEN_HOME           settings, policy and audit log (default: ~/.warden)
+  WARDEN_SYSTEM_DIR     the managed folder (default: /etc/warden; refused while /etc/warden holds one)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                         the model's requests go through this proxy (lower case too)
   NODE_EXTRA_CA_CERTS   a CA file Node trusts as well (a corporate proxy's, a private CA)
 
 Files:
+  /etc/warden/config.json, policy.json     the managed settings and rules: nothing below loosens them
+  /etc/warden/approvers/NAME.pub           the keys of the people who may give a second approval
   $WARDEN_HOME/config.json, policy.json    your settings and rules
   $WARDEN_HOME/AGENTS.md, commands/*.md    your instructions for every agent, your slash commands
   $WARDEN_HOME/trust.json                  projects you trusted, bound to their files' content

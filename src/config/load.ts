@@ -2,7 +2,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MODES, type Mode } from '../protocol';
 import { type ProjectSnapshot, readProjectSnapshot } from '../policy/project-files';
+import { managedDir, managedDirProblem, managedFiles } from '../os/managed-dir';
 import { isTrusted } from './trust-store';
+import { type ManagedSettings, managedOnlyError, managedSettings, readManagedConfig } from './managed';
+import { lockedModeError, overriddenByManaged, unlockedProject } from './managed-locks';
 import { isHttpUrl } from './http-url';
 import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-file';
 import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
@@ -24,7 +27,9 @@ export type ConfigSource =
   | { kind: 'user'; path: string }
   | { kind: 'project'; path: string }
   | { kind: 'env'; name: string }
-  | { kind: 'flag'; name: string };
+  | { kind: 'flag'; name: string }
+  /** The managed config (`/etc/warden/config.json`): nothing below it may change what it sets. */
+  | { kind: 'managed'; path: string };
 
 /** A server and the file that declared it: a project's servers are the repository's choice. */
 export type ResolvedMcpServer = McpServerConfig & { source: 'user' | 'project' };
@@ -78,6 +83,11 @@ export type LoadConfigOptions = {
   flags?: ConfigFlags;
   /** `--trust-project`: count the project's files as trusted for this run (nothing is recorded). */
   trustProject?: boolean;
+  /**
+   * The managed folder; absent: `WARDEN_SYSTEM_DIR` of `env` (else of this process — it names the
+   * machine's folder, not a setting), else `/etc/warden`.
+   */
+  systemDir?: string;
 };
 
 /** The project's files as read, whether the person trusts them, and what trust would change. */
@@ -100,11 +110,14 @@ export type LoadConfigResult =
       sources: ConfigSources;
       /** Project settings that were ignored because they would loosen safety; show them. */
       warnings: string[];
-      files: { user: string; project?: string };
+      files: { user: string; project?: string; managed?: string };
       /** Absent without a root. */
       project?: ProjectConfigTrust;
+      /** What the managed layer (and the person's own twoPerson) tells the session. */
+      managed: ManagedSettings;
     }
-  | { ok: false; error: string };
+  /** `usage`: the command line (or the environment) asked for what the managed config forbids. */
+  | { ok: false; error: string; usage?: true };
 
 /** `$WARDEN_HOME` (a leading `~/` expanded), else `~/.warden`. */
 export function wardenHome(env: Env = process.env): string {
@@ -117,8 +130,11 @@ export function wardenHome(env: Env = process.env): string {
 }
 
 /**
- * Resolves the configuration: flags > env (OPENAI_BASE_URL, OPENAI_API_KEY, WARDEN_MODEL,
- * WARDEN_MODE) > project file > user file > defaults. A project file cannot loosen safety: its
+ * Resolves the configuration: managed file > flags > env (OPENAI_BASE_URL, OPENAI_API_KEY, WARDEN_MODEL,
+ * WARDEN_MODE) > project file > user file > defaults. The managed file (`/etc/warden/config.json`)
+ * wins for every field it sets but `mode`, which it only defaults (its `lockModes` say which modes
+ * nobody may use: asked for by a flag or the environment, a usage error; by the user's file, an
+ * error; by the project's, ignored with a warning). A project file cannot loosen safety: its
  * `mode: "auto"`, `sandbox: "off"` and `baseUrl` (where your API key goes) are ignored with a
  * warning; `mode: "auto-edit"` and `webSearch` count only once the person trusts the project's
  * files (`project.held` lists them until then; see src/trust).
@@ -127,30 +143,54 @@ export function wardenHome(env: Env = process.env): string {
  */
 export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const env = options.env ?? {};
+  const machine = env.WARDEN_SYSTEM_DIR?.trim() ? env : process.env;
+  const misplaced = options.systemDir === undefined ? managedDirProblem(machine) : undefined;
+  if (misplaced) return { ok: false, error: misplaced };
+  const systemDir = options.systemDir ?? managedDir(machine);
+  const managedRead = readManagedConfig(systemDir);
+  if (managedRead.kind === 'error') return { ok: false, error: managedRead.error };
+  const managedPath = managedFiles(systemDir).config;
   const userPath = join(options.home, 'config.json');
   const user = readConfigFile(userPath);
   if (user.kind === 'error') return { ok: false, error: user.error };
+  const userOnly = user.kind === 'ok' ? managedOnlyError(user.file, userPath, managedPath) : undefined;
+  if (userOnly) return { ok: false, error: userOnly };
   // Read once: the text hashed for trust is the text parsed.
   const snapshot = options.root ? readProjectSnapshot(options.root, options.home) : undefined;
   const project = snapshot ? projectConfig(snapshot) : ({ kind: 'missing' } as const);
   if (project.kind === 'error') return { ok: false, error: project.error };
+  const projectOnly =
+    project.kind === 'ok'
+      ? managedOnlyError(project.file, snapshot?.config.path ?? '', managedPath)
+      : undefined;
+  if (projectOnly) return { ok: false, error: projectOnly };
 
   const envLayer = readEnv(env);
   if (!envLayer.ok) return envLayer;
 
   const warnings: string[] = [];
+  const managedFile = managedRead.kind === 'ok' ? { ...managedRead.file } : {};
+  if (managedFile.protectedPaths)
+    managedFile.protectedPaths = usablePatterns(managedFile.protectedPaths, managedPath, warnings);
   const userFile = user.kind === 'ok' ? { ...user.file } : {};
   if (userFile.protectedPaths)
     userFile.protectedPaths = usablePatterns(userFile.protectedPaths, userPath, warnings);
   const projectPath = snapshot?.config.path ?? '';
+  const locks = { modes: managedFile.lockModes ?? [], path: managedPath };
+  const lockError = lockedModeError(locks, options.flags ?? {}, envLayer.values, userFile, userPath);
+  if (lockError) return { ok: false, ...lockError };
+  const projectFile =
+    project.kind === 'ok' ? unlockedProject(project.file, projectPath, locks, warnings) : {};
   const screened =
     project.kind === 'ok'
-      ? screenProjectConfig(project.file, projectPath, warnings, userFile)
+      ? screenProjectConfig(projectFile, projectPath, warnings, mineForScreening(userFile, managedFile))
       : { untrusted: {}, trusted: {}, held: [] };
   const trusted =
     snapshot !== undefined &&
     (options.trustProject === true || isTrusted(options.home, snapshot.root, snapshot.hash));
   const layers = {
+    managed: managedFile,
+    managedPath,
     user: userFile,
     env: envLayer.values,
     flags: options.flags ?? {},
@@ -159,11 +199,18 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     homeDir: env.HOME?.trim() || homedir(),
   };
   const merged = merge({ ...layers, project: trusted ? screened.trusted : screened.untrusted });
+  warnings.push(...overriddenByManaged(managedFile, managedPath, options.flags ?? {}, envLayer.values));
   const files = {
     user: userPath,
     ...(snapshot && snapshot.config.kind !== 'missing' ? { project: projectPath } : {}),
+    ...(managedRead.kind === 'ok' ? { managed: managedPath } : {}),
   };
-  if (!snapshot) return { ok: true, ...merged, warnings, files };
+  const managed = managedSettings(systemDir, managedRead.kind === 'ok' ? managedRead : undefined, {
+    file: userFile,
+    path: userPath,
+    home: options.home,
+  });
+  if (!snapshot) return { ok: true, ...merged, warnings, files, managed };
   const pick = (c: ResolvedConfig): TrustedValues => ({
     mode: c.mode,
     ...(c.webSearch ? { webSearch: c.webSearch } : {}),
@@ -178,6 +225,7 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     warnings,
     files,
     project: { snapshot, trusted, held: screened.held, values },
+    managed,
   };
 }
 
@@ -190,6 +238,9 @@ function projectConfig(snapshot: ProjectSnapshot): ConfigFileRead {
 }
 
 type Layers = {
+  /** The managed config: the strongest layer for what it sets (its `mode` only a default). */
+  managed: ConfigFile;
+  managedPath: string;
   user: ConfigFile;
   project: ConfigFile;
   env: Partial<Pick<ResolvedConfig, ScalarKey>>;
@@ -200,33 +251,49 @@ type Layers = {
   homeDir: string;
 };
 
-/** flags > env > project > user > defaults; protectedPaths are a union; MCP servers by name, tagged with their file. */
+/**
+ * managed > flags > env > project > user > defaults (the managed `mode` a default only);
+ * protectedPaths are a union; escalation the lowest; the person's own settings (notify, approvals,
+ * suggestions) the managed file's when it sets them; MCP servers by name, tagged with their file.
+ */
 function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
+  const m = l.managed;
+  const notify = m.notify ?? l.user.notify;
+  const suggestions = m.suggestions ?? l.user.suggestions;
   const config: ResolvedConfig = {
     ...(DEFAULTS_SET as Pick<ResolvedConfig, Defaulted>),
     protectedPaths: [],
     mcpServers: {},
-    escalation: escalationOf(l.user.escalation, l.project.escalation),
+    escalation: escalationOf(m.escalation, l.user.escalation, l.project.escalation),
     // A repository does not choose how often warden offers to loosen the gate for it.
-    ...(l.user.suggestions ? { suggestions: l.user.suggestions } : {}),
+    ...(suggestions ? { suggestions } : {}),
     // Nor what of this machine its commands see.
-    sandboxReadPaths: (l.user.sandboxReadPaths ?? []).map((p) => expandHome(p, l.homeDir)),
+    sandboxReadPaths: [...(m.sandboxReadPaths ?? []), ...(l.user.sandboxReadPaths ?? [])].map((p) =>
+      expandHome(p, l.homeDir),
+    ),
     // Nor which hosts its commands reach unasked.
-    sandboxNetwork: l.user.sandboxNetwork ?? [],
+    sandboxNetwork: [...(m.sandboxNetwork ?? []), ...(l.user.sandboxNetwork ?? [])],
     // Nor which program runs when a card waits.
     notify: {
-      method: l.user.notify?.method ?? NOTIFY_DEFAULTS.method,
-      ...(l.user.notify?.command ? { command: l.user.notify.command } : {}),
+      method: notify?.method ?? NOTIFY_DEFAULTS.method,
+      ...(notify?.command ? { command: notify.command } : {}),
     },
     // Nor whether an unattended run waits or fails.
-    approvals: { whenNobodyAsks: l.user.approvals?.whenNobodyAsks ?? APPROVALS_DEFAULTS.whenNobodyAsks },
+    approvals: {
+      whenNobodyAsks:
+        m.approvals?.whenNobodyAsks ?? l.user.approvals?.whenNobodyAsks ?? APPROVALS_DEFAULTS.whenNobodyAsks,
+    },
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
+  const managed = () => ({ kind: 'managed', path: l.managedPath }) as const;
+  const { mode: managedMode, ...managedTop } = m;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [
+    [managedMode ? { mode: managedMode } : {}, managed],
     [l.user, () => ({ kind: 'user', path: l.userPath })],
     [l.project, () => ({ kind: 'project', path: l.projectPath })],
     [l.env, (key) => ({ kind: 'env', name: ENV_NAMES[key] ?? key })],
     [l.flags, (key) => ({ kind: 'flag', name: `--${key}` })],
+    [managedTop, managed],
   ];
   for (const [values, source] of layers) {
     for (const key of SCALAR_KEYS) {
@@ -236,12 +303,19 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     }
   }
   config.protectedPaths = [
-    ...new Set([...(l.user.protectedPaths ?? []), ...(l.project.protectedPaths ?? [])]),
+    ...new Set([
+      ...(m.protectedPaths ?? []),
+      ...(l.user.protectedPaths ?? []),
+      ...(l.project.protectedPaths ?? []),
+    ]),
   ];
   for (const [name, server] of Object.entries(l.user.mcpServers ?? {}))
     config.mcpServers[name] = { ...server, source: 'user' };
   for (const [name, server] of Object.entries(l.project.mcpServers ?? {}))
     config.mcpServers[name] = { ...server, source: 'project' };
+  // The managed servers start as the person's own, and no other file takes their names.
+  for (const [name, server] of Object.entries(m.mcpServers ?? {}))
+    config.mcpServers[name] = { ...server, source: 'user' };
   return { config, sources };
 }
 
@@ -294,12 +368,28 @@ function expandHome(path: string, home: string): string {
   return path.startsWith('~/') ? join(home, path.slice(2)) : resolve(path);
 }
 
-/** The user's thresholds (else the defaults), lowered by the project's: a repository may make an agent stop sooner, never later. */
+/**
+ * The lower of the managed file's and the user's thresholds (else the default), lowered by the
+ * project's: each may make an agent stop sooner, never later than another says.
+ */
 function escalationOf(
+  managed: ConfigFile['escalation'],
   user: ConfigFile['escalation'],
   project: ConfigFile['escalation'],
 ): ResolvedConfig['escalation'] {
-  const pick = (key: 'failures' | 'rejections'): number =>
-    Math.min(user?.[key] ?? ESCALATION_DEFAULTS[key], project?.[key] ?? Number.POSITIVE_INFINITY);
+  const pick = (key: 'failures' | 'rejections'): number => {
+    const own = [managed?.[key], user?.[key]].filter((n): n is number => n !== undefined);
+    const base = own.length > 0 ? Math.min(...own) : ESCALATION_DEFAULTS[key];
+    return Math.min(base, project?.[key] ?? Number.POSITIVE_INFINITY);
+  };
   return { failures: pick('failures'), rejections: pick('rejections') };
+}
+
+/**
+ * What a project's settings are weighed against: the person's own file, its mode defaulting to the
+ * managed one (an untrusted project may not start looser than the managed default either).
+ */
+function mineForScreening(user: ConfigFile, managed: ConfigFile): ConfigFile {
+  const mode = user.mode ?? managed.mode;
+  return mode ? { ...user, mode } : user;
 }

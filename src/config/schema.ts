@@ -139,6 +139,23 @@ export const APPROVALS_DEFAULTS = { whenNobodyAsks: 'deny' } as const satisfies 
   typeof ApprovalsSchema
 >;
 
+/**
+ * Cards that need two people (`twoPerson`): a card whose risk, tool (a name or glob) or deciding
+ * rule's id is listed waits for two approvals from two distinct identities (signing keys).
+ */
+export const TwoPersonSchema = lazySchema((z) =>
+  z
+    .strictObject({
+      risk: z.array(z.enum(['low', 'medium', 'high'])).optional(),
+      tools: z.array(z.string().min(1, { error: 'expected a non-empty tool name or glob' })).optional(),
+      rules: z.array(z.string().min(1, { error: 'expected a non-empty rule id' })).optional(),
+    })
+    .refine((t) => [t.risk, t.tools, t.rules].some((list) => list !== undefined && list.length > 0), {
+      error: 'twoPerson needs at least one of risk, tools or rules',
+    }),
+);
+export type TwoPersonRule = z.infer<typeof TwoPersonSchema>;
+
 export const ModeSchema = lazySchema((z) => z.enum(MODES));
 export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
@@ -181,7 +198,8 @@ const sandboxFieldSchema = (z: Zod) =>
   );
 
 /**
- * `$WARDEN_HOME/config.json` and `<project>/.warden/config.json`. Every field is optional (files
+ * `$WARDEN_HOME/config.json`, `<project>/.warden/config.json` and the managed `/etc/warden/config.json`
+ * (which alone may set `MANAGED_ONLY_KEYS`, see managed.ts). Every field is optional (files
  * are layered); defaults live in `CONFIG_DEFAULTS`. Unknown keys are errors, so typos surface.
  * Each field's `description` is its line in README's settings table and in the JSON Schema editors
  * read (`assets/schema/config.schema.json`; both generated, see scripts/config-docs.ts).
@@ -270,6 +288,26 @@ export const ConfigFileSchema = lazySchema((z) =>
         'what a headless run does with a card nobody is there to answer: `whenNobodyAsks` `deny` (the call fails as no_approver) or `park` (the run stops with the card waiting, exit code 5, until `warden approve ID` and `--resume SESSION`; `--on-ask` overrides it; your own config only)',
       default: APPROVALS_DEFAULTS,
     }),
+    /** Managed config only: the modes nobody on this machine may start in or switch to. */
+    lockModes: z.array(ModeSchema).optional().meta({
+      description:
+        'modes nobody may start in or switch to, e.g. `["auto"]` (the managed config only; a user\'s or project\'s is an error)',
+    }),
+    /** Managed config only: only the managed policy.json's rules count (and warden's built-in ones). */
+    allowManagedRulesOnly: z.boolean().optional().meta({
+      description:
+        "only the managed policy.json's rules (and the built-in ones) count; yours and the project's are shown as ignored (the managed config only)",
+    }),
+    /** Managed config only: only hooks the managed config names run. */
+    allowManagedHooksOnly: z.boolean().optional().meta({
+      description:
+        "only the managed config's hooks run; yours and the project's do not (the managed config only)",
+    }),
+    /** Cards that need two people; the managed config's or your own (a project's is ignored). */
+    twoPerson: TwoPersonSchema.optional().meta({
+      description:
+        '`{ "risk": ["high"], "tools": [...], "rules": [...] }`: a matching card needs two approvals from two distinct identities, the second never the requester (the managed config or your own; a project\'s is ignored)',
+    }),
   }),
 );
 /** A config file as read: `sandbox` split into its mode and `sandboxReadPaths` (read-file.ts does it). */
@@ -293,7 +331,14 @@ export type OwnRuleField =
   | 'notify'
   | 'approvals'
   | 'sandboxReadPaths'
-  | 'sandboxNetwork';
+  | 'sandboxNetwork'
+  | 'lockModes'
+  | 'allowManagedRulesOnly'
+  | 'allowManagedHooksOnly'
+  | 'twoPerson';
+
+/** The keys only the managed config (`/etc/warden/config.json`) may set. */
+export const MANAGED_ONLY_KEYS = ['lockModes', 'allowManagedRulesOnly', 'allowManagedHooksOnly'] as const;
 
 /**
  * Every "strongest layer wins" field with its default (`undefined`: none, the field stays unset). The

@@ -70,6 +70,10 @@ export function screenProjectConfig(
     delete out.notify;
     refuse('notify', 'a project cannot choose how you are notified or run a program when a card waits');
   }
+  if (out.twoPerson !== undefined) {
+    delete out.twoPerson;
+    refuse('twoPerson', 'a project cannot choose who must approve its cards');
+  }
   if (out.approvals !== undefined) {
     delete out.approvals;
     refuse('approvals', 'a project cannot choose what an unattended run does with its cards');

@@ -10,6 +10,7 @@ import type { Caller, Checked, GateOptions, RunExtras, ToolCall } from './gate-t
 import { grantOptions, planGrantOptions } from './grants';
 import { hashArgs, policyDigest } from './hash';
 import { resumedRequestFields } from './resume-check';
+import { needsTwoPeople, personOnly, type TwoPersonRule } from './two-person';
 
 /**
  * The card for a call that asks: its preview (the diff, the command, what the tool declares) and the
@@ -21,7 +22,7 @@ export async function cardFor(
   caller: Caller,
   base: RecordBase,
   note: string | undefined,
-  o: Pick<GateOptions, 'defaultCommandTimeoutMs' | 'approvals' | 'checkpointsCoverProject'>,
+  o: Pick<GateOptions, 'defaultCommandTimeoutMs' | 'approvals' | 'checkpointsCoverProject' | 'twoPerson'>,
   provenance: Provenance,
 ): Promise<{ ok: true; request: ApprovalRequest; fileHash?: string } | { ok: false; invalid: string }> {
   const { tool, args, facts } = checked;
@@ -52,7 +53,9 @@ export async function cardFor(
     undoRestoresFiles,
     policyDigest: digest,
   };
-  const request = approvalRequest({ ...input, timeoutMs: o.approvals.timeoutMs }, copyArgs(args));
+  const twoPerson = o.twoPerson?.();
+  const settings = { timeoutMs: o.approvals.timeoutMs, ...(twoPerson ? { twoPerson } : {}) };
+  const request = approvalRequest({ ...input, ...settings }, copyArgs(args));
   return { ok: true, request, ...(fileHash !== undefined ? { fileHash } : {}) };
 }
 
@@ -70,12 +73,17 @@ export type RequestInput = {
   policyDigest?: string;
   /** The queue's decision timeout, from which a resumed request's expiry is counted. */
   timeoutMs: number;
+  /** Which cards need two people. */
+  twoPerson?: TwoPersonRule;
 };
 
 /** The card a person decides on (the person step); the arguments are a copy nobody holding it can change. */
 export function approvalRequest(input: RequestInput, args: Record<string, unknown>): ApprovalRequest {
   const { checked, call, caller, base, preview, fileHash, note } = input;
   const { tool, facts, policy } = checked;
+  const twoPerson = needsTwoPeople(input.twoPerson, { ...policy, tool: tool.name, preview: preview.kind });
+  // Only a person's decision on this card lets it run: approve-all is not offered.
+  const ownCardOnly = twoPerson || personOnly(policy, tool.name, undefined);
   return {
     id: randomUUID(),
     agentId: caller.agentId,
@@ -96,11 +104,15 @@ export function approvalRequest(input: RequestInput, args: Record<string, unknow
     ...(input.undoRestoresFiles ? { undoRestoresFiles: true as const } : {}),
     createdAt: new Date().toISOString(),
     // A plan card may grant its known steps; a tool card the scopes of its call.
-    grantOptions:
-      preview.kind === 'plan' ? planGrantOptions(preview, caller) : grantOptions(facts, policy.risk, caller),
+    grantOptions: ownCardOnly
+      ? []
+      : preview.kind === 'plan'
+        ? planGrantOptions(preview, caller)
+        : grantOptions(facts, policy.risk, caller),
     ...(fileHash !== undefined ? { preImageHash: fileHash } : {}),
     ...(call.resumedFrom ? resumedRequestFields(call.resumedFrom, fileHash, input.timeoutMs) : {}),
     ...(input.policyDigest ? { policyDigest: input.policyDigest } : {}),
+    ...(twoPerson ? { twoPerson: { approvedBy: [] } } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { isoNow } from '../audit/iso-now';
 import { redactJsonText, redactThenCut } from '../audit/redact';
 import type { Approver, DecidedBy } from '../protocol';
 import type { AuditRecord } from '../protocol/audit';
+import type { BrokerOutcome } from './broker';
 import type { Ending } from './envelopes';
 
 /** What the gate knows of a call when it writes a line about it. */
@@ -16,8 +17,12 @@ export type RecordBase = {
   editedArgs?: unknown;
   /** The original request's id when this call was offered again after a restart. */
   resumedFrom?: string;
-  /** Who gave the decision and through which channel (a person's or a hook's). */
+  /** Who gave the decision and through which channel (a person's or a hook's); the first of two. */
   decidedBy?: DecidedBy;
+  /** Who gave the second approval of a card that needed two people. */
+  secondBy?: DecidedBy;
+  /** `1 of 2`: the first approval of a two-person card, recorded while it waits for the second. */
+  partial?: string;
 };
 
 type Who = { agentId: string; agentName: string; taskId: string; origin?: 'person' };
@@ -50,6 +55,8 @@ export function auditRecord(
   record.decision = base.decision;
   record.approver = approver;
   if (base.decidedBy) record.decidedBy = base.decidedBy;
+  if (base.secondBy) record.secondBy = base.secondBy;
+  if (base.partial) record.partial = base.partial;
   record.phase = ending ? 'outcome' : stage === 'requested' ? 'requested' : 'decision';
   if (ending) record.outcome = ending.outcome;
   record.rule = base.rule;
@@ -95,4 +102,16 @@ export function connectionRecord(
   record.phase = 'connection';
   if (connection.reason) record.reason = connection.reason;
   return record;
+}
+
+/** What a request's audit lines carry of how it left the queue: the wait, and who decided (both of two). */
+export function deciders(
+  outcome: BrokerOutcome,
+): Pick<RecordBase, 'waitMs' | 'decidedBy' | 'secondBy'> & { waitMs: number } {
+  if (outcome.kind !== 'decided') return { waitMs: outcome.waitMs };
+  return {
+    waitMs: outcome.waitMs,
+    ...(outcome.by ? { decidedBy: outcome.by } : {}),
+    ...(outcome.secondBy ? { secondBy: outcome.secondBy } : {}),
+  };
 }

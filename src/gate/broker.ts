@@ -1,5 +1,16 @@
+// Over 400 lines: the queue is one state machine (ask, decide, edit, expire, fail), and each step
+// changes an entry only it may touch; the pure rules it applies live beside it (high-confirm.ts,
+// two-person.ts).
 import type { ApprovalRequest, DecidedBy, Decision, FailCode } from '../protocol';
 import { HIGH_UNCONFIRMED, needsSecondConfirmation } from './high-confirm';
+import { twoPersonDecision, type Who } from './two-person';
+
+/**
+ * What came of a decision: `waiting` — it counted as the first approval of a card that needs two
+ * people, which waits for the second; `code` names why one was refused where it has its own
+ * (`same_identity`, `self_approval`).
+ */
+export type DecideResult = { ok: true; waiting?: true } | { ok: false; error: string; code?: string };
 
 /** Whether the queued request was recorded (the gate's audit `requested` line). */
 export type QueuedRecord = { ok: true } | { ok: false; error: string };
@@ -8,8 +19,11 @@ export type QueuedRecord = { ok: true } | { ok: false; error: string };
 export type BrokerOutcome = Settlement & { waitMs: number };
 
 type Settlement =
-  /** `by`: who gave a person's decision and through which channel (absent for a grant). */
-  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant'; by?: DecidedBy }
+  /**
+   * `by`: who gave a person's decision and through which channel (absent for a grant); on a card that
+   * needed two people, the first approval, and `secondBy` the second.
+   */
+  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant'; by?: DecidedBy; secondBy?: DecidedBy }
   | { kind: 'blocked'; ruleId: string; reason: string }
   | { kind: 'failed'; code: FailCode; reason: string };
 
@@ -32,13 +46,18 @@ export type BrokerEvent =
 export type UnattendedAnswer = {
   decision: Decision;
   by: DecidedBy;
-  done(result: { ok: true } | { ok: false; error: string }): void;
+  done(result: DecideResult): void;
 };
 
 export type BrokerOptions = {
   timeoutMs: number;
-  /** With no approver attached: the answer already given for this request elsewhere, if any. */
-  answerFor?: (request: ApprovalRequest) => UnattendedAnswer | undefined;
+  /**
+   * With no approver attached: the answers already given for this request elsewhere, in the order
+   * they apply (a two-person card may take two).
+   */
+  answerFor?: (request: ApprovalRequest) => readonly UnattendedAnswer[];
+  /** The key id of this user's own answer key: the requester's identity on a two-person card. */
+  requesterKeyId?: () => string | undefined;
   invalidLimit?: number;
   now?: () => number;
   onEvent: (event: BrokerEvent) => void;
@@ -55,6 +74,8 @@ type Entry = {
   started: number;
   /** The person's reviewed edit, kept apart from the card everyone holds (see stageEdit). */
   staged?: unknown;
+  /** Records the first approval of a two-person card (the audit's `partial` line). */
+  onPartial?: (request: ApprovalRequest, by: DecidedBy) => QueuedRecord;
 };
 
 /**
@@ -107,6 +128,7 @@ export class ApprovalBroker {
     request: ApprovalRequest,
     reviewEdit: (args: unknown) => EditReview,
     onQueued?: (request: ApprovalRequest) => QueuedRecord,
+    onPartial?: (request: ApprovalRequest, by: DecidedBy) => QueuedRecord,
   ): Promise<BrokerOutcome> {
     if (this.inputClosed)
       return Promise.resolve({
@@ -115,8 +137,8 @@ export class ApprovalBroker {
         reason: 'Input is closed; nobody can approve.',
         waitMs: 0,
       });
-    const unattended = this.approvers === 0 ? this.answerFor(request) : undefined;
-    if (this.approvers === 0 && !unattended)
+    const unattended = this.approvers === 0 ? this.answerFor(request) : [];
+    if (this.approvers === 0 && unattended.length === 0)
       return Promise.resolve({
         kind: 'failed',
         code: 'no_approver',
@@ -157,6 +179,7 @@ export class ApprovalBroker {
         timer,
         invalid: 0,
         started,
+        ...(onPartial ? { onPartial } : {}),
       });
       const recorded = this.record(onQueued, queued);
       if (!recorded.ok)
@@ -172,32 +195,45 @@ export class ApprovalBroker {
           code: 'gate_error',
           reason: 'Announcing the request failed.',
         });
-      if (unattended) this.decideUnattended(request.id, unattended);
+      if (unattended.length > 0) this.decideUnattended(request.id, unattended);
     });
   }
 
-  /** The answer given elsewhere decides like a person's; one that does not apply leaves nobody to ask. */
-  private decideUnattended(id: string, answer: UnattendedAnswer): void {
-    const result = this.decide(id, answer.decision, answer.by);
-    answer.done(result);
-    if (!result.ok)
-      this.finish(id, {
-        kind: 'failed',
-        code: 'no_approver',
-        reason: `No one is there to approve, and the answer given elsewhere did not apply: ${result.error}`,
-      });
+  /**
+   * The answers given elsewhere decide like a person's, in order; when none settles the request (one
+   * did not apply, or a two-person card got only its first approval) nobody is left to ask.
+   */
+  private decideUnattended(id: string, answers: readonly UnattendedAnswer[]): void {
+    let last: DecideResult = { ok: true };
+    for (const answer of answers) {
+      if (!this.queue.has(id)) return;
+      last = this.decide(id, answer.decision, answer.by);
+      answer.done(last);
+    }
+    if (!this.queue.has(id)) return;
+    this.finish(id, {
+      kind: 'failed',
+      code: 'no_approver',
+      reason: last.ok
+        ? 'No one is there to approve, and the card needs a second person: one approval was given elsewhere.'
+        : `No one is there to approve, and the answer given elsewhere did not apply: ${last.error}`,
+    });
   }
 
-  private answerFor(request: ApprovalRequest): UnattendedAnswer | undefined {
+  private answerFor(request: ApprovalRequest): readonly UnattendedAnswer[] {
     try {
-      return this.options.answerFor?.(request);
+      return this.options.answerFor?.(request) ?? [];
     } catch {
-      return undefined;
+      return [];
     }
   }
 
-  /** Applies a person's decision (`by`: who, through which channel). Returns an error for an unknown request or a refused edit. */
-  decide(id: string, decision: Decision, by?: DecidedBy): { ok: true } | { ok: false; error: string } {
+  /**
+   * Applies a person's decision (`by`: who, through which channel). Returns an error for an unknown
+   * request, a refused edit or an approval that does not count; `waiting` for the first approval of a
+   * card that needs two people.
+   */
+  decide(id: string, decision: Decision, by?: DecidedBy): DecideResult {
     const entry = this.queue.get(id);
     if (!entry) return { ok: false, error: `No pending request ${id}.` };
     if (entry.request.expiresAt && Date.parse(entry.request.expiresAt) <= this.now()) {
@@ -210,16 +246,46 @@ export class ApprovalBroker {
     }
     // The second confirmation of a high-risk call, whatever the channel (the drawer, the CLI, a script).
     if (needsSecondConfirmation(entry.request, decision)) return { ok: false, error: HIGH_UNCONFIRMED };
+    let who: Who = by ? { by } : {};
+    if (entry.request.twoPerson) {
+      const step = this.twoPersonStep(entry, decision, by);
+      if (step.kind === 'settled') return step.result;
+      who = step.who;
+    }
     entry.invalid = 0;
-    if (decision.kind === 'edit') return this.applyEdit(entry, decision.args, by);
+    if (decision.kind === 'edit') return this.applyEdit(entry, decision.args, who);
     // A staged edit (the person reviewed their own version): their approve runs that version, checked again.
-    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.staged, by);
+    if (decision.kind === 'approve' && entry.request.edited) return this.applyEdit(entry, entry.staged, who);
     if (decision.kind === 'cancel_task') {
       this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
       return { ok: true };
     }
-    this.finish(id, { kind: 'decided', decision, approver: 'human', ...(by ? { by } : {}) });
+    this.finish(id, { kind: 'decided', decision, approver: 'human', ...who });
     return { ok: true };
+  }
+
+  /**
+   * A decision on a card that needs two people (two-person.ts): the first approval is recorded (audited)
+   * and the card waits; the second, from another identity and not the requester's, goes on with both.
+   */
+  private twoPersonStep(
+    entry: Entry,
+    decision: Decision,
+    by: DecidedBy | undefined,
+  ): { kind: 'settled'; result: DecideResult } | { kind: 'go'; who: Who } {
+    const step = twoPersonDecision(entry.request, decision, by, this.options.requesterKeyId?.());
+    if (step.kind !== 'first') return step;
+    const { onPartial } = entry;
+    const recorded = this.record(onPartial ? (r) => onPartial(r, step.first) : undefined, entry.request);
+    if (!recorded.ok) {
+      const error = `The approval could not be recorded in the audit log (${recorded.error}); it does not count.`;
+      return { kind: 'settled', result: { ok: false, error, code: 'audit_unavailable' } };
+    }
+    entry.invalid = 0;
+    const revision = (entry.request.revision ?? 0) + 1;
+    entry.request = { ...entry.request, twoPerson: { approvedBy: [step.first] }, revision };
+    this.emit({ type: 'updated', request: entry.request });
+    return { kind: 'settled', result: { ok: true, waiting: true } };
   }
 
   /** Resolves every pending request the predicate picks as approved by a grant. */
@@ -259,11 +325,7 @@ export class ApprovalBroker {
       if (predicate(entry.request)) this.finish(entry.request.id, { kind: 'failed', code, reason });
   }
 
-  private applyEdit(
-    entry: Entry,
-    args: unknown,
-    by?: DecidedBy,
-  ): { ok: true } | { ok: false; error: string } {
+  private applyEdit(entry: Entry, args: unknown, who: Who): DecideResult {
     let review: EditReview;
     try {
       review = entry.reviewEdit(args);
@@ -287,7 +349,7 @@ export class ApprovalBroker {
       kind: 'decided',
       decision: { kind: 'edit', args: review.args },
       approver: 'human',
-      ...(by ? { by } : {}),
+      ...who,
     });
     return { ok: true };
   }
@@ -315,6 +377,8 @@ export class ApprovalBroker {
     // as the person reviewed it (a change made to the card's arguments after review ran — red-team finding).
     entry.staged = structuredClone(edit.args);
     entry.request = { ...rest, ...edit, grantOptions: [], revision: (rest.revision ?? 0) + 1 };
+    // An approval given to the call before the edit is none for the edited call.
+    if (rest.twoPerson) entry.request.twoPerson = { approvedBy: [] };
     this.emit({ type: 'updated', request: entry.request });
   }
 

@@ -1,4 +1,4 @@
-import type { Approver, ToolResultEnvelope } from '../protocol';
+import type { Approver, DecidedBy, ToolResultEnvelope } from '../protocol';
 import type { AuditWrite } from '../protocol/audit';
 import type { NetworkConnection } from '../tools/types';
 import { type RecordBase, auditRecord, connectionRecord } from './audit-record';
@@ -29,6 +29,23 @@ export class GateAudit {
     } catch (err) {
       return { ok: false, error: (err as Error)?.message ?? String(err) };
     }
+  }
+
+  /**
+   * The `requested` line of a request queued for a person; with `by`, of the first approval of a card
+   * that needs two people (`partial: 1 of 2`, approver `human`): it waits for the second.
+   */
+  requested(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    request: { id: string },
+    by?: DecidedBy,
+  ): AuditWrite {
+    const line = by
+      ? { ...base, requestId: request.id, decidedBy: by, partial: '1 of 2' }
+      : { ...base, requestId: request.id };
+    return this.line(call, caller, line, by ? 'human' : 'none', 'requested');
   }
 
   /** `line`, sharing a write with the lines made in the same microtask turn. Contract: never rejects. */

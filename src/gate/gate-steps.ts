@@ -55,9 +55,10 @@ function isPackageInstall(argv: readonly string[]): boolean {
   return verb === undefined ? program === 'yarn' : verbs.has(verb);
 }
 
-/** Who a policy allow is credited to in the audit: a rule a person wrote, or the built-in policy. */
+/** Who a policy allow is credited to in the audit: a rule a person (or the managed policy) wrote, or the built-in policy. */
 export function ruleApprover(policy: PolicyResult): Approver {
-  return policy.rule.source === 'user' || policy.rule.source === 'project' ? 'rule' : 'policy';
+  const source = policy.rule.source;
+  return source === 'user' || source === 'project' || source === 'managed' ? 'rule' : 'policy';
 }
 
 /** A deep copy of parsed arguments (plain JSON data in practice); the original if it cannot be copied. */

@@ -6,6 +6,7 @@ import type { AnyTool, ToolContext } from '../tools/types';
 import type { BrokerEvent, BrokerOptions } from './broker';
 import type { GrantStore } from './grants';
 import type { ResumedCall } from './resume-check';
+import type { TwoPersonRule } from './two-person';
 
 // The gate's contract with its callers (session, agents, tests): who calls, what, and what it is built from.
 
@@ -116,6 +117,8 @@ export type GateOptions = {
   checkpointsCoverProject?: () => boolean;
   /** Hears every person's decision (approve, edit, reject …) before its call runs. Its failure changes nothing. */
   onDecided?: (decided: DecidedCall) => void;
+  /** Which cards need two approvals from two distinct identities (`twoPerson`), read for each call. */
+  twoPerson?: () => TwoPersonRule | undefined;
 };
 
 /** A call whose arguments passed the schema, with its facts and the policy's verdict on them. */

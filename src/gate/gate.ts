@@ -19,8 +19,8 @@ import { resolvePolicy } from '../policy/resolve';
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool } from '../tools/types';
 import { approvedRun, cardFor, unasked } from './approval-request';
-import type { RecordBase } from './audit-record';
-import { ApprovalBroker, type BrokerOutcome, type EditReview } from './broker';
+import { deciders, type RecordBase } from './audit-record';
+import { ApprovalBroker, type BrokerOutcome, type DecideResult, type EditReview } from './broker';
 import { decisionError } from './decision-check';
 import { type CheckCall, reviewEdit, stageEdit } from './edit-stage';
 import { describeChanges, editedResult } from './edited-call';
@@ -35,11 +35,12 @@ import { hashArgs } from './hash';
 import { ParsedAhead } from './parsed-ahead';
 import { explainCommand, type PolicyCheck } from './policy-check';
 import { Provenance } from './provenance';
-import { RejectionMemory, rejectionKey } from './rejection-key';
+import { RejectionMemory, rejectionKey, similarCallKey } from './rejection-key';
 import { resumeCheck } from './resume-check';
 import { type RunPorts, runCall } from './run-call';
 import { toolSpecs } from './specs';
 import { TokenMint } from './tokens';
+import { personOnly } from './two-person';
 
 export type {
   ApprovalEvent,
@@ -179,8 +180,8 @@ export class Gate {
     });
   }
 
-  /** A person's decision (`by`: who, which channel); a high-risk approve needs its confirmation (broker). */
-  decide(id: string, decision: Decision, by?: DecidedBy): { ok: true } | { ok: false; error: string } {
+  /** A person's decision (`by`: who, which channel); a high-risk approve needs its confirmation, a two-person card two approvals (broker). */
+  decide(id: string, decision: Decision, by?: DecidedBy): DecideResult {
     const error = decisionError(id, decision, () => this.broker.pending(), this.tools);
     if (error !== undefined) return { ok: false, error };
     if (decision.kind === 'edit' && decision.review)
@@ -197,16 +198,7 @@ export class Gate {
 
   /** The repeat-rejection key of a call ("the same call" for the gate), or undefined when its arguments do not parse. Never throws. */
   similarKey(name: string, raw: unknown): string | undefined {
-    const tool = this.tools.get(name);
-    if (!tool) return undefined;
-    try {
-      const result = this.check(tool, raw);
-      if (!result.ok) return undefined;
-      const { args, facts } = result.checked;
-      return rejectionKey(tool.name, tool.guarded?.command, facts, hashArgs(args));
-    } catch {
-      return undefined;
-    }
+    return similarCallKey(this.tools.get(name), raw, this.check);
   }
 
   /** Audits a task's cancellation by the person (one outcome line, approver `human`). Contract: never throws. */
@@ -265,7 +257,8 @@ export class Gate {
       this.log.both(parsedCall, caller, base, ending);
       return ending.envelope;
     }
-    if (this.o.grants.match(facts, policy.risk, caller))
+    // A managed ask, or a call that needs two people, reaches a person on its own card: no grant covers it.
+    if (!this.personOnly(policy, tool.name) && this.o.grants.match(facts, policy.risk, caller))
       return runCall(this.ports, tool, args, caller, { ...base, call: parsedCall }, 'grant', unasked(facts));
     // 4 person, then 5–8 in run-call.ts.
     return this.askPerson(admitted.checked, call, caller, base);
@@ -305,22 +298,18 @@ export class Gate {
     try {
       outcome = caller.signal.aborted
         ? { kind: 'failed', code: 'task_cancelled', reason: 'The turn was cancelled.', waitMs: 0 }
-        : await this.broker.ask(request, review, () =>
-            this.log.line({ ...call, args }, caller, { ...base, requestId: request.id }, 'none', 'requested'),
+        : await this.broker.ask(
+            request,
+            review,
+            () => this.log.requested({ ...call, args }, caller, base, request),
+            (_, by) => this.log.requested({ ...call, args }, caller, base, request, by),
           );
     } finally {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
     }
     if (outcome.kind === 'decided') this.heard(outcome.decision, checked, caller, accepted?.args);
-    const by = outcome.kind === 'decided' ? outcome.by : undefined;
-    const withRequest = {
-      ...base,
-      call: { ...call, args },
-      requestId: request.id,
-      waitMs: outcome.waitMs,
-      ...(by ? { decidedBy: by } : {}),
-    };
+    const withRequest = { ...base, call: { ...call, args }, requestId: request.id, ...deciders(outcome) };
     const stop = endingWithoutRun(outcome);
     if (stop) {
       if (outcome.kind === 'decided' && outcome.decision.kind === 'reject')
@@ -376,8 +365,13 @@ export class Gate {
     if (!this.o.grants.planActive(grant)) return;
     this.broker.approveWhere((r) => {
       const a = this.asked.get(r.id);
-      return a !== undefined && grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
+      if (!a || this.personOnly(a.policy, r.tool)) return false;
+      return grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
     });
+  }
+
+  private personOnly(policy: Checked['policy'], tool: string): boolean {
+    return personOnly(policy, tool, this.o.twoPerson?.());
   }
 
   /** Tells the session's feedback what the person decided. Contract: never throws. */

@@ -12,6 +12,7 @@ import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool } from '../tools/types';
 import { describeRule } from '../trust/describe';
 import { type GrantCaller, type GrantStore, grantable, scopeCovers } from './grants';
+import { personOnly, type TwoPersonRule } from './two-person';
 
 export type PolicyCheck = { ok: true; report: PolicyReport } | { ok: false; error: string };
 
@@ -33,6 +34,9 @@ export function checkCommand(
     policy: PolicyContext;
     grants?: { store: GrantStore; caller: GrantCaller };
     held?: number;
+    /** User and project rules that do not count: the managed config allows its own only. */
+    ignored?: number;
+    twoPerson?: (() => TwoPersonRule | undefined) | undefined;
   },
 ): PolicyCheck {
   const field = tool.guarded?.command;
@@ -59,10 +63,13 @@ export function checkCommand(
       mode: d.policy.mode,
       sandboxed: facts.sandboxed,
       ...(d.held ? { heldRules: d.held } : {}),
+      ...(d.ignored ? { ignoredRules: d.ignored } : {}),
     };
-    // Step 3: a grant of this session covers what would ask (never a deny, never high risk).
+    // Step 3: a grant of this session covers what would ask (never a deny, never high risk, never a
+    // managed ask or a call that needs two people).
     const g = d.grants;
-    if (policy.decision === 'ask' && g && grantable(facts, policy.risk)) {
+    const grantFree = personOnly(policy, tool.name, d.twoPerson?.());
+    if (policy.decision === 'ask' && g && !grantFree && grantable(facts, policy.risk)) {
       const grant = g.store.list().find((s) => g.store.planActive(s) && scopeCovers(s, facts, g.caller));
       if (grant)
         return {
@@ -94,6 +101,7 @@ export async function explainCommand(
     grants: GrantStore;
     caller: GrantCaller;
     held?: number | undefined;
+    twoPerson?: (() => TwoPersonRule | undefined) | undefined;
     ready?: (() => Promise<void>) | undefined;
     loadCommandGuard?: (() => Promise<void>) | undefined;
   },
@@ -110,7 +118,7 @@ export async function explainCommand(
   return checkCommand(
     tool,
     { command },
-    { deps: d.deps, policy: d.policy, grants, ...(d.held ? { held: d.held } : {}) },
+    { deps: d.deps, policy: d.policy, grants, twoPerson: d.twoPerson, ...(d.held ? { held: d.held } : {}) },
   );
 }
 

@@ -110,18 +110,20 @@ export async function runPolicyCli(argv: readonly string[], io: PolicyCliIo): Pr
       env: io.env,
       ...(args.mode ? { flags: { mode: args.mode } } : {}),
     });
-    if (!loaded.ok) return fail(io, loaded.error);
+    if (!loaded.ok) return loaded.usage ? usage(loaded.error) : fail(io, loaded.error);
     const config = loaded.config;
     const trusted = loaded.project?.trusted === true;
+    const { managed } = loaded;
     const rules = loadPolicyRulesSync(io.home, root, {
       ...(loaded.project ? { project: loaded.project.snapshot } : {}),
       trusted,
+      managed: { dir: managed.dir, rulesOnly: managed.rulesOnly },
     });
     if (!rules.ok) return fail(io, rules.error);
     const fence = new PathFence(
       root,
       [...DEFAULT_PROTECTED_PATHS, ...config.protectedPaths, ...homePatternsInProject(io.home, root)],
-      { hidden: homeHiddenPaths(io.home, root) },
+      { hidden: homeHiddenPaths(io.home, root), managed: [managed.dir] },
     );
     const tool = commandTool(createCoreTools(io.home, config.sandboxReadPaths));
     if (!tool) return fail(io, 'no tool runs commands');
@@ -141,6 +143,7 @@ export async function runPolicyCli(argv: readonly string[], io: PolicyCliIo): Pr
         deps: { fence, commands, sandbox },
         policy: { rules: rules.rules, mode: config.mode },
         held: rules.held.length,
+        ignored: rules.ignored.length,
       },
     );
     if (!check.ok) return usage(check.error);

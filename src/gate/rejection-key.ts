@@ -1,4 +1,6 @@
 import type { CallFacts } from '../policy/facts';
+import type { AnyTool } from '../tools/types';
+import type { CheckCall } from './edit-stage';
 import { hashArgs } from './hash';
 
 /**
@@ -21,6 +23,23 @@ export function rejectionKey(
     p.writes?.length ? { argv: p.argv, writes: p.writes } : { argv: p.argv },
   );
   return `${tool}:parsed:${hashArgs({ ...rest, [commandField]: parsed })}`;
+}
+
+/** The repeat-rejection key of a call of `tool` with raw arguments, or undefined when they do not parse. Contract: never throws. */
+export function similarCallKey(
+  tool: AnyTool | undefined,
+  raw: unknown,
+  check: CheckCall,
+): string | undefined {
+  if (!tool) return undefined;
+  try {
+    const result = check(tool, raw);
+    if (!result.ok) return undefined;
+    const { args, facts } = result.checked;
+    return rejectionKey(tool.name, tool.guarded?.command, facts, hashArgs(args));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The calls each task had rejected, by `rejectionKey`: a repeat is answered "rejected" without asking. */

@@ -7,16 +7,25 @@ import { type CompiledPattern, compileBoundedRegex } from './bounded-regex';
 import { type LoadedRule, PolicyFileSchema, type PolicyRule } from './rules';
 
 /**
- * `rules`: the rules in force. `held`: the project's allow rules, kept back until the person
- * trusts the project's files (ask and deny rules always count: tightening is always welcome).
+ * `rules`: the rules in force, the managed policy's first. `held`: the project's allow rules, kept
+ * back until the person trusts the project's files (ask and deny rules always count: tightening is
+ * always welcome). `ignored`: the user's and the project's rules when the managed config allows
+ * managed rules only.
  */
-export type PolicyLoad = { ok: true; rules: LoadedRule[]; held: LoadedRule[] } | { ok: false; error: string };
+export type PolicyLoad =
+  | { ok: true; rules: LoadedRule[]; held: LoadedRule[]; ignored: LoadedRule[] }
+  | { ok: false; error: string };
+
+/** The managed policy to load: its folder's `policy.json`, and whether only its rules count. */
+export type ManagedPolicy = { dir: string; rulesOnly: boolean };
 
 export type LoadPolicyOptions = {
   /** The project's files as already read (so the text trusted is the text loaded); read now when absent. */
   project?: ProjectSnapshot;
   /** Whether the person trusts exactly this snapshot; untrusted (the default) holds allow rules back. */
   trusted?: boolean;
+  /** The managed layer (src/config/managed.ts says what it is); absent: no managed rules. */
+  managed?: ManagedPolicy;
 };
 
 const USER_FILE_CAP = 1024 * 1024;
@@ -27,9 +36,11 @@ export function policyFiles(home: string, root: string): { user: string; project
 }
 
 /**
- * Loads the user's and the project's policy files (either may be missing). The project's allow
- * rules count only when `trusted`; otherwise they come back in `held`.
- * Contract: never throws; a broken file is an error naming the file and the field — never ignored.
+ * Loads the managed, the user's and the project's policy files (any may be missing). The project's
+ * allow rules count only when `trusted`; otherwise they come back in `held`. With `rulesOnly` the
+ * user's and the project's rules come back in `ignored` instead.
+ * Contract: never throws; a broken file is an error naming the file and the field — never ignored
+ * (a managed one above all: ignoring it would loosen what it forbids).
  */
 export async function loadPolicyRules(
   home: string,
@@ -41,13 +52,11 @@ export async function loadPolicyRules(
 
 /** `loadPolicyRules` without the promise: the files are small and read synchronously anyway. Contract: never throws. */
 export function loadPolicyRulesSync(home: string, root: string, options: LoadPolicyOptions = {}): PolicyLoad {
-  const userFile = policyFiles(home, root).user;
-  const user = readRegularFile(userFile, USER_FILE_CAP);
-  if (user.kind === 'refused') return { ok: false, error: `${userFile}: cannot be read (${user.reason})` };
-  if (user.kind === 'ok' && user.truncated)
-    return { ok: false, error: `${userFile}: larger than ${USER_FILE_CAP / 1024} KB` };
-  const userRules =
-    user.kind === 'ok' ? parsePolicyText(userFile, user.text, 'user') : { ok: true as const, rules: [] };
+  const managed = options.managed
+    ? readPolicyFile(join(options.managed.dir, 'policy.json'), 'managed')
+    : { ok: true as const, rules: [] };
+  if (!managed.ok) return managed;
+  const userRules = readPolicyFile(policyFiles(home, root).user, 'user');
   if (!userRules.ok) return userRules;
 
   const snapshot = options.project ?? readProjectSnapshot(root, home);
@@ -56,12 +65,29 @@ export function loadPolicyRulesSync(home: string, root: string, options: LoadPol
   const projectRules =
     file.kind === 'ok' ? parsePolicyText(file.path, file.text, 'project') : { ok: true as const, rules: [] };
   if (!projectRules.ok) return projectRules;
+  if (options.managed?.rulesOnly)
+    return { ok: true, rules: managed.rules, held: [], ignored: [...userRules.rules, ...projectRules.rules] };
   const held = options.trusted ? [] : projectRules.rules.filter(loosens);
   return {
     ok: true,
-    rules: [...userRules.rules, ...projectRules.rules.filter((r) => !held.includes(r))],
+    // The managed rules first: of two rules as strict, the first decides, so a user's ask never
+    // stands in for a managed ask (which no grant may cover).
+    rules: [...managed.rules, ...userRules.rules, ...projectRules.rules.filter((r) => !held.includes(r))],
     held,
+    ignored: [],
   };
+}
+
+/** One policy file of warden's own (the user's, the managed one) read and parsed; missing is no rules. */
+function readPolicyFile(
+  path: string,
+  source: 'user' | 'managed',
+): { ok: true; rules: LoadedRule[] } | { ok: false; error: string } {
+  const read = readRegularFile(path, USER_FILE_CAP);
+  if (read.kind === 'refused') return { ok: false, error: `${path}: cannot be read (${read.reason})` };
+  if (read.kind === 'missing') return { ok: true, rules: [] };
+  if (read.truncated) return { ok: false, error: `${path}: larger than ${USER_FILE_CAP / 1024} KB` };
+  return parsePolicyText(path, read.text, source);
 }
 
 /** Whether a project rule would loosen the gate (an allow); ask and deny only tighten. */
@@ -78,7 +104,7 @@ export function loosens(rule: Pick<PolicyRule, 'decision'>): boolean {
 export function parsePolicyText(
   file: string,
   text: string,
-  source: 'user' | 'project',
+  source: 'user' | 'project' | 'managed',
 ): { ok: true; rules: LoadedRule[] } | { ok: false; error: string } {
   let json: unknown;
   try {

@@ -33,6 +33,8 @@ export type PolicyReport = {
   sandboxed: boolean;
   /** The project's allow rules held back because its files are not trusted (they would not count). */
   heldRules?: number;
+  /** Your and the project's rules that do not count: the managed config allows its own only. */
+  ignoredRules?: number;
 };
 
 /** The report as lines for a terminal; every string from the command or a file is made safe to print. */
@@ -46,7 +48,7 @@ export function formatPolicyReport(r: PolicyReport): string {
         ? `the hard guard ${safe(by.id)} (nobody can approve past it)`
         : by.kind === 'mode'
           ? `the ${r.mode} mode (${safe(by.id)})`
-          : `${by.source === 'builtin' ? 'built-in' : by.source} rule ${safe(by.id)}${by.file ? ` in ${safe(by.file)}` : ''}`;
+          : `${by.source === 'builtin' ? 'built-in' : by.source} rule ${safe(by.id)}${by.file ? ` in ${safe(by.file)}` : ''}${by.source === 'managed' ? ' (locked: nothing below loosens it)' : ''}`;
   const verdict = {
     allow: 'ALLOW — runs without asking',
     ask: 'ASK — a card asks you',
@@ -68,6 +70,10 @@ export function formatPolicyReport(r: PolicyReport): string {
   if (r.heldRules)
     lines.push(
       `  held      ${r.heldRules} allow rule(s) of the project's .warden/policy.json do not count: its files are not trusted`,
+    );
+  if (r.ignoredRules)
+    lines.push(
+      `  ignored   ${r.ignoredRules} rule(s) of yours and the project's do not count: the managed config allows its own only`,
     );
   return lines.join('\n');
 }

@@ -41,13 +41,24 @@ export function resolvePolicy(facts: CallFacts, ctx: PolicyContext): PolicyResul
   return applyMode(base, facts, ctx.mode);
 }
 
+/**
+ * The strictest own rule that matches (deny beats ask beats allow); of two as strict, the first — but
+ * a managed rule before any other, so a user's ask never stands in for a managed ask (which no grant
+ * may cover). Else the built-in default.
+ */
 function pickRule(facts: CallFacts, rules: readonly LoadedRule[]): LoadedRule {
   let own: LoadedRule | undefined;
   for (const rule of rulesForTool(rules, facts.tool)) {
-    if ((!own || SEVERITY[rule.decision] > SEVERITY[own.decision]) && argsMatch(rule, facts)) own = rule;
+    if (own && !stricter(rule, own)) continue;
+    if (argsMatch(rule, facts)) own = rule;
   }
   if (own) return own;
   return builtinRuleFor(facts, rulesForTool(DEFAULT_RULES, facts.tool));
+}
+
+function stricter(rule: LoadedRule, than: LoadedRule): boolean {
+  const by = SEVERITY[rule.decision] - SEVERITY[than.decision];
+  return by > 0 || (by === 0 && rule.source === 'managed' && than.source !== 'managed');
 }
 
 const SEVERITY: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };

@@ -38,7 +38,7 @@ export const RuleSchema = lazySchema((z) =>
   }),
 );
 
-/** `$WARDEN_HOME/policy.json` and `<project>/.warden/policy.json`; `$schema` is for editors and ignored. */
+/** `$WARDEN_HOME/policy.json`, `<project>/.warden/policy.json` and the managed `/etc/warden/policy.json`; `$schema` is for editors and ignored. */
 export const PolicyFileSchema = lazySchema((z) =>
   z.strictObject({ $schema: z.string().optional(), rules: z.array(RuleSchema) }),
 );
@@ -48,7 +48,11 @@ export type PolicyRule = z.infer<typeof RuleSchema>;
 export type PolicyDecision = PolicyRule['decision'];
 
 /** A rule with where it came from; ids are filled in (`project#3`) when a file leaves them out. */
-export type LoadedRule = PolicyRule & { id: string; source: 'builtin' | 'user' | 'project'; file?: string };
+export type LoadedRule = PolicyRule & {
+  id: string;
+  source: 'builtin' | 'managed' | 'user' | 'project';
+  file?: string;
+};
 
 const SEVERITY: Record<PolicyDecision, number> = { allow: 0, ask: 1, deny: 2 };
 

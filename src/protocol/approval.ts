@@ -5,7 +5,8 @@
 
 export type RiskLevel = 'low' | 'medium' | 'high';
 export type Risk = { level: RiskLevel; reasons: string[] };
-export type RuleSource = 'builtin' | 'user' | 'project' | 'mode' | 'guard' | 'grant';
+/** `managed`: a rule of the managed policy (`/etc/warden/policy.json`), which nothing below loosens. */
+export type RuleSource = 'builtin' | 'managed' | 'user' | 'project' | 'mode' | 'guard' | 'grant';
 export type RuleRef = { id: string; source: RuleSource };
 
 /** What approve-all may grant; computed by the gate from the call, never by the model. */
@@ -139,6 +140,12 @@ export type ApprovalRequest = {
    * it, and does not apply once the policy changed.
    */
   policyDigest?: string;
+  /**
+   * The card needs two approvals from two distinct identities (`twoPerson`): `approvedBy` holds the
+   * first once given (the card keeps waiting for the second, from another identity than the first and
+   * never the requester's). No approve-all is offered.
+   */
+  twoPerson?: { approvedBy: DecidedBy[] };
 };
 
 export type Decision =
@@ -182,6 +189,8 @@ export type DecidedBy = {
   hook?: string;
   /** The approver's own words on an approve given outside the app (`warden approve --reason`). */
   reason?: string;
+  /** The name the signing key is registered under (`approvers/NAME.pub`): another identity than the requester. */
+  keyName?: string;
 };
 
 /** Why a request ended without a person's decision; each failure has its own code. */

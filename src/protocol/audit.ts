@@ -22,6 +22,10 @@ export type AuditRecord = {
   approver: Approver;
   /** Who decided and through which channel, on the lines of a decision a person or a hook gave. */
   decidedBy?: DecidedBy;
+  /** A card that needed two people: who gave the second approval (`decidedBy` gave the first). */
+  secondBy?: DecidedBy;
+  /** On a `requested` line: a two-person card got its first approval (`decidedBy`) and waits for a second, `1 of 2`. */
+  partial?: string;
   /** Absent on `requested` and `decision` lines; present on the outcome line. */
   outcome?: Outcome;
   /**

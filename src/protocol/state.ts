@@ -87,13 +87,22 @@ export type StartInfo = {
 
 export type PlanState = { title: string; steps: { text: string; done: boolean }[] };
 
-/** One place policy rules were loaded from, as the core reports it for /policy. `held`: rules kept back (untrusted project). */
+/**
+ * One place policy rules were loaded from, as the core reports it for /policy. `held`: rules kept back
+ * (untrusted project); `ignored`: rules that do not count because the managed config allows its own
+ * only. `locked`: the managed policy, which nothing below loosens — `lines` lists its rules, `only`
+ * says the user's and project's rules do not count.
+ */
 export type PolicySourceInfo = {
   source: RuleSource;
   path?: string;
   rules: number;
   error?: string;
   held?: number;
+  ignored?: number;
+  locked?: true;
+  lines?: string[];
+  only?: true;
 };
 
 /** One rule or setting of a project's `.warden` files that would loosen the gate. */
@@ -186,6 +195,8 @@ export type CoreState = {
   root: string;
   model: { name: string; demo: boolean };
   mode: Mode;
+  /** Modes the managed config forbids (`lockModes`): the mode key skips them, `/mode` refuses them. */
+  lockedModes?: Mode[];
   sandboxed: boolean;
   /** The sandbox probe has not answered yet (the app's first moments): calls wait for it. */
   sandboxChecking?: true;

@@ -4,7 +4,9 @@
  * append the rule approve-all would grant to the policy file the person picked), and a session grant
  * kept as a rule (/grants).
  */
+import type { ManagedSettings } from '../config/managed';
 import type { Gate } from '../gate/gate';
+import { rulesOnlyRefusal } from './wiring/trust-wiring';
 import { scopeKey } from '../gate/gate-steps';
 import { formatPolicyReport } from '../policy/policy-report';
 import type { PolicyRule } from '../policy/rules';
@@ -15,13 +17,20 @@ type Notice = (level: 'info' | 'warn' | 'error', text: string) => void;
 
 /**
  * The rule a "don't ask again" decision saves: the `approve_all` scope must be one the card offered,
- * and a policy rule (a plan's steps are none); its text is the card's own, never the UI's copy.
+ * and a policy rule (a plan's steps are none); its text is the card's own, never the UI's copy. When
+ * only the managed rules count, none is saved (nor approved: the person chooses again).
  */
 export function ruleToKeep(
   pending: readonly ApprovalRequest[],
   id: string,
   decision: Decision,
+  managed?: Pick<ManagedSettings, 'rulesOnly' | 'configPath' | 'dir'>,
 ): { ok: true; ruleText: string } | { ok: false; error: string } {
+  if (managed?.rulesOnly)
+    return {
+      ok: false,
+      error: `${rulesOnlyRefusal(managed)} Nothing was approved: approve once, or approve-all for this session.`,
+    };
   if (decision?.kind !== 'approve_all')
     return { ok: false, error: "Don't ask again saves an approve-all scope only; nothing was approved." };
   const request = pending.find((r) => r.id === id);

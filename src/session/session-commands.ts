@@ -22,9 +22,11 @@ import type { ProjectTrust } from '../trust/project-trust';
 import type { ContextControl } from './context-control';
 import type { SessionInstructions } from './session-instructions';
 import type { CustomCommands } from '../commands/custom-commands';
-import type { SessionSettings } from './session-settings';
+import { modeNotice, type SessionSettings } from './session-settings';
+import { FIRST_OF_TWO } from '../gate/two-person';
 import type { SessionMcp } from './wiring/mcp-wiring';
 import { writeRule } from './wiring/trust-wiring';
+import type { ManagedSettings } from '../config/managed';
 
 export type SessionCommandDeps = {
   /** Resolves once the start banner is out (the sandbox's verdict): a prompt typed at once comes after it. */
@@ -69,6 +71,8 @@ export type SessionCommandDeps = {
   instructions?: SessionInstructions;
   /** The custom slash commands (`run_command`), read again before each prompt. */
   customCommands?: Pick<CustomCommands, 'refresh' | 'expand'>;
+  /** The managed layer: with `rulesOnly`, "don't ask again" and saved grants would save rules that do not count. */
+  managed: ManagedSettings;
 };
 
 /** Carries out the UI's commands. Contract: `handle` never throws; problems come back as notices. */
@@ -190,11 +194,13 @@ export class SessionCommands {
             ? d.gate.pending().find((r) => r.id === c.id)?.taskId
             : undefined;
         // "Don't ask again": the rule is the one the card offered for this scope, read before deciding.
-        const keep = c.save === undefined ? undefined : ruleToKeep(d.gate.pending(), c.id, c.decision);
+        const keep =
+          c.save === undefined ? undefined : ruleToKeep(d.gate.pending(), c.id, c.decision, d.managed);
         if (keep && !keep.ok) return this.notice('warn', keep.error);
         // The person at this app's keyboard: the audit names them and the channel.
         const result = d.gate.decide(c.id, c.decision, localIdentity('tui'));
         if (!result.ok) this.notice('warn', result.error);
+        else if (result.waiting) this.notice('info', FIRST_OF_TWO);
         // `c` ends the requesting agent's whole task, not only its card.
         else this.person.cancelTaskOf(taskId);
         if (result.ok && keep?.ok && c.save)
@@ -211,8 +217,7 @@ export class SessionCommands {
       case 'set_mode':
         if (!MODES.includes(c.mode))
           return this.notice('warn', `Unknown mode ${String(c.mode)}; use one of ${MODES.join(', ')}.`);
-        d.settings.setMode(c.mode);
-        return this.notice('info', `Mode: ${c.mode}.`);
+        return this.notice(...modeNotice(d.settings.chooseMode(c.mode), c.mode));
       case 'revoke_grant': {
         const revoked = d.grants.revoke(c.grantId);
         return this.notice(revoked ? 'info' : 'warn', revoked ? 'Grant revoked.' : 'No such grant.');

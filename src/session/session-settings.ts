@@ -4,6 +4,9 @@ import type { LoadedRule } from '../policy/rules';
 import type { CoreState, Mode } from '../protocol';
 import type { SandboxInfo } from '../tools/types';
 
+/** The modes the managed config locks, and its name for messages ("the managed config /etc/warden/config.json"). */
+export type ModeLock = { modes: readonly Mode[]; by: string };
+
 /** A setting that changed, for whoever builds on it (the web search tool follows the trusted URL). */
 export type SettingsChange = { kind: 'search_url'; url: string | undefined };
 
@@ -19,14 +22,20 @@ export class SessionSettings {
   private sandboxNow: SandboxInfo;
   private webSearchNow: string | undefined;
   private readonly listeners: ((change: SettingsChange) => void)[] = [];
+  private readonly locks: ModeLock | undefined;
 
+  /** `locked`: the modes the managed config forbids, and how a refusal names that file. */
   constructor(
     private readonly state: CoreState,
-    start: { mode: Mode; webSearchUrl?: string | undefined },
+    start: { mode: Mode; webSearchUrl?: string | undefined; locked?: ModeLock },
   ) {
     this.modeNow = start.mode;
     this.webSearchNow = start.webSearchUrl;
     this.state.mode = start.mode;
+    if (start.locked && start.locked.modes.length > 0) {
+      this.locks = start.locked;
+      this.state.lockedModes = [...start.locked.modes];
+    }
     this.sandboxNow = { kind: 'none', reason: 'the sandbox check has not answered yet' };
   }
 
@@ -35,10 +44,24 @@ export class SessionSettings {
     return this.modeNow;
   }
 
-  /** The person (or trust) changed the mode. */
+  /** Trust changed the mode, or the start settled it (never to a locked one: see `chooseMode`). */
   setMode(next: Mode): void {
+    if (this.locked(next)) return;
     this.modeNow = next;
     this.state.mode = next;
+  }
+
+  /** The person asks for a mode (`/mode`, the mode key): why it is refused, or undefined once set. */
+  chooseMode(next: Mode): string | undefined {
+    if (this.locked(next))
+      return `Mode ${next} is locked by ${this.locks?.by ?? 'the managed config'} (lockModes); the mode stays ${this.modeNow}.`;
+    this.setMode(next);
+    return undefined;
+  }
+
+  /** Whether the managed config forbids `mode`. */
+  locked(mode: Mode): boolean {
+    return this.locks?.modes.includes(mode) === true;
   }
 
   /** The rules in force (builtin, user, and the project's as far as it is trusted). */
@@ -89,7 +112,7 @@ export class SessionSettings {
    */
   applyTrust(to: TrustedValues, from: TrustedValues): Mode | undefined {
     let switched: Mode | undefined;
-    if (to.mode !== from.mode && this.modeNow === from.mode) {
+    if (to.mode !== from.mode && this.modeNow === from.mode && !this.locked(to.mode)) {
       this.setMode(to.mode);
       switched = to.mode;
     }
@@ -105,4 +128,9 @@ export class SessionSettings {
     }
     return switched;
   }
+}
+
+/** The notice a mode change gets: what it is now, or why it stayed (`refused`, from `chooseMode`). */
+export function modeNotice(refused: string | undefined, mode: Mode): ['info' | 'warn', string] {
+  return refused ? ['warn', refused] : ['info', `Mode: ${mode}.`];
 }

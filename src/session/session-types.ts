@@ -1,3 +1,4 @@
+import type { ManagedSettings } from '../config/managed';
 import type { NotifyMethod } from '../config/schema';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';
@@ -61,6 +62,11 @@ export type SessionOptions = {
   notify?: { method: NotifyMethod; command?: readonly string[] };
   /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
   offerCompact?: boolean;
+  /**
+   * The managed layer (locked modes, managed rules only, two-person cards, approvers' keys) as the
+   * config loader read it; read now from `WARDEN_SYSTEM_DIR` or `/etc/warden` when absent.
+   */
+  managed?: ManagedSettings;
 };
 
 export type Session = {

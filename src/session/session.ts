@@ -20,6 +20,8 @@ import { CustomCommands } from '../commands/custom-commands';
 import { BUILT_IN_COMMANDS } from '../protocol';
 import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
 import { AnswerBox, watchAnswers } from '../answers/inbox';
+import { loadApprovers } from '../answers/approvers';
+import { managedName, readManagedSettings } from '../config/managed';
 import { policyDigest } from '../gate/hash';
 import { ApprovedWrites } from './approved-writes';
 import { Feedback } from './feedback/feedback';
@@ -51,24 +53,30 @@ export type { Session, SessionOptions } from './session-types';
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.resume ?? o.sessionId ?? randomUUID();
   const { home } = o;
+  // The managed layer (/etc/warden): locked modes, managed rules only, two-person cards, approvers.
+  const managed = o.managed ?? readManagedSettings(home);
+  // Read before anything starts: a broken registry of approvers' keys stops the start (never half read).
+  const approvers = loadApprovers(managed.approverDirs);
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
-  // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit).
+  // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit),
+  // nor touches the managed folder.
   const fence = new PathFence(
     o.root,
     [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...homePatternsInProject(home, o.root)],
-    { hidden: homeHiddenPaths(home, o.root) },
+    { hidden: homeHiddenPaths(home, o.root), managed: [managed.dir] },
   );
   const root = fence.root;
   const model = { name: o.model.name, demo: o.model.demo };
   const state = initialCoreState({ sessionId, root, model, mode: o.mode, sandboxed: false });
-  const settings = new SessionSettings(state, { mode: o.mode, webSearchUrl: o.webSearchUrl });
+  const locked = { modes: managed.lockModes, by: managedName(managed) };
+  const settings = new SessionSettings(state, { mode: o.mode, webSearchUrl: o.webSearchUrl, locked });
   const events = new SessionEvents();
   const { emit } = events;
   const life: { closed: boolean; rootGone?: string } = { closed: false };
   const guard = lazyCommandGuard(o.loadCommandGuard, emit);
   // warden's own settings files are watched across tool calls so nothing behind the gate rewrites them.
   const homeGuard = new HomeGuard(home);
-  const trust = wireTrust({ ...o, root, settings, homeGuard, emit });
+  const trust = wireTrust({ ...o, root, settings, homeGuard, managed, emit });
   const policy = trust.load();
   // Custom slash commands: yours, and the project's once its files are trusted (they follow trust).
   const customCommands = new CustomCommands({
@@ -130,7 +138,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     root,
     emit,
     audit: (entry) => audit.sink.append(entry),
-    saveRule: (target, rule) => writeRule({ root, home, homeGuard, trust }, target, rule),
+    saveRule: (target, rule) => writeRule({ root, home, homeGuard, trust, managed }, target, rule),
+    rulesCount: !managed.rulesOnly,
     ...(o.suggestions ? { thresholds: o.suggestions, enabled: o.suggestions.enabled !== false } : {}),
   });
   const startWarnings: string[] = [];
@@ -147,16 +156,15 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   });
   // Answers given in another terminal (`warden approve`) reach the gate as decisions with who gave them.
   const answers = new AnswerBox({
-    home,
-    sessionId,
+    ...{ home, sessionId, emit, approvers },
     policyDigest: () => policyDigest(settings.policy()),
-    emit,
   });
   const gate = wireGate({
     ...{ tools, fence, commands: guard.commands, loadCommandGuard: guard.ready, ready: sandboxChecked },
     ...{ settings, checkpoints, approvalTimeoutSec: o.approvalTimeoutSec, view, approvedWrites, grants },
-    ...{ audit: audit.sink, sessionId, feedback, hub: hubRef, answers, emit },
+    ...{ audit: audit.sink, sessionId, home, feedback, hub: hubRef, answers, emit },
     network: o.sandboxNetwork ?? [],
+    twoPerson: managed.twoPerson?.rule,
   });
   const inbox = watchAnswers(answers, gate, home);
   events.listen(inbox.onEvent);
@@ -204,7 +212,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     // A prompt typed before the start banner (the sandbox's verdict) waits for it.
     started: sandboxChecked,
     ...{ trust, homeGuard, hub, gate, grants, feedback, view, emit, home, root, fence, checkpoints },
-    ...{ context, approvedWrites, settings, mcp, instructions, customCommands },
+    ...{ context, approvedWrites, settings, mcp, instructions, customCommands, managed },
     auditDir: join(home, 'audit'),
     undoTool: REVERT_TURN_TOOL,
     attachTool: READ_FILE_TOOL,
@@ -220,6 +228,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ state, settings, hub, gate, grants, trust, feedback, home, root, sessionId, model: o.model },
     ...{ contextWindowTokens: o.contextWindowTokens, onResume: o.onResume, events, commands, recorder },
     ...{ checkpoints, tools, fence, changing, loaded, audit, mcp, guardReady: guard.ready, sandboxChecked },
-    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox },
+    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, managed },
   });
 }

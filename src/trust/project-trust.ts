@@ -2,7 +2,7 @@ import type { CommandFolderRead } from '../policy/read-commands';
 import type { TrustedValues } from '../config/load';
 import { parseConfigText } from '../config/read-file';
 import { type HeldSetting, screenProjectConfig } from '../config/screen';
-import { loadPolicyRulesSync } from '../policy/load-policy';
+import { type ManagedPolicy, loadPolicyRulesSync } from '../policy/load-policy';
 import { type LoadedRule, type PolicyRule, RuleSchema } from '../policy/rules';
 import { canonicalJson } from '../text/canonical-json';
 import type { CoreEvent, ProjectTrustState } from '../protocol';
@@ -27,6 +27,8 @@ export type ProjectTrustDeps = {
   applyValues(to: TrustedValues, from: TrustedValues): void;
   /** warden wrote trust.json with this text; the home guard records it as warden's own change. */
   wroteTrust(text: string): void;
+  /** The managed policy, loaded with the others at every (re)load. */
+  managed?: ManagedPolicy;
   emit(event: CoreEvent): void;
 };
 
@@ -42,6 +44,8 @@ export class ProjectTrust {
   private asking = false;
   private base: LoadedRule[] = [];
   private held: LoadedRule[] = [];
+  /** The user's and project's rules the managed config keeps out (`allowManagedRulesOnly`). */
+  private ignoredRules: LoadedRule[] = [];
   private settings: HeldSetting[];
   /** The config's held values apply only to the files the session started with (env and flags were merged for those). */
   private configLive = true;
@@ -57,16 +61,23 @@ export class ProjectTrust {
     const loaded = loadPolicyRulesSync(this.d.home, this.snapshot.root, {
       project: this.snapshot,
       trusted: false,
+      ...(this.d.managed ? { managed: this.d.managed } : {}),
     });
     if (!loaded.ok) return loaded;
     this.base = loaded.rules;
     this.held = loaded.held;
+    this.ignoredRules = loaded.ignored;
     this.asking = this.state().status === 'untrusted';
     return { ok: true, rules: this.rules() };
   }
 
   rules(): LoadedRule[] {
     return this.trustedBy ? [...this.base, ...this.held] : this.base;
+  }
+
+  /** The user's and the project's rules that do not count: the managed config allows its own only. */
+  ignored(): readonly LoadedRule[] {
+    return this.ignoredRules;
   }
 
   state(): ProjectTrustState {
@@ -140,7 +151,11 @@ export class ProjectTrust {
       status: this.state().status,
       rules: [...this.base, ...this.held],
     };
-    const loaded = loadPolicyRulesSync(this.d.home, next.root, { project: next, trusted: false });
+    const loaded = loadPolicyRulesSync(this.d.home, next.root, {
+      project: next,
+      trusted: false,
+      ...(this.d.managed ? { managed: this.d.managed } : {}),
+    });
     if (!loaded.ok) {
       if (changed) {
         // Keep the rules that only tighten; nothing from the broken file loosens anything.
@@ -157,6 +172,7 @@ export class ProjectTrust {
     }
     this.base = loaded.rules;
     this.held = loaded.held;
+    this.ignoredRules = loaded.ignored;
     if (!changed) return this.d.setRules(this.rules());
     this.snapshot = next;
     this.configLive = false;

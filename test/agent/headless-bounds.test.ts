@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FaultServer, fault, startFaultServer } from '../helpers/fault-openai';
 import { WARDEN_BIN } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 type Run = { code: number; stdout: string; stderr: string; ms: number };
 
@@ -30,6 +31,7 @@ function warden(config: Record<string, unknown>, url: string, extra: string[] = 
       [WARDEN_BIN, '--headless', '-p', 'hello', '--root', root, ...extra],
       {
         env: {
+          ...noManagedLayer(),
           PATH: process.env.PATH ?? '',
           HOME: home,
           TMPDIR: tmpdir(),

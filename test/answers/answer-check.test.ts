@@ -157,14 +157,15 @@ describe('AnswerBox: what it takes as an answer file', () => {
 
   it('takes a signed answer once, and says so in the result file', () => {
     place('req-1', JSON.stringify(signAnswer(body(), key)));
-    const taken = box([]).take(request());
+    const [taken, more] = box([]).take(request());
+    expect(more).toBeUndefined();
     expect(taken?.decision).toEqual({ kind: 'approve' });
     taken?.done({ ok: true });
     expect(JSON.parse(readFileSync(resultFile(home, 'req-1'), 'utf8'))).toMatchObject({
       ok: true,
       appliedTo: 'req-1',
     });
-    expect(box([]).take(request())).toBeUndefined();
+    expect(box([]).take(request())).toEqual([]);
   });
 
   it('a symlink in place of the answer file is refused, not followed', () => {
@@ -172,7 +173,7 @@ describe('AnswerBox: what it takes as an answer file', () => {
     writeFileSync(real, JSON.stringify(signAnswer(body(), key)));
     mkdirSync(answersDir(home), { recursive: true });
     symlinkSync(real, answerFile(home, 'req-1'));
-    expect(box([]).take(request())).toBeUndefined();
+    expect(box([]).take(request())).toEqual([]);
     expect(JSON.parse(readFileSync(resultFile(home, 'req-1'), 'utf8'))).toMatchObject({
       ok: false,
       code: 'unsigned',
@@ -181,12 +182,12 @@ describe('AnswerBox: what it takes as an answer file', () => {
 
   it('a file larger than an answer is refused unread', () => {
     place('req-1', 'x'.repeat(64 * 1024));
-    expect(box([]).take(request())).toBeUndefined();
+    expect(box([]).take(request())).toEqual([]);
   });
 
   it("another session's answer is left for its own warden", () => {
     place('req-1', JSON.stringify(signAnswer(body({ sessionId: 'sess-2' }), key)));
-    expect(box([]).take(request())).toBeUndefined();
+    expect(box([]).take(request())).toEqual([]);
     expect(existsSync(answerFile(home, 'req-1'))).toBe(true);
     rmSync(answerFile(home, 'req-1'));
   });

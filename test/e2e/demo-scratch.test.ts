@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PtyApp, startWarden, WARDEN_BIN } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 // The demo's scratch copies live in the binary's TMPDIR: a private one per test, so what is left is countable.
 const dirs: string[] = [];
@@ -24,6 +25,7 @@ function setup(): { tmp: string; env: Record<string, string> } {
   return {
     tmp,
     env: {
+      ...noManagedLayer(),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
       WARDEN_HOME: join(home, '.warden'),

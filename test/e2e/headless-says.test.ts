@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -43,6 +44,7 @@ function headless(
       {
         cwd: at.root,
         env: {
+          ...noManagedLayer(),
           PATH: path,
           HOME: at.home,
           TMPDIR: tmpdir(),

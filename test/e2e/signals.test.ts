@@ -22,6 +22,7 @@ import type { AuditRecord } from '../../src/protocol/audit';
 import { processAlive } from '../../src/os/process';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { type PtyApp, WARDEN_BIN, startWarden } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 let fake: FakeOpenAI | undefined;
 let app: PtyApp | undefined;
@@ -72,6 +73,7 @@ async function setup(
     home,
     pidDir,
     env: {
+      ...noManagedLayer(),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
       TMPDIR: tmpdir(),

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 const RECORD_EXIT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'record-exit.cjs');
 const hasTmux = (() => {
@@ -61,6 +62,7 @@ describe.skipIf(!hasTmux)('the terminal closed under a running command (tmux kil
     cleanup.push(() => server.close());
     const status = join(home, 'status.json');
     const env = {
+      ...noManagedLayer(),
       PATH: process.env.PATH ?? '',
       HOME: home,
       WARDEN_HOME: home,

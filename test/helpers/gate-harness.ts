@@ -38,6 +38,7 @@ import { networkEntries } from '../../src/policy/network-hosts';
 import type { PolicyContext } from '../../src/policy/resolve';
 import type { LoadedRule, PolicyRule } from '../../src/policy/rules';
 import type { ApprovalRequest, Mode, ToolResultEnvelope } from '../../src/protocol';
+import type { TwoPersonRule } from '../../src/gate/two-person';
 import { type AnyTool, defineTool, type SandboxInfo, type ToolContext } from '../../src/tools/types';
 
 /** The real command guard (tree-sitter-bash), loaded once per test file. */
@@ -45,8 +46,12 @@ const realCommandGuard = await loadCommandGuard();
 
 export type HarnessOptions = {
   mode?: Mode;
-  /** User/project rules; `source` defaults to 'project' and `id` to `project#N`. */
-  rules?: (PolicyRule & { source?: 'user' | 'project' })[];
+  /** Managed/user/project rules; `source` defaults to 'project' and `id` to `project#N`. */
+  rules?: HarnessRule[];
+  /** Which cards need two people (GateOptions.twoPerson). */
+  twoPerson?: TwoPersonRule;
+  /** The requester's own key id (the broker's `requesterKeyId`). */
+  requesterKeyId?: string;
   /** Replaces the policy context entirely (e.g. a function that throws). */
   policy?: () => PolicyContext;
   sandbox?: SandboxInfo;
@@ -111,6 +116,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     timeoutMs: options.timeoutMs ?? 60_000,
     now,
     ...(options.invalidLimit !== undefined ? { invalidLimit: options.invalidLimit } : {}),
+    ...(options.requesterKeyId ? { requesterKeyId: () => options.requesterKeyId } : {}),
     onEvent: (event) => {
       events.push(event);
       if (event.type === 'requested') requested.push(event.request);
@@ -140,6 +146,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
       sessionId: 'sess-test',
       ...(options.loadCommandGuard ? { loadCommandGuard: options.loadCommandGuard } : {}),
       ...(options.ready ? { ready: options.ready } : {}),
+      ...(options.twoPerson ? { twoPerson: () => options.twoPerson } : {}),
     },
     broker,
   );
@@ -209,7 +216,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     setMode(next: Mode) {
       mode = next;
     },
-    setRules(next: (PolicyRule & { source?: 'user' | 'project' })[]) {
+    setRules(next: HarnessRule[]) {
       rules = fillRules(next);
     },
     /** Detaches the default approver (pending requests fail with no_approver). */
@@ -243,7 +250,10 @@ export function createGateHarness(options: HarnessOptions = {}) {
   };
 }
 
-function fillRules(rules: (PolicyRule & { source?: 'user' | 'project' })[]): LoadedRule[] {
+/** A rule as a test gives it: the source and id may be left out. */
+export type HarnessRule = PolicyRule & { source?: 'managed' | 'user' | 'project' };
+
+function fillRules(rules: HarnessRule[]): LoadedRule[] {
   return rules.map((rule, i) => {
     const source = rule.source ?? 'project';
     return { ...rule, source, id: rule.id ?? `${source}#${i + 1}` };

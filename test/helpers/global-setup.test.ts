@@ -5,7 +5,12 @@ import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import setup from './global-setup';
 
-const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME };
+const saved = {
+  TMPDIR: process.env.TMPDIR,
+  HOME: process.env.HOME,
+  WARDEN_HOME: process.env.WARDEN_HOME,
+  WARDEN_SYSTEM_DIR: process.env.WARDEN_SYSTEM_DIR,
+};
 afterEach(() => {
   for (const [key, value] of Object.entries(saved)) process.env[key] = value;
 });
@@ -16,6 +21,8 @@ describe('the test run’s temp folder', () => {
     expect(basename(run)).toMatch(/^warden-test-run-\d+-\w{6}$/);
     expect(dirname(process.env.HOME as string)).toBe(run);
     expect(dirname(dirname(process.env.WARDEN_HOME as string))).toBe(run);
+    // The managed folder too: never this machine's /etc/warden.
+    expect(dirname(process.env.WARDEN_SYSTEM_DIR as string)).toBe(run);
   });
 
   it('setup sweeps the folders of killed runs, keeps live ones, and its teardown removes everything, read-only folders too', () => {

@@ -20,6 +20,8 @@ export default function setup(): () => void {
   mkdirSync(home);
   process.env.WARDEN_HOME = join(home, '.warden');
   process.env.HOME = home;
+  // No test reads this machine's managed folder (/etc/warden): one that does not exist stands in.
+  process.env.WARDEN_SYSTEM_DIR = join(run, 'no-managed-layer');
   delete process.env.OPENAI_API_KEY;
   delete process.env.OPENAI_BASE_URL;
   return () => removeTree(run);

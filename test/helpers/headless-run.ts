@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from './fake-openai';
 import { WARDEN_BIN } from './pty';
+import { noManagedLayer } from './managed-env';
 
 export type HeadlessRun = { code: number; stdout: string; stderr: string };
 /** A project folder and the home (HOME and WARDEN_HOME) its runs use. */
@@ -53,13 +54,14 @@ export async function fakeModel(
 
 /**
  * One `warden --headless --root <root> …args` run to its end, with nothing of this machine's
- * environment but PATH and TMPDIR; `blocks` sets a file-size limit (`ulimit -f`) for it and its git.
+ * environment but PATH and TMPDIR; `blocks` sets a file-size limit (`ulimit -f`) for it and its git;
+ * `env` adds variables (a managed folder: `WARDEN_SYSTEM_DIR`).
  */
 export function headlessWarden(
   at: Places,
   server: FakeOpenAI,
   args: string[],
-  options: { blocks?: number } = {},
+  options: { blocks?: number; env?: Record<string, string> } = {},
 ): Promise<HeadlessRun> {
   const argv = [WARDEN_BIN, '--headless', '--root', at.root, ...args];
   const { blocks } = options;
@@ -70,6 +72,7 @@ export function headlessWarden(
       {
         cwd: at.root,
         env: {
+          ...noManagedLayer(),
           PATH: process.env.PATH ?? '',
           HOME: at.home,
           TMPDIR: tmpdir(),
@@ -77,6 +80,7 @@ export function headlessWarden(
           OPENAI_BASE_URL: server.url,
           OPENAI_API_KEY: 'k',
           WARDEN_MODEL: 'fake-model',
+          ...options.env,
         },
       },
       (error, stdout, stderr) =>

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type IPty, spawn } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { noManagedLayer } from './managed-env';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WARDEN_BIN = join(repo, 'dist', 'warden.js');
@@ -86,6 +87,7 @@ export function startNodeProgram(
     rows: size.rows,
     cwd: options.cwd ?? repo,
     env: {
+      ...noManagedLayer(),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
       TMPDIR: tmpdir(),

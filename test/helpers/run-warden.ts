@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WARDEN_BIN } from './pty';
+import { noManagedLayer } from './managed-env';
 
 export type WardenRun = { code: number; stdout: string; stderr: string };
 
@@ -24,6 +25,7 @@ export function runWarden(
       [WARDEN_BIN, ...args],
       {
         env: {
+          ...noManagedLayer(),
           PATH: process.env.PATH ?? '',
           HOME: home,
           TMPDIR: tmpdir(),

@@ -24,7 +24,7 @@ const put = (file: string, value: unknown) =>
 
 describe('loadPolicyRules', () => {
   it('missing files are fine: no rules', async () => {
-    expect(await loadPolicyRules(home, root)).toEqual({ ok: true, rules: [], held: [] });
+    expect(await loadPolicyRules(home, root)).toEqual({ ok: true, rules: [], held: [], ignored: [] });
   });
 
   it('reads both files (the project trusted), user first, filling in ids, sources and files', async () => {
@@ -49,6 +49,7 @@ describe('loadPolicyRules', () => {
     expect(loaded).toEqual({
       ok: true,
       held: [],
+      ignored: [],
       rules: [
         { id: 'user#1', source: 'user', file: files.user, tool: 'read_file', decision: 'ask' },
         { id: 'mine', source: 'user', file: files.user, tool: 'mcp__github__*', decision: 'allow' },

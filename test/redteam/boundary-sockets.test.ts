@@ -15,6 +15,7 @@ import { type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
 import { tmpdir } from 'node:os';
 import { type Boundary, bwrap, makeBoundary } from './boundary-harness';
+import { noManagedLayer } from '../helpers/managed-env';
 
 const servers: Server[] = [];
 async function serve(path: string): Promise<void> {
@@ -159,6 +160,7 @@ describe('descriptors warden inherits do not reach commands', () => {
           ],
           {
             env: {
+              ...noManagedLayer(),
               PATH: process.env.PATH ?? '/usr/bin:/bin',
               HOME: home,
               TMPDIR: tmpdir(),

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { canMount, fillDisk, mountTmpfs, unmount } from '../audit/mounts';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { type PtyApp, WARDEN_BIN, startWarden } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 let fake: FakeOpenAI | undefined;
 let app: PtyApp | undefined;
@@ -42,6 +43,7 @@ async function fullHome(script: FakeStep[]) {
   fillDisk(home);
   fake = await startFakeOpenAI(script, { whenExhausted: { text: 'Could not.' } });
   const env = {
+    ...noManagedLayer(),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     TMPDIR: tmpdir(),

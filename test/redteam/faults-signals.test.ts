@@ -17,6 +17,7 @@ import { processAlive } from '../../src/os/process';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 let fake: FakeOpenAI | undefined;
 const children: ChildProcess[] = [];
@@ -55,6 +56,7 @@ async function setup(script: FakeStep[]): Promise<Setup> {
   );
   fake = await startFakeOpenAI(script, { whenExhausted: { text: 'Stopped.' } });
   const env = {
+    ...noManagedLayer(),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     TMPDIR: tmpdir(),

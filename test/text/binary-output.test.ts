@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
+import { noManagedLayer } from '../helpers/managed-env';
 
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -20,7 +21,10 @@ function warden(args: string[], env: Record<string, string>, cwd: string): Promi
     execFile(
       process.execPath,
       [WARDEN_BIN, ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: cwd, TMPDIR: tmpdir(), ...env }, cwd },
+      {
+        env: { ...noManagedLayer(), PATH: process.env.PATH ?? '', HOME: cwd, TMPDIR: tmpdir(), ...env },
+        cwd,
+      },
       (error, stdout, stderr) => {
         resolve({
           code: error ? Number(error.code ?? 1) : 0,

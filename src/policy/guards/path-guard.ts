@@ -104,6 +104,11 @@ export type PathFenceOptions = {
    * project's sessions and audit log. One that holds the root itself does not count.
    */
   hidden?: readonly string[];
+  /**
+   * The managed folder (`/etc/warden`): its policy is what no tool call may change, so no tool reads
+   * or writes there, wherever it lies (absolute). One that holds the root does not count.
+   */
+  managed?: readonly string[];
 };
 
 export type PathVerdict =
@@ -138,13 +143,17 @@ export class PathFence {
     this.protectedMatch = memoised(
       protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT),
     );
-    this.hidden = (options.hidden ?? [])
-      .map((h) => realPathOfNearestAncestor(resolve(h)))
-      .flatMap((r) => ('path' in r ? [r.path] : []))
-      .filter((h) => !within(h, this.root));
+    const realFolders = (list: readonly string[] | undefined) =>
+      (list ?? [])
+        .map((h) => realPathOfNearestAncestor(resolve(h)))
+        .flatMap((r) => ('path' in r ? [r.path] : []))
+        .filter((h) => !within(h, this.root));
+    this.hidden = realFolders(options.hidden);
+    this.managed = realFolders(options.managed);
   }
 
   private readonly hidden: readonly string[];
+  private readonly managed: readonly string[];
 
   check(input: string): PathVerdict {
     const invalid = describeInvalid(input);
@@ -160,6 +169,13 @@ export class PathFence {
         reason: `${input} resolves to ${real.path}, outside the project ${this.root}.`,
       };
     }
+    const managedBy = this.managed.find((h) => within(h, real.path));
+    if (managedBy !== undefined)
+      return {
+        ok: false,
+        ruleId: 'path-fence',
+        reason: `${input} is inside the managed policy folder (${managedBy}): nothing an agent runs may change or read the policy set for this machine.`,
+      };
     const hiddenBy = this.hidden.find((h) => within(h, real.path));
     if (hiddenBy !== undefined)
       return {

@@ -39,6 +39,8 @@ export type FeedbackDeps = {
   thresholds?: Partial<SuggestionThresholds>;
   /** false: no offers at all (rejections are still shared). */
   enabled?: boolean;
+  /** false: a rule in the user's or project's policy.json would not count (the managed config allows its own only): no rule offers. */
+  rulesCount?: boolean;
 };
 
 type Offer = { suggestion: Suggestion; rule?: PolicyRule };
@@ -90,6 +92,7 @@ export class Feedback {
   }
 
   private approved(d: DecidedCall): void {
+    if (this.d.rulesCount === false) return;
     const shape = approvalShape(d.facts, d.policy);
     if (!shape || this.offered.has(shape.key)) return;
     const count = this.bump(shape.key);

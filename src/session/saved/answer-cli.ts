@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileS
 import { type AnswerBody, type AnswerDecision, signAnswer } from '../../answers/answer';
 import { localIdentity } from '../../answers/identity';
 import { type AnswerResult, answerFile, answersDir, resultFile } from '../../answers/inbox';
-import { loadOrCreateKey } from '../../answers/signing-key';
+import { loadOrCreateKey, readKey, readKeyFile, type SigningKey } from '../../answers/signing-key';
 import { callLine } from '../../text/call-line';
 import { sanitizeText } from '../../text/sanitize';
 import { truncateChars } from '../../text/truncate';
@@ -33,21 +33,23 @@ const DEFAULT_WAIT_MS = 10_000;
 const POLL_MS = 20;
 
 const HELP: Record<AnswerVerb, string> = {
-  approve: `warden approve ID [--reason TEXT] [--confirm-high] [--no-wait]
+  approve: `warden approve ID [--reason TEXT] [--confirm-high] [--key FILE] [--no-wait]
   Approves the waiting request ID (see 'warden pending'; a unique prefix of the id is enough).
   --confirm-high   needed for a high-risk call: the second confirmation the app asks for with y y
   --reason TEXT    kept in the audit with the decision
+  --key FILE       sign with this Ed25519 private key (PEM) instead of yours: a registered approver's,
+                   the second person a two-person card needs ('warden key' prints a key's public half)
   --no-wait        do not wait for the running warden to say it took the answer
 `,
-  reject: `warden reject ID --reason TEXT [--no-wait]
+  reject: `warden reject ID --reason TEXT [--key FILE] [--no-wait]
   Rejects the waiting request ID; the reason reaches the model.
 `,
-  skip: `warden skip ID [--no-wait]
+  skip: `warden skip ID [--key FILE] [--no-wait]
   Skips the waiting request ID: the call does not run, and the agent goes on.
 `,
 };
 
-type Parsed = { id: string; reason?: string; confirmHigh: boolean; wait: boolean };
+type Parsed = { id: string; reason?: string; confirmHigh: boolean; wait: boolean; keyFile?: string };
 
 /** Runs `warden <verb> …`. Returns the exit code: 0 applied or recorded, 1 refused or not taken, 2 bad use. Contract: never throws. */
 export async function runAnswerCli(
@@ -84,10 +86,11 @@ export async function runAnswerCli(
     );
     return 2;
   }
-  let written: string;
+  let written: { path: string; keyId?: string };
   try {
     const approveReason = verb === 'approve' ? parsed.reason : undefined;
-    written = writeAnswer(io.home, found, decisionOf(verb, parsed), approveReason, now());
+    const key = parsed.keyFile ? readKeyFile(parsed.keyFile) : loadOrCreateKey(io.home);
+    written = writeAnswer(io.home, found, key, decisionOf(verb, parsed), approveReason, now());
   } catch (err) {
     io.stderr.write(`warden ${verb}: the answer could not be written: ${(err as Error).message}\n`);
     return 1;
@@ -101,14 +104,14 @@ export async function runAnswerCli(
   }
   if (!parsed.wait) {
     io.stdout.write(
-      `  Written to ${written}; the warden holding the session (pid ${found.pid}) picks it up.\n`,
+      `  Written to ${written.path}; the warden holding the session (pid ${found.pid}) picks it up.\n`,
     );
     return 0;
   }
-  const result = await awaitResult(io, request.id, now);
+  const result = await awaitResult(io, resultFile(io.home, request.id, written.keyId), now);
   if (!result) {
     io.stderr.write(
-      `warden ${verb}: the warden holding the session (pid ${found.pid}) has not taken the answer within ${Math.round((io.waitMs ?? DEFAULT_WAIT_MS) / 1000)} s; it stays in ${written} until it does.\n`,
+      `warden ${verb}: the warden holding the session (pid ${found.pid}) has not taken the answer within ${Math.round((io.waitMs ?? DEFAULT_WAIT_MS) / 1000)} s; it stays in ${written.path} until it does.\n`,
     );
     return 1;
   }
@@ -118,7 +121,11 @@ export async function runAnswerCli(
     );
     return 1;
   }
-  io.stdout.write(`  The warden holding the session (pid ${result.pid}) took it.\n`);
+  io.stdout.write(
+    result.waiting
+      ? `  The warden holding the session (pid ${result.pid}) took it as the first of two approvals: it waits for a second person (another identity).\n`
+      : `  The warden holding the session (pid ${result.pid}) took it.\n`,
+  );
   return 0;
 }
 
@@ -127,12 +134,17 @@ function parse(verb: AnswerVerb, argv: readonly string[]): Parsed | 'help' | str
   let reason: string | undefined;
   let confirmHigh = false;
   let wait = true;
+  let keyFile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '-h' || arg === '--help') return 'help';
     if (arg === '--confirm-high' && verb === 'approve') confirmHigh = true;
     else if (arg === '--no-wait') wait = false;
-    else if (arg === '--reason' || arg.startsWith('--reason=')) {
+    else if (arg === '--key' || arg.startsWith('--key=')) {
+      const value = arg === '--key' ? argv[++i] : arg.slice('--key='.length);
+      if (value === undefined || value.trim() === '') return '--key needs a file';
+      keyFile = value;
+    } else if (arg === '--reason' || arg.startsWith('--reason=')) {
       const value = arg === '--reason' ? argv[++i] : arg.slice('--reason='.length);
       if (value === undefined || value.trim() === '') return '--reason needs a text';
       if (verb === 'skip') return 'skip takes no reason';
@@ -145,7 +157,13 @@ function parse(verb: AnswerVerb, argv: readonly string[]): Parsed | 'help' | str
   if (!/^[0-9a-f-]{6,36}$/i.test(id)) return `"${sanitizeText(id)}" is not a request id`;
   if (verb === 'reject' && reason === undefined)
     return 'a rejection needs --reason TEXT (the model reads it)';
-  return { id, ...(reason !== undefined ? { reason } : {}), confirmHigh, wait };
+  return {
+    id,
+    ...(reason !== undefined ? { reason } : {}),
+    confirmHigh,
+    wait,
+    ...(keyFile !== undefined ? { keyFile } : {}),
+  };
 }
 
 /** The one waiting request whose id is `id`, or starts with it. */
@@ -165,16 +183,21 @@ function decisionOf(verb: AnswerVerb, p: Parsed): AnswerDecision {
   return { kind: 'skip' };
 }
 
-/** Signs the answer and puts it in place whole (written aside, then renamed). Returns its path. */
+/**
+ * Signs the answer with `key` and puts it in place whole (written aside, then renamed): as
+ * `<id>.json` when the key is this user's own, as `<id>.<keyId>.json` when it is another's (a second
+ * person's). Returns its path, and the other key's id.
+ */
 function writeAnswer(
   home: string,
   entry: WaitingEntry,
+  key: SigningKey,
   decision: AnswerDecision,
   reason: string | undefined,
   nowMs: number,
-): string {
+): { path: string; keyId?: string } {
   const { request } = entry;
-  const key = loadOrCreateKey(home);
+  const other = key.keyId === readKey(home)?.keyId ? undefined : key.keyId;
   const body: AnswerBody = {
     v: 1,
     requestId: request.id,
@@ -189,25 +212,24 @@ function writeAnswer(
   };
   const answer = signAnswer(body, key);
   mkdirSync(answersDir(home), { recursive: true, mode: 0o700 });
-  const path = answerFile(home, request.id);
+  const path = answerFile(home, request.id, other);
   try {
-    unlinkSync(resultFile(home, request.id));
+    unlinkSync(resultFile(home, request.id, other));
   } catch {
     // No earlier result.
   }
   writeFileSync(`${path}.${process.pid}.tmp`, `${JSON.stringify(answer)}\n`, { mode: 0o600 });
   renameSync(`${path}.${process.pid}.tmp`, path);
-  return path;
+  return { path, ...(other ? { keyId: other } : {}) };
 }
 
 async function awaitResult(
   io: AnswerCliIo,
-  id: string,
+  path: string,
   now: () => number,
 ): Promise<AnswerResult | undefined> {
   const deadline = now() + (io.waitMs ?? DEFAULT_WAIT_MS);
   const delay = io.delay ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const path = resultFile(io.home, id);
   for (;;) {
     if (existsSync(path)) {
       try {

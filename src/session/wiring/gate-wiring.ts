@@ -1,5 +1,7 @@
 import type { CheckpointStore } from '../../agent/checkpoints';
 import type { AnswerBox } from '../../answers/inbox';
+import { readKey } from '../../answers/signing-key';
+import type { TwoPersonRule } from '../../gate/two-person';
 import type { AgentHub } from '../../agent/hub';
 import { type AuditSink, Gate } from '../../gate/gate';
 import { GrantStore } from '../../gate/grants';
@@ -65,12 +67,15 @@ export function wireGate(d: {
   grants: GrantStore;
   audit: AuditSink;
   sessionId: string;
+  home: string;
   feedback: Feedback;
   hub: HubRef;
   /** Answers given elsewhere (`warden approve`), for a card nobody is there to ask. */
   answers: AnswerBox;
   /** Hosts the person's own config lets a command reach without a card (`sandbox.network`). */
   network?: readonly string[];
+  /** Which cards need two people (the managed config's or the person's own `twoPerson`). */
+  twoPerson?: TwoPersonRule | undefined;
   emit: (event: CoreEvent) => void;
 }): Gate {
   const { settings, checkpoints, view } = d;
@@ -92,6 +97,8 @@ export function wireGate(d: {
     approvals: {
       timeoutMs: d.approvalTimeoutSec * 1000,
       answerFor: (request) => d.answers.take(request),
+      // The requester's identity on a two-person card: this user's own answer key.
+      requesterKeyId: () => readKey(d.home)?.keyId,
       onEvent: (e) => {
         // The decided request's final preview (an edit included) is the diff its transcript card keeps.
         if (e.type === 'resolved') {
@@ -105,6 +112,7 @@ export function wireGate(d: {
     audit: d.audit,
     sessionId: d.sessionId,
     checkpointsCoverProject: () => checkpoints.mode.kind === 'git',
+    ...(d.twoPerson ? { twoPerson: () => d.twoPerson } : {}),
     onDecided: (decided) => {
       d.feedback.heard(decided);
       if (decided.decision.kind === 'reject') d.hub.get().refreshPrompts();

@@ -1,3 +1,4 @@
+import { type ManagedSettings, managedName } from '../../config/managed';
 import type { PolicyRule } from '../../policy/rules';
 import { saveRule } from '../../policy/save-rule';
 import type { CoreEvent, Mode } from '../../protocol';
@@ -20,6 +21,7 @@ export function wireTrust(d: {
   webSearchUrl?: string | undefined;
   settings: SessionSettings;
   homeGuard: HomeGuard;
+  managed: ManagedSettings;
   emit: (event: CoreEvent) => void;
 }): ProjectTrust {
   const { settings, emit } = d;
@@ -44,16 +46,21 @@ export function wireTrust(d: {
       });
     },
     wroteTrust: (text) => d.homeGuard.accept('trust.json', text),
+    managed: { dir: d.managed.dir, rulesOnly: d.managed.rulesOnly },
     emit,
   });
 }
 
-/** The one policy-save path (grants and accepted suggestions). Contract: never rejects. */
+/**
+ * The one policy-save path (grants, don't ask again, accepted suggestions). With the managed config's
+ * `allowManagedRulesOnly` nothing is saved: the rule would not count. Contract: never rejects.
+ */
 export async function writeRule(
-  d: { root: string; home: string; homeGuard: HomeGuard; trust: ProjectTrust },
+  d: { root: string; home: string; homeGuard: HomeGuard; trust: ProjectTrust; managed: ManagedSettings },
   target: 'project' | 'user',
   rule: PolicyRule,
 ): Promise<{ ok: true; file: string } | { ok: false; error: string }> {
+  if (d.managed.rulesOnly) return { ok: false, error: rulesOnlyRefusal(d.managed) };
   const saved = await saveRule(target === 'project' ? d.root : undefined, d.home, target, rule);
   if (!saved.ok) return saved;
   if (target === 'user') d.homeGuard.acceptFromDisk('policy.json');
@@ -61,3 +68,10 @@ export async function writeRule(
   d.trust.refresh(target === 'project' ? rule : undefined);
   return saved;
 }
+
+/** What saving a rule is told when only the managed rules count. */
+export function rulesOnlyRefusal(managed: Pick<ManagedSettings, 'configPath' | 'dir'>): string {
+  return `${capitalised(managedName(managed))} allows its own rules only (allowManagedRulesOnly): a rule in your or the project's policy.json would not count, so none was saved.`;
+}
+
+const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

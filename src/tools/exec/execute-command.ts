@@ -7,6 +7,7 @@ import { GIT_RUN_ENV } from './git-run-env';
 import { shownPath } from '../fs/fs-common';
 import { type GroupRunRequest, type GroupRunResult, runInProcessGroup } from './process-group';
 import { gitConfigPaths } from './git-config-paths';
+import { managedDir } from '../../os/managed-dir';
 import { bwrapArgs, defaultLayout, type SandboxLayout, type SandboxMask, wardenHomeMasks } from './sandbox';
 import { describeHits, protectedHits } from './sandbox-denials';
 import { type MountClaim, MountPointLedger } from './sandbox-mount-points';
@@ -32,7 +33,7 @@ export type ExecuteCommandEffects = {
   isDirectory(path: string): Promise<boolean>;
   /** What the sandbox shows of the host for a project (sandbox-view.ts) and the files it mounts from. */
   layout(root: string): SandboxLayout;
-  /** Folders to hide even where the view shows them: WARDEN_HOME inside the project. */
+  /** Folders to hide even where the view shows them: WARDEN_HOME and the managed folder inside the project. */
   hiddenPaths(): SandboxMask[];
   /** Wait between SIGTERM and SIGKILL. */
   graceMs: number;
@@ -54,7 +55,8 @@ export const defaultExecuteCommandEffects: ExecuteCommandEffects = {
       () => false,
     ),
   layout: (root) => defaultLayout(root),
-  hiddenPaths: () => wardenHomeMasks(process.env.WARDEN_HOME),
+  // WARDEN_HOME (every project's records) and the managed folder (the machine's policy) wherever they lie.
+  hiddenPaths: () => [...wardenHomeMasks(process.env.WARDEN_HOME), ...wardenHomeMasks(managedDir())],
   graceMs: 2000,
   ledger: new MountPointLedger(),
   scanLimit: PROTECT_SCAN_LIMIT,
