@@ -57,7 +57,8 @@ export type LoopDeps = {
   contextWindowTokens: number;
   /** Tools whose calls of one turn may run side by side (read-only ones). */
   runsInParallel: (tool: string) => boolean;
-  onUsage?: (usage: Usage) => void;
+  /** After each model response: its usage, when the server reported one (the run counts its turns). */
+  onUsage?: (usage: Usage | undefined) => void;
   control?: LoopControl;
   /** The hard rule that stops an agent and asks the person; `tool` is the escalate tool the card goes through. */
   escalation?: { thresholds: EscalationThresholds; tool: string };
@@ -166,7 +167,7 @@ export async function runTurn(
         onRetry: (notice) => emit({ type: 'notice', level: 'warn', text: notice }),
       });
       text = turn.text;
-      if (turn.usage) deps.onUsage?.(turn.usage);
+      deps.onUsage?.(turn.usage);
       deps.contextWatch?.afterResponse(history, history.length, turn.usage, caller);
     } catch (err) {
       if (isAbortError(err) || caller.signal.aborted) return cancelled(caller, emit);

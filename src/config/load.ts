@@ -12,6 +12,7 @@ import {
   APPROVALS_DEFAULTS,
   NOTIFY_DEFAULTS,
   type ConfigFile,
+  type HooksConfig,
   type McpServerConfig,
   type NotifyMethod,
 } from './schema';
@@ -55,6 +56,8 @@ export type ResolvedConfig = { [K in Defaulted]: NonNullable<ConfigFile[K]> } & 
   approvals: { whenNobodyAsks: 'deny' | 'park' };
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];
+  /** The person's own hooks (a project's follow its trust: ProjectTrust.hooks). */
+  hooks: HooksConfig;
 };
 
 /** The fields whose strongest layer wins: the defaults' keys and the API key (environment only). */
@@ -216,6 +219,8 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     },
     // Nor whether an unattended run waits or fails.
     approvals: { whenNobodyAsks: l.user.approvals?.whenNobodyAsks ?? APPROVALS_DEFAULTS.whenNobodyAsks },
+    // The project's hooks are not merged here: they count while its files are trusted (src/trust).
+    hooks: l.user.hooks ?? {},
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [

@@ -1,3 +1,4 @@
+import type { CardAnswer } from '../hooks/permission-request';
 import type { ApprovalRequest, DecidedBy, Decision, FailCode } from '../protocol';
 import { HIGH_UNCONFIRMED, needsSecondConfirmation } from './high-confirm';
 
@@ -8,8 +9,11 @@ export type QueuedRecord = { ok: true } | { ok: false; error: string };
 export type BrokerOutcome = Settlement & { waitMs: number };
 
 type Settlement =
-  /** `by`: who gave a person's decision and through which channel (absent for a grant). */
-  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant'; by?: DecidedBy }
+  /**
+   * `by`: who gave a person's decision and through which channel (absent for a grant); `hook:<name>`: a
+   * PermissionRequest hook answered where a person could.
+   */
+  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant' | `hook:${string}`; by?: DecidedBy }
   | { kind: 'blocked'; ruleId: string; reason: string }
   | { kind: 'failed'; code: FailCode; reason: string };
 
@@ -35,8 +39,16 @@ export type UnattendedAnswer = {
   done(result: { ok: true } | { ok: false; error: string }): void;
 };
 
+/**
+ * Before a card is announced: the PermissionRequest hooks' answer, or undefined when none applies.
+ * `signal` aborts once the request ended meanwhile. Contract: never rejects.
+ */
+export type CardScreen = (request: ApprovalRequest, signal: AbortSignal) => Promise<CardAnswer> | undefined;
+
 export type BrokerOptions = {
   timeoutMs: number;
+  /** The hooks that may answer a card where a person could, before anyone is shown it (src/hooks). */
+  screen?: CardScreen;
   /** With no approver attached: the answer already given for this request elsewhere, if any. */
   answerFor?: (request: ApprovalRequest) => UnattendedAnswer | undefined;
   invalidLimit?: number;
@@ -55,6 +67,8 @@ type Entry = {
   started: number;
   /** The person's reviewed edit, kept apart from the card everyone holds (see stageEdit). */
   staged?: unknown;
+  /** The hooks are looking at it: not announced yet, nor listed as pending; aborted when it ends. */
+  screening?: AbortController;
 };
 
 /**
@@ -93,8 +107,9 @@ export class ApprovalBroker {
     this.failWhere(() => true, 'input_closed', reason);
   }
 
+  /** The requests waiting for a person (not those the hooks are still looking at), in arrival order. */
   pending(): ApprovalRequest[] {
-    return [...this.queue.values()].map((e) => e.request);
+    return [...this.queue.values()].filter((e) => e.screening === undefined).map((e) => e.request);
   }
 
   /**
@@ -116,7 +131,9 @@ export class ApprovalBroker {
         waitMs: 0,
       });
     const unattended = this.approvers === 0 ? this.answerFor(request) : undefined;
-    if (this.approvers === 0 && !unattended)
+    // An answer a person gave already comes before any hook's.
+    const screening = unattended ? undefined : this.screenOf(request);
+    if (this.approvers === 0 && !unattended && !screening)
       return Promise.resolve({
         kind: 'failed',
         code: 'no_approver',
@@ -157,6 +174,7 @@ export class ApprovalBroker {
         timer,
         invalid: 0,
         started,
+        ...(screening ? { screening: screening.abort } : {}),
       });
       const recorded = this.record(onQueued, queued);
       if (!recorded.ok)
@@ -165,14 +183,71 @@ export class ApprovalBroker {
           code: 'audit_unavailable',
           reason: `The request could not be recorded in the audit log (${recorded.error}).`,
         });
-      // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
-      if (!this.emit({ type: 'requested', request: queued }))
-        return this.finish(request.id, {
-          kind: 'failed',
-          code: 'gate_error',
-          reason: 'Announcing the request failed.',
-        });
-      if (unattended) this.decideUnattended(request.id, unattended);
+      if (screening) void this.afterScreen(request.id, screening.answer);
+      else this.announce(request.id, unattended);
+    });
+  }
+
+  /** Tells everyone the request waits; an answer given elsewhere then decides it. */
+  private announce(id: string, unattended?: UnattendedAnswer): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    delete entry.screening;
+    // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
+    if (!this.emit({ type: 'requested', request: entry.request }))
+      return this.finish(id, {
+        kind: 'failed',
+        code: 'gate_error',
+        reason: 'Announcing the request failed.',
+      });
+    if (unattended) this.decideUnattended(id, unattended);
+  }
+
+  private screenOf(
+    request: ApprovalRequest,
+  ): { answer: Promise<CardAnswer>; abort: AbortController } | undefined {
+    const abort = new AbortController();
+    try {
+      const answer = this.options.screen?.(request, abort.signal);
+      return answer ? { answer, abort } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The hooks' answer decides like a person's (the same checks: expiry, the high-risk confirmation);
+   * otherwise the card is shown to the person — or, with nobody there, fails closed.
+   */
+  private async afterScreen(id: string, pending: Promise<CardAnswer>): Promise<void> {
+    let answer: CardAnswer;
+    try {
+      answer = await pending;
+    } catch {
+      answer = {
+        kind: 'failed',
+        hook: 'hooks',
+        reason: 'hook_failed: the PermissionRequest hooks could not be run',
+      };
+    }
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    let note =
+      answer.kind === 'none' ? answer.note : answer.kind === 'failed' ? `${answer.reason}.` : undefined;
+    if (answer.kind === 'decided') {
+      const result = this.decide(id, answer.decision, answer.by);
+      if (result.ok || !this.queue.has(id)) return;
+      note = `The PermissionRequest hook ${answer.hook} approved it, but it needs a person: ${result.error}`;
+    }
+    if (note) entry.request = { ...entry.request, explanation: `${entry.request.explanation} ${note}` };
+    if (this.approvers > 0) return this.announce(id);
+    this.finish(id, {
+      kind: 'failed',
+      code: answer.kind === 'failed' ? 'hook_failed' : 'no_approver',
+      reason:
+        answer.kind === 'failed'
+          ? answer.reason
+          : `No one is there to approve (headless run).${note ? ` ${note}` : ''}`,
     });
   }
 
@@ -218,7 +293,7 @@ export class ApprovalBroker {
       this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
       return { ok: true };
     }
-    this.finish(id, { kind: 'decided', decision, approver: 'human', ...(by ? { by } : {}) });
+    this.finish(id, { kind: 'decided', decision, approver: approverOf(by), ...(by ? { by } : {}) });
     return { ok: true };
   }
 
@@ -286,7 +361,7 @@ export class ApprovalBroker {
     this.finish(entry.request.id, {
       kind: 'decided',
       decision: { kind: 'edit', args: review.args },
-      approver: 'human',
+      approver: approverOf(by),
       ...(by ? { by } : {}),
     });
     return { ok: true };
@@ -323,6 +398,7 @@ export class ApprovalBroker {
     if (!entry) return;
     this.queue.delete(id);
     clearTimeout(entry.timer);
+    entry.screening?.abort();
     const full: BrokerOutcome = { ...outcome, waitMs: this.now() - entry.started };
     entry.settle(full);
     this.emit({ type: 'resolved', request: entry.request, outcome: full });
@@ -348,4 +424,9 @@ export class ApprovalBroker {
       return false;
     }
   }
+}
+
+/** Who a decision is credited to: a hook by its name, else the person. */
+function approverOf(by: DecidedBy | undefined): 'human' | `hook:${string}` {
+  return by?.channel === 'hook' && by.hook ? `hook:${by.hook}` : 'human';
 }

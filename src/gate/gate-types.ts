@@ -5,6 +5,7 @@ import type { PolicyContext, PolicyResult } from '../policy/resolve';
 import type { AnyTool, ToolContext } from '../tools/types';
 import type { BrokerEvent, BrokerOptions } from './broker';
 import type { GrantStore } from './grants';
+import type { PreToolCall } from '../hooks/pre-tool-use';
 import type { ResumedCall } from './resume-check';
 
 // The gate's contract with its callers (session, agents, tests): who calls, what, and what it is built from.
@@ -116,6 +117,11 @@ export type GateOptions = {
   checkpointsCoverProject?: () => boolean;
   /** Hears every person's decision (approve, edit, reject …) before its call runs. Its failure changes nothing. */
   onDecided?: (decided: DecidedCall) => void;
+  /**
+   * The PreToolUse hooks (src/hooks/pre-tool-use.ts): the verdict they leave, never looser than
+   * `policy`, or undefined when none applies (the call goes on at once). Contract: never rejects.
+   */
+  preToolUse?: (call: PreToolCall, policy: PolicyResult) => Promise<PolicyResult> | undefined;
 };
 
 /** A call whose arguments passed the schema, with its facts and the policy's verdict on them. */

@@ -6,7 +6,8 @@
  * client, run, close — is wiring/session-face.ts. The one forward reference is the hub (HubRef).
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
 import { READ_FILE_TOOL } from '../tools/fs/read-file';
 import { WRITE_FILE_TOOL } from '../tools/fs/write-file';
@@ -43,7 +44,8 @@ import { wireMcp } from './wiring/mcp-wiring';
 import { wireRecorder } from './wiring/recorder';
 import { announceStart, deferredSandboxCheck, pickSandbox } from './wiring/sandbox-check';
 import { sessionFace } from './wiring/session-face';
-import { wireTrust, writeRule } from './wiring/trust-wiring';
+import { sealedHookFiles, wireHooks } from './wiring/hooks-wiring';
+import { projectStartOf, wireTrust, writeRule } from './wiring/trust-wiring';
 
 export type { Session, SessionOptions } from './session-types';
 
@@ -51,12 +53,17 @@ export type { Session, SessionOptions } from './session-types';
 export async function createSession(o: SessionOptions): Promise<Session> {
   const sessionId = o.resume ?? o.sessionId ?? randomUUID();
   const { home } = o;
+  const project = projectStartOf({ ...o, root: realpathSync.native(resolve(o.root)) });
   // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
-  // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit).
+  // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit);
+  // no call writes what a hook runs (it runs outside the sandbox).
   const fence = new PathFence(
     o.root,
     [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...homePatternsInProject(home, o.root)],
-    { hidden: homeHiddenPaths(home, o.root) },
+    {
+      hidden: homeHiddenPaths(home, o.root),
+      sealed: sealedHookFiles(o.hooks, project.snapshot, project.snapshot.root, home),
+    },
   );
   const root = fence.root;
   const model = { name: o.model.name, demo: o.model.demo };
@@ -68,7 +75,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const guard = lazyCommandGuard(o.loadCommandGuard, emit);
   // warden's own settings files are watched across tool calls so nothing behind the gate rewrites them.
   const homeGuard = new HomeGuard(home);
-  const trust = wireTrust({ ...o, root, settings, homeGuard, emit });
+  const trust = wireTrust({ ...o, project, root, settings, homeGuard, emit });
   const policy = trust.load();
   // Custom slash commands: yours, and the project's once its files are trusted (they follow trust).
   const customCommands = new CustomCommands({
@@ -100,14 +107,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   if (loaded) replayTranscript(view, loaded.restored.replay);
   const recorder = wireRecorder({ home, sessionId, root, model: o.model.name, settings, loaded, emit });
   events.listen((event) => recorder.onEvent(event));
-  // The person may not be looking: a card waiting, one about to expire, a turn's end (notify.ts).
-  const notifier = createNotifier({
-    method: o.notify?.method ?? 'auto',
-    ...(o.notify?.command ? { command: o.notify.command } : {}),
-    project: root,
-    emit: (event) => life.closed || emit(event),
-  });
-  events.listen(notifier.onEvent);
   const announce = () => announceStart(view, settings, { ...o, root });
   if (!later) announce();
   customCommands.refresh();
@@ -152,10 +151,23 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     policyDigest: () => policyDigest(settings.policy()),
     emit,
   });
+  // The person's hooks and a trusted project's: where the gate judges, where its queue asks, and after.
+  const mode = () => settings.policy().mode;
+  const hooks = wireHooks({ home, root, sessionId, hooks: o.hooks, trust, tools, mode, emit });
+  events.listen(hooks.onEvent);
+  // The person may not be looking: a card waiting, one about to expire, a turn's end (notify.ts).
+  const notifier = createNotifier({
+    method: o.notify?.method ?? 'auto',
+    ...(o.notify?.command ? { command: o.notify.command } : {}),
+    project: root,
+    emit: (event) => life.closed || emit(event),
+    onNotify: hooks.onNotify,
+  });
+  events.listen(notifier.onEvent);
   const gate = wireGate({
     ...{ tools, fence, commands: guard.commands, loadCommandGuard: guard.ready, ready: sandboxChecked },
     ...{ settings, checkpoints, approvalTimeoutSec: o.approvalTimeoutSec, view, approvedWrites, grants },
-    ...{ audit: audit.sink, sessionId, feedback, hub: hubRef, answers, emit },
+    ...{ audit: audit.sink, sessionId, feedback, hub: hubRef, answers, hooks, emit },
   });
   const inbox = watchAnswers(answers, gate, home);
   events.listen(inbox.onEvent);
@@ -217,6 +229,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ state, settings, hub, gate, grants, trust, feedback, home, root, sessionId, model: o.model },
     ...{ contextWindowTokens: o.contextWindowTokens, onResume: o.onResume, events, commands, recorder },
     ...{ checkpoints, tools, fence, changing, loaded, audit, mcp, guardReady: guard.ready, sandboxChecked },
-    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox },
+    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, hooks },
   });
 }

@@ -103,6 +103,7 @@ describe('the warden binary', () => {
       exitCode: 3,
       sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      turns: 2,
       notRun: ['write_file'],
     });
     expect(existsSync(join(root, 'x.txt'))).toBe(false);

@@ -28,7 +28,13 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { ApprovalBroker, type BrokerEvent } from '../../src/gate/broker';
-import { type ApprovalOptions, type AuditSink, type Caller, Gate } from '../../src/gate/gate';
+import {
+  type ApprovalOptions,
+  type AuditSink,
+  type Caller,
+  Gate,
+  type GateOptions,
+} from '../../src/gate/gate';
 import { GrantStore } from '../../src/gate/grants';
 import { checkpointCoverage } from '../../src/gate/write-coverage';
 import { loadCommandGuard } from '../../src/policy/command/command-guard';
@@ -71,6 +77,10 @@ export type HarnessOptions = {
   loadCommandGuard?: () => Promise<void>;
   /** What every call waits for first (GateOptions.ready). */
   ready?: () => Promise<void>;
+  /** The PreToolUse hooks (GateOptions.preToolUse). */
+  preToolUse?: GateOptions['preToolUse'];
+  /** The PermissionRequest hooks that may answer a card first (ApprovalOptions.screen). */
+  screen?: ApprovalOptions['screen'];
 };
 
 export type GateHarness = ReturnType<typeof createGateHarness>;
@@ -107,6 +117,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     timeoutMs: options.timeoutMs ?? 60_000,
     now,
     ...(options.invalidLimit !== undefined ? { invalidLimit: options.invalidLimit } : {}),
+    ...(options.screen ? { screen: options.screen } : {}),
     onEvent: (event) => {
       events.push(event);
       if (event.type === 'requested') requested.push(event.request);
@@ -136,6 +147,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
       sessionId: 'sess-test',
       ...(options.loadCommandGuard ? { loadCommandGuard: options.loadCommandGuard } : {}),
       ...(options.ready ? { ready: options.ready } : {}),
+      ...(options.preToolUse ? { preToolUse: options.preToolUse } : {}),
     },
     broker,
   );

@@ -75,6 +75,12 @@ export type PathFenceOptions = {
    * project's sessions and audit log. One that holds the root itself does not count.
    */
   hidden?: readonly string[];
+  /**
+   * Files no tool call and no command may write, whatever a person, a rule or a grant says: the files a
+   * hook runs and the config naming them (a hook runs outside the sandbox). Project-relative; they are
+   * protected paths too (read-only in the sandbox).
+   */
+  sealed?: readonly string[];
 };
 
 export type PathVerdict =
@@ -86,6 +92,8 @@ export type PathVerdict =
       relative: string;
       /** The protected-path pattern that matched, if any. */
       protectedBy?: string;
+      /** The sealed path that matched: no write may reach it (see `PathFenceOptions.sealed`). */
+      sealedBy?: string;
     }
   | { ok: false; ruleId: 'path-fence' | 'path-invalid'; reason: string };
 
@@ -98,6 +106,7 @@ export class PathFence {
   /** The protected-path patterns in force (defaults plus config); the sandbox mounts what they match read-only. */
   readonly protectedPatterns: readonly string[];
   private readonly protectedMatch: (relative: string) => string | undefined;
+  private readonly sealedMatch: (relative: string) => string | undefined;
 
   constructor(
     root: string,
@@ -105,10 +114,12 @@ export class PathFence {
     options: PathFenceOptions = {},
   ) {
     this.root = realpathSync.native(resolve(root));
-    this.protectedPatterns = [...protectedPaths];
-    this.protectedMatch = memoised(
-      protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT),
-    );
+    const sealed = options.sealed ?? [];
+    this.protectedPatterns = [...protectedPaths, ...sealed];
+    const caseInsensitive = options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT;
+    this.protectedMatch = memoised(protectedMatcher(this.protectedPatterns, caseInsensitive));
+    this.sealedMatch =
+      sealed.length > 0 ? memoised(protectedMatcher(sealed, caseInsensitive)) : () => undefined;
     this.hidden = (options.hidden ?? [])
       .map((h) => realPathOfNearestAncestor(resolve(h)))
       .flatMap((r) => ('path' in r ? [r.path] : []))
@@ -140,7 +151,14 @@ export class PathFence {
       };
     const relPosix = segments.join('/');
     const protectedBy = relPosix === '' ? undefined : this.protectedMatch(relPosix);
-    return { ok: true, path: real.path, relative: relPosix, ...(protectedBy ? { protectedBy } : {}) };
+    const sealedBy = protectedBy === undefined ? undefined : this.sealedMatch(relPosix);
+    return {
+      ok: true,
+      path: real.path,
+      relative: relPosix,
+      ...(protectedBy ? { protectedBy } : {}),
+      ...(sealedBy ? { sealedBy } : {}),
+    };
   }
 }
 

@@ -63,6 +63,8 @@ export function wireAgents(d: {
     contextWatch: context,
     runsInParallel: (name) => d.readOnly.has(name),
     onUsage: (u) => {
+      state.usage.responses += 1;
+      if (!u) return;
       state.usage.promptTokens += u.promptTokens;
       state.usage.completionTokens += u.completionTokens;
     },

@@ -14,6 +14,7 @@ import type { ApprovedWrites } from '../approved-writes';
 import type { Feedback } from '../feedback/feedback';
 import type { SessionSettings } from '../session-settings';
 import type { SessionState } from '../session-state';
+import type { SessionHooks } from './hooks-wiring';
 
 /**
  * The hub is built last (it runs on the gate, which needs the grants, and the context figure it
@@ -68,6 +69,8 @@ export function wireGate(d: {
   hub: HubRef;
   /** Answers given elsewhere (`warden approve`), for a card nobody is there to ask. */
   answers: AnswerBox;
+  /** The PreToolUse hooks (the gate's) and the PermissionRequest hooks (its queue's). */
+  hooks: Pick<SessionHooks, 'preToolUse' | 'screen'>;
   emit: (event: CoreEvent) => void;
 }): Gate {
   const { settings, checkpoints, view } = d;
@@ -88,6 +91,7 @@ export function wireGate(d: {
     approvals: {
       timeoutMs: d.approvalTimeoutSec * 1000,
       answerFor: (request) => d.answers.take(request),
+      screen: d.hooks.screen,
       onEvent: (e) => {
         // The decided request's final preview (an edit included) is the diff its transcript card keeps.
         if (e.type === 'resolved') {
@@ -101,6 +105,7 @@ export function wireGate(d: {
     audit: d.audit,
     sessionId: d.sessionId,
     checkpointsCoverProject: () => checkpoints.mode.kind === 'git',
+    preToolUse: d.hooks.preToolUse,
     onDecided: (decided) => {
       d.feedback.heard(decided);
       if (decided.decision.kind === 'reject') d.hub.get().refreshPrompts();
