@@ -40,10 +40,12 @@ export type UnattendedAnswer = {
 };
 
 /**
- * Before a card is announced: the PermissionRequest hooks' answer, or undefined when none applies.
- * `signal` aborts once the request ended meanwhile. Contract: never rejects.
+ * Before a card is announced: the PermissionRequest hooks that apply to it (undefined: none), as a start
+ * that runs them; `signal` aborts once the request ended meanwhile. Contract: the answer never rejects.
  */
-export type CardScreen = (request: ApprovalRequest, signal: AbortSignal) => Promise<CardAnswer> | undefined;
+export type CardScreen = (
+  request: ApprovalRequest,
+) => ((signal: AbortSignal) => Promise<CardAnswer>) | undefined;
 
 export type BrokerOptions = {
   timeoutMs: number;
@@ -130,9 +132,10 @@ export class ApprovalBroker {
         reason: 'Input is closed; nobody can approve.',
         waitMs: 0,
       });
-    const unattended = this.approvers === 0 ? this.answerFor(request) : undefined;
-    // An answer a person gave already comes before any hook's.
-    const screening = unattended ? undefined : this.screenOf(request);
+    const hooks = this.hooksFor(request);
+    // An answer a person gave already (`warden approve`) comes before any hook's.
+    const unattended = this.approvers === 0 || hooks ? this.answerFor(request) : undefined;
+    const screening = unattended || !hooks ? undefined : this.startScreen(hooks);
     if (this.approvers === 0 && !unattended && !screening)
       return Promise.resolve({
         kind: 'failed',
@@ -203,16 +206,30 @@ export class ApprovalBroker {
     if (unattended) this.decideUnattended(id, unattended);
   }
 
-  private screenOf(
-    request: ApprovalRequest,
-  ): { answer: Promise<CardAnswer>; abort: AbortController } | undefined {
-    const abort = new AbortController();
+  private hooksFor(request: ApprovalRequest): ReturnType<CardScreen> {
     try {
-      const answer = this.options.screen?.(request, abort.signal);
-      return answer ? { answer, abort } : undefined;
+      return this.options.screen?.(request);
     } catch {
       return undefined;
     }
+  }
+
+  private startScreen(start: NonNullable<ReturnType<CardScreen>>): {
+    answer: Promise<CardAnswer>;
+    abort: AbortController;
+  } {
+    const abort = new AbortController();
+    let answer: Promise<CardAnswer>;
+    try {
+      answer = start(abort.signal);
+    } catch {
+      answer = Promise.resolve({
+        kind: 'failed',
+        hook: 'hooks',
+        reason: 'hook_failed: the PermissionRequest hooks could not be started',
+      });
+    }
+    return { answer, abort };
   }
 
   /**
@@ -255,7 +272,8 @@ export class ApprovalBroker {
   private decideUnattended(id: string, answer: UnattendedAnswer): void {
     const result = this.decide(id, answer.decision, answer.by);
     answer.done(result);
-    if (!result.ok)
+    // With a person there (the answer was looked for ahead of a hook), the card is theirs.
+    if (!result.ok && this.approvers === 0)
       this.finish(id, {
         kind: 'failed',
         code: 'no_approver',

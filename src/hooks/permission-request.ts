@@ -23,14 +23,15 @@ export type CardAnswer =
 const ANSWERABLE: ReadonlySet<ApprovalRequest['preview']['kind']> = new Set(['diff', 'command', 'json']);
 
 /**
- * The PermissionRequest hooks' answer for `request`, or undefined when none applies (the card shows
- * at once). `signal`: the card ended meanwhile (the hooks are stopped). Contract: never rejects; an answer is `approve` or `reject` only, never with `confirmHigh`.
+ * The PermissionRequest hooks for `request`: undefined when none applies (the card shows at once),
+ * else a start that runs them and resolves their answer (`signal`: the card ended meanwhile; the hooks
+ * are stopped). Nothing runs before the start. Contract: the answer never rejects; it is `approve` or
+ * `reject` only, never with `confirmHigh`.
  */
 export function permissionRequest(
   set: HookSet,
   request: ApprovalRequest,
-  signal?: AbortSignal,
-): Promise<CardAnswer> | undefined {
+): ((signal: AbortSignal) => Promise<CardAnswer>) | undefined {
   if (!ANSWERABLE.has(request.preview.kind) || !set.has('PermissionRequest')) return undefined;
   const hooks = set.matching('PermissionRequest', set.namesOf(request.tool));
   if (hooks.length === 0) return undefined;
@@ -48,43 +49,44 @@ export function permissionRequest(
     ...(request.expiresAt ? { expires_at: request.expiresAt } : {}),
     permission_suggestions: [],
   };
-  return set.run(hooks, input, signal).then(
-    (answers): CardAnswer => {
-      const pick = strictest(answers.map((a) => a.verdict));
-      const hook = answers.find((a) => a.verdict === pick)?.hook;
-      if (!pick || !hook) return { kind: 'none' };
-      const by: DecidedBy = { channel: 'hook', hook: hook.name };
-      if (pick.kind === 'failed')
-        return {
-          kind: 'failed',
-          hook: hook.name,
-          reason: `hook_failed (${pick.detail}): the PermissionRequest hook ${hook.name} failed: ${pick.reason}`,
-        };
-      if (pick.kind === 'deny')
-        return {
-          kind: 'decided',
-          decision: { kind: 'reject', reason: pick.reason },
-          by: { ...by, reason: pick.reason },
-          hook: hook.name,
-        };
-      if (pick.kind === 'allow')
-        return {
-          kind: 'decided',
-          decision: { kind: 'approve' },
-          by: pick.reason ? { ...by, reason: pick.reason } : by,
-          hook: hook.name,
-        };
-      return pick.kind === 'ask'
-        ? {
-            kind: 'none',
-            note: `The PermissionRequest hook ${hook.name} asks you${pick.reason ? `: ${pick.reason}` : '.'}`,
-          }
-        : { kind: 'none' };
-    },
-    (): CardAnswer => ({
-      kind: 'failed',
-      hook: 'hooks',
-      reason: 'hook_failed: the PermissionRequest hooks could not be run',
-    }),
-  );
+  return (signal) =>
+    set.run(hooks, input, signal).then(
+      (answers): CardAnswer => {
+        const pick = strictest(answers.map((a) => a.verdict));
+        const hook = answers.find((a) => a.verdict === pick)?.hook;
+        if (!pick || !hook) return { kind: 'none' };
+        const by: DecidedBy = { channel: 'hook', hook: hook.name };
+        if (pick.kind === 'failed')
+          return {
+            kind: 'failed',
+            hook: hook.name,
+            reason: `hook_failed (${pick.detail}): the PermissionRequest hook ${hook.name} failed: ${pick.reason}`,
+          };
+        if (pick.kind === 'deny')
+          return {
+            kind: 'decided',
+            decision: { kind: 'reject', reason: pick.reason },
+            by: { ...by, reason: pick.reason },
+            hook: hook.name,
+          };
+        if (pick.kind === 'allow')
+          return {
+            kind: 'decided',
+            decision: { kind: 'approve' },
+            by: pick.reason ? { ...by, reason: pick.reason } : by,
+            hook: hook.name,
+          };
+        return pick.kind === 'ask'
+          ? {
+              kind: 'none',
+              note: `The PermissionRequest hook ${hook.name} asks you${pick.reason ? `: ${pick.reason}` : '.'}`,
+            }
+          : { kind: 'none' };
+      },
+      (): CardAnswer => ({
+        kind: 'failed',
+        hook: 'hooks',
+        reason: 'hook_failed: the PermissionRequest hooks could not be run',
+      }),
+    );
 }

@@ -43,7 +43,7 @@ function hooked(config: HooksConfig, options: HarnessOptions = {}) {
   h = createGateHarness({
     ...options,
     preToolUse: (call, policy) => (current ? preToolUse(current, call, policy) : undefined),
-    screen: (request, signal) => (current ? permissionRequest(current, request, signal) : undefined),
+    screen: (request) => (current ? permissionRequest(current, request) : undefined),
   });
   const compiled = compileHooks(config, 'user', '/home/me/.warden/config.json');
   if (!compiled.ok) throw new Error(compiled.error);
@@ -304,5 +304,26 @@ describe('PermissionRequest: a hook answers a card where a person could', () => 
     const shell = Number(readFileSync(pid, 'utf8'));
     await expect.poll(() => processAlive(shell)).toBe(false);
     expect(g.read('a.txt')).toBeUndefined();
+  });
+
+  it("an answer a person gave elsewhere comes before the hook's: the hook does not run", async () => {
+    const log = logFile();
+    const deny = { hookSpecificOutput: { decision: { behavior: 'deny', message: 'no' } } };
+    const told: unknown[] = [];
+    const g = hooked(
+      { PermissionRequest: [{ command: hookCommand(log, deny), name: 'strict' }] },
+      {
+        answerFor: () => ({
+          decision: { kind: 'approve' },
+          by: { channel: 'cli', user: 'me' },
+          done: (result) => told.push(result),
+        }),
+      },
+    );
+    const result = await g.call('write_file', { path: 'a.txt', content: 'x' });
+    expect(result.status).toBe('executed');
+    expect(told).toEqual([{ ok: true }]);
+    expect(inputs(log)).toEqual([]);
+    expect(g.lastOutcome('write_file')).toMatchObject({ approver: 'human', decidedBy: { channel: 'cli' } });
   });
 });

@@ -81,6 +81,8 @@ export type HarnessOptions = {
   preToolUse?: GateOptions['preToolUse'];
   /** The PermissionRequest hooks that may answer a card first (ApprovalOptions.screen). */
   screen?: ApprovalOptions['screen'];
+  /** An answer given elsewhere for a request (ApprovalOptions.answerFor). */
+  answerFor?: ApprovalOptions['answerFor'];
 };
 
 export type GateHarness = ReturnType<typeof createGateHarness>;
@@ -118,6 +120,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
     now,
     ...(options.invalidLimit !== undefined ? { invalidLimit: options.invalidLimit } : {}),
     ...(options.screen ? { screen: options.screen } : {}),
+    ...(options.answerFor ? { answerFor: options.answerFor } : {}),
     onEvent: (event) => {
       events.push(event);
       if (event.type === 'requested') requested.push(event.request);

@@ -16,7 +16,7 @@ import { sessionFile } from '../saved/store-index';
 /** The session's hooks, as the gate, its queue and the event stream take them. */
 export type SessionHooks = {
   preToolUse: (call: PreToolCall, policy: PolicyResult) => Promise<PolicyResult> | undefined;
-  screen: (request: ApprovalRequest, signal: AbortSignal) => Promise<CardAnswer> | undefined;
+  screen: (request: ApprovalRequest) => ((signal: AbortSignal) => Promise<CardAnswer>) | undefined;
   onEvent: (event: CoreEvent) => void;
   onNotify: (notification: Notification) => void;
   /** Resolves once no hook runs (each is bounded by its timeout). Never rejects. */
@@ -86,7 +86,7 @@ export function wireHooks(d: {
   });
   return {
     preToolUse: (call, policy) => preToolUse(set, call, policy),
-    screen: (request, signal) => permissionRequest(set, request, signal),
+    screen: (request) => permissionRequest(set, request),
     onEvent: after.onEvent,
     onNotify: after.onNotify,
     settled: () => set.settled(),
