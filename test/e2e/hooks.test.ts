@@ -270,4 +270,12 @@ describe('hooks, through the binary', () => {
     expect(run.stdout).toContain('asks to go on');
     expect(readFileSync(join(at.root, 'a.txt'), 'utf8')).toBe('hi\n');
   });
+
+  it('a matcher the linear-time engine cannot run stops start-up, naming the file and the entry', async () => {
+    const at = tempPlaces(later, 'hook-bad-matcher');
+    myConfig(at, { hooks: { PreToolUse: [{ matcher: '(Bash)\\1', command: 'true' }] } });
+    const run = await headlessWarden(at, await fakeModel(later, []), ['-p', 'hi']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${join(at.home, 'config.json')}: hooks.PreToolUse[0].matcher`);
+  });
 });
