@@ -35,8 +35,11 @@ describe('the warden binary', () => {
       execFile(
         '/bin/sh',
         ['-c', 'exec "$0" "$1" --headless <&-', process.execPath, WARDEN_BIN],
-        { env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), WARDEN_HOME: join(tmpdir(), 'no-such-home') } },
-        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
+        {
+          env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), WARDEN_HOME: join(tmpdir(), 'no-such-home') },
+        },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
       );
     });
     expect(closed.code).toBe(2);

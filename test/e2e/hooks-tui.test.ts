@@ -15,7 +15,11 @@ const writeA = [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', conte
 /** A config whose PermissionRequest hook prints `out` (a `sh` one-liner that reads its stdin first). */
 const hookConfig = (out: string) =>
   JSON.stringify({
-    hooks: { PermissionRequest: [{ matcher: 'Write', command: `cat >/dev/null; printf '%s' '${out}'`, name: 'gatekeeper' }] },
+    hooks: {
+      PermissionRequest: [
+        { matcher: 'Write', command: `cat >/dev/null; printf '%s' '${out}'`, name: 'gatekeeper' },
+      ],
+    },
   });
 
 function auditLines(home: string): Record<string, unknown>[] {
@@ -41,10 +45,13 @@ describe('PermissionRequest hooks in the app', () => {
     expect(app.screen()).not.toContain('Approval needed');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('hi\n');
     const outcome = auditLines(home).find((r) => r.tool === 'write_file' && r.phase === 'outcome');
-    expect(outcome).toMatchObject({ approver: 'hook:gatekeeper', decidedBy: { channel: 'hook', hook: 'gatekeeper' } });
+    expect(outcome).toMatchObject({
+      approver: 'hook:gatekeeper',
+      decidedBy: { channel: 'hook', hook: 'gatekeeper' },
+    });
   });
 
-  it('a hook that prints garbage: the card is the person\'s, and says the hook failed', async () => {
+  it("a hook that prints garbage: the card is the person's, and says the hook failed", async () => {
     const { app, root } = await launch(writeA, {
       prompt: 'write a.txt',
       homeFiles: { 'config.json': hookConfig('approve please') },
