@@ -19,12 +19,15 @@ const RUNS = Number(process.env.ANSWER_BENCH_RUNS ?? 7);
 const SIZE = { cols: 120, rows: 40 };
 const run = promisify(execFile);
 
-/** Resolves with the time `name` appears in `dir` (checked at once, then on every change of the folder). */
+/**
+ * Resolves with the time `name` appears in `dir`: the first change of the folder that names it (an
+ * answer file is used up at once, so it may be gone again by the time anyone looks).
+ */
 function fileAppears(dir: string, name: string): Promise<number> {
   mkdirSync(dir, { recursive: true });
   return new Promise((resolve) => {
-    const watcher = watch(dir, () => {
-      if (existsSync(join(dir, name))) {
+    const watcher = watch(dir, (_event, changed) => {
+      if (changed === name || existsSync(join(dir, name))) {
         watcher.close();
         resolve(performance.now());
       }

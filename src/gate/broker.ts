@@ -1,6 +1,22 @@
+/**
+ * The approval queue. Over 400 lines: every way into and out of it (a card asked, the hooks' look
+ * first, an answer from elsewhere, a decision, an edit, a grant, a failure) settles the same entries
+ * exactly once, and reads best beside the others; what needs none of its state is in card-screen.ts.
+ */
 import type { CardAnswer } from '../hooks/permission-request';
 import type { ApprovalRequest, DecidedBy, Decision, FailCode } from '../protocol';
+import {
+  approverOf,
+  type CardScreen,
+  hooksFor,
+  nobodyAfterScreen,
+  screenNote,
+  settledAnswer,
+  startScreen,
+} from './card-screen';
 import { HIGH_UNCONFIRMED, needsSecondConfirmation } from './high-confirm';
+
+export type { CardScreen } from './card-screen';
 
 /** Whether the queued request was recorded (the gate's audit `requested` line). */
 export type QueuedRecord = { ok: true } | { ok: false; error: string };
@@ -38,14 +54,6 @@ export type UnattendedAnswer = {
   by: DecidedBy;
   done(result: { ok: true } | { ok: false; error: string }): void;
 };
-
-/**
- * Before a card is announced: the PermissionRequest hooks that apply to it (undefined: none), as a start
- * that runs them; `signal` aborts once the request ended meanwhile. Contract: the answer never rejects.
- */
-export type CardScreen = (
-  request: ApprovalRequest,
-) => ((signal: AbortSignal) => Promise<CardAnswer>) | undefined;
 
 export type BrokerOptions = {
   timeoutMs: number;
@@ -132,10 +140,10 @@ export class ApprovalBroker {
         reason: 'Input is closed; nobody can approve.',
         waitMs: 0,
       });
-    const hooks = this.hooksFor(request);
+    const hooks = hooksFor(this.options.screen, request);
     // An answer a person gave already (`warden approve`) comes before any hook's.
     const unattended = this.approvers === 0 || hooks ? this.answerFor(request) : undefined;
-    const screening = unattended || !hooks ? undefined : this.startScreen(hooks);
+    const screening = unattended || !hooks ? undefined : startScreen(hooks);
     if (this.approvers === 0 && !unattended && !screening)
       return Promise.resolve({
         kind: 'failed',
@@ -206,66 +214,24 @@ export class ApprovalBroker {
     if (unattended) this.decideUnattended(id, unattended);
   }
 
-  private hooksFor(request: ApprovalRequest): ReturnType<CardScreen> {
-    try {
-      return this.options.screen?.(request);
-    } catch {
-      return undefined;
-    }
-  }
-
-  private startScreen(start: NonNullable<ReturnType<CardScreen>>): {
-    answer: Promise<CardAnswer>;
-    abort: AbortController;
-  } {
-    const abort = new AbortController();
-    let answer: Promise<CardAnswer>;
-    try {
-      answer = start(abort.signal);
-    } catch {
-      answer = Promise.resolve({
-        kind: 'failed',
-        hook: 'hooks',
-        reason: 'hook_failed: the PermissionRequest hooks could not be started',
-      });
-    }
-    return { answer, abort };
-  }
-
   /**
    * The hooks' answer decides like a person's (the same checks: expiry, the high-risk confirmation);
    * otherwise the card is shown to the person — or, with nobody there, fails closed.
    */
   private async afterScreen(id: string, pending: Promise<CardAnswer>): Promise<void> {
-    let answer: CardAnswer;
-    try {
-      answer = await pending;
-    } catch {
-      answer = {
-        kind: 'failed',
-        hook: 'hooks',
-        reason: 'hook_failed: the PermissionRequest hooks could not be run',
-      };
-    }
+    const answer = await settledAnswer(pending);
     const entry = this.queue.get(id);
     if (!entry) return;
-    let note =
-      answer.kind === 'none' ? answer.note : answer.kind === 'failed' ? `${answer.reason}.` : undefined;
+    let refused: string | undefined;
     if (answer.kind === 'decided') {
       const result = this.decide(id, answer.decision, answer.by);
       if (result.ok || !this.queue.has(id)) return;
-      note = `The PermissionRequest hook ${answer.hook} approved it, but it needs a person: ${result.error}`;
+      refused = result.error;
     }
+    const note = screenNote(answer, refused);
     if (note) entry.request = { ...entry.request, explanation: `${entry.request.explanation} ${note}` };
     if (this.approvers > 0) return this.announce(id);
-    this.finish(id, {
-      kind: 'failed',
-      code: answer.kind === 'failed' ? 'hook_failed' : 'no_approver',
-      reason:
-        answer.kind === 'failed'
-          ? answer.reason
-          : `No one is there to approve (headless run).${note ? ` ${note}` : ''}`,
-    });
+    this.finish(id, { kind: 'failed', ...nobodyAfterScreen(answer, note) });
   }
 
   /** The answer given elsewhere decides like a person's; one that does not apply leaves nobody to ask. */
@@ -442,9 +408,4 @@ export class ApprovalBroker {
       return false;
     }
   }
-}
-
-/** Who a decision is credited to: a hook by its name, else the person. */
-function approverOf(by: DecidedBy | undefined): 'human' | `hook:${string}` {
-  return by?.channel === 'hook' && by.hook ? `hook:${by.hook}` : 'human';
 }

@@ -232,6 +232,8 @@ export function grantAndDrain(
   if (!grants.planActive(grant)) return;
   broker.approveWhere((r) => {
     const a = asked.get(r.id);
-    return a !== undefined && grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
+    // A card a PreToolUse hook asked for waits for the person, whatever a grant covers.
+    if (a === undefined || a.policy.rule.source === 'hook') return false;
+    return grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
   });
 }

@@ -130,6 +130,23 @@ describe('PreToolUse: a hook only tightens', () => {
     expect((await second).status).toBe('rejected');
   });
 
+  it('an approve-all on one card does not settle a waiting card the hook asked for', async () => {
+    const log = logFile();
+    const g = hooked({ PreToolUse: [{ matcher: 'Write', command: hookCommand(log, ask), name: 'look' }] });
+    const first = g.call('write_file', { path: 'a.txt', content: 'x' });
+    const second = g.call('write_file', { path: 'b.txt', content: 'y' });
+    const [card] = await g.waitForPending(2);
+    const scope = card?.grantOptions.find((o) => o.match.kind === 'tool');
+    if (!card || !scope) throw new Error('no tool-wide scope offered');
+    g.gate.decide(card.id, { kind: 'approve_all', scope });
+    expect((await first).status).toBe('executed');
+    expect(g.gate.pending()).toHaveLength(1);
+    expect(g.read('b.txt')).toBeUndefined();
+    const rest = g.gate.pending()[0];
+    if (rest) g.gate.decide(rest.id, { kind: 'skip' });
+    expect((await second).status).toBe('skipped');
+  });
+
   it('its deny (exit 2) refuses an allowed call, with its stderr as the reason, audited as the hook', async () => {
     const log = logFile();
     const g = hooked(
