@@ -186,14 +186,19 @@ describe('PreToolUse: a hook only tightens', () => {
     expect(inputs(log)).toHaveLength(1);
   });
 
-  it('what a guard or a deny rule refuses never reaches a hook; a matcher that does not fit runs no hook', async () => {
+  it('what a guard or a deny rule refuses never reaches a hook (either kind); a matcher that does not fit runs no hook', async () => {
     const log = logFile();
+    const approveAll = { hookSpecificOutput: { decision: { behavior: 'allow' } } };
     const g = hooked(
-      { PreToolUse: [{ command: hookCommand(log, allow), name: 'all' }] },
+      {
+        PreToolUse: [{ command: hookCommand(log, allow), name: 'all' }],
+        PermissionRequest: [{ command: hookCommand(log, approveAll), name: 'approve-all' }],
+      },
       { rules: [{ tool: 'execute_command', decision: 'deny', when: { command: 'rm *' } }] },
     );
     expect((await g.call('write_file', { path: '../outside.txt', content: 'x' })).status).toBe('blocked');
     expect((await g.call('execute_command', { command: 'rm -f a' })).status).toBe('blocked');
+    // Neither the PreToolUse nor the PermissionRequest hook ever saw them: a hook cannot approve past these.
     expect(inputs(log)).toEqual([]);
     const bashOnly = logFile().replace('.jsonl', '-bash.jsonl');
     h?.cleanup();
