@@ -20,7 +20,7 @@ const layers = [
   ['src/session'],
   ['src/agent', 'src/mcp', 'src/answers'],
   ['src/gate'],
-  ['src/tools', 'src/checkpoint'],
+  ['src/tools', 'src/checkpoint', 'src/hooks'],
   ['src/policy', 'src/trust', 'src/config', 'src/llm', 'src/commands'],
   ['src/audit'],
   ['src/protocol', 'src/text', 'src/os', 'src/*'],

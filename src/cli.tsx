@@ -133,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
       escalation: config.escalation,
       ...(config.suggestions ? { suggestions: config.suggestions } : {}),
       notify: config.notify,
+      hooks: config.hooks,
       contextWindowTokens: config.contextWindowTokens,
       reviewTurns: config.reviewTurns && !args.headless,
       // Headless has nobody to answer the /compact offer: a full window ends the turn as before.

@@ -31,7 +31,7 @@ export function escalationAnswerOf(data: unknown): EscalationAnswer | undefined 
 }
 
 /** Gate failures that say nobody decided (nobody there, input gone, the log down): not the agent failing its step. */
-const NOBODY_DECIDED = /^(no_approver|input_closed|expired|invalid_input|audit_unavailable)\b/;
+const NOBODY_DECIDED = /^(no_approver|input_closed|expired|invalid_input|audit_unavailable|hook_failed)\b/;
 
 /**
  * Whether a result is a failure: an error, a block, or a command that ran and exited non-zero

@@ -57,7 +57,8 @@ export type LoopDeps = {
   contextWindowTokens: number;
   /** Tools whose calls of one turn may run side by side (read-only ones). */
   runsInParallel: (tool: string) => boolean;
-  onUsage?: (usage: Usage) => void;
+  /** After each model response: its usage, when the server reported one (the run counts its turns). */
+  onUsage?: (usage: Usage | undefined) => void;
   /** A tool call's name has streamed (its arguments are still coming): ready what it will need. */
   onToolNamed?: (name: string) => void;
   control?: LoopControl;
@@ -169,7 +170,7 @@ export async function runTurn(
         ...(deps.onToolNamed ? { onToolNamed: deps.onToolNamed } : {}),
       });
       text = turn.text;
-      if (turn.usage) deps.onUsage?.(turn.usage);
+      deps.onUsage?.(turn.usage);
       deps.contextWatch?.afterResponse(history, history.length, turn.usage, caller);
     } catch (err) {
       if (isAbortError(err) || caller.signal.aborted) return cancelled(caller, emit);

@@ -15,6 +15,9 @@ import {
   APPROVALS_DEFAULTS,
   NOTIFY_DEFAULTS,
   type ConfigFile,
+  type HookEntry,
+  type HookEventName,
+  type HooksConfig,
   type McpServerConfig,
   type NotifyMethod,
 } from './schema';
@@ -62,6 +65,8 @@ export type ResolvedConfig = { [K in Defaulted]: NonNullable<ConfigFile[K]> } & 
   sandboxReadPaths: string[];
   /** Hosts a command that names them reaches without a card, from the user's config only. */
   sandboxNetwork: string[];
+  /** The person's own hooks (a project's follow its trust: ProjectTrust.hooks). */
+  hooks: HooksConfig;
 };
 
 /** The fields whose strongest layer wins: the defaults' keys and the API key (environment only). */
@@ -283,6 +288,9 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
       whenNobodyAsks:
         m.approvals?.whenNobodyAsks ?? l.user.approvals?.whenNobodyAsks ?? APPROVALS_DEFAULTS.whenNobodyAsks,
     },
+    // The managed config's hooks always run; the person's own only where it allows them. The project's
+    // are not merged here: they count while its files are trusted (src/trust).
+    hooks: hooksOf(m.hooks, m.allowManagedHooksOnly === true ? undefined : l.user.hooks),
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const managed = () => ({ kind: 'managed', path: l.managedPath }) as const;
@@ -362,6 +370,15 @@ function readEnv(env: Env): EnvLayer {
     values.mode = mode as Mode;
   }
   return { ok: true, values };
+}
+
+/** The managed config's hooks, then the person's (each event's entries in that order). */
+function hooksOf(managed: HooksConfig | undefined, user: HooksConfig | undefined): HooksConfig {
+  if (!managed) return user ?? {};
+  const out: HooksConfig = { ...user };
+  for (const [event, entries] of Object.entries(managed) as [HookEventName, HookEntry[]][])
+    out[event] = [...entries, ...(user?.[event] ?? [])];
+  return out;
 }
 
 function expandHome(path: string, home: string): string {

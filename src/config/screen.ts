@@ -1,9 +1,12 @@
 import { globProblem } from '../policy/bounded-glob';
 import type { Mode } from '../protocol';
-import { CONFIG_DEFAULTS, type ConfigFile, type SandboxSetting } from './schema';
+import { CONFIG_DEFAULTS, type ConfigFile, type HooksConfig, type SandboxSetting } from './schema';
 
 /** A project setting that would loosen the gate, held back until the person trusts the project's files. */
-export type HeldSetting = { key: 'mode' | 'webSearch' | 'model' | 'maxStepsPerTurn'; label: string };
+export type HeldSetting = {
+  key: 'mode' | 'webSearch' | 'model' | 'maxStepsPerTurn' | 'hooks';
+  label: string;
+};
 
 /**
  * What a project config file may decide. `untrusted`: what counts before trust (everything that
@@ -124,7 +127,33 @@ export function screenProjectConfig(
       label: `webSearch.url ${out.webSearch.url}: web_search would send queries there`,
     });
   }
+  // A hook runs on this machine as the person, outside the sandbox: the classic escape of a planted repository.
+  if (out.hooks !== undefined) {
+    delete untrusted.hooks;
+    held.push(...hookLabels(out.hooks));
+  }
   return { untrusted, trusted: out, held };
+}
+
+/** What each of a project's hooks would do, one trust-card line per command. */
+function hookLabels(hooks: HooksConfig): HeldSetting[] {
+  const when: Record<string, string> = {
+    PreToolUse: 'before each matching tool call',
+    PermissionRequest: 'on each card, and could answer it',
+    PostToolUse: 'after each matching tool call',
+    Notification: 'when warden notifies you',
+    Stop: 'at the end of each turn',
+  };
+  return Object.entries(hooks).flatMap(([event, entries]) =>
+    (entries ?? []).flatMap((entry) =>
+      ('hooks' in entry ? entry.hooks : [entry]).map(
+        (h): HeldSetting => ({
+          key: 'hooks',
+          label: `hooks.${event} ${JSON.stringify(h.command)}: would run on your machine, outside the sandbox, ${when[event] ?? ''}`,
+        }),
+      ),
+    ),
+  );
 }
 
 /** How much each setting lets through; a project's value above the person's own would loosen it. */

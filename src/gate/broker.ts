@@ -1,7 +1,20 @@
-// Over 400 lines: the queue is one state machine (ask, decide, edit, expire, fail), and each step
-// changes an entry only it may touch; the pure rules it applies live beside it (high-confirm.ts,
-// two-person.ts).
+/**
+ * The approval queue. Over 400 lines: every way into and out of it (a card asked, the hooks' look
+ * first, an answer from elsewhere, a decision, an edit, a grant, a two-person card's first approval, a
+ * failure) settles the same entries exactly once, and reads best beside the others; the pure rules it
+ * applies live beside it (card-screen.ts, high-confirm.ts, two-person.ts).
+ */
+import type { CardAnswer } from '../hooks/permission-request';
 import type { ApprovalRequest, DecidedBy, Decision, FailCode } from '../protocol';
+import {
+  approverOf,
+  type CardScreen,
+  hooksFor,
+  nobodyAfterScreen,
+  screenNote,
+  settledAnswer,
+  startScreen,
+} from './card-screen';
 import { HIGH_UNCONFIRMED, needsSecondConfirmation } from './high-confirm';
 import { twoPersonDecision, type Who } from './two-person';
 
@@ -12,6 +25,8 @@ import { twoPersonDecision, type Who } from './two-person';
  */
 export type DecideResult = { ok: true; waiting?: true } | { ok: false; error: string; code?: string };
 
+export type { CardScreen } from './card-screen';
+
 /** Whether the queued request was recorded (the gate's audit `requested` line). */
 export type QueuedRecord = { ok: true } | { ok: false; error: string };
 
@@ -21,9 +36,16 @@ export type BrokerOutcome = Settlement & { waitMs: number };
 type Settlement =
   /**
    * `by`: who gave a person's decision and through which channel (absent for a grant); on a card that
-   * needed two people, the first approval, and `secondBy` the second.
+   * needed two people, the first approval, and `secondBy` the second. `hook:<name>`: a
+   * PermissionRequest hook answered where a person could.
    */
-  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant'; by?: DecidedBy; secondBy?: DecidedBy }
+  | {
+      kind: 'decided';
+      decision: Decision;
+      approver: 'human' | 'grant' | `hook:${string}`;
+      by?: DecidedBy;
+      secondBy?: DecidedBy;
+    }
   | { kind: 'blocked'; ruleId: string; reason: string }
   | { kind: 'failed'; code: FailCode; reason: string };
 
@@ -51,6 +73,8 @@ export type UnattendedAnswer = {
 
 export type BrokerOptions = {
   timeoutMs: number;
+  /** The hooks that may answer a card where a person could, before anyone is shown it (src/hooks). */
+  screen?: CardScreen;
   /**
    * With no approver attached: the answers already given for this request elsewhere, in the order
    * they apply (a two-person card may take two).
@@ -76,6 +100,8 @@ type Entry = {
   staged?: unknown;
   /** Records the first approval of a two-person card (the audit's `partial` line). */
   onPartial?: (request: ApprovalRequest, by: DecidedBy) => QueuedRecord;
+  /** The hooks are looking at it: not announced yet, nor listed as pending; aborted when it ends. */
+  screening?: AbortController;
 };
 
 /**
@@ -114,8 +140,9 @@ export class ApprovalBroker {
     this.failWhere(() => true, 'input_closed', reason);
   }
 
+  /** The requests waiting for a person (not those the hooks are still looking at), in arrival order. */
   pending(): ApprovalRequest[] {
-    return [...this.queue.values()].map((e) => e.request);
+    return [...this.queue.values()].filter((e) => e.screening === undefined).map((e) => e.request);
   }
 
   /**
@@ -137,8 +164,11 @@ export class ApprovalBroker {
         reason: 'Input is closed; nobody can approve.',
         waitMs: 0,
       });
-    const unattended = this.approvers === 0 ? this.answerFor(request) : [];
-    if (this.approvers === 0 && unattended.length === 0)
+    const hooks = hooksFor(this.options.screen, request);
+    // An answer a person gave already (`warden approve`) comes before any hook's.
+    const unattended = this.approvers === 0 || hooks ? this.answerFor(request) : [];
+    const screening = unattended.length > 0 || !hooks ? undefined : startScreen(hooks);
+    if (this.approvers === 0 && unattended.length === 0 && !screening)
       return Promise.resolve({
         kind: 'failed',
         code: 'no_approver',
@@ -180,6 +210,7 @@ export class ApprovalBroker {
         invalid: 0,
         started,
         ...(onPartial ? { onPartial } : {}),
+        ...(screening ? { screening: screening.abort } : {}),
       });
       const recorded = this.record(onQueued, queued);
       if (!recorded.ok)
@@ -188,20 +219,50 @@ export class ApprovalBroker {
           code: 'audit_unavailable',
           reason: `The request could not be recorded in the audit log (${recorded.error}).`,
         });
-      // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
-      if (!this.emit({ type: 'requested', request: queued }))
-        return this.finish(request.id, {
-          kind: 'failed',
-          code: 'gate_error',
-          reason: 'Announcing the request failed.',
-        });
-      if (unattended.length > 0) this.decideUnattended(request.id, unattended);
+      if (screening) void this.afterScreen(request.id, screening.answer);
+      else this.announce(request.id, unattended);
     });
   }
 
+  /** Tells everyone the request waits; the answers given elsewhere then decide it. */
+  private announce(id: string, unattended: readonly UnattendedAnswer[] = []): void {
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    delete entry.screening;
+    // Nobody saw a request whose announcement failed: it must not wait for a decision that cannot come.
+    if (!this.emit({ type: 'requested', request: entry.request }))
+      return this.finish(id, {
+        kind: 'failed',
+        code: 'gate_error',
+        reason: 'Announcing the request failed.',
+      });
+    if (unattended.length > 0) this.decideUnattended(id, unattended);
+  }
+
   /**
-   * The answers given elsewhere decide like a person's, in order; when none settles the request (one
-   * did not apply, or a two-person card got only its first approval) nobody is left to ask.
+   * The hooks' answer decides like a person's (the same checks: expiry, the high-risk confirmation);
+   * otherwise the card is shown to the person — or, with nobody there, fails closed.
+   */
+  private async afterScreen(id: string, pending: Promise<CardAnswer>): Promise<void> {
+    const answer = await settledAnswer(pending);
+    const entry = this.queue.get(id);
+    if (!entry) return;
+    let refused: string | undefined;
+    if (answer.kind === 'decided') {
+      const result = this.decide(id, answer.decision, answer.by);
+      if (result.ok || !this.queue.has(id)) return;
+      refused = result.error;
+    }
+    const note = screenNote(answer, refused);
+    if (note) entry.request = { ...entry.request, explanation: `${entry.request.explanation} ${note}` };
+    if (this.approvers > 0) return this.announce(id);
+    this.finish(id, { kind: 'failed', ...nobodyAfterScreen(answer, note) });
+  }
+
+  /**
+   * The answers given elsewhere decide like a person's, in order. With a person there (they were looked
+   * for ahead of a hook) a card still waiting is theirs; with nobody, one that no answer settled (one did
+   * not apply, or a two-person card got only its first approval) fails: nobody is left to ask.
    */
   private decideUnattended(id: string, answers: readonly UnattendedAnswer[]): void {
     let last: DecideResult = { ok: true };
@@ -210,7 +271,7 @@ export class ApprovalBroker {
       last = this.decide(id, answer.decision, answer.by);
       answer.done(last);
     }
-    if (!this.queue.has(id)) return;
+    if (!this.queue.has(id) || this.approvers > 0) return;
     this.finish(id, {
       kind: 'failed',
       code: 'no_approver',
@@ -260,7 +321,7 @@ export class ApprovalBroker {
       this.cancelTask(entry.request.taskId, 'The person cancelled the task.');
       return { ok: true };
     }
-    this.finish(id, { kind: 'decided', decision, approver: 'human', ...who });
+    this.finish(id, { kind: 'decided', decision, approver: approverOf(by), ...who });
     return { ok: true };
   }
 
@@ -348,7 +409,7 @@ export class ApprovalBroker {
     this.finish(entry.request.id, {
       kind: 'decided',
       decision: { kind: 'edit', args: review.args },
-      approver: 'human',
+      approver: approverOf(who.by),
       ...who,
     });
     return { ok: true };
@@ -387,6 +448,7 @@ export class ApprovalBroker {
     if (!entry) return;
     this.queue.delete(id);
     clearTimeout(entry.timer);
+    entry.screening?.abort();
     const full: BrokerOutcome = { ...outcome, waitMs: this.now() - entry.started };
     entry.settle(full);
     this.emit({ type: 'resolved', request: entry.request, outcome: full });

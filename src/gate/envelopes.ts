@@ -5,11 +5,11 @@ import type { Execution } from './executor';
 /** How a call ended, in the shape both the model (envelope) and the audit (outcome, approver) need. */
 export type Ending = { envelope: ToolResultEnvelope; outcome: Outcome; approver: Approver; reason?: string };
 
-/** A denial; `approver` is 'rule' when a user or project rule denied, else 'policy' (guards, defaults, modes). */
+/** A denial; `approver` is 'rule' when a user or project rule denied, `hook:<name>` for a hook, else 'policy' (guards, defaults, modes). */
 export function blocked(
   rule: string,
   reason: string,
-  by: 'guard' | 'policy',
+  by: 'guard' | 'policy' | 'hook',
   approver: Approver = 'policy',
 ): Ending {
   return {
@@ -75,10 +75,18 @@ export function endingWithoutRun(outcome: BrokerOutcome): Ending | undefined {
   const d = outcome.decision;
   if (d.kind === 'reject') {
     const reason = d.reason?.trim() || undefined;
+    // A PermissionRequest hook's rejection says whose it was: the model is not told the person said no.
+    const hook = outcome.approver.startsWith('hook:') ? outcome.approver : undefined;
     return {
-      envelope: { status: 'rejected', by: 'user', ...(reason ? { reason } : {}), retry: true },
+      envelope: {
+        status: 'rejected',
+        by: hook ? 'hook' : 'user',
+        ...(hook ? { rule: hook } : {}),
+        ...(reason ? { reason } : {}),
+        retry: true,
+      },
       outcome: 'rejected',
-      approver: 'human',
+      approver: hook ?? 'human',
       ...(reason ? { reason } : {}),
     };
   }

@@ -7,7 +7,11 @@ import type { PolicyResult } from '../policy/resolve';
 import { canonicalJson, hashArgs } from './hash';
 import { readExisting } from './preview';
 import { callLine } from '../text/call-line';
-import type { Caller, Checked, DecidedCall } from './gate-types';
+import type { PreToolCall } from '../hooks/pre-tool-use';
+import type { RecordBase } from './audit-record';
+import type { ApprovalBroker, BrokerOutcome } from './broker';
+import type { Asked, Caller, Checked, DecidedCall, ToolCall } from './gate-types';
+import { type GrantStore, grantable, scopeCovers } from './grants';
 
 // Small steps of the gate (gate.ts), kept apart so the sequence there reads top-down.
 
@@ -55,10 +59,42 @@ function isPackageInstall(argv: readonly string[]): boolean {
   return verb === undefined ? program === 'yarn' : verbs.has(verb);
 }
 
-/** Who a policy allow is credited to in the audit: a rule a person (or the managed policy) wrote, or the built-in policy. */
+/**
+ * Who a policy verdict is credited to in the audit: a rule a person (or the managed policy) wrote, a
+ * hook (`hook:<name>`), or the built-in policy.
+ */
 export function ruleApprover(policy: PolicyResult): Approver {
   const source = policy.rule.source;
+  if (source === 'hook') return policy.rule.id.startsWith('hook:') ? (policy.rule.id as Approver) : 'policy';
   return source === 'user' || source === 'project' || source === 'managed' ? 'rule' : 'policy';
+}
+
+/** Whose refusal the model is told of: a hard guard's, a hook's, or the policy's. */
+export function denialBy(policy: PolicyResult): 'guard' | 'hook' | 'policy' {
+  return policy.rule.source === 'guard' ? 'guard' : policy.rule.source === 'hook' ? 'hook' : 'policy';
+}
+
+/** What the gate's audit lines say of a call judged by `policy`. */
+export function recordBase(policy: PolicyResult, argsHash: string, call: ToolCall): RecordBase {
+  return {
+    decision: policy.decision,
+    rule: policy.rule.id,
+    risk: policy.risk.level,
+    argsHash,
+    ...(call.resumedFrom ? { resumedFrom: call.resumedFrom.requestId } : {}),
+  };
+}
+
+/** The call as a PreToolUse hook is given it; undefined for the person's own commands and warden's own calls. */
+export function hookedCall(
+  call: ToolCall,
+  caller: Caller,
+  args: Record<string, unknown>,
+  argsHash: string,
+): PreToolCall | undefined {
+  if (caller.origin === 'person' || call.internal) return undefined;
+  const { agentId, agentName, signal } = caller;
+  return { id: call.id, tool: call.tool, args, argsHash, agentId, agentName, signal };
 }
 
 /** A deep copy of parsed arguments (plain JSON data in practice); the original if it cannot be copied. */
@@ -154,6 +190,22 @@ export function summaryOf(tool: AnyTool, args: unknown): string {
   return callLine(args);
 }
 
+/** Tells the session's feedback what a person (or their grant) decided; a hook's answer is not theirs. Contract: never throws. */
+export function tellDecided(
+  onDecided: ((decided: DecidedCall) => void) | undefined,
+  outcome: BrokerOutcome,
+  checked: Checked,
+  caller: Caller,
+  accepted?: Record<string, unknown>,
+): void {
+  if (outcome.kind !== 'decided' || outcome.approver.startsWith('hook:')) return;
+  try {
+    onDecided?.(decidedCall(outcome.decision, checked, caller, accepted));
+  } catch {
+    // Feedback is advice: its failure must not change a decision.
+  }
+}
+
 /** What the session's feedback hears of a person's decision; `edited` only when the edit changed the call. */
 export function decidedCall(
   decision: Decision,
@@ -169,4 +221,24 @@ export function decidedCall(
   // The arguments are parsed already: the summary takes them as they are.
   const summary = summaryOf(tool, args);
   return { decision, tool: tool.name, facts, policy, caller, args, ...(edited ? { edited } : {}), summary };
+}
+
+/** An approve-all: the grant is kept, and every waiting request it covers is approved by it (a plan's once it is in force). */
+export function grantAndDrain(
+  grants: GrantStore,
+  broker: ApprovalBroker,
+  asked: ReadonlyMap<string, Asked>,
+  scope: GrantScope,
+  /** A card only a person may answer (a managed ask, two people): no grant drains it. */
+  personOnly: (policy: Asked['policy'], tool: string) => boolean,
+): void {
+  const grant = grants.add(scope);
+  // A plan grant drains nothing before its plan is in force.
+  if (!grants.planActive(grant)) return;
+  broker.approveWhere((r) => {
+    const a = asked.get(r.id);
+    // A card a PreToolUse hook asked for waits for the person, whatever a grant covers.
+    if (a === undefined || a.policy.rule.source === 'hook' || personOnly(a.policy, r.tool)) return false;
+    return grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
+  });
 }

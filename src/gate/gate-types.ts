@@ -5,6 +5,7 @@ import type { PolicyContext, PolicyResult } from '../policy/resolve';
 import type { AnyTool, ToolContext } from '../tools/types';
 import type { BrokerEvent, BrokerOptions } from './broker';
 import type { GrantStore } from './grants';
+import type { PreToolCall } from '../hooks/pre-tool-use';
 import type { ResumedCall } from './resume-check';
 import type { TwoPersonRule } from './two-person';
 
@@ -119,6 +120,11 @@ export type GateOptions = {
   onDecided?: (decided: DecidedCall) => void;
   /** Which cards need two approvals from two distinct identities (`twoPerson`), read for each call. */
   twoPerson?: () => TwoPersonRule | undefined;
+  /**
+   * The PreToolUse hooks (src/hooks/pre-tool-use.ts): the verdict they leave, never looser than
+   * `policy`, or undefined when none applies (the call goes on at once). Contract: never rejects.
+   */
+  preToolUse?: (call: PreToolCall, policy: PolicyResult) => Promise<PolicyResult> | undefined;
 };
 
 /** A call whose arguments passed the schema, with its facts and the policy's verdict on them. */

@@ -3,9 +3,11 @@
  *   1 guards    the tool exists and is offered to this caller, the arguments fit its schema (parsed
  *               once), no internal argument; the hard guards — path fence, command guard, SSRF, size
  *               caps — deny, and no person can override them (policy/facts)
- *   2 policy    the rules, deny → ask → allow, with the mode and the risk (policy/resolve)
+ *   2 policy    the rules, deny → ask → allow, with the mode and the risk (policy/resolve); then the
+ *               PreToolUse hooks, which may only tighten it (hooks/pre-tool-use)
  *   3 grants    a call this task had rejected is rejected again; a session grant allows (grants)
- *   4 person    whatever still asks goes on a card and waits for a decision (askPerson, broker)
+ *   4 person    whatever still asks goes on a card and waits for a decision (askPerson, broker); a
+ *               PermissionRequest hook may answer it first, where a person could (hooks/permission-request)
  *   5 token     a one-time token bound to the hash of the approved arguments (tokens)
  *   6 re-check  the guards again at execution, the pre-image of a write (executor)
  *   7 run       the checkpoint before any effect, then the tool (run-call.ts)
@@ -28,9 +30,20 @@ import { blocked, endingWithoutRun, gateError, repeatRejected } from './envelope
 import { GuardedExecutor } from './executor';
 import { GateAudit } from './gate-audit';
 import { admitCall } from './call-guards';
-import { decidedCall, copyArgs, editedTargetHash, offeredScope, ruleApprover, safeHash } from './gate-steps';
+import {
+  copyArgs,
+  denialBy,
+  editedTargetHash,
+  grantAndDrain,
+  hookedCall,
+  offeredScope,
+  recordBase,
+  ruleApprover,
+  safeHash,
+  tellDecided,
+} from './gate-steps';
 import type { Asked, Caller, Checked, CloseCode, GateOptions, ToolCall } from './gate-types';
-import { type GrantCaller, grantable, scopeCovers } from './grants';
+import type { GrantCaller } from './grants';
 import { hashArgs } from './hash';
 import { ParsedAhead } from './parsed-ahead';
 import { explainCommand, type PolicyCheck } from './policy-check';
@@ -222,28 +235,38 @@ export class Gate {
     const admitted = admitCall(this.tools, call, caller, this.check);
     if (!admitted.ok) return this.log.refuse(call, caller, admitted.rule, admitted.reason);
     // 2 policy: the hard guards' denials arrive here as the policy's deny, which nobody overrides.
-    const { tool, args, facts, policy } = admitted.checked;
+    const { args, policy } = admitted.checked;
     const argsHash = hashArgs(args);
-    const base: RecordBase = {
-      decision: policy.decision,
-      rule: policy.rule.id,
-      risk: policy.risk.level,
-      argsHash,
-      ...(call.resumedFrom ? { resumedFrom: call.resumedFrom.requestId } : {}),
-    };
-    const parsedCall = { ...call, args };
-    if (policy.decision === 'deny') {
-      const by = policy.rule.source === 'guard' ? 'guard' : 'policy';
-      const ending = blocked(policy.rule.id, policy.explanation, by, ruleApprover(policy));
-      this.log.both(parsedCall, caller, base, ending);
-      return ending.envelope;
-    }
     // Offered again after a restart: the same arguments, not expired since first asked — or nothing runs.
     const stale =
-      call.resumedFrom && resumeCheck(call.resumedFrom, argsHash, this.o.approvals.timeoutMs, Date.now());
+      policy.decision !== 'deny' &&
+      call.resumedFrom &&
+      resumeCheck(call.resumedFrom, argsHash, this.o.approvals.timeoutMs, Date.now());
     if (stale) {
-      this.log.both(parsedCall, caller, base, stale);
+      this.log.both({ ...call, args }, caller, recordBase(policy, argsHash, call), stale);
       return stale.envelope;
+    }
+    // The PreToolUse hooks may tighten the verdict (deny, or ask where it allowed), never loosen it.
+    const hooked = hookedCall(call, caller, args, argsHash);
+    const tightened = hooked && this.o.preToolUse?.(hooked, policy);
+    if (!tightened) return this.judged(admitted.checked, call, caller, argsHash);
+    return tightened.then((p) => this.judged({ ...admitted.checked, policy: p }, call, caller, argsHash));
+  }
+
+  /** Steps 2–4 on the verdict as it stands: refused, run, rejected again, granted, or a card. */
+  private judged(
+    checked: Checked,
+    call: ToolCall,
+    caller: Caller,
+    argsHash: string,
+  ): ToolResultEnvelope | Promise<ToolResultEnvelope> {
+    const { tool, args, facts, policy } = checked;
+    const base = recordBase(policy, argsHash, call);
+    const parsedCall = { ...call, args };
+    if (policy.decision === 'deny') {
+      const ending = blocked(policy.rule.id, policy.explanation, denialBy(policy), ruleApprover(policy));
+      this.log.both(parsedCall, caller, base, ending);
+      return ending.envelope;
     }
     // Allowed without a wait: the facts just gathered are the execution-time check (run-call.ts).
     // A person's own `!command` is their decision: what would ask runs as theirs (never what is denied).
@@ -257,11 +280,16 @@ export class Gate {
       this.log.both(parsedCall, caller, base, ending);
       return ending.envelope;
     }
-    // A managed ask, or a call that needs two people, reaches a person on its own card: no grant covers it.
-    if (!this.personOnly(policy, tool.name) && this.o.grants.match(facts, policy.risk, caller))
+    // A hook that asks, a managed ask, or a call that needs two people reaches a person on its own
+    // card: no grant answers for them.
+    if (
+      policy.rule.source !== 'hook' &&
+      !this.personOnly(policy, tool.name) &&
+      this.o.grants.match(facts, policy.risk, caller)
+    )
       return runCall(this.ports, tool, args, caller, { ...base, call: parsedCall }, 'grant', unasked(facts));
     // 4 person, then 5–8 in run-call.ts.
-    return this.askPerson(admitted.checked, call, caller, base);
+    return this.askPerson(checked, call, caller, base);
   }
 
   /** Step 4: the card, the wait for a decision, and the run of what the person approved (re-asked if the file moved). */
@@ -308,7 +336,7 @@ export class Gate {
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
     }
-    if (outcome.kind === 'decided') this.heard(outcome.decision, checked, caller, accepted?.args);
+    tellDecided(this.o.onDecided, outcome, checked, caller, accepted?.args);
     const withRequest = { ...base, call: { ...call, args }, requestId: request.id, ...deciders(outcome) };
     const stop = endingWithoutRun(outcome);
     if (stop) {
@@ -323,7 +351,13 @@ export class Gate {
     // 5–8: the token binds what the person approved (the accepted edit, the plan's steps, or the call).
     const approved = approvedRun(outcome, checked, accepted, base.argsHash);
     if (approved.decision.kind === 'approve_all')
-      this.grantAndDrain(offeredScope(request, approved.decision.scope));
+      grantAndDrain(
+        this.o.grants,
+        this.broker,
+        this.asked,
+        offeredScope(request, approved.decision.scope),
+        (p, t) => this.personOnly(p, t),
+      );
     const targetHash =
       approved.edited && fileHash !== undefined && accepted
         ? await editedTargetHash(facts, accepted.facts, fileHash)
@@ -359,32 +393,7 @@ export class Gate {
       : envelope;
   }
 
-  private grantAndDrain(scope: Extract<Decision, { kind: 'approve_all' }>['scope']): void {
-    const grant = this.o.grants.add(scope);
-    // A plan grant drains nothing before its plan is in force.
-    if (!this.o.grants.planActive(grant)) return;
-    this.broker.approveWhere((r) => {
-      const a = this.asked.get(r.id);
-      if (!a || this.personOnly(a.policy, r.tool)) return false;
-      return grantable(a.facts, a.policy.risk) && scopeCovers(grant, a.facts, a.caller);
-    });
-  }
-
   private personOnly(policy: Checked['policy'], tool: string): boolean {
     return personOnly(policy, tool, this.o.twoPerson?.());
-  }
-
-  /** Tells the session's feedback what the person decided. Contract: never throws. */
-  private heard(
-    decision: Decision,
-    checked: Checked,
-    caller: Caller,
-    accepted?: Record<string, unknown>,
-  ): void {
-    try {
-      this.o.onDecided?.(decidedCall(decision, checked, caller, accepted));
-    } catch {
-      // Feedback is advice: its failure must not change a decision.
-    }
   }
 }

@@ -6,6 +6,7 @@
 import { DEFAULT_RULES } from '../policy/defaults';
 import { type FactDeps, gatherFacts } from '../policy/facts';
 import type { PolicyReport } from '../policy/policy-report';
+import type { RuleRef } from '../protocol';
 import { type PolicyContext, resolvePolicy } from '../policy/resolve';
 import type { LoadedRule } from '../policy/rules';
 import { parseToolArgs } from '../tools/parse-args';
@@ -122,11 +123,10 @@ export async function explainCommand(
   );
 }
 
-function decidedBy(
-  rule: { id: string; source: LoadedRule['source'] | 'mode' | 'guard' | 'grant' },
-  rules: readonly LoadedRule[],
-): PolicyReport['decidedBy'] {
-  if (rule.source === 'guard') return { kind: 'guard', id: rule.id, source: rule.source };
+function decidedBy(rule: RuleRef, rules: readonly LoadedRule[]): PolicyReport['decidedBy'] {
+  // A hook tightens a call at the gate, after the policy this reports: it never decides here.
+  if (rule.source === 'guard' || rule.source === 'hook')
+    return { kind: 'guard', id: rule.id, source: rule.source };
   if (rule.source === 'mode') return { kind: 'mode', id: rule.id, source: rule.source };
   if (rule.source === 'grant') return { kind: 'grant', id: rule.id, source: rule.source };
   const loaded = [...rules, ...DEFAULT_RULES].find((r) => r.id === rule.id && r.source === rule.source);

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type CommandFolderRead, readProjectCommands } from './read-commands';
 import { PathFence } from './guards/path-guard';
+import { hookCommandsOf, hookFilesIn } from './hook-files';
 import { readProjectFile } from './safe-read';
 
 /** One of a project's `.warden` files as read once: its text is what is parsed, hashed and shown. */
@@ -12,8 +13,9 @@ export type ProjectFileRead =
   | { kind: 'error'; path: string; error: string };
 
 /**
- * The project's `.warden/policy.json`, `.warden/config.json` and `.warden/commands/*.md`, read once,
- * with one content hash over them: trust is bound to this hash, so a change to any needs trust again.
+ * The project's `.warden/policy.json`, `.warden/config.json`, `.warden/commands/*.md` and the files
+ * its hooks run, read once, with one content hash over them: trust is bound to this hash, so a change
+ * to any needs trust again.
  */
 export type ProjectSnapshot = {
   root: string;
@@ -21,8 +23,16 @@ export type ProjectSnapshot = {
   config: ProjectFileRead;
   /** Custom slash commands: prompts the project would have the person send (they count once trusted). */
   commands: CommandFolderRead;
+  /** The project files the config's hooks run (hook-files.ts): trust binds what runs, not only its name. */
+  hookFiles: HookFileRead[];
   hash: string;
 };
+
+/** One file a project hook runs, as read (a missing or unreadable one is hashed as such). */
+export type HookFileRead = { file: string; kind: 'ok' | 'missing' | 'error'; text: string };
+
+/** Hook scripts are small; a larger one is hashed by what was read and said to be larger. */
+const HOOK_FILE_CAP = 1024 * 1024;
 
 /** Settings files are small; anything larger is refused rather than parsed in part. */
 export const PROJECT_FILE_CAP = 1024 * 1024;
@@ -71,7 +81,37 @@ export function readProjectSnapshot(root: string, home: string): ProjectSnapshot
       commands = { files: [], problems: [`.warden/commands cannot be read (${(err as Error).message})`] };
     }
   }
-  return { root: real, policy, config, commands, hash: snapshotHash(policy, config, commands) };
+  const hookFiles = own ? [] : readHookFiles(config, real, () => (fence ??= new PathFence(real, [])));
+  return {
+    root: real,
+    policy,
+    config,
+    commands,
+    hookFiles,
+    hash: snapshotHash(policy, config, commands, hookFiles),
+  };
+}
+
+/** The files the config's hooks run, read through the fence as regular files. Contract: never throws. */
+function readHookFiles(config: ProjectFileRead, root: string, fence: () => PathFence): HookFileRead[] {
+  if (config.kind !== 'ok') return [];
+  let hooks: unknown;
+  try {
+    hooks = (JSON.parse(config.text.replace(/^\uFEFF/, '')) as { hooks?: unknown } | null)?.hooks;
+  } catch {
+    return [];
+  }
+  const files = hookFilesIn(hookCommandsOf(hooks), root);
+  return files.map((file): HookFileRead => {
+    try {
+      const got = readProjectFile(fence(), file, HOOK_FILE_CAP);
+      if (got.kind === 'missing') return { file, kind: 'missing', text: '' };
+      if (got.kind === 'refused') return { file, kind: 'error', text: got.reason };
+      return { file, kind: 'ok', text: got.truncated ? `${got.text}\0truncated` : got.text };
+    } catch (err) {
+      return { file, kind: 'error', text: (err as Error).message };
+    }
+  });
 }
 
 /**
@@ -82,6 +122,7 @@ export function snapshotHash(
   policy: ProjectFileRead,
   config: ProjectFileRead,
   commands: CommandFolderRead = { files: [], problems: [] },
+  hookFiles: readonly HookFileRead[] = [],
 ): string {
   const hash = createHash('sha256').update('warden-project-trust-v1\n');
   for (const [name, file] of [
@@ -104,6 +145,15 @@ export function snapshotHash(
         .update('\0');
     }
     for (const p of commands.problems) hash.update(`problem\0${p}\0`);
+  }
+  // Only when the config's hooks name files: a project without them hashes as before.
+  if (hookFiles.length > 0) {
+    hash.update(`hookfiles\0${hookFiles.length}\0`);
+    for (const f of hookFiles)
+      hash
+        .update(`${f.file}\0${f.kind}\0${Buffer.byteLength(f.text)}\0`)
+        .update(f.text)
+        .update('\0');
   }
   return hash.digest('hex');
 }

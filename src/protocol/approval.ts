@@ -5,8 +5,11 @@
 
 export type RiskLevel = 'low' | 'medium' | 'high';
 export type Risk = { level: RiskLevel; reasons: string[] };
-/** `managed`: a rule of the managed policy (`/etc/warden/policy.json`), which nothing below loosens. */
-export type RuleSource = 'builtin' | 'managed' | 'user' | 'project' | 'mode' | 'guard' | 'grant';
+/**
+ * `managed`: a rule of the managed policy (`/etc/warden/policy.json`), which nothing below loosens.
+ * `hook`: a PreToolUse hook tightened the policy's verdict (its rule id is `hook:<name>`).
+ */
+export type RuleSource = 'builtin' | 'managed' | 'user' | 'project' | 'mode' | 'guard' | 'grant' | 'hook';
 export type RuleRef = { id: string; source: RuleSource };
 
 /** What approve-all may grant; computed by the gate from the call, never by the model. */
@@ -215,7 +218,8 @@ export type FailCode =
 /** The JSON every tool call returns to the model. */
 export type ToolResultEnvelope = {
   status: Outcome;
-  by?: 'user' | 'policy' | 'guard' | 'grant' | 'gate' | 'tool';
+  /** `hook`: a hook of the person's (or of a trusted project) blocked or rejected the call; `rule` names it. */
+  by?: 'user' | 'policy' | 'guard' | 'grant' | 'gate' | 'tool' | 'hook';
   reason?: string;
   rule?: string;
   retry?: boolean;

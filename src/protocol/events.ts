@@ -74,7 +74,8 @@ export type CoreEvent =
    * warden's settings file was put back after a tool changed it, or a person's edit was kept and read
    * again; `session_unsaved`: sessions/ cannot be written; headless says each on stderr;
    * `answered_elsewhere`: an answer from another terminal was applied or refused; `hook_failed`: a hook
-   * failed, closed).
+   * failed, closed; `hook_said`: a hook had something for the person — a message, a PostToolUse
+   * objection, a Stop hook asking to go on — which changes nothing by itself; headless says both on stderr).
    */
   | {
       type: 'notice';
@@ -86,7 +87,8 @@ export type CoreEvent =
         | 'settings_reloaded'
         | 'session_unsaved'
         | 'answered_elsewhere'
-        | 'hook_failed';
+        | 'hook_failed'
+        | 'hook_said';
     }
   /** Tell the person (they may not be looking): the UI writes `terminal`'s notification sequence. */
   | { type: 'notify'; notification: Notification; terminal: NotifyTerminal }

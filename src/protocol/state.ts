@@ -206,7 +206,8 @@ export type CoreState = {
   agents: AgentInfo[];
   transcript: TranscriptEntry[];
   plan?: PlanState;
-  usage: { promptTokens: number; completionTokens: number };
+  /** Tokens the model reported, and its responses (main and sub-agents): the turns a run took. */
+  usage: { promptTokens: number; completionTokens: number; responses: number };
   recentAudit: AuditRecord[];
   mcp: { name: string; status: 'starting' | 'ready' | 'failed'; tools: number; error?: string }[];
   /** Where the active rules came from; optional, the UI says so when a core does not report it. */

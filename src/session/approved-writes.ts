@@ -9,7 +9,7 @@ import type { ApprovalRequest, Decision } from '../protocol';
 
 /** The part of a broker outcome that says who decided what. */
 export type DecisionOutcome =
-  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant' }
+  | { kind: 'decided'; decision: Decision; approver: 'human' | 'grant' | `hook:${string}` }
   | { kind: 'blocked' | 'failed' };
 
 /** Hex sha256 of text or bytes. */
@@ -18,7 +18,7 @@ export const sha256 = (text: string | Buffer): string => createHash('sha256').up
 export class ApprovedWrites {
   private readonly byPath = new Map<string, string>();
 
-  /** Records a card's diff when a person (not a grant) approved it. */
+  /** Records a card's diff when a person (not a grant, not a hook) approved it: what they saw. */
   heard(request: ApprovalRequest, outcome: DecisionOutcome): void {
     if (outcome.kind !== 'decided' || outcome.approver !== 'human') return;
     if (outcome.decision.kind !== 'approve' && outcome.decision.kind !== 'edit') return;

@@ -75,7 +75,9 @@ export async function runHeadless(
       event.type === 'notice' &&
       (event.code === 'settings_restored' ||
         event.code === 'settings_reloaded' ||
-        event.code === 'session_unsaved')
+        event.code === 'session_unsaved' ||
+        event.code === 'hook_failed' ||
+        event.code === 'hook_said')
     )
       if (!options.json) io.stderr.write(`warden: ${oneLine(event.text)}\n`);
     // The way back of a change that ran is incomplete: one line, and the exit code says it too.
@@ -117,6 +119,8 @@ export async function runHeadless(
       parked.length > 0 || prompt === undefined
         ? (resumed ?? { status: 'done' as const, text: 'Nothing was waiting in the session.' })
         : await session.run(prompt);
+    // What the hooks that hear the turn's end (Stop, Notification) say comes before the result.
+    await session.hooksSettled();
     const signal = signals?.received;
     const code = signal
       ? SIGNAL_EXIT_CODES[signal]
@@ -133,10 +137,12 @@ export async function runHeadless(
                 : EXIT.ok;
     const { sessionId } = session.client.snapshot();
     if (options.json) {
-      const { usage } = session.client.snapshot();
+      const { promptTokens, completionTokens, responses } = session.client.snapshot().usage;
       const status = parked.length > 0 ? 'parked' : result.status;
+      const usage = { promptTokens, completionTokens };
+      // `turns`: the model's responses in this session (main and sub-agents), Claude Code's `num_turns`.
       io.stdout.write(
-        `${JSON.stringify({ type: 'result', status, text: result.text, exitCode: code, sessionId, usage, ...(signal ? { signal } : {}), ...(notRun.length > 0 && parked.length === 0 ? { notRun } : {}), ...(parked.length > 0 ? { parked } : {}) })}\n`,
+        `${JSON.stringify({ type: 'result', status, text: result.text, exitCode: code, sessionId, usage, turns: responses, ...(signal ? { signal } : {}), ...(notRun.length > 0 && parked.length === 0 ? { notRun } : {}), ...(parked.length > 0 ? { parked } : {}) })}\n`,
       );
     } else if (parked.length > 0) {
       for (const p of parked)

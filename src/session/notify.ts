@@ -25,6 +25,8 @@ export type NotifierOptions = {
   env?: NodeJS.ProcessEnv;
   /** How long the program may run before it is stopped. */
   commandTimeoutMs?: number;
+  /** Hears each notification as it goes out (the Notification hooks). Its failure changes nothing. */
+  onNotify?: (notification: Notification) => void;
 };
 
 /** Before a card expires, the notice comes this long ahead (or a fifth of its time, if shorter). */
@@ -66,6 +68,11 @@ export function createNotifier(o: NotifierOptions): { onEvent(event: CoreEvent):
     };
     if (terminal !== 'off') o.emit({ type: 'notify', notification, terminal });
     if (o.command) runCommand(o.command, notification);
+    try {
+      o.onNotify?.(notification);
+    } catch {
+      // A listener's failure never blocks a notification.
+    }
   };
 
   const runCommand = (argv: readonly string[], notification: Notification) => {

@@ -21,7 +21,7 @@ export function initialCoreState(
     grants: [],
     agents: [],
     transcript: [],
-    usage: { promptTokens: 0, completionTokens: 0 },
+    usage: { promptTokens: 0, completionTokens: 0, responses: 0 },
     recentAudit: [],
     mcp: [],
   };

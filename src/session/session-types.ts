@@ -1,5 +1,5 @@
 import type { ManagedSettings } from '../config/managed';
-import type { NotifyMethod } from '../config/schema';
+import type { HooksConfig, NotifyMethod } from '../config/schema';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';
 import type { ModelClient } from '../llm/types';
@@ -58,6 +58,8 @@ export type SessionOptions = {
   project?: ProjectStart;
   /** Offers to save repeated approvals and edits: thresholds, or `enabled: false`. */
   suggestions?: Partial<SuggestionThresholds> & { enabled?: boolean };
+  /** The person's own hooks ($WARDEN_HOME/config.json); a project's come with its trust. */
+  hooks?: HooksConfig;
   /** How the person is told when a card waits or a turn ends (their own config only). */
   notify?: { method: NotifyMethod; command?: readonly string[] };
   /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
@@ -75,6 +77,11 @@ export type Session = {
   run(prompt: string): Promise<{ status: 'done' | 'failed' | 'cancelled'; text: string; stop?: TurnStop }>;
   /** A UI or scripted approver is present; without one every ask fails as `no_approver`. */
   attachApprover(): () => void;
+  /**
+   * Resolves once no hook runs: what the hooks that hear (PostToolUse, Notification, Stop) said has been
+   * told (headless waits for it before its result). Each hook is bounded by its timeout. Never rejects.
+   */
+  hooksSettled(): Promise<void>;
   /** Loads the command guard (the shell parser) if not yet loaded; resolves once it is usable or failed (then every command asks). */
   loadCommandGuard: () => Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */

@@ -6,8 +6,8 @@
  * client, run, close — is wiring/session-face.ts. The one forward reference is the hub (HubRef).
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { DEFAULT_PROTECTED_PATHS, PathFence } from '../policy/guards/path-guard';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { READ_FILE_TOOL } from '../tools/fs/read-file';
 import { WRITE_FILE_TOOL } from '../tools/fs/write-file';
 import { watchProjectRoot } from '../tools/fs/safe-fs-root';
@@ -18,7 +18,6 @@ import { WEB_SEARCH } from '../tools/web/web-search';
 import { HomeGuard } from '../trust/home-guard';
 import { CustomCommands } from '../commands/custom-commands';
 import { BUILT_IN_COMMANDS } from '../protocol';
-import { homeHiddenPaths, homePatternsInProject } from '../trust/home-in-project';
 import { AnswerBox, watchAnswers } from '../answers/inbox';
 import { loadApprovers } from '../answers/approvers';
 import { managedName, readManagedSettings } from '../config/managed';
@@ -45,7 +44,9 @@ import { wireMcp } from './wiring/mcp-wiring';
 import { wireRecorder } from './wiring/recorder';
 import { announceStart, deferredSandboxCheck, pickSandbox } from './wiring/sandbox-check';
 import { sessionFace } from './wiring/session-face';
-import { wireTrust, writeRule } from './wiring/trust-wiring';
+import { wireHooks } from './wiring/hooks-wiring';
+import { sessionFence } from './wiring/session-fence';
+import { projectStartOf, wireTrust, writeRule } from './wiring/trust-wiring';
 
 export type { Session, SessionOptions } from './session-types';
 
@@ -57,14 +58,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const managed = o.managed ?? readManagedSettings(home);
   // Read before anything starts: a broken registry of approvers' keys stops the start (never half read).
   const approvers = loadApprovers(managed.approverDirs);
-  // WARDEN_HOME inside the project is protected like .warden: a write there is a high-risk card.
-  // Whatever the root, no tool reads the records in WARDEN_HOME (other projects' sessions, the audit),
-  // nor touches the managed folder.
-  const fence = new PathFence(
-    o.root,
-    [...DEFAULT_PROTECTED_PATHS, ...(o.protectedPaths ?? []), ...homePatternsInProject(home, o.root)],
-    { hidden: homeHiddenPaths(home, o.root), managed: [managed.dir] },
-  );
+  const project = projectStartOf({ ...o, root: realpathSync.native(resolve(o.root)) });
+  const fence = sessionFence({ ...o, managedDir: managed.dir, snapshot: project.snapshot });
   const root = fence.root;
   const model = { name: o.model.name, demo: o.model.demo };
   const state = initialCoreState({ sessionId, root, model, mode: o.mode, sandboxed: false });
@@ -76,7 +71,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const guard = lazyCommandGuard(o.loadCommandGuard, emit);
   // warden's own settings files are watched across tool calls so nothing behind the gate rewrites them.
   const homeGuard = new HomeGuard(home);
-  const trust = wireTrust({ ...o, root, settings, homeGuard, managed, emit });
+  const trust = wireTrust({ ...o, project, root, settings, homeGuard, managed, emit });
   const policy = trust.load();
   // Custom slash commands: yours, and the project's once its files are trusted (they follow trust).
   const customCommands = new CustomCommands({
@@ -108,14 +103,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   if (loaded) replayTranscript(view, loaded.restored.replay);
   const recorder = wireRecorder({ home, sessionId, root, model: o.model.name, settings, loaded, emit });
   events.listen((event) => recorder.onEvent(event));
-  // The person may not be looking: a card waiting, one about to expire, a turn's end (notify.ts).
-  const notifier = createNotifier({
-    method: o.notify?.method ?? 'auto',
-    ...(o.notify?.command ? { command: o.notify.command } : {}),
-    project: root,
-    emit: (event) => life.closed || emit(event),
-  });
-  events.listen(notifier.onEvent);
   const announce = () => announceStart(view, settings, { ...o, root });
   if (!later) announce();
   customCommands.refresh();
@@ -159,10 +146,32 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ home, sessionId, emit, approvers },
     policyDigest: () => policyDigest(settings.policy()),
   });
+  // The person's hooks and a trusted project's: where the gate judges, where its queue asks, and after.
+  const mode = () => settings.policy().mode;
+  const hooks = wireHooks({
+    ...o,
+    root,
+    sessionId,
+    managedHooksOnly: managed.hooksOnly,
+    trust,
+    tools,
+    mode,
+    emit,
+  });
+  events.listen(hooks.onEvent);
+  // The person may not be looking: a card waiting, one about to expire, a turn's end (notify.ts).
+  const notifier = createNotifier({
+    method: o.notify?.method ?? 'auto',
+    ...(o.notify?.command ? { command: o.notify.command } : {}),
+    project: root,
+    emit: (event) => life.closed || emit(event),
+    onNotify: hooks.onNotify,
+  });
+  events.listen(notifier.onEvent);
   const gate = wireGate({
     ...{ tools, fence, commands: guard.commands, loadCommandGuard: guard.ready, ready: sandboxChecked },
     ...{ settings, checkpoints, approvalTimeoutSec: o.approvalTimeoutSec, view, approvedWrites, grants },
-    ...{ audit: audit.sink, sessionId, home, feedback, hub: hubRef, answers, emit },
+    ...{ audit: audit.sink, sessionId, home, feedback, hub: hubRef, answers, hooks, emit },
     network: o.sandboxNetwork ?? [],
     twoPerson: managed.twoPerson?.rule,
   });
@@ -228,6 +237,6 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ state, settings, hub, gate, grants, trust, feedback, home, root, sessionId, model: o.model },
     ...{ contextWindowTokens: o.contextWindowTokens, onResume: o.onResume, events, commands, recorder },
     ...{ checkpoints, tools, fence, changing, loaded, audit, mcp, guardReady: guard.ready, sandboxChecked },
-    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, managed },
+    ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, managed, hooks },
   });
 }

@@ -183,8 +183,17 @@ export type ToolDefinition<S extends z.ZodType = z.ZodType> = {
   checksPreImage?: true;
   /** True when the effect can be undone by revert_turn (checkpointed writes). */
   reversible?: boolean;
+  /**
+   * The name Claude Code's hooks know this tool by (`Bash`, `Write` …) and, where its arguments differ,
+   * the fields of that tool's input (`file_path` absolute): a hook written for Claude Code then runs
+   * unchanged (src/hooks). Contract: `input` is pure and never throws on schema-valid arguments.
+   */
+  hookAlias?: { name: string; input?(args: z.infer<S>, root: string): Record<string, unknown> };
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 };
+
+/** A tool's Claude Code name and input, as its declaration gives them (`hookAlias`). */
+export type HookAlias = NonNullable<AnyTool['hookAlias']>;
 
 /**
  * The fenced path of argument `field` (whose value is `value`, '.' when an optional path is absent): the

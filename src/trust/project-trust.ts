@@ -1,6 +1,7 @@
 import type { CommandFolderRead } from '../policy/read-commands';
 import type { TrustedValues } from '../config/load';
 import { parseConfigText } from '../config/read-file';
+import type { HooksConfig } from '../config/schema';
 import { type HeldSetting, screenProjectConfig } from '../config/screen';
 import { type ManagedPolicy, loadPolicyRulesSync } from '../policy/load-policy';
 import { type LoadedRule, type PolicyRule, RuleSchema } from '../policy/rules';
@@ -49,6 +50,7 @@ export class ProjectTrust {
   private settings: HeldSetting[];
   /** The config's held values apply only to the files the session started with (env and flags were merged for those). */
   private configLive = true;
+  private startHooks: HooksConfig | undefined;
 
   constructor(private readonly d: ProjectTrustDeps) {
     this.snapshot = d.start.snapshot;
@@ -99,6 +101,16 @@ export class ProjectTrust {
    */
   commands(): { read: CommandFolderRead; trusted: boolean } {
     return { read: this.snapshot.commands, trusted: this.trustedBy !== undefined };
+  }
+
+  /**
+   * The project's hooks as its config said at start, and whether they count: only while its files are
+   * trusted and unchanged since start (the files they run were sealed then; a change waits for a restart).
+   */
+  hooks(): { hooks: HooksConfig | undefined; file: string; counts: boolean } {
+    this.startHooks ??= hooksOf(this.d.start.snapshot);
+    const counts = this.trustedBy !== undefined && this.configLive && this.snapshot === this.d.start.snapshot;
+    return { hooks: this.startHooks, file: this.d.start.snapshot.config.path, counts };
   }
 
   /** The person's answer to the card that showed `hash`. */
@@ -182,6 +194,7 @@ export class ProjectTrust {
       before.status !== 'untrusted' &&
       sameConfig(before.snapshot, next) &&
       JSON.stringify(before.snapshot.commands) === JSON.stringify(next.commands) &&
+      JSON.stringify(before.snapshot.hookFiles) === JSON.stringify(next.hookFiles) &&
       appendedOnly(before.rules, [...loaded.rules, ...loaded.held], ownRule);
     // --trust-project trusted the files as they were at start, not whatever is written to them
     // later (by the model after a card, or by a process the gate cannot fence): only the person's
@@ -227,6 +240,13 @@ export class ProjectTrust {
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
     this.d.emit({ type: 'notice', level, text });
   }
+}
+
+/** The hooks a snapshot's config names (none when it does not parse). */
+function hooksOf(snapshot: ProjectSnapshot): HooksConfig | undefined {
+  if (snapshot.config.kind !== 'ok') return undefined;
+  const parsed = parseConfigText(snapshot.config.path, snapshot.config.text);
+  return parsed.kind === 'ok' ? parsed.file.hooks : undefined;
 }
 
 /** The config's held settings of a snapshot (for the card), parse problems aside. */

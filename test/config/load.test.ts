@@ -54,6 +54,7 @@ describe('loadConfig defaults and precedence', () => {
       escalation: { failures: 3, rejections: 2 },
       notify: { method: 'auto' },
       approvals: { whenNobodyAsks: 'deny' },
+      hooks: {},
     });
     expect(sources.model).toEqual({ kind: 'default' });
     expect(warnings).toEqual([]);
@@ -169,6 +170,27 @@ describe('loadConfig defaults and precedence', () => {
     expect(warnings[0]).toContain(`${projectFile()}: mode "auto" ignored`);
     expect(warnings.join('\n')).toContain('sandbox "off" ignored');
     expect(warnings.join('\n')).toContain('baseUrl ignored');
+  });
+
+  it("the person's hooks count; a project's are held for the trust card, one line per command", () => {
+    const mine = { PreToolUse: [{ matcher: 'Bash', command: 'python3 ~/hooks/guard.py' }] };
+    writeJson(userFile(), { hooks: mine });
+    writeJson(projectFile(), {
+      hooks: { PermissionRequest: [{ hooks: [{ type: 'command', command: 'node .warden/ok.js' }] }] },
+    });
+    const { config, project } = loadOk();
+    expect(config.hooks).toEqual(mine);
+    expect(project?.trusted).toBe(false);
+    expect(project?.held).toEqual([
+      {
+        key: 'hooks',
+        label: expect.stringMatching(
+          /^hooks\.PermissionRequest "node \.warden\/ok\.js": would run on your machine, outside the sandbox, on each card/,
+        ),
+      },
+    ]);
+    // Trusted, the project's hooks still do not join config.hooks: they follow trust in the session.
+    expect(loadOk({ trustProject: true }).config.hooks).toEqual(mine);
   });
 
   it('a project file may tighten: plan mode, sandbox require', () => {

@@ -266,3 +266,26 @@ describe('where the managed folder is', () => {
     expect(managedDirProblem({ WARDEN_SYSTEM_DIR: fixed }, fixed)).toBeUndefined();
   });
 });
+
+describe('the managed config’s hooks', () => {
+  const hook = (command: string) => [{ matcher: 'Bash', command }];
+
+  it('run before the person’s own, event by event', () => {
+    managed({ hooks: { PreToolUse: hook('corp-check') } });
+    user({ hooks: { PreToolUse: hook('my-check'), Stop: hook('my-stop') } });
+    const { config } = ok();
+    expect(config.hooks.PreToolUse?.map((h) => ('command' in h ? h.command : ''))).toEqual([
+      'corp-check',
+      'my-check',
+    ]);
+    expect(config.hooks.Stop).toHaveLength(1);
+  });
+
+  it('allowManagedHooksOnly leaves the person’s own out (and tells the session, for a project’s)', () => {
+    managed({ hooks: { PreToolUse: hook('corp-check') }, allowManagedHooksOnly: true });
+    user({ hooks: { PreToolUse: hook('my-check'), Stop: hook('my-stop') } });
+    const result = ok();
+    expect(result.config.hooks).toEqual({ PreToolUse: hook('corp-check') });
+    expect(result.managed.hooksOnly).toBe(true);
+  });
+});

@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
+import { WARDEN_BIN } from '../helpers/pty';
 import { runWarden } from '../helpers/run-warden';
 
 const warden = runWarden;
@@ -26,6 +28,23 @@ describe('the warden binary', () => {
     expect((await warden(['--json', '-p', 'x'])).code).toBe(2);
     expect((await warden(['--headless', '-p', 'x', '--mode', 'yolo'])).stderr).toMatch(/mode/);
     expect((await warden(['--headless', '-p', 'x', '--root', '/no/such/dir'])).code).toBe(2);
+  });
+
+  it('a closed stdin, like an empty one, is a clear usage error: nothing is asked of a model', async () => {
+    const closed = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        '/bin/sh',
+        ['-c', 'exec "$0" "$1" --headless <&-', process.execPath, WARDEN_BIN],
+        {
+          env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), WARDEN_HOME: join(tmpdir(), 'no-such-home') },
+        },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr: String(stderr) }),
+      );
+    });
+    expect(closed.code).toBe(2);
+    expect(closed.stderr).toMatch(/--headless needs a prompt: stdin was empty/);
+    expect((await warden(['--headless'], {}, undefined, ' \n\t\n')).stderr).toMatch(/stdin was empty/);
   });
 
   it('a prompt piped on stdin is the headless prompt; over 1 MiB is refused, not cut', async () => {
@@ -103,6 +122,7 @@ describe('the warden binary', () => {
       exitCode: 3,
       sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+      turns: 2,
       notRun: ['write_file'],
     });
     expect(existsSync(join(root, 'x.txt'))).toBe(false);

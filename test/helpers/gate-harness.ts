@@ -28,7 +28,13 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { ApprovalBroker, type BrokerEvent } from '../../src/gate/broker';
-import { type ApprovalOptions, type AuditSink, type Caller, Gate } from '../../src/gate/gate';
+import {
+  type ApprovalOptions,
+  type AuditSink,
+  type Caller,
+  Gate,
+  type GateOptions,
+} from '../../src/gate/gate';
 import { GrantStore } from '../../src/gate/grants';
 import { checkpointCoverage } from '../../src/gate/write-coverage';
 import { loadCommandGuard } from '../../src/policy/command/command-guard';
@@ -79,6 +85,12 @@ export type HarnessOptions = {
   ready?: () => Promise<void>;
   /** The hosts the person's own config lets commands reach without a card (`sandbox.network`). */
   network?: string[];
+  /** The PreToolUse hooks (GateOptions.preToolUse). */
+  preToolUse?: GateOptions['preToolUse'];
+  /** The PermissionRequest hooks that may answer a card first (ApprovalOptions.screen). */
+  screen?: ApprovalOptions['screen'];
+  /** An answer given elsewhere for a request (ApprovalOptions.answerFor). */
+  answerFor?: ApprovalOptions['answerFor'];
 };
 
 export type GateHarness = ReturnType<typeof createGateHarness>;
@@ -117,6 +129,8 @@ export function createGateHarness(options: HarnessOptions = {}) {
     now,
     ...(options.invalidLimit !== undefined ? { invalidLimit: options.invalidLimit } : {}),
     ...(options.requesterKeyId ? { requesterKeyId: () => options.requesterKeyId } : {}),
+    ...(options.screen ? { screen: options.screen } : {}),
+    ...(options.answerFor ? { answerFor: options.answerFor } : {}),
     onEvent: (event) => {
       events.push(event);
       if (event.type === 'requested') requested.push(event.request);
@@ -147,6 +161,7 @@ export function createGateHarness(options: HarnessOptions = {}) {
       ...(options.loadCommandGuard ? { loadCommandGuard: options.loadCommandGuard } : {}),
       ...(options.ready ? { ready: options.ready } : {}),
       ...(options.twoPerson ? { twoPerson: () => options.twoPerson } : {}),
+      ...(options.preToolUse ? { preToolUse: options.preToolUse } : {}),
     },
     broker,
   );

@@ -42,6 +42,7 @@ function fakeSession(events: CoreEvent[], text: string): Session {
     mcpStarted: Promise.resolve(),
     changes: () => false,
     resumeTurn: async () => undefined,
+    hooksSettled: async () => {},
     run: async () => {
       for (const e of events) hub.emit(e);
       return { status: 'done', text };

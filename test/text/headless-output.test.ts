@@ -42,6 +42,7 @@ function fakeSession(events: CoreEvent[], result: { status: 'done' | 'failed'; t
     mcpStarted: Promise.resolve(),
     changes: () => false,
     resumeTurn: async () => undefined,
+    hooksSettled: async () => {},
     run: async () => {
       for (const e of events) hub.emit(e);
       return result;

@@ -109,6 +109,12 @@ export type PathFenceOptions = {
    * or writes there, wherever it lies (absolute). One that holds the root does not count.
    */
   managed?: readonly string[];
+  /**
+   * Files no tool call and no command may write, whatever a person, a rule or a grant says: the files a
+   * hook runs and the config naming them (a hook runs outside the sandbox). Project-relative; they are
+   * protected paths too (read-only in the sandbox).
+   */
+  sealed?: readonly string[];
 };
 
 export type PathVerdict =
@@ -120,6 +126,8 @@ export type PathVerdict =
       relative: string;
       /** The protected-path pattern that matched, if any. */
       protectedBy?: string;
+      /** The sealed path that matched: no write may reach it (see `PathFenceOptions.sealed`). */
+      sealedBy?: string;
     }
   | { ok: false; ruleId: 'path-fence' | 'path-invalid'; reason: string };
 
@@ -132,6 +140,7 @@ export class PathFence {
   /** The protected-path patterns in force (defaults plus config); the sandbox mounts what they match read-only. */
   readonly protectedPatterns: readonly string[];
   private readonly protectedMatch: (relative: string) => string | undefined;
+  private readonly sealedMatch: (relative: string) => string | undefined;
 
   constructor(
     root: string,
@@ -139,10 +148,12 @@ export class PathFence {
     options: PathFenceOptions = {},
   ) {
     this.root = realpathSync.native(resolve(root));
-    this.protectedPatterns = [...protectedPaths];
-    this.protectedMatch = memoised(
-      protectedMatcher(protectedPaths, options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT),
-    );
+    const sealed = options.sealed ?? [];
+    this.protectedPatterns = [...protectedPaths, ...sealed];
+    const caseInsensitive = options.caseInsensitive ?? CASE_INSENSITIVE_DEFAULT;
+    this.protectedMatch = memoised(protectedMatcher(this.protectedPatterns, caseInsensitive));
+    this.sealedMatch =
+      sealed.length > 0 ? memoised(protectedMatcher(sealed, caseInsensitive)) : () => undefined;
     const realFolders = (list: readonly string[] | undefined) =>
       (list ?? [])
         .map((h) => realPathOfNearestAncestor(resolve(h)))
@@ -185,7 +196,14 @@ export class PathFence {
       };
     const relPosix = segments.join('/');
     const protectedBy = relPosix === '' ? undefined : this.protectedMatch(relPosix);
-    return { ok: true, path: real.path, relative: relPosix, ...(protectedBy ? { protectedBy } : {}) };
+    const sealedBy = protectedBy === undefined ? undefined : this.sealedMatch(relPosix);
+    return {
+      ok: true,
+      path: real.path,
+      relative: relPosix,
+      ...(protectedBy ? { protectedBy } : {}),
+      ...(sealedBy ? { sealedBy } : {}),
+    };
   }
 }
 

@@ -66,6 +66,8 @@ export function wireAgents(d: {
     runsInParallel: (name) => d.readOnly.has(name),
     ...(d.onToolNamed ? { onToolNamed: d.onToolNamed } : {}),
     onUsage: (u) => {
+      state.usage.responses += 1;
+      if (!u) return;
       state.usage.promptTokens += u.promptTokens;
       state.usage.completionTokens += u.completionTokens;
     },

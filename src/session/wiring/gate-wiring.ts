@@ -17,6 +17,7 @@ import type { ApprovedWrites } from '../approved-writes';
 import type { Feedback } from '../feedback/feedback';
 import type { SessionSettings } from '../session-settings';
 import type { SessionState } from '../session-state';
+import type { SessionHooks } from './hooks-wiring';
 
 /**
  * The hub is built last (it runs on the gate, which needs the grants, and the context figure it
@@ -76,6 +77,8 @@ export function wireGate(d: {
   network?: readonly string[];
   /** Which cards need two people (the managed config's or the person's own `twoPerson`). */
   twoPerson?: TwoPersonRule | undefined;
+  /** The PreToolUse hooks (the gate's) and the PermissionRequest hooks (its queue's). */
+  hooks: Pick<SessionHooks, 'preToolUse' | 'screen'>;
   emit: (event: CoreEvent) => void;
 }): Gate {
   const { settings, checkpoints, view } = d;
@@ -99,6 +102,7 @@ export function wireGate(d: {
       answerFor: (request) => d.answers.take(request),
       // The requester's identity on a two-person card: this user's own answer key.
       requesterKeyId: () => readKey(d.home)?.keyId,
+      screen: d.hooks.screen,
       onEvent: (e) => {
         // The decided request's final preview (an edit included) is the diff its transcript card keeps.
         if (e.type === 'resolved') {
@@ -113,6 +117,7 @@ export function wireGate(d: {
     sessionId: d.sessionId,
     checkpointsCoverProject: () => checkpoints.mode.kind === 'git',
     ...(d.twoPerson ? { twoPerson: () => d.twoPerson } : {}),
+    preToolUse: d.hooks.preToolUse,
     onDecided: (decided) => {
       d.feedback.heard(decided);
       if (decided.decision.kind === 'reject') d.hub.get().refreshPrompts();

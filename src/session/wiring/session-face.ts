@@ -51,6 +51,7 @@ export type FaceParts = SnapshotParts & {
   sessionLock: { release(): void };
   leftovers: Promise<void>;
   inbox: { close(): void };
+  hooks: { settled(): Promise<void>; close(): Promise<void> };
 };
 
 /** The session as its caller sees it: the UI's client, headless's run, and one way to close. */
@@ -107,6 +108,7 @@ export function sessionFace(p: FaceParts): Session {
       return turn;
     },
     attachApprover: () => gate.attachApprover(),
+    hooksSettled: () => p.hooks.settled(),
     warmUp: () =>
       void startIdleWarmUp({
         busy: () => life.closed || hub.busy,
@@ -156,6 +158,8 @@ export function sessionFace(p: FaceParts): Session {
       // outcome lines before the log closes (bounded; the exit handler kills what is left).
       await commands.settled(SHUTDOWN_WAIT_MS);
       if (continuing) await settledWithin(continuing, SHUTDOWN_WAIT_MS);
+      // A hook still running (a Stop hook, a notifier) is stopped: its whole process group.
+      await p.hooks.close();
       await recorder.close();
       p.sessionLock.release();
       await p.leftovers;

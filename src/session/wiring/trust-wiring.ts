@@ -27,12 +27,7 @@ export function wireTrust(d: {
   const { settings, emit } = d;
   return new ProjectTrust({
     home: d.home,
-    start:
-      d.project ??
-      startWithoutConfig(d.home, d.root, {
-        mode: d.mode,
-        ...(d.webSearchUrl ? { webSearch: { provider: 'searxng', url: d.webSearchUrl } } : {}),
-      }),
+    start: projectStartOf(d),
     setRules: (next) => settings.setRules(next),
     applyValues: (to, from) => {
       // Trust's settings follow, unless the person changed the mode since.
@@ -49,6 +44,23 @@ export function wireTrust(d: {
     managed: { dir: d.managed.dir, rulesOnly: d.managed.rulesOnly },
     emit,
   });
+}
+
+/** The project's files as the config loader read them, or read now (a session built without it). */
+export function projectStartOf(d: {
+  home: string;
+  root: string;
+  project?: ProjectStart | undefined;
+  mode: Mode;
+  webSearchUrl?: string | undefined;
+}): ProjectStart {
+  return (
+    d.project ??
+    startWithoutConfig(d.home, d.root, {
+      mode: d.mode,
+      ...(d.webSearchUrl ? { webSearch: { provider: 'searxng', url: d.webSearchUrl } } : {}),
+    })
+  );
 }
 
 /**

@@ -114,6 +114,7 @@ export function createExecuteCommandTool(effects: ExecuteCommandEffects = defaul
     name: 'execute_command',
     summary: (args) => args.command,
     kind: 'execute',
+    hookAlias: { name: 'Bash', input: (a) => ({ timeout: a.timeout_ms }) },
     changesFiles: true,
     readOnlyWhenJudged: true,
     guarded: { command: 'command', paths: ['cwd'], cwd: 'cwd', timeout: 'timeout_ms', network: 'network' },

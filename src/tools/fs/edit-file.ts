@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../lazy-zod';
 import { CREDENTIAL_EDIT, isCredentialPath } from '../../policy/credential-files';
-import { describeFsError, formatBytes, shownPath } from './fs-common';
+import { describeFsError, formatBytes, shownPath, absoluteFromRoot } from './fs-common';
 import { applyStringEdits } from './string-edits';
 import { encodeKeepingUnchanged, looksBinary, shownText } from './text-bytes';
 import {
@@ -61,6 +61,14 @@ export function createEditFileTool(effects: WriteFileEffects = defaultWriteFileE
     autoEditable: true,
     summary: (args) => `${args.path} (${args.edits.length} edit${args.edits.length === 1 ? '' : 's'})`,
     kind: 'write',
+    hookAlias: {
+      name: 'Edit',
+      // One edit reads as Claude Code's Edit; several keep `edits`, as its MultiEdit has them.
+      input: (a, root) => ({
+        file_path: absoluteFromRoot(root, a.path),
+        ...(a.edits.length === 1 ? a.edits[0] : {}),
+      }),
+    },
     checksPreImage: true,
     guarded: { paths: ['path'] },
     reversible: true,

@@ -1,4 +1,5 @@
 import { lstat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 export { formatBytes } from '../../text/bytes';
 
 /** What a tool needs to know about a path before touching it. */
@@ -53,3 +54,9 @@ export function describeFsError(err: unknown, shown: string): string {
 
 /** Project-relative path for messages: the fence gives '' for the root itself. */
 export const shownPath = (relative: string): string => (relative === '' ? '.' : relative);
+
+/** A path argument as Claude Code's hooks get it (`file_path`): absolute, from the project root. Never throws. */
+export function absoluteFromRoot(root: string, path: unknown): string | undefined {
+  if (typeof path !== 'string' || path === '') return undefined;
+  return isAbsolute(path) ? path : resolve(root, path);
+}

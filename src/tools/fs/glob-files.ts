@@ -72,6 +72,7 @@ export function createGlobFilesTool(effects: GlobFilesEffects = defaultGlobFiles
     name: 'glob_files',
     summary: (args) => args.path ?? args.pattern,
     kind: 'read',
+    hookAlias: { name: 'Glob' },
     guarded: { paths: ['path'] },
     description: 'Find files by glob (e.g. "**/*.ts"), newest first.',
     schema,

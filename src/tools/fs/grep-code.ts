@@ -95,6 +95,7 @@ export function createGrepCodeTool(effects: GrepCodeEffects = defaultGrepCodeEff
     name: 'grep_code',
     summary: (args) => args.path ?? args.pattern,
     kind: 'read',
+    hookAlias: { name: 'Grep', input: (a) => ({ '-i': a.ignore_case }) },
     guarded: { paths: ['path'] },
     description: 'Search file contents by regex (ripgrep); returns matches and suggested_reads.',
     schema,

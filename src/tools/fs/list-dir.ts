@@ -1,7 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lazySchema } from '../../lazy-zod';
-import { describeFsError, formatBytes, shownPath } from './fs-common';
+import { describeFsError, formatBytes, shownPath, absoluteFromRoot } from './fs-common';
 import { ALWAYS_SKIPPED_DIRS, GitIgnore, IGNORE_FILE_MAX_BYTES } from './gitignore';
 import { folderPath, openFolderSafely, readFileSafely } from './safe-fs';
 import { defineTool, fencedPath } from '../types';
@@ -75,6 +75,7 @@ export function createListDirTool(effects: ListDirEffects = defaultListDirEffect
     name: 'list_dir',
     summary: (args) => args.path ?? '.',
     kind: 'read',
+    hookAlias: { name: 'LS', input: (a, root) => ({ path: absoluteFromRoot(root, a.path ?? '.') }) },
     guarded: { paths: ['path'] },
     description:
       'List a folder (depth 1-5); hides .git, node_modules and ignored files unless include_ignored.',

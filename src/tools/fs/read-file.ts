@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { lazySchema } from '../../lazy-zod';
-import { describeFsError, formatBytes, shownPath } from './fs-common';
+import { describeFsError, formatBytes, shownPath, absoluteFromRoot } from './fs-common';
 import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
 import { firstNul, looksBinary } from './text-bytes';
 import { defineTool, fencedPath } from '../types';
@@ -42,6 +42,7 @@ export function createReadFileTool(effects: ReadFileEffects = defaultReadFileEff
     name: READ_FILE_TOOL,
     summary: (args) => args.path,
     kind: 'read',
+    hookAlias: { name: 'Read', input: (a, root) => ({ file_path: absoluteFromRoot(root, a.path) }) },
     guarded: { paths: ['path'] },
     description: 'Read a text file as numbered lines, 2000 per call (continue at the offset it gives).',
     schema,

@@ -1,6 +1,6 @@
 import { diffLines } from 'diff';
 import { lazySchema } from '../../lazy-zod';
-import { describeFsError, formatBytes, shownPath } from './fs-common';
+import { describeFsError, formatBytes, shownPath, absoluteFromRoot } from './fs-common';
 import { READ_MAX_BYTES } from './read-file';
 import { type FencedPath, type FileRead, readFileSafely } from './safe-fs';
 import { writeFileSafelyNow } from './safe-fs-now';
@@ -70,6 +70,7 @@ export function createWriteFileTool(effects: WriteFileEffects = defaultWriteFile
     autoEditable: true,
     summary: (args) => args.path,
     kind: 'write',
+    hookAlias: { name: 'Write', input: (a, root) => ({ file_path: absoluteFromRoot(root, a.path) }) },
     guarded: { paths: ['path'], content: 'content', maxBytes: { field: 'content', bytes: WRITE_MAX_BYTES } },
     reversible: true,
     changesFiles: true,

@@ -62,6 +62,7 @@ export function createWebFetchTool(effects: WebFetchEffects = {}): ToolDefinitio
     description: `Fetch a public http(s) URL as markdown or text (up to ${limits.maxOutputChars} characters).`,
     schema: webFetchSchema,
     kind: 'network',
+    hookAlias: { name: 'WebFetch' },
     guarded: { url: 'url' },
     async execute(args, ctx): Promise<ToolOutput> {
       // A URL refused on sight costs no network, so it costs no slot either.

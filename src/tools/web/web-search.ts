@@ -41,6 +41,7 @@ export function createWebSearchTool(
     description: `Search the web (via ${provider.name}) and return up to ${maxResults} results with title, URL and snippet. Use web_fetch to read a result.`,
     schema: webSearchSchema,
     kind: 'network',
+    hookAlias: { name: 'WebSearch' },
     async execute(args, ctx): Promise<ToolOutput> {
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
       let results: SearchResult[];

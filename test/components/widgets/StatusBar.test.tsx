@@ -34,7 +34,7 @@ describe('StatusBar', () => {
     const frame = bar({
       model: { name: 'gpt-4o', demo: false },
       mode: 'auto-edit',
-      usage: { promptTokens: 12_000, completionTokens: 345 },
+      usage: { promptTokens: 12_000, completionTokens: 345, responses: 2 },
       root: '/srv/app',
     });
     expect(frame).toContain('gpt-4o');
