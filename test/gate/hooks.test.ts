@@ -135,7 +135,8 @@ describe('PreToolUse: a hook only tightens', () => {
     const g = hooked({ PreToolUse: [{ matcher: 'Write', command: hookCommand(log, ask), name: 'look' }] });
     const first = g.call('write_file', { path: 'a.txt', content: 'x' });
     const second = g.call('write_file', { path: 'b.txt', content: 'y' });
-    const [card] = await g.waitForPending(2);
+    // The two hooks run side by side: either card may be asked first.
+    const card = (await g.waitForPending(2)).find((r) => (r.args as { path?: string }).path === 'a.txt');
     const scope = card?.grantOptions.find((o) => o.match.kind === 'tool');
     if (!card || !scope) throw new Error('no tool-wide scope offered');
     g.gate.decide(card.id, { kind: 'approve_all', scope });
