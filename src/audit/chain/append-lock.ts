@@ -1,0 +1,181 @@
+/**
+ * The lock that serialises appends to one audit folder across processes (two wardens on one home,
+ * sub-agents' writers), so each line's `prevHash` is computed from the file's real last line.
+ *
+ * Node has no flock, and an O_EXCL lock file costs three system calls and ~15 µs an append (ext4) —
+ * most of the 1.3× budget an append has. A hard link costs one: each writer keeps an anchor file
+ * (`.writers/<pid>-<random>`, holding its pid and host) and takes the lock by linking it as `.lock`
+ * (EEXIST: someone holds it); releasing unlinks it. ~2.5 µs for both. Reading `.lock` names the
+ * holder, so a lock left by a process that died holding it is taken over at once, and one held
+ * longer than STEAL_AFTER_MS (a holder stopped with SIGSTOP) is taken over then.
+ */
+import type * as nodeFs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+
+/** The file operations the lock uses (node:fs by default; the writer's fault tests pass their own). */
+export type LockFs = Pick<
+  typeof nodeFs,
+  'mkdirSync' | 'linkSync' | 'unlinkSync' | 'statSync' | 'writeFileSync' | 'readFileSync' | 'readdirSync'
+>;
+
+/** A holder alive but not letting go this long is taken to be stuck (stopped); its lock is taken over. */
+const STEAL_AFTER_MS = 1000;
+/** How long a waiter spins before it sleeps between tries, and its longest sleep. */
+const SPIN_TRIES = 50;
+/** How often a waiter looks whether the holder still runs. */
+const LOOK_EVERY_MS = 10;
+const MAX_SLEEP_MS = 1;
+
+export type AppendLock = {
+  /** Blocks until this writer holds the lock. Contract: throws only when the folder cannot hold one (EROFS, ENOSPC…). */
+  acquire(): void;
+  /** Lets go; a lock taken over meanwhile is left to its new holder. Contract: never throws. */
+  release(): void;
+  /** Removes this writer's anchor (a later acquire makes a new one). Contract: never throws. */
+  close(): void;
+};
+
+const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
+
+/** The lock of the audit folder `dir`. */
+export function appendLock(fs: LockFs, dir: string): AppendLock {
+  const lockPath = join(dir, '.lock');
+  const writers = join(dir, '.writers');
+  const host = hostname();
+  let anchor: { path: string; ino: number } | undefined;
+  /** A folder whose file system has no hard links: appends go unlocked (the chain may break under concurrency). */
+  let unlockable = false;
+  let held = false;
+
+  const makeAnchor = (): { path: string; ino: number } => {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Not recursive: on a read-only file system a recursive mkdir says ENOENT, this one EROFS.
+    try {
+      fs.mkdirSync(writers, { mode: 0o700 });
+    } catch (err) {
+      if (errno(err) !== 'EEXIST') throw err;
+    }
+    if (!anchor) sweepDeadAnchors(fs, writers, host);
+    const path = join(writers, `${process.pid}-${randomBytes(4).toString('hex')}`);
+    fs.writeFileSync(path, `${process.pid} ${host}\n`, { mode: 0o600 });
+    return { path, ino: fs.statSync(path).ino };
+  };
+
+  /** Whether the lock's holder is a process of this host that no longer runs. */
+  const holderGone = (): boolean => {
+    let text: string;
+    try {
+      text = fs.readFileSync(lockPath, 'utf8');
+    } catch {
+      return false;
+    }
+    const [pid, at] = text.trim().split(' ');
+    return at === host && !processAlive(Number(pid));
+  };
+
+  const takeOver = (): void => {
+    try {
+      fs.unlinkSync(lockPath);
+    } catch {
+      // Released or taken over by someone else meanwhile: the next try sees which.
+    }
+  };
+
+  return {
+    acquire() {
+      if (unlockable) return;
+      anchor ??= makeAnchor();
+      let started = Date.now();
+      let lastLook = started;
+      for (let tries = 0; ; tries++) {
+        try {
+          fs.linkSync(anchor.path, lockPath);
+          held = true;
+          return;
+        } catch (err) {
+          const code = errno(err);
+          if (code === 'ENOENT') {
+            // The anchor (or .writers) was removed under us: make another.
+            anchor = makeAnchor();
+            continue;
+          }
+          if (code !== 'EEXIST') {
+            if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+              unlockable = true;
+              return;
+            }
+            throw err;
+          }
+        }
+        if (tries < SPIN_TRIES) continue;
+        const now = Date.now();
+        // Now and then (a holder lets go within microseconds), look whether it still runs: a dead one's lock is taken.
+        if (now - started >= STEAL_AFTER_MS) {
+          takeOver();
+          started = now;
+        } else if (now - lastLook >= LOOK_EVERY_MS) {
+          lastLook = now;
+          if (holderGone()) takeOver();
+        }
+        sleepSync(Math.min(MAX_SLEEP_MS, 0.05 * 2 ** Math.min(tries - SPIN_TRIES, 5)));
+      }
+    },
+    release() {
+      if (!held || !anchor) return;
+      held = false;
+      try {
+        // Ours still (not taken over while we were stopped): same inode as the anchor.
+        if (fs.statSync(lockPath).ino === anchor.ino) fs.unlinkSync(lockPath);
+      } catch {
+        // Already gone.
+      }
+    },
+    close() {
+      if (!anchor) return;
+      try {
+        fs.unlinkSync(anchor.path);
+      } catch {
+        // Gone already.
+      }
+      anchor = undefined;
+    },
+  };
+}
+
+/** Removes the anchors of this host's writers that no longer run (a warden killed), once per writer. */
+function sweepDeadAnchors(fs: LockFs, writers: string, host: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(writers);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(writers, name);
+    try {
+      const [pid, at] = fs.readFileSync(path, 'utf8').trim().split(' ');
+      if (at === host && !processAlive(Number(pid))) fs.unlinkSync(path);
+    } catch {
+      // Unreadable or gone: left alone.
+    }
+  }
+}
+
+/** Whether a process with this pid runs (EPERM: it runs, as another user). */
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errno(err) === 'EPERM';
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}

@@ -1,0 +1,112 @@
+/**
+ * The writer's side of the hash chain: under the folder's append lock, where the open day file's
+ * chain stands (from the cache when the file is as this writer left it, else from its last line), a
+ * torn tail repaired as a link of the chain, and the lines to write with their links.
+ */
+import { repairTornChainTail } from '../tail-repair';
+import { type ChainFs, type ChainHead, dayPath, daysBefore, GENESIS_HASH, headAt } from './chain-head';
+import { type ChainLink, chainedLine, lineHash } from './line-hash';
+
+/** Lines ready to write in one go: their text, each line's link, and the head after them. */
+export type ChainedText = { text: string; links: ChainLink[]; head: ChainHead };
+
+export class DayChain {
+  /** The head after this writer's last write, for the file it wrote (valid while the file's size is its size). */
+  private cached: (ChainHead & { fd: number; day: string }) | undefined;
+  /** The latest day this writer wrote. */
+  private newestDay = '';
+
+  constructor(
+    private readonly fs: ChainFs,
+    private readonly dir: string,
+    private readonly marker: () => { ts: string; sessionId: string },
+  ) {}
+
+  /**
+   * Where the chain of `day`'s open file stands; a torn tail is repaired first (its marker a link).
+   * Call with the append lock held. Contract: throws when the file cannot be read or repaired.
+   */
+  headOf(fd: number, day: string): ChainHead {
+    const size = this.fs.fstatSync(fd).size;
+    const c = this.cached;
+    if (c && c.fd === fd && c.day === day && c.size === size) return c;
+    const before = () => this.linkBefore(day);
+    const repaired = repairTornChainTail(this.fs, fd, this.marker(), (end) =>
+      headAt(this.fs, fd, end, before),
+    );
+    return repaired ?? headAt(this.fs, fd, size, before);
+  }
+
+  /** `jsons` (records' JSON) after `head`, each with `fields` (the writer's identity) and its link. */
+  chain(jsons: readonly string[], fields: string, head: ChainHead): ChainedText {
+    let { hash, seq } = head;
+    let text = '';
+    let bytes = 0;
+    const links: ChainLink[] = [];
+    for (const json of jsons) {
+      const link = { seq: seq + 1, prevHash: hash };
+      const line = chainedLine(json, link, fields);
+      hash = lineHash(line);
+      seq = link.seq;
+      bytes += Buffer.byteLength(line);
+      text += line;
+      links.push(link);
+    }
+    return { text, links, head: { hash, seq, size: head.size + bytes } };
+  }
+
+  /**
+   * The file a line stamped on `day` goes to: a line stamped before midnight and written after goes
+   * into the new day's file once that has begun (by this writer or another), so the day before keeps
+   * the last line the new day links to. Call with the append lock held.
+   */
+  dayFor(day: string, now: Date): string {
+    if (day < this.newestDay) return this.newestDay;
+    const today = now.toISOString().slice(0, 10);
+    if (day >= today || today <= this.newestDay) return day;
+    try {
+      if (this.fs.statSync(dayPath(this.dir, today)).size > 0) return today;
+    } catch {
+      // No file for today yet: the line goes to its own day.
+    }
+    return day;
+  }
+
+  /** The text was written whole: the next write of this file starts from `head` unless the file changed. */
+  wrote(fd: number, day: string, head: ChainHead): void {
+    this.cached = { ...head, fd, day };
+    if (day > this.newestDay) this.newestDay = day;
+  }
+
+  /** A write failed or the file closed: the next head is read from the file. */
+  forget(): void {
+    this.cached = undefined;
+  }
+
+  /**
+   * What a day's first line links to: the last line of the latest earlier day file that has one (a
+   * torn tail there repaired first, so the link is to a line `--verify` can check), else GENESIS.
+   */
+  private linkBefore(day: string): string {
+    for (const earlier of daysBefore(this.fs, this.dir, day)) {
+      let fd: number | undefined;
+      try {
+        fd = this.fs.openSync(dayPath(this.dir, earlier), 'a+', 0o600);
+        const at = fd;
+        const st = this.fs.fstatSync(at);
+        if (!st.isFile() || st.size === 0) continue;
+        const inner = () => this.linkBefore(earlier);
+        const repaired = repairTornChainTail(this.fs, at, this.marker(), (end) =>
+          headAt(this.fs, at, end, inner),
+        );
+        return (repaired ?? headAt(this.fs, at, st.size, inner)).hash;
+      } catch {
+        // An earlier day that cannot be read does not stop today's log: the link skips it, and
+        // `--verify` shows the break.
+      } finally {
+        if (fd !== undefined) this.fs.closeSync(fd);
+      }
+    }
+    return GENESIS_HASH;
+  }
+}
