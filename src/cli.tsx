@@ -35,6 +35,7 @@ import { listSessions } from './session/saved/store-index';
 import { forkSession } from './session/saved/session-fork';
 import { guardIo } from './text/safe-output';
 import { keepYoungGenerationSmall } from './v8-heap';
+import { resolveAuditExport } from './audit/export/export-settings';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
 const io = guardIo({ stdout: process.stdout, stderr: process.stderr });
@@ -139,6 +140,7 @@ async function main(argv: string[]): Promise<number> {
       ...(config.webSearch ? { webSearchUrl: config.webSearch.url } : {}),
       ...(config.sandboxReadPaths.length > 0 ? { sandboxReadPaths: config.sandboxReadPaths } : {}),
       mcpServers: config.mcpServers,
+      auditExport: resolveAuditExport(process.env, config.audit?.export),
       endpoint: endpointLine(config.baseUrl, process.env),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo

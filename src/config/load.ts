@@ -53,6 +53,8 @@ export type ResolvedConfig = { [K in Defaulted]: NonNullable<ConfigFile[K]> } & 
   notify: { method: NotifyMethod; command?: string[] };
   /** Cards nobody can answer (headless), from the user's config only. */
   approvals: { whenNobodyAsks: 'deny' | 'park' };
+  /** The audit log's export (audit.export), from the user's config only. */
+  audit?: NonNullable<ConfigFile['audit']>;
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];
 };
@@ -216,6 +218,8 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     },
     // Nor whether an unattended run waits or fails.
     approvals: { whenNobodyAsks: l.user.approvals?.whenNobodyAsks ?? APPROVALS_DEFAULTS.whenNobodyAsks },
+    // Nor where the audit log is sent.
+    ...(l.user.audit ? { audit: l.user.audit } : {}),
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const layers: [Partial<Pick<ResolvedConfig, ScalarKey>>, (key: ScalarKey) => ConfigSource][] = [

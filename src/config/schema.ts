@@ -138,6 +138,23 @@ export const APPROVALS_DEFAULTS = { whenNobodyAsks: 'deny' } as const satisfies 
   typeof ApprovalsSchema
 >;
 
+/**
+ * The audit log's copy to an OpenTelemetry collector (OTLP/HTTP, JSON). The standard variables
+ * (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT, …_HEADERS) win over these.
+ */
+export const AuditExportSchema = lazySchema((z) =>
+  z.strictObject({
+    /** `false`: no export, even where the OTEL_* variables name an endpoint. */
+    enabled: z.boolean().optional(),
+    /** The collector's logs URL, e.g. `http://collector:4318/v1/logs`. */
+    endpoint: httpUrl.optional(),
+    /** Sent with each request (an `Authorization` header, a tenant). */
+    headers: stringMap.optional(),
+  }),
+);
+
+export const AuditSchema = lazySchema((z) => z.strictObject({ export: AuditExportSchema.optional() }));
+
 export const ModeSchema = lazySchema((z) => z.enum(MODES));
 export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
@@ -251,6 +268,11 @@ export const ConfigFileSchema = lazySchema((z) =>
         "how you are told when a card starts waiting, shortly before one expires, and when a turn ends: `method` `auto` (OSC 9 in iTerm2, WezTerm, Windows Terminal, kitty, ghostty; OSC 777 in VTE terminals, foot, Konsole; the bell elsewhere and inside tmux or screen), `osc9`, `osc777`, `bell`, `off`; `command` a program and its arguments given each notification as one JSON line on stdin (your own config only: a project's `notify` is ignored with a warning)",
       default: NOTIFY_DEFAULTS,
     }),
+    /** Where the audit log is copied; only your own config.json counts (a project's would send your log where it likes). */
+    audit: AuditSchema.optional().meta({
+      description:
+        '`export`: `{ "endpoint": "http://collector:4318/v1/logs", "headers": { "Authorization": "Bearer …" }, "enabled": true }` copies every audit line to an OpenTelemetry collector (OTLP/HTTP logs, as `tool_decision` and `tool_result` events; the OTEL_EXPORTER_OTLP_* variables win over it, `enabled: false` turns it off; your own config only)',
+    }),
     /** Cards nobody can answer; only your own config.json counts. */
     approvals: ApprovalsSchema.optional().meta({
       description:
@@ -278,6 +300,7 @@ export type OwnRuleField =
   | 'suggestions'
   | 'notify'
   | 'approvals'
+  | 'audit'
   | 'sandboxReadPaths';
 
 /**

@@ -66,6 +66,10 @@ export function screenProjectConfig(
     delete out.notify;
     refuse('notify', 'a project cannot choose how you are notified or run a program when a card waits');
   }
+  if (out.audit !== undefined) {
+    delete out.audit;
+    refuse('audit', 'a project cannot choose where your audit log is sent');
+  }
   if (out.approvals !== undefined) {
     delete out.approvals;
     refuse('approvals', 'a project cannot choose what an unattended run does with its cards');

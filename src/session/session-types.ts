@@ -1,4 +1,5 @@
 import type { NotifyMethod } from '../config/schema';
+import type { ExportResolution } from '../audit/export/export-settings';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';
 import type { ModelClient } from '../llm/types';
@@ -59,6 +60,8 @@ export type SessionOptions = {
   notify?: { method: NotifyMethod; command?: readonly string[] };
   /** Offer /compact before a request would overflow the context window (the app: on; headless has nobody to ask). */
   offerCompact?: boolean;
+  /** Where the audit log is exported (OTEL_* variables, `audit.export`), resolved by the caller; absent: nowhere. */
+  auditExport?: ExportResolution;
 };
 
 export type Session = {

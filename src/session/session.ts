@@ -118,7 +118,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ? deferredSandboxCheck({ settings, closed, beforeProbe: housekeeping, announce, emit })
     : () => Promise.resolve();
   const leftovers = endLeftoverRuns(home, emit);
-  const audit = wireAudit({ home, sessionId, state, view, emit });
+  const audit = wireAudit({ home, sessionId, state, view, emit, exportTo: o.auditExport });
   const hubRef = new HubRef();
   const grants = planGrants(hubRef);
   events.tap((event) => {
