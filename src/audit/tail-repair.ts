@@ -152,12 +152,13 @@ export function writeWhole(fs: AuditFs, fd: number, bytes: Buffer): void {
  * `writeWhole` for text: one write of the string itself (no buffer of its own — an audit line's
  * buffer was a tenth of its cost in a burst); a short write finishes from the text's bytes.
  */
-export function writeWholeText(fs: AuditFs, fd: number, text: string): void {
+export function writeWholeText(fs: AuditFs, fd: number, text: string): number {
   const n = fs.writeSync(fd, text);
   const length = Buffer.byteLength(text);
-  if (n === length) return;
+  if (n === length) return length;
   if (n <= 0) throw new Error(`short write: 0 of ${length} bytes`);
   writeRest(fs, fd, Buffer.from(text), n);
+  return length;
 }
 
 function writeRest(fs: AuditFs, fd: number, bytes: Buffer, written: number): void {

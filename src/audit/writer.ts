@@ -8,7 +8,7 @@ import { type AuditFs, writeWholeText } from './tail-repair';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';
 import { type AppendLock, appendLock } from './chain/append-lock';
 import type { ChainLink } from './chain/line-hash';
-import { DayChain } from './chain/day-chain';
+import { type ChainedText, DayChain } from './chain/day-chain';
 import { type AuditIdentity, identityFieldsOf } from './identity/audit-identity';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
@@ -43,9 +43,13 @@ export type AuditWriterOptions = {
 
 export type { AuditFs } from './tail-repair';
 
-/** What an append did: the record as redacted, and whether its line is in the file, whole (with its link). */
+/**
+ * What an append did: the record as redacted, and whether its line is in the file, whole — then with
+ * the line exactly as written, which holds the record's fields, the writer's `identity` (redacted)
+ * and the chain `link`.
+ */
 export type AuditAppend =
-  | { ok: true; record: AuditRecord; link: ChainLink }
+  | { ok: true; record: AuditRecord; line: string; identity: Partial<AuditIdentity>; link: ChainLink }
   | { ok: false; record: AuditRecord; error: Error };
 
 export type AuditWriter = {
@@ -77,15 +81,16 @@ export type AuditWriter = {
 
 /**
  * The writer as the gate's audit sink (gate.ts `AuditSink`): each append answered `ok` or with the
- * error's message; `written` hears every record once its line is in the log (the sidebar, events).
+ * error's message; `written` hears every record once its line is in the log (the sidebar, events),
+ * as the line holds it (identity and link included), and the line.
  */
 export function auditSinkOf(
   writer: AuditWriter,
-  written?: (record: AuditRecord) => void,
+  written?: (record: AuditRecord, line: string) => void,
 ): { append(entry: AuditEntry): AuditWrite; appendSoon(entry: AuditEntry): Promise<AuditWrite> } {
   const answer = (w: AuditAppend): AuditWrite => {
     if (!w.ok) return { ok: false, error: w.error.message };
-    written?.(w.record);
+    if (written) written(Object.assign({}, w.record, w.identity, w.link), w.line);
     return { ok: true };
   };
   return {
@@ -249,25 +254,16 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const writeLines = (stampDay: string, lines: readonly Line[]): AuditAppend[] => {
     const unsynced = syncFailed;
     if (unsynced) return lines.map(({ record }) => ({ ok: false, record, error: unsynced }));
-    let links: ChainLink[];
+    let chained: ChainedText;
     const who = identityText();
     try {
-      lock.acquire();
-      try {
-        const day = chain.dayFor(stampDay, now());
-        const fd = fdFor(day);
-        const head = chain.headOf(fd, day);
-        const chained = chain.chain(
-          lines.map((l) => l.json),
-          who.text,
-          head,
-        );
-        writeWholeText(fs, fd, chained.text);
-        chain.wrote(fd, day, chained.head);
-        links = chained.links;
-      } finally {
-        lock.release();
-      }
+      // Held until this job's microtasks have run: the lines of one burst take it once.
+      const fresh = lock.hold();
+      const day = chain.dayFor(stampDay, now());
+      const fd = fdFor(day);
+      const head = chain.headOf(fd, day, fresh);
+      chained = chain.chain(lines, who.text, head);
+      chain.wrote(fd, day, head, chained, writeWholeText(fs, fd, chained.text));
       if (open) open.unsynced = true;
       syncSoon();
     } catch (err) {
@@ -278,10 +274,13 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     }
     recovered();
     // What was written: the record with the identity and the link its line holds.
-    return lines.map(({ record }, i) => {
-      const link = links[i] as ChainLink;
-      return { ok: true, record: { ...record, ...who.value, ...link }, link };
-    });
+    return lines.map(({ record }, i) => ({
+      ok: true,
+      record,
+      line: chained.lines[i] as string,
+      identity: who.value,
+      link: chained.links[i] as ChainLink,
+    }));
   };
 
   type Done = (written: AuditAppend) => void;
@@ -332,15 +331,10 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     },
     probe() {
       try {
-        lock.acquire();
-        let fd: number;
-        try {
-          const day = chain.dayFor(now().toISOString().slice(0, 10), now());
-          fd = fdFor(day);
-          chain.headOf(fd, day);
-        } finally {
-          lock.release();
-        }
+        const fresh = lock.hold();
+        const day = chain.dayFor(now().toISOString().slice(0, 10), now());
+        const fd = fdFor(day);
+        chain.headOf(fd, day, fresh);
         if (!hasRoom()) return false;
         // The lines cannot be kept until a sync succeeds again: this one's success is the recovery.
         if (syncFailed) {

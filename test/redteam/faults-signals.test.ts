@@ -17,6 +17,7 @@ import { processAlive } from '../../src/os/process';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let fake: FakeOpenAI | undefined;
 const children: ChildProcess[] = [];
@@ -85,7 +86,7 @@ async function commandPid(root: string): Promise<number> {
 function audit(home: string): AuditRecord[] {
   const dir = join(home, 'audit');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) =>
+  return auditDayFiles(dir).flatMap((f) =>
     readFileSync(join(dir, f), 'utf8')
       .split('\n')
       .filter(Boolean)

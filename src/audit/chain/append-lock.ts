@@ -2,12 +2,17 @@
  * The lock that serialises appends to one audit folder across processes (two wardens on one home,
  * sub-agents' writers), so each line's `prevHash` is computed from the file's real last line.
  *
- * Node has no flock, and an O_EXCL lock file costs three system calls and ~15 µs an append (ext4) —
- * most of the 1.3× budget an append has. A hard link costs one: each writer keeps an anchor file
+ * Node has no flock, and an O_EXCL lock file costs three system calls (~15 µs on ext4) — most of the
+ * 1.3× budget an append has. A hard link costs one: each writer keeps an anchor file
  * (`.writers/<pid>-<random>`, holding its pid and host) and takes the lock by linking it as `.lock`
- * (EEXIST: someone holds it); releasing unlinks it. ~2.5 µs for both. Reading `.lock` names the
- * holder, so a lock left by a process that died holding it is taken over at once, and one held
- * longer than STEAL_AFTER_MS (a holder stopped with SIGSTOP) is taken over then.
+ * (EEXIST: someone holds it); releasing unlinks it. Taken, the lock is held for the rest of the
+ * current job and let go once its microtasks have run: a burst of lines written in one job (a
+ * turn's calls, a shared write) takes it once, and while it is held no other writer can have
+ * appended, so the writer's idea of the file's end stays true without a look. A lease older than
+ * LEASE_MS is renewed (let go and taken again), so a long job never outlives a waiter's patience.
+ *
+ * Reading `.lock` names the holder: a lock left by a process that died holding it is taken over at
+ * once, and one held longer than STEAL_AFTER_MS (a holder stopped with SIGSTOP) is taken over then.
  */
 import type * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -29,13 +34,18 @@ const LOOK_EVERY_MS = 10;
 const MAX_SLEEP_MS = 1;
 
 export type AppendLock = {
-  /** Blocks until this writer holds the lock. Contract: throws only when the folder cannot hold one (EROFS, ENOSPC…). */
-  acquire(): void;
-  /** Lets go; a lock taken over meanwhile is left to its new holder. Contract: never throws. */
-  release(): void;
-  /** Removes this writer's anchor (a later acquire makes a new one). Contract: never throws. */
+  /**
+   * Holds the lock until the current job's microtasks have run, taking it (blocking) when this writer
+   * does not hold it. True when it was just taken: another writer may have appended since this one
+   * last held it. Contract: throws only when the folder cannot hold a lock (EROFS, ENOSPC…).
+   */
+  hold(): boolean;
+  /** Lets go now, and removes this writer's anchor (a later hold makes a new one). Contract: never throws. */
   close(): void;
 };
+
+/** How long one taking of the lock may serve a run of writes before it is renewed. */
+const LEASE_MS = 100;
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
 
@@ -47,7 +57,8 @@ export function appendLock(fs: LockFs, dir: string): AppendLock {
   let anchor: { path: string; ino: number } | undefined;
   /** A folder whose file system has no hard links: appends go unlocked (the chain may break under concurrency). */
   let unlockable = false;
-  let held = false;
+  /** When this writer took the lock; undefined while it does not hold it. */
+  let held: number | undefined;
 
   const makeAnchor = (): { path: string; ino: number } => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -83,56 +94,71 @@ export function appendLock(fs: LockFs, dir: string): AppendLock {
     }
   };
 
-  return {
-    acquire() {
-      if (unlockable) return;
-      anchor ??= makeAnchor();
-      let started = Date.now();
-      let lastLook = started;
-      for (let tries = 0; ; tries++) {
-        try {
-          fs.linkSync(anchor.path, lockPath);
-          held = true;
-          return;
-        } catch (err) {
-          const code = errno(err);
-          if (code === 'ENOENT') {
-            // The anchor (or .writers) was removed under us: make another.
-            anchor = makeAnchor();
-            continue;
-          }
-          if (code !== 'EEXIST') {
-            if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
-              unlockable = true;
-              return;
-            }
-            throw err;
-          }
-        }
-        if (tries < SPIN_TRIES) continue;
-        const now = Date.now();
-        // Now and then (a holder lets go within microseconds), look whether it still runs: a dead one's lock is taken.
-        if (now - started >= STEAL_AFTER_MS) {
-          takeOver();
-          started = now;
-        } else if (now - lastLook >= LOOK_EVERY_MS) {
-          lastLook = now;
-          if (holderGone()) takeOver();
-        }
-        sleepSync(Math.min(MAX_SLEEP_MS, 0.05 * 2 ** Math.min(tries - SPIN_TRIES, 5)));
-      }
-    },
-    release() {
-      if (!held || !anchor) return;
-      held = false;
+  /** Blocks until this writer holds the lock. */
+  const acquire = (): void => {
+    anchor ??= makeAnchor();
+    let started = Date.now();
+    let lastLook = started;
+    for (let tries = 0; ; tries++) {
       try {
-        // Ours still (not taken over while we were stopped): same inode as the anchor.
-        if (fs.statSync(lockPath).ino === anchor.ino) fs.unlinkSync(lockPath);
-      } catch {
-        // Already gone.
+        fs.linkSync(anchor.path, lockPath);
+        held = Date.now();
+        return;
+      } catch (err) {
+        const code = errno(err);
+        if (code === 'ENOENT') {
+          // The anchor (or .writers) was removed under us: make another.
+          anchor = makeAnchor();
+          continue;
+        }
+        if (code !== 'EEXIST') {
+          if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
+            unlockable = true;
+            return;
+          }
+          throw err;
+        }
       }
+      if (tries < SPIN_TRIES) continue;
+      const now = Date.now();
+      // Now and then (a holder lets go within microseconds), look whether it still runs: a dead one's lock is taken.
+      if (now - started >= STEAL_AFTER_MS) {
+        takeOver();
+        started = now;
+      } else if (now - lastLook >= LOOK_EVERY_MS) {
+        lastLook = now;
+        if (holderGone()) takeOver();
+      }
+      sleepSync(Math.min(MAX_SLEEP_MS, 0.05 * 2 ** Math.min(tries - SPIN_TRIES, 5)));
+    }
+  };
+
+  const release = (): void => {
+    if (held === undefined || !anchor) return;
+    // Held long enough that a waiter may have taken it over (this process was stopped): let go
+    // only if it is still ours, the anchor's inode. Otherwise (microseconds) it is ours.
+    const mayBeTaken = Date.now() - held >= STEAL_AFTER_MS / 2;
+    held = undefined;
+    try {
+      if (!mayBeTaken || fs.statSync(lockPath).ino === anchor.ino) fs.unlinkSync(lockPath);
+    } catch {
+      // Already gone.
+    }
+  };
+
+  return {
+    hold() {
+      if (unlockable) return true;
+      if (held !== undefined) {
+        if (Date.now() - held < LEASE_MS) return false;
+        release();
+      }
+      acquire();
+      if (held !== undefined) queueMicrotask(release);
+      return true;
     },
     close() {
+      release();
       if (!anchor) return;
       try {
         fs.unlinkSync(anchor.path);

@@ -7,14 +7,18 @@ import { repairTornChainTail } from '../tail-repair';
 import { type ChainFs, type ChainHead, dayPath, daysBefore, GENESIS_HASH, headAt } from './chain-head';
 import { type ChainLink, chainedLine, lineHash } from './line-hash';
 
-/** Lines ready to write in one go: their text, each line's link, and the head after them. */
-export type ChainedText = { text: string; links: ChainLink[]; head: ChainHead };
+/**
+ * Lines ready to write in one go: their text, each line (newline included) and link, and the
+ * hash and seq the chain has after them (its size is known once the text is written).
+ */
+export type ChainedText = { text: string; lines: string[]; links: ChainLink[]; hash: string; seq: number };
 
 export class DayChain {
   /** The head after this writer's last write, for the file it wrote (valid while the file's size is its size). */
   private cached: (ChainHead & { fd: number; day: string }) | undefined;
   /** The latest day this writer wrote. */
   private newestDay = '';
+  private day = { from: 0, until: 0, name: '' };
 
   constructor(
     private readonly fs: ChainFs,
@@ -24,12 +28,16 @@ export class DayChain {
 
   /**
    * Where the chain of `day`'s open file stands; a torn tail is repaired first (its marker a link).
-   * Call with the append lock held. Contract: throws when the file cannot be read or repaired.
+   * Call with the append lock held; `fresh`: it was just taken, so another writer may have appended
+   * since this one wrote (while it stays held, nobody else can). Contract: throws when the file
+   * cannot be read or repaired.
    */
-  headOf(fd: number, day: string): ChainHead {
-    const size = this.fs.fstatSync(fd).size;
+  headOf(fd: number, day: string, fresh: boolean): ChainHead {
     const c = this.cached;
-    if (c && c.fd === fd && c.day === day && c.size === size) return c;
+    const mine = c !== undefined && c.fd === fd && c.day === day;
+    if (mine && !fresh) return c;
+    const size = this.fs.fstatSync(fd).size;
+    if (mine && c.size === size) return c;
     const before = () => this.linkBefore(day);
     const repaired = repairTornChainTail(this.fs, fd, this.marker(), (end) =>
       headAt(this.fs, fd, end, before),
@@ -37,22 +45,22 @@ export class DayChain {
     return repaired ?? headAt(this.fs, fd, size, before);
   }
 
-  /** `jsons` (records' JSON) after `head`, each with `fields` (the writer's identity) and its link. */
-  chain(jsons: readonly string[], fields: string, head: ChainHead): ChainedText {
+  /** The records' JSON after `head`, each with `fields` (the writer's identity) and its link. */
+  chain(records: readonly { json: string }[], fields: string, head: ChainHead): ChainedText {
     let { hash, seq } = head;
     let text = '';
-    let bytes = 0;
     const links: ChainLink[] = [];
-    for (const json of jsons) {
+    const lines: string[] = [];
+    for (const { json } of records) {
       const link = { seq: seq + 1, prevHash: hash };
       const line = chainedLine(json, link, fields);
       hash = lineHash(line);
       seq = link.seq;
-      bytes += Buffer.byteLength(line);
       text += line;
       links.push(link);
+      lines.push(line);
     }
-    return { text, links, head: { hash, seq, size: head.size + bytes } };
+    return { text, lines, links, hash, seq };
   }
 
   /**
@@ -62,19 +70,26 @@ export class DayChain {
    */
   dayFor(day: string, now: Date): string {
     if (day < this.newestDay) return this.newestDay;
-    const today = now.toISOString().slice(0, 10);
+    const today = this.today(now);
     if (day >= today || today <= this.newestDay) return day;
-    try {
-      if (this.fs.statSync(dayPath(this.dir, today)).size > 0) return today;
-    } catch {
-      // No file for today yet: the line goes to its own day.
-    }
-    return day;
+    // No file for today yet (no exception: this runs for every line of a day gone by): its own day.
+    const st = this.fs.statSync(dayPath(this.dir, today), { throwIfNoEntry: false });
+    return st && st.size > 0 ? today : day;
   }
 
-  /** The text was written whole: the next write of this file starts from `head` unless the file changed. */
-  wrote(fd: number, day: string, head: ChainHead): void {
-    this.cached = { ...head, fd, day };
+  /** The UTC day of `now` (worked out once a day). */
+  private today(now: Date): string {
+    const t = now.getTime();
+    if (t < this.day.from || t >= this.day.until) {
+      const from = t - (t % 86_400_000);
+      this.day = { from, until: from + 86_400_000, name: new Date(from).toISOString().slice(0, 10) };
+    }
+    return this.day.name;
+  }
+
+  /** `chained` was written whole, `bytes` long, after `head`: the next write starts after it unless the file changed. */
+  wrote(fd: number, day: string, head: ChainHead, chained: ChainedText, bytes: number): void {
+    this.cached = { hash: chained.hash, seq: chained.seq, size: head.size + bytes, fd, day };
     if (day > this.newestDay) this.newestDay = day;
   }
 

@@ -4,14 +4,17 @@
  * first line of a day links to the previous day file's last line; the very first line of a log to
  * GENESIS_HASH.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /** What the first line of a log links to: no line came before it. */
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** `crypto.hash` (Node 20.12+): a third of createHash's cost for a line; older Node 20s hash the long way. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer) => string }).hash;
+
 /** sha256 (hex) of a line's bytes as written, its newline included. */
 export function lineHash(line: string | Buffer): string {
-  return createHash('sha256').update(line).digest('hex');
+  return oneShot ? oneShot('sha256', line) : crypto.createHash('sha256').update(line).digest('hex');
 }
 
 /** The chain after a file's first `size` bytes: the last line's hash and seq (0 before a day's first line). */

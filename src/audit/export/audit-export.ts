@@ -1,19 +1,21 @@
 /**
  * The audit log's copy to an OpenTelemetry collector (OTLP/HTTP logs). It hears each line only once
  * the line is in the local file — the gate has already written it, and runs nothing without it — so
- * the export can neither hold up nor loosen a decision: it queues, sends in batches, and counts what
- * it sent, what failed and what it dropped (shown in /audit; kept for `warden audit --stats` in
- * export notes). The SDK is loaded on the first line to send (otel-sdk.ts), never at start-up.
+ * the export can neither hold up nor loosen a decision. The lines go, as written, to a worker thread
+ * (export-worker.ts) that builds the events and sends them in batches; the main thread only queues
+ * them. It counts what was sent, what failed and what it dropped (shown in /audit; kept for
+ * `warden audit --stats` in export notes). The worker, and the SDK in it, start with the first line
+ * to send, never at start-up.
  */
+import { Worker } from 'node:worker_threads';
 import { redact } from '../redact';
-import type { AuditRecord } from '../../protocol/audit';
 import type { AuditExportState } from '../../protocol/state';
 import { sanitizeText } from '../../text/sanitize';
 import type { AuditExportSettings } from './export-settings';
 import { shownEndpoint } from './export-settings';
 import { type ExportCounts, writeExportNote } from './export-notes';
-import { type EventAttributes, auditEvent, type AuditEvent } from './otel-events';
-import type { OtelPipeline } from './otel-sdk';
+import type { EventAttributes } from './otel-events';
+import type { ExportWorkerData, FromWorker, ToWorker } from './export-worker';
 
 /** The export's counts as /audit shows them (`CoreState.auditExport`). */
 export type ExportStatus = AuditExportState;
@@ -36,15 +38,21 @@ export type AuditExportOptions = {
 const MAX_PENDING = 8192;
 /** How long closing waits for the last batches; what is still unsent then counts as failed. */
 const CLOSE_WAIT_MS = 2000;
+/** Lines are handed to the worker this often, or as soon as this many wait. */
+const HAND_OVER_MS = 100;
+const HAND_OVER_LINES = 256;
 
 export class AuditExport {
   private readonly counts: ExportCounts;
   private pending = 0;
-  private sequence = 0;
-  private waiting: AuditEvent[] = [];
-  private pipeline: OtelPipeline | undefined;
-  private loading: Promise<void> | undefined;
+  private handed = 0;
+  /** The lines not yet handed over, as one text (each ends with its newline), and how many. */
+  private waiting = '';
+  private waitingLines = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private worker: Worker | undefined;
   private closed = false;
+  private closing: (() => void) | undefined;
   /** A failure since the last note (the first of a run writes one). */
   private failing = false;
 
@@ -52,24 +60,21 @@ export class AuditExport {
     this.counts = { endpoint: shownEndpoint(o.settings.url), sent: 0, failed: 0, dropped: 0 };
   }
 
-  /** A line that is in the local log, to send. Contract: never throws, never waits. */
-  record(record: AuditRecord): void {
+  /** A line that is in the local log (its text as written), to send. Contract: never throws, never waits. */
+  record(line: string): void {
     if (this.closed) return;
-    try {
-      if (this.pending >= MAX_PENDING) {
-        this.counts.dropped += 1;
-        this.changed();
-        return;
-      }
-      const event = auditEvent(record, ++this.sequence);
-      this.pending += 1;
-      if (this.pipeline) this.pipeline.emit(event);
-      else {
-        this.waiting.push(event);
-        this.load();
-      }
-    } catch (err) {
-      this.fail(1, err instanceof Error ? err.message : String(err));
+    if (this.pending >= MAX_PENDING) {
+      this.counts.dropped += 1;
+      this.changed();
+      return;
+    }
+    this.pending += 1;
+    this.waiting += line;
+    this.waitingLines += 1;
+    if (this.waitingLines >= HAND_OVER_LINES) this.handOver();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.handOver(), HAND_OVER_MS);
+      this.timer.unref();
     }
   }
 
@@ -83,48 +88,68 @@ export class AuditExport {
    */
   async close(waitMs = CLOSE_WAIT_MS): Promise<void> {
     if (this.closed) return;
+    this.handOver();
     this.closed = true;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-    });
-    const drained = (async () => {
-      await this.loading;
-      await this.pipeline?.shutdown();
-    })().catch(() => undefined);
-    await Promise.race([drained, deadline]);
-    clearTimeout(timer);
+    const worker = this.worker;
+    if (worker) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.closing = resolve;
+        timer = setTimeout(resolve, waitMs);
+        this.post({ kind: 'close' });
+      });
+      clearTimeout(timer);
+      void worker.terminate();
+    }
     if (this.pending > 0) this.fail(this.pending, 'not sent before warden stopped');
-    if (this.sequence > 0 || this.counts.dropped > 0) this.note();
+    if (this.handed > 0 || this.counts.dropped > 0) this.note();
   }
 
-  private load(): void {
-    this.loading ??= import('./otel-sdk').then(
-      ({ startOtel }) => {
-        this.pipeline = startOtel({
-          url: this.o.settings.url,
-          headers: this.o.settings.headers,
-          resource: this.o.resource,
-          heard: (result) => {
-            if ('sent' in result) this.sent(result.sent);
-            else this.fail(result.failed, result.error);
-          },
-          timeoutMs: this.o.timeoutMs ?? 10_000,
-          delayMs: this.o.delayMs ?? 1000,
-          maxQueue: MAX_PENDING,
-        });
-        for (const event of this.waiting) this.pipeline.emit(event);
-        this.waiting = [];
-      },
-      (err: unknown) => {
-        const n = this.waiting.length;
-        this.waiting = [];
-        this.fail(
-          n,
-          `the OpenTelemetry SDK could not be loaded (${err instanceof Error ? err.message : String(err)})`,
-        );
-      },
-    );
+  private handOver(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.waitingLines === 0) return;
+    const { waiting: text, waitingLines: count } = this;
+    this.waiting = '';
+    this.waitingLines = 0;
+    this.handed += count;
+    // One string crosses to the worker: a copy of its bytes, not one clone per line.
+    this.post({ kind: 'lines', text, count });
+  }
+
+  private post(message: ToWorker): void {
+    try {
+      this.start().postMessage(message);
+    } catch (err) {
+      if (message.kind === 'lines') this.fail(message.count, errorText(err));
+      else this.closing?.();
+    }
+  }
+
+  /** The worker, started on first use; it keeps the process alive only while closing waits for it. */
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const data: ExportWorkerData = {
+      url: this.o.settings.url,
+      headers: this.o.settings.headers,
+      resource: this.o.resource,
+      timeoutMs: this.o.timeoutMs ?? 10_000,
+      delayMs: this.o.delayMs ?? 1000,
+      maxQueue: MAX_PENDING,
+    };
+    const worker = startWorker(data);
+    worker.unref();
+    worker.on('message', (m: FromWorker) => {
+      if (m.kind === 'closed') this.closing?.();
+      else if ('sent' in m) this.sent(m.sent);
+      else this.fail(m.failed, m.error);
+    });
+    worker.on('error', (err) => {
+      this.fail(this.pending, `the export stopped (${errorText(err)})`);
+      this.closing?.();
+    });
+    this.worker = worker;
+    return worker;
   }
 
   private sent(n: number): void {
@@ -162,4 +187,23 @@ export class AuditExport {
       // The listener's failure is not the export's.
     }
   }
+}
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The worker: the bundle's `chunks/audit-export-worker.js` (scripts/build.mjs builds it next to the
+ * other chunks), or — run from src/ (tsx, tests) — the source itself, through tsx's loader.
+ */
+function startWorker(workerData: ExportWorkerData): Worker {
+  const here = import.meta.url;
+  const options = { workerData, stdout: true, stderr: true };
+  if (here.endsWith('.ts')) {
+    const source = JSON.stringify(new URL('./export-worker.ts', here).href);
+    const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${source}); });`;
+    return new Worker(boot, { ...options, eval: true });
+  }
+  const dir = new URL('.', here);
+  const chunks = dir.pathname.endsWith('/chunks/') ? dir : new URL('./chunks/', dir);
+  return new Worker(new URL('./audit-export-worker.js', chunks), options);
 }

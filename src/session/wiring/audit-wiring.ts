@@ -54,10 +54,10 @@ export function wireAudit(d: {
     },
   });
   const exporter = startExport(d, dir);
-  const sink = auditSinkOf(writer, (record) => {
+  const sink = auditSinkOf(writer, (record, line) => {
     d.view.addAudit(record);
     emit({ type: 'audit_recorded', record });
-    exporter?.record(record);
+    exporter?.record(line);
   });
   return {
     writer,

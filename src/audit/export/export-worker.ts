@@ -1,0 +1,52 @@
+/**
+ * The audit export's worker thread: turns the audit lines it is handed into OpenTelemetry events
+ * (otel-events.ts) and sends them through the SDK (otel-sdk.ts), off warden's main thread — an
+ * event costs ~30 µs of the SDK's work (attributes, JSON), more than an append itself, and a batch of
+ * 512 would stall the screen for milliseconds. Says what became of each batch.
+ *
+ * Messages in: `{ kind: 'lines', text, count }` (`count` lines as written, each with its newline), `{ kind: 'close' }` (send what is
+ * queued, then say `closed`). Out: `{ kind: 'heard', sent }` / `{ kind: 'heard', failed, error }`,
+ * `{ kind: 'closed' }`.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AuditRecord } from '../../protocol/audit';
+import { auditEvent } from './otel-events';
+import { type OtelOptions, startOtel } from './otel-sdk';
+
+/** What the main thread starts the worker with. */
+export type ExportWorkerData = Omit<OtelOptions, 'heard'>;
+
+export type ToWorker = { kind: 'lines'; text: string; count: number } | { kind: 'close' };
+export type FromWorker =
+  | { kind: 'heard'; sent: number }
+  | { kind: 'heard'; failed: number; error: string }
+  | { kind: 'closed' };
+
+const port = parentPort;
+if (port) {
+  const say = (message: FromWorker) => port.postMessage(message);
+  const pipeline = startOtel({
+    ...(workerData as ExportWorkerData),
+    heard: (result) => say({ kind: 'heard', ...result }),
+  });
+  let sequence = 0;
+  port.on('message', (message: ToWorker) => {
+    if (message.kind === 'close') {
+      void pipeline.shutdown().finally(() => say({ kind: 'closed' }));
+      return;
+    }
+    let bad = 0;
+    const lines = message.text.split('\n');
+    lines.pop();
+    for (const line of lines) {
+      try {
+        pipeline.emit(auditEvent(JSON.parse(line) as AuditRecord, ++sequence));
+      } catch {
+        bad += 1;
+      }
+    }
+    // Lines it could not split out (none, unless the text was cut) count as failed too.
+    bad += Math.max(0, message.count - lines.length);
+    if (bad > 0) say({ kind: 'heard', failed: bad, error: 'a line that is not a record' });
+  });
+}
