@@ -35,7 +35,7 @@ import { listSessions } from './session/saved/store-index';
 import { forkSession } from './session/saved/session-fork';
 import { guardIo } from './text/safe-output';
 import { keepYoungGenerationSmall } from './v8-heap';
-import { resolveAuditExport } from './audit/export/export-settings';
+import { resolveAuditExport } from './config/audit-export';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
 const io = guardIo({ stdout: process.stdout, stderr: process.stderr });

@@ -1,5 +1,5 @@
 import type { NotifyMethod } from '../config/schema';
-import type { ExportResolution } from '../audit/export/export-settings';
+import type { ExportResolution } from '../config/audit-export';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';
 import type { ModelClient } from '../llm/types';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AuditExport } from '../../audit/export/audit-export';
-import type { ExportResolution } from '../../audit/export/export-settings';
+import type { ExportResolution } from '../../config/audit-export';
 import { WARDEN_VERSION, sessionIdentity } from '../../audit/identity/session-identity';
 import { type AuditWriter, auditSinkOf, createAuditWriter } from '../../audit/writer';
 import type { CoreEvent, CoreState } from '../../protocol';

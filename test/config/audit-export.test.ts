@@ -1,6 +1,7 @@
 /** Where the audit export goes: the standard OTEL_* variables over `audit.export`, and what turns it off. */
 import { describe, expect, it } from 'vitest';
-import { parseHeaders, resolveAuditExport, shownEndpoint } from '../../../src/audit/export/export-settings';
+import { shownEndpoint } from '../../src/audit/export/export-settings';
+import { parseHeaders, resolveAuditExport } from '../../src/config/audit-export';
 
 describe('resolveAuditExport', () => {
   it.each([
