@@ -133,7 +133,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     saveRule: (target, rule) => writeRule({ root, home, homeGuard, trust }, target, rule),
     ...(o.suggestions ? { thresholds: o.suggestions, enabled: o.suggestions.enabled !== false } : {}),
   });
-  const startWarnings: string[] = [];
+  const startWarnings: string[] = [...audit.warnings];
   const checkpoints = wireCheckpoints({
     ...{ home, root, sessionId, git: o.checkpointGit, state, view },
     warnings: startWarnings,

@@ -11,6 +11,8 @@ import type { SessionState } from '../session-state';
 export type SessionAudit = {
   writer: AuditWriter;
   sink: ReturnType<typeof auditSinkOf>;
+  /** What the start should say (an export setting that cannot be used), already in the transcript. */
+  warnings: string[];
   /** Flushes the log, then sends what the export still holds (bounded). Contract: never rejects. */
   close(): Promise<void>;
 };
@@ -53,7 +55,11 @@ export function wireAudit(d: {
       });
     },
   });
-  const exporter = startExport(d, dir);
+  const warnings: string[] = [];
+  const exporter = startExport(d, dir, (text) => {
+    warnings.push(text);
+    d.view.notice('warn', text);
+  });
   const sink = auditSinkOf(writer, (record, line) => {
     d.view.addAudit(record);
     emit({ type: 'audit_recorded', record });
@@ -62,6 +68,7 @@ export function wireAudit(d: {
   return {
     writer,
     sink,
+    warnings,
     async close() {
       await writer.flush();
       writer.close();
@@ -79,14 +86,15 @@ function startExport(
     exportTo?: ExportResolution | undefined;
   },
   dir: string,
+  warn: (text: string) => void,
 ): AuditExport | undefined {
   const to = d.exportTo;
   if (!to || to.kind === 'off') return undefined;
   if (to.kind === 'error') {
-    d.emit({ type: 'notice', level: 'warn', text: `The audit log is not exported: ${to.error}` });
+    warn(`The audit log is not exported: ${to.error}`);
     return undefined;
   }
-  for (const text of to.warnings) d.emit({ type: 'notice', level: 'warn', text });
+  for (const text of to.warnings) warn(text);
   const exporter = new AuditExport({
     settings: to.settings,
     sessionId: d.sessionId,
