@@ -32,17 +32,17 @@ export function resolveAuditExport(env: Env, config: AuditExportConfig | undefin
   const logs = get('OTEL_EXPORTER_OTLP_LOGS_ENDPOINT');
   const base = get('OTEL_EXPORTER_OTLP_ENDPOINT');
   const picked = logs
-    ? { url: logs, from: 'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT' }
+    ? { given: logs, url: logs, from: 'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT' }
     : base
-      ? { url: `${base.replace(/\/+$/, '')}/v1/logs`, from: 'OTEL_EXPORTER_OTLP_ENDPOINT' }
+      ? { given: base, url: `${base.replace(/\/+$/, '')}/v1/logs`, from: 'OTEL_EXPORTER_OTLP_ENDPOINT' }
       : config?.endpoint
-        ? { url: config.endpoint, from: 'audit.export.endpoint' }
+        ? { given: config.endpoint, url: config.endpoint, from: 'audit.export.endpoint' }
         : undefined;
   if (!picked) return { kind: 'off' };
-  if (!isHttpUrl(picked.url))
+  if (!isHttpUrl(picked.given) || !isHttpUrl(picked.url))
     return {
       kind: 'error',
-      error: `${picked.from}: expected an http or https URL, got ${JSON.stringify(picked.url)}`,
+      error: `${picked.from}: expected an http or https URL, got ${JSON.stringify(picked.given)}`,
     };
   const headerText = get('OTEL_EXPORTER_OTLP_LOGS_HEADERS') ?? get('OTEL_EXPORTER_OTLP_HEADERS');
   const fromEnv = headerText === undefined ? {} : parseHeaders(headerText);
