@@ -273,7 +273,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       return lines.map(({ record }) => ({ ok: false, record, error }));
     }
     recovered();
-    // What was written: the record with the identity and the link its line holds.
+    // What was written: each line, and the identity and link it holds beside the record's fields.
     return lines.map(({ record }, i) => ({
       ok: true,
       record,

@@ -105,3 +105,25 @@ describe('a lock nobody will release', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 });
+
+describe('two writers of one process on one folder', () => {
+  it('share the lock (neither waits on the other) and each chains after the other’s lines', () => {
+    const t = makeTemp();
+    cleanups.push(t.cleanup);
+    const make = (name: string) =>
+      createAuditWriter({ dir: t.dir, sessionId: name, onError: () => {}, probeEveryMs: 0, syncAfterMs: 0 });
+    const a = make('a');
+    const b = make('b');
+    const started = Date.now();
+    for (let i = 0; i < 50; i++) {
+      expect(a.append(record({ ts: `${DAY}T01:00:00.000Z`, argsHash: `a${i}` })).ok).toBe(true);
+      expect(b.append(record({ ts: `${DAY}T01:00:00.000Z`, argsHash: `b${i}` })).ok).toBe(true);
+    }
+    expect(Date.now() - started).toBeLessThan(900);
+    a.close();
+    b.close();
+    const result = verifyDays(t.dir, [DAY], [DAY]);
+    expect(result.broken).toBeUndefined();
+    expect(result.days[0]).toMatchObject({ lines: 100 });
+  });
+});

@@ -3,13 +3,14 @@
  * sub-agents' writers), so each line's `prevHash` is computed from the file's real last line.
  *
  * Node has no flock, and an O_EXCL lock file costs three system calls (~15 µs on ext4) — most of the
- * 1.3× budget an append has. A hard link costs one: each writer keeps an anchor file
+ * 1.3× budget an append has. A hard link costs one: each process keeps an anchor file
  * (`.writers/<pid>-<random>`, holding its pid and host) and takes the lock by linking it as `.lock`
  * (EEXIST: someone holds it); releasing unlinks it. Taken, the lock is held for the rest of the
  * current job and let go once its microtasks have run: a burst of lines written in one job (a
- * turn's calls, a shared write) takes it once, and while it is held no other writer can have
- * appended, so the writer's idea of the file's end stays true without a look. A lease older than
- * LEASE_MS is renewed (let go and taken again), so a long job never outlives a waiter's patience.
+ * turn's calls, a shared write) takes it once, and while it is held no other process can have
+ * appended, so a writer's idea of the file's end stays true without a look (unless another writer
+ * of the same process wrote meanwhile). A lease older than LEASE_MS is renewed (let go and taken
+ * again), so a long job never outlives a waiter's patience.
  *
  * Reading `.lock` names the holder: a lock left by a process that died holding it is taken over at
  * once, and one held longer than STEAL_AFTER_MS (a holder stopped with SIGSTOP) is taken over then.
@@ -17,7 +18,7 @@
 import type * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The file operations the lock uses (node:fs by default; the writer's fault tests pass their own). */
 export type LockFs = Pick<
@@ -35,12 +36,16 @@ const MAX_SLEEP_MS = 1;
 
 export type AppendLock = {
   /**
-   * Holds the lock until the current job's microtasks have run, taking it (blocking) when this writer
-   * does not hold it. True when it was just taken: another writer may have appended since this one
-   * last held it. Contract: throws only when the folder cannot hold a lock (EROFS, ENOSPC…).
+   * Holds the lock until the current job's microtasks have run, taking it (blocking) when this
+   * process does not hold it. True when the file's end may have moved since this writer last wrote:
+   * the lock was just taken (another process may have appended), or another writer of this process
+   * wrote meanwhile. Contract: throws only when the folder cannot hold a lock (EROFS, ENOSPC…).
    */
   hold(): boolean;
-  /** Lets go now, and removes this writer's anchor (a later hold makes a new one). Contract: never throws. */
+  /**
+   * This writer is done with the folder: the last of the process's writers to close lets go and
+   * removes the anchor (a later hold joins again). Contract: never throws.
+   */
   close(): void;
 };
 
@@ -49,18 +54,46 @@ const LEASE_MS = 100;
 
 const errno = (err: unknown): string | undefined => (err as NodeJS.ErrnoException)?.code;
 
-/** The lock of the audit folder `dir`. */
+/**
+ * One folder's lock as this process has it, shared by every writer of the folder in the process (a
+ * second writer taking the lock its neighbour holds for the job would wait on itself).
+ */
+type FolderLock = {
+  anchor?: { path: string; ino: number };
+  /** The folder's file system has no hard links: appends go unlocked (the chain may break under concurrency). */
+  unlockable: boolean;
+  /** When the lock was taken; undefined while the process does not hold it. */
+  held?: number;
+  /** The writer that wrote last under the lock: another's turn means the file's end moved. */
+  lastWriter?: object;
+  /** Writers open on the folder; the last to close removes the anchor. */
+  users: number;
+};
+
+const folders = new Map<string, FolderLock>();
+
+/** The lock of the audit folder `dir`, for one writer. */
 export function appendLock(fs: LockFs, dir: string): AppendLock {
+  const key = resolve(dir);
   const lockPath = join(dir, '.lock');
   const writers = join(dir, '.writers');
   const host = hostname();
-  let anchor: { path: string; ino: number } | undefined;
-  /** A folder whose file system has no hard links: appends go unlocked (the chain may break under concurrency). */
-  let unlockable = false;
-  /** When this writer took the lock; undefined while it does not hold it. */
-  let held: number | undefined;
+  const me = {};
+  let joined = false;
+  const folder = (): FolderLock => {
+    let f = folders.get(key);
+    if (!f) {
+      f = { unlockable: false, users: 0 };
+      folders.set(key, f);
+    }
+    if (!joined) {
+      joined = true;
+      f.users += 1;
+    }
+    return f;
+  };
 
-  const makeAnchor = (): { path: string; ino: number } => {
+  const makeAnchor = (f: FolderLock): { path: string; ino: number } => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Not recursive: on a read-only file system a recursive mkdir says ENOENT, this one EROFS.
     try {
@@ -68,7 +101,7 @@ export function appendLock(fs: LockFs, dir: string): AppendLock {
     } catch (err) {
       if (errno(err) !== 'EEXIST') throw err;
     }
-    if (!anchor) sweepDeadAnchors(fs, writers, host);
+    if (!f.anchor) sweepDeadAnchors(fs, writers, host);
     const path = join(writers, `${process.pid}-${randomBytes(4).toString('hex')}`);
     fs.writeFileSync(path, `${process.pid} ${host}\n`, { mode: 0o600 });
     return { path, ino: fs.statSync(path).ino };
@@ -94,26 +127,26 @@ export function appendLock(fs: LockFs, dir: string): AppendLock {
     }
   };
 
-  /** Blocks until this writer holds the lock. */
-  const acquire = (): void => {
-    anchor ??= makeAnchor();
+  /** Blocks until this process holds the lock. */
+  const acquire = (f: FolderLock): void => {
+    f.anchor ??= makeAnchor(f);
     let started = Date.now();
     let lastLook = started;
     for (let tries = 0; ; tries++) {
       try {
-        fs.linkSync(anchor.path, lockPath);
-        held = Date.now();
+        fs.linkSync(f.anchor.path, lockPath);
+        f.held = Date.now();
         return;
       } catch (err) {
         const code = errno(err);
         if (code === 'ENOENT') {
           // The anchor (or .writers) was removed under us: make another.
-          anchor = makeAnchor();
+          f.anchor = makeAnchor(f);
           continue;
         }
         if (code !== 'EEXIST') {
           if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') {
-            unlockable = true;
+            f.unlockable = true;
             return;
           }
           throw err;
@@ -133,12 +166,13 @@ export function appendLock(fs: LockFs, dir: string): AppendLock {
     }
   };
 
-  const release = (): void => {
+  const release = (f: FolderLock): void => {
+    const { held, anchor } = f;
     if (held === undefined || !anchor) return;
     // Held long enough that a waiter may have taken it over (this process was stopped): let go
     // only if it is still ours, the anchor's inode. Otherwise (microseconds) it is ours.
     const mayBeTaken = Date.now() - held >= STEAL_AFTER_MS / 2;
-    held = undefined;
+    f.held = undefined;
     try {
       if (!mayBeTaken || fs.statSync(lockPath).ino === anchor.ino) fs.unlinkSync(lockPath);
     } catch {
@@ -148,24 +182,32 @@ export function appendLock(fs: LockFs, dir: string): AppendLock {
 
   return {
     hold() {
-      if (unlockable) return true;
-      if (held !== undefined) {
-        if (Date.now() - held < LEASE_MS) return false;
-        release();
+      const f = folder();
+      const mine = f.lastWriter === me;
+      f.lastWriter = me;
+      if (f.unlockable) return true;
+      if (f.held !== undefined) {
+        if (Date.now() - f.held < LEASE_MS) return !mine;
+        release(f);
       }
-      acquire();
-      if (held !== undefined) queueMicrotask(release);
+      acquire(f);
+      if (f.held !== undefined) queueMicrotask(() => release(f));
       return true;
     },
     close() {
-      release();
-      if (!anchor) return;
+      const f = folders.get(key);
+      if (!f || !joined) return;
+      joined = false;
+      f.users -= 1;
+      if (f.users > 0) return;
+      release(f);
+      folders.delete(key);
+      if (!f.anchor) return;
       try {
-        fs.unlinkSync(anchor.path);
+        fs.unlinkSync(f.anchor.path);
       } catch {
         // Gone already.
       }
-      anchor = undefined;
     },
   };
 }
