@@ -259,7 +259,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     try {
       // Held until this job's microtasks have run: the lines of one burst take it once.
       const fresh = lock.hold();
-      const day = chain.dayFor(stampDay, now());
+      const day = chain.dayFor(stampDay, now(), fresh);
       const fd = fdFor(day);
       const head = chain.headOf(fd, day, fresh);
       chained = chain.chain(lines, who.text, head);
@@ -332,7 +332,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     probe() {
       try {
         const fresh = lock.hold();
-        const day = chain.dayFor(now().toISOString().slice(0, 10), now());
+        const day = chain.dayFor(now().toISOString().slice(0, 10), now(), fresh);
         const fd = fdFor(day);
         chain.headOf(fd, day, fresh);
         if (!hasRoom()) return false;

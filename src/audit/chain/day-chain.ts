@@ -19,6 +19,7 @@ export class DayChain {
   /** The latest day this writer wrote. */
   private newestDay = '';
   private day = { from: 0, until: 0, name: '' };
+  private todayBegun: { day: string; begun: boolean } | undefined;
 
   constructor(
     private readonly fs: ChainFs,
@@ -68,13 +69,17 @@ export class DayChain {
    * into the new day's file once that has begun (by this writer or another), so the day before keeps
    * the last line the new day links to. Call with the append lock held.
    */
-  dayFor(day: string, now: Date): string {
+  dayFor(day: string, now: Date, fresh: boolean): string {
     if (day < this.newestDay) return this.newestDay;
     const today = this.today(now);
     if (day >= today || today <= this.newestDay) return day;
-    // No file for today yet (no exception: this runs for every line of a day gone by): its own day.
-    const st = this.fs.statSync(dayPath(this.dir, today), { throwIfNoEntry: false });
-    return st && st.size > 0 ? today : day;
+    // Whether today's file has begun: looked at once while the lock stays held (nobody else can
+    // begin it then), without an exception (this runs for every line of a day gone by).
+    if (fresh || this.todayBegun?.day !== today) {
+      const st = this.fs.statSync(dayPath(this.dir, today), { throwIfNoEntry: false });
+      this.todayBegun = { day: today, begun: st !== undefined && st.size > 0 };
+    }
+    return this.todayBegun.begun ? today : day;
   }
 
   /** The UTC day of `now` (worked out once a day). */
