@@ -49,8 +49,19 @@ export type { AuditFs } from './tail-repair';
  * and the chain `link`.
  */
 export type AuditAppend =
-  | { ok: true; record: AuditRecord; line: string; identity: Partial<AuditIdentity>; link: ChainLink }
+  | {
+      ok: true;
+      record: AuditRecord;
+      line: string;
+      identity: Partial<AuditIdentity>;
+      link: ChainLink;
+      /** Where the write that held the line went: its file and byte range (every line of one write shares it). */
+      at: WrittenRange;
+    }
   | { ok: false; record: AuditRecord; error: Error };
+
+/** Bytes `start`..`end` of an audit day file: one write's lines, each ending with its newline. */
+export type WrittenRange = { file: string; start: number; end: number };
 
 export type AuditWriter = {
   /**
@@ -82,15 +93,15 @@ export type AuditWriter = {
 /**
  * The writer as the gate's audit sink (gate.ts `AuditSink`): each append answered `ok` or with the
  * error's message; `written` hears every record once its line is in the log (the sidebar, events),
- * as the line holds it (identity and link included), and the line.
+ * as the line holds it (identity and link included), and where its write went (the export).
  */
 export function auditSinkOf(
   writer: AuditWriter,
-  written?: (record: AuditRecord, line: string) => void,
+  written?: (record: AuditRecord, at: WrittenRange) => void,
 ): { append(entry: AuditEntry): AuditWrite; appendSoon(entry: AuditEntry): Promise<AuditWrite> } {
   const answer = (w: AuditAppend): AuditWrite => {
     if (!w.ok) return { ok: false, error: w.error.message };
-    if (written) written(Object.assign({}, w.record, w.identity, w.link), w.line);
+    if (written) written(Object.assign({}, w.record, w.identity, w.link), w.at);
     return { ok: true };
   };
   return {
@@ -255,6 +266,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     const unsynced = syncFailed;
     if (unsynced) return lines.map(({ record }) => ({ ok: false, record, error: unsynced }));
     let chained: ChainedText;
+    let at: WrittenRange;
     const who = identityText();
     try {
       // Held until this job's microtasks have run: the lines of one burst take it once.
@@ -263,7 +275,9 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       const fd = fdFor(day);
       const head = chain.headOf(fd, day, fresh);
       chained = chain.chain(lines, who.text, head);
-      chain.wrote(fd, day, head, chained, writeWholeText(fs, fd, chained.text));
+      const bytes = writeWholeText(fs, fd, chained.text);
+      chain.wrote(fd, day, head, chained, bytes);
+      at = { file: join(dir, auditFileName(day)), start: head.size, end: head.size + bytes };
       if (open) open.unsynced = true;
       syncSoon();
     } catch (err) {
@@ -280,6 +294,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       line: chained.lines[i] as string,
       identity: who.value,
       link: chained.links[i] as ChainLink,
+      at,
     }));
   };
 

@@ -1,9 +1,9 @@
 /**
  * The audit log's copy to an OpenTelemetry collector (OTLP/HTTP logs). It hears each line only once
  * the line is in the local file — the gate has already written it, and runs nothing without it — so
- * the export can neither hold up nor loosen a decision. The lines go, as written, to a worker thread
- * (export-worker.ts) that builds the events and sends them in batches; the main thread only queues
- * them. It counts what was sent, what failed and what it dropped (shown in /audit; kept for
+ * the export can neither hold up nor loosen a decision. A worker thread (export-worker.ts) reads the
+ * lines back from the file — the main thread hands it only where its writes went, no text — builds
+ * the events and sends them in batches. It counts what was sent, what failed and what it dropped (shown in /audit; kept for
  * `warden audit --stats` in export notes). The worker, and the SDK in it, start with the first line
  * to send, never at start-up.
  */
@@ -14,6 +14,7 @@ import { sanitizeText } from '../../text/sanitize';
 import { type AuditExportSettings, shownEndpoint } from './export-settings';
 import { type ExportCounts, writeExportNote } from './export-notes';
 import type { EventAttributes } from './otel-events';
+import type { WrittenRange } from '../writer';
 import type { ExportWorkerData, FromWorker, ToWorker } from './export-worker';
 
 /** The export's counts as /audit shows them (`CoreState.auditExport`). */
@@ -45,8 +46,8 @@ export class AuditExport {
   private readonly counts: ExportCounts;
   private pending = 0;
   private handed = 0;
-  /** The lines not yet handed over, as one text (each ends with its newline), and how many. */
-  private waiting = '';
+  /** The byte ranges not yet handed over (a run of writes to one file merged into one), and how many lines. */
+  private waiting: WrittenRange[] = [];
   private waitingLines = 0;
   private timer: NodeJS.Timeout | undefined;
   private worker: Worker | undefined;
@@ -59,8 +60,11 @@ export class AuditExport {
     this.counts = { endpoint: shownEndpoint(o.settings.url), sent: 0, failed: 0, dropped: 0 };
   }
 
-  /** A line that is in the local log (its text as written), to send. Contract: never throws, never waits. */
-  record(line: string): void {
+  /**
+   * A line that is in the local log, to send: where its write went (the lines of one write share
+   * the range). Contract: never throws, never waits.
+   */
+  record(at: WrittenRange): void {
     if (this.closed) return;
     if (this.pending >= MAX_PENDING) {
       this.counts.dropped += 1;
@@ -68,8 +72,12 @@ export class AuditExport {
       return;
     }
     this.pending += 1;
-    this.waiting += line;
     this.waitingLines += 1;
+    const last = this.waiting[this.waiting.length - 1];
+    if (last?.file === at.file && last.end === at.end) {
+      // Another line of the same write.
+    } else if (last?.file === at.file && last.end === at.start) last.end = at.end;
+    else this.waiting.push({ ...at });
     if (this.waitingLines >= HAND_OVER_LINES) this.handOver();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.handOver(), HAND_OVER_MS);
@@ -108,19 +116,18 @@ export class AuditExport {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.waitingLines === 0) return;
-    const { waiting: text, waitingLines: count } = this;
-    this.waiting = '';
+    const { waiting: ranges, waitingLines: count } = this;
+    this.waiting = [];
     this.waitingLines = 0;
     this.handed += count;
-    // One string crosses to the worker: a copy of its bytes, not one clone per line.
-    this.post({ kind: 'lines', text, count });
+    this.post({ kind: 'ranges', ranges, count });
   }
 
   private post(message: ToWorker): void {
     try {
       this.start().postMessage(message);
     } catch (err) {
-      if (message.kind === 'lines') this.fail(message.count, errorText(err));
+      if (message.kind === 'ranges') this.fail(message.count, errorText(err));
       else this.closing?.();
     }
   }

@@ -4,11 +4,14 @@
  * event costs ~30 µs of the SDK's work (attributes, JSON), more than an append itself, and a batch of
  * 512 would stall the screen for milliseconds. Says what became of each batch.
  *
- * Messages in: `{ kind: 'lines', text, count }` (`count` lines as written, each with its newline), `{ kind: 'close' }` (send what is
+ * Messages in: `{ kind: 'ranges', ranges, count }` (where `count` lines went: byte ranges of day files,
+ * read back here), `{ kind: 'close' }` (send what is
  * queued, then say `closed`). Out: `{ kind: 'heard', sent }` / `{ kind: 'heard', failed, error }`,
  * `{ kind: 'closed' }`.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { WrittenRange } from '../writer';
 import type { AuditRecord } from '../../protocol/audit';
 import { auditEvent } from './otel-events';
 import { type OtelOptions, startOtel } from './otel-sdk';
@@ -16,7 +19,7 @@ import { type OtelOptions, startOtel } from './otel-sdk';
 /** What the main thread starts the worker with. */
 export type ExportWorkerData = Omit<OtelOptions, 'heard'>;
 
-export type ToWorker = { kind: 'lines'; text: string; count: number } | { kind: 'close' };
+export type ToWorker = { kind: 'ranges'; ranges: WrittenRange[]; count: number } | { kind: 'close' };
 export type FromWorker =
   | { kind: 'heard'; sent: number }
   | { kind: 'heard'; failed: number; error: string }
@@ -36,8 +39,7 @@ if (port) {
       return;
     }
     let bad = 0;
-    const lines = message.text.split('\n');
-    lines.pop();
+    const lines = message.ranges.flatMap(linesIn);
     for (const line of lines) {
       try {
         pipeline.emit(auditEvent(JSON.parse(line) as AuditRecord, ++sequence));
@@ -45,8 +47,25 @@ if (port) {
         bad += 1;
       }
     }
-    // Lines it could not split out (none, unless the text was cut) count as failed too.
+    // Lines it could not read back (the file gone or cut since) count as failed too.
     bad += Math.max(0, message.count - lines.length);
     if (bad > 0) say({ kind: 'heard', failed: bad, error: 'a line that is not a record' });
   });
+}
+
+/** The lines in a range of a day file (each written whole, ending with its newline); none when it cannot be read. */
+function linesIn(range: WrittenRange): string[] {
+  let fd: number | undefined;
+  try {
+    fd = openSync(range.file, 'r');
+    const bytes = Buffer.alloc(range.end - range.start);
+    const got = readSync(fd, bytes, 0, bytes.length, range.start);
+    const lines = bytes.toString('utf8', 0, got).split('\n');
+    lines.pop();
+    return lines;
+  } catch {
+    return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -60,10 +60,10 @@ export function wireAudit(d: {
     warnings.push(text);
     d.view.notice('warn', text);
   });
-  const sink = auditSinkOf(writer, (record, line) => {
+  const sink = auditSinkOf(writer, (record, at) => {
     d.view.addAudit(record);
     emit({ type: 'audit_recorded', record });
-    exporter?.record(line);
+    exporter?.record(at);
   });
   return {
     writer,
