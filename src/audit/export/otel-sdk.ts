@@ -1,7 +1,8 @@
 /**
- * The OpenTelemetry logs SDK and its OTLP/HTTP exporter, the only module that imports them: loaded
- * with `import()` once the first audit line is to be exported, so a warden that exports nothing
- * never loads them (start-up compiles none of it). Each batch's result is counted through `heard`.
+ * The OpenTelemetry logs SDK and its OTLP/HTTP exporter, the only module that imports them. Only the
+ * export's worker thread loads it (export-worker.ts, its own bundle file), once the first audit line
+ * is to be exported: a warden that exports nothing never compiles any of it. Each batch's result is
+ * counted through `heard`.
  */
 import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
