@@ -52,6 +52,13 @@ await build({
   external: ['@vscode/ripgrep', '@vscode/ripgrep-*', 'web-tree-sitter', 'tree-sitter-bash'],
   plugins: [...sharedOptions(root).plugins, sideModuleStubs],
 });
+// The audit export's worker thread and the OpenTelemetry SDK it runs: a file of its own
+// (src/audit/export/audit-export.ts starts it), loaded only when the audit log is exported.
+await build({
+  ...sharedOptions(root),
+  entryPoints: { 'audit-export-worker': join(root, 'src', 'audit', 'export', 'export-worker.ts') },
+  outdir: join(root, 'dist', 'chunks'),
+});
 // What the first frame does not draw, loaded on first use (scripts/side-modules.mjs).
 await buildSideModules(root, join(root, 'dist', 'chunks'));
 chmodSync(out, 0o755);

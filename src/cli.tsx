@@ -36,6 +36,7 @@ import { listSessions } from './session/saved/store-index';
 import { forkSession } from './session/saved/session-fork';
 import { guardIo } from './text/safe-output';
 import { keepYoungGenerationSmall } from './v8-heap';
+import { resolveAuditExport } from './config/audit-export';
 
 // Warnings and errors may quote a stranger's config or a model's text: no raw control reaches the terminal.
 const io = guardIo({ stdout: process.stdout, stderr: process.stderr });
@@ -144,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
       ...(config.sandboxNetwork.length > 0 ? { sandboxNetwork: config.sandboxNetwork } : {}),
       mcpServers: config.mcpServers,
       managed: loaded.managed,
+      auditExport: resolveAuditExport(process.env, config.audit?.export),
       endpoint: endpointLine(config.baseUrl, process.env),
       ...(loaded.project ? { project: startFromConfig(home, loaded.project) } : {}),
       ...(demo

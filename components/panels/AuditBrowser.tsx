@@ -1,6 +1,6 @@
 import { Box, type Key, Text } from 'ink';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
-import type { AgentInfo, CoreClient } from '../../src/protocol';
+import type { AgentInfo, AuditExportState, CoreClient } from '../../src/protocol';
 import { AuditDetail } from './AuditDetail';
 import { AuditList } from './AuditList';
 import { AuditStatsHeader } from './AuditStatsHeader';
@@ -45,6 +45,8 @@ type Props = {
   width: number;
   height: number;
   onClose: () => void;
+  /** The audit log's export (`CoreState.auditExport`), when one is configured. */
+  exported?: AuditExportState | undefined;
   /** The clock, injectable so tests pick "today". */
   now?: () => Date;
 };
@@ -57,6 +59,7 @@ export function AuditBrowser({
   width,
   height,
   onClose,
+  exported,
   now = () => new Date(),
 }: Props): ReactNode {
   const theme = useTheme();
@@ -88,7 +91,7 @@ export function AuditBrowser({
   }, [agents, result.records]);
   const agentName = (id: string) => names.get(id) ?? id;
   // One row more for the stats header's approval metrics line.
-  const listRows = Math.max(1, height - 10);
+  const listRows = Math.max(1, height - 10 - (exported ? 1 : 0));
   // In the detail view ↑↓ scroll the record (AuditDetail); ←→ step through the records.
   const [cursor, setCursor] = useListCursor(shown.length, {
     isActive: isActive && !searching && !detail,
@@ -157,7 +160,7 @@ export function AuditBrowser({
       width={width}
       height={height}
     >
-      <AuditStatsHeader stats={result.stats} />
+      <AuditStatsHeader stats={result.stats} exported={exported} />
       <Text wrap="truncate-end">
         <Text color={active.length ? theme.accent : undefined}>filters: {filterText || 'none'}</Text>
         {search && !searching ? <Text> · search “{search}”</Text> : null}
@@ -189,7 +192,7 @@ export function AuditBrowser({
           <AuditDetail
             record={record}
             width={width - 4}
-            rows={height - 8}
+            rows={height - 8 - (exported ? 1 : 0)}
             agentName={agentName}
             isActive={isActive && !searching}
           />

@@ -111,6 +111,7 @@ export function OverlayHost({ kind, client, state, hidden, width, rows, onClose,
             width={width}
             height={rows}
             onClose={onClose}
+            exported={state.auditExport}
             now={now}
           />
         );

@@ -1,11 +1,15 @@
 import type { Approver, Outcome } from '../protocol';
 import { formatAuditSummary, formatAuditTable } from './format';
 import { formatApprovalMetrics } from './metrics-format';
-import { describeUnreadable, scanAudit } from './reader';
+import { describeUnreadable, listAuditDays, scanAudit } from './reader';
 import { auditStats } from './stats';
 import { safeJsonLine } from '../text/safe-output';
 import type { AuditQuery, AuditRecord } from '../protocol/audit';
 import { readAuditPageSync } from './audit-page';
+import { verifyDays } from './chain/verify';
+import { verifyReport } from './chain/verify-report';
+import { exportLine, readExportDay } from './export/export-notes';
+import { sanitizeText } from '../text/sanitize';
 
 type Sink = { write(text: string): unknown };
 
@@ -46,11 +50,24 @@ Options:
   --json          print JSON lines instead of a table
   --stats         print the approval metrics instead: approval, rejection and edit rates,
                   median and p95 wait, timeout and repeat-request rates, rubber stamps
-                  (approvals in under 1 s) and how often each rule decided
+                  (approvals in under 1 s), how often each rule decided, and — when the log
+                  was exported that day — how many lines were sent, failed and dropped
+  --verify        check the hash chain of every day file (with --date, that day and its link
+                  to the day before): prints the first line changed, removed or inserted and
+                  exits 1, or OK and the count of lines
   -h, --help      show this help
 `;
 
-type CliOptions = { query: AuditQuery; day: string; json: boolean; help: boolean; stats?: boolean };
+type CliOptions = {
+  query: AuditQuery;
+  day: string;
+  json: boolean;
+  help: boolean;
+  stats?: boolean;
+  verify?: boolean;
+  /** `--date` was given (else `day` is today). */
+  dated?: boolean;
+};
 type Parsed = { ok: true; options: CliOptions } | { ok: false; error: string };
 
 const VALUE_FLAGS = ['--date', '--tool', '--outcome', '--approver', '--agent', '--text', '--limit'] as const;
@@ -75,13 +92,30 @@ export function runAuditCli(argv: readonly string[], io: AuditCliIo): number {
     io.stdout.write(AUDIT_HELP);
     return 0;
   }
+  if (options.verify) {
+    const all = listAuditDays(io.auditDir);
+    const days = options.dated ? all.filter((d) => d === options.day) : all;
+    const where = options.dated ? `for ${options.day} ` : '';
+    const report = verifyReport(
+      verifyDays(io.auditDir, days, all),
+      `No audit day files ${where}in ${io.auditDir}.`,
+    );
+    io.stdout.write(report.text);
+    return report.code;
+  }
   const { records, unreadable } = readRecords(io.auditDir, options.query, now);
   // Lines that hold no record are counted, never silently dropped (stderr: stdout stays parseable).
   if (unreadable) io.stderr.write(`warden audit: ${unreadable}\n`);
   if (options.stats) {
-    // With --json the metrics are one JSON object; otherwise aligned lines.
+    // With --json the metrics are one JSON object; otherwise aligned lines. The export's counts (when
+    // a session exported that day) come from its notes beside the day files.
     const stats = auditStats(records);
-    io.stdout.write(options.json ? safeJsonLine(stats) : formatApprovalMetrics(stats, options.day));
+    const exported = readExportDay(io.auditDir, options.day);
+    if (options.json) io.stdout.write(safeJsonLine(exported ? { ...stats, export: exported } : stats));
+    else {
+      io.stdout.write(formatApprovalMetrics(stats, options.day));
+      if (exported) io.stdout.write(`${sanitizeText(exportLine(exported))}\n`);
+    }
     return 0;
   }
   if (options.json) {
@@ -135,9 +169,16 @@ export function parseAuditArgs(argv: readonly string[], now: Date): Parsed {
     const arg = argv[i] ?? '';
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === '--json' || flag === '-h' || flag === '--help' || flag === '--stats') {
+    if (
+      flag === '--json' ||
+      flag === '-h' ||
+      flag === '--help' ||
+      flag === '--stats' ||
+      flag === '--verify'
+    ) {
       if (eq > 0) return { ok: false, error: `${flag} takes no value` };
       if (flag === '--stats') options.stats = true;
+      else if (flag === '--verify') options.verify = true;
       else if (flag === '--json') options.json = true;
       else options.help = true;
       continue;
@@ -166,6 +207,7 @@ function applyFlag(options: CliOptions, flag: ValueFlag, value: string, now: Dat
       const day = parseDay(value, now);
       if (!day) return 'expected a date YYYY-MM-DD, today or yesterday';
       options.day = day;
+      options.dated = true;
       return undefined;
     }
     case '--outcome':

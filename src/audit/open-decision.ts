@@ -41,8 +41,12 @@ export function openDecision(dir: string, key: CallKey): AuditRecord | undefined
   return found;
 }
 
-/** The outcome line that closes `decision`: the call was interrupted and what it did is unknown. */
+/**
+ * The outcome line that closes `decision`: the call was interrupted and what it did is unknown. The
+ * decision line's place in the chain and its identity are its own (the writer gives this line theirs).
+ */
 export function interruptedOutcome(decision: AuditRecord, reason: string): Omit<AuditRecord, 'ts'> {
-  const { ts: _ts, waitMs: _w, durationMs: _d, result: _r, ...rest } = decision;
+  const { ts: _ts, waitMs: _w, durationMs: _d, result: _r, seq: _s, prevHash: _p, ...kept } = decision;
+  const { user: _u, host: _h, project: _pr, wardenVersion: _v, model: _m, ...rest } = kept;
   return { ...rest, phase: 'outcome', outcome: 'error', reason };
 }

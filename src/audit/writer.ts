@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
-import { redact, redactWithJson } from './redact';
+import { redactWithJson } from './redact';
+import { MAX_LINE_CHARS, boundLine } from './bound-line';
 import { auditFileName, utcDay } from './day-file';
-import { type AuditFs, repairTornTail, writeWholeText } from './tail-repair';
+import { type AuditFs, writeWholeText } from './tail-repair';
 import type { AuditRecord, AuditWrite } from '../protocol/audit';
+import { type AppendLock, appendLock } from './chain/append-lock';
+import type { ChainLink } from './chain/line-hash';
+import { type ChainedText, DayChain } from './chain/day-chain';
+import { type AuditIdentity, identityFieldsOf } from './identity/audit-identity';
 
 /** What a caller appends; the writer fills `ts` (now) and `sessionId` (its own) when absent. */
 export type AuditEntry = Omit<AuditRecord, 'ts' | 'sessionId'> & { ts?: string; sessionId?: string };
@@ -29,14 +34,34 @@ export type AuditWriterOptions = {
   maxStringLength?: number;
   /** The file operations used; tests inject failures (ENOSPC, EROFS, short writes). */
   fs?: AuditFs;
+  /**
+   * Who and where, on every line (user, host, project, warden version, model): asked at each write,
+   * serialised and redacted again only when it returns another object.
+   */
+  identity?: () => AuditIdentity;
 };
 
 export type { AuditFs } from './tail-repair';
 
-/** What an append did: the record as redacted, and whether its line is in the file, whole. */
+/**
+ * What an append did: the record as redacted, and whether its line is in the file, whole — then with
+ * the line exactly as written, which holds the record's fields, the writer's `identity` (redacted)
+ * and the chain `link`.
+ */
 export type AuditAppend =
-  | { ok: true; record: AuditRecord }
+  | {
+      ok: true;
+      record: AuditRecord;
+      line: string;
+      identity: Partial<AuditIdentity>;
+      link: ChainLink;
+      /** Where the write that held the line went: its file and byte range (every line of one write shares it). */
+      at: WrittenRange;
+    }
   | { ok: false; record: AuditRecord; error: Error };
+
+/** Bytes `start`..`end` of an audit day file: one write's lines, each ending with its newline. */
+export type WrittenRange = { file: string; start: number; end: number };
 
 export type AuditWriter = {
   /**
@@ -67,15 +92,16 @@ export type AuditWriter = {
 
 /**
  * The writer as the gate's audit sink (gate.ts `AuditSink`): each append answered `ok` or with the
- * error's message; `written` hears every record once its line is in the log (the sidebar, events).
+ * error's message; `written` hears every record once its line is in the log (the sidebar, events),
+ * as the line holds it (identity and link included), and where its write went (the export).
  */
 export function auditSinkOf(
   writer: AuditWriter,
-  written?: (record: AuditRecord) => void,
+  written?: (record: AuditRecord, at: WrittenRange) => void,
 ): { append(entry: AuditEntry): AuditWrite; appendSoon(entry: AuditEntry): Promise<AuditWrite> } {
   const answer = (w: AuditAppend): AuditWrite => {
     if (!w.ok) return { ok: false, error: w.error.message };
-    written?.(w.record);
+    if (written) written(Object.assign({}, w.record, w.identity, w.link), w.at);
     return { ok: true };
   };
   return {
@@ -90,12 +116,14 @@ const MIN_FREE_BYTES = 64 * 1024;
 /**
  * Creates the append-only audit writer. Each record is redacted once, serialised to one line and
  * written with a single `write` on a file opened in append mode, so concurrent writers (sub-agents,
- * several warden processes) never interleave or lose lines. Before the first line goes into an
- * existing file, a torn tail left by an earlier failed write is closed and marked (tail-repair.ts).
+ * several warden processes) never interleave or lose lines. Each line is a link of the day's hash
+ * chain (chain/): under the folder's append lock the writer reads where the file's chain stands
+ * (another process may have appended), repairs a torn tail left by an earlier failed write as a
+ * link of its own (tail-repair.ts), and writes its lines chained after it.
  */
 export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const { dir, onError } = options;
-  const fs = options.fs ?? nodeFs;
+  const fs: AuditFs = options.fs ?? nodeFs;
   const sessionId = options.sessionId ?? randomUUID();
   const now = options.now ?? (() => new Date());
   const maxStringLength = options.maxStringLength ?? 8192;
@@ -114,6 +142,9 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   let syncFailed: Error | undefined;
   let probing: NodeJS.Timeout | undefined;
   let syncing: NodeJS.Timeout | undefined;
+  const lock: AppendLock = appendLock(fs, dir);
+  const chain = new DayChain(fs, dir, () => ({ ts: now().toISOString(), sessionId }));
+  const identityText = identityFieldsOf(options.identity);
 
   /** Syncs `fd`; `then` runs once the sync is done. A failure is reported, a success ends a sync failure. */
   const sync = (fd: number, then?: () => void): void => {
@@ -170,6 +201,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
    * left to the kernel's writeback (red-team finding).
    */
   const release = (syncFirst = false): void => {
+    chain.forget();
     if (!open) return;
     const { fd, unsynced } = open;
     open = undefined;
@@ -194,7 +226,6 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       // A FIFO or a device (/dev/null behind a symlink) takes every write and keeps no line; a FIFO
       // nobody reads also blocks warden for good once its buffer is full (red-team finding).
       if (!fs.fstatSync(fd).isFile()) throw new Error(`${auditFileName(day)} is not a regular file`);
-      repairTornTail(fs, fd, { ts: now().toISOString(), sessionId });
     } catch (error) {
       fs.closeSync(fd);
       throw error;
@@ -217,29 +248,36 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     return { ts: ts ?? now().toISOString(), sessionId: ownSession ?? sessionId, ...rest };
   };
 
-  /** The record as it will be written, and its line. */
-  const lineOf = (entry: AuditEntry): { record: AuditRecord; line: string } => {
+  /** The record as it will be written, and its JSON (the line before its identity and link). */
+  const lineOf = (entry: AuditEntry): Line => {
     // A stamped record is built for this append alone: when clean it is its own redacted form.
     const redacted = redactWithJson(withStamp(entry), { maxStringLength });
     const { value, json } =
       redacted.json.length > MAX_LINE_CHARS ? boundLine(redacted.value as AuditRecord) : redacted;
-    return { record: value as AuditRecord, line: `${json}\n` };
+    return { record: value as AuditRecord, json };
   };
 
   /**
-   * Writes lines of one day's file with one write. Whatever part went out on a failure is a torn
-   * tail (the reopen repairs it), and every line of the write counts as not written.
+   * Writes lines of one day's file with one write, chained after the file's last line under the
+   * folder's append lock. Whatever part went out on a failure is a torn tail (the next write
+   * repairs it), and every line of the write counts as not written.
    */
-  const writeLines = (
-    day: string,
-    lines: readonly { record: AuditRecord; line: string }[],
-  ): AuditAppend[] => {
+  const writeLines = (stampDay: string, lines: readonly Line[]): AuditAppend[] => {
     const unsynced = syncFailed;
     if (unsynced) return lines.map(({ record }) => ({ ok: false, record, error: unsynced }));
+    let chained: ChainedText;
+    let at: WrittenRange;
+    const who = identityText();
     try {
-      const text =
-        lines.length === 1 ? (lines[0] as { line: string }).line : lines.map((l) => l.line).join('');
-      writeWholeText(fs, fdFor(day), text);
+      // Held until this job's microtasks have run: the lines of one burst take it once.
+      const fresh = lock.hold();
+      const day = chain.dayFor(stampDay, now(), fresh);
+      const fd = fdFor(day);
+      const head = chain.headOf(fd, day, fresh);
+      chained = chain.chain(lines, who.text, head);
+      const bytes = writeWholeText(fs, fd, chained.text);
+      chain.wrote(fd, day, head, chained, bytes);
+      at = { file: join(dir, auditFileName(day)), start: head.size, end: head.size + bytes };
       if (open) open.unsynced = true;
       syncSoon();
     } catch (err) {
@@ -249,7 +287,15 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       return lines.map(({ record }) => ({ ok: false, record, error }));
     }
     recovered();
-    return lines.map(({ record }) => ({ ok: true, record }));
+    // What was written: each line, and the identity and link it holds beside the record's fields.
+    return lines.map(({ record }, i) => ({
+      ok: true,
+      record,
+      line: chained.lines[i] as string,
+      identity: who.value,
+      link: chained.links[i] as ChainLink,
+      at,
+    }));
   };
 
   type Done = (written: AuditAppend) => void;
@@ -259,7 +305,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
   const writeWaiting = (): void => {
     const batch = waiting;
     waiting = [];
-    let run: { day: string; lines: { record: AuditRecord; line: string }[]; done: Done[] } | undefined;
+    let run: { day: string; lines: Line[]; done: Done[] } | undefined;
     const writeRun = (): void => {
       if (!run) return;
       const written = writeLines(run.day, run.lines);
@@ -267,7 +313,7 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       run = undefined;
     };
     for (const { entry, done } of batch) {
-      let line: { record: AuditRecord; line: string };
+      let line: Line;
       let day: string;
       try {
         line = lineOf(entry);
@@ -300,7 +346,10 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
     },
     probe() {
       try {
-        const fd = fdFor(now().toISOString().slice(0, 10));
+        const fresh = lock.hold();
+        const day = chain.dayFor(now().toISOString().slice(0, 10), now(), fresh);
+        const fd = fdFor(day);
+        chain.headOf(fd, day, fresh);
         if (!hasRoom()) return false;
         // The lines cannot be kept until a sync succeeds again: this one's success is the recovery.
         if (syncFailed) {
@@ -327,42 +376,14 @@ export function createAuditWriter(options: AuditWriterOptions): AuditWriter {
       clearTimeout(syncing);
       syncing = undefined;
       release();
+      lock.close();
     },
   };
   return writer;
 }
 
-/**
- * The most a line may hold. Each string is cut at `maxStringLength`, but arguments with thousands of
- * strings or keys (an MCP call's array) are not: one denied call wrote a 33 MB line, and a model
- * looping on denied calls filled the disk with no person asked (red-team finding).
- */
-const MAX_LINE_CHARS = 256 * 1024;
-/** What a bounded line keeps of each of args, editedArgs and result (their redacted JSON, cut). */
-const BOUNDED_FIELD_CHARS = 16 * 1024;
-
-/**
- * A record whose line would be over MAX_LINE_CHARS, with its args, editedArgs and result replaced by
- * the start of their redacted JSON text and how much was dropped (`argsHash` still names the call).
- */
-function boundLine(record: AuditRecord): { value: AuditRecord; json: string } {
-  const cut = (v: unknown): unknown => {
-    if (v === undefined) return v;
-    const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
-    if (text.length <= BOUNDED_FIELD_CHARS) return v;
-    return `${text.slice(0, BOUNDED_FIELD_CHARS)}…[${text.length - BOUNDED_FIELD_CHARS} more chars]`;
-  };
-  const value: AuditRecord = { ...record, args: cut(record.args) };
-  if (record.editedArgs !== undefined) value.editedArgs = cut(record.editedArgs);
-  if (record.result !== undefined) value.result = cut(record.result) as string;
-  let json = JSON.stringify(value);
-  // Only hostile text gets here (a huge reason, rule or tool name): every string is cut hard.
-  if (json.length > MAX_LINE_CHARS) {
-    const hard = redact(value, { maxStringLength: 1024 }) as AuditRecord;
-    return { value: hard, json: JSON.stringify(hard) };
-  }
-  return { value, json };
-}
+/** A record as redacted and its JSON. */
+type Line = { record: AuditRecord; json: string };
 
 /** Runs a callback of the caller's; its failure is not the writer's problem. */
 function calm(fn: () => void): void {

@@ -61,6 +61,8 @@ export type ResolvedConfig = { [K in Defaulted]: NonNullable<ConfigFile[K]> } & 
   notify: { method: NotifyMethod; command?: string[] };
   /** Cards nobody can answer (headless), from the user's config only. */
   approvals: { whenNobodyAsks: 'deny' | 'park' };
+  /** The audit log's export (audit.export), from the user's config only. */
+  audit?: NonNullable<ConfigFile['audit']>;
   /** Folders commands may read besides the project (absolute), from the user's config only. */
   sandboxReadPaths: string[];
   /** Hosts a command that names them reaches without a card, from the user's config only. */
@@ -291,6 +293,8 @@ function merge(l: Layers): { config: ResolvedConfig; sources: ConfigSources } {
     // The managed config's hooks always run; the person's own only where it allows them. The project's
     // are not merged here: they count while its files are trusted (src/trust).
     hooks: hooksOf(m.hooks, m.allowManagedHooksOnly === true ? undefined : l.user.hooks),
+    // Nor where the audit log is sent (the managed config's, when it says).
+    ...((m.audit ?? l.user.audit) ? { audit: m.audit ?? l.user.audit } : {}),
   };
   const sources = Object.fromEntries(SCALAR_KEYS.map((k) => [k, { kind: 'default' }])) as ConfigSources;
   const managed = () => ({ kind: 'managed', path: l.managedPath }) as const;

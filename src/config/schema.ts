@@ -230,6 +230,23 @@ export const HooksSchema = lazySchema((z) =>
 );
 export type HooksConfig = Partial<Record<HookEventName, HookEntry[]>>;
 
+/**
+ * The audit log's copy to an OpenTelemetry collector (OTLP/HTTP, JSON). The standard variables
+ * (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT, …_HEADERS) win over these.
+ */
+export const AuditExportSchema = lazySchema((z) =>
+  z.strictObject({
+    /** `false`: no export, even where the OTEL_* variables name an endpoint. */
+    enabled: z.boolean().optional(),
+    /** The collector's logs URL, e.g. `http://collector:4318/v1/logs`. */
+    endpoint: httpUrl.optional(),
+    /** Sent with each request (an `Authorization` header, a tenant). */
+    headers: stringMap.optional(),
+  }),
+);
+
+export const AuditSchema = lazySchema((z) => z.strictObject({ export: AuditExportSchema.optional() }));
+
 export const ModeSchema = lazySchema((z) => z.enum(MODES));
 export const SandboxSchema = lazySchema((z) => z.enum(['auto', 'off', 'require']));
 export type SandboxSetting = z.infer<typeof SandboxSchema>;
@@ -361,6 +378,11 @@ export const ConfigFileSchema = lazySchema((z) =>
       description:
         'programs that judge or hear tool calls, in Claude Code\'s format: `PreToolUse` (may only tighten: deny, or ask where policy allows), `PermissionRequest` (may answer a card where a person could, never a high-risk one), `PostToolUse`, `Notification`, `Stop`; each a list of `{ "matcher", "command", "timeout" }` or `{ "matcher", "hooks": [{ "type": "command", "command", "timeout" }] }`. Yours run as you; a project\'s count once you trust the project, and the files they name are protected (see "Hooks")',
     }),
+    /** Where the audit log is copied; only your own config.json counts (a project's would send your log where it likes). */
+    audit: AuditSchema.optional().meta({
+      description:
+        '`export`: `{ "endpoint": "http://collector:4318/v1/logs", "headers": { "Authorization": "Bearer …" }, "enabled": true }` copies every audit line to an OpenTelemetry collector (OTLP/HTTP logs, as `tool_decision` and `tool_result` events; the OTEL_EXPORTER_OTLP_* variables win over it, `enabled: false` turns it off; your own config only)',
+    }),
     /** Cards nobody can answer; only your own config.json counts. */
     approvals: ApprovalsSchema.optional().meta({
       description:
@@ -409,6 +431,7 @@ export type OwnRuleField =
   | 'suggestions'
   | 'notify'
   | 'approvals'
+  | 'audit'
   | 'hooks'
   | 'sandboxReadPaths'
   | 'sandboxNetwork'

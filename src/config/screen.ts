@@ -77,6 +77,10 @@ export function screenProjectConfig(
     delete out.twoPerson;
     refuse('twoPerson', 'a project cannot choose who must approve its cards');
   }
+  if (out.audit !== undefined) {
+    delete out.audit;
+    refuse('audit', 'a project cannot choose where your audit log is sent');
+  }
   if (out.approvals !== undefined) {
     delete out.approvals;
     refuse('approvals', 'a project cannot choose what an unattended run does with its cards');

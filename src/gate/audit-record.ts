@@ -29,7 +29,8 @@ type Who = { agentId: string; agentName: string; taskId: string; origin?: 'perso
 
 /**
  * One audit line: the decision (no `stage`), a request queued for a person (`'requested'`) or the
- * outcome. Fields are set in a fixed order, absent ones left out; the result is redacted, then cut.
+ * outcome, with the call's `verdict` (let through or stopped) on the decision and outcome lines.
+ * Fields are set in a fixed order, absent ones left out; the result is redacted, then cut.
  */
 export function auditRecord(
   sessionId: string,
@@ -38,6 +39,7 @@ export function auditRecord(
   base: RecordBase,
   approver: Approver,
   stage?: Ending | 'requested',
+  verdict?: 'accept' | 'reject',
 ): AuditRecord {
   const ending = stage === 'requested' ? undefined : stage;
   const record: AuditRecord = { ts: isoNow(), sessionId } as AuditRecord;
@@ -54,6 +56,7 @@ export function auditRecord(
   record.argsHash = base.argsHash;
   record.decision = base.decision;
   record.approver = approver;
+  if (verdict && stage !== 'requested') record.verdict = verdict;
   if (base.decidedBy) record.decidedBy = base.decidedBy;
   if (base.secondBy) record.secondBy = base.secondBy;
   if (base.partial) record.partial = base.partial;

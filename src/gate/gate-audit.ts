@@ -16,7 +16,10 @@ export class GateAudit {
     private readonly sessionId: string,
   ) {}
 
-  /** One audit line (see auditRecord): the decision (no `stage`), a request queued, or the outcome. */
+  /**
+   * One audit line (see auditRecord): the decision (no `stage`), a request queued, or the outcome, of
+   * a call let through (run-call.ts writes these: verdict `accept`); `both` writes a stopped call's.
+   */
   line(
     call: ToolCall,
     caller: Caller,
@@ -24,11 +27,7 @@ export class GateAudit {
     approver: Approver,
     stage?: Ending | 'requested',
   ): AuditWrite {
-    try {
-      return this.sink.append(auditRecord(this.sessionId, call, caller, base, approver, stage));
-    } catch (err) {
-      return { ok: false, error: (err as Error)?.message ?? String(err) };
-    }
+    return this.write(call, caller, base, approver, stage, 'accept');
   }
 
   /**
@@ -57,7 +56,8 @@ export class GateAudit {
     stage?: Ending,
   ): Promise<AuditWrite> {
     try {
-      return await this.sink.appendSoon(auditRecord(this.sessionId, call, caller, base, approver, stage));
+      const record = auditRecord(this.sessionId, call, caller, base, approver, stage, 'accept');
+      return await this.sink.appendSoon(record);
     } catch (err) {
       return { ok: false, error: (err as Error)?.message ?? String(err) };
     }
@@ -78,10 +78,25 @@ export class GateAudit {
     }
   }
 
-  /** Writes the decision line and the outcome line of a call that ends without running. */
+  /** Writes the decision line and the outcome line of a call that ends without running (verdict `reject`). */
   both(call: ToolCall, caller: Caller, base: RecordBase, ending: Ending): void {
-    this.line(call, caller, base, ending.approver);
-    this.line(call, caller, base, ending.approver, ending);
+    this.write(call, caller, base, ending.approver, undefined, 'reject');
+    this.write(call, caller, base, ending.approver, ending, 'reject');
+  }
+
+  private write(
+    call: ToolCall,
+    caller: Caller,
+    base: RecordBase,
+    approver: Approver,
+    stage: Ending | 'requested' | undefined,
+    verdict: 'accept' | 'reject',
+  ): AuditWrite {
+    try {
+      return this.sink.append(auditRecord(this.sessionId, call, caller, base, approver, stage, verdict));
+    } catch (err) {
+      return { ok: false, error: (err as Error)?.message ?? String(err) };
+    }
   }
 
   /** A call the gate cannot read as a call (unknown tool, bad arguments): denied under `rule`, retry allowed. */
@@ -105,12 +120,13 @@ export class GateAudit {
       approver: 'human',
       reason: `task_cancelled: ${reason}`,
     };
-    this.line(
+    this.write(
       { id: `cancel-${task.taskId}`, tool: 'task', args },
       { ...task, signal: new AbortController().signal },
       { decision: 'deny', rule: 'person', risk: 'low', argsHash: safeHash(args) },
       'human',
       ending,
+      'reject',
     );
   }
 }

@@ -44,6 +44,22 @@ export type AuditRecord = {
   origin?: 'agent' | 'person';
   /** The id of the request, pending when warden stopped, that this resumed call re-offered. */
   resumedFrom?: string;
+  /**
+   * On decision and outcome lines of a call: whether the call was let through (`accept`: it ran, or
+   * failed on the way) or stopped (`reject`: denied, rejected, skipped, timed out, cancelled).
+   */
+  verdict?: 'accept' | 'reject';
+  /** The OS user warden runs as (a decision from elsewhere names its giver in `decidedBy`). */
+  user?: string;
+  host?: string;
+  /** The project: its root and git remote (credentials cut out). */
+  project?: { root: string; remote?: string };
+  wardenVersion?: string;
+  model?: string;
+  /** The line's place in its day's hash chain (src/audit/chain): 1, 2, … in the day file. */
+  seq?: number;
+  /** sha256 of the line before it in the day file, newline included (the day before's last for the first). */
+  prevHash?: string;
 };
 
 /** Where an older page of audit records starts: a day and a byte offset in its file. */

@@ -222,6 +222,8 @@ export type CoreState = {
   checkpoints?: { kind: 'git' } | { kind: 'copies'; reason: string };
   /** Present while the audit log cannot be written: every tool call fails closed (`audit_unavailable`). */
   auditUnavailable?: { error: string; since: string };
+  /** The audit log's export to an OpenTelemetry collector, when one is configured: where, and its counts so far. */
+  auditExport?: AuditExportState;
   /** How many prompts the person has sent (1-based number of the latest); sub-agents carry theirs in `AgentInfo.prompt`. */
   prompt?: number;
   /** What is paused (no new model requests, no new tool calls): every agent, or these agent ids. Absent when nothing is. */
@@ -234,6 +236,19 @@ export type CoreState = {
   instructions?: InstructionFileInfo[];
   /** The custom slash commands, the person's first; absent from a core that has none to offer. */
   customCommands?: CustomCommandInfo[];
+};
+
+/** The export's counts (src/audit/export): `pending` handed over and not yet sent or failed. */
+export type AuditExportState = {
+  endpoint: string;
+  /** What configured it: an OTEL_* variable or `audit.export.endpoint`. */
+  from: string;
+  sent: number;
+  failed: number;
+  dropped: number;
+  pending: number;
+  lastError?: string;
+  lastErrorAt?: string;
 };
 
 /** `all`: every agent is paused; `agents`: the agents paused one by one ('main' is the main agent). */

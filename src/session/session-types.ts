@@ -1,5 +1,6 @@
 import type { ManagedSettings } from '../config/managed';
 import type { HooksConfig, NotifyMethod } from '../config/schema';
+import type { ExportResolution } from '../config/audit-export';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';
 import type { ModelClient } from '../llm/types';
@@ -69,6 +70,8 @@ export type SessionOptions = {
    * config loader read it; read now from `WARDEN_SYSTEM_DIR` or `/etc/warden` when absent.
    */
   managed?: ManagedSettings;
+  /** Where the audit log is exported (OTEL_* variables, `audit.export`), resolved by the caller; absent: nowhere. */
+  auditExport?: ExportResolution;
 };
 
 export type Session = {

@@ -113,7 +113,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ? deferredSandboxCheck({ settings, closed, beforeProbe: housekeeping, announce, emit })
     : () => Promise.resolve();
   const leftovers = endLeftoverRuns(home, emit);
-  const audit = wireAudit({ home, sessionId, state, view, emit });
+  const audit = wireAudit({ home, sessionId, state, view, emit, exportTo: o.auditExport });
   const hubRef = new HubRef();
   const grants = planGrants(hubRef);
   events.tap((event) => {
@@ -129,7 +129,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     rulesCount: !managed.rulesOnly,
     ...(o.suggestions ? { thresholds: o.suggestions, enabled: o.suggestions.enabled !== false } : {}),
   });
-  const startWarnings: string[] = [];
+  const startWarnings: string[] = [...audit.warnings];
   const checkpoints = wireCheckpoints({
     ...{ home, root, sessionId, git: o.checkpointGit, state, view },
     warnings: startWarnings,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { createAuditWriter } from '../../src/audit/writer';
 import { PRESET_SOURCE } from '../../src/audit/rules/secretlint-preset';
 import { BENIGN, POSITIVE } from './secret-corpus';
 import { record, tempAuditWriter } from './helpers';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const audit = tempAuditWriter('warden-secret-corpus-');
 
@@ -26,7 +27,7 @@ function throughWriter(text: string): { line: string; parsed: AuditRecord } {
 }
 
 function readLines(): string[] {
-  const files = readdirSync(audit.dir);
+  const files = auditDayFiles(audit.dir);
   return files.flatMap((f) => readFileSync(join(audit.dir, f), 'utf8').split('\n').filter(Boolean));
 }
 

@@ -3,13 +3,14 @@
  * with a benign twin that must come out unchanged: as text, and through the real audit writer as a
  * command that prints it (`printf '%s\n' '<text>'`, so quoting must not hide it) and its result.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactString } from '../../src/audit/redact';
 import { loadShellGrammarWords } from '../../src/policy/shell-grammar-words';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { record, tempAuditWriter } from './helpers';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 type Family = { name: string; text: string; secret: string; benign: string };
 
@@ -122,7 +123,7 @@ beforeAll(async () => {
 /** Appends a command printing `text` and `text` as its result; the line as read back from disk. */
 function throughWriter(text: string): AuditRecord {
   expect(audit.writer.append(record({ args: { command: printCommand(text) }, result: text })).ok).toBe(true);
-  const lines = readdirSync(audit.dir).flatMap((f) =>
+  const lines = auditDayFiles(audit.dir).flatMap((f) =>
     readFileSync(join(audit.dir, f), 'utf8').split('\n').filter(Boolean),
   );
   return JSON.parse(lines[lines.length - 1] ?? '{}') as AuditRecord;

@@ -5,7 +5,7 @@
  * and close a torn line before the next append — in this session or a later one.
  */
 import * as fs from 'node:fs';
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { scanAudit } from '../../src/audit/reader';
@@ -14,6 +14,7 @@ import { record } from './helpers';
 import { NO_MOUNT, bindReadOnly, canMount, fillDisk, mountTmpfs, remountWritable, unmount } from './mounts';
 import { makeTemp } from './helpers';
 import { fillableFs, written } from './fillable-fs';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -132,7 +133,7 @@ describe('audit writer faults (injected file system)', () => {
     rmSync(dir);
     await vi.waitFor(() => expect(onRecover).toHaveBeenCalledTimes(1));
     expect(writer.append(entry('y')).ok).toBe(true);
-    expect(readdirSync(dir)).toEqual([`audit-${DAY}.jsonl`]);
+    expect(auditDayFiles(dir)).toEqual([`audit-${DAY}.jsonl`]);
   });
 });
 

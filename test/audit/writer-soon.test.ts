@@ -130,7 +130,7 @@ describe('audit writer: lines that can wait share a write', () => {
     expect((await flushing).ok).toBe(true);
   });
 
-  it("lines of two days in one turn each go to their day's file", async () => {
+  it("lines of two days in one turn go to their day's file, until the next day's has begun", async () => {
     const { dir, writer } = writerIn();
     const results = await Promise.all([
       writer.appendSoon(entry('d1-a')),
@@ -138,8 +138,10 @@ describe('audit writer: lines that can wait share a write', () => {
       writer.appendSoon(entry('d1-b')),
     ]);
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(hashesIn(dir)).toEqual(['d1-a', 'd1-b']);
-    expect(hashesIn(dir, '2025-01-03')).toEqual(['d2-a']);
+    // The next day's first line links to this day's last: a line of the day before made after it
+    // goes on in the next day's file, so the day before's last line stays its last.
+    expect(hashesIn(dir)).toEqual(['d1-a']);
+    expect(hashesIn(dir, '2025-01-03')).toEqual(['d2-a', 'd1-b']);
   });
 
   it('a line that cannot be made fails alone; the others in its turn are written', async () => {

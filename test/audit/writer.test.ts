@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import type { AuditRecord } from '../../src/protocol/audit';
 import { utcDay } from '../../src/audit/day-file';
 import { type AuditEntry, createAuditWriter } from '../../src/audit/writer';
 import { record } from './helpers';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -37,7 +38,7 @@ describe('createAuditWriter', () => {
     writer.append(entry());
     writer.append(entry({ ts: '2025-01-02T23:30:00-02:00', argsHash: 'h2' }));
     writer.close();
-    expect(readdirSync(dir).sort()).toEqual(['audit-2025-01-02.jsonl', 'audit-2025-01-03.jsonl']);
+    expect(auditDayFiles(dir)).toEqual(['audit-2025-01-02.jsonl', 'audit-2025-01-03.jsonl']);
     const [first] = readLines(join(dir, 'audit-2025-01-02.jsonl'));
     expect(first).toMatchObject({ sessionId: 's1', tool: 'execute_command', argsHash: 'h1' });
     expect(readLines(join(dir, 'audit-2025-01-03.jsonl'))[0]?.argsHash).toBe('h2');
@@ -87,7 +88,7 @@ describe('createAuditWriter', () => {
     const dir = tempDir();
     const writer = createAuditWriter({ dir, onError: () => {} });
     const key = `sk-${'a1B2'.repeat(12)}`;
-    const { record: written } = writer.append(
+    const appended = writer.append(
       entry({
         args: { command: `OPENAI_API_KEY=${key} node x.js`, env: { password: 'p' } },
         editedArgs: { command: `curl -H "Authorization: Bearer ${key}" x` },
@@ -100,7 +101,10 @@ describe('createAuditWriter', () => {
     expect(text).not.toContain(key);
     expect(text).not.toContain('"p"');
     const [record] = readLines(join(dir, 'audit-2025-01-02.jsonl'));
-    expect(record).toEqual(written);
+    // The record returned is the line's, less its link; the line is the file's, byte for byte.
+    const { seq: _seq, prevHash: _prev, ...fields } = record as AuditRecord;
+    expect(appended.record).toEqual(fields);
+    expect(appended.ok && appended.line).toBe(text);
     expect(record?.args).toEqual({
       command: 'OPENAI_API_KEY=[REDACTED:openai] node x.js',
       env: { password: '[REDACTED:key]' },

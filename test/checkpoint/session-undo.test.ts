@@ -5,15 +5,7 @@
  * from a new session over the same WARDEN_HOME (a restart); `review_turn` keeps, or reverts chosen
  * files through the gate (a revert_turn card, audited); without git the session says so.
  */
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,6 +14,7 @@ import type { ApprovalRequest, CoreEvent } from '../../src/protocol';
 import { runHeadless } from '../../src/session/headless';
 import { type Session, createSession } from '../../src/session/session';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -208,7 +201,7 @@ describe('checkpoints and the turn review through the session', () => {
     const second = await open(root, home, []);
     await undo(second);
     expectOriginal(root);
-    const audit = readdirSync(join(home, 'audit'))
+    const audit = auditDayFiles(join(home, 'audit'))
       .map((f) => readFileSync(join(home, 'audit', f), 'utf8'))
       .join('');
     expect(audit).toMatch(/"tool":"revert_turn"[^\n]*"outcome":"executed"/);

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
 import { runWarden } from '../helpers/run-warden';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const warden = runWarden;
 
@@ -144,7 +145,7 @@ describe('the warden binary', () => {
       WARDEN_HOME: home,
     });
     expect(run).toMatchObject({ code: 0, stdout: 'It says: teapot\n' });
-    expect(readdirSync(join(home, 'audit')).length).toBe(1);
+    expect(auditDayFiles(join(home, 'audit')).length).toBe(1);
     const audit = await warden(['audit', '--json'], { WARDEN_HOME: home });
     expect(audit.stdout).toContain('"tool":"read_file"');
   });

@@ -3,12 +3,13 @@
  * key), project and mode; Ctrl+C first interrupts a running turn — its pending request fails
  * closed on the record, nothing is written — and only a second press when idle quits, exit 0.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { type FakeStep } from '../helpers/fake-openai';
 import type { PtyApp } from '../helpers/pty';
 import { ptyLaunches } from '../helpers/pty-launch';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const { launch: start } = ptyLaunches();
 
@@ -33,7 +34,7 @@ async function inputReady(app: PtyApp): Promise<void> {
 
 const auditLines = (home: string): { tool: string; outcome: string; reason?: string }[] =>
   existsSync(join(home, 'audit'))
-    ? readdirSync(join(home, 'audit')).flatMap((f) =>
+    ? auditDayFiles(join(home, 'audit')).flatMap((f) =>
         readFileSync(join(home, 'audit', f), 'utf8')
           .trim()
           .split('\n')

@@ -23,6 +23,7 @@ import { processAlive } from '../../src/os/process';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { type PtyApp, WARDEN_BIN, startWarden } from '../helpers/pty';
 import { noManagedLayer } from '../helpers/managed-env';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let fake: FakeOpenAI | undefined;
 let app: PtyApp | undefined;
@@ -125,7 +126,7 @@ async function pidIn(file: string): Promise<number> {
 
 const audit = (home: string): AuditRecord[] =>
   existsSync(join(home, 'audit'))
-    ? readdirSync(join(home, 'audit')).flatMap((f) =>
+    ? auditDayFiles(join(home, 'audit')).flatMap((f) =>
         readFileSync(join(home, 'audit', f), 'utf8')
           .trim()
           .split('\n')

@@ -5,7 +5,7 @@
  * restore of a terminal that is gone (SIGABRT in nodejs/node#51519; SIGSEGV seen here).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
 import { noManagedLayer } from '../helpers/managed-env';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const RECORD_EXIT = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'record-exit.cjs');
 const hasTmux = (() => {
@@ -33,7 +34,7 @@ afterEach(async () => {
 function auditLines(home: string): Record<string, unknown>[] {
   const dir = join(home, 'audit');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  return auditDayFiles(dir)
     .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);

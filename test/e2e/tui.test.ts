@@ -1,12 +1,4 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,6 +11,7 @@ import {
 } from '../helpers/fake-openai';
 import { projectCheckpointDir } from '../../src/agent/checkpoints';
 import { type PtyApp, startWarden } from '../helpers/pty';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let app: PtyApp | undefined;
 let fake: FakeOpenAI | undefined;
@@ -61,7 +54,7 @@ const envelope = (req: RecordedRequest | undefined) =>
 const fileSoon = (path: string) =>
   vi.waitFor(() => expect(existsSync(path)).toBe(true), { timeout: 10_000, interval: 20 });
 const audit = (home: string) =>
-  readdirSync(join(home, 'audit')).flatMap((f) =>
+  auditDayFiles(join(home, 'audit')).flatMap((f) =>
     readFileSync(join(home, 'audit', f), 'utf8')
       .trim()
       .split('\n')

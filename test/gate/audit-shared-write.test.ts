@@ -4,7 +4,7 @@
  * is in the file, and no result goes back before its outcome line is.
  */
 import * as fs from 'node:fs';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { type AuditFs, auditSinkOf, createAuditWriter } from '../../src/audit/wr
 import { defineTool } from '../../src/tools/types';
 import { makeTemp } from '../audit/helpers';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let h: GateHarness | undefined;
 const cleanups: (() => void)[] = [];
@@ -25,7 +26,7 @@ type Line = { phase: string; args?: { id?: string } };
 
 /** The audit lines in `dir` (every day file) for the call with this id. */
 function linesOf(dir: string, id: string): Line[] {
-  return readdirSync(dir)
+  return auditDayFiles(dir)
     .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Line)

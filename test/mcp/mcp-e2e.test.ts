@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolMessage, type RecordedRequest } from '../helpers/fake-openai';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
 import { fixtureServer, tempDir } from './helpers';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let h: SessionHarness | undefined;
 afterEach(async () => {
@@ -92,7 +93,7 @@ describe('MCP tools through the gate, end to end with the fake model', () => {
     expect(existsSync(marker)).toBe(true);
     expect(h.events.filter((e) => e.type === 'approval_requested')).toHaveLength(1);
     const home = h.home;
-    const audit = readdirSync(join(home, 'audit')).flatMap((f) =>
+    const audit = auditDayFiles(join(home, 'audit')).flatMap((f) =>
       readFileSync(join(home, 'audit', f), 'utf8')
         .trim()
         .split('\n')

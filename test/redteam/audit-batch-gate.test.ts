@@ -11,6 +11,7 @@ import { makeTemp } from '../audit/helpers';
 import { fillableFs } from '../audit/fillable-fs';
 import { NO_MOUNT, canMount, mountTmpfs, unmount } from '../audit/mounts';
 import { createGateHarness, type GateHarness } from '../helpers/gate-harness';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let h: GateHarness | undefined;
 const cleanups: (() => void)[] = [];
@@ -25,8 +26,7 @@ type Line = AuditRecord & { repair?: string };
 /** Every whole line of every day file in `dir`, in file order (a torn line is skipped, as a reader does). */
 function linesIn(dir: string): Line[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
+  return auditDayFiles(dir)
     .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
     .flatMap((line) => {
       try {

@@ -10,6 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { makeTemp } from '../audit/helpers';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -59,7 +60,7 @@ describe('warden killed in the middle of a burst', () => {
     cleanups.push(() => rmSync(dirname(root as string), { recursive: true, force: true }));
     expect(signal).toBe('SIGKILL');
 
-    const lines = readdirSync(audit.dir)
+    const lines = auditDayFiles(audit.dir)
       .flatMap((name) => readFileSync(join(audit.dir, name), 'utf8').split('\n'))
       .filter(Boolean)
       .map((line) => JSON.parse(line) as AuditRecord);

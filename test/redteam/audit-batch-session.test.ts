@@ -3,12 +3,13 @@
  * state's recent audit lines, a tool's result) may claim a line the file does not hold yet, and the
  * recent lines keep the file's order when refusals (sync appends) land in the middle of a burst.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/protocol';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let h: SessionHarness | undefined;
 afterEach(async () => {
@@ -20,8 +21,7 @@ afterEach(async () => {
 function auditLines(home: string): string[] {
   const dir = join(home, 'audit');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
+  return auditDayFiles(dir)
     .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
     .filter(Boolean);
 }

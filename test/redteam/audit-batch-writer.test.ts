@@ -66,8 +66,9 @@ describe('a disk that fills in the middle of a shared write', () => {
     const onError = vi.fn();
     const writer = writerIn(dir, { fs: faulty, onError });
     expect(writer.append(entry('before')).ok).toBe(true);
-    // The write of five lines lets out two lines and a half, then the disk is full.
-    const lineLength = Buffer.byteLength(`${JSON.stringify({ ...entry('b0'), sessionId: 's1' })}\n`);
+    // The write of five lines lets out two lines and a half, then the disk is full (a line as long
+    // as the first: the same fields, its link's seq of one digit).
+    const lineLength = Buffer.byteLength(readFileSync(fileOf(dir, DAY), 'utf8'));
     disk.full = true;
     disk.cut = Math.floor(lineLength * 2.5);
     const batch = await Promise.all(['b0', 'b1', 'b2', 'b3', 'b4'].map((h) => writer.appendSoon(entry(h))));
@@ -102,7 +103,7 @@ describe('a disk that fills in the middle of a shared write', () => {
 });
 
 describe('a day that turns inside a batch', () => {
-  it('lines alternating between two days: each in its own file, in the order made, one write per run', async () => {
+  it("lines alternating between two days: in the order made, one write per run, none in a day's file after the next day's began", async () => {
     const dir = temp();
     const { disk, fs: counting } = fillableFs();
     const writer = writerIn(dir, { fs: counting });
@@ -116,8 +117,9 @@ describe('a day that turns inside a batch', () => {
     ];
     const results = await Promise.all(plan.map(([h, day]) => writer.appendSoon(entry(h, day))));
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(hashesIn(dir)).toEqual(['a1', 'a2', 'a3']);
-    expect(hashesIn(dir, NEXT)).toEqual(['b1', 'b2', 'b3']);
+    // a3 was made after the next day's file began (its first line links to a2): it goes on there.
+    expect(hashesIn(dir)).toEqual(['a1', 'a2']);
+    expect(hashesIn(dir, NEXT)).toEqual(['b1', 'a3', 'b2', 'b3']);
     expect(disk.writes).toBe(4);
   });
 });

@@ -6,7 +6,7 @@
  * appears), socket files in the project are masked as well, and warden closes what it inherited.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { WARDEN_BIN } from '../helpers/pty';
 import { tmpdir } from 'node:os';
 import { type Boundary, bwrap, makeBoundary } from './boundary-harness';
 import { noManagedLayer } from '../helpers/managed-env';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const servers: Server[] = [];
 async function serve(path: string): Promise<void> {
@@ -178,7 +179,7 @@ describe('descriptors warden inherits do not reach commands', () => {
         expect(code, err).toBe(0);
         // The command's output, as the audit recorded it.
         const auditDir = join(home, '.warden', 'audit');
-        const lines = readdirSync(auditDir).flatMap((f) =>
+        const lines = auditDayFiles(auditDir).flatMap((f) =>
           readFileSync(join(auditDir, f), 'utf8').split('\n'),
         );
         const shown = /FDS ([\d ]+)/.exec(lines.join('\n'))?.[1] ?? '';

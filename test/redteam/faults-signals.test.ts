@@ -18,6 +18,7 @@ import type { AuditRecord } from '../../src/protocol/audit';
 import { type FakeOpenAI, type FakeStep, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
 import { noManagedLayer } from '../helpers/managed-env';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 let fake: FakeOpenAI | undefined;
 const children: ChildProcess[] = [];
@@ -87,7 +88,7 @@ async function commandPid(root: string): Promise<number> {
 function audit(home: string): AuditRecord[] {
   const dir = join(home, 'audit');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) =>
+  return auditDayFiles(dir).flatMap((f) =>
     readFileSync(join(dir, f), 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -4,7 +4,7 @@
  * audit and session files. The value after a secret-named flag is hidden; references, other
  * flags and plain words stay.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { redact, redactJsonText } from '../../src/audit/redact';
 import { createAuditWriter } from '../../src/audit/writer';
 import { redactedRecordJson } from '../../src/session/saved/record-redact';
 import { record } from '../audit/helpers';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const SECRET = 'S3cretPw9x';
 const dirs: string[] = [];
@@ -36,7 +37,7 @@ describe('argument lists as data', () => {
     });
     expect(writer.append(record({ tool: 'mcp__srv__run', args: { argv } })).ok).toBe(true);
     writer.close();
-    const text = readdirSync(dir)
+    const text = auditDayFiles(dir)
       .map((f) => readFileSync(join(dir, f), 'utf8'))
       .join('');
     expect(text).not.toContain(SECRET);

@@ -4,7 +4,7 @@
  * not, and one denied call wrote a 33 MB line), a secret across the writer's 8 KB cut, a secret far
  * past any scan cap.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { createAuditWriter } from '../../src/audit/writer';
 import type { AuditRecord } from '../../src/protocol/audit';
 import { record } from '../audit/helpers';
 import { filesHolding } from './secrets-home-grep';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -32,7 +33,7 @@ function writeOne(entry: AuditRecord): { home: string; lines: string[] } {
   });
   expect(writer.append(entry).ok).toBe(true);
   writer.close();
-  const lines = readdirSync(dir).flatMap((f) =>
+  const lines = auditDayFiles(dir).flatMap((f) =>
     readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean),
   );
   return { home, lines };

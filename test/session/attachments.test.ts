@@ -20,6 +20,7 @@ import type { CoreEvent } from '../../src/protocol';
 import { ATTACH_MAX_CHARS, attachMentions, mentionedPaths } from '../../src/session/attachments';
 import { completePath } from '../../src/session/path-complete';
 import { type SessionHarness, startSession } from '../helpers/session-harness';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 describe('mentionedPaths', () => {
   it.each<[string, string[]]>([
@@ -152,7 +153,7 @@ describe('@path in a session (through the gate)', () => {
     (h?.events ?? []).flatMap((e: CoreEvent) => (e.type === 'notice' ? [e.text] : []));
   const auditLines = (): { tool: string; agentId: string; outcome: string; args: unknown }[] => {
     const dir = join(h?.home ?? '', 'audit');
-    return readdirSync(dir).flatMap((f) =>
+    return auditDayFiles(dir).flatMap((f) =>
       readFileSync(join(dir, f), 'utf8')
         .split('\n')
         .filter(Boolean)

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
 import { WARDEN_BIN } from '../helpers/pty';
 import { noManagedLayer } from '../helpers/managed-env';
+import { auditDayFiles } from '../helpers/audit-lines';
 
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -87,7 +88,7 @@ describe('the warden binary prints no raw sequence and logs no secret', () => {
     expect(lines.map((l) => JSON.parse(l)).at(-1)).toMatchObject({ type: 'result', text: `done ${EVIL}` });
 
     const auditDir = join(home, 'audit');
-    const logged = readdirSync(auditDir)
+    const logged = auditDayFiles(auditDir)
       .map((f) => readFileSync(join(auditDir, f), 'utf8'))
       .join('');
     expect(logged).toContain('execute_command');

@@ -3,7 +3,6 @@ import type { CheckpointStore } from '../../agent/checkpoints';
 import type { AgentHub } from '../../agent/hub';
 import type { TurnResult } from '../../agent/loop';
 import { interruptedOutcome, openDecision } from '../../audit/open-decision';
-import type { AuditWriter } from '../../audit/writer';
 import type { Gate } from '../../gate/gate';
 import type { ModelClient } from '../../llm/types';
 import { ofTypes } from '../../protocol/client';
@@ -58,7 +57,6 @@ export type FaceParts = SnapshotParts & {
 export function sessionFace(p: FaceParts): Session {
   const { events, hub, gate, commands, recorder, life, home, root, sessionId } = p;
   const { emit } = events;
-  const writer: AuditWriter = p.audit.writer;
   let continuing: Promise<TurnResult> | undefined;
   // The first command's sandbox layout, protection scan and shadow repository, made ready ahead of it.
   const warmCommands = commandWarmUp({
@@ -166,8 +164,7 @@ export function sessionFace(p: FaceParts): Session {
       await p.mcp.close();
       // A checkpoint started when a card showed may still be writing the shadow repository.
       await p.checkpoints.settled();
-      await writer.flush();
-      writer.close();
+      await p.audit.close();
     },
   };
 }

@@ -33,4 +33,22 @@ describe('AuditStatsHeader', () => {
     );
     expect(lastFrame()).not.toContain('rubber stamps');
   });
+
+  it("with the log exported, this session's counts: sent, failed, dropped, the last error", () => {
+    const stats = auditStats([record()]);
+    const exported = {
+      endpoint: 'http://collector.example:4318/v1/logs',
+      from: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      sent: 12,
+      failed: 3,
+      dropped: 0,
+      pending: 2,
+      lastError: 'connect ECONNREFUSED',
+    };
+    const { lastFrame } = render(<AuditStatsHeader stats={stats} exported={exported} />);
+    expect(lastFrame()).toContain(
+      'export → http://collector.example:4318/v1/logs: 12 sent · 3 failed · 0 dropped · 2 on the way · las',
+    );
+    expect(render(<AuditStatsHeader stats={stats} />).lastFrame()).not.toContain('export');
+  });
 });
