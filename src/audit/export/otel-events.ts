@@ -116,6 +116,15 @@ function wardenAttributes(r: AuditRecord): EventAttributes {
     set('warden.approver.host', by.host);
     set('warden.approver.tty', by.tty);
   }
+  // A two-person card: the second approver, and the first approval's own line (`partial`).
+  const second = r.secondBy;
+  if (second) {
+    set('warden.second.channel', second.channel);
+    set('warden.second.key_id', second.keyId);
+    set('warden.second.user', second.user);
+    set('warden.second.host', second.host);
+  }
+  set('warden.partial', r.partial);
   set('warden.host', r.host);
   set('warden.project.root', r.project?.root);
   set('warden.project.remote', r.project?.remote);

@@ -113,6 +113,26 @@ describe('the attributes every event carries', () => {
     expect(event.timestamp.toISOString()).toBe('2025-01-02T10:00:00.000Z');
   });
 
+  it('a two-person card names its second approver, and the first approval is marked partial', () => {
+    const event = auditEvent(
+      decisionLine({
+        approver: 'human',
+        verdict: 'accept',
+        decidedBy: { channel: 'tui', user: 'alice', host: 'a' },
+        secondBy: { channel: 'cli', user: 'bob', host: 'b', keyId: 'k2' },
+        partial: '1 of 2',
+      }),
+      1,
+    );
+    expect(event.attributes).toMatchObject({
+      'warden.approver.user': 'alice',
+      'warden.second.user': 'bob',
+      'warden.second.key_id': 'k2',
+      'warden.second.channel': 'cli',
+      'warden.partial': '1 of 2',
+    });
+  });
+
   it('a request queued for a person is approval_requested; long parameters are cut', () => {
     const event = auditEvent(decisionLine({ phase: 'requested', args: { content: 'x'.repeat(10_000) } }), 1);
     expect(event.name).toBe('approval_requested');
