@@ -91,8 +91,7 @@ export function runHookProcess(req: HookRunRequest): Promise<HookRunResult> {
     if (req.signal?.aborted) onAbort();
     child.once('error', (e) => finish({ kind: 'spawn_failed', message: e.message }));
     // 'close': exited, and its pipes are done.
-    child.once('close', (code, signal) => {
-      if (ending) return;
+    const exited = (code: number | null, signal: NodeJS.Signals | null) =>
       finish({
         kind: 'exited',
         code,
@@ -101,6 +100,9 @@ export function runHookProcess(req: HookRunRequest): Promise<HookRunResult> {
         stderr: err.text(),
         overflow: out.overflow(),
       });
+    child.once('close', (code, signal) => {
+      if (ending) return;
+      exited(code, signal);
     });
     child.once('exit', (code, signal) => {
       // The hook exited, but something it left running (`curl … &`) may hold its pipes: what it printed
@@ -109,14 +111,7 @@ export function runHookProcess(req: HookRunRequest): Promise<HookRunResult> {
       const drain = setTimeout(() => {
         child.stdout?.destroy();
         child.stderr?.destroy();
-        finish({
-          kind: 'exited',
-          code,
-          signal,
-          stdout: out.text(),
-          stderr: err.text(),
-          overflow: out.overflow(),
-        });
+        exited(code, signal);
       }, DRAIN_MS);
       child.once('close', () => clearTimeout(drain));
     });

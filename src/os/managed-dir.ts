@@ -4,8 +4,8 @@
  * who may give a second approval). `WARDEN_SYSTEM_DIR` names another folder (tests, a packaged
  * install) — but never replaces a managed policy that is there: see `managedDirProblem`.
  */
-import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathExists } from './path-exists';
 
 export const DEFAULT_MANAGED_DIR = '/etc/warden';
 
@@ -36,16 +36,7 @@ export function managedDirProblem(env: Env = process.env, fixed = DEFAULT_MANAGE
   const dir = managedDir(env);
   if (dir === fixed) return undefined;
   const files = managedFiles(fixed);
-  const present = [files.config, files.policy].filter(exists);
+  const present = [files.config, files.policy].filter(pathExists);
   if (present.length === 0) return undefined;
   return `WARDEN_SYSTEM_DIR=${dir} is set, but ${present.join(' and ')} ${present.length > 1 ? 'are' : 'is'} there: the managed policy of this machine cannot be replaced by a variable. Unset WARDEN_SYSTEM_DIR.`;
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -7,9 +7,10 @@
  * this run and of every other run still going (two agents' commands overlap), and the folders on
  * the way to them; anything else that appeared inside such a folder is moved aside on its own.
  */
-import { lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { inside } from './sandbox-paths';
+import { pathExists } from '../../os/path-exists';
 
 /** A protected name that appeared during a run, and where it was moved (undefined when it could not be). */
 export type Appeared = { path: string; movedTo?: string };
@@ -35,7 +36,7 @@ export function quarantineAppeared(watched: readonly string[], lifted: readonly 
   const sorted = [...watched].sort((a, b) => a.length - b.length);
   for (const path of sorted) {
     if (keep.some((l) => inside(l, path))) continue;
-    if (found.some((f) => inside(f.path, path)) || !exists(path)) continue;
+    if (found.some((f) => inside(f.path, path)) || !pathExists(path)) continue;
     const aside = `${path}.warden-quarantine-${stamp}`;
     if (keep.some((l) => inside(path, l))) moveAllBut(path, path, aside, keep, found);
     else found.push(move(path, aside));
@@ -80,14 +81,5 @@ function move(path: string, target: string): Appeared {
     return { path, movedTo: target };
   } catch {
     return { path };
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
