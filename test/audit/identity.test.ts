@@ -97,7 +97,7 @@ describe('the writer puts the identity on every line', () => {
       host: 'h',
       project: { root: '/p', remote: 'https://github.com/o/r?x=1' },
       wardenVersion: '0',
-      model: 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH',
+      model: 'ghp_Qx7fK2pLm9Zt4Rw8Yb3Nc6Hd1Vj5Gs0Ea2Tu',
     };
     const writer = createAuditWriter({
       dir: t.dir,
@@ -108,7 +108,7 @@ describe('the writer puts the identity on every line', () => {
     writer.append(record());
     writer.close();
     const text = readFileSync(join(t.dir, 'audit-2025-01-02.jsonl'), 'utf8');
-    expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(text).not.toContain('Qx7fK2pLm9Zt4Rw8Yb3Nc6Hd1Vj5Gs0Ea2Tu');
     expect(text).toContain('"model":"[REDACTED');
   });
 });
