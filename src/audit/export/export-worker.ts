@@ -10,6 +10,7 @@
  * `{ kind: 'closed' }`.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WrittenRange } from '../writer';
 import type { AuditRecord } from '../../protocol/audit';
@@ -27,6 +28,7 @@ export type FromWorker =
 
 const port = parentPort;
 if (port) {
+  lowerThisThread();
   const say = (message: FromWorker) => port.postMessage(message);
   const pipeline = startOtel({
     ...(workerData as ExportWorkerData),
@@ -67,5 +69,20 @@ function linesIn(range: WrittenRange): string[] {
     return [];
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The export gives way to the person's work: on Linux a nice value is a thread's own, and
+ * `setpriority(PRIO_PROCESS, 0)` sets the calling thread's, so this worker yields the cores to
+ * warden's main thread (the gate, the screen) whenever both want them, and takes what is idle.
+ * Elsewhere it would nice the whole process: there it is left alone.
+ */
+function lowerThisThread(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(19);
+  } catch {
+    // Not allowed here (a sandbox without setpriority): the export still runs, at the usual priority.
   }
 }
