@@ -18,6 +18,7 @@ import { type WrittenRange, createAuditWriter } from '../src/audit/writer';
 import type { AuditRecord } from '../src/protocol/audit';
 import { baselineSource } from './baseline-src';
 import { median, printRow } from './stats';
+import { sampleRecord } from './audit-sample';
 
 /** The last commit before the chain: its writer is "today's". */
 const BASELINE_REV = '6d82bc4';
@@ -29,32 +30,7 @@ const TODAY = `${new Date().toISOString().slice(0, 10)}T10:00:00.000Z`;
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A typical outcome line (the same as bench/audit.bench.ts's). */
-function sample(i: number): AuditRecord {
-  return {
-    ts: TODAY,
-    sessionId: 'bench',
-    requestId: `req-${i}`,
-    agentId: 'main',
-    taskId: 'task-1',
-    tool: 'execute_command',
-    args: {
-      command: `API_TOKEN=abc123 npm test -- --grep "case ${i}"`,
-      cwd: '/home/user/project',
-      timeoutMs: 120000,
-    },
-    argsHash: '3f786850e387550fdab836ed7e6dc881de23001b3f786850e387550fdab836ed',
-    decision: 'ask',
-    approver: 'human',
-    outcome: 'executed',
-    phase: 'outcome',
-    rule: 'ask-commands',
-    risk: 'medium',
-    waitMs: 1834,
-    durationMs: 5120,
-    result: `exit 0\n ✓ 42 tests passed in ${i}ms`,
-  };
-}
+const sample = (i: number): AuditRecord => sampleRecord(i, TODAY);
 
 type Appended = { ok: boolean; record: AuditRecord; at?: WrittenRange };
 type Writer = {

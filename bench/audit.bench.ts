@@ -6,39 +6,14 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redact } from '../src/audit/redact';
-import type { AuditRecord } from '../src/protocol/audit';
 import { createAuditWriter } from '../src/audit/writer';
 import { median, printRow } from './stats';
+import { sampleRecord } from './audit-sample';
 
 const COUNT = 20_000;
 const ROUNDS = 5;
 
-/** A typical outcome line: a command with an env secret, a short result. */
-function sample(i: number): AuditRecord {
-  return {
-    ts: '2025-01-02T10:00:00.000Z',
-    sessionId: 'bench',
-    requestId: `req-${i}`,
-    agentId: 'main',
-    taskId: 'task-1',
-    tool: 'execute_command',
-    args: {
-      command: `API_TOKEN=abc123 npm test -- --grep "case ${i}"`,
-      cwd: '/home/user/project',
-      timeoutMs: 120000,
-    },
-    argsHash: '3f786850e387550fdab836ed7e6dc881de23001b3f786850e387550fdab836ed',
-    decision: 'ask',
-    approver: 'human',
-    outcome: 'executed',
-    phase: 'outcome',
-    rule: 'ask-commands',
-    risk: 'medium',
-    waitMs: 1834,
-    durationMs: 5120,
-    result: `exit 0\n ✓ 42 tests passed in ${i}ms`,
-  };
-}
+const sample = sampleRecord;
 
 function perSecond(ms: number): number {
   return Math.round((COUNT / ms) * 1000);

@@ -7,20 +7,18 @@ import { isTrusted } from './trust-store';
 import { type ManagedSettings, managedOnlyError, managedSettings, readManagedConfig } from './managed';
 import { lockedModeError, overriddenByManaged, unlockedProject } from './managed-locks';
 import { isHttpUrl } from './http-url';
+import { escalationOf, expandHome, hooksOf } from './layer-rules';
 import { type ConfigFileRead, parseConfigText, readConfigFile } from './read-file';
 import { type HeldSetting, screenProjectConfig, usablePatterns } from './screen';
 import {
   CONFIG_DEFAULTS,
-  ESCALATION_DEFAULTS,
   APPROVALS_DEFAULTS,
   NOTIFY_DEFAULTS,
   type ConfigFile,
-  type HookEntry,
-  type HookEventName,
-  type HooksConfig,
   type McpServerConfig,
   type NotifyMethod,
 } from './schema';
+import type { HooksConfig } from './hooks-schema';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -374,36 +372,6 @@ function readEnv(env: Env): EnvLayer {
     values.mode = mode as Mode;
   }
   return { ok: true, values };
-}
-
-/** The managed config's hooks, then the person's (each event's entries in that order). */
-function hooksOf(managed: HooksConfig | undefined, user: HooksConfig | undefined): HooksConfig {
-  if (!managed) return user ?? {};
-  const out: HooksConfig = { ...user };
-  for (const [event, entries] of Object.entries(managed) as [HookEventName, HookEntry[]][])
-    out[event] = [...entries, ...(user?.[event] ?? [])];
-  return out;
-}
-
-function expandHome(path: string, home: string): string {
-  return path.startsWith('~/') ? join(home, path.slice(2)) : resolve(path);
-}
-
-/**
- * The lower of the managed file's and the user's thresholds (else the default), lowered by the
- * project's: each may make an agent stop sooner, never later than another says.
- */
-function escalationOf(
-  managed: ConfigFile['escalation'],
-  user: ConfigFile['escalation'],
-  project: ConfigFile['escalation'],
-): ResolvedConfig['escalation'] {
-  const pick = (key: 'failures' | 'rejections'): number => {
-    const own = [managed?.[key], user?.[key]].filter((n): n is number => n !== undefined);
-    const base = own.length > 0 ? Math.min(...own) : ESCALATION_DEFAULTS[key];
-    return Math.min(base, project?.[key] ?? Number.POSITIVE_INFINITY);
-  };
-  return { failures: pick('failures'), rejections: pick('rejections') };
 }
 
 /**

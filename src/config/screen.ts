@@ -1,6 +1,7 @@
 import { globProblem } from '../policy/bounded-glob';
 import type { Mode } from '../protocol';
-import { CONFIG_DEFAULTS, type ConfigFile, type HooksConfig, type SandboxSetting } from './schema';
+import { CONFIG_DEFAULTS, type ConfigFile, type SandboxSetting } from './schema';
+import { type HooksConfig } from './hooks-schema';
 
 /** A project setting that would loosen the gate, held back until the person trusts the project's files. */
 export type HeldSetting = {

@@ -3,7 +3,7 @@
  * timeout }` or nested `{ matcher, hooks: [{ type: "command", command, timeout }] }` — as one list of
  * runnable hooks, each with its matcher compiled and a name for the audit.
  */
-import { HOOK_EVENTS, type HookEventName, type HooksConfig } from '../config/schema';
+import { HOOK_EVENTS, type HookEventName, type HooksConfig } from '../config/hooks-schema';
 import { compileMatcher, type NameMatch } from './hook-matcher';
 
 /** Whose hook: the person's own config (`$WARDEN_HOME/config.json`) or a trusted project's. */

@@ -5,7 +5,7 @@
  * each said. A failure is reported (once per hook) and fails closed where the caller decides.
  */
 import type { Mode } from '../protocol';
-import type { HookEventName } from '../config/schema';
+import type { HookEventName } from '../config/hooks-schema';
 import type { CompiledHook } from './hook-config';
 import { type HookVerdict, verdictOf } from './hook-output';
 import { runHookProcess } from './hook-process';

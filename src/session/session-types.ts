@@ -1,5 +1,6 @@
 import type { ManagedSettings } from '../config/managed';
-import type { HooksConfig, NotifyMethod } from '../config/schema';
+import type { NotifyMethod } from '../config/schema';
+import type { HooksConfig } from '../config/hooks-schema';
 import type { ExportResolution } from '../config/audit-export';
 import type { EscalationThresholds } from '../agent/escalation';
 import type { TurnResult } from '../agent/loop';

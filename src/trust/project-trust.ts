@@ -1,7 +1,7 @@
 import type { CommandFolderRead } from '../policy/read-commands';
 import type { TrustedValues } from '../config/load';
 import { parseConfigText } from '../config/read-file';
-import type { HooksConfig } from '../config/schema';
+import type { HooksConfig } from '../config/hooks-schema';
 import { type HeldSetting, screenProjectConfig } from '../config/screen';
 import { type ManagedPolicy, loadPolicyRulesSync } from '../policy/load-policy';
 import { type LoadedRule, type PolicyRule, RuleSchema } from '../policy/rules';

@@ -3,29 +3,24 @@
  * mode only a default), its locked modes refused where they are asked for, the keys only it may set,
  * and who two-person approval comes from.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LoadConfigOptions, type LoadConfigResult, loadConfig } from '../../src/config/load';
 import { readManagedSettings } from '../../src/config/managed';
 import { DEFAULT_MANAGED_DIR, managedDir, managedDirProblem } from '../../src/os/managed-dir';
+import { managedFolders, putFile } from '../helpers/managed-env';
 
 let base: string;
 let home: string;
 let root: string;
 let system: string;
 beforeEach(() => {
-  base = mkdtempSync(join(tmpdir(), 'warden-managed-'));
-  home = join(base, 'home');
-  root = join(base, 'project');
-  system = join(base, 'system');
-  for (const dir of [home, join(root, '.warden'), system]) mkdirSync(dir, { recursive: true });
+  ({ base, home, root, system } = managedFolders('warden-managed-'));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const put = (path: string, value: unknown) =>
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+const put = putFile;
 const managed = (value: unknown) => put(join(system, 'config.json'), value);
 const user = (value: unknown) => put(join(home, 'config.json'), value);
 const project = (value: unknown) => put(join(root, '.warden', 'config.json'), value);

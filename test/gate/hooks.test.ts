@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HooksConfig } from '../../src/config/schema';
+import type { HooksConfig } from '../../src/config/hooks-schema';
 import { compileHooks } from '../../src/hooks/hook-config';
 import { HookSet } from '../../src/hooks/hook-set';
 import { permissionRequest } from '../../src/hooks/permission-request';

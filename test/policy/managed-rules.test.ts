@@ -3,8 +3,7 @@
  * is an error; with `allowManagedRulesOnly` the user's and project's rules come back as ignored; and
  * severity still decides, so a managed deny beats any allow and a managed ask any allow.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPolicyRulesSync, policyFiles } from '../../src/policy/load-policy';
@@ -15,22 +14,18 @@ import { gatherFacts } from '../../src/policy/facts';
 import { PathFence } from '../../src/policy/guards/path-guard';
 import type { SandboxInfo } from '../../src/tools/types';
 import { stubTools } from '../helpers/gate-harness';
+import { managedFolders, putFile } from '../helpers/managed-env';
 
 let base: string;
 let home: string;
 let root: string;
 let system: string;
 beforeEach(() => {
-  base = mkdtempSync(join(tmpdir(), 'warden-managed-policy-'));
-  home = join(base, 'home');
-  root = join(base, 'project');
-  system = join(base, 'system');
-  for (const dir of [home, join(root, '.warden'), system]) mkdirSync(dir, { recursive: true });
+  ({ base, home, root, system } = managedFolders('warden-managed-policy-'));
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-const put = (path: string, value: unknown) =>
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+const put = putFile;
 const allowWrites = { rules: [{ tool: 'write_file', decision: 'allow' }] };
 
 function load(rulesOnly = false, trusted = true) {

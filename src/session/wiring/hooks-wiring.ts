@@ -1,5 +1,5 @@
 import { join, relative, isAbsolute, sep } from 'node:path';
-import type { HooksConfig } from '../../config/schema';
+import type { HooksConfig } from '../../config/hooks-schema';
 import { afterEvents } from '../../hooks/after-events';
 import { type CompiledHook, compileHooks } from '../../hooks/hook-config';
 import { HookSet } from '../../hooks/hook-set';

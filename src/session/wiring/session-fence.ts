@@ -1,4 +1,4 @@
-import type { HooksConfig } from '../../config/schema';
+import type { HooksConfig } from '../../config/hooks-schema';
 import { DEFAULT_PROTECTED_PATHS, PathFence } from '../../policy/guards/path-guard';
 import type { ProjectSnapshot } from '../../policy/project-files';
 import { homeHiddenPaths, homePatternsInProject } from '../../trust/home-in-project';
