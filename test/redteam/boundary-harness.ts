@@ -31,7 +31,7 @@ export type Boundary = {
   write(rel: string, content: string): string;
   run(
     command: string,
-    o?: { lift?: string[]; unmask?: string[]; readPaths?: string[] },
+    o?: { lift?: string[]; unmask?: string[]; readPaths?: string[]; sealed?: string[] },
   ): Promise<{ text: string; exitCode: number | null | undefined; ok: boolean; data: unknown }>;
   cleanup(): void;
 };
@@ -96,7 +96,7 @@ export function makeBoundary(): Boundary {
       });
       const ctx: ToolContext = {
         root,
-        fence: new PathFence(root),
+        fence: o.sealed ? new PathFence(root, undefined, { sealed: o.sealed }) : new PathFence(root),
         commands: allowAllCommands,
         sandbox: { kind: 'bwrap', path: bwrap as string },
         signal: new AbortController().signal,
