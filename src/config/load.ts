@@ -4,7 +4,13 @@ import { MODES, type Mode } from '../protocol';
 import { type ProjectSnapshot, readProjectSnapshot } from '../policy/project-files';
 import { managedDir, managedDirProblem, managedFiles } from '../os/managed-dir';
 import { isTrusted } from './trust-store';
-import { type ManagedSettings, managedOnlyError, managedSettings, readManagedConfig } from './managed';
+import {
+  type ManagedSettings,
+  managedOnlyError,
+  managedSettings,
+  readManagedConfig,
+  withoutManagedOnly,
+} from './managed';
 import { lockedModeError, overriddenByManaged, unlockedProject } from './managed-locks';
 import { isHttpUrl } from './http-url';
 import { escalationOf, expandHome, hooksOf } from './layer-rules';
@@ -164,11 +170,6 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const snapshot = options.root ? readProjectSnapshot(options.root, options.home) : undefined;
   const project = snapshot ? projectConfig(snapshot) : ({ kind: 'missing' } as const);
   if (project.kind === 'error') return { ok: false, error: project.error };
-  const projectOnly =
-    project.kind === 'ok'
-      ? managedOnlyError(project.file, snapshot?.config.path ?? '', managedPath)
-      : undefined;
-  if (projectOnly) return { ok: false, error: projectOnly };
 
   const envLayer = readEnv(env);
   if (!envLayer.ok) return envLayer;
@@ -185,7 +186,9 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const lockError = lockedModeError(locks, options.flags ?? {}, envLayer.values, userFile, userPath);
   if (lockError) return { ok: false, ...lockError };
   const projectFile =
-    project.kind === 'ok' ? unlockedProject(project.file, projectPath, locks, warnings) : {};
+    project.kind === 'ok'
+      ? unlockedProject(withoutManagedOnly(project.file, projectPath, warnings), projectPath, locks, warnings)
+      : {};
   const screened =
     project.kind === 'ok'
       ? screenProjectConfig(projectFile, projectPath, warnings, mineForScreening(userFile, managedFile))

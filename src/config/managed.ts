@@ -75,6 +75,21 @@ export function managedOnlyError(file: ConfigFile, path: string, managedConfig: 
   return `${path}: ${key}: only the managed config (${managedConfig}) may set ${key}`;
 }
 
+/**
+ * A project's file without the managed-only keys, each named in a warning: a cloned repository's
+ * `lockModes` or `allowManagedRulesOnly` is no policy of this machine's, and must not stop warden
+ * from starting in it either. Contract: pure but for `warnings`.
+ */
+export function withoutManagedOnly(file: ConfigFile, path: string, warnings: string[]): ConfigFile {
+  const out = { ...file };
+  for (const key of MANAGED_ONLY_KEYS) {
+    if (out[key] === undefined) continue;
+    delete out[key];
+    warnings.push(`${path}: ${key} ignored: only the managed config may set it`);
+  }
+  return out;
+}
+
 /** The session's view of the managed layer, from the managed file and the person's own. Contract: pure. */
 export function managedSettings(
   dir: string,

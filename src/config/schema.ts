@@ -319,7 +319,7 @@ export const ConfigFileSchema = lazySchema((z) =>
     /** Managed config only: the modes nobody on this machine may start in or switch to. */
     lockModes: z.array(ModeSchema).optional().meta({
       description:
-        'modes nobody may start in or switch to, e.g. `["auto"]` (the managed config only; a user\'s or project\'s is an error)',
+        'modes nobody may start in or switch to, e.g. `["auto"]` (the managed config only; in yours an error, in a project\'s ignored with a warning)',
     }),
     /** Managed config only: only the managed policy.json's rules count (and warden's built-in ones). */
     allowManagedRulesOnly: z.boolean().optional().meta({

@@ -165,7 +165,7 @@ describe('lockModes', () => {
 
 describe('the keys only the managed config may set', () => {
   it.each(['lockModes', 'allowManagedRulesOnly', 'allowManagedHooksOnly'])(
-    '%s in your config or a project config is an error naming the file',
+    '%s in your config is an error naming the file; in a project’s it is ignored with a warning',
     (key) => {
       const value = key === 'lockModes' ? ['auto'] : true;
       user({ [key]: value });
@@ -173,10 +173,13 @@ describe('the keys only the managed config may set', () => {
         `${join(home, 'config.json')}: ${key}: only the managed config (${join(system, 'config.json')}) may set ${key}`,
       );
       user({});
+      // A cloned repository's file must not keep warden from starting in it, nor set this machine's policy.
       project({ [key]: value });
-      expect(refused().error).toContain(
-        `${join(root, '.warden', 'config.json')}: ${key}: only the managed config`,
+      const result = ok();
+      expect(result.warnings).toContain(
+        `${join(root, '.warden', 'config.json')}: ${key} ignored: only the managed config may set it`,
       );
+      expect(result.managed).toMatchObject({ lockModes: [], rulesOnly: false, hooksOnly: false });
     },
   );
 
