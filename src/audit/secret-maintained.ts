@@ -67,14 +67,16 @@ export const EXCLUDED_RULES: ReadonlySet<string> = new Set(['filter-comments']);
  * What a hit of a rule must also hold to be a token. The preset's Slack pattern takes any words
  * joined by `-` after `xox?-` (`xoxo-indieweb-1` in a file name, `xoxp-1-initial`, `xoxb-12345-abcd`);
  * Slack's tokens carry the workspace's and user's numeric ids, nine digits and more (gitleaks'
- * Slack rules ask ten to thirteen), or a long random part (a config token's `xoxe.xoxp-1-…`).
+ * Slack rules ask ten to thirteen), or a long random part after a single short number (a config
+ * token's `xoxe.xoxp-1-…`); ids all short (`xoxp-1234-1234-1234-<hex>`) are a made-up token's.
  * A webhook URL is judged as the preset judges it.
  */
 const ALSO_HOLDS: Readonly<Record<string, (token: string) => boolean>> = {
-  slack: (token) =>
-    token.includes('hooks.slack.com') ||
-    /\d{9}/.test(token) ||
-    token.split('-').some((p) => looksRandom(p, 16)),
+  slack: (token) => {
+    if (token.includes('hooks.slack.com') || /\d{9}/.test(token)) return true;
+    const parts = token.split('-');
+    return parts.filter((p) => /^\d+$/.test(p)).length <= 1 && parts.some((p) => looksRandom(p, 16));
+  },
 };
 
 const PREFIX = '@secretlint/secretlint-rule-';

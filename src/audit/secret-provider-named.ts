@@ -6,7 +6,7 @@
  * has said it is no credential of that provider — a generated one has the provider's form, and a
  * value of any other long random form is the generic rule's — so warden's own name rules defer to
  * it. Never under a password's name (a password has no provider's form), and never for a value the
- * generic rule cannot read whole (GENERIC_READS).
+ * generic rule cannot read whole (GENERIC_READS) unless it has the provider's own form.
  */
 import data from './rules/gitleaks.json';
 import { currentFindings } from './secret-gitleaks';
@@ -43,38 +43,56 @@ function providerOf(js: string): string | undefined {
   return group?.startsWith(SEMI_GENERIC_HEAD) ? providerOf(group) : group;
 }
 
-/** Every semi-generic rule's provider name, as one expression that finds any of them in a name. */
-const PROVIDER_NAME = new RegExp(
-  (data.rules as { id: string; js: string }[])
-    .flatMap((r) => {
-      const provider = r.id.startsWith('generic') ? undefined : providerOf(r.js);
-      return provider === undefined ? [] : [`(?:${provider})`];
-    })
-    .join('|'),
-  'g',
-);
+/** Where a semi-generic rule's value group opens: after the separator and up to five quotes or blanks. */
+const VALUE_HEAD = '[\\x60\'"\\s=]{0,5}(';
 
 /**
- * Whether `name` says a provider gitleaks has a semi-generic rule for, close enough to its end for
- * that rule to read the value after it (at most AFTER_PROVIDER name characters follow the provider's).
+ * A rule's value group with its lengths loosened (`[0-9]{5,16}:A[\w-]{34}` → `[0-9]+:A[\w-]+`),
+ * anchored: the provider's own form of any length.
  */
-function namesProvider(name: string): boolean {
-  PROVIDER_NAME.lastIndex = 0;
-  for (let m = PROVIDER_NAME.exec(name); m !== null; m = PROVIDER_NAME.exec(name)) {
-    if (name.length - (m.index + m[0].length) <= AFTER_PROVIDER) return true;
-    if (m[0] === '') PROVIDER_NAME.lastIndex++;
+function formOf(js: string): RegExp | undefined {
+  const at = js.lastIndexOf(VALUE_HEAD);
+  const group = at < 0 ? undefined : groupAt(js, at + VALUE_HEAD.length);
+  if (group === undefined) return undefined;
+  const loose = group.replace(/\{0,\d*\}/g, '*').replace(/\{\d+(?:,\d*)?\}/g, '+');
+  try {
+    return new RegExp(`^(?:${loose})$`);
+  } catch {
+    return undefined;
   }
-  return false;
+}
+
+/** Each semi-generic rule's provider name, and the form of the values it reads. */
+const PROVIDERS = (data.rules as { id: string; js: string }[]).flatMap((r) => {
+  const provider = r.id.startsWith('generic') ? undefined : providerOf(r.js);
+  return provider === undefined ? [] : [{ name: new RegExp(provider, 'g'), form: formOf(r.js) }];
+});
+
+/**
+ * The providers `name` says, of those gitleaks has a semi-generic rule for, close enough to its end
+ * for that rule to read the value after it (at most AFTER_PROVIDER name characters follow the
+ * provider's): the forms of the values their rules read.
+ */
+function providersNamed(name: string): (RegExp | undefined)[] {
+  return PROVIDERS.filter(({ name: provider }) => {
+    provider.lastIndex = 0;
+    for (let m = provider.exec(name); m !== null; m = provider.exec(name)) {
+      if (name.length - (m.index + m[0].length) <= AFTER_PROVIDER) return true;
+      if (m[0] === '') provider.lastIndex++;
+    }
+    return false;
+  }).map((p) => p.form);
 }
 
 /** Names repeat on every record: whether one may defer to a provider's rule is judged once. */
-const verdicts = new Map<string, boolean>();
+const verdicts = new Map<string, (RegExp | undefined)[]>();
 
-function defersToProvider(name: string): boolean {
+/** The forms of the providers `name` says (none under a password's name). */
+function providerForms(name: string): (RegExp | undefined)[] {
   let verdict = verdicts.get(name);
   if (verdict === undefined) {
     const last = nameWords(name).at(-1);
-    verdict = last !== undefined && !PASSWORD_WORD.test(last) && namesProvider(name);
+    verdict = last === undefined || PASSWORD_WORD.test(last) ? [] : providersNamed(name);
     if (verdicts.size >= 4096) verdicts.clear();
     verdicts.set(name, verdict);
   }
@@ -90,15 +108,18 @@ const PASSWORD_WORD = /pass|pw/;
  * findings of that text (secret-gitleaks.ts currentFindings). Contract: never throws.
  */
 export function refusedByProviderRule(name: string, value: string): boolean {
-  if (!defersToProvider(name)) return false;
+  const forms = providerForms(name);
+  if (forms.length === 0) return false;
   const bare = value.replace(/^["'`]|["'`]$/g, '');
-  if (!GENERIC_READS.test(bare)) return false;
+  if (!GENERIC_READS.test(bare) && !forms.some((form) => form?.test(bare))) return false;
   return !currentFindings().hits.some((h) => bare.includes(h.secret) || h.secret.includes(bare));
 }
 
 /**
  * A value gitleaks' generic rule reads whole (its value's characters: `[\w.=-]`, or base64), so its
  * refusal means something (too short, too plain, an identifier). One it cannot read (`1234:AAq7…`,
- * with a colon) was never judged by it, and warden's name rules still hide it.
+ * with a colon) was never judged by it: warden's name rules still hide it, unless it has the named
+ * provider's own form but for its lengths (`3234:Aad…` under `telegram_api_token`, four digits where
+ * Telegram's bot ids have 5 – 16) — that rule read it and found no credential of its provider.
  */
 const GENERIC_READS = /^(?:[\w.=-]+|[A-Za-z0-9][A-Za-z0-9+/]*={0,3})$/;

@@ -43,6 +43,21 @@ describe('look-alikes by the reference’s measures stay; their real twins are h
       'ACCESS_KEY: Qw7Er5Ty3',
     ],
     [
+      "a value of Telegram's form but a bot id of four digits (its rule asks 5 – 16; the generic rule cannot read a colon)",
+      `telegram_bot_token = "1234:AA${RANDOM32}Q"`,
+      `telegram_bot_token = "12345678:AA${RANDOM32}Q"`,
+    ],
+    [
+      "a value of Telegram's form but a bot id of 17 digits",
+      `telegram_api_token = "${'4'.repeat(17)}:Au${RANDOM32}Q"`,
+      `telegram_api_token = "${'4'.repeat(16)}:Au${RANDOM32}Q"`,
+    ],
+    [
+      "a Slack-like token in prose whose ids are all short (Slack's have nine digits and more)",
+      `see xoxp-1234-1234-1234-${RANDOM32} in the docs`,
+      `see xoxp-1234567890-1234567890-1234567890-${RANDOM32} in the docs`,
+    ],
+    [
       "a plain value under a provider's name, not of its form (the generic rule finds it too plain)",
       'OKTA_API_TOKEN: k3k3k3m9m9k3k3m9m9',
       'API_TOKEN: k3k3k3m9m9k3k3m9m9',
@@ -62,8 +77,8 @@ describe('look-alikes by the reference’s measures stay; their real twins are h
     ],
     ['a Telegram bot token of its form', `telegram_bot_token = "123456789:AA${RANDOM32}Q"`],
     [
-      'a value under Telegram’s name the generic rule cannot read (a colon in it)',
-      `telegram_bot_token = "1234:AA${RANDOM32}Qw"`,
+      'a value under Telegram’s name in no form a rule reads (a colon in it, no bot id)',
+      `telegram_bot_token = "bot:${RANDOM32}Qw"`,
     ],
     [
       "an OpenAI project key of another length than OpenAI's layout (a near miss)",
