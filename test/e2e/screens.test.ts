@@ -103,10 +103,8 @@ describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
     const app = startDemo(size);
     await toFirstWriteCard(app);
     await pressUntil(app, '?', 'Keys · any key closes the help');
-    const rows = rowsOf(app.screen());
-    expect(rows.filter((r) => r.startsWith('Keys · any key closes the help'))).toHaveLength(1);
     // Every key the card takes is on screen, each starting its cell with its description.
-    for (const [keys, does] of [
+    const cells = [
       ['y', 'approve this call once'],
       ['n', 'reject'],
       ['s', 'skip this call'],
@@ -114,10 +112,15 @@ describe.each(SIZES)('screens at $cols x $rows (pty)', (size) => {
       ['z', 'show every unchanged'],
       ['j/k', 'scroll a line'],
       ['↑/↓ Tab', 'pick another'],
-    ] as const)
-      expect(rows.some((r) => new RegExp(`(^|\\s)${keys.replace(/[[\]/]/g, '\\$&')} +${does}`).test(r))).toBe(
-        true,
-      );
+    ].map(([keys, does]) => new RegExp(`(^|\\s)${keys?.replace(/[[\]/]/g, '\\$&')} +${does}`));
+    const shown = (cell: RegExp) => (screen: string) => rowsOf(screen).some((r) => cell.test(r));
+    // The help's title can be drawn a frame before its last rows are (a loaded machine): wait for the whole help.
+    await app
+      .waitUntil((s) => cells.every((cell) => shown(cell)(s)), 5_000, 'the whole help')
+      .catch(() => undefined);
+    const rows = rowsOf(app.screen());
+    expect(rows.filter((r) => r.startsWith('Keys · any key closes the help'))).toHaveLength(1);
+    for (const cell of cells) expect(shown(cell)(app.screen()), String(cell)).toBe(true);
     // Any key closes it and the card's details are back.
     app.press('x');
     await app.waitFor(/what +write_file src\/farewell\.js/);
@@ -161,19 +164,25 @@ describe.each(SIZES)('the audit trail at $cols x $rows (pty)', (size) => {
     app.press('\u007fgo\r');
     await app.waitFor('Approval needed', 20_000);
     await pressUntil(app, '\u0014', size.cols >= 100 ? 'Audit · latest first' : 'audit sidebar folded away');
-    const s = app.screen();
-    if (size.cols >= 100) {
+    const wide = [
       // Beside the card: the card's queue row and the sidebar share screen rows.
-      expect(s).toMatch(/› main +propose_plan.*│/);
-      expect(s).toMatch(/\d\d:\d\d:\d\d main executed by policy/);
-      expect(s).toMatch(/read_file src\/greet\.js/);
+      /› main +propose_plan.*│/,
+      /\d\d:\d\d:\d\d main executed by policy/,
+      /read_file src\/greet\.js/,
       // The card's own request is marked.
-      expect(s).toMatch(/▶\d\d:\d\d:\d\d main requested/);
+      /▶\d\d:\d\d:\d\d main requested/,
+    ];
+    const narrow = [/needs 100 columns, this terminal has 80/, /› main +propose_plan/];
+    // The sidebar's title can be drawn a frame before its rows are (a loaded machine): wait for them all.
+    const expected = size.cols >= 100 ? wide : narrow;
+    await app
+      .waitUntil((screen) => expected.every((p) => p.test(screen)), 5_000, 'the whole sidebar')
+      .catch(() => undefined);
+    const s = app.screen();
+    for (const p of expected) expect(s).toMatch(p);
+    if (size.cols >= 100) {
       // Live: approving the plan adds its decision at the top.
       await pressUntil(app, 'y', /▶?\d\d:\d\d:\d\d main executed by human/);
-    } else {
-      expect(s).toContain('needs 100 columns, this terminal has 80');
-      expect(s).toMatch(/› main +propose_plan/);
     }
   }, 60_000);
 });
