@@ -90,6 +90,18 @@ describe('look-alikes by the reference’s measures stay; their real twins are h
       'SERVICE_TOKEN=svc_0123456789abcdefghij',
     ],
     ['a long typed password in a flag', 'tool --password=Qw7Er5Ty3Ui9Op1As'],
+    // Telegram's form of any length is kept only where its own rule refused it: what it finds, and
+    // another provider's secret under its name, are still hidden.
+    ['a Telegram token of the shortest bot id its rule takes', `telegram_bot_token = "12345:AA${RANDOM32}Q"`],
+    ['a GitHub token under Telegram’s name', `telegram_bot_token = "ghp_${RANDOM32}Qw3E"`],
+    [
+      'a colon pair under Telegram’s name that is not its form (letters before the colon)',
+      `telegram_bot_token = "admin:A${RANDOM32}Q"`,
+    ],
+    [
+      'a Slack config token: one short number, then its long random part',
+      `xoxe.xoxp-1-${RANDOM32.repeat(6).slice(0, 164)}`,
+    ],
   ])('%s is hidden', (_, text) => {
     expect(redactString(text)).toContain('[REDACTED:');
     expect(redactCommand(printf(text))).toContain('[REDACTED:');
