@@ -5,6 +5,7 @@
  * hold secrets is secret-names.ts; a reference (`$TOKEN`) or code (`getToken()`) is left alone.
  */
 import { isSecretName } from './secret-names';
+import { typedAfterRefusedMarker } from './secret-provider-marked';
 import { refusedByProviderRule } from './secret-provider-named';
 import {
   isReference,
@@ -20,10 +21,11 @@ const ASSIGNED = new RegExp(`=(${VALUE})`, 'g');
 
 /**
  * A value under a secret name that stays: a reference or stand-in (`$TOKEN`, `<your token>`), or one
- * the reference's rule for the provider the name says refused (secret-provider-named.ts).
+ * the reference's rule for the provider the name says refused (secret-provider-named.ts), or one typed
+ * after a provider's marker whose rule refused it (secret-provider-marked.ts).
  */
 export const keptUnder = (name: string, value: string): boolean =>
-  isReference(value) || refusedByProviderRule(name, value);
+  isReference(value) || refusedByProviderRule(name, value) || typedAfterRefusedMarker(name, value);
 
 /**
  * `NAME=value` with a secret name: the value replaced. A value that is not replaced may hold the

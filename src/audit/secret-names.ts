@@ -96,6 +96,18 @@ export function namesStandIn(name: string): boolean {
   return STAND_IN_NAME.test(words.slice(0, -1).join(' '));
 }
 
+/** Last words of a password's name (`DB_PASSWORD`, `SMTP_PASS`, `MYSQL_PWD`, `passphrase`). */
+const PASSWORD_WORD = /pass|pw/;
+
+/**
+ * Whether `name` ends in a password's word: a password has no provider's form, so no provider's
+ * rule speaks for it (secret-provider-named.ts, secret-provider-marked.ts).
+ */
+export function namesPassword(name: string): boolean {
+  const last = nameWords(name).at(-1);
+  return last === undefined || PASSWORD_WORD.test(last);
+}
+
 function judgeName(name: string): boolean {
   const words = nameWords(name);
   const last = words[words.length - 1];

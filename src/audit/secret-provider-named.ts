@@ -10,7 +10,7 @@
  */
 import data from './rules/gitleaks.json';
 import { currentFindings } from './secret-gitleaks';
-import { nameWords } from './secret-names';
+import { namesPassword } from './secret-names';
 
 /** How a semi-generic rule's expression begins: up to 50 name characters, then the provider's name. */
 const SEMI_GENERIC_HEAD = '[\\w.-]{0,50}?(?:';
@@ -91,16 +91,12 @@ const verdicts = new Map<string, (RegExp | undefined)[]>();
 function providerForms(name: string): (RegExp | undefined)[] {
   let verdict = verdicts.get(name);
   if (verdict === undefined) {
-    const last = nameWords(name).at(-1);
-    verdict = last === undefined || PASSWORD_WORD.test(last) ? [] : providersNamed(name);
+    verdict = namesPassword(name) ? [] : providersNamed(name);
     if (verdicts.size >= 4096) verdicts.clear();
     verdicts.set(name, verdict);
   }
   return verdict;
 }
-
-/** Last words of a password's name (`DB_PASSWORD`, `SMTP_PASS`, `MYSQL_PWD`, `passphrase`). */
-const PASSWORD_WORD = /pass|pw/;
 
 /**
  * Whether gitleaks' rule for the provider `name` says (`sumo` in `SUMO_ACCESS_KEY`) read `value` and

@@ -7,8 +7,9 @@
  * Where each is read, and why only there: a test's fabricated secrets are typed too (the peers' true
  * positives hold `12345678-ABCD-…` in exact forms, this repository's tests `0123456789abcdef…` under
  * secret names), so neither judges a value a provider's exact form or a secret name found — only a
- * value gitleaks' generic rule found by some name (`isTypedRun`) or a shape looser than any
- * provider's form found (`holdsAlphabetRun`).
+ * value gitleaks' generic rule found by some name (`isTypedRun`), a shape looser than any
+ * provider's form found (`holdsAlphabetRun`), or what follows a provider's marker that provider's
+ * rule refused (`isTypedRun`, secret-provider-marked.ts).
  */
 
 /** Shorter values are what a person picks as a password or a short test key (`abc123`), and stay secrets. */

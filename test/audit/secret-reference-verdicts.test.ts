@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactCommand, redactString, redactThenCut } from '../../src/audit/redact';
 import { findGitleaks } from '../../src/audit/secret-gitleaks';
+import { providerMarkers } from '../../src/audit/secret-provider-marked';
 import { holdsAlphabetRun, isTypedRun } from '../../src/audit/secret-typed';
 
 const RANDOM32 = 'Hq7Rt2mXc9LpV4sKzWb3Nd8Fg6Jy5Ae1';
@@ -62,6 +63,16 @@ describe('look-alikes by the reference’s measures stay; their real twins are h
       'OKTA_API_TOKEN: k3k3k3m9m9k3k3m9m9',
       'API_TOKEN: k3k3k3m9m9k3k3m9m9',
     ],
+    [
+      "a value typed after Databricks' marker that its rule refused (a `g` where it writes only hex)",
+      'DATABRICKS_TOKEN=dapi123456789012345678a9bc01234defg5',
+      `DATABRICKS_TOKEN=dapi${RANDOM32}`,
+    ],
+    [
+      "a value typed after Hugging Face's marker, too short for its rule",
+      "hf_token: 'hf_abcdefghijklmnop1234'",
+      `hf_token: 'hf_${RANDOM32.slice(0, 19)}'`,
+    ],
   ])('%s', (_, lookalike, real) => {
     expect(redactString(lookalike)).toBe(lookalike);
     expect(redactCommand(printf(lookalike))).toBe(printf(lookalike));
@@ -102,6 +113,17 @@ describe('look-alikes by the reference’s measures stay; their real twins are h
       'a Slack config token: one short number, then its long random part',
       `xoxe.xoxp-1-${RANDOM32.repeat(6).slice(0, 164)}`,
     ],
+    // A typed value after a provider's marker is kept only where that provider's rule refused it.
+    [
+      "a typed value in Databricks' exact form (its rule's finding)",
+      'DATABRICKS_TOKEN=dapi0123456789abcdef0123456789abcdef',
+    ],
+    ["a typed value in Hugging Face's exact form", 'HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyzabcdefgh'],
+    ['a typed password after a marker', 'DATABRICKS_PASSWORD=dapi123456789012345678a9bc01234defg5'],
+    [
+      'a typed value after no marker under a secret name',
+      'DATABRICKS_TOKEN=xapi123456789012345678a9bc01234defg5',
+    ],
   ])('%s is hidden', (_, text) => {
     expect(redactString(text)).toContain('[REDACTED:');
     expect(redactCommand(printf(text))).toContain('[REDACTED:');
@@ -129,6 +151,14 @@ describe('look-alikes by the reference’s measures stay; their real twins are h
     expect(redactString(`curl -H "Authorization: Basic ${jwt}" https://x`)).toBe(
       'curl -H "Authorization: Basic [REDACTED:basic]" https://x',
     );
+  });
+});
+
+describe("providers' markers", () => {
+  it('are read from the rules where one of its keywords opens the value', () => {
+    expect(providerMarkers()).toEqual(expect.arrayContaining(['dapi', 'hf_', 'pplx-', 'dop_v1_']));
+    // OpenAI's keyword is the marker in the middle of its keys, not `sk-`.
+    expect(providerMarkers()).not.toContain('sk-');
   });
 });
 
