@@ -8,7 +8,8 @@
 // grok-cli is not part of this repository: build it outside and name it in WARDEN_PEER_GROK
 // (see the message printed when it is missing). WARDEN_BASELINE=<another dist/warden.js> adds that
 // build to the same round (before/after); WARDEN_CPU_PROF=<dir> profiles each warden process;
-// PEERS_RUNS sets the runs per app and scenario (default 5).
+// PEERS_RUNS sets the runs per app and scenario (default 5); PEERS_ONLY=command runs only (c), as
+// for a profile of the command path.
 import { benchTempDir } from './temp-dir';
 import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,8 +153,10 @@ async function measured(app: PeerApp, first: FileWrite, second: FileWrite, typed
 for (let run = 0; run < RUNS; run++) {
   // Alternate who goes first, so neither always meets the quieter (or busier) moment.
   const order = run % 2 === 0 ? apps : [...apps].reverse();
-  for (const app of order) await measured(app, CREATE, OVERWRITE, false);
-  for (const app of order) await measured(app, OVERWRITE, CREATE, true);
+  if (process.env.PEERS_ONLY !== 'command') {
+    for (const app of order) await measured(app, CREATE, OVERWRITE, false);
+    for (const app of order) await measured(app, OVERWRITE, CREATE, true);
+  }
   for (const app of order) await measured(app, TOUCH_X, TOUCH_Y, false);
 }
 

@@ -1,3 +1,4 @@
+import { waitsForParser } from '../policy/command/command-guard';
 import type { AnyTool } from '../tools/types';
 import type { ApprovalBroker, EditReview } from './broker';
 import { describeChanges } from './edited-call';
@@ -20,6 +21,13 @@ export function reviewEdit(
 ): Exclude<EditReview, { kind: 'accept' }> | { kind: 'accept'; checked: Checked } {
   const result = check(tool, edited);
   if (!result.ok) return { kind: 'invalid', error: result.error };
+  // An edit is judged by what judges the call: never waved on because the grammar is still loading
+  // (the gate loads it while a person reads a command's card; an answer sooner than that lands here).
+  if (waitsForParser(result.checked.facts.command))
+    return {
+      kind: 'invalid',
+      error: 'The shell parser is still loading to judge this command; send the edit again in a moment.',
+    };
   if (result.checked.policy.decision === 'deny')
     return {
       kind: 'blocked',

@@ -99,12 +99,13 @@ export type GateOptions = {
   sessionId: string;
   defaultCommandTimeoutMs?: number;
   /**
-   * Loads the command guard (the shell grammar, a wasm parser) on first use: awaited before the
-   * first call whose tool runs a command is judged — nothing is judged by a missing parser — while
-   * other calls never wait for it. Contract: resolves once the guard is usable or has failed to
-   * load (then the guard answers "cannot judge" for every command, so each one asks).
+   * Makes the command guard ready for `command` (its text, when the call's argument is text): awaited
+   * before each call whose tool runs a command is judged — nothing is judged by a missing parser —
+   * while other calls never wait for it. A plain line needs only the judge's module; any other, or
+   * none, the shell grammar (a wasm parser, loaded once). Contract: resolves once the guard can judge
+   * the command or has failed to load (then it answers "cannot judge", so the command asks).
    */
-  loadCommandGuard?: () => Promise<void>;
+  loadCommandGuard?: (command?: string) => Promise<void>;
   /**
    * What every call waits for before it is judged, while it has not yet resolved: the session's
    * sandbox verdict when the app drew its first screen first (a call judged as "not sandboxed" on a

@@ -43,6 +43,7 @@ import {
   tellDecided,
 } from './gate-steps';
 import type { Asked, Caller, Checked, CloseCode, GateOptions, ToolCall } from './gate-types';
+import { commandGuardReady, loadGrammarWhileReading } from './command-guard-wait';
 import type { GrantCaller } from './grants';
 import { hashArgs } from './hash';
 import { ParsedAhead } from './parsed-ahead';
@@ -74,8 +75,6 @@ export class Gate {
   private readonly asked = new Map<string, Asked>();
   /** A model's raw arguments as the summary parsed them, taken once by that call's check. */
   private readonly parsedAhead = new ParsedAhead();
-  /** The command guard has loaded (or failed to): command calls no longer wait for it. */
-  private guardLoaded: boolean;
   /** The `ready` hook has resolved: calls no longer wait for it. */
   private isReady: boolean;
   private readonly broker: ApprovalBroker;
@@ -90,7 +89,6 @@ export class Gate {
     broker?: ApprovalBroker,
   ) {
     this.broker = broker ?? new ApprovalBroker(o.approvals);
-    this.guardLoaded = o.loadCommandGuard === undefined;
     this.isReady = o.ready === undefined;
     this.tools = new Map(o.tools.map((t) => [t.name, t]));
     this.log = new GateAudit(o.audit, o.sessionId);
@@ -161,10 +159,7 @@ export class Gate {
         await this.o.ready();
         this.isReady = true;
       }
-      if (!this.guardLoaded && this.tools.get(call.tool)?.guarded?.command !== undefined) {
-        await this.o.loadCommandGuard?.();
-        this.guardLoaded = true;
-      }
+      await commandGuardReady(this.o, this.tools.get(call.tool), call.args);
       return await this.pass(call, caller);
     } catch (err) {
       const ending = gateError(`gate_error: ${(err as Error).message}`);
@@ -313,6 +308,7 @@ export class Gate {
     // event loop for a few milliseconds, which would put the card that much later.
     const takeCheckpoint = tool.changesFiles ? caller.checkpoint : undefined;
     if (takeCheckpoint) setTimeout(() => takeCheckpoint(tool.name, true).catch(() => undefined), 0);
+    const grammarWhileReading = loadGrammarWhileReading(this.o, tool);
     // The accepted edit stays here, out of reach of event listeners; the broker only sees a copy.
     let accepted: Checked | undefined;
     const review = (edited: unknown): EditReview => {
@@ -333,6 +329,7 @@ export class Gate {
             (_, by) => this.log.requested({ ...call, args }, caller, base, request, by),
           );
     } finally {
+      clearTimeout(grammarWhileReading);
       caller.signal.removeEventListener('abort', onAbort);
       this.asked.delete(request.id);
     }

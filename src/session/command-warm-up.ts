@@ -7,7 +7,8 @@
  * person types the first prompt, or as a turn starts (behind its first model request); once per session.
  * Not the shell grammar: loading it costs ~50 MiB and ~0.9 s of CPU (its wasm compiled; measured on a
  * headless run that ran no command: 65 → 119 MiB peak), which a session that runs no command must not
- * pay; it still loads with the first command judged (the gate waits for it).
+ * pay; it loads with the first command that is more than words (the gate waits for it), and a plain
+ * line (`ls -la`, `npm test`) is judged without it (src/session/wiring/command-guard-loader.ts).
  */
 import type { PathFence } from '../policy/guards/path-guard';
 import type { AnyTool } from '../tools/types';

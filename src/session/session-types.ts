@@ -86,8 +86,8 @@ export type Session = {
    * told (headless waits for it before its result). Each hook is bounded by its timeout. Never rejects.
    */
   hooksSettled(): Promise<void>;
-  /** Loads the command guard (the shell parser) if not yet loaded; resolves once it is usable or failed (then every command asks). */
-  loadCommandGuard: () => Promise<void>;
+  /** Makes the command guard ready for `command` (none: any command, the shell parser loaded); resolves once it can judge or failed (then the command asks). */
+  loadCommandGuard: (command?: string) => Promise<void>;
   /** Resolves once every configured MCP server is ready, failed or held (each bounded by its start timeout); headless waits for it. */
   mcpStarted: Promise<void>;
   /** Warnings from the start (no git for checkpoints, a resume that skipped a line): headless prints them. */

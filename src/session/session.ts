@@ -197,8 +197,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     instructions: () => instructions.text(),
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
     ...{ readOnly: readOnlyTools(tools), escalateTool: ESCALATE_TOOL, emit },
-    // The grammar loads with the first command judged; the moment its name streams is sooner.
-    onToolNamed: (name) => void (tools.find((t) => t.name === name)?.guarded?.command && guard.ready()),
+    // The judge's module loads as a command tool's name streams; the grammar only for a line that needs it.
+    onToolNamed: (name) => void (tools.find((t) => t.name === name)?.guarded?.command && guard.prepare()),
   });
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);

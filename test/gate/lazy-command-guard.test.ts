@@ -16,7 +16,7 @@ function lazyGuard() {
       resolve();
     };
   });
-  const load = vi.fn(() => loaded);
+  const load = vi.fn((_command?: string) => loaded);
   return { commands: { judge: (c: string) => guard.judge(c) } as CommandGuard, load, finish };
 }
 
@@ -34,9 +34,9 @@ describe('the shell grammar loads when a command is first judged (issue 16)', ()
     lazy.finish();
     expect((await result).status).toBe('executed');
     expect(h.records.at(-1)?.rule).not.toBe('cannot-judge');
-    // Loaded once: the next command does not load again.
+    // Each command call is made ready for its own text (the loader loads once, and only what it needs).
     await h.call('execute_command', { command: 'pwd' });
-    expect(lazy.load).toHaveBeenCalledTimes(1);
+    expect(lazy.load.mock.calls).toEqual([['ls -la'], ['pwd']]);
   });
 
   it.each([

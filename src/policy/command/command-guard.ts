@@ -1,4 +1,4 @@
-import type { CommandGuard } from './command-types';
+import type { CommandGuard, CommandVerdict } from './command-types';
 
 let loading: Promise<CommandGuard> | undefined;
 
@@ -19,12 +19,21 @@ export function loadCommandGuard(): Promise<CommandGuard> {
   return loading;
 }
 
+/** Why a command that needs the grammar is not judged while it loads (the lazy loader's guard). */
+export const PARSER_LOADING = 'the command parser is still loading';
+
+/** Whether `verdict` is the one a command gets while the grammar it needs is still loading. */
+export const waitsForParser = (verdict: CommandVerdict | undefined): boolean =>
+  verdict?.kind === 'cannot_judge' && verdict.reason === unavailable(PARSER_LOADING);
+
+const unavailable = (reason: string): string => `The command guard is unavailable: ${reason}`;
+
 /** A guard for when the grammar could not load: every command is `cannot_judge`, so the gate asks. */
 export function failClosedCommandGuard(reason: string): CommandGuard {
   return {
     judge: () => ({
       kind: 'cannot_judge',
-      reason: `The command guard is unavailable: ${reason}`,
+      reason: unavailable(reason),
       parts: [],
       notes: [],
     }),

@@ -40,7 +40,18 @@ export function loadedBashLanguage(): Language | undefined {
   return loadedBash;
 }
 
-function judgeSafely(parser: ParserType, command: string): CommandVerdict {
+/**
+ * The verdict on `command` without the grammar, the same one the full guard gives, or undefined when
+ * some line in it — the line itself or code it runs (`bash -c '…'`, `trap`) — is more than words
+ * (command-plain.ts): only the grammar can read that one. Contract: never throws.
+ */
+export function judgeWithoutGrammar(command: string): CommandVerdict | undefined {
+  return judgeSafely(undefined, command);
+}
+
+function judgeSafely(parser: ParserType, command: string): CommandVerdict;
+function judgeSafely(parser: ParserType | undefined, command: string): CommandVerdict | undefined;
+function judgeSafely(parser: ParserType | undefined, command: string): CommandVerdict | undefined {
   try {
     return judgeCommand(parser, command);
   } catch (err) {
@@ -49,7 +60,7 @@ function judgeSafely(parser: ParserType, command: string): CommandVerdict {
   }
 }
 
-function judgeCommand(parser: ParserType, command: string): CommandVerdict {
+function judgeCommand(parser: ParserType | undefined, command: string): CommandVerdict | undefined {
   if (typeof command !== 'string') return cannot('The command is not text.');
   if (command.length > COMMAND_LIMITS.maxLength) {
     return cannot(`The command is ${command.length} characters long (limit ${COMMAND_LIMITS.maxLength}).`);
@@ -76,7 +87,7 @@ function judgeCommand(parser: ParserType, command: string): CommandVerdict {
     cwd.follow(raw.shell, part.part.argv);
     judged.push(part);
   }
-  return verdictOf(collector, judged);
+  return collector.needsGrammar ? undefined : verdictOf(collector, judged);
 }
 
 function verdictOf(collector: CommandCollector, judged: readonly JudgedPart[]): CommandVerdict {

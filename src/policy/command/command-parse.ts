@@ -2,6 +2,7 @@ import type { Node, Parser } from 'web-tree-sitter';
 import { type Arg, innerScope, type RawCommand, type Scope, type SubRange } from './command-raw';
 import { newSink, readRedirect } from './command-redirects';
 import { hiddenContinuation, hiddenSyntax } from './command-hidden-syntax';
+import { plainWords } from './command-plain';
 import { joinContinuations } from './command-join';
 import { describeParseError, childNodes as kids } from './command-tree';
 import { evaluateWord, markDynamic } from './command-words';
@@ -12,11 +13,15 @@ export const FOUND_FILE = markDynamic('{}');
 /**
  * Walks tree-sitter-bash syntax trees into simple commands: lists, pipelines, subshells, groups,
  * substitutions, here-docs, loops, conditionals and function bodies all end up as RawCommands.
+ * A plain line (only words, command-plain.ts) is read without the grammar, the same way; with no
+ * parser (the grammar not loaded yet) any other line sets `needsGrammar` and is not read.
  * Contract: never throws for a parsed tree; what it cannot read lands in `problems`.
  */
 export class CommandCollector {
   readonly commands: RawCommand[] = [];
   readonly problems: string[] = [];
+  /** Set when a line needed the grammar and there was no parser: the verdict is not given. */
+  needsGrammar = false;
   /** Functions defined in the line: name → id of the first command after the definition. */
   readonly functionsDefined = new Map<string, number>();
   private nextPipe = 0;
@@ -27,7 +32,7 @@ export class CommandCollector {
   private readonly redirectStarts = new Set<number>();
 
   constructor(
-    private readonly parser: Parser,
+    private readonly parser: Parser | undefined,
     private readonly limits: { maxDepth: number; maxParts: number },
   ) {}
 
@@ -44,6 +49,15 @@ export class CommandCollector {
   collectSource(source: string, scope: Scope): void {
     if (scope.depth > this.limits.maxDepth) {
       this.problems.push(`Shell commands are nested more than ${this.limits.maxDepth} levels deep.`);
+      return;
+    }
+    const plain = plainWords(source);
+    if (plain !== undefined) {
+      this.add(source.trim(), scope).args = plain.map((value) => ({ value, subs: [] }));
+      return;
+    }
+    if (this.parser === undefined) {
+      this.needsGrammar = true;
       return;
     }
     // A continuation inside a word is judged as bash reads it (joined), or refused where that cannot be told.

@@ -1,32 +1,73 @@
-import { failClosedCommandGuard, loadCommandGuard } from '../../policy/command/command-guard';
-import type { CommandGuard } from '../../policy/command/command-types';
+import { failClosedCommandGuard, loadCommandGuard, PARSER_LOADING } from '../../policy/command/command-guard';
+import type { CommandGuard, CommandVerdict } from '../../policy/command/command-types';
 import { loadShellGrammarWords } from '../../policy/shell-grammar-words';
 import type { CoreEvent } from '../../protocol';
 
+/** The command judge without the grammar: undefined for a line only the grammar reads. */
+type PlainJudge = (command: string) => CommandVerdict | undefined;
+
+/** What the session holds of the command guard; the gate waits for `ready(command)` before judging. */
+export type LazyCommandGuard = {
+  commands: CommandGuard;
+  /** Resolves once `command` (or, without one, any command) can be judged. Never rejects. */
+  ready: (command?: string) => Promise<void>;
+  /** Loads the judge's module without the grammar (as a command tool's name streams). Never rejects. */
+  prepare: () => Promise<void>;
+};
+
 /**
- * The command guard, loaded on first use. The shell parser (a wasm grammar, ~15 MB of memory) loads
- * when the first command is to be judged: a session that runs no command never pays for it. The gate
- * waits for `ready` before judging a command call (other calls never wait); until then, and for good
- * if it fails to load, the guard judges nothing, so every command asks — never a silent allow.
+ * The command guard, loaded on first use. The judge's module loads as the first command tool is named;
+ * a plain line (only words: `ls -la`, `touch x`, `npm test`) is judged by it at once, read as the
+ * grammar reads it. The shell parser (a wasm grammar, ~140 ms and ~20 MiB) loads when the first
+ * command that is more than words is to be judged: a session that runs only plain commands, or none,
+ * never pays for it, and no load starts in the background. Until it is loaded, and for good if it
+ * fails to load, any other line is judged by nothing, so it asks — never a silent allow — and such a
+ * line judged before the gate made it ready (a person's edit) starts the load.
+ * An injected `load` (tests) is the whole judge: every command waits for it.
  */
 export function lazyCommandGuard(
   load: (() => Promise<CommandGuard>) | undefined,
   emit: (event: CoreEvent) => void,
-): { commands: CommandGuard; ready: () => Promise<void> } {
-  let guard: CommandGuard = failClosedCommandGuard('the command parser is still loading');
+): LazyCommandGuard {
+  const notLoaded = failClosedCommandGuard(PARSER_LOADING);
+  let full: CommandGuard | undefined;
+  let plain: PlainJudge | undefined;
   let loading: Promise<void> | undefined;
-  const ready = (): Promise<void> =>
+  let preparing: Promise<void> | undefined;
+  const loadFull = (): Promise<void> =>
     (loading ??= (load ?? loadCommandGuard)().then(
       (loaded) => {
-        guard = loaded;
+        full = loaded;
         // The audit reads command lines' words with the same grammar (shell-aware redaction).
         if (!load) void loadShellGrammarWords();
       },
       (err: Error) => {
         const warning = `The command parser did not load (${err.message}); every command will ask.`;
-        guard = failClosedCommandGuard(warning);
+        full = failClosedCommandGuard(warning);
         emit({ type: 'notice', level: 'warn', text: warning });
       },
     ));
-  return { commands: { judge: (command) => guard.judge(command) }, ready };
+  const prepare = (): Promise<void> =>
+    load
+      ? Promise.resolve()
+      : (preparing ??= import('../../policy/command/command-judge').then(
+          (judge) => {
+            plain = judge.judgeWithoutGrammar;
+          },
+          // The module is the grammar's too: loadFull meets the same failure and reports it.
+          () => undefined,
+        ));
+  const ready = async (command?: string): Promise<void> => {
+    if (full || load || command === undefined) return loadFull();
+    await prepare();
+    if (plain?.(command) === undefined) return loadFull();
+  };
+  const judge = (command: string): CommandVerdict => {
+    const verdict = full?.judge(command) ?? plain?.(command);
+    if (verdict) return verdict;
+    // Judged before the gate made it ready (a person's edit on a card): it asks now, and loads.
+    void loadFull();
+    return notLoaded.judge(command);
+  };
+  return { commands: { judge }, ready, prepare };
 }

@@ -58,7 +58,7 @@ export function wireGate(d: {
   tools: AnyTool[];
   fence: PathFence;
   commands: CommandGuard;
-  loadCommandGuard: () => Promise<void>;
+  loadCommandGuard: (command?: string) => Promise<void>;
   ready: () => Promise<void>;
   settings: SessionSettings;
   checkpoints: CheckpointStore;

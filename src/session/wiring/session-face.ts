@@ -42,7 +42,7 @@ export type FaceParts = SnapshotParts & {
   loaded: LoadedSession | undefined;
   audit: SessionAudit;
   mcp: SessionMcp;
-  guardReady: () => Promise<void>;
+  guardReady: (command?: string) => Promise<void>;
   sandboxChecked: () => Promise<void>;
   startWarnings: readonly string[];
   life: { closed: boolean; rootGone?: string };

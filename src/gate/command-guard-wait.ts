@@ -1,0 +1,31 @@
+import type { AnyTool } from '../tools/types';
+import type { GateOptions } from './gate-types';
+
+type Loader = Pick<GateOptions, 'loadCommandGuard'>;
+
+/**
+ * Before a call of a tool that runs a command is judged: the guard made ready for its command text
+ * (a plain line needs only the judge's module, any other the shell grammar). Other calls never wait.
+ */
+export async function commandGuardReady(o: Loader, tool: AnyTool | undefined, args: unknown): Promise<void> {
+  const field = tool?.guarded?.command;
+  if (field === undefined || !o.loadCommandGuard) return;
+  const command = (args as Record<string, unknown> | undefined)?.[field];
+  await o.loadCommandGuard(typeof command === 'string' ? command : undefined);
+}
+
+/**
+ * A plain command's card is shown before the shell grammar is loaded (command-guard-loader.ts); it
+ * loads once the card has been read for this long, so a person's edit of the command is judged by it.
+ * Not at once: an answer in the first moments (an approve key, a hook, the bench) would wait behind
+ * its compile (~140 ms of the main thread), and nobody reads and edits a card that fast.
+ */
+const GRAMMAR_WHILE_READING_MS = 300;
+
+/** Starts that timer for a command tool's card (unref'd; the caller clears it when the card is answered). */
+export function loadGrammarWhileReading(o: Loader, tool: AnyTool): NodeJS.Timeout | undefined {
+  if (tool.guarded?.command === undefined) return undefined;
+  const timer = setTimeout(() => void o.loadCommandGuard?.(), GRAMMAR_WHILE_READING_MS);
+  timer.unref();
+  return timer;
+}
