@@ -1,16 +1,23 @@
+import type { ParsedArgs } from '../tools/parse-args';
 import type { AnyTool } from '../tools/types';
 import type { GateOptions } from './gate-types';
 
 type Loader = Pick<GateOptions, 'loadCommandGuard'>;
 
 /**
- * Before a call of a tool that runs a command is judged: the guard made ready for its command text
- * (a plain line needs only the judge's module, any other the shell grammar). Other calls never wait.
+ * Before a call of a tool that runs a command is judged: the guard made ready for its command text,
+ * read from the arguments as the check will read them (`parse`: the gate's parse, kept for the check);
+ * a plain line needs only the judge's module, any other the shell grammar. Other calls never wait.
  */
-export async function commandGuardReady(o: Loader, tool: AnyTool | undefined, args: unknown): Promise<void> {
+export async function commandGuardReady(
+  o: Loader,
+  tool: AnyTool | undefined,
+  parse: (tool: AnyTool) => ParsedArgs<unknown>,
+): Promise<void> {
   const field = tool?.guarded?.command;
-  if (field === undefined || !o.loadCommandGuard) return;
-  const command = (args as Record<string, unknown> | undefined)?.[field];
+  if (tool === undefined || field === undefined || !o.loadCommandGuard) return;
+  const parsed = parse(tool);
+  const command = parsed.ok ? (parsed.args as Record<string, unknown> | undefined)?.[field] : undefined;
   await o.loadCommandGuard(typeof command === 'string' ? command : undefined);
 }
 

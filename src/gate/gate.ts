@@ -159,7 +159,7 @@ export class Gate {
         await this.o.ready();
         this.isReady = true;
       }
-      await commandGuardReady(this.o, this.tools.get(call.tool), call.args);
+      await commandGuardReady(this.o, this.tools.get(call.tool), (t) => this.parsedAhead.peek(t, call.args));
       return await this.pass(call, caller);
     } catch (err) {
       const ending = gateError(`gate_error: ${(err as Error).message}`);

@@ -36,6 +36,12 @@ export class ParsedAhead {
     return parsed;
   }
 
+  /** The parse of `raw`, kept for the call's check (parsed now if no summary did). Contract: never throws. */
+  peek(tool: AnyTool, raw: unknown): ParsedArgs<unknown> {
+    const ahead = typeof raw === 'string' ? this.kept.get(raw) : undefined;
+    return ahead?.tool === tool ? ahead.parsed : this.parse(tool, raw);
+  }
+
   /** The parse kept for `raw`, once, else a parse now. Contract: never throws. */
   take(tool: AnyTool, raw: unknown): ParsedArgs<unknown> {
     const ahead = typeof raw === 'string' ? this.kept.get(raw) : undefined;

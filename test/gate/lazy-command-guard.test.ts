@@ -36,7 +36,10 @@ describe('the shell grammar loads when a command is first judged (issue 16)', ()
     expect(h.records.at(-1)?.rule).not.toBe('cannot-judge');
     // Each command call is made ready for its own text (the loader loads once, and only what it needs).
     await h.call('execute_command', { command: 'pwd' });
-    expect(lazy.load.mock.calls).toEqual([['ls -la'], ['pwd']]);
+    // A model's arguments arrive as JSON text: the command is read from them as the check reads them.
+    await h.call('execute_command', JSON.stringify({ command: 'ls src' }));
+    await h.call('execute_command', '{"command": "ls src"');
+    expect(lazy.load.mock.calls).toEqual([['ls -la'], ['pwd'], ['ls src'], [undefined]]);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadedBashLanguage } from '../../src/policy/command/command-judge';
 import type { CoreEvent } from '../../src/protocol';
 import { lazyCommandGuard } from '../../src/session/wiring/command-guard-loader';
@@ -33,5 +33,14 @@ describe('the shell grammar loads only for a command that needs it (issue 34)', 
     expect(loadedBashLanguage()).toBeDefined();
     expect(lazy.commands.judge('ls | wc -l')).toMatchObject({ kind: 'ok', readOnly: true });
     expect(events).toEqual([]);
+  });
+
+  it('a line judged before the gate made it ready (an edit) asks, and starts what it needs loading', async () => {
+    const lazy = lazyCommandGuard(undefined, () => {});
+    expect(lazy.commands.judge('ls | wc -l')).toMatchObject({
+      kind: 'cannot_judge',
+      reason: /still loading/,
+    });
+    await vi.waitFor(() => expect(lazy.commands.judge('ls | wc -l')).toMatchObject({ kind: 'ok' }));
   });
 });

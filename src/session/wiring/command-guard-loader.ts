@@ -65,8 +65,9 @@ export function lazyCommandGuard(
   const judge = (command: string): CommandVerdict => {
     const verdict = full?.judge(command) ?? plain?.(command);
     if (verdict) return verdict;
-    // Judged before the gate made it ready (a person's edit on a card): it asks now, and loads.
-    void loadFull();
+    // Judged before the gate made it ready (a person's edit on a card): it asks now, and what it
+    // needs loads (the judge's module, then the grammar if the line is more than words).
+    void ready(command);
     return notLoaded.judge(command);
   };
   return { commands: { judge }, ready, prepare };
