@@ -23,11 +23,12 @@ export async function commandGuardReady(
 
 /**
  * A plain command's card is shown before the shell grammar is loaded (command-guard-loader.ts); it
- * loads once the card has been read for this long, so a person's edit of the command is judged by it.
- * Not at once: an answer in the first moments (an approve key, a hook, the bench) would wait behind
- * its compile (~140 ms of the main thread), and nobody reads and edits a card that fast.
+ * loads once the card has been up this long, so a person's edit of the command is judged by it.
+ * Not at once: the card's own frame comes first, and an answer in the first moments (a hook, a rule
+ * of another process) would wait behind its compile (~140 ms of the main thread). The full-screen
+ * app takes no key for 400 ms on a new card (drawer-state.ts GRACE_MS): the load runs inside that.
  */
-const GRAMMAR_WHILE_READING_MS = 300;
+const GRAMMAR_WHILE_READING_MS = 100;
 
 /** Starts that timer for a command tool's card (unref'd; the caller clears it when the card is answered). */
 export function loadGrammarWhileReading(o: Loader, tool: AnyTool): NodeJS.Timeout | undefined {

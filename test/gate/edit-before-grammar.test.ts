@@ -61,7 +61,7 @@ describe('a plain command judged without the grammar, then edited', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const result = h.call('execute_command', { command: 'touch x' });
     const request = await h.nextRequest();
-    vi.advanceTimersByTime(299);
+    vi.advanceTimersByTime(99);
     expect(ready.mock.calls).toEqual([['touch x']]);
     vi.advanceTimersByTime(1);
     expect(ready.mock.calls).toEqual([['touch x'], []]);
