@@ -1,14 +1,17 @@
 /**
  * What the first command of a session needs that no call decides, made ready ahead of it:
- * each tool's own warm-up — for execute_command the sandbox layout, the paths the repository's git config
- * names and the protection scan, remembered until something they read changes — and the shadow
- * repository opened (no snapshot: a read-only command takes none, the first changing one only its own). One step per turn of
- * the event loop, so an answer that arrives meanwhile is handled between steps. Started while the
- * person types the first prompt, or as a turn starts (behind its first model request); once per session.
- * Not the shell grammar: loading it costs ~50 MiB and ~0.9 s of CPU (its wasm compiled; measured on a
- * headless run that ran no command: 65 → 119 MiB peak), which a session that runs no command must not
- * pay; it loads with the first command that is more than words (the gate waits for it), and a plain
- * line (`ls -la`, `npm test`) is judged without it (src/session/wiring/command-guard-loader.ts).
+ * the command judge's module (the rules, without the shell grammar), then each tool's own warm-up —
+ * for execute_command the sandbox layout, the paths the repository's git config names and the
+ * protection scan, remembered until something they read changes. One step per turn of the event
+ * loop, so an answer that arrives meanwhile is handled between steps. Started while the person types
+ * the first prompt, or as a turn starts (behind its first model request); once per session.
+ * Not the shadow repository: opening it (simple-git's load and a git spawn, ~30 ms of the main
+ * thread) landed between a quick model's answer and the first card (measured: the first `touch x`
+ * card 136 → 106 ms without it); the idle warm-up opens it while the person types, and the first
+ * checkpoint while its card is read.
+ * Not the shell grammar: loading it costs ~20 MiB and ~140 ms, which a session that runs only plain
+ * commands, or none, must not pay; it loads with the first command that is more than words (the gate
+ * waits for it) or while a command's card is read (src/session/wiring/command-guard-loader.ts).
  */
 import type { PathFence } from '../policy/guards/path-guard';
 import type { AnyTool } from '../tools/types';
@@ -19,8 +22,8 @@ export type CommandWarmUp = {
   tools: readonly AnyTool[];
   root: string;
   fence: PathFence;
-  /** Opens the shadow repository (no snapshot), so the first changing command's checkpoint is only that. */
-  openCheckpoints(): void;
+  /** Loads the command judge's module (never rejects). */
+  prepareJudge(): Promise<void>;
   /** True once the session closed: the steps stop. */
   closed(): boolean;
 };
@@ -32,9 +35,9 @@ export type CommandWarmUp = {
 export function commandWarmUp(o: CommandWarmUp): () => Promise<void> {
   let started: Promise<void> | undefined;
   const steps: (() => unknown)[] = [
+    () => o.prepareJudge(),
     () => o.sandboxChecked(),
     ...o.tools.map((tool) => () => tool.warm?.({ root: o.root, fence: o.fence })),
-    () => o.openCheckpoints(),
   ];
   const run = async () => {
     for (const step of steps) {

@@ -236,7 +236,18 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   return sessionFace({
     ...{ state, settings, hub, gate, grants, trust, feedback, home, root, sessionId, model: o.model },
     ...{ contextWindowTokens: o.contextWindowTokens, onResume: o.onResume, events, commands, recorder },
-    ...{ checkpoints, tools, fence, changing, loaded, audit, mcp, guardReady: guard.ready, sandboxChecked },
+    ...{
+      checkpoints,
+      tools,
+      fence,
+      changing,
+      loaded,
+      audit,
+      mcp,
+      guardReady: guard.ready,
+      guardPrepare: guard.prepare,
+      sandboxChecked,
+    },
     ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, managed, hooks },
   });
 }

@@ -1,5 +1,5 @@
-// The first command's call-independent work is done ahead of it (issue 34): the warm-up runs each
-// tool's warm() once, after the sandbox verdict, and opens the shadow repository; execute_command's
+// The first command's call-independent work is done ahead of it (issue 34): the warm-up loads the
+// judge's module, then runs each tool's warm() once, after the sandbox verdict; execute_command's
 // warm() leaves the protection scan in its cache, so the first run only checks it.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ function project(): string {
 }
 
 describe('commandWarmUp', () => {
-  it('waits for the sandbox verdict, warms each tool once, opens the checkpoints, once per session', async () => {
+  it('loads the judge, waits for the sandbox verdict, warms each tool once, once per session', async () => {
     const order: string[] = [];
     const tool = (name: string): AnyTool =>
       defineTool({
@@ -42,12 +42,12 @@ describe('commandWarmUp', () => {
       tools: [tool('one'), tool('two')],
       root: dir,
       fence: new PathFence(dir),
-      openCheckpoints: () => void order.push('checkpoints'),
+      prepareJudge: async () => void order.push('judge'),
       closed: () => false,
     });
     await Promise.all([start(), start()]);
     await start();
-    expect(order).toEqual(['sandbox', 'one true', 'two true', 'checkpoints']);
+    expect(order).toEqual(['judge', 'sandbox', 'one true', 'two true']);
   });
 
   it('stops once the session closed', async () => {
@@ -62,11 +62,11 @@ describe('commandWarmUp', () => {
       tools: [defineTool({ ...createExecuteCommandTool(), warm: () => void order.push('warm') })],
       root: dir,
       fence: new PathFence(dir),
-      openCheckpoints: () => void order.push('checkpoints'),
+      prepareJudge: async () => void order.push('judge'),
       closed: () => closed,
     });
     await start();
-    expect(order).toEqual(['sandbox']);
+    expect(order).toEqual(['judge', 'sandbox']);
   });
 });
 

@@ -43,6 +43,7 @@ export type FaceParts = SnapshotParts & {
   audit: SessionAudit;
   mcp: SessionMcp;
   guardReady: (command?: string) => Promise<void>;
+  guardPrepare: () => Promise<void>;
   sandboxChecked: () => Promise<void>;
   startWarnings: readonly string[];
   life: { closed: boolean; rootGone?: string };
@@ -58,13 +59,13 @@ export function sessionFace(p: FaceParts): Session {
   const { events, hub, gate, commands, recorder, life, home, root, sessionId } = p;
   const { emit } = events;
   let continuing: Promise<TurnResult> | undefined;
-  // The first command's sandbox layout, protection scan and shadow repository, made ready ahead of it.
+  // The first command's judge, sandbox layout and protection scan, made ready ahead of it.
   const warmCommands = commandWarmUp({
     sandboxChecked: p.sandboxChecked,
     tools: p.tools,
     root: p.fence.root,
     fence: p.fence,
-    openCheckpoints: () => p.checkpoints.prepare(),
+    prepareJudge: p.guardPrepare,
     closed: () => life.closed,
   });
   /**
