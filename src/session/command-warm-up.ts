@@ -3,7 +3,8 @@
  * the command judge's module (the rules, without the shell grammar), then each tool's own warm-up —
  * for execute_command the sandbox layout, the paths the repository's git config names and the
  * protection scan, remembered until something they read changes. One step per turn of the event
- * loop, so an answer that arrives meanwhile is handled between steps. Started while the person types
+ * loop, and none while a model's answer is being handled (it waits for the answer's card or its
+ * calls' end). Started while the person types
  * the first prompt, or as a turn starts (behind its first model request); once per session.
  * Not the shadow repository: opening it (simple-git's load and a git spawn, ~30 ms of the main
  * thread) landed between a quick model's answer and the first card (measured: the first `touch x`
@@ -24,6 +25,8 @@ export type CommandWarmUp = {
   fence: PathFence;
   /** Loads the command judge's module (never rejects). */
   prepareJudge(): Promise<void>;
+  /** Resolves when no model answer is being handled (session/answer-watch.ts); each step waits for it. */
+  quiet?(): Promise<void>;
   /** True once the session closed: the steps stop. */
   closed(): boolean;
 };
@@ -43,6 +46,7 @@ export function commandWarmUp(o: CommandWarmUp): () => Promise<void> {
     for (const step of steps) {
       // Behind what is already queued (the turn's request, a frame): a step never goes first.
       await new Promise((resolve) => setImmediate(resolve));
+      await o.quiet?.();
       if (o.closed()) return;
       await Promise.resolve()
         .then(step)

@@ -37,6 +37,7 @@ import { wireAgents } from './wiring/agents-wiring';
 import { wireAudit } from './wiring/audit-wiring';
 import { wireCheckpoints } from './wiring/checkpoints';
 import { lazyCommandGuard } from './wiring/command-guard-loader';
+import { AnswerWatch } from './answer-watch';
 import { HubRef, planGrants, wireGate } from './wiring/gate-wiring';
 import { HomeWatch, readOnlyTools } from './wiring/home-watch';
 import { endLeftoverRuns, sweepInterruptedWrites } from './wiring/housekeeping';
@@ -86,6 +87,9 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   events.tap((event) => {
     if (event.type === 'trust_changed') customCommands.refresh();
   });
+  // The quiet between model answers, when the command warm-up runs (answer-watch.ts).
+  const answering = new AnswerWatch();
+  events.tap(answering.onEvent);
   // The probe (a bwrap spawn) waits for the first screen when the app asks so (wiring/sandbox-check.ts).
   const later = o.checkSandboxAfterStart === true && o.sandbox === 'auto';
   if (later) settings.checkingSandbox();
@@ -198,7 +202,10 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
     ...{ readOnly: readOnlyTools(tools), escalateTool: ESCALATE_TOOL, emit },
     // The judge's module loads as a command tool's name streams; the grammar only for a line that needs it.
-    onToolNamed: (name) => void (tools.find((t) => t.name === name)?.guarded?.command && guard.prepare()),
+    onToolNamed: (name) => {
+      answering.answering();
+      if (tools.find((t) => t.name === name)?.guarded?.command) void guard.prepare();
+    },
   });
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
@@ -246,6 +253,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
       mcp,
       guardReady: guard.ready,
       guardPrepare: guard.prepare,
+      answering,
       sandboxChecked,
     },
     ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, managed, hooks },

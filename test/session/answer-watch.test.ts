@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { PathFence } from '../../src/policy/guards/path-guard';
+import type { ApprovalRequest, CoreEvent, ToolResultEnvelope } from '../../src/protocol';
+import { AnswerWatch } from '../../src/session/answer-watch';
+import { commandWarmUp } from '../../src/session/command-warm-up';
+import { createExecuteCommandTool } from '../../src/tools/exec/execute-command';
+import { defineTool } from '../../src/tools/types';
+
+const settled = async (p: Promise<unknown>): Promise<boolean> => {
+  let done = false;
+  void p.then(() => {
+    done = true;
+  });
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  return done;
+};
+
+describe('the quiet between model answers (issue 34)', () => {
+  it('is quiet until an answer streams in; a card, a finished call or the turn’s end settle it', async () => {
+    const watch = new AnswerWatch();
+    expect(await settled(watch.quiet())).toBe(true);
+    const settlingEvents: CoreEvent[] = [
+      { type: 'approval_requested', request: {} as ApprovalRequest },
+      { type: 'tool_finished', agentId: 'main', callId: 'c', tool: 't', result: {} as ToolResultEnvelope },
+      { type: 'turn_done', agentId: 'main', text: '' },
+    ];
+    for (const settling of settlingEvents) {
+      watch.answering();
+      const quiet = watch.quiet();
+      expect(await settled(quiet)).toBe(false);
+      watch.onEvent({ type: 'state_changed' });
+      expect(await settled(quiet)).toBe(false);
+      watch.onEvent(settling);
+      expect(await settled(quiet)).toBe(true);
+    }
+    watch.onEvent({ type: 'message_delta', agentId: 'main', text: 'hi' });
+    expect(await settled(watch.quiet())).toBe(false);
+  });
+
+  it('the command warm-up takes no step while an answer is handled, and goes on once it settles', async () => {
+    const watch = new AnswerWatch();
+    const order: string[] = [];
+    const start = commandWarmUp({
+      prepareJudge: async () => void order.push('judge'),
+      sandboxChecked: async () => {
+        order.push('sandbox');
+        watch.answering();
+      },
+      tools: [defineTool({ ...createExecuteCommandTool(), warm: () => void order.push('warm') })],
+      root: '/nonexistent',
+      fence: new PathFence('/tmp'),
+      quiet: () => watch.quiet(),
+      closed: () => false,
+    });
+    const done = start();
+    expect(await settled(done)).toBe(false);
+    expect(order).toEqual(['judge', 'sandbox']);
+    watch.onEvent({ type: 'turn_done', agentId: 'main', text: '' });
+    await done;
+    expect(order).toEqual(['judge', 'sandbox', 'warm']);
+  });
+});
