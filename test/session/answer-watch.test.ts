@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PathFence } from '../../src/policy/guards/path-guard';
 import type { ApprovalRequest, CoreEvent, ToolResultEnvelope } from '../../src/protocol';
 import { AnswerWatch } from '../../src/session/answer-watch';
@@ -53,10 +53,36 @@ describe('the quiet between model answers (issue 34)', () => {
       closed: () => false,
     });
     const done = start();
+    await vi.waitFor(() => expect(order).toEqual(['judge', 'sandbox']));
     expect(await settled(done)).toBe(false);
     expect(order).toEqual(['judge', 'sandbox']);
     watch.onEvent({ type: 'turn_done', agentId: 'main', text: '' });
     await done;
     expect(order).toEqual(['judge', 'sandbox', 'warm']);
+  });
+
+  it('an answer that comes before the think time is up: no step runs until its card', async () => {
+    const watch = new AnswerWatch();
+    const order: string[] = [];
+    const start = commandWarmUp({
+      prepareJudge: async () => void order.push('judge'),
+      sandboxChecked: async () => void order.push('sandbox'),
+      tools: [],
+      root: '/nonexistent',
+      fence: new PathFence('/tmp'),
+      quiet: () => watch.quiet(),
+      closed: () => false,
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const done = start();
+    watch.answering();
+    // The think time is over; the answer is still being handled, so no step starts.
+    vi.advanceTimersByTime(1000);
+    vi.useRealTimers();
+    expect(await settled(done)).toBe(false);
+    expect(order).toEqual([]);
+    watch.onEvent({ type: 'approval_requested', request: {} as ApprovalRequest });
+    await done;
+    expect(order).toEqual(['judge', 'sandbox']);
   });
 });
