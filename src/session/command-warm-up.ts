@@ -31,8 +31,11 @@ export type CommandWarmUp = {
   closed(): boolean;
 };
 
-/** How long a model's answer takes at least: the warm-up starts after it (see `run`). */
-const THINK_TIME_MS = 30;
+/**
+ * How long a model's answer takes at least, from the turn's start (which includes building and
+ * sending the first request: ~30 ms cold): the warm-up starts after it (see `run`).
+ */
+const THINK_TIME_MS = 100;
 
 /**
  * Returns the function that starts the warm-up (the first call) and resolves when it is done.
@@ -46,9 +49,10 @@ export function commandWarmUp(o: CommandWarmUp): () => Promise<void> {
     ...o.tools.map((tool) => () => tool.warm?.({ root: o.root, fence: o.fence })),
   ];
   const run = async () => {
-    // A model's answer takes longer than this: its think time is what the steps fill. One that comes
-    // sooner (a local model, a cached answer, the bench's on 127.0.0.1) leaves none, and its card
-    // would wait behind a step (~12 ms for the sandbox layout); the steps then wait for the quiet.
+    // A model's answer takes longer than this (a hosted model's first token: 300 ms and more): its
+    // think time is what the steps fill. One that comes sooner (a cached answer, the bench's on
+    // 127.0.0.1) leaves none, and its card would wait behind a step (the sandbox layout, ~15 ms);
+    // the steps then wait for the quiet (its card, or its calls' end).
     await new Promise((resolve) => setTimeout(resolve, THINK_TIME_MS).unref());
     for (const step of steps) {
       // Behind what is already queued (the turn's request, a frame): a step never goes first.
