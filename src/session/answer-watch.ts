@@ -35,3 +35,10 @@ export class AnswerWatch {
 }
 
 const SETTLING = new Set<CoreEvent['type']>(['approval_requested', 'tool_finished', 'turn_done', 'error']);
+
+/** The watch over a session's events (the quiet the command warm-up runs in). */
+export function watchModelAnswers(events: { tap(listener: (event: CoreEvent) => void): void }): AnswerWatch {
+  const watch = new AnswerWatch();
+  events.tap(watch.onEvent);
+  return watch;
+}

@@ -36,8 +36,8 @@ import type { Session, SessionOptions } from './session-types';
 import { wireAgents } from './wiring/agents-wiring';
 import { wireAudit } from './wiring/audit-wiring';
 import { wireCheckpoints } from './wiring/checkpoints';
-import { lazyCommandGuard } from './wiring/command-guard-loader';
-import { AnswerWatch } from './answer-watch';
+import { watchModelAnswers } from './answer-watch';
+import { lazyCommandGuard, onToolNamed } from './wiring/command-guard-loader';
 import { HubRef, planGrants, wireGate } from './wiring/gate-wiring';
 import { HomeWatch, readOnlyTools } from './wiring/home-watch';
 import { endLeftoverRuns, sweepInterruptedWrites } from './wiring/housekeeping';
@@ -87,9 +87,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   events.tap((event) => {
     if (event.type === 'trust_changed') customCommands.refresh();
   });
-  // The quiet between model answers, when the command warm-up runs (answer-watch.ts).
-  const answering = new AnswerWatch();
-  events.tap(answering.onEvent);
+  const answering = watchModelAnswers(events);
   // The probe (a bwrap spawn) waits for the first screen when the app asks so (wiring/sandbox-check.ts).
   const later = o.checkSandboxAfterStart === true && o.sandbox === 'auto';
   if (later) settings.checkingSandbox();
@@ -201,11 +199,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     instructions: () => instructions.text(),
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
     ...{ readOnly: readOnlyTools(tools), escalateTool: ESCALATE_TOOL, emit },
-    // The judge's module loads as a command tool's name streams; the grammar only for a line that needs it.
-    onToolNamed: (name) => {
-      answering.answering();
-      if (tools.find((t) => t.name === name)?.guarded?.command) void guard.prepare();
-    },
+    onToolNamed: onToolNamed(tools, guard, answering),
   });
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);
@@ -243,19 +237,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   return sessionFace({
     ...{ state, settings, hub, gate, grants, trust, feedback, home, root, sessionId, model: o.model },
     ...{ contextWindowTokens: o.contextWindowTokens, onResume: o.onResume, events, commands, recorder },
-    ...{
-      checkpoints,
-      tools,
-      fence,
-      changing,
-      loaded,
-      audit,
-      mcp,
-      guardReady: guard.ready,
-      guardPrepare: guard.prepare,
-      answering,
-      sandboxChecked,
-    },
+    ...{ checkpoints, tools, fence, changing, loaded, audit, mcp, guard, answering, sandboxChecked },
     ...{ startWarnings, life, stopRootWatch, sessionLock, leftovers, inbox, managed, hooks },
   });
 }

@@ -2,6 +2,8 @@ import { failClosedCommandGuard, loadCommandGuard, PARSER_LOADING } from '../../
 import type { CommandGuard, CommandVerdict } from '../../policy/command/command-types';
 import { loadShellGrammarWords } from '../../policy/shell-grammar-words';
 import type { CoreEvent } from '../../protocol';
+import type { AnyTool } from '../../tools/types';
+import type { AnswerWatch } from '../answer-watch';
 
 /** The command judge without the grammar: undefined for a line only the grammar reads. */
 type PlainJudge = (command: string) => CommandVerdict | undefined;
@@ -71,4 +73,19 @@ export function lazyCommandGuard(
     return notLoaded.judge(command);
   };
   return { commands: { judge }, ready, prepare };
+}
+
+/**
+ * As a tool's name streams in (the model's answer): the answer is being handled, and for a tool that
+ * runs commands the judge's module loads — the grammar only for a line that needs it.
+ */
+export function onToolNamed(
+  tools: readonly AnyTool[],
+  guard: LazyCommandGuard,
+  answering: AnswerWatch,
+): (name: string) => void {
+  return (name) => {
+    answering.answering();
+    if (tools.find((t) => t.name === name)?.guarded?.command) void guard.prepare();
+  };
 }

@@ -9,6 +9,7 @@ import { ofTypes } from '../../protocol/client';
 import type { AnyTool } from '../../tools/types';
 import type { PathFence } from '../../policy/guards/path-guard';
 import { commandWarmUp } from '../command-warm-up';
+import type { LazyCommandGuard } from './command-guard-loader';
 import { startIdleWarmUp } from '../idle-warm-up';
 import { INTERRUPTED, settleInterrupted } from '../saved/resume-turn';
 import type { LoadedSession } from '../saved/session-resume';
@@ -42,8 +43,7 @@ export type FaceParts = SnapshotParts & {
   loaded: LoadedSession | undefined;
   audit: SessionAudit;
   mcp: SessionMcp;
-  guardReady: (command?: string) => Promise<void>;
-  guardPrepare: () => Promise<void>;
+  guard: LazyCommandGuard;
   sandboxChecked: () => Promise<void>;
   startWarnings: readonly string[];
   life: { closed: boolean; rootGone?: string };
@@ -65,7 +65,7 @@ export function sessionFace(p: FaceParts): Session {
     tools: p.tools,
     root: p.fence.root,
     fence: p.fence,
-    prepareJudge: p.guardPrepare,
+    prepareJudge: p.guard.prepare,
     closed: () => life.closed,
   });
   /**
@@ -137,7 +137,7 @@ export function sessionFace(p: FaceParts): Session {
       gate.close('parked', reason);
       hub.cancel();
     },
-    loadCommandGuard: p.guardReady,
+    loadCommandGuard: p.guard.ready,
     checkSandbox: p.sandboxChecked,
     mcpStarted: p.mcp.started,
     startWarnings: p.startWarnings,
