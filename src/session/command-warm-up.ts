@@ -25,15 +25,19 @@ export type CommandWarmUp = {
   fence: PathFence;
   /** Loads the command judge's module (never rejects). */
   prepareJudge(): Promise<void>;
-  /** Resolves when no model answer is being handled (session/answer-watch.ts); each step waits for it. */
-  quiet?(): Promise<void>;
+  /**
+   * Resolves once no model answer is being handled, nor was for `calmMs` (session/answer-watch.ts);
+   * each step waits for it.
+   */
+  quiet?(calmMs: number): Promise<void>;
   /** True once the session closed: the steps stop. */
   closed(): boolean;
 };
 
 /**
  * How long a model's answer takes at least, from the turn's start (which includes building and
- * sending the first request: ~30 ms cold): the warm-up starts after it (see `run`).
+ * sending the first request: ~30 ms cold) or from the last answer's card or call: the warm-up's
+ * steps run only after this much quiet (see `run`).
  */
 const THINK_TIME_MS = 100;
 
@@ -57,7 +61,7 @@ export function commandWarmUp(o: CommandWarmUp): () => Promise<void> {
     for (const step of steps) {
       // Behind what is already queued (the turn's request, a frame): a step never goes first.
       await new Promise((resolve) => setImmediate(resolve));
-      await o.quiet?.();
+      await o.quiet?.(THINK_TIME_MS);
       if (o.closed()) return;
       await Promise.resolve()
         .then(step)

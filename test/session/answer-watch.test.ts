@@ -37,6 +37,16 @@ describe('the quiet between model answers (issue 34)', () => {
     expect(await settled(watch.quiet())).toBe(false);
   });
 
+  it('a calm wait also needs that long since the last answer settled', async () => {
+    const watch = new AnswerWatch();
+    expect(await settled(watch.quiet(10_000))).toBe(true);
+    watch.answering();
+    watch.onEvent({ type: 'turn_done', agentId: 'main', text: '' });
+    expect(await settled(watch.quiet(10_000))).toBe(false);
+    expect(await settled(watch.quiet(0))).toBe(true);
+    await watch.quiet(5);
+  });
+
   it('the command warm-up takes no step while an answer is handled, and goes on once it settles', async () => {
     const watch = new AnswerWatch();
     const order: string[] = [];

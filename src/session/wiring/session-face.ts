@@ -8,6 +8,7 @@ import type { ModelClient } from '../../llm/types';
 import { ofTypes } from '../../protocol/client';
 import type { AnyTool } from '../../tools/types';
 import type { PathFence } from '../../policy/guards/path-guard';
+import type { AnswerWatch } from '../answer-watch';
 import { commandWarmUp } from '../command-warm-up';
 import type { LazyCommandGuard } from './command-guard-loader';
 import { startIdleWarmUp } from '../idle-warm-up';
@@ -44,6 +45,8 @@ export type FaceParts = SnapshotParts & {
   audit: SessionAudit;
   mcp: SessionMcp;
   guard: LazyCommandGuard;
+  /** The quiet between model answers, when the command warm-up runs its steps. */
+  answering: AnswerWatch;
   sandboxChecked: () => Promise<void>;
   startWarnings: readonly string[];
   life: { closed: boolean; rootGone?: string };
@@ -66,6 +69,7 @@ export function sessionFace(p: FaceParts): Session {
     root: p.fence.root,
     fence: p.fence,
     prepareJudge: p.guard.prepare,
+    quiet: (calmMs) => p.answering.quiet(calmMs),
     closed: () => life.closed,
   });
   /**
