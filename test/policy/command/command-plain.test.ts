@@ -261,15 +261,24 @@ function plainLines(count: number): string[] {
 describe('a plain line is judged without the grammar exactly as with it (issue 34)', () => {
   const generated = plainLines(3000).filter(readsWithoutGrammar);
   const fromCorpus = ALL_CASES.map((c) => c.cmd).filter(readsWithoutGrammar);
+  // First words bash reads oddly (a number, `.`, `:`, a dash) and the rules' sharp edges, written plain.
+  const edges = [
+    ...['1 x', '0', '2 ls', '+x', ':', '. x', '@x', ',', '/', '-', '- x', 'ls 2', 'cat 0', 'a:b'],
+    ...['rm -rf /', 'rm -rf ..', 'nohup rm -rf /', 'sudo -n true', 'builtin cd /', 'cd / ', 'exec ls'],
+    ...['git -c core.pager=x log', 'env PATH=/x ls', 'xargs rm', 'bash -c rm', 'sh -s', 'source x'],
+    ...['find . -exec rm', 'find . -delete', 'git config core.hooksPath x', 'command -p ls'],
+  ];
 
   it('most generated lines are plain, and so are some of the guard corpus', () => {
     expect(generated.length).toBeGreaterThan(2000);
     expect(fromCorpus.length).toBeGreaterThan(20);
+    expect(edges.filter(readsWithoutGrammar)).toEqual(edges);
   });
 
   it.each([
     ['generated', generated],
     ['the guard corpus', fromCorpus],
+    ['sharp edges', edges],
   ])('%s: the verdict with the grammar equals the verdict without it, line for line', (_, lines) => {
     const differ = lines.filter(
       (line) => JSON.stringify(judgeWithoutGrammar(line)) !== JSON.stringify(grammar.judge(line)),
