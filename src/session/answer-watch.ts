@@ -4,10 +4,10 @@ import type { CoreEvent } from '../protocol';
  * Whether a model's answer is being handled: from its first text or tool name until one of its calls
  * reaches a card or finishes, or the turn ends. Work that no call needs yet (the command warm-up) waits
  * for the quiet between: while the request is in flight, or while a person reads a card. With a quick
- * model (or the bench's, on 127.0.0.1) a warm-up step run meanwhile was ~15–25 ms between the answer
- * and its card (measured: `touch x` after two `ls -la`, 70 → 120 ms, when the steps ran as soon as a
- * call finished and the next answer came at once). Contract: `quiet` never rejects; a watch that misses its end only makes the
- * warm-up late (each step's work is then done by the call that needs it).
+ * model (or the bench's, on 127.0.0.1) a warm-up step run meanwhile (the sandbox layout, ~15–25 ms in
+ * a profile) sat between the answer and its card. Contract: `quiet` never rejects; a watch that
+ * misses an answer's end only makes the warm-up late (each step's work is then done by the call that
+ * needs it).
  */
 export class AnswerWatch {
   private handling = false;

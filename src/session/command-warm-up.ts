@@ -4,8 +4,8 @@
  * for execute_command the sandbox layout, the paths the repository's git config names and the
  * protection scan, remembered until something they read changes. One step per turn of the event
  * loop, and none while a model's answer is being handled (it waits for the answer's card or its
- * calls' end). Started while the person types
- * the first prompt, or as a turn starts (behind its first model request); once per session.
+ * calls' end). Started while the person types the first prompt, or as a turn starts (behind its
+ * first model request); once per session.
  * Not the shadow repository: opening it (simple-git's load and a git spawn, ~30 ms of the main
  * thread) landed between a quick model's answer and the first card (measured: the first `touch x`
  * card 136 → 106 ms without it); the idle warm-up opens it while the person types, and the first

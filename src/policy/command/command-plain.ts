@@ -7,7 +7,7 @@
  * Why a second reader beside tree-sitter-bash: the grammar's load is ~140 ms of the first command
  * a process judges (its module, runtime and language compiled, and the first parse), more than the
  * whole card of a file write; most commands a model runs are of this form, and their words are known
- * without it. test/policy/command-plain.test.ts holds this reader to the grammar's, word for word
+ * without it. test/policy/command/command-plain.test.ts holds this reader to the grammar's, word for word
  * and verdict for verdict.
  */
 
