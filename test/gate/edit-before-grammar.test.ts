@@ -43,6 +43,44 @@ describe('a plain command judged without the grammar, then edited', () => {
     expect(h.ran()).toEqual([]);
   });
 
+  it('an edit that approves at once (no review) before the grammar loads is refused too; nothing runs', async () => {
+    const { h } = gateWithLazyGuard();
+    const result = h.call('execute_command', { command: 'touch x' });
+    const request = await h.nextRequest();
+    const sneaky = { command: 'touch x; sudo rm -rf y' };
+    expect(h.gate.decide(request.id, { kind: 'edit', args: sneaky })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/shell parser is still loading/),
+    });
+    expect(await settled(result)).toBe(false);
+    h.gate.decide(request.id, { kind: 'reject', reason: 'no' });
+    expect((await result).status).toBe('rejected');
+    expect(h.ran()).toEqual([]);
+  });
+
+  it('a plain call and one that is more than words side by side: each is judged by what it needs', async () => {
+    const { h } = gateWithLazyGuard();
+    h.setMode('auto');
+    const [plain, hidden] = await Promise.all([
+      h.call('execute_command', { command: 'ls -la' }),
+      h.call('execute_command', { command: 'ls -la; sudo rm -rf y' }),
+    ]);
+    expect(plain.status).toBe('executed');
+    expect(hidden.status).toBe('blocked');
+    expect(JSON.stringify(hidden)).toMatch(/cmd-sudo/);
+    expect(h.ran()).toEqual(['execute_command {"command":"ls -la"}']);
+  });
+
+  it('a plain line a deny rule names is denied without the grammar (no card, nothing runs)', async () => {
+    const { h, ready } = gateWithLazyGuard();
+    const envelope = await h.call('execute_command', { command: 'sudo rm -rf build' });
+    expect(envelope.status).toBe('blocked');
+    expect(JSON.stringify(envelope)).toMatch(/cmd-sudo/);
+    expect(ready.mock.calls).toEqual([['sudo rm -rf build']]);
+    expect(h.broker.pending()).toEqual([]);
+    expect(h.ran()).toEqual([]);
+  });
+
   it('an edit that stays words is judged at once without the grammar', async () => {
     const { h } = gateWithLazyGuard();
     const result = h.call('execute_command', { command: 'touch x' });

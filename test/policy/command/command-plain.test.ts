@@ -357,6 +357,33 @@ describe('anything more than words is left to the grammar', () => {
     'a^b',
   ];
 
+  // A model that wants out writes what looks like words to a reader and is more to bash or a
+  // terminal: line ends and separators, look-alike blanks and letters, control bytes, `$IFS`.
+  const DISGUISED = [
+    'ls\n',
+    'ls -la\nrm -rf ~',
+    'ls\r\nrm x',
+    'ls\u2028rm x',
+    'ls\u200bx',
+    'ls\u3000x',
+    '\uff4c\uff53',
+    'ls\u001b[2Jx',
+    'ls\u0000x',
+    'ls\u007fx',
+    'ls${IFS}x',
+    'ls\\ x',
+    'ls -la;',
+    'rm -rf x&',
+    'touch x|y',
+    'cat<x',
+    'ls>x',
+  ];
+
+  it.each(DISGUISED)('disguised %j is not plain, and gets no verdict without the grammar', (line) => {
+    expect(plainWords(line)).toBeUndefined();
+    expect(judgeWithoutGrammar(line)).toBeUndefined();
+  });
+
   it.each(NOT_PLAIN)('%j is not plain, and gets no verdict without the grammar', (line) => {
     expect(plainWords(line)).toBeUndefined();
     expect(judgeWithoutGrammar(line)).toBeUndefined();
