@@ -14,7 +14,7 @@ import type {
   Usage,
 } from '../llm/types';
 import { messageJson } from '../llm/request-body';
-import { ModelError, isAbortError } from '../llm/types';
+import { type AnswerHooks, ModelError, isAbortError } from '../llm/types';
 import type { CoreEvent, EscalationTrigger, ToolBatch, ToolResultEnvelope, TurnStop } from '../protocol';
 import type { Caller, ToolCall } from '../gate/gate';
 import {
@@ -59,8 +59,11 @@ export type LoopDeps = {
   runsInParallel: (tool: string) => boolean;
   /** After each model response: its usage, when the server reported one (the run counts its turns). */
   onUsage?: (usage: Usage | undefined) => void;
-  /** A tool call's name has streamed (its arguments are still coming): ready what it will need. */
-  onToolNamed?: (name: string) => void;
+  /**
+   * A request went out (the model's think time starts); a tool call's name has streamed (its
+   * arguments are still coming): ready what it will need.
+   */
+  answerHooks?: AnswerHooks;
   control?: LoopControl;
   /** The hard rule that stops an agent and asks the person; `tool` is the escalate tool the card goes through. */
   escalation?: { thresholds: EscalationThresholds; tool: string };
@@ -167,7 +170,7 @@ export async function runTurn(
           emit({ type: 'message_delta', agentId: caller.agentId, text: delta });
         },
         onRetry: (notice) => emit({ type: 'notice', level: 'warn', text: notice }),
-        ...(deps.onToolNamed ? { onToolNamed: deps.onToolNamed } : {}),
+        ...deps.answerHooks,
       });
       text = turn.text;
       deps.onUsage?.(turn.usage);

@@ -133,6 +133,7 @@ export async function runAttempt(
   try {
     // The response as it came (the package's errors for a failed status included); its events are
     // read by sse-events.ts, the package's rules a piece of the body at a time.
+    request.onSent?.();
     const response = await client.chat.completions
       .create(
         { model: s.model, messages: [], stream: true },

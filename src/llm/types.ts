@@ -30,6 +30,8 @@ export type ModelRequest = {
   signal: AbortSignal;
   /** Called with each text fragment as it streams. */
   onText?: (delta: string) => void;
+  /** Called as each attempt's request goes out (the model's think time starts). */
+  onSent?: () => void;
   /**
    * Called once per tool call as soon as its name has streamed, before its arguments: what the call
    * will need (the shell grammar for a command) can load while the rest arrives.
@@ -38,6 +40,9 @@ export type ModelRequest = {
   /** Told, in a sentence for the person, when a failed attempt is retried after a wait they would notice. */
   onRetry?: (notice: string) => void;
 };
+
+/** What the caller of a model hears of an answer's progress besides its text (the loop's deps). */
+export type AnswerHooks = Pick<ModelRequest, 'onSent' | 'onToolNamed'>;
 
 /**
  * Anything that produces model turns: the OpenAI-compatible client or the scripted demo model.

@@ -1,14 +1,14 @@
 /**
  * What the core does with the moment the person types the first prompt (the first card
  * of a session): it opens the shadow repository (so the first card's checkpoint is only the
- * snapshot) and runs, once, the code a first answer and its card need — the secret redaction every
- * audit line goes through (its big trigger regexes compile on first use), the tools' argument
- * schemas (zod compiles a parser per schema on its first parse), the model client (loaded and run
- * against an in-memory answer). One step per turn of the event loop; stops as soon as a turn runs.
+ * snapshot) and runs, once, the code a first answer and its card need (session/in-flight-warm-up.ts:
+ * the tools' argument schemas, the secret redaction every audit line goes through), and the model
+ * client (loaded and run against an in-memory answer). One step per turn of the event loop; stops as
+ * soon as a turn runs.
  */
-import { redactString } from '../audit/secret-patterns';
 import type { ModelClient } from '../llm/types';
 import type { AnyTool } from '../tools/types';
+import { firstAnswerCode } from './in-flight-warm-up';
 
 export type IdleWarmUp = {
   /** True while a turn runs (or the session closed): the warm-up stops. */
@@ -26,10 +26,7 @@ export type IdleWarmUp = {
 export function startIdleWarmUp(o: IdleWarmUp): Promise<void> {
   const steps: (() => unknown)[] = [
     () => o.openCheckpoints(),
-    () => redactString('Authorization: Bearer warm-up · api_key=warm-up · https://user:warm-up@example.com'),
-    () => {
-      for (const tool of o.tools) tool.schema.safeParse({});
-    },
+    ...firstAnswerCode(o.tools),
     () => o.model.warmUp?.(),
   ];
   return new Promise((resolve) => {

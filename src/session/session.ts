@@ -37,7 +37,8 @@ import { wireAgents } from './wiring/agents-wiring';
 import { wireAudit } from './wiring/audit-wiring';
 import { wireCheckpoints } from './wiring/checkpoints';
 import { watchModelAnswers } from './answer-watch';
-import { lazyCommandGuard, onToolNamed } from './wiring/command-guard-loader';
+import { answerHooks, lazyCommandGuard } from './wiring/command-guard-loader';
+import { inFlightWarmUp } from './in-flight-warm-up';
 import { HubRef, planGrants, wireGate } from './wiring/gate-wiring';
 import { HomeWatch, readOnlyTools } from './wiring/home-watch';
 import { endLeftoverRuns, sweepInterruptedWrites } from './wiring/housekeeping';
@@ -199,7 +200,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
     instructions: () => instructions.text(),
     ...{ gate, hubRef, state, view, settings, feedback, checkpoints, journal: recorder.journal, root },
     ...{ readOnly: readOnlyTools(tools), escalateTool: ESCALATE_TOOL, emit },
-    onToolNamed: onToolNamed(tools, guard, answering),
+    answerHooks: answerHooks(
+      tools,
+      guard,
+      answering,
+      inFlightWarmUp({ tools, guard, model: o.model, answering }),
+    ),
   });
   if (loaded) {
     hub.restore(loaded.restored.history, loaded.restored.plan, loaded.restored.turns);

@@ -147,6 +147,19 @@ describe('createOpenAIClient: streaming', () => {
     expect(server.requests.map((r) => r.body.stream_options !== undefined)).toEqual([true, false, false]);
   });
 
+  it('tells onSent as each attempt’s request goes out, before its answer streams', async () => {
+    const server = await serve([{ text: 'one' }], { rejectStreamOptions: true });
+    const heard: string[] = [];
+    await clientFor(server.url).complete(
+      request({
+        onSent: () => heard.push(`sent ${server.requests.length}`),
+        onText: () => heard.push('text'),
+      }),
+    );
+    // The refused first attempt and the retry without stream_options: one each, before the server saw it.
+    expect(heard).toEqual(['sent 0', 'sent 1', 'text']);
+  });
+
   it('sends assistant tool calls and tool results in the wire shape, with a placeholder key', async () => {
     const server = await serve([{ text: 'ok' }]);
     const call = {

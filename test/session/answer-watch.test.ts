@@ -3,6 +3,8 @@ import { PathFence } from '../../src/policy/guards/path-guard';
 import type { ApprovalRequest, CoreEvent, ToolResultEnvelope } from '../../src/protocol';
 import { AnswerWatch } from '../../src/session/answer-watch';
 import { commandWarmUp } from '../../src/session/command-warm-up';
+import { answerHooks } from '../../src/session/wiring/command-guard-loader';
+import { failClosedCommandGuard, PARSER_LOADING } from '../../src/policy/command/command-guard';
 import { createExecuteCommandTool } from '../../src/tools/exec/execute-command';
 import { defineTool } from '../../src/tools/types';
 
@@ -45,6 +47,34 @@ describe('the quiet between model answers (issue 34)', () => {
     expect(await settled(watch.quiet(10_000))).toBe(false);
     expect(await settled(watch.quiet(0))).toBe(true);
     await watch.quiet(5);
+  });
+
+  it('a request going out starts the calm again: a quick answer leaves none', async () => {
+    const watch = new AnswerWatch();
+    expect(await settled(watch.quiet(10_000))).toBe(true);
+    watch.requested();
+    expect(await settled(watch.quiet(10_000))).toBe(false);
+    expect(await settled(watch.quiet(0))).toBe(true);
+  });
+
+  it('the model’s hooks: a request sent starts the calm, a command tool’s name readies the judge', async () => {
+    const watch = new AnswerWatch();
+    const prepare = vi.fn(async () => {});
+    const guard = { commands: failClosedCommandGuard(PARSER_LOADING), ready: async () => {}, prepare };
+    const tools = [
+      createExecuteCommandTool(),
+      defineTool({ ...createExecuteCommandTool(), name: 'plain', guarded: {} }),
+    ];
+    const hooks = answerHooks(tools, guard, watch);
+    hooks.onSent?.();
+    expect(await settled(watch.quiet(10_000))).toBe(false);
+    hooks.onToolNamed?.('plain');
+    expect(prepare).not.toHaveBeenCalled();
+    expect(await settled(watch.quiet(0))).toBe(false);
+    hooks.onToolNamed?.('execute_command');
+    expect(prepare).toHaveBeenCalledTimes(1);
+    watch.onEvent({ type: 'approval_requested', request: {} as ApprovalRequest });
+    expect(await settled(watch.quiet(0))).toBe(true);
   });
 
   it('the command warm-up takes no step while an answer is handled, and goes on once it settles', async () => {

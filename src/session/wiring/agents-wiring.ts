@@ -3,7 +3,7 @@ import { DEFAULT_ESCALATION, type EscalationThresholds } from '../../agent/escal
 import { AgentHub } from '../../agent/hub';
 import type { TurnJournal } from '../../agent/turn-journal';
 import type { Gate } from '../../gate/gate';
-import type { ModelClient } from '../../llm/types';
+import type { AnswerHooks, ModelClient } from '../../llm/types';
 import type { CoreEvent, CoreState } from '../../protocol';
 import { ContextControl } from '../context-control';
 import type { Feedback } from '../feedback/feedback';
@@ -35,8 +35,8 @@ export function wireAgents(d: {
   escalation?: EscalationThresholds | undefined;
   /** The instruction files' block of the system prompt (session-instructions.ts). */
   instructions: () => string | undefined;
-  /** A tool call's name has streamed: what it needs starts loading (the shell grammar for a command). */
-  onToolNamed?: (name: string) => void;
+  /** A request went out; a tool call's name has streamed: what it needs starts loading (the shell grammar). */
+  answerHooks?: AnswerHooks;
   emit: (event: CoreEvent) => void;
 }): { hub: AgentHub; context: ContextControl } {
   const { gate, hubRef, state } = d;
@@ -64,7 +64,7 @@ export function wireAgents(d: {
     contextWindowTokens: d.contextWindowTokens,
     contextWatch: context,
     runsInParallel: (name) => d.readOnly.has(name),
-    ...(d.onToolNamed ? { onToolNamed: d.onToolNamed } : {}),
+    ...(d.answerHooks ? { answerHooks: d.answerHooks } : {}),
     onUsage: (u) => {
       state.usage.responses += 1;
       if (!u) return;

@@ -2,6 +2,7 @@ import { failClosedCommandGuard, loadCommandGuard, PARSER_LOADING } from '../../
 import type { CommandGuard, CommandVerdict } from '../../policy/command/command-types';
 import { loadShellGrammarWords } from '../../policy/shell-grammar-words';
 import type { CoreEvent } from '../../protocol';
+import type { AnswerHooks } from '../../llm/types';
 import type { AnyTool } from '../../tools/types';
 import type { AnswerWatch } from '../answer-watch';
 
@@ -79,16 +80,24 @@ export function lazyCommandGuard(
 }
 
 /**
- * As a tool's name streams in (the model's answer): the answer is being handled, and for a tool that
- * runs commands the judge's module loads — the grammar only for a line that needs it.
+ * What the session hears of a model's answers: a request went out (its think time starts; `sent` is
+ * told after the watch), and as a tool's name streams in the answer is being handled — for a tool that
+ * runs commands the judge's module loads, the grammar only for a line that needs it.
  */
-export function onToolNamed(
+export function answerHooks(
   tools: readonly AnyTool[],
   guard: LazyCommandGuard,
   answering: AnswerWatch,
-): (name: string) => void {
-  return (name) => {
-    answering.answering();
-    if (tools.find((t) => t.name === name)?.guarded?.command) void guard.prepare();
+  sent: () => void = () => {},
+): AnswerHooks {
+  return {
+    onSent: () => {
+      answering.requested();
+      sent();
+    },
+    onToolNamed: (name) => {
+      answering.answering();
+      if (tools.find((t) => t.name === name)?.guarded?.command) void guard.prepare();
+    },
   };
 }
