@@ -4,12 +4,14 @@
 // segmenter: a quarter of a diff card's key. An unchanged line of the next frame is the same string,
 // so it is tokenized once. Same results: both are pure functions of their input, and Ink only reads
 // what they return (output.js places the characters in its grid and prints them; it never writes to
-// them), so a result may be handed out again.
+// them), so a result may be handed out again. A new line of plain text, box drawing and styles is
+// read without the segmenter (tokensOf below), with the package's tokens.
+import isFullwidthCodePoint from 'is-fullwidth-code-point';
 import {
   ansiCodesToString,
   styledCharsFromTokens as charsOf,
   diffAnsiCodes,
-  tokenize as tokensOf,
+  tokenize as packageTokens,
 } from '../node_modules/@alcalzone/ansi-tokenize/build/index.js';
 
 export * from '../node_modules/@alcalzone/ansi-tokenize/build/index.js';
@@ -21,7 +23,7 @@ let previous = new Map();
 const chars = new WeakMap();
 
 export function tokenize(str, endChar) {
-  if (endChar !== undefined || typeof str !== 'string') return tokensOf(str, endChar);
+  if (endChar !== undefined || typeof str !== 'string') return packageTokens(str, endChar);
   let tokens = current.get(str);
   if (tokens === undefined) {
     tokens = previous.get(str) ?? tokensOf(str);
@@ -31,6 +33,73 @@ export function tokenize(str, endChar) {
       current = new Map();
     }
     current.set(str, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * The package's tokenize walks every line through Intl.Segmenter (graphemes): ~220 µs for a 120-column
+ * card line, ~20 ms for the first 40 lines of a process while V8 is cold (measured: the first command
+ * card's frame). In a line made only of code units that are each a grapheme of their own — no
+ * combining marks, joiners, variation selectors, surrogates or CR (below U+0300, and the punctuation,
+ * arrows, technical signs, box drawing, shapes and dingbats ranges, which hold none of those) — the
+ * segments are its code units, so the same loop over them gives the same tokens; every other line goes
+ * to the package. The escape sequences are read as the package reads them (an SGR `ESC [ digits;… m`,
+ * an OSC 8 link ending in BEL) and their tokens are the package's own.
+ */
+function tokensOf(str) {
+  for (let i = 0; i < str.length; i++) if (!ownGrapheme(str.charCodeAt(i))) return packageTokens(str);
+  const ret = [];
+  for (let i = 0; i < str.length; i++) {
+    const unit = str.charCodeAt(i);
+    if (unit === 0x1b || unit === 0x9b) {
+      const end = codeEnd(str, i);
+      if (end !== -1) {
+        for (const token of codeTokens(str.slice(i, end + 1))) ret.push(token);
+        i = end;
+        continue;
+      }
+    }
+    ret.push({ type: 'char', value: str[i], fullWidth: isFullwidthCodePoint(unit) });
+  }
+  return ret;
+}
+
+/** Whether a code unit is a grapheme by itself whatever stands beside it (see tokensOf). */
+function ownGrapheme(unit) {
+  if (unit < 0x300) return unit !== 0x0d && unit !== 0x0a;
+  return (
+    (unit >= 0x2010 && unit <= 0x2027) ||
+    (unit >= 0x2030 && unit <= 0x205e) ||
+    (unit >= 0x2190 && unit <= 0x23ff) ||
+    (unit >= 0x2500 && unit <= 0x27bf)
+  );
+}
+
+/** Where the escape sequence at `at` ends (its last index) as the package reads it, or -1 for none. */
+function codeEnd(str, at) {
+  const next = str.charCodeAt(at + 1);
+  if (next === 0x5d /* ] */) {
+    if (str.charCodeAt(at + 2) !== 0x38 /* 8 */ || str.charCodeAt(at + 3) !== 0x3b /* ; */) return -1;
+    const params = str.indexOf(';', at + 4);
+    return params === -1 ? -1 : str.indexOf('\x07', params + 1);
+  }
+  if (next !== 0x5b /* [ */) return -1;
+  for (let i = at + 2; i < str.length; i++) {
+    const unit = str.charCodeAt(i);
+    if (unit === 0x6d /* m */) return i;
+    if (unit !== 0x3b && (unit < 0x30 || unit > 0x39)) return -1;
+  }
+  return -1;
+}
+
+/** The package's tokens for one escape sequence, each computed once (a frame repeats a few styles). */
+const codes = new Map();
+function codeTokens(code) {
+  let tokens = codes.get(code);
+  if (tokens === undefined) {
+    tokens = packageTokens(code);
+    if (codes.size < 1000) codes.set(code, tokens);
   }
   return tokens;
 }
