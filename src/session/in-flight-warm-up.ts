@@ -14,12 +14,13 @@ import type { AnyTool } from '../tools/types';
 import type { AnswerWatch } from './answer-watch';
 import type { LazyCommandGuard } from './wiring/command-guard-loader';
 
-/** The pieces both warm-ups share: each a pure function of a sample. */
+/**
+ * The pieces both warm-ups share: each a pure function of a sample. A step per tool's schema: all
+ * fifteen in one step was ~13 ms, too long to sit between a quick answer and its card.
+ */
 export function firstAnswerCode(tools: readonly AnyTool[]): (() => unknown)[] {
   return [
-    () => {
-      for (const tool of tools) tool.schema.safeParse({});
-    },
+    ...tools.map((tool) => () => tool.schema.safeParse({})),
     () => redactString('Authorization: Bearer warm-up · api_key=warm-up · https://user:warm-up@example.com'),
   ];
 }

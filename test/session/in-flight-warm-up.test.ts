@@ -13,8 +13,30 @@ const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
 
-function parts(order: string[], prepared: Promise<void> = Promise.resolve()) {
-  const answering = new AnswerWatch();
+function watchedTool(name: string, order: string[], onParse = () => {}) {
+  const base = createExecuteCommandTool();
+  return defineTool({
+    ...base,
+    name,
+    schema: {
+      ...base.schema,
+      safeParse: (value: unknown) => {
+        order.push(`schema ${name}`);
+        onParse();
+        return base.schema.safeParse(value);
+      },
+    } as typeof base.schema,
+  });
+}
+
+type Parts = { prepared?: Promise<void>; answering?: AnswerWatch; tools?: ReturnType<typeof watchedTool>[] };
+
+function parts(order: string[], o: Parts = {}) {
+  const {
+    prepared = Promise.resolve(),
+    answering = new AnswerWatch(),
+    tools = [watchedTool('a', order)],
+  } = o;
   const guard: LazyCommandGuard = {
     commands: {
       judge: (command) => {
@@ -28,24 +50,13 @@ function parts(order: string[], prepared: Promise<void> = Promise.resolve()) {
       await prepared;
     },
   };
-  const base = createExecuteCommandTool();
-  const tool = defineTool({
-    ...base,
-    schema: {
-      ...base.schema,
-      safeParse: (value: unknown) => {
-        order.push('schema');
-        return base.schema.safeParse(value);
-      },
-    } as typeof base.schema,
-  });
   const model: ModelClient = {
     name: 'm',
     demo: false,
     complete: () => Promise.reject(new Error('not asked')),
     warmUp: async () => void order.push('model'),
   };
-  return { answering, warm: inFlightWarmUp({ tools: [tool], guard, model, answering }) };
+  return { answering, warm: inFlightWarmUp({ tools, guard, model, answering }) };
 }
 
 describe('inFlightWarmUp', () => {
@@ -56,18 +67,18 @@ describe('inFlightWarmUp', () => {
     warm();
     warm();
     await vi.waitFor(() => expect(order).toContain('model'));
-    expect(order).toEqual(['prepare', 'judge ls -la', 'schema', 'model']);
+    expect(order).toEqual(['prepare', 'judge ls -la', 'schema a', 'model']);
     answering.onEvent({ type: 'turn_done', agentId: 'main', text: '' });
     answering.requested();
     warm();
     await turns(20);
-    expect(order).toEqual(['prepare', 'judge ls -la', 'schema', 'model']);
+    expect(order).toEqual(['prepare', 'judge ls -la', 'schema a', 'model']);
   });
 
   it('takes no step once the answer streams in: the answer does that work itself', async () => {
     const order: string[] = [];
     let loaded = () => {};
-    const { answering, warm } = parts(order, new Promise((resolve) => (loaded = resolve)));
+    const { answering, warm } = parts(order, { prepared: new Promise((resolve) => (loaded = resolve)) });
     answering.requested();
     warm();
     await vi.waitFor(() => expect(order).toEqual(['prepare']));
@@ -76,6 +87,18 @@ describe('inFlightWarmUp', () => {
     loaded();
     await turns(20);
     expect(order).toEqual(['prepare']);
+  });
+
+  it('parses one schema a step, so an answer waits for one at most', async () => {
+    const order: string[] = [];
+    const answering = new AnswerWatch();
+    const tools = [watchedTool('a', order, () => answering.answering()), watchedTool('b', order)];
+    const { warm } = parts(order, { answering, tools });
+    answering.requested();
+    warm();
+    await vi.waitFor(() => expect(order).toContain('schema a'));
+    await turns(20);
+    expect(order).toEqual(['prepare', 'judge ls -la', 'schema a']);
   });
 
   it('takes none with no request out', async () => {
