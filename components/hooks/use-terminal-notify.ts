@@ -6,19 +6,21 @@ import type { Notification, NotifyTerminal } from '../../src/protocol/events';
 /**
  * The terminal's own notification for each core `notify` event: OSC 9 (iTerm2, WezTerm, Windows
  * Terminal, kitty, ghostty), OSC 777 `notify` (VTE terminals, foot, Konsole), or the bell. None of them
- * draws anything, so writing one between frames leaves the screen as it is.
+ * draws anything or moves the cursor, so it goes straight to the terminal between frames: Ink's own
+ * `write` erases the whole frame and draws it again around the bytes, a full screen twice right
+ * before the card that caused the notification (profiled on the first card, issue 34).
  */
 export function useTerminalNotify(client: CoreClient): void {
-  const { write } = useStdout();
+  const { stdout } = useStdout();
   useEffect(
     () =>
       client.subscribe(
         (event) => {
-          if (event.type === 'notify') write(notificationSequence(event.terminal, event.notification));
+          if (event.type === 'notify') stdout.write(notificationSequence(event.terminal, event.notification));
         },
         ['notify'],
       ),
-    [client, write],
+    [client, stdout],
   );
 }
 

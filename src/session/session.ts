@@ -109,8 +109,12 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const announce = () => announceStart(view, settings, { ...o, root });
   if (!later) announce();
   customCommands.refresh();
-  // What no first screen needs runs with the deferred sandbox check, or at once (below) otherwise.
-  const housekeeping = () => sweepInterruptedWrites(root, emit);
+  // What no first screen needs runs with the deferred sandbox check, or at once (below) otherwise. The
+  // command judge's module (not its grammar) loads in the probe's wait: the first command finds it.
+  const housekeeping = () => {
+    sweepInterruptedWrites(root, emit);
+    void guard.prepare();
+  };
   const closed = () => life.closed;
   const sandboxChecked = later
     ? deferredSandboxCheck({ settings, closed, beforeProbe: housekeeping, announce, emit })
@@ -153,13 +157,7 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   const mode = () => settings.policy().mode;
   const hooks = wireHooks({
     ...o,
-    root,
-    sessionId,
-    managedHooksOnly: managed.hooksOnly,
-    trust,
-    tools,
-    mode,
-    emit,
+    ...{ root, sessionId, managedHooksOnly: managed.hooksOnly, trust, tools, mode, emit },
   });
   events.listen(hooks.onEvent);
   // The person may not be looking: a card waiting, one about to expire, a turn's end (notify.ts).
