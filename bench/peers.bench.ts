@@ -3,8 +3,8 @@
 // (a) model request → the first approval card of a session on screen, with the prompt on the
 // command line (cold) or typed once the app is ready; (b) approve key → file on disk, for a new
 // file and for an existing one replaced whole; (c) the same for a command (`touch x`, then `touch y`:
-// warden runs it sandboxed with a checkpoint, grok runs it as it is). Prints medians and the
-// warden/grok ratios.
+// warden runs it sandboxed with a checkpoint, grok runs it as it is), and for `touch x` launch → card
+// as well (its prompt is on the command line). Prints medians and the warden/grok ratios.
 // grok-cli is not part of this repository: build it outside and name it in WARDEN_PEER_GROK
 // (see the message printed when it is missing). WARDEN_BASELINE=<another dist/warden.js> adds that
 // build to the same round (before/after); WARDEN_CPU_PROF=<dir> profiles each warden process;
@@ -42,6 +42,7 @@ type Figure =
   | 'createNext'
   | 'overwriteFirst'
   | 'overwriteNext'
+  | 'launchCard'
   | 'commandCard'
   | 'commandCardNext'
   | 'commandFirst'
@@ -98,6 +99,9 @@ async function session(app: PeerApp, first: FileWrite, second: FileWrite, typed:
       await pty.waitUntil((s) => app.cardShown(s, write), 30_000, `${app.name} card of ${write.path}`);
       const card = performance.now() - requestAt;
       if (write.kind === 'command') figures[n === 0 ? 'commandCard' : 'commandCardNext'] = card;
+      // What the person waits for with the prompt on the command line: work moved before the request
+      // shows here, not only in request → card.
+      if (n === 0 && write.kind === 'command') figures.launchCard = performance.now() - started;
       else if (n === 1) figures.cardNext = card;
       else figures[typed ? 'cardTyped' : 'cardCold'] = card;
       const read = new Promise((r) => setTimeout(r, READ_MS));
@@ -172,6 +176,7 @@ const rows: [string, Figure][] = [
   ['approve → file replaced on disk, first card', 'overwriteFirst'],
   ['approve → file replaced on disk, second card', 'overwriteNext'],
   ['`touch x`: request → card (the first command)', 'commandCard'],
+  ['`touch x`: launch → card (prompt on command line)', 'launchCard'],
   ['`touch y`: request → card (the second command)', 'commandCardNext'],
   ['`touch x`: approve → file on disk', 'commandFirst'],
   ['`touch y`: approve → file on disk', 'commandNext'],

@@ -13,7 +13,10 @@ import { firstAnswerCode } from './in-flight-warm-up';
 export type IdleWarmUp = {
   /** True while a turn runs (or the session closed): the warm-up stops. */
   busy(): boolean;
-  openCheckpoints(): void;
+  /** Absent: the repository opens with the first checkpoint. */
+  openCheckpoints?: () => void;
+  /** The model client's code before the rest (the probe's wait is short, and it is the longest). */
+  modelFirst?: boolean;
   tools: readonly AnyTool[];
   model: ModelClient;
 };
@@ -24,10 +27,12 @@ export type IdleWarmUp = {
  * client's warm-up is in memory); each step is a pure function of a sample, or a load.
  */
 export function startIdleWarmUp(o: IdleWarmUp): Promise<void> {
+  const model = () => o.model.warmUp?.();
   const steps: (() => unknown)[] = [
-    () => o.openCheckpoints(),
+    ...(o.openCheckpoints ? [o.openCheckpoints] : []),
+    ...(o.modelFirst ? [model] : []),
     ...firstAnswerCode(o.tools),
-    () => o.model.warmUp?.(),
+    ...(o.modelFirst ? [] : [model]),
   ];
   return new Promise((resolve) => {
     const next = (index: number) => {
