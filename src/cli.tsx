@@ -222,10 +222,9 @@ async function runApp(
   // A resumed session's waiting requests are offered again now that someone can decide them.
   void session.resumeTurn();
   // While the person types the first prompt, the core uses the moment (the shadow repository opens, a
-  // first answer's code runs once) and the first card is warmed off-screen. With a prompt on its way,
-  // the core uses only the sandbox probe's wait, and the turn's first checkpoint opens the repository
-  // once its card is drawn.
-  if (!demo) setImmediate(() => session.warmUp(prompt !== undefined));
+  // first answer's code runs once) and the first card is warmed off-screen. With a prompt
+  // on its way, the turn's first checkpoint opens the repository once its card is drawn.
+  if (prompt === undefined && !demo) setImmediate(() => session.warmUp());
   const first = demo ? (prompt ?? `Demo: add a farewell function to the scratch project at ${root}`) : prompt;
   // The off-screen card is for the time the person types; with a prompt given, the real card comes first.
   const stopWarmUp =

@@ -13,10 +13,7 @@ import { firstAnswerCode } from './in-flight-warm-up';
 export type IdleWarmUp = {
   /** True while a turn runs (or the session closed): the warm-up stops. */
   busy(): boolean;
-  /** Absent: the repository opens with the first checkpoint. */
-  openCheckpoints?: () => void;
-  /** The model client's code before the rest (the probe's wait is short, and it is the longest). */
-  modelFirst?: boolean;
+  openCheckpoints(): void;
   tools: readonly AnyTool[];
   model: ModelClient;
 };
@@ -27,12 +24,10 @@ export type IdleWarmUp = {
  * client's warm-up is in memory); each step is a pure function of a sample, or a load.
  */
 export function startIdleWarmUp(o: IdleWarmUp): Promise<void> {
-  const model = () => o.model.warmUp?.();
   const steps: (() => unknown)[] = [
-    ...(o.openCheckpoints ? [o.openCheckpoints] : []),
-    ...(o.modelFirst ? [model] : []),
+    () => o.openCheckpoints(),
     ...firstAnswerCode(o.tools),
-    ...(o.modelFirst ? [] : [model]),
+    () => o.model.warmUp?.(),
   ];
   return new Promise((resolve) => {
     const next = (index: number) => {

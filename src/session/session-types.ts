@@ -105,12 +105,9 @@ export type Session = {
    * ahead of the first checkpoint, so a first card's checkpoint is only the snapshot, and runs once the
    * code a first answer and its card need (session/idle-warm-up.ts). Not with a turn on its way: its
    * sync writes and git spawns (3-5 ms of main thread each) would land between the answer and the card.
-   * With a prompt given (`promptGiven`), only the sandbox probe's wait is used (the main thread idles
-   * while bwrap runs): no repository opens, the model client's code runs first, and it stops once the
-   * probe answered, before the prompt's turn.
    * Contract: never throws; takes no snapshot, writes nothing to the project, opens no connection.
    */
-  warmUp(promptGiven?: boolean): void;
+  warmUp(): void;
   /**
    * A headless run parks: the saved session stops recording as it stands (its waiting requests are
    * offered again on resume), the waiting requests end as `parked` in the audit, and the turn stops.

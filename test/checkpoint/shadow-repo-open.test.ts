@@ -13,7 +13,6 @@ import {
   projectCheckpointDir,
 } from '../../src/agent/checkpoints';
 import { findGit } from '../../src/checkpoint/git-env';
-import type { ModelClient } from '../../src/llm/types';
 import { removeFileSafely, writeFileSafely } from '../../src/tools/fs/safe-fs';
 import { startSession } from '../helpers/session-harness';
 import { tempDirs } from '../helpers/temp-dirs';
@@ -127,32 +126,6 @@ describe('opening the shadow repository', () => {
         timeout: 10_000,
       });
       expect(existsSync(join(gitDirOf(h.home, h.root), 'refs', 'heads', 'checkpoints'))).toBe(false);
-    } finally {
-      await h.dispose();
-    }
-  });
-
-  it("with a prompt given it uses the sandbox probe's wait: the model's code warms first, while the probe is out", async () => {
-    const seen: { checking: boolean; repository: boolean }[] = [];
-    let h: Awaited<ReturnType<typeof startSession>> | undefined;
-    const model: ModelClient = {
-      name: 'watched',
-      demo: false,
-      complete: () => Promise.reject(new Error('no request in a warm-up')),
-      warmUp: async () => {
-        if (!h) return;
-        const checking = h.session.client.snapshot().sandboxChecking === true;
-        seen.push({ checking, repository: existsSync(gitDirOf(h.home, h.root)) });
-      },
-    };
-    h = await startSession([], { session: { checkSandboxAfterStart: true, model } });
-    try {
-      const checked = h.session.checkSandbox();
-      h.session.warmUp(true);
-      await vi.waitFor(() => expect(seen).toHaveLength(1));
-      // No repository was asked for ahead of it (typing, the repository opens first).
-      expect(seen).toEqual([{ checking: true, repository: false }]);
-      await checked;
     } finally {
       await h.dispose();
     }

@@ -47,23 +47,6 @@ describe('the idle warm-up', () => {
     expect(seen).toEqual(['checkpoints']);
   });
 
-  it("with a prompt given (the probe's wait): no repository, the model's code first, then the rest", async () => {
-    const seen: string[] = [];
-    const tools = createCoreTools('/nonexistent-home');
-    const watched = tools.map((tool) => ({
-      ...tool,
-      schema: { safeParse: (v: unknown) => (seen.push(tool.name), tool.schema.safeParse(v)) },
-    })) as unknown as typeof tools;
-    await startIdleWarmUp({
-      busy: () => false,
-      modelFirst: true,
-      tools: watched,
-      model: recordingModel(seen),
-    });
-    expect(seen[0]).toBe('model');
-    expect(seen.slice(1)).toEqual(tools.map((t) => t.name));
-  });
-
   it("the OpenAI client's warm-up opens no connection, and the first real request still works", async () => {
     fake = await startFakeOpenAI([{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }]);
     const model = createOpenAIClient({ model: 'fake-model', baseUrl: fake.url, apiKey: 'k' });

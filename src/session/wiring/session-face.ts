@@ -112,16 +112,13 @@ export function sessionFace(p: FaceParts): Session {
     },
     attachApprover: () => gate.attachApprover(),
     hooksSettled: () => p.hooks.settled(),
-    warmUp: (promptGiven = false) => {
-      let checked = false;
-      if (promptGiven) void p.sandboxChecked().then(() => (checked = true));
+    warmUp: () =>
       void startIdleWarmUp({
-        busy: () => life.closed || hub.busy || checked,
-        ...(promptGiven ? { modelFirst: true } : { openCheckpoints: () => p.checkpoints.prepare() }),
+        busy: () => life.closed || hub.busy,
+        openCheckpoints: () => p.checkpoints.prepare(),
         tools: [...p.tools],
         model: p.model,
-      }).then(() => (life.closed || hub.busy || promptGiven ? undefined : warmCommands()));
-    },
+      }).then(() => (life.closed || hub.busy ? undefined : warmCommands())),
     resumeTurn(): Promise<TurnResult | undefined> {
       const step = p.loaded?.restored.interrupted;
       if (!step || continuing || life.closed) return Promise.resolve(undefined);
