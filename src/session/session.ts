@@ -110,7 +110,8 @@ export async function createSession(o: SessionOptions): Promise<Session> {
   if (!later) announce();
   customCommands.refresh();
   // What no first screen needs runs with the deferred sandbox check, or at once (below) otherwise. The
-  // command judge's module (not its grammar) loads in the probe's wait: the first command finds it.
+  // command judge's module (not its grammar) starts loading with it: the first command finds it loaded
+  // (its file read waits out the probe: bubblewrap's start stalls this process's reads, measured).
   const housekeeping = () => {
     sweepInterruptedWrites(root, emit);
     void guard.prepare();

@@ -8,7 +8,7 @@ vi.mock('../../src/policy/command/command-judge', async (original) => {
   return await original();
 });
 
-describe("the command judge's module loads in the sandbox probe's wait (issue 34)", () => {
+describe("the command judge's module loads with the deferred sandbox check (issue 34)", () => {
   let s: SessionHarness | undefined;
   afterEach(async () => s?.dispose());
 
