@@ -9,7 +9,7 @@
 // (see the message printed when it is missing). WARDEN_BASELINE=<another dist/warden.js> adds that
 // build to the same round (before/after); WARDEN_CPU_PROF=<dir> profiles each warden process;
 // PEERS_RUNS sets the runs per app and scenario (default 5); PEERS_ONLY=command runs only (c), as
-// for a profile of the command path.
+// for a profile of the command path, PEERS_ONLY=files only (a) and (b).
 import { benchTempDir } from './temp-dir';
 import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -161,7 +161,7 @@ for (let run = 0; run < RUNS; run++) {
     for (const app of order) await measured(app, CREATE, OVERWRITE, false);
     for (const app of order) await measured(app, OVERWRITE, CREATE, true);
   }
-  for (const app of order) await measured(app, TOUCH_X, TOUCH_Y, false);
+  if (process.env.PEERS_ONLY !== 'files') for (const app of order) await measured(app, TOUCH_X, TOUCH_Y, false);
 }
 
 const medianOf = (name: string, figure: Figure) =>
