@@ -161,7 +161,8 @@ for (let run = 0; run < RUNS; run++) {
     for (const app of order) await measured(app, CREATE, OVERWRITE, false);
     for (const app of order) await measured(app, OVERWRITE, CREATE, true);
   }
-  if (process.env.PEERS_ONLY !== 'files') for (const app of order) await measured(app, TOUCH_X, TOUCH_Y, false);
+  if (process.env.PEERS_ONLY !== 'files')
+    for (const app of order) await measured(app, TOUCH_X, TOUCH_Y, false);
 }
 
 const medianOf = (name: string, figure: Figure) =>
