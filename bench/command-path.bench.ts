@@ -5,12 +5,17 @@
 // in the full-screen app (pty): `ls -la` first and next, `touch x` tool call → card and approve → file
 // on disk, peak RSS of a session that ran commands.
 // WARDEN_BASELINE=<another dist/warden.js> runs that build too, alternating with this one, for a
-// before/after from the same run; WARDEN_CPU_PROF=<dir> profiles every warden process; COMMAND_RUNS
-// sets the processes per build and kind (default 5).
+// before/after from the same run; WARDEN_PEER_GROK=<grok-cli's dist/index.js> runs grok-cli's `touch x`
+// session beside each build's (bench/peer-session.ts: request → card, the session's first command), so
+// that goal's figure and its peer's come from this run too; WARDEN_CPU_PROF=<dir> profiles every
+// warden process; COMMAND_RUNS sets the processes per build and kind (default 5).
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { findOnPath } from '../src/tools/exec/sandbox';
 import { WARDEN_BIN } from '../test/helpers/pty';
 import { floorRunner, headlessRun, type TuiFigures, tuiRun } from './command-path-runs';
+import { grokApp, wardenApp } from './peer-apps';
+import { peerSession, TOUCH_X, TOUCH_Y } from './peer-session';
 import { median } from './stats';
 
 const bwrap = findOnPath('bwrap');
@@ -22,6 +27,18 @@ const RUNS = Number(process.env.COMMAND_RUNS ?? 5);
 const IN_A_ROW = 100;
 const builds = [{ name: 'this build', bin: WARDEN_BIN }];
 if (process.env.WARDEN_BASELINE) builds.push({ name: 'baseline', bin: process.env.WARDEN_BASELINE });
+
+const grokScript = process.env.WARDEN_PEER_GROK;
+const grok = grokScript && existsSync(grokScript) ? grokApp(grokScript) : undefined;
+/** `touch x` request → card as the session's first command, each build's and grok-cli's (last). */
+const peerCards = [...builds, ...(grok ? [grok] : [])].map(() => [] as number[]);
+const peerCard = async (index: number) => {
+  const build = builds[index];
+  const app = build ? wardenApp(build.bin, build.name) : grok;
+  if (!app) return;
+  const card = (await peerSession(app, TOUCH_X, TOUCH_Y, false)).commandCard;
+  if (card !== undefined) peerCards[index]?.push(card);
+};
 
 const floorOnce = floorRunner(bwrap);
 const floor: number[] = [];
@@ -36,6 +53,8 @@ await sampleFloor(3);
 for (let run = 0; run < RUNS; run++) {
   // Alternate which build goes first, so neither always meets the quieter moment.
   const order = run % 2 === 0 ? [...builds.keys()] : [...builds.keys()].reverse();
+  // grok-cli's `touch x` session comes after the builds' in one run, before them in the next.
+  if (grok && run % 2 === 1) await peerCard(builds.length);
   for (const b of order) {
     const bin = builds[b]?.bin as string;
     loads.push(loadavg()[0] as number);
@@ -50,7 +69,9 @@ for (let run = 0; run < RUNS; run++) {
     });
     await sampleFloor(5);
     tui[b]?.push(await tuiRun(bin));
+    if (grok) await peerCard(b);
   }
+  if (grok && run % 2 === 0) await peerCard(builds.length);
 }
 
 const f = median(floor);
@@ -89,9 +110,16 @@ for (const [b, build] of builds.entries()) {
     '',
   );
   row(
-    '`touch x` tool call → card (full screen)',
+    '`touch x` tool call → card (full screen, after `ls -la`)',
     of(t, (r) => r.touchCard),
-    "goal ≤ grok's (58 ms in issue 34's run)",
+    '',
+  );
+  const grokCard = median(peerCards[builds.length] ?? []);
+  const card = median(peerCards[b] ?? []);
+  console.log(
+    grok
+      ? `  ${'`touch x` request → card, first command, vs grok-cli'.padEnd(58)}${ms(card)}${ratio(card, grokCard)} grok's ${grokCard.toFixed(1)} ms   goal ≤ 1×`
+      : `  ${'`touch x` request → card against grok-cli'.padEnd(58)}  not run: set WARDEN_PEER_GROK (bench/peers.bench.ts says how)`,
   );
   const file = of(t, (r) => r.touchFile);
   console.log(
