@@ -162,7 +162,9 @@ describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
   it('points TMPDIR at the private /tmp, so mktemp works whatever TMPDIR warden itself has', async () => {
     t = makeToolContext({ sandbox });
     const saved = process.env.TMPDIR;
-    process.env.TMPDIR = `/tmp/warden-host-only-${process.pid}`;
+    // A folder of the test's own temp space, which the sandbox does not show; removed after.
+    const hostOnly = mkdtempSync(join(tmpdir(), 'warden-host-only-'));
+    process.env.TMPDIR = hostOnly;
     try {
       const result = await run('echo "$TMPDIR"; mktemp');
       expect(result.exitCode).toBe(0);
@@ -170,6 +172,7 @@ describe.skipIf(!hasBwrap)('execute_command under bwrap', () => {
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
+      rmSync(hostOnly, { recursive: true, force: true });
     }
   });
 
