@@ -20,8 +20,8 @@ export type LazyCommandGuard = {
 
 /**
  * The command guard, loaded on first use. The judge's module loads with the sandbox check (the
- * session's housekeeping), with the command warm-up, or as the first command tool is named; a plain line (only words: `ls -la`, `touch x`, `npm test`) is judged
- * by it at once, read as the grammar reads it. The shell parser (a wasm grammar, ~140 ms and ~20 MiB)
+ * session's housekeeping), with the command warm-up, or as the first command tool is named; a plain
+ * line (only words: `ls -la`, `touch x`, `npm test`) is judged by it at once, read as the grammar reads it. The shell parser (a wasm grammar, ~140 ms and ~20 MiB)
  * loads when the first command that is more than words is to be judged, or while a command's card is
  * read (the gate asks for it then: src/gate/command-guard-wait.ts): a session that runs only plain
  * commands unasked, or none, never pays for it. Until it is loaded, and for good if it fails to

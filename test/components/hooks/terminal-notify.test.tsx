@@ -51,4 +51,45 @@ describe("the terminal's notification goes out on its own (issue 34)", () => {
     expect(terminal.writes.slice(before)).toEqual([notificationSequence('osc9', notification)]);
     app.unmount();
   });
+
+  // The text names the call: a command the model chose, a file name a cloned repository holds. Straight
+  // to the terminal now, so no byte of it may start or end a sequence of its own.
+  it('a hostile call in the text: each kind writes one sequence, its only controls its own', async () => {
+    const hub = eventHub();
+    const client: CoreClient = { ...hub, send: () => {}, snapshot: () => ({}) as CoreState };
+    const terminal = new Terminal();
+    const stdout = terminal as unknown as NodeJS.WriteStream;
+    const app = render(<Probe client={client} />, { stdout, patchConsole: false, exitOnCtrlC: false });
+    await tick();
+    const hostile = [
+      'touch x\u0007\u001b]52;c;cm0gLXJmIH4=\u0007', // ends OSC 9 early, then writes the clipboard
+      '\u001b[2J\u001b[H\u001b]0;owned\u001b\\', // clears the screen, sets the title, ST
+      '\u009b2J\u009d0;c1 title\u009c', // the same in C1 controls
+      'a\r\nb\u007f;notify;forged;text', // line ends, DEL, a forged OSC 777 field
+    ];
+    for (const [kind, terminalKind] of [
+      ['osc9', 'osc9'],
+      ['osc777', 'osc777'],
+      ['bell', 'bell'],
+    ] as const) {
+      for (const text of hostile) {
+        const before = terminal.writes.length;
+        hub.emit({
+          type: 'notify',
+          notification: { kind: 'approval', text, project: '/p' },
+          terminal: terminalKind,
+        });
+        const written = terminal.writes.slice(before);
+        expect(written).toHaveLength(1);
+        const bytes = written[0] as string;
+        const controls = [...bytes].filter((c) => /[\u0000-\u001f\u007f-\u009f]/.test(c));
+        expect(controls, `${kind}: ${JSON.stringify(bytes)}`).toEqual(
+          kind === 'bell' ? ['\u0007'] : ['\u001b', '\u0007'],
+        );
+        expect(bytes.startsWith(kind === 'bell' ? '\u0007' : '\u001b]')).toBe(true);
+        if (kind === 'osc777') expect(bytes.split(';')).toHaveLength(4);
+      }
+    }
+    app.unmount();
+  });
 });

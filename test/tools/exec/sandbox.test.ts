@@ -105,6 +105,33 @@ describe('detectSandbox', () => {
     }
   });
 
+  // The folder goes while nothing waits for it: a link planted in it (by whatever ran as bwrap) is
+  // removed as a link, and what it points at stays.
+  it('the removal of the probe folder does not follow a link planted in it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-fake-bwrap-'));
+    const temp = mkdtempSync(join(tmpdir(), 'warden-probe-tmp-'));
+    const victim = mkdtempSync(join(tmpdir(), 'warden-victim-'));
+    writeFileSync(join(victim, 'keep.txt'), 'keep\n');
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const bwrap = join(dir, 'bwrap');
+      // Its stderr is the probe folder's file: the link goes beside it, and one into its root.
+      writeFileSync(
+        bwrap,
+        `#!/bin/sh\nd=$(dirname "$(readlink /proc/self/fd/2)")\nln -s '${victim}' "$d/escape"\nln -s '${victim}' "$d/root/escape"\nexit 0\n`,
+      );
+      chmodSync(bwrap, 0o755);
+      expect(await detectSandbox({ pathEnv: dir })).toEqual({ kind: 'bwrap', path: bwrap });
+      await vi.waitFor(() => expect(readdirSync(temp)).toEqual([basename(defaultLedgerDir())]));
+      expect(readFileSync(join(victim, 'keep.txt'), 'utf8')).toBe('keep\n');
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      for (const d of [dir, temp, victim]) rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!hasBwrap)('finds a working bwrap here', async () => {
     expect(await detectSandbox()).toEqual({ kind: 'bwrap', path: findOnPath('bwrap') });
   });
